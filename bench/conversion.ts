@@ -3,11 +3,12 @@
 // gzip SVG or WebP, text and covers) against Debian's `mutool convert -F svg` (native MuPDF,
 // one thread, plain SVG, nothing else) on the same generated files, in interleaved rounds.
 // Our engine runs in a process of its own (processes/convert.ts): its memory peak is VmHWM,
-// worker threads included.
+// worker threads included. Then what the characters' positions cost: the documents with text
+// converted with them and without, in interleaved rounds.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
@@ -25,11 +26,15 @@ import { requireMutool, type Mutool } from './lib/tools';
 
 export interface ConversionBenchOptions {
   rounds: number;
+  /** rounds of the positions' share, each a conversion with them and one without */
+  positionsRounds: number;
 }
 
 interface EngineAnswer {
   /** the conversion, until every page is readable */
   seconds: number;
+  /** the engine process's CPU time (user + system, every thread) during the conversion */
+  cpuSeconds: number;
   /**
    * then the pages whose images it left as stored, brought to reading resolution (the page images job), and how many
    */
@@ -42,6 +47,8 @@ interface EngineAnswer {
   bytes: number;
   /** the pages as the conversion left them */
   readableBytes: number;
+  /** the characters' positions (`<n>.pos.gz`), 0 when converted without them */
+  positionBytes: number;
   error?: string;
 }
 
@@ -75,8 +82,8 @@ class EngineProcess {
     return JSON.parse(line.value) as Record<string, unknown>;
   }
 
-  async convert(sourcePath: string, outDir: string): Promise<EngineAnswer> {
-    this.child.stdin!.write(`${JSON.stringify({ sourcePath, outDir })}\n`);
+  async convert(sourcePath: string, outDir: string, positions = true): Promise<EngineAnswer> {
+    this.child.stdin!.write(`${JSON.stringify({ sourcePath, outDir, positions })}\n`);
     const answer = (await this.next()) as unknown as EngineAnswer;
     if (answer.error) throw new Error(`our pipeline failed on ${sourcePath}: ${answer.error}`);
     return answer;
@@ -167,6 +174,116 @@ async function pageSizes(
   return { svg, photos: shrunk.readingBytes, webp, fromJpeg, photosFirst };
 }
 
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const below = sorted[Math.floor(at)]!;
+  return below + (sorted[Math.ceil(at)]! - below) * (at - Math.floor(at));
+};
+
+const percent = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)} %`;
+
+/**
+ * What the characters' positions add to a conversion (issue 45's goals: ≤ 15 % of its time, ≤ 20 % of its bytes per
+ * page): each document converted with them and without (ConversionRequest.positions) in interleaved rounds, the one
+ * that goes first alternating, so that both meet the same load on a busy machine. Besides the medians, each round's
+ * pair gives a ratio: their spread says how far the figure can be trusted.
+ */
+async function positionsShare(
+  engine: EngineProcess,
+  documents: { label: string; file: string }[],
+  rounds: number,
+  dir: string,
+): Promise<void> {
+  const loads: number[] = [loadavg()[0]!];
+  const rows: (string | number)[][] = [];
+  const outDir = join(dir, 'positions');
+  for (const document of documents) {
+    // the engine has converted it with positions already; once without, so that both ways are warm
+    await engine.convert(document.file, await fresh(outDir), false);
+    const runs = { with: [] as EngineAnswer[], without: [] as EngineAnswer[] };
+    for (let round = 1; round <= rounds; round++) {
+      process.stderr.write(`  ${document.label}: positions, round ${round}/${rounds} …\n`);
+      for (const positions of round % 2 === 1 ? [true, false] : [false, true])
+        (positions ? runs.with : runs.without).push(
+          await engine.convert(document.file, await fresh(outDir), positions),
+        );
+      loads.push(loadavg()[0]!);
+    }
+    const pages = runs.with[0]!.pages;
+    for (const run of [...runs.with, ...runs.without])
+      if (run.files !== pages) throw new Error(`our pipeline wrote ${run.files} of ${pages} pages`);
+    if (runs.without.some((run) => run.positionBytes > 0)) throw new Error('positions written when not asked for');
+    const share = (figure: (run: EngineAnswer) => number) => {
+      const paired = runs.with.map((run, i) => figure(run) / figure(runs.without[i]!) - 1);
+      const withMedian = median(runs.with.map(figure));
+      const withoutMedian = median(runs.without.map(figure));
+      return {
+        withMedian,
+        withoutMedian,
+        ratio: withMedian / withoutMedian - 1,
+        spread: `${percent(quantile(paired, 0.25))} … ${percent(quantile(paired, 0.75))} (${percent(Math.min(...paired))} … ${percent(Math.max(...paired))})`,
+      };
+    };
+    const wall = share((run) => run.seconds);
+    const cpu = share((run) => run.cpuSeconds);
+    const pageBytes = median(runs.without.map((run) => run.bytes)) / pages;
+    const positionBytes = median(runs.with.map((run) => run.positionBytes)) / pages;
+    rows.push(
+      [
+        `${document.label}, wall`,
+        pages,
+        (wall.withoutMedian * 1000).toFixed(0),
+        (wall.withMedian * 1000).toFixed(0),
+        percent(wall.ratio),
+        wall.spread,
+        kib(pageBytes),
+        kib(pageBytes + positionBytes),
+        percent(positionBytes / pageBytes),
+      ],
+      [
+        `${document.label}, CPU`,
+        pages,
+        (cpu.withoutMedian * 1000).toFixed(0),
+        (cpu.withMedian * 1000).toFixed(0),
+        percent(cpu.ratio),
+        cpu.spread,
+        '',
+        '',
+        '',
+      ],
+    );
+  }
+  console.log(
+    `\nWhat the characters' positions add (\`<n>.pos.gz\`, text-positions.ts): each document converted without them and`,
+  );
+  console.log(
+    `with them in ${rounds} interleaved rounds (which goes first alternates), medians. "wall": the conversion until every`,
+  );
+  console.log(
+    'page reads; "CPU": the engine process\'s CPU time meanwhile, every thread. Per round, (with − without) ÷ without:',
+  );
+  console.log(
+    `interquartile range (and extremes). Load average (1 min) ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during the rounds.\n`,
+  );
+  console.log(
+    table(
+      [
+        'document',
+        'pages',
+        'without ms',
+        'with ms',
+        '(with − without) ÷ without',
+        'per round: IQR (range)',
+        'KiB/page without',
+        'KiB/page with',
+        'positions ÷ pages',
+      ],
+      rows,
+    ),
+  );
+}
+
 /** The figures behind RENDER_SETTINGS.svgGzipLimit: what a page weighs as SVG and as WebP. */
 async function pageWeights(): Promise<void> {
   const cases: [string, () => Promise<Buffer>][] = [
@@ -228,16 +345,19 @@ export async function conversionBenchmark(options: ConversionBenchOptions): Prom
   let engine: EngineProcess | undefined;
   try {
     process.stderr.write('  generating the documents …\n');
+    // `text`: the characters' positions are measured on it (a scan has none)
     const documents = [
       {
         label: '100-page text PDF (Chinese, LibreOffice)',
         file: join(dir, 'text-100.pdf'),
         make: async () => repeatedPdf(100),
+        text: true,
       },
       {
         label: '100 different pages of Chinese prose',
         file: join(dir, 'prose-100.pdf'),
         make: async () => chineseProsePdf(100),
+        text: true,
       },
       {
         label: '30-page scanned PDF (200 dpi grey JPEG)',
@@ -253,6 +373,7 @@ export async function conversionBenchmark(options: ConversionBenchOptions): Prom
         label: '30 illustrated pages (Chinese text, a photo each)',
         file: join(dir, 'illustrated-30.pdf'),
         make: () => illustratedPdf(30),
+        text: true,
       },
     ];
     for (const document of documents) writeFileSync(document.file, await document.make());
@@ -344,6 +465,13 @@ export async function conversionBenchmark(options: ConversionBenchOptions): Prom
     console.log(
       '  that document\'s runs (it only grows). "our output" with images left as stored: as converted → after the job.',
     );
+    if (options.positionsRounds > 0)
+      await positionsShare(
+        engine,
+        documents.filter((document) => document.text),
+        options.positionsRounds,
+        dir,
+      );
     await pageWeights();
   } finally {
     await engine?.stop();

@@ -24,7 +24,7 @@ import { loadFirstScreen, type FirstScreenRenderer } from '../gateway/first-scre
 import { queryOf, renderVisitorPage, type PageToRender } from '../gateway/page-render';
 import { parseHtml } from '../tests/helpers/xml';
 import { adminToken, json, publishDocuments } from './lib/site-content';
-import { REPO_ROOT, cpuTimeOf, startNodeProcess, type Started } from './lib/processes';
+import { REPO_ROOT, cpuTimeOf, startSiteProcess, type Started } from './lib/processes';
 import { heading, int, kib, ratio, table } from './lib/report';
 
 export interface CrawlerPagesBenchOptions {
@@ -232,19 +232,7 @@ export async function crawlerPagesBenchmark(options: CrawlerPagesBenchOptions): 
   let site: Started | undefined;
   let firstScreen: FirstScreenRenderer | undefined;
   try {
-    site = await startNodeProcess(
-      'site',
-      'site.ts',
-      {
-        DATA_DIR: join(dir, 'data'),
-        ADMIN_PASSWORD,
-        LOG_LEVEL: 'warn',
-        CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
-        BENCH_WEB_DIST: WEB_DIST,
-        BENCH_BACKEND_LISTEN: '1',
-      },
-      dir,
-    );
+    site = await startSiteProcess(dir, ADMIN_PASSWORD, { BENCH_WEB_DIST: WEB_DIST, BENCH_BACKEND_LISTEN: '1' });
     const backendUrl = String(site.announced.backend);
     process.stderr.write('  publishing three converted documents and two articles …\n');
     const content = await publishDocuments(backendUrl, ADMIN_PASSWORD, [

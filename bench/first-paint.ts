@@ -10,8 +10,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, CDPSession } from 'playwright-core';
-import { launchChromium, startGateway } from './lib/browser';
+import type { Browser } from 'playwright-core';
+import { launchChromium, openPhoneVisit, startGateway } from './lib/browser';
 import { startBackendProcess, type Started } from './lib/processes';
 import { heading, kib, ms, ratio, table } from './lib/report';
 import { publishDocuments } from './lib/site-content';
@@ -28,14 +28,6 @@ const ADMIN_PASSWORD = 'bench-admin-password';
 const TITLES = ['城市图书馆的一天', '古籍修复室里的故事', '阅读改变生活'];
 
 /** DevTools' "Slow 4G" preset (its throughput already scaled by DevTools' 0.9 factor). */
-const SLOW_4G = {
-  offline: false,
-  latency: 562.5,
-  downloadThroughput: ((1.6 * 1000 * 1000) / 8) * 0.9,
-  uploadThroughput: ((750 * 1000) / 8) * 0.9,
-};
-const CPU_SLOWDOWN = 4;
-
 interface Load {
   fcpMs: number;
   /** the latest documents' first title rendered in #root (the crawler content is hidden, so it does not count) */
@@ -70,31 +62,8 @@ window.__content = new Promise((resolve) => {
 `;
 
 async function measureLoad(browser: Browser, url: string, title: string): Promise<Load> {
-  const context = await browser.newContext({
-    locale: 'zh-CN',
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-  });
+  const { context, page, finished, navigationAt } = await openPhoneVisit(browser, probe(title));
   try {
-    const page = await context.newPage();
-    await page.addInitScript(probe(title));
-    const cdp: CDPSession = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
-    const started = new Map<string, { url: string }>();
-    const finished: { url: string; bytes: number; at: number }[] = [];
-    let navigationAt: number | undefined;
-    cdp.on('Network.requestWillBeSent', (event) => {
-      started.set(event.requestId, { url: event.request.url });
-      if (navigationAt === undefined && event.type === 'Document') navigationAt = event.timestamp;
-    });
-    cdp.on('Network.loadingFinished', (event) => {
-      const request = started.get(event.requestId);
-      if (request) finished.push({ url: request.url, bytes: event.encodedDataLength, at: event.timestamp });
-    });
     await page.goto(url, { waitUntil: 'commit' });
     const fcpMs = await page.evaluate(() => (window as unknown as { __fcp: Promise<number> }).__fcp);
     const contentMs = await page.evaluate(() => (window as unknown as { __content: Promise<number> }).__content);
@@ -104,7 +73,7 @@ async function measureLoad(browser: Browser, url: string, title: string): Promis
         .filter((e) => new URL(e.name).pathname.startsWith('/api/'))
         .map((e) => e.startTime),
     );
-    const origin = navigationAt ?? 0;
+    const origin = navigationAt() ?? 0;
     const before = finished.filter((f) => (f.at - origin) * 1000 <= contentMs);
     return {
       fcpMs,

@@ -17,7 +17,14 @@ import { parseArgs } from 'node:util';
 import { repeatedPdf } from '../tests/helpers/documents';
 import { summarizeProfile, type CpuProfile, type ProfileRow } from './lib/cpu-profile';
 import { WrkRunner, type LoadTarget } from './lib/load';
-import { REPO_ROOT, cpuTimeOf, startNodeProcess, type Started } from './lib/processes';
+import {
+  REPO_ROOT,
+  cpuTimeOf,
+  startBackendProcess,
+  startNodeProcess,
+  startSiteProcess,
+  type Started,
+} from './lib/processes';
 import { int, table } from './lib/report';
 import { SiteClient } from './lib/site-client';
 import { publishDocuments } from './lib/site-content';
@@ -60,23 +67,19 @@ async function main(): Promise<void> {
     ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-interval=${args.interval}`]
     : [];
   const started: Started[] = [];
-  const start = async (...params: Parameters<typeof startNodeProcess>) => {
-    const process = await startNodeProcess(...params);
+  const track = async (starting: Promise<Started>) => {
+    const process = await starting;
     started.push(process);
     return process;
   };
+  const start = (...params: Parameters<typeof startNodeProcess>) => track(startNodeProcess(...params));
+  const startSite = () => track(startSiteProcess(dir, ADMIN_PASSWORD, { BENCH_WEB_DIST: WEB_DIST }, nodeOptions));
   try {
     let profiled: Started;
     let load: LoadTarget;
     const gatewayEnv = { LOG_LEVEL: 'warn', BENCH_WEB_DIST: WEB_DIST };
     if (target === 'site') {
-      profiled = await start(
-        'site',
-        'site.ts',
-        { ...gatewayEnv, DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
-        dir,
-        nodeOptions,
-      );
+      profiled = await startSite();
       const documents = Number(args.documents);
       if (documents > 0) {
         process.stderr.write(`converting ${documents} documents …\n`);
@@ -89,13 +92,7 @@ async function main(): Promise<void> {
       }
       load = { origin: profiled.url, requests: [{ path: args.path }] };
     } else if (target === 'page') {
-      profiled = await start(
-        'site',
-        'site.ts',
-        { ...gatewayEnv, DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
-        dir,
-        nodeOptions,
-      );
+      profiled = await startSite();
       const client = new SiteClient(profiled.url);
       await client.login('admin', ADMIN_PASSWORD);
       const doc = await client.convertedDocument(repeatedPdf(3), '性能分析文档');
@@ -104,12 +101,7 @@ async function main(): Promise<void> {
         requests: [{ path: `/view/page/${doc.hash}/1.gzip.svg`, headers: { 'accept-encoding': 'gzip' } }],
       };
     } else {
-      const backend = await start(
-        'backend',
-        'backend.ts',
-        { DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
-        dir,
-      );
+      const backend = await track(startBackendProcess(dir, ADMIN_PASSWORD));
       if (target === 'settings' || target === 'image') {
         const settingsFile = join(dir, 'settings.json');
         await writeFile(settingsFile, await (await fetch(`${backend.url}/api/v1/settings`)).text());

@@ -9,10 +9,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, CDPSession } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { repeatedPdf } from '../tests/helpers/documents';
-import { ensureWebBuild, launchChromium, startGateway } from './lib/browser';
-import { startNodeProcess, type Started } from './lib/processes';
+import { CPU_SLOWDOWN, ensureWebBuild, launchChromium, openPhoneVisit, startGateway } from './lib/browser';
+import { startBackendProcess, type Started } from './lib/processes';
 import { heading, kib, ms, ratio, table } from './lib/report';
 import { adminToken, json } from './lib/site-content';
 
@@ -28,14 +28,6 @@ const PAGES = 20;
 export const ADMIN_PASSWORD = 'bench-admin-password';
 
 /** DevTools' "Slow 4G" preset (its throughput already scaled by DevTools' 0.9 factor). */
-const SLOW_4G = {
-  offline: false,
-  latency: 562.5,
-  downloadThroughput: ((1.6 * 1000 * 1000) / 8) * 0.9,
-  uploadThroughput: ((750 * 1000) / 8) * 0.9,
-};
-const CPU_SLOWDOWN = 4;
-
 interface Load {
   /** From navigation start to the first page image painted. */
   firstPageMs: number;
@@ -119,38 +111,17 @@ new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__
 `;
 
 async function measureLoad(browser: Browser, url: string): Promise<Load> {
-  const context = await browser.newContext({
-    locale: 'zh-CN',
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-  });
+  const { context, page, cdp, finished, navigationAt } = await openPhoneVisit(browser, PROBE);
   try {
-    const page = await context.newPage();
-    await page.addInitScript(PROBE);
-    const cdp: CDPSession = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
-    await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
-    const started = new Map<string, { url: string; at: number }>();
-    const finished: { url: string; bytes: number; at: number }[] = [];
-    let navigationAt: number | undefined;
     let pageAnsweredAt: number | undefined;
     let imageRequestedAt: number | undefined;
     cdp.on('Network.responseReceived', (event) => {
       if (pageAnsweredAt === undefined && event.type === 'Document') pageAnsweredAt = event.timestamp;
     });
     cdp.on('Network.requestWillBeSent', (event) => {
-      started.set(event.requestId, { url: event.request.url, at: event.timestamp });
       if (imageRequestedAt === undefined && event.request.url.includes('/view/page/'))
         imageRequestedAt = event.timestamp;
-      if (navigationAt === undefined && event.type === 'Document') navigationAt = event.timestamp;
-    });
-    cdp.on('Network.loadingFinished', (event) => {
-      const request = started.get(event.requestId);
-      if (request) finished.push({ url: request.url, bytes: event.encodedDataLength, at: event.timestamp });
     });
     await page.goto(url, { waitUntil: 'commit' });
     const firstPageMs = await page.evaluate(() => (window as unknown as { __firstPage: Promise<number> }).__firstPage);
@@ -159,7 +130,7 @@ async function measureLoad(browser: Browser, url: string): Promise<Load> {
       .waitForFunction(() => (window as unknown as { __lcp: number }).__lcp > 0, null, { timeout: 5_000 })
       .catch(() => undefined);
     const lcpMs = await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp);
-    const origin = navigationAt ?? 0;
+    const origin = navigationAt() ?? 0;
     const before = finished
       .map((f) => ({
         url: f.url.replace(url.slice(0, url.indexOf('/', 8)), ''),
@@ -188,12 +159,7 @@ export async function readerBenchmark(options: ReaderBenchOptions): Promise<void
   const started: Started[] = [];
   let browser: Browser | undefined;
   try {
-    const backend = await startNodeProcess(
-      'backend',
-      'backend.ts',
-      { DATA_DIR: join(dir, 'data'), ADMIN_PASSWORD, CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
-      dir,
-    );
+    const backend = await startBackendProcess(dir, ADMIN_PASSWORD);
     started.push(backend);
     const gateway = await startGateway(backend.url, dir);
     started.push(gateway);

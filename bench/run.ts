@@ -4,8 +4,8 @@
 // search) or known (MOREDOC's first paint of the document route), so that a figure means
 // something on a noisy machine. Not part of `npm test`. Installs nothing: it says what is
 // missing (nginx, wrk, mutool) and stops. Options: --duration, --warmup, --connections,
-// --rounds, --memory-duration (seconds / count), --search-documents, --search-rounds, --search-keep, --api-rate,
-// --reader-rounds, --first-paint-rounds, --find-requests, --crawler-renders,
+// --rounds, --positions-rounds, --memory-duration (seconds / count), --search-documents, --search-rounds,
+// --search-keep, --api-rate, --reader-rounds, --first-paint-rounds, --find-requests, --crawler-renders,
 // --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint,find,crawler.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -62,6 +62,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '100' },
     rounds: { type: 'string', default: '3' },
+    'positions-rounds': { type: 'string', default: '9' },
     'memory-duration': { type: 'string', default: '60' },
     'search-documents': { type: 'string', default: '10000' },
     'search-rounds': { type: 'string', default: '15' },
@@ -272,7 +273,8 @@ async function main(): Promise<void> {
   const gateway = BENCHMARKS.some((name) => !STANDALONE.includes(name) && wants(name));
   if (gateway) await gatewayBenchmarks();
   else console.log(`# Benchmarks\n\n${machineDescription({ date: new Date().toISOString() })}`);
-  if (wants('conversion')) await conversionBenchmark({ rounds });
+  if (wants('conversion'))
+    await conversionBenchmark({ rounds, positionsRounds: Math.max(0, Number(args['positions-rounds'])) });
   if (wants('find')) await findBenchmark({ requests: Math.max(1, Number(args['find-requests'])) });
   if (wants('crawler')) {
     ensureWebBuild();

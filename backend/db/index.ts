@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type LogEvent, type Migration, type SqliteDatabase } from 'kysely';
 import { connectPostgres, type PostgresOptions } from './postgres';
+import { isUnreachableCode } from './socket-errors';
 import type { DB } from './schema';
 import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_content';
@@ -81,17 +82,6 @@ export function isUnstorableText(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === '22021';
 }
 
-/** Socket failures of a connection to PostgreSQL: the server is down, restarting or unreachable. */
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
 /** pg's own words for a connection it lost or could not get in time (no code of their own). */
 const LOST_CONNECTION =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly)/;
@@ -108,7 +98,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (
     typeof code === 'string' &&
-    (code.startsWith('08') || ['57P01', '57P02', '57P03'].includes(code) || UNREACHABLE_CODES.has(code))
+    (code.startsWith('08') || ['57P01', '57P02', '57P03'].includes(code) || isUnreachableCode(code))
   ) {
     return true;
   }

@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { decodeHtmlEntities } from '../../shared/html-entities';
 
 // Rich text that members and admins write (article bodies) goes through one allow-list
 // before it is stored, so no reader's browser ever gets markup that runs script: unknown
@@ -9,6 +10,9 @@ import sanitizeHtml from 'sanitize-html';
 /** `/uploads/…` (our content-addressed images) or an absolute https URL. */
 const ALLOWED_IMAGE_SOURCE = /^(\/uploads\/([A-Za-z0-9_-]+\/)*[A-Za-z0-9_-]+\.[A-Za-z0-9]+|https:\/\/[^\s"'<>]+)$/;
 
+/** The inline emphasis every allow-list of written HTML lets through (article bodies, advertisements). */
+export const EMPHASIS_TAGS = ['strong', 'b', 'em', 'i', 'u', 's'];
+
 const RICH_TEXT_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
     'p',
@@ -18,12 +22,7 @@ const RICH_TEXT_OPTIONS: sanitizeHtml.IOptions = {
     'h4',
     'h5',
     'h6',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    's',
+    ...EMPHASIS_TAGS,
     'del',
     'sub',
     'sup',
@@ -84,31 +83,10 @@ export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, RICH_TEXT_OPTIONS).trim();
 }
 
-const ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  '#39': "'",
-};
-
 /** The text of some HTML: blocks become line breaks, entities are decoded, runs of blank space shrink. */
 export function richTextToText(html: string): string {
   const withBreaks = html.replace(/<\/(p|div|h[1-6]|li|blockquote|pre|tr|figcaption|caption)>|<br\s*\/?>/gi, '$&\n');
-  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} }).replace(
-    /&(#x[0-9a-f]+|#[0-9]+|[a-z0-9]+);/gi,
-    (entity, name: string) => {
-      if (name in ENTITIES) return ENTITIES[name]!;
-      const code = /^#x/i.test(name)
-        ? parseInt(name.slice(2), 16)
-        : name.startsWith('#')
-          ? parseInt(name.slice(1), 10)
-          : NaN;
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    },
-  );
+  const text = decodeHtmlEntities(sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} }));
   return text
     .replace(/[ \t\u00a0\u3000]+/g, ' ')
     .replace(/ *\n[\s]*/g, '\n')

@@ -100,6 +100,30 @@ export const startBackendProcess = (dir: string, adminPassword: string): Promise
     dir,
   );
 
+/**
+ * The site as `npm start` runs it (gateway and embedded backend in one process), its data under
+ * `dir`, logging warnings only, signing in without a captcha; `env` adds to that or overrides it.
+ */
+export const startSiteProcess = (
+  dir: string,
+  adminPassword: string,
+  env: Record<string, string> = {},
+  nodeOptions: string[] = [],
+): Promise<Started> =>
+  startNodeProcess(
+    'site',
+    'site.ts',
+    {
+      DATA_DIR: join(dir, 'data'),
+      ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: 'warn',
+      CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+      ...env,
+    },
+    dir,
+    nodeOptions,
+  );
+
 /** Resident set size and its peak, in bytes, of a process (Linux /proc). */
 export async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { api, setConfig, useBackend, withDatabase } from '../helpers/backend';
 import { parseXml, texts } from '../helpers/xml';
-import { SITEMAP_REFRESH_WINDOW_MS } from '../../backend/modules/sitemap/refresh';
+import { JobQueue } from '../../backend/platform/jobs/job-queue';
+import { SITEMAP_REFRESH_WINDOW_MS, scheduleSitemapRefresh } from '../../backend/modules/sitemap/refresh';
 
 // The sitemaps (index, documents, articles, categories): written by PUT /api/v1/sitemap and
 // by the jobs after content changes, served at /sitemap.xml and /sitemap/*.
@@ -217,68 +218,45 @@ describe('sitemaps', () => {
   });
 
   it("give a change made while its window's run is under way a run of its own, in the next window", async () => {
-    const queued = () =>
-      withDatabase(backend.dataDir, async (db) =>
-        (
-          await db
-            .selectFrom('job')
-            .select('dedupe_key')
-            .where('kind', '=', 'sitemap.refresh')
-            .where('state', '=', 'queued')
-            .orderBy('dedupe_key')
-            .execute()
-        ).map((j) => j.dedupe_key!),
-      );
-    // Runs the earlier tests left waiting are not this test's.
-    await withDatabase(backend.dataDir, (db) =>
-      db.deleteFrom('job').where('kind', '=', 'sitemap.refresh').where('state', '=', 'queued').execute(),
-    );
-    expect(
-      (
-        await admin('POST', '/api/v1/article', {
-          body: { title: '窗口之中', identifier: 'window-a', content: '<p>一</p>' },
-        })
-      ).status,
-    ).toBe(200);
-    const [waiting] = await queued();
-    if (waiting === undefined) throw new Error('the article asked for no sitemap refresh');
-    // As if that run had started early (brought forward, or the clock of the process running it is ahead).
-    await withDatabase(backend.dataDir, (db) =>
-      db
-        .updateTable('job')
-        .set({ state: 'running' })
-        .where('dedupe_key', '=', waiting)
-        .where('state', '=', 'queued')
-        .execute(),
-    );
-    try {
-      expect(
-        (
-          await admin('POST', '/api/v1/article', {
-            body: { title: '窗口之后', identifier: 'window-b', content: '<p>二</p>' },
-          })
-        ).status,
-      ).toBe(200);
-      const next = new Date(
-        Date.parse(waiting.slice('sitemap.refresh:'.length)) + SITEMAP_REFRESH_WINDOW_MS,
-      ).toISOString();
-      // Queued, or (when the next window has begun meanwhile) already taken up or even done by the queue.
-      const runs = await withDatabase(backend.dataDir, async (db) =>
-        (await db.selectFrom('job').select('dedupe_key').where('kind', '=', 'sitemap.refresh').execute()).map(
-          (j) => j.dedupe_key!,
-        ),
-      );
-      expect(runs).toContain(`sitemap.refresh:${next}`);
-    } finally {
-      await withDatabase(backend.dataDir, (db) =>
+    // The windows of a time well ahead of the clock, so that the backend's own queue takes
+    // none of these runs meanwhile, and where a window begins does not matter.
+    const window = SITEMAP_REFRESH_WINDOW_MS;
+    const now = (Math.floor(Date.now() / window) + 10) * window + 1_000;
+    const end = new Date(now - 1_000 + window).toISOString();
+    const next = new Date(now - 1_000 + 2 * window).toISOString();
+    await withDatabase(backend.dataDir, async (db) => {
+      const runs = () =>
         db
+          .selectFrom('job')
+          .select(['dedupe_key', 'state'])
+          .where('kind', '=', 'sitemap.refresh')
+          .where('dedupe_key', 'in', [`sitemap.refresh:${end}`, `sitemap.refresh:${next}`])
+          .orderBy('dedupe_key')
+          .execute();
+      const jobs = new JobQueue({ db });
+      try {
+        // A change: one run at the end of its window; another change in that window shares it.
+        await scheduleSitemapRefresh({ jobs }, { now });
+        await scheduleSitemapRefresh({ jobs }, { now: now + 1_000 });
+        expect(await runs()).toEqual([{ dedupe_key: `sitemap.refresh:${end}`, state: 'queued' }]);
+        // As if that run had started early (brought forward, or the clock of the process running it is ahead).
+        await db
           .updateTable('job')
-          .set({ state: 'queued' })
-          .where('dedupe_key', '=', waiting)
-          .where('state', '=', 'running')
-          .execute(),
-      );
-    }
+          .set({ state: 'running' })
+          .where('dedupe_key', '=', `sitemap.refresh:${end}`)
+          .execute();
+        await scheduleSitemapRefresh({ jobs }, { now: now + 2_000 });
+        expect(await runs()).toEqual([
+          { dedupe_key: `sitemap.refresh:${end}`, state: 'running' },
+          { dedupe_key: `sitemap.refresh:${next}`, state: 'queued' },
+        ]);
+      } finally {
+        await db
+          .deleteFrom('job')
+          .where('dedupe_key', 'in', [`sitemap.refresh:${end}`, `sitemap.refresh:${next}`])
+          .execute();
+      }
+    });
   });
 
   it('follow any publication by themselves, through the watch that compares the content with the files', async () => {

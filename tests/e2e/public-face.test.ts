@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { api, login, registerMember } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
+import { CRAWLER, PERSON } from '../gateway/helpers';
 import { EDGE_SLACK_PX, appTookOver, gatewayToken, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
@@ -184,14 +185,6 @@ describe('first screens', () => {
 });
 
 describe('the first screen the gateway renders', () => {
-  const PERSON = {
-    accept: 'text/html',
-    'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
-  };
-  const CRAWLER = {
-    accept: 'text/html',
-    'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
-  };
   const rootOf = (html: string) =>
     /<div id="root">(.*?)<\/div>\s*<script type="application\/json"/s.exec(html)?.[1] ?? '';
 

@@ -10,17 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { FIRST_SCREEN_MODULE, FIRST_SCREEN_TIME_LIMIT_MS } from '../../gateway/first-screen';
 import { APP_CODE_LATEST_MS } from '../../gateway/image-first';
 import { INLINE_IMAGE_MAX_BYTES } from '../../gateway/inline-image';
-import { FIXTURE_DIST, send, startGateway, type TestGateway } from './helpers';
+import { CRAWLER, FIXTURE_DIST, PERSON, send, startGateway, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
-
-const PERSON = {
-  accept: 'text/html',
-  'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
-};
-const CRAWLER = {
-  accept: 'text/html',
-  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
-};
 
 // Stands in for the SSR build: renders /library, fails on /search, never answers on /article.
 const RENDERER = `

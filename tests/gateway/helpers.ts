@@ -295,6 +295,12 @@ export const CRAWLER = {
   'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
 };
 
+/** The headers of a person's phone browser asking for a page. */
+export const PERSON = {
+  accept: 'text/html',
+  'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
+};
+
 /** A page as `headers` get it (a crawler's by default), with its HTML parsed. */
 export async function fetchPage(baseUrl: string, path: string, headers: Record<string, string> = CRAWLER) {
   const res = await send(`${baseUrl}${path}`, { headers });

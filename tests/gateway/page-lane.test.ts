@@ -7,16 +7,12 @@ import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PageLane } from '../../gateway/page-lane';
 import type { GatewayConfig } from '../../gateway/config';
-import { sameOrigin, send, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
+import { CRAWLER, sameOrigin, send, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
 
 const PERSON = {
   accept: 'text/html,application/xhtml+xml',
   'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148',
-};
-const CRAWLER = {
-  accept: 'text/html',
-  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
 };
 /**
  * How long a visitor's page is kept (the route data's lifetime): longer than any test, which moves the clock to see it

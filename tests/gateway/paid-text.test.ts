@@ -10,14 +10,10 @@ import { createDocument, uploader, waitForStatus, type CreatedDocument } from '.
 import { indexDocuments, insertDocument } from '../helpers/document-fixtures';
 import { linesPdf, textPdf } from '../helpers/documents';
 import { startSite, type Site } from '../helpers/site';
-import { FIXTURE_DIST, send } from './helpers';
+import { CRAWLER, FIXTURE_DIST, send } from './helpers';
 
 const SECRET = 'Quokkazanzibar';
 const TXT_SECRET = '青鸾密钥';
-const CRAWLER = {
-  accept: 'text/html',
-  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
-};
 
 /** Ten pages, little text before page 7, which alone holds the secret. */
 const pdfPages = Array.from({ length: 10 }, (_, i) => {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { documentCall, relatedDocumentsCall } from '../../shared/page-data';
 import { findAnswer } from '../../shared/api-call';
 import type { StartData } from '../../shared/types/start-data';
-import { sameOrigin, send, startGateway, type TestGateway } from './helpers';
+import { CRAWLER, sameOrigin, send, startGateway, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
 
 // Route data: the gateway makes the first calls of a public page, inlines their answers with
@@ -11,10 +11,6 @@ import { startFakeBackend, type FakeBackend } from './fake-backend';
 
 const HTML = { accept: 'text/html' };
 const BROWSER = { ...HTML, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' };
-const CRAWLER = {
-  ...HTML,
-  'user-agent': 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
-};
 
 /** How long a late call is held: past the route data's limit (1 s) by far. */
 const LATE_MS = 10_000;

@@ -6,7 +6,7 @@ import type { Config } from '../../shared/types/config';
 import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { admin, renderApp, settings, type Backend } from './render-app';
+import { admin, newSiteGroups, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -169,15 +169,7 @@ describe('user list', { timeout: 20_000 }, () => {
     { id: 6, username: 'carol', group_id: [2] },
   ];
   const userBackend: Backend = {
-    'GET /api/v1/group/list': {
-      status: 200,
-      body: {
-        group: [
-          { id: 1, title: '超级管理员' },
-          { id: 2, title: '普通用户', is_default: true },
-        ],
-      },
-    },
+    'GET /api/v1/group/list': newSiteGroups,
     'GET /api/v1/user/list': (url) => {
       const ids = url.searchParams.getAll('id').map(Number);
       const rows = ids.length ? users.filter((u) => ids.includes(u.id)) : users;

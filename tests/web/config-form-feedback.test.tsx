@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Config } from '../../shared/types/config';
-import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { configBackend, configPermissions as permissions, configPuts as puts } from './config-forms';
 import { admin, renderApp, type Backend } from './render-app';
 
 afterEach(() =>
@@ -15,10 +15,6 @@ afterEach(() =>
     clearToasts();
   }),
 );
-
-const permissions: Permission[] = [
-  { id: 2, method: 'GRPC', path: '/api.v1.ConfigAPI/ListConfig', title: '获取系统配置列表' },
-];
 
 const SECURITY: Config[] = [
   {
@@ -43,11 +39,7 @@ const SECURITY: Config[] = [
 
 function backend(rows: Record<string, Config[]>): Backend {
   return {
-    'GET /api/v1/config/list': (url) => ({
-      status: 200,
-      body: { config: rows[url.searchParams.get('category') ?? ''] ?? [] },
-    }),
-    'PUT /api/v1/config': { status: 200, body: {} },
+    ...configBackend(rows),
     // 安全配置's 内容审核 panel reads the default role.
     'GET /api/v1/group/list': {
       status: 200,
@@ -55,11 +47,6 @@ function backend(rows: Record<string, Config[]>): Backend {
     },
   };
 }
-
-const puts = (fetchMock: ReturnType<typeof renderApp>['fetchMock']) =>
-  fetchMock.mock.calls.filter(
-    ([url, init]) => init?.method === 'PUT' && new URL(String(url), 'http://localhost').pathname === '/api/v1/config',
-  );
 
 describe('config form feedback', { timeout: 20_000 }, () => {
   it('保存 with a wrong value above the viewport scrolls to the first wrong field and focuses it', async () => {

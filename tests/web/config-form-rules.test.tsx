@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Config } from '../../shared/types/config';
-import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { admin, renderApp, type Backend } from './render-app';
+import { configBackend, configPermissions as permissions, configPuts as puts } from './config-forms';
+import { admin, renderApp } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -15,10 +15,6 @@ afterEach(() =>
     clearToasts();
   }),
 );
-
-const permissions: Permission[] = [
-  { id: 2, method: 'GRPC', path: '/api.v1.ConfigAPI/ListConfig', title: '获取系统配置列表' },
-];
 
 const ROWS: Record<string, Config[]> = {
   system: [
@@ -71,20 +67,7 @@ const ROWS: Record<string, Config[]> = {
   ],
 };
 
-function backend(): Backend {
-  return {
-    'GET /api/v1/config/list': (url) => ({
-      status: 200,
-      body: { config: ROWS[url.searchParams.get('category') ?? ''] ?? [] },
-    }),
-    'PUT /api/v1/config': { status: 200, body: {} },
-  };
-}
-
-const puts = (fetchMock: ReturnType<typeof renderApp>['fetchMock']) =>
-  fetchMock.mock.calls.filter(
-    ([url, init]) => init?.method === 'PUT' && new URL(String(url), 'http://localhost').pathname === '/api/v1/config',
-  );
+const backend = () => configBackend(ROWS);
 
 const linkProblem = '必须是 http:// 或 https:// 开头的网址，或以 / 开头的站内路径，例如 /article/detail/about';
 

@@ -37,6 +37,17 @@ export const adminPermissions: Permission[] = [
 export type Reply = { status: number; body?: unknown };
 export type Backend = Record<string, Reply | ((url: URL, init: RequestInit) => Reply)>;
 
+/** `GET /api/v1/group/list` on a new site: the admins' group and the default group of members. */
+export const newSiteGroups: Reply = {
+  status: 200,
+  body: {
+    group: [
+      { id: 1, title: '超级管理员' },
+      { id: 2, title: '普通用户', is_default: true },
+    ],
+  },
+};
+
 /** A fetch that answers `METHOD /path` from `backend`, 404 otherwise; every call is recorded. */
 export function scriptedFetch(backend: Backend) {
   return vi.fn(async (input: string, init: RequestInit = {}) => {

@@ -7,7 +7,7 @@ import { formatDate, SHORT_DATE_FORMAT } from '../../shared/format';
 import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { admin, renderApp, settings, type Backend } from './render-app';
+import { admin, newSiteGroups, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -38,15 +38,7 @@ describe('编辑用户', { timeout: 30_000 }, () => {
     perm(12, '/api.v1.UserAPI/SetUser', '设置用户'),
   ];
   const backend = (writes: Backend): Backend => ({
-    'GET /api/v1/group/list': {
-      status: 200,
-      body: {
-        group: [
-          { id: 1, title: '超级管理员' },
-          { id: 2, title: '普通用户', is_default: true },
-        ],
-      },
-    },
+    'GET /api/v1/group/list': newSiteGroups,
     'GET /api/v1/user/list': { status: 200, body: { user: users, total: users.length } },
     'GET /api/v1/punishment/list': { status: 200, body: { punishment: [], total: 0 } },
     ...writes,

@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { EMPHASIS_TAGS } from '../../platform/rich-text';
 
 // An advertisement is HTML the admin writes (an image with a link, a line of text). It goes
 // through an allow-list before it is stored, so that no visitor's browser ever gets markup
@@ -8,26 +9,7 @@ import sanitizeHtml from 'sanitize-html';
 const ALLOWED_IMAGE_SOURCE = /^(\/uploads\/[^\s"'<>]+|https:\/\/[^\s"'<>]+)$/;
 
 const AD_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'a',
-    'img',
-    'p',
-    'div',
-    'span',
-    'br',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    's',
-    'small',
-    'ul',
-    'ol',
-    'li',
-    'picture',
-    'source',
-  ],
+  allowedTags: ['a', 'img', 'p', 'div', 'span', 'br', ...EMPHASIS_TAGS, 'small', 'ul', 'ol', 'li', 'picture', 'source'],
   allowedAttributes: {
     '*': ['class', 'style', 'title'],
     a: ['href', 'target', 'rel'],

@@ -41,7 +41,7 @@ const windowEnd = (now: number, window: number) => new Date((Math.floor(now / wi
  * change gets the next window's run instead of being merged into it.
  */
 export async function scheduleSitemapRefresh(
-  app: BackendContext,
+  app: Pick<BackendContext, 'jobs'>,
   options: { executor?: Kysely<DB>; now?: number } = {},
 ): Promise<void> {
   const enqueue = (runAt: Date) =>

@@ -17,6 +17,7 @@ import {
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { isUnreachableCode } from '../../db/socket-errors';
 import {
   BlobEmptyError,
   BlobRangeError,
@@ -573,18 +574,6 @@ function statusOf(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
 }
 
-/** Socket failures: the service is down or unreachable. */
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
-
 /**
  * An SDK error that says the service is away (no answer, or a 5xx) as BlobStoreUnavailableError; any other as it is.
  */
@@ -592,10 +581,7 @@ function unavailableOr(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const status = statusOf(error);
   const code = (error as { code?: unknown }).code;
-  const away =
-    status === undefined
-      ? (typeof code === 'string' && UNREACHABLE_CODES.has(code)) || error.name === 'TimeoutError'
-      : status >= 500;
+  const away = status === undefined ? isUnreachableCode(code) || error.name === 'TimeoutError' : status >= 500;
   if (!away) return error;
   return new BlobStoreUnavailableError({ cause: error });
 }

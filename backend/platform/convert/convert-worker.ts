@@ -18,7 +18,7 @@ import type { PageFile, PageKind, PendingImages, RenderSettings, ScanTarget, Wor
 import { rasterScale, scanJpeg, scanWebp } from './scan-page';
 import { photosOf, shrinkSvgImages } from './svg-images';
 import { SvgPages } from './svg-pages';
-import { encodePositions, positionsFile, textAndPositionsOf } from './text-positions';
+import { encodePositions, positionsFile, textAndPositionsOf, textOf } from './text-positions';
 
 /** Set to 1 by page-pool.ts when the task is to stop (checked between pages). */
 type CancelFlag = Int32Array;
@@ -238,9 +238,13 @@ async function preparePage(
   const list = page.toDisplayList();
   try {
     const bounds = page.getBounds();
-    // The text and where its characters are, from one structured text of the page.
-    const { text, positions } = textAndPositionsOf(mupdf, list, bounds);
-    writeFileSync(join(task.outDir, positionsFile(n)), encodePositions(positions, task.gzipLevel));
+    // The text and where its characters are, from one structured text of the page (the text alone without positions).
+    let text: string;
+    if (task.positions) {
+      const found = textAndPositionsOf(mupdf, list, bounds);
+      writeFileSync(join(task.outDir, positionsFile(n)), encodePositions(found.positions, task.gzipLevel));
+      text = found.text;
+    } else text = textOf(list);
     const scan = await scanJpeg(page, list, bounds, task);
     // The covers' pixels are taken now (the display list goes at the end of this page); their
     // encoding, on libvips' threads, goes on beside the slice's next pages, awaited at its end.

@@ -78,6 +78,8 @@ export interface ConversionRequest {
   signal?: AbortSignal;
   onProgress?: (progress: ConversionProgress) => void;
   limits?: Partial<ConversionLimits>;
+  /** false: no characters' positions (`positionFiles` empty), to measure what they cost (bench/conversion.ts); default true */
+  positions?: boolean;
 }
 
 export interface ConversionResult {
@@ -162,6 +164,7 @@ export const RENDER_SETTINGS: RenderSettings = {
   // Level 4: 5 % more bytes than level 6 on Chinese text pages (80 against 76 KB), in 60 % of the
   // time; gzip is half of the work on such a page, MuPDF's SVG the other half.
   gzipLevel: 4,
+  positions: true,
   // WebP quality 75, effort 2: a 200 dpi scan page gives 81 KB in 80 ms, where sharp's default
   // (quality 80, effort 4) gives 117 KB in 255 ms.
   raster: { dpi: 150, maxSide: 2480, webpOptions: { quality: 75, effort: 2 } },
@@ -327,7 +330,9 @@ class Converter implements DocumentConverter {
       reported = done;
       request.onProgress?.({ done, total });
     };
-    const rendered = await this.pool.renderAll(source, total, request.outDir, RENDER_SETTINGS, signal, report);
+    const positions = request.positions ?? RENDER_SETTINGS.positions;
+    const settings = { ...RENDER_SETTINGS, positions };
+    const rendered = await this.pool.renderAll(source, total, request.outDir, settings, signal, report);
     report(total);
     return {
       pages: total,
@@ -336,7 +341,7 @@ class Converter implements DocumentConverter {
       pageFiles: rendered.pageFiles,
       cover: COVER_FILES,
       text: joinPageTexts(rendered.texts),
-      positionFiles: Array.from({ length: total }, (_, i) => positionsFile(i + 1)),
+      positionFiles: positions ? Array.from({ length: total }, (_, i) => positionsFile(i + 1)) : [],
       pdfFile,
       converter: plan.converter,
     };

@@ -66,6 +66,8 @@ export interface RenderSettings {
   /** a page whose gzip-compressed SVG is larger than this is also rendered as WebP; the smaller is kept */
   svgGzipLimit: number;
   gzipLevel: number;
+  /** whether each page's characters' positions are written (`<n>.pos.gz`, text-positions.ts) */
+  positions: boolean;
   raster: { dpi: number; maxSide: number; webpOptions: WebpOptions };
   cover: {
     files: CoverFiles;

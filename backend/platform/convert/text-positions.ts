@@ -92,6 +92,16 @@ export function textAndPositionsOf(
   }
 }
 
+/** The text of a page drawn by `list`, as textAndPositionsOf gives it, without the positions. */
+export function textOf(list: Mupdf.DisplayList): string {
+  const stext = list.toStructuredText('');
+  try {
+    return stext.asText();
+  } finally {
+    stext.destroy();
+  }
+}
+
 /**
  * The positions of a structured text page, read field by field (what StructuredText.walk() reads, less its objects).
  */

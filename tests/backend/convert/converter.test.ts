@@ -6,13 +6,13 @@ import * as mupdf from 'mupdf';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ConversionError,
   createDocumentConverter,
   type ConversionProgress,
   type ConversionRequest,
   type ConversionResult,
   type DocumentConverter,
 } from '../../../backend/platform/convert/converter';
+import { conversionFailure } from './conversion-failure';
 import { BODY_WORD } from '../../fixtures/documents/generate';
 import {
   convertedFiles,
@@ -56,15 +56,6 @@ function convert(
 ): Promise<ConversionResult & { outDir: string }> {
   const outDir = join(dir, `out-${++outputs}`);
   return converter.convertDocument({ sourcePath, ext, outDir, ...options }).then((result) => ({ ...result, outDir }));
-}
-
-async function failure(promise: Promise<unknown>): Promise<ConversionError> {
-  const error = await promise.then(
-    () => null,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ConversionError);
-  return error as ConversionError;
 }
 
 /** A bad input fails that document only: the next conversion on the same engine succeeds. */
@@ -154,6 +145,19 @@ describe('a PDF', () => {
 
   it('reports progress page by page', () => {
     expect(progress).toEqual([1, 2, 3].map((done) => ({ done, total: 3 })));
+  });
+
+  it("converted without positions, stores no characters' positions, and the same pages and text", async () => {
+    const bare = await convert(fixture('chinese.pdf'), 'pdf', { positions: false });
+    expect(bare.positionFiles).toEqual([]);
+    expect((await readdir(bare.outDir)).sort()).toEqual(convertedFiles(3).filter((name) => !name.endsWith('.pos.gz')));
+    expect(bare.pageFiles.map((page) => page.file)).toEqual(result.pageFiles.map((page) => page.file));
+    expect(bare.text).toBe(result.text);
+    // with them (the default, as the site converts): one file per page, each a page's lines of text
+    const stored = JSON.parse(gunzipSync(await readFile(join(result.outDir, '2.pos.gz'))).toString('utf8')) as {
+      l: [number, number, number, number, string, number[]][];
+    };
+    expect(stored.l.map((line) => line[4]).join('')).toContain(BODY_WORD);
   });
 });
 
@@ -356,7 +360,7 @@ describe('formats MuPDF opens itself', () => {
 
 describe('bad input fails that document with a Chinese reason, and the engine keeps working', () => {
   it('a zero-byte file', async () => {
-    const error = await failure(convert(await write('empty.pdf', ''), 'pdf'));
+    const error = await conversionFailure(convert(await write('empty.pdf', ''), 'pdf'));
     expect(error).toMatchObject({ reason: 'empty-file', message: '文件为空，无法转换' });
     await stillConverts();
   });
@@ -366,21 +370,23 @@ describe('bad input fails that document with a Chinese reason, and the engine ke
       Buffer.from('%PDF-1.7\n'),
       Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251)),
     ]);
-    const error = await failure(convert(await write('corrupt.pdf', garbage), 'pdf'));
+    const error = await conversionFailure(convert(await write('corrupt.pdf', garbage), 'pdf'));
     expect(error).toMatchObject({ reason: 'corrupt', message: '文档已损坏或无法解析，无法转换' });
     await stillConverts();
   });
 
   it('a PDF that needs a password', async () => {
-    const error = await failure(convert(await write('encrypted.pdf', encryptedPdf()), 'pdf'));
+    const error = await conversionFailure(convert(await write('encrypted.pdf', encryptedPdf()), 'pdf'));
     expect(error).toMatchObject({ reason: 'encrypted', message: '文档已加密，无法转换' });
     await stillConverts();
   });
 
   it('a .pdf that is a zip, and one that is text', async () => {
-    const archive = await failure(convert(await write('archive.pdf', zip([{ name: 'a.txt', data: 'hello' }])), 'pdf'));
+    const archive = await conversionFailure(
+      convert(await write('archive.pdf', zip([{ name: 'a.txt', data: 'hello' }])), 'pdf'),
+    );
     expect(archive).toMatchObject({ reason: 'content-mismatch', message: '文件内容与扩展名 .pdf 不符，无法转换' });
-    const text = await failure(convert(await write('notes.pdf', '这不是 PDF 文件，只是一段文字。\n'), 'pdf'));
+    const text = await conversionFailure(convert(await write('notes.pdf', '这不是 PDF 文件，只是一段文字。\n'), 'pdf'));
     expect(text.reason).toBe('content-mismatch');
     await stillConverts();
   });
@@ -392,7 +398,7 @@ describe('bad input fails that document with a Chinese reason, and the engine ke
       ...Array.from({ length: 11 }, (_, i) => ({ name: `OEBPS/${i}.xhtml`, data: hundredMiB })),
     ]);
     expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
-    const error = await failure(convert(await write('bomb.epub', bomb), 'epub'));
+    const error = await conversionFailure(convert(await write('bomb.epub', bomb), 'epub'));
     expect(error).toMatchObject({ reason: 'archive-too-large', message: '文档解压后过大或包含的文件过多，已拒绝转换' });
     await stillConverts();
   });
@@ -401,7 +407,7 @@ describe('bad input fails that document with a Chinese reason, and the engine ke
     const liar = zip([
       { name: 'word/document.xml', data: deflated(Buffer.alloc(64 * 1024 * 1024)), declaredSize: 1024 },
     ]);
-    const error = await failure(convert(await write('liar.docx', liar), 'docx'));
+    const error = await conversionFailure(convert(await write('liar.docx', liar), 'docx'));
     expect(error.reason).toBe('archive-too-large');
     expect(error.detail).toContain('declared size');
     await stillConverts();
@@ -409,17 +415,21 @@ describe('bad input fails that document with a Chinese reason, and the engine ke
 
   it('a zip with more entries than allowed (10,000 by default)', async () => {
     const crowded = zip(Array.from({ length: 10_001 }, (_, i) => ({ name: `${i}.png`, data: '' })));
-    const error = await failure(convert(await write('crowded.cbz', crowded), 'cbz'));
+    const error = await conversionFailure(convert(await write('crowded.cbz', crowded), 'cbz'));
     expect(error.reason).toBe('archive-too-large');
     await stillConverts();
   });
 
   it('more pages than the limit, an unsupported format, UMD', async () => {
-    const pages = await failure(convert(fixture('chinese.pdf'), 'pdf', { limits: { maxPages: 2 } }));
+    const pages = await conversionFailure(convert(fixture('chinese.pdf'), 'pdf', { limits: { maxPages: 2 } }));
     expect(pages).toMatchObject({ reason: 'too-many-pages', message: '文档共 3 页，超出 2 页的限制，无法转换' });
-    const xps = await failure(convert(await write('a.xps', zip([{ name: 'FixedDocSeq.fdseq', data: '<x/>' }])), 'xps'));
+    const xps = await conversionFailure(
+      convert(await write('a.xps', zip([{ name: 'FixedDocSeq.fdseq', data: '<x/>' }])), 'xps'),
+    );
     expect(xps.reason).toBe('unsupported-format');
-    const umd = await failure(convert(await write('book.umd', Buffer.from([0x89, 0x9b, 0x9a, 0xde, 0x23])), 'umd'));
+    const umd = await conversionFailure(
+      convert(await write('book.umd', Buffer.from([0x89, 0x9b, 0x9a, 0xde, 0x23])), 'umd'),
+    );
     expect(umd.message).toBe('不支持转换 UMD 格式的电子书');
     await stillConverts();
   });
@@ -455,7 +465,7 @@ describe('a 2,000-page PDF', () => {
 
   it('stops when the caller aborts, and the engine converts the next document', async () => {
     const controller = new AbortController();
-    const error = await failure(
+    const error = await conversionFailure(
       convert(big, 'pdf', { signal: controller.signal, onProgress: () => controller.abort() }),
     );
     expect(error).toMatchObject({ reason: 'aborted', message: '文档转换已取消' });
@@ -474,14 +484,14 @@ describe('a 2,000-page PDF', () => {
         if (first) stop();
         first = false;
       };
-      const error = await failure(convert(big, 'pdf', { signal: controller.signal, onProgress }));
+      const error = await conversionFailure(convert(big, 'pdf', { signal: controller.signal, onProgress }));
       expect(error.reason).toBe('aborted');
     }
     await stillConverts();
   }, 120_000);
 
   it('stops at the time limit', async () => {
-    const error = await failure(convert(big, 'pdf', { limits: { timeoutMs: 300 } }));
+    const error = await conversionFailure(convert(big, 'pdf', { limits: { timeoutMs: 300 } }));
     expect(error).toMatchObject({ reason: 'timeout', message: '文档转换超时' });
     await stillConverts();
   }, 60_000);

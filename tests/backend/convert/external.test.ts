@@ -4,11 +4,8 @@ import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as mupdf from 'mupdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ConversionError,
-  createDocumentConverter,
-  type DocumentConverter,
-} from '../../../backend/platform/convert/converter';
+import { createDocumentConverter, type DocumentConverter } from '../../../backend/platform/convert/converter';
+import { conversionFailure } from './conversion-failure';
 import { detectConverters } from '../../../backend/platform/convert/detect';
 import { Slots, fontconfigFile, runProcess } from '../../../backend/platform/convert/external';
 import { BODY_WORD } from '../../fixtures/documents/generate';
@@ -57,15 +54,6 @@ async function expectPagesOfPdf(text: string, pdfFile: string): Promise<void> {
   expect(pages.map(holds)).toEqual(shown);
 }
 
-async function failure(promise: Promise<unknown>): Promise<ConversionError> {
-  const error = await promise.then(
-    () => null,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ConversionError);
-  return error as ConversionError;
-}
-
 /** Whether a process runs: gone, or a zombie waiting for a parent that reaps it, is not running. */
 async function isRunning(pid: number): Promise<boolean> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
@@ -86,7 +74,7 @@ describe('runProcess', () => {
     const running = runProcess('sh', ['-c', `sleep 60 & echo $! > ${pidFile}; wait`], process.env, controller.signal);
     await new Promise((resolve) => setTimeout(resolve, 300));
     controller.abort();
-    expect(await failure(running)).toMatchObject({ reason: 'aborted' });
+    expect(await conversionFailure(running)).toMatchObject({ reason: 'aborted' });
     const child = Number(await readFile(pidFile, 'utf8'));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await isRunning(child)).toBe(false);
@@ -207,14 +195,14 @@ describe('without LibreOffice or calibre', () => {
     });
     try {
       expect(await converter.detectConverters()).not.toHaveProperty('libreoffice');
-      const docx = await failure(
+      const docx = await conversionFailure(
         converter.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() }),
       );
       expect(docx).toMatchObject({
         reason: 'converter-missing',
         message: '服务器未安装 LibreOffice，无法转换此格式的文档',
       });
-      const azw3 = await failure(
+      const azw3 = await conversionFailure(
         converter.convertDocument({ sourcePath: fixture('chinese.azw3'), ext: 'azw3', outDir: outDir() }),
       );
       expect(azw3).toMatchObject({
@@ -299,7 +287,7 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
     ['writer', 'noto-cjk'],
     'kills soffice.bin at the time limit and converts the next document',
     async () => {
-      const error = await failure(
+      const error = await conversionFailure(
         converter.convertDocument({
           sourcePath: fixture('chinese.docx'),
           ext: 'docx',
@@ -351,7 +339,7 @@ describe(tools.calibre ? `calibre ${tools.calibre.version}` : `calibre (${SKIP_C
     async () => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 500);
-      const error = await failure(
+      const error = await conversionFailure(
         converter.convertDocument({
           sourcePath: fixture('chinese.azw3'),
           ext: 'azw3',

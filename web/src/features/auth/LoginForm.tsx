@@ -4,7 +4,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { EMAIL_MAX_LENGTH } from '../../../../shared/validation';
-import { collectErrors, type Errors } from '../../kit/forms/checks';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
 import { TabSwitch } from '../../ui/TabSwitch';
@@ -21,7 +20,7 @@ import {
   useCaptcha,
 } from './CaptchaField';
 import { MobileLoginForm } from './MobileLoginForm';
-import { useFinishSignIn } from './sign-in';
+import { useSignInForm } from './sign-in';
 import { useSmsEnabled } from './SmsCode';
 import { AuthSubmitButton } from './AuthFields';
 
@@ -36,30 +35,25 @@ const MODES = [
 function PasswordLoginForm({ target }: { target: string }) {
   const settings = useSettings();
   const captcha = useCaptcha('login', captchaEnabled(settings.security, 'login'));
-  const { finish: finishSignIn, retractFailure } = useFinishSignIn(target);
+  const { errors, submitting, submit: signIn } = useSignInForm<Field>(target);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [captchaText, setCaptchaText] = useState('');
-  const [errors, setErrors] = useState<Errors<Field>>({});
-  const [submitting, setSubmitting] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    retractFailure();
-    const invalid = collectErrors<Field>({
-      username: checkLoginName(username),
-      password: checkPassword(password),
-      captcha: captchaProblem(captcha, captchaText),
-    });
-    setErrors(invalid ?? {});
-    if (invalid) return;
-    setSubmitting(true);
-    const result = await userApi.login({ username: username.trim(), password, ...captchaFields(captcha, captchaText) });
-    if (await finishSignIn(result, { failure: FAILURE_TITLE.login, success: '登录成功', welcome: '欢迎回来' })) return;
-    setSubmitting(false);
+    const refused = await signIn(
+      {
+        username: checkLoginName(username),
+        password: checkPassword(password),
+        captcha: captchaProblem(captcha, captchaText),
+      },
+      () => userApi.login({ username: username.trim(), password, ...captchaFields(captcha, captchaText) }),
+      { failure: FAILURE_TITLE.login, success: '登录成功', welcome: '欢迎回来' },
+    );
     // A right captcha stays valid after a wrong password (the server allows a few attempts):
     // only a refused captcha is replaced.
-    if (captcha.required && isCaptchaRefusal(result)) {
+    if (refused && captcha.required && isCaptchaRefusal(refused)) {
       setCaptchaText('');
       captcha.refresh();
     }

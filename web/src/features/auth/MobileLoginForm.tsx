@@ -1,13 +1,12 @@
 // Login with a mobile number and the code sent to it by SMS. Where registration is open, a
 // number without an account gets one as it signs in (the form says so); where it is closed,
 // the server refuses such a number before texting it.
-import { useState, type FormEvent } from 'react';
-import { collectErrors, type Errors } from '../../kit/forms/checks';
+import type { FormEvent } from 'react';
 import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
-import { useFinishSignIn } from './sign-in';
+import { useSignInForm } from './sign-in';
 import { MobileCodeFields, mobileCodeProblems, mobileCodeRequest, useSmsCaptcha } from './SmsCode';
 import { AuthSubmitButton } from './AuthFields';
 
@@ -17,25 +16,19 @@ export function MobileLoginForm({ target }: { target: string }) {
   const settings = useSettings();
   const registrationOpen = settings.security?.enable_register === true && !settings.security.is_close;
   const smsCaptcha = useSmsCaptcha();
-  const { finish: finishSignIn, retractFailure } = useFinishSignIn(target);
   const { form, set } = useFormValues({ mobile: '', code: '' });
-  const [errors, setErrors] = useState<Errors<Field>>({});
-  const [submitting, setSubmitting] = useState(false);
+  const { errors, setErrors, submitting, submit: signIn } = useSignInForm<Field>(target);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    retractFailure();
-    const invalid = collectErrors<Field>(mobileCodeProblems(form));
-    setErrors(invalid ?? {});
-    if (invalid) return;
-    setSubmitting(true);
-    const result = await userApi.loginByMobile(mobileCodeRequest(form));
-    const registered = result.ok && result.data.registered === true;
-    const messages = registered
-      ? { failure: FAILURE_TITLE.login, success: '注册成功', welcome: '已为您的手机号创建账号' }
-      : { failure: FAILURE_TITLE.login, success: '登录成功', welcome: '欢迎回来' };
-    if (await finishSignIn(result, messages)) return;
-    setSubmitting(false);
+    await signIn(
+      mobileCodeProblems(form),
+      () => userApi.loginByMobile(mobileCodeRequest(form)),
+      (result) =>
+        result.ok && result.data.registered === true
+          ? { failure: FAILURE_TITLE.login, success: '注册成功', welcome: '已为您的手机号创建账号' }
+          : { failure: FAILURE_TITLE.login, success: '登录成功', welcome: '欢迎回来' },
+    );
   };
 
   return (

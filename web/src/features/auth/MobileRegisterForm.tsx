@@ -1,12 +1,11 @@
 // Registration with a mobile number: the number, the code sent to it, a password, and a
 // username if the member wants one (else the backend makes one up; they sign in by number).
-import { useState, type FormEvent } from 'react';
-import { collectErrors, type Errors } from '../../kit/forms/checks';
+import type { FormEvent } from 'react';
 import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { userApi } from '../user/api';
 import { checkConfirmation, checkPassword, checkUsername } from '../user/validation';
-import { useFinishSignIn } from './sign-in';
+import { useSignInForm } from './sign-in';
 import { MobileCodeFields, mobileCodeProblems, mobileCodeRequest, useSmsCaptcha } from './SmsCode';
 import { AuthSubmitButton, NewPasswordFields, NewUsernameField } from './AuthFields';
 
@@ -14,31 +13,26 @@ type Field = 'mobile' | 'captcha' | 'code' | 'username' | 'password' | 'confirma
 
 export function MobileRegisterForm({ target }: { target: string }) {
   const smsCaptcha = useSmsCaptcha();
-  const { finish: finishSignIn, retractFailure } = useFinishSignIn(target);
   const { form, set } = useFormValues({ mobile: '', code: '', username: '', password: '', confirmation: '' });
-  const [errors, setErrors] = useState<Errors<Field>>({});
-  const [submitting, setSubmitting] = useState(false);
+  const { errors, setErrors, submitting, submit: signIn } = useSignInForm<Field>(target);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    retractFailure();
-    const invalid = collectErrors<Field>({
-      ...mobileCodeProblems(form),
-      username: form.username.trim() ? checkUsername(form.username) : undefined,
-      password: checkPassword(form.password),
-      confirmation: checkConfirmation(form.password, form.confirmation),
-    });
-    setErrors(invalid ?? {});
-    if (invalid) return;
-    setSubmitting(true);
-    const result = await userApi.registerByMobile({
-      ...mobileCodeRequest(form),
-      password: form.password,
-      ...(form.username.trim() ? { username: form.username.trim() } : {}),
-    });
-    if (await finishSignIn(result, { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' }))
-      return;
-    setSubmitting(false);
+    await signIn(
+      {
+        ...mobileCodeProblems(form),
+        username: form.username.trim() ? checkUsername(form.username) : undefined,
+        password: checkPassword(form.password),
+        confirmation: checkConfirmation(form.password, form.confirmation),
+      },
+      () =>
+        userApi.registerByMobile({
+          ...mobileCodeRequest(form),
+          password: form.password,
+          ...(form.username.trim() ? { username: form.username.trim() } : {}),
+        }),
+      { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' },
+    );
   };
 
   return (

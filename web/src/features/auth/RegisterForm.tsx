@@ -3,7 +3,7 @@
 // When the site does not take registrations, why not.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
+import { checkRequired, collectErrors } from '../../kit/forms/checks';
 import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
@@ -14,7 +14,7 @@ import { checkConfirmation, checkEmail, checkPassword, checkUsername } from '../
 import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from './CaptchaField';
 import { EmailCodeButton } from './EmailCodeButton';
 import { MobileRegisterForm } from './MobileRegisterForm';
-import { useFinishSignIn } from './sign-in';
+import { useSignInForm } from './sign-in';
 import { useSmsEnabled } from './SmsCode';
 import { AuthSubmitButton, EmailField, NewPasswordFields, NewUsernameField } from './AuthFields';
 
@@ -30,7 +30,6 @@ function UsernameRegisterForm({ target }: { target: string }) {
   const { security = {} } = useSettings();
   const captcha = useCaptcha('register', captchaEnabled(security, 'register'));
   const needsCode = security.enable_verify_register_email === true;
-  const { finish: finishSignIn, retractFailure } = useFinishSignIn(target);
   const { form, setForm, set } = useFormValues({
     username: '',
     email: '',
@@ -39,8 +38,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
     code: '',
     captcha: '',
   });
-  const [errors, setErrors] = useState<Errors<Field>>({});
-  const [submitting, setSubmitting] = useState(false);
+  const { errors, setErrors, submitting, submit: signIn } = useSignInForm<Field>(target);
 
   const validateForCode = () => {
     const invalid = collectErrors({ email: checkEmail(form.email), captcha: captchaProblem(captcha, form.captcha) });
@@ -50,29 +48,26 @@ function UsernameRegisterForm({ target }: { target: string }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    retractFailure();
-    const invalid = collectErrors<Field>({
-      username: checkUsername(form.username),
-      email: checkEmail(form.email),
-      password: checkPassword(form.password),
-      confirmation: checkConfirmation(form.password, form.confirmation),
-      code: needsCode ? checkRequired(form.code, '请输入邮箱验证码') : undefined,
-      captcha: captchaProblem(captcha, form.captcha),
-    });
-    setErrors(invalid ?? {});
-    if (invalid) return;
-    setSubmitting(true);
-    const result = await userApi.register({
-      username: form.username.trim(),
-      email: form.email.trim(),
-      password: form.password,
-      ...(needsCode ? { code: form.code.trim() } : {}),
-      ...captchaFields(captcha, form.captcha),
-    });
-    if (await finishSignIn(result, { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' }))
-      return;
-    setSubmitting(false);
-    if (captcha.required) {
+    const refused = await signIn(
+      {
+        username: checkUsername(form.username),
+        email: checkEmail(form.email),
+        password: checkPassword(form.password),
+        confirmation: checkConfirmation(form.password, form.confirmation),
+        code: needsCode ? checkRequired(form.code, '请输入邮箱验证码') : undefined,
+        captcha: captchaProblem(captcha, form.captcha),
+      },
+      () =>
+        userApi.register({
+          username: form.username.trim(),
+          email: form.email.trim(),
+          password: form.password,
+          ...(needsCode ? { code: form.code.trim() } : {}),
+          ...captchaFields(captcha, form.captcha),
+        }),
+      { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' },
+    );
+    if (refused && captcha.required) {
       setForm((f) => ({ ...f, captcha: '' }));
       captcha.refresh();
     }

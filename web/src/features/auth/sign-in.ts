@@ -3,6 +3,7 @@ import { useCallback, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { safeRedirect } from '../../../../shared/access';
 import type { ApiResult } from '../../api/client';
+import { collectErrors, type Errors } from '../../kit/forms/checks';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { closeToast, toast } from '../../kit/toasts/toast-store';
 import { completeSignIn } from '../session/session-actions';
@@ -20,6 +21,13 @@ export function useAuthTarget(): { target: string; alreadySignedIn: boolean } {
   return { target: safeRedirect(params.get('redirect')), alreadySignedIn };
 }
 
+/** The toasts of a login or register: its failure's title, and its success's with the welcome. */
+export interface SignInMessages {
+  failure: string;
+  success: string;
+  welcome: string;
+}
+
 /**
  * The end of a login or register (`finish`): a failure toasts `failure` and answers false (the
  * form then renews its captcha, which the backend consumed); a success signs in, toasts
@@ -34,10 +42,7 @@ export function useFinishSignIn(target: string) {
     if (failure.current !== undefined) closeToast(failure.current);
     failure.current = undefined;
   }, []);
-  const finish = async (
-    result: ApiResult<LoginAnswer>,
-    messages: { failure: string; success: string; welcome: string },
-  ): Promise<boolean> => {
+  const finish = async (result: ApiResult<LoginAnswer>, messages: SignInMessages): Promise<boolean> => {
     retractFailure();
     if (!result.ok || !result.data.user) {
       failure.current = toastFailure(messages.failure, result.ok ? undefined : result);
@@ -49,4 +54,33 @@ export function useFinishSignIn(target: string) {
     return true;
   };
   return { finish, retractFailure };
+}
+
+/**
+ * A login or register form: its errors under the fields, whether it is being sent, and `submit`,
+ * which retracts the last attempt's failure, checks the fields (`problems`: nothing is sent while
+ * one is wrong), sends with the button busy and finishes the sign-in. When the visitor is not
+ * signed in, the form is usable again and `submit` answers the refused result, for the form to
+ * renew a captcha the backend consumed.
+ */
+export function useSignInForm<F extends string>(target: string) {
+  const { finish, retractFailure } = useFinishSignIn(target);
+  const [errors, setErrors] = useState<Errors<F>>({});
+  const [submitting, setSubmitting] = useState(false);
+  const submit = async <A extends LoginAnswer>(
+    problems: Record<F, string | undefined>,
+    send: () => Promise<ApiResult<A>>,
+    messages: SignInMessages | ((result: ApiResult<A>) => SignInMessages),
+  ): Promise<ApiResult<A> | undefined> => {
+    retractFailure();
+    const invalid = collectErrors<F>(problems);
+    setErrors(invalid ?? {});
+    if (invalid) return undefined;
+    setSubmitting(true);
+    const result = await send();
+    if (await finish(result, typeof messages === 'function' ? messages(result) : messages)) return undefined;
+    setSubmitting(false);
+    return result;
+  };
+  return { errors, setErrors, submitting, submit };
 }

@@ -1,20 +1,8 @@
+import { decodeHtmlEntities } from '../../../../shared/html-entities';
+
 // Search hits with their matches marked. The server's highlights (`title_highlight`,
 // `snippet`) are HTML with the text escaped and the matches in <em>…</em>; they are never
 // inserted as HTML: split at the <em> tags, the entities decoded, each match a <mark>.
-
-const ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  '#39': "'",
-  '#x27': "'",
-};
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|apos|#39|#x27);/g, (_match, name: string) => ENTITIES[name] ?? '');
-}
 
 export interface Segment {
   text: string;
@@ -28,7 +16,7 @@ export function highlightSegments(html: string): Segment[] {
   for (const part of html.split(/(<em>|<\/em>)/)) {
     if (part === '<em>') match = true;
     else if (part === '</em>') match = false;
-    else if (part !== '') segments.push({ text: decodeEntities(part), match });
+    else if (part !== '') segments.push({ text: decodeHtmlEntities(part), match });
   }
   return segments;
 }
