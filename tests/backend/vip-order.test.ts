@@ -149,7 +149,7 @@ describe('OrderAPI.CreateOrder', () => {
   it("keeps an order's price and days when the plan changes later; a new order takes the new price", async () => {
     const buyer = await registerMember(backend.url);
     const old = await createOrder(buyer, 'year', 298);
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'vip.plans': 'month|月度会员|30|30\nquarter|季度会员|90|80\nyear|年度会员|365|268|限时优惠|1',
     });
     try {
@@ -163,7 +163,7 @@ describe('OrderAPI.CreateOrder', () => {
       const replaced = await getOrder(buyer.token, { order_no: old.body.order_no });
       expect(replaced.body).toMatchObject({ status: 2, close_reason: 'replaced' });
     } finally {
-      await setConfig(backend.url, backend.adminToken, {
+      await backend.setConfig({
         'vip.plans': 'month|月度会员|30|30|\nquarter|季度会员|90|80|\nyear|年度会员|365|298|最划算|1',
       });
     }
@@ -384,14 +384,14 @@ describe('order timeout', () => {
   });
 
   it("takes the transfer's days from pay.manual_timeout", async () => {
-    await setConfig(backend.url, backend.adminToken, { 'pay.manual_timeout': '7' });
+    await backend.setConfig({ 'pay.manual_timeout': '7' });
     try {
       const member = await registerMember(backend.url);
       const order = (await createOrder(member, 'month', 30)).body;
       const paid = await payOrder(member, order.order_no);
       expect(Date.parse(paid.body.order.expires_at) - Date.parse(order.created_at)).toBe(7 * DAY_MS);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'pay.manual_timeout': '3' });
+      await backend.setConfig({ 'pay.manual_timeout': '3' });
     }
   });
 
