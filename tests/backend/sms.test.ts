@@ -1,14 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  login,
-  registerMember,
-  setConfig,
-  startBackend,
-  useBackend,
-  withDatabase,
-  type StartedBackend,
-} from '../helpers/backend';
+import { describe, expect, it } from 'vitest';
+import { api, login, registerMember, useBackend, withDatabase } from '../helpers/backend';
 import pino from 'pino';
 import { LogOnlySmsProvider } from '../../backend/platform/sms/log-only';
 import { ageSmsLog, expireSmsCodes, lastSmsCode, lastSmsText } from '../helpers/sms';
@@ -632,18 +623,10 @@ describe('the sms config category and the settings', () => {
 });
 
 describe('with SMS off (the default) or the captcha on', () => {
-  let off: StartedBackend;
-  let guarded: StartedBackend;
-  beforeAll(async () => {
-    off = await startBackend();
-    guarded = await startBackend({
-      env: { CONFIG_SMS_ENABLE: 'true', CONFIG_SECURITY_ENABLE_CAPTCHA_SMS: 'true' },
-      build: { captchaGenerator: () => ({ text: '2468', image: 'data:image/svg+xml;base64,PHN2Zy8+' }) },
-    });
-  });
-  afterAll(async () => {
-    await off?.close();
-    await guarded?.close();
+  const off = useBackend();
+  const guarded = useBackend({
+    env: { CONFIG_SMS_ENABLE: 'true', CONFIG_SECURITY_ENABLE_CAPTCHA_SMS: 'true' },
+    build: { captchaGenerator: () => ({ text: '2468', image: 'data:image/svg+xml;base64,PHN2Zy8+' }) },
   });
 
   it('answers 503 to every flow while SMS is off and says so in the settings', async () => {
@@ -692,14 +675,13 @@ describe('with SMS off (the default) or the captcha on', () => {
   });
 
   it('says which settings a cloud provider lacks before spending the captcha', async () => {
-    const admin = await login(guarded.url, 'admin', guarded.adminPassword);
-    await setConfig(guarded.url, admin, { 'sms.provider': 'tencent' });
+    await guarded.setConfig({ 'sms.provider': 'tencent' });
     try {
       const res = await sendCode(newMobile(), 'login', { url: guarded.url });
       expect(res.status).toBe(503);
       expect(res.body.message).toBe('腾讯云短信尚未配置短信签名、SecretId、SecretKey、SdkAppId，请联系管理员');
     } finally {
-      await setConfig(guarded.url, admin, { 'sms.provider': 'log' });
+      await guarded.setConfig({ 'sms.provider': 'log' });
     }
   });
 });
