@@ -2,16 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../backend/platform/config-store';
 import { vipBenefits } from '../../backend/modules/vip/service';
-import {
-  api,
-  login,
-  registerMember,
-  setConfig,
-  startBackend,
-  useBackend,
-  withDatabase,
-  type Member,
-} from '../helpers/backend';
+import { api, registerMember, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
 
 // VIP periods, orders and the manual provider (docs/api.md §9–§10) through HTTP on a real
 // SQLite: ordering a plan of the `vip` config, paying by transfer confirmed by an admin,
@@ -79,6 +70,8 @@ describe('VIP state', () => {
 });
 
 describe('OrderAPI.CreateOrder', () => {
+  /** A site as installed: VIP sales and payment off. */
+  const fresh = useBackend();
   let member: Member;
   beforeAll(async () => {
     member = await registerMember(backend.url);
@@ -127,23 +120,18 @@ describe('OrderAPI.CreateOrder', () => {
     expect((await api(backend.url, 'POST', '/api/v1/order', { body: { plan_code: 'month', price: 30 } })).status).toBe(
       401,
     );
-    const fresh = await startBackend();
-    try {
-      const freshMember = await registerMember(fresh.url);
-      const off = await api(fresh.url, 'POST', '/api/v1/order', {
-        token: freshMember.token,
-        body: { plan_code: 'month', price: 30 },
-      });
-      expect(off.body).toMatchObject({ code: 9, message: 'VIP会员暂未开放购买' });
-      await setConfig(fresh.url, await login(fresh.url, 'admin', fresh.adminPassword), { 'vip.enable': 'true' });
-      const noPay = await api(fresh.url, 'POST', '/api/v1/order', {
-        token: freshMember.token,
-        body: { plan_code: 'month', price: 30 },
-      });
-      expect(noPay.body).toMatchObject({ code: 9, message: '暂未开放在线支付，请联系管理员' });
-    } finally {
-      await fresh.close();
-    }
+    const freshMember = await registerMember(fresh.url);
+    const off = await api(fresh.url, 'POST', '/api/v1/order', {
+      token: freshMember.token,
+      body: { plan_code: 'month', price: 30 },
+    });
+    expect(off.body).toMatchObject({ code: 9, message: 'VIP会员暂未开放购买' });
+    await fresh.setConfig({ 'vip.enable': 'true' });
+    const noPay = await api(fresh.url, 'POST', '/api/v1/order', {
+      token: freshMember.token,
+      body: { plan_code: 'month', price: 30 },
+    });
+    expect(noPay.body).toMatchObject({ code: 9, message: '暂未开放在线支付，请联系管理员' });
   });
 
   it("keeps an order's price and days when the plan changes later; a new order takes the new price", async () => {
