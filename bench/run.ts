@@ -4,8 +4,8 @@
 // search) or known (MOREDOC's first paint of the document route), so that a figure means
 // something on a noisy machine. Not part of `npm test`. Installs nothing: it says what is
 // missing (nginx, wrk, mutool) and stops. Options: --duration, --warmup, --connections,
-// --rounds, --positions-rounds, --memory-duration (seconds / count), --search-documents, --search-rounds, --api-rate,
-// --reader-rounds, --first-paint-rounds, --find-requests, --crawler-renders,
+// --rounds, --positions-rounds, --memory-duration (seconds / count), --search-documents, --search-rounds,
+// --search-keep, --api-rate, --reader-rounds, --first-paint-rounds, --find-requests, --crawler-renders,
 // --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint,find,crawler.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -66,6 +66,7 @@ const { values: args } = parseArgs({
     'memory-duration': { type: 'string', default: '60' },
     'search-documents': { type: 'string', default: '10000' },
     'search-rounds': { type: 'string', default: '15' },
+    'search-keep': { type: 'boolean', default: false },
     'reader-rounds': { type: 'string', default: '7' },
     'api-rate': { type: 'string', default: '200' },
     'first-paint-rounds': { type: 'string', default: '5' },
@@ -92,6 +93,7 @@ const searchSettings = {
   documents: Number(args['search-documents']),
   length: 5000,
   rounds: Math.max(1, Number(args['search-rounds'])),
+  keep: args['search-keep'],
 };
 
 const ADMIN_PASSWORD = 'bench-admin-password';

@@ -4,7 +4,8 @@
 // snippets of the first page; LIKE never sees the text. Then the PostgreSQL engine on the same
 // library, on a PostgreSQL of its own (tests/helpers/postgres.ts, or TEST_POSTGRES_URL),
 // interleaved with the other two: its hits against FTS5's, its times against FTS5's.
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
@@ -13,7 +14,8 @@ import { openDatabase } from '../backend/db';
 import { PostgresSearchIndex } from '../backend/platform/search/postgres-search-index';
 import type { SearchQuery, SearchResult } from '../backend/platform/search/search-index';
 import { SqliteSearchIndex } from '../backend/platform/search/sqlite-search-index';
-import { createDatabase, postgresMissing, startPostgresCluster } from '../tests/helpers/postgres';
+import { createDatabase, databaseUrl, postgresMissing, startPostgresCluster } from '../tests/helpers/postgres';
+import { REPO_ROOT } from './lib/processes';
 import { ChineseCorpus, TOPICS, type GeneratedDocument } from './lib/chinese-corpus';
 import { SEARCH_CORPUS_SEED, SEARCH_QUERIES as QUERIES, SEARCH_VARIANTS as VARIANTS } from './lib/search-queries';
 import { heading, int, mib, ms, ratio, table } from './lib/report';
@@ -25,6 +27,8 @@ export interface SearchBenchmarkSettings {
   length: number;
   /** measured passes over the queries */
   rounds: number;
+  /** keep the indexed library under .tmp/ and reuse it in the next run of the same size (--search-keep) */
+  keep?: boolean;
 }
 
 const SEED = SEARCH_CORPUS_SEED;
@@ -100,20 +104,32 @@ Long texts: ${BOOKS} books of ${int(BOOK_LENGTH)} characters, the first page of 
 
 interface PostgresEngine {
   index: PostgresSearchIndex;
+  /** a `SELECT 1` through the same pool: the round trip every search pays (FTS5 pays none) */
+  roundTrip(): Promise<unknown>;
   /** bytes of each of the engine's tables, indexes and TOAST with it */
   sizes(): Promise<Map<string, number>>;
   close(): Promise<void>;
 }
 
-/** The PostgreSQL engine on a database of its own; null (said why) when PostgreSQL is missing here. */
-async function openPostgres(): Promise<PostgresEngine | null> {
+/**
+ * The PostgreSQL engine on a database of its own (in a cluster kept in `keepIn` when given);
+ * null (said why) when PostgreSQL is missing here.
+ */
+async function openPostgres(keepIn: string | undefined): Promise<PostgresEngine | null> {
   const missing = postgresMissing();
   if (missing) {
     console.log(`PostgreSQL engine: not measured, ${missing}.\n`);
     return null;
   }
-  const cluster = await startPostgresCluster();
-  const pool = new pg.Pool({ connectionString: await createDatabase(cluster.url), max: 4 });
+  const cluster = await startPostgresCluster(keepIn === undefined ? {} : { keepIn });
+  const url =
+    keepIn === undefined
+      ? await createDatabase(cluster.url)
+      : existsSync(join(keepIn, 'database'))
+        ? databaseUrl(cluster.url, 'search_bench')
+        : await createDatabase(cluster.url, 'search_bench');
+  if (keepIn !== undefined) await writeFile(join(keepIn, 'database'), 'search_bench\n');
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
   // A connection still closing when the cluster stops hears its "terminating connection" (57P01).
   pool.on('error', (error: Error & { code?: string }) => {
     if (error.code !== '57P01') throw error;
@@ -121,6 +137,7 @@ async function openPostgres(): Promise<PostgresEngine | null> {
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   return {
     index: new PostgresSearchIndex(db, 'document'),
+    roundTrip: () => db.executeQuery(CompiledQuery.raw('SELECT 1')),
     async sizes() {
       const { rows } = await db.executeQuery<{ name: string; bytes: string }>(
         CompiledQuery.raw(
@@ -144,9 +161,19 @@ function sameAnswer(a: SearchResult, b: SearchResult): boolean {
 
 export async function searchBenchmark(settings: SearchBenchmarkSettings): Promise<void> {
   heading('6. Search');
-  const dir = await mkdtemp(join(tmpdir(), 'moredoc-search-bench-'));
+  // --search-keep: the library of this size indexed once, in .tmp/, its build figures with it.
+  const kept = settings.keep
+    ? join(REPO_ROOT, '.tmp', `search-bench-${settings.documents}x${settings.length}`)
+    : undefined;
+  const dir = kept ? join(kept, 'sqlite') : await mkdtemp(join(tmpdir(), 'moredoc-search-bench-'));
+  await mkdir(dir, { recursive: true });
+  const builtFile = kept && join(kept, 'built.json');
+  const reused =
+    builtFile && existsSync(builtFile) ? (JSON.parse(await readFile(builtFile, 'utf8')) as Built) : undefined;
+  if (kept && !reused) await rm(kept, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
   const { db, sqlite } = await openDatabase(dir);
-  const postgres = await openPostgres();
+  const postgres = await openPostgres(kept && join(kept, 'postgres'));
   try {
     const corpus = new ChineseCorpus(SEED);
     const index = new SqliteSearchIndex(sqlite, 'document');
@@ -169,41 +196,51 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
         );
     });
 
-    let generateMs = 0;
-    let tableMs = 0;
-    let indexMs = 0;
-    let postgresIndexMs = 0;
-    let textBytes = 0;
-    process.stderr.write(`  generating and indexing ${int(settings.documents)} documents …\n`);
-    for (let first = 1; first <= settings.documents; first += BATCH) {
-      const count = Math.min(BATCH, settings.documents - first + 1);
-      const [documents, generated] = timed(() =>
-        Array.from({ length: count }, (_, i) => corpus.document(first + i, settings.length)),
-      );
-      generateMs += generated;
-      for (const d of documents) textBytes += Buffer.byteLength(d.content);
-      tableMs += timed(() => fillTable(documents))[1];
-      const entries = documents.map((d) => ({
-        id: d.id,
-        title: d.title,
-        keywords: d.keywords,
-        description: d.description,
-        content: d.content,
-        attributes: {
-          categoryIds: [1 + (d.topic % 12)],
-          ext: d.ext,
-          language: 'zh',
-          createdAt: d.createdAt,
-          viewCount: d.viewCount,
-          downloadCount: d.downloadCount,
-        },
-      }));
-      indexMs += (await timedAsync(() => index.upsert(entries)))[1];
-      if (postgres) postgresIndexMs += (await timedAsync(() => postgres.index.upsert(entries)))[1];
+    const built: Built = reused ?? {
+      generateMs: 0,
+      tableMs: 0,
+      indexMs: 0,
+      postgresIndexMs: 0,
+      textBytes: 0,
+      optimizeMs: 0,
+      postgresOptimizeMs: 0,
+    };
+    if (reused) process.stderr.write(`  reusing the ${int(settings.documents)} documents indexed in ${kept} …\n`);
+    else await build();
+    async function build(): Promise<void> {
+      process.stderr.write(`  generating and indexing ${int(settings.documents)} documents …\n`);
+      for (let first = 1; first <= settings.documents; first += BATCH) {
+        const count = Math.min(BATCH, settings.documents - first + 1);
+        const [documents, generated] = timed(() =>
+          Array.from({ length: count }, (_, i) => corpus.document(first + i, settings.length)),
+        );
+        built.generateMs += generated;
+        for (const d of documents) built.textBytes += Buffer.byteLength(d.content);
+        built.tableMs += timed(() => fillTable(documents))[1];
+        const entries = documents.map((d) => ({
+          id: d.id,
+          title: d.title,
+          keywords: d.keywords,
+          description: d.description,
+          content: d.content,
+          attributes: {
+            categoryIds: [1 + (d.topic % 12)],
+            ext: d.ext,
+            language: 'zh',
+            createdAt: d.createdAt,
+            viewCount: d.viewCount,
+            downloadCount: d.downloadCount,
+          },
+        }));
+        built.indexMs += (await timedAsync(() => index.upsert(entries)))[1];
+        if (postgres) built.postgresIndexMs += (await timedAsync(() => postgres.index.upsert(entries)))[1];
+      }
+      built.optimizeMs = (await timedAsync(() => index.optimize()))[1];
+      if (postgres) built.postgresOptimizeMs = (await timedAsync(() => postgres.index.optimize()))[1];
+      sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      if (builtFile) await writeFile(builtFile, JSON.stringify(built));
     }
-    const [, optimizeMs] = await timedAsync(() => index.optimize());
-    const [, postgresOptimizeMs] = postgres ? await timedAsync(() => postgres.index.optimize()) : [undefined, 0];
-    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    const { generateMs, tableMs, indexMs, postgresIndexMs, textBytes, optimizeMs, postgresOptimizeMs } = built;
 
     const pages = sqlite.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name').all() as {
       name: string;
@@ -250,6 +287,7 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
     const ourSamples: number[] = [];
     const likeSamples: number[] = [];
     const postgresSamples: number[] = [];
+    const roundTripSamples: number[] = [];
     const perQuery = new Map(
       QUERIES.map((query) => [query, { ours: [] as number[], like: [] as number[], postgres: [] as number[] }]),
     );
@@ -267,6 +305,9 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
           const [, postgresMs] = await timedAsync(() => onPostgres({ text: query }));
           postgresSamples.push(postgresMs);
           perQuery.get(query)!.postgres.push(postgresMs);
+          // The floor, as each search above meets it: a round trip after a LIKE scan (untimed here).
+          like(query);
+          roundTripSamples.push((await timedAsync(() => postgres.roundTrip()))[1]);
         }
       }
     }
@@ -348,6 +389,14 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
               ms(postgresP99),
               ms(Math.max(...postgresSamples)),
               `${same} of ${QUERIES.length}`,
+            ],
+            [
+              'PostgreSQL · `SELECT 1`, the round trip alone (each after a LIKE scan)',
+              roundTripSamples.length,
+              ms(percentile(roundTripSamples, 50)),
+              ms(percentile(roundTripSamples, 99)),
+              ms(Math.max(...roundTripSamples)),
+              '—',
             ],
           ],
         ),
@@ -448,6 +497,17 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
   } finally {
     await db.destroy();
     await postgres?.close();
-    await rm(dir, { recursive: true, force: true });
+    if (!kept) await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** How the library was built: kept with it (--search-keep) for the report of a later run. */
+interface Built {
+  generateMs: number;
+  tableMs: number;
+  indexMs: number;
+  postgresIndexMs: number;
+  textBytes: number;
+  optimizeMs: number;
+  postgresOptimizeMs: number;
 }

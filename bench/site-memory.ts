@@ -7,7 +7,8 @@
 // Reported: RSS idle (before and after the conversions), the peak during the load, at its end
 // and after the idle; wrk's rate, p99 and slowest answer. Goals (issue 44): RSS ≤ 300 MiB
 // during and after, no answer over 1 s.
-// Options: --duration (s, 120), --connections (200), --after (s, 30), --documents (5), --pages (10).
+// With --per-path=S, each request of the mix then runs alone for S seconds: which one makes the slow answers.
+// Options: --duration (s, 120), --connections (200), --after (s, 30), --documents (5), --pages (10), --per-path (s, 0: off).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ const { values: args } = parseArgs({
     after: { type: 'string', default: '30' },
     documents: { type: 'string', default: '5' },
     pages: { type: 'string', default: '10' },
+    'per-path': { type: 'string', default: '0' },
   },
 });
 const ADMIN_PASSWORD = 'bench-admin-password';
@@ -167,6 +169,26 @@ async function main(): Promise<void> {
     console.log(
       `- goals: RSS ≤ 300 MiB during and after (peak ${(Math.max(atEnd.peak, after.peak) / MiB).toFixed(0)} MiB), no answer over 1 s (slowest ${result.max.toFixed(0)} ms)`,
     );
+    // Each request of the mix alone, after the rest: which of them makes the slow answers.
+    if (Number(args['per-path']) > 0) {
+      const rows: string[][] = [];
+      for (const request of requests) {
+        const alone = await new WrkRunner(tools.wrk, dir).run(
+          { origin: url, requests: [request] },
+          Number(args.connections),
+          Number(args['per-path']),
+        );
+        rows.push([
+          request.path.slice(0, 48),
+          Math.round(alone.rps).toLocaleString('en'),
+          alone.p50.toFixed(1),
+          alone.p99.toFixed(1),
+          alone.max.toFixed(0),
+        ]);
+      }
+      console.log(`\nEach alone, ${args.connections} connections, ${args['per-path']} s:\n`);
+      console.log(table(['request', 'req/s', 'p50 ms', 'p99 ms', 'slowest ms'], rows));
+    }
   } finally {
     await stopChild(site);
     await rm(dir, { recursive: true, force: true });

@@ -75,38 +75,44 @@ async function waitForServer(url: string, child: ChildProcess, log: () => string
 /**
  * Starts a cluster made for tests: durability off (fsync, synchronous commit), password
  * authentication on TCP (a wrong password is refused, as in production), up to 500 connections.
+ * `keepIn`: the cluster's folder, kept when it stops and started again from it when it holds one.
  */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export async function startPostgresCluster(options: { keepIn?: string } = {}): Promise<PostgresCluster> {
   if (process.env.TEST_POSTGRES_URL) return { url: process.env.TEST_POSTGRES_URL, stop: async () => undefined };
   const bin = postgresBinDir();
   if (!bin) throw new Error(postgresMissing()!);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-pg-'));
+  const kept = options.keepIn !== undefined;
+  if (kept) fs.mkdirSync(options.keepIn!, { recursive: true });
+  const dir = kept ? path.resolve(options.keepIn!) : fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-pg-'));
   const data = path.join(dir, 'data');
-  const password = crypto.randomBytes(12).toString('hex');
   const pwfile = path.join(dir, 'pwfile');
-  fs.writeFileSync(pwfile, `${password}\n`);
+  const reused = kept && fs.existsSync(path.join(data, 'PG_VERSION'));
+  const password = reused ? fs.readFileSync(pwfile, 'utf8').trim() : crypto.randomBytes(12).toString('hex');
   const user = serverUser();
-  if ('uid' in user) {
-    fs.chownSync(dir, user.uid, user.gid);
-    fs.chownSync(pwfile, user.uid, user.gid);
+  if (!reused) {
+    fs.writeFileSync(pwfile, `${password}\n`);
+    if ('uid' in user) {
+      fs.chownSync(dir, user.uid, user.gid);
+      fs.chownSync(pwfile, user.uid, user.gid);
+    }
+    execFileSync(
+      path.join(bin, 'initdb'),
+      [
+        '-D',
+        data,
+        '-U',
+        'postgres',
+        `--pwfile=${pwfile}`,
+        '--auth-local=trust',
+        '--auth-host=scram-sha-256',
+        '-E',
+        'UTF8',
+        '--locale=C.UTF-8',
+        '--no-sync',
+      ],
+      { stdio: 'pipe', ...user },
+    );
   }
-  execFileSync(
-    path.join(bin, 'initdb'),
-    [
-      '-D',
-      data,
-      '-U',
-      'postgres',
-      `--pwfile=${pwfile}`,
-      '--auth-local=trust',
-      '--auth-host=scram-sha-256',
-      '-E',
-      'UTF8',
-      '--locale=C.UTF-8',
-      '--no-sync',
-    ],
-    { stdio: 'pipe', ...user },
-  );
   const port = await freePort();
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   let stderr = '';
@@ -155,14 +161,14 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     await waitForServer(url, child, () => stderr);
   } catch (error) {
     child.kill('SIGKILL');
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!kept) fs.rmSync(dir, { recursive: true, force: true });
     throw error;
   }
   return {
     url,
     async stop() {
       await shutDown(child);
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (!kept) fs.rmSync(dir, { recursive: true, force: true });
     },
     pause: () => shutDown(child),
     async resume() {

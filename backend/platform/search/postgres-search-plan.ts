@@ -127,11 +127,23 @@ export interface SearchShape {
 export interface SearchStatement extends Statement {
   sql: string;
   columns: string;
+  /**
+   * The same search as the body of a plpgsql function of `params text[]` (a first page ranked
+   * in tiers only): a statement per step, each tier run only while the page still wants rows.
+   * Made when asked: a search made by the function needs only its parameters.
+   */
+  procedure?: () => string;
+}
+
+/** A tier of a first page, for the procedure: its statistics, and its matches ranked (without their LIMIT). */
+interface TierStep {
+  statistics: string;
+  ranked: string;
 }
 
 /** The columns of a search's rows: the total, then each hit of the page with its text window. */
 export const SEARCH_COLUMNS =
-  'total int, id float8, rank float8, title bytea, description bytea, size int, at int, start int, "window" bytea, partial boolean, page_starts bytea';
+  'total int, id float8, rank float8, title bytea, description bytea, size int, at int, start int, "window" text, partial boolean, page_starts bytea';
 
 /** How a page's matches are ranked by bm25 (see ranked()). */
 interface Ranking {
@@ -201,26 +213,30 @@ export class PostgresSearchPlanner {
     const total = this.matching(query, main, []);
     // Always a cap (none: the largest), so that the SQL is the same with or without one.
     const cap = statement.bind(Math.max(0, Math.trunc(shape.maxTotal ?? Number.MAX_SAFE_INTEGER)), 'bigint');
-    const ctes = [
-      `total AS MATERIALIZED (SELECT count(*)::int AS n FROM (SELECT 1 FROM ${total.from} WHERE ${total.where} LIMIT ${cap}) AS c)`,
-    ];
+    const counted = `(SELECT 1 FROM ${total.from} WHERE ${total.where} LIMIT ${cap}) AS c`;
+    const ctes = [`total AS MATERIALIZED (SELECT count(*)::int AS n FROM ${counted})`];
     // Nothing is ranked or read when nothing matches.
-    const wanted = `CASE WHEN (SELECT n FROM total) > 0 THEN ${statement.bind(shape.size, 'bigint')} ELSE 0 END`;
+    const size = statement.bind(shape.size, 'bigint');
+    const wanted = `CASE WHEN (SELECT n FROM total) > 0 THEN ${size} ELSE 0 END`;
     const offset = statement.bind(shape.offset, 'bigint');
+    const steps: TierStep[] = [];
     const pages =
       sort === 'relevance' && !parsed.titleOnly
-        ? this.tiers(query, wanted, offset, ctes)
+        ? this.tiers(query, wanted, offset, ctes, steps)
         : this.page(query, main, wanted, offset, ctes);
     ctes.push(`page AS MATERIALIZED (${pages.join(' UNION ALL ')})`);
     const needles = statement.bind(
       shape.needles.map((needle) => needle.toString('utf8')),
       'text[]',
     );
-    ctes.push(`w AS (${this.texts.windows('SELECT id FROM page', needles, shape.reach, 'heads')})`);
+    const windows = this.texts.windows('SELECT id FROM page', needles, shape.reach, 'heads');
+    ctes.push(`w AS (${windows})`);
     const sql = `WITH ${ctes.join(',\n')}
       SELECT t.n AS total, p.id::float8 AS id, p.rank, w.title, w.description, w.size, w.at, w.start, w.window, w.partial, w.page_starts
       FROM total AS t LEFT JOIN page AS p ON true LEFT JOIN w ON w.id = p.id ORDER BY p.tier, p.ord`;
-    return Object.assign(statement, { sql, columns: SEARCH_COLUMNS });
+    const procedure =
+      shape.offset === 0 && steps.length > 0 ? () => procedureOf(counted, size, steps, windows) : undefined;
+    return Object.assign(statement, { sql, columns: SEARCH_COLUMNS }, procedure ? { procedure } : {});
   }
 
   /**
@@ -229,7 +245,7 @@ export class PostgresSearchPlanner {
    * than that, which it then takes off (counted no further than the skip). Adds each tier's
    * statements to `ctes`; returns the page's rows of each tier, as (tier, id, rank, ord).
    */
-  private tiers(query: Query, wanted: string, offset: string, ctes: string[]): string[] {
+  private tiers(query: Query, wanted: string, offset: string, ctes: string[], steps: TierStep[]): string[] {
     const tiers = [this.tokens.head, this.tokens.summary, this.tokens.fts];
     const pages: string[] = [];
     // A first page skips nothing in any tier (most searches): no skip to carry over.
@@ -250,10 +266,11 @@ export class PostgresSearchPlanner {
         ranking.counts = { mark: DESCRIPTION_COUNTS, weight: 1 };
       if (query.token !== undefined && table === this.tokens.fts)
         ranking.counts = { mark: TEXT_COUNTS, weight: this.weights.content };
-      ctes.push(`s${tier} AS MATERIALIZED (${this.statistics(query, ranking)})`);
-      ctes.push(
-        `p${tier} AS MATERIALIZED (${this.ranked(query, ranking, source, `s${tier}`)} LIMIT ${wanted} OFFSET ${skip})`,
-      );
+      const statistics = this.statistics(query, ranking);
+      const ranked = this.ranked(query, ranking, source, `s${tier}`);
+      steps.push({ statistics: `s${tier} AS MATERIALIZED (${statistics})`, ranked });
+      ctes.push(`s${tier} AS MATERIALIZED (${statistics})`);
+      ctes.push(`p${tier} AS MATERIALIZED (${ranked} LIMIT ${wanted} OFFSET ${skip})`);
       pages.push(`SELECT ${tier} AS tier, id, rank, row_number() OVER (ORDER BY rank, id DESC) AS ord FROM p${tier}`);
       if (tier === tiers.length) break;
       wanted = `${wanted} - (SELECT count(*) FROM p${tier})`;
@@ -423,6 +440,41 @@ export class PostgresSearchPlanner {
         FROM ${source.from} ${ranking.sizeJoin ?? ''} ${counts} WHERE ${source.where} OFFSET 0) AS r CROSS JOIN ${stats} AS s
       ORDER BY rank, r.id DESC`;
   }
+}
+
+/**
+ * The plpgsql body of a first page in tiers (see SearchStatement.procedure): the capped count;
+ * then, while the page wants rows, each tier's ranked matches, its statistics read only when
+ * it runs; then the page's windows. Each statement's plan holds its step alone, so that a page
+ * the title tier fills never starts (nor locks) the others' nodes.
+ */
+function procedureOf(counted: string, size: string, steps: readonly TierStep[], windows: string): string {
+  const tiers = steps.map(
+    ({ statistics, ranked }) => `IF v_wanted > 0 THEN
+      WITH ${statistics}
+      SELECT coalesce(array_agg(p.id ORDER BY p.rank, p.id DESC), '{}'), coalesce(array_agg(p.rank ORDER BY p.rank, p.id DESC), '{}')
+        INTO v_tier_ids, v_tier_ranks FROM (${ranked} LIMIT v_wanted) AS p;
+      v_ids := v_ids || v_tier_ids;
+      v_ranks := v_ranks || v_tier_ranks;
+      v_wanted := v_wanted - cardinality(v_tier_ids);
+    END IF;`,
+  );
+  return `DECLARE
+    v_total int;
+    v_wanted bigint;
+    v_ids bigint[] := '{}';
+    v_ranks float8[] := '{}';
+    v_tier_ids bigint[];
+    v_tier_ranks float8[];
+  BEGIN
+    SELECT count(*)::int INTO v_total FROM ${counted};
+    v_wanted := CASE WHEN v_total > 0 THEN ${size} ELSE 0 END;
+    ${tiers.join('\n    ')}
+    RETURN QUERY WITH page AS MATERIALIZED (SELECT u.id, u.rank, u.ord FROM unnest(v_ids, v_ranks) WITH ORDINALITY AS u (id, rank, ord)),
+      w AS (${windows})
+      SELECT v_total, p.id::float8 AS id, p.rank, w.title, w.description, w.size, w.at, w.start, w.window, w.partial, w.page_starts
+      FROM (SELECT 1) AS t LEFT JOIN page AS p ON true LEFT JOIN w ON w.id = p.id ORDER BY p.ord;
+  END`;
 }
 
 function float(value: number): string {

@@ -30,7 +30,8 @@ export interface WindowRow {
   size: number;
   at: number;
   start: number;
-  window: Buffer;
+  /** the window's bytes in base64 (two thirds of bytea's hex: the page's rows are most of a search's answer) */
+  window: string;
   partial: boolean;
   /** a paged text's page starts (pages.ts), else null */
   page_starts: Buffer | null;
@@ -38,7 +39,7 @@ export interface WindowRow {
 
 /** The columns of windows(), for the runner (PostgresSearchIndex.run). */
 const WINDOW_COLUMNS =
-  'id float8, title bytea, description bytea, size int, at int, start int, "window" bytea, partial boolean, page_starts bytea';
+  'id float8, title bytea, description bytea, size int, at int, start int, "window" text, partial boolean, page_starts bytea';
 
 export function hitText(row: WindowRow): HitText {
   return {
@@ -48,7 +49,7 @@ export function hitText(row: WindowRow): HitText {
     size: row.size,
     at: row.at,
     start: row.start,
-    window: row.window,
+    window: Buffer.from(row.window, 'base64'),
     pageStarts: row.page_starts,
   };
 }
@@ -216,7 +217,8 @@ export class PostgresStoredTexts implements HitTextSource {
             FROM ${this.table} AS t CROSS JOIN LATERAL (SELECT t.content || ''::bytea AS c OFFSET 0) AS x
             WHERE t.id IN (${ids})`;
     return `SELECT id::float8 AS id, title, CASE WHEN at < 0 THEN description END AS description, size, at, greatest(0, at - ${reach}) AS start,
-        substring(c FROM greatest(0, at - ${reach}) + 1 FOR CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - greatest(0, at - ${reach}) END) AS window, partial, page_starts
+        encode(substring(c FROM greatest(0, at - ${reach}) + 1 FOR CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - greatest(0, at - ${reach}) END), 'base64') AS window,
+        partial, page_starts
       FROM (SELECT id, title, description, page_starts, c, size, partial, coalesce(first_at, 0) - 1 AS at FROM (${texts} OFFSET 0) AS a OFFSET 0) AS b`;
   }
 
