@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { api, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { insertDocument } from '../helpers/document-fixtures';
 
 // CommentAPI through HTTP on articles: review states, replies, counters, who may comment,
@@ -26,7 +26,7 @@ const userCount = async (member: Member) =>
   (await api(backend.url, 'GET', '/api/v1/user', { token: member.token })).body.comment_count ?? 0;
 
 beforeAll(async () => {
-  await setConfig(backend.url, backend.adminToken, { 'security.comment_interval': '0' });
+  await backend.setConfig({ 'security.comment_interval': '0' });
   articleId = (
     await admin('POST', '/api/v1/article', { body: { title: '欢迎评论', content: '<p>说说你的看法。</p>' } })
   ).body.id;
@@ -160,7 +160,7 @@ describe('who may comment', () => {
   });
 
   it('limits how often a member comments (security.comment_interval)', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'security.comment_interval': '60' });
+    await backend.setConfig({ 'security.comment_interval': '60' });
     const member = await registerMember(backend.url);
     expect((await comment(member, { content: '第一条' })).status).toBe(200);
     const tooFast = await comment(member, { content: '第二条' });
@@ -170,18 +170,18 @@ describe('who may comment', () => {
     const quick = await registerMember(backend.url);
     const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => comment(quick, { content: `同时${i}` })));
     expect(burst.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(403)]);
-    await setConfig(backend.url, backend.adminToken, { 'security.comment_interval': '0' });
+    await backend.setConfig({ 'security.comment_interval': '0' });
   });
 
   it('asks for the captcha when the security config does', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_comment': 'true' });
+    await backend.setConfig({ 'security.enable_captcha_comment': 'true' });
     expect((await comment(bob, { content: 'x' })).body.message).toBe('请输入验证码');
     const captcha = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'comment' } });
     expect(captcha.body.enable).toBe(true);
     expect((await comment(bob, { content: 'x', captcha_id: captcha.body.id, captcha: 'wrong' })).body.message).toBe(
       '验证码错误',
     );
-    await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_comment': 'false' });
+    await backend.setConfig({ 'security.enable_captcha_comment': 'false' });
   });
 });
 

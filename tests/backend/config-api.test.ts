@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { matchRoute } from '../../shared/routes';
-import { api, login, setConfig, startBackend, useBackend, withDatabase } from '../helpers/backend';
+import { api, login, startBackend, useBackend, withDatabase } from '../helpers/backend';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
 
 // ConfigAPI: the public settings, config forms, and the dashboard calls.
@@ -184,7 +184,7 @@ describe('GetSettings', () => {
   });
 
   it('reflects config changes at once, with the analytics and list rules', async () => {
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'system.recommend_words': ' 考研, ,公务员 ,',
       'system.analytics': '<script>var a = 1;</script>\n<p>x</p><script async src="x"> var b = 2; </script>',
       'security.document_allowed_ext': '.pdf,.docx',
@@ -378,7 +378,7 @@ describe('UpdateConfig', () => {
     } finally {
       await fresh.close();
     }
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'footer.about': ' https://help.example.com/about ',
       'display.contact_link': '/article/detail/contact',
       'system.copyright_start_year': '2001',
@@ -391,7 +391,7 @@ describe('UpdateConfig', () => {
     expect(settings.footer.about).toBe('https://help.example.com/about');
     expect(settings.display.contact_link).toBe('/article/detail/contact');
     expect(settings.system.copyright_start_year).toBe('2001');
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'footer.about': '/article/detail/about',
       'display.contact_link': '',
       'system.copyright_start_year': '2019',
@@ -468,15 +468,15 @@ describe('UpdateConfig', () => {
   it('says in the settings whether the site can send mail (on, with a server and an account)', async () => {
     const settings = async () => (await api(backend.url, 'GET', '/api/v1/settings')).body.email;
     expect(await settings()).toEqual({});
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'email.enable': 'true',
       'email.host': 'smtp.example.com',
       'email.username': '',
     });
     expect(await settings()).toEqual({});
-    await setConfig(backend.url, backend.adminToken, { 'email.username': 'noreply@example.com' });
+    await backend.setConfig({ 'email.username': 'noreply@example.com' });
     expect(await settings()).toEqual({ enable: true });
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'email.enable': 'false',
       'email.host': '',
       'email.username': '',
@@ -509,7 +509,7 @@ describe('UpdateConfig', () => {
     let smtp: SmtpSink | null = await startSmtpSink();
     try {
       const since = smtp.mails.length;
-      await setConfig(backend.url, backend.adminToken, {
+      await backend.setConfig({
         'email.enable': 'true',
         'email.host': '127.0.0.1',
         'email.port': String(smtp.port),
@@ -526,7 +526,7 @@ describe('UpdateConfig', () => {
       expect(failed.body.message).toMatch(/^邮件发送失败：/);
     } finally {
       await smtp?.close();
-      await setConfig(backend.url, backend.adminToken, { 'email.enable': 'false', 'email.test_email': '' });
+      await backend.setConfig({ 'email.enable': 'false', 'email.test_email': '' });
     }
   });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, useBackend, withDatabase } from '../helpers/backend';
+import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
 import { indexDocuments, insertDocument, type DocumentFixture } from '../helpers/document-fixtures';
 
 // DocumentAPI.SearchDocument over the full-text index (platform/search): documents are put in
@@ -167,13 +167,13 @@ describe('SearchDocument', () => {
     expect(first.body.document).toHaveLength(10);
     const second = await search({ wd: '报告', sort: 'latest', page: 2 });
     expect(ids(second.body)).toEqual([reports[1]!.id, reports[0]!.id]);
-    await setConfig(backend.url, backend.adminToken, { 'display.max_search_pages': '1' });
+    await backend.setConfig({ 'display.max_search_pages': '1' });
     try {
       const capped = await search({ wd: '报告', sort: 'latest', page: 2 });
       expect(capped.body.total).toBe(10);
       expect(ids(capped.body)).toEqual(ids(first.body));
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'display.max_search_pages': '100' });
+      await backend.setConfig({ 'display.max_search_pages': '100' });
     }
   });
 
@@ -220,12 +220,12 @@ describe('search records', () => {
   });
 
   it('records nothing while the retention is 0', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'security.search_record_retention_days': '0' });
+    await backend.setConfig({ 'security.search_record_retention_days': '0' });
     try {
       await search({ wd: '图书馆' });
       expect(await recordsFor('图书馆')).toEqual([]);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.search_record_retention_days': '7' });
+      await backend.setConfig({ 'security.search_record_retention_days': '7' });
     }
   });
 });

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import {
   api,
   registerMember,
-  setConfig,
   startBackend,
   TEST_ENGINE,
   useBackend,
@@ -130,7 +129,7 @@ describe('DownloadDocument for a member with credits', () => {
     expect((await download(doc.id, { token: owner.token })).status).toBe(200);
     expect(await downloadsOf(owner.user.id)).toEqual([expect.objectContaining({ is_pay: 0 })]);
 
-    await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '2' });
+    await backend.setConfig({ 'download.free_download_duration': '2' });
     const buyer = await registerMember(backend.url);
     await setCredits(backend.dataDir, buyer.user.id, 8);
     expect((await download(doc.id, { token: buyer.token })).status).toBe(200);
@@ -148,7 +147,7 @@ describe('DownloadDocument for a member with credits', () => {
     );
     expect((await download(doc.id, { token: buyer.token })).status).toBe(200);
     expect(await creditsOf(backend.dataDir, buyer.user.id)).toBe(0);
-    await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '0' });
+    await backend.setConfig({ 'download.free_download_duration': '0' });
   });
 
   it('tells a buyer they bought the document (the button then reads 已购买), within free_download_duration', async () => {
@@ -168,7 +167,7 @@ describe('DownloadDocument for a member with credits', () => {
         .status,
     ).toBe(404);
 
-    await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '2' });
+    await backend.setConfig({ 'download.free_download_duration': '2' });
     try {
       await withDatabase(backend.dataDir, (db) =>
         db
@@ -179,7 +178,7 @@ describe('DownloadDocument for a member with credits', () => {
       );
       expect((await purchase(buyer.token)).body).toEqual({});
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'download.free_download_duration': '0' });
+      await backend.setConfig({ 'download.free_download_duration': '0' });
     }
   });
 });
@@ -194,7 +193,7 @@ describe('VIP members', () => {
       body: { user_id: [vip.user.id], days: 30, reason: '测试下载' },
     });
     expect(granted.status).toBe(200);
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'vip.free_download': 'true',
       'vip.times_every_day': '2',
       'download.times_every_day': '1',
@@ -210,7 +209,7 @@ describe('VIP members', () => {
       expect((await downloadsOf(vip.user.id)).map((d) => d.is_pay)).toEqual([0, 0]);
 
       // Without the benefit, the same member pays like anybody else.
-      await setConfig(backend.url, backend.adminToken, {
+      await backend.setConfig({
         'vip.free_download': 'false',
         'vip.times_every_day': '0',
         'download.times_every_day': '10',
@@ -219,7 +218,7 @@ describe('VIP members', () => {
       expect(paying.status).toBe(403);
       expect(paying.body.message).toBe('魔豆不足，无法下载');
     } finally {
-      await setConfig(backend.url, backend.adminToken, {
+      await backend.setConfig({
         'vip.free_download': 'true',
         'vip.times_every_day': '50',
         'download.times_every_day': '10',
@@ -236,7 +235,7 @@ describe('refusals, each in Chinese', () => {
     expect(guest.status).toBe(401);
     expect(guest.body.code).toBe(16);
 
-    await setConfig(backend.url, backend.adminToken, { 'download.enable_guest_download': 'true' });
+    await backend.setConfig({ 'download.enable_guest_download': 'true' });
     try {
       const allowed = await download(free.id);
       expect(allowed.status).toBe(200);
@@ -246,7 +245,7 @@ describe('refusals, each in Chinese', () => {
       expect(paid.status).toBe(403);
       expect(paid.body).toMatchObject({ code: 7, message: '付费文档，请先登录再下载' });
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'download.enable_guest_download': 'false' });
+      await backend.setConfig({ 'download.enable_guest_download': 'false' });
     }
   });
 
@@ -265,7 +264,7 @@ describe('refusals, each in Chinese', () => {
 
   it('applies the per-IP and the per-user daily limits', async () => {
     const { doc } = await uploaderWithDocument({ price: 0 });
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'download.times_every_ip': '2',
       'download.times_every_day': '3',
     });
@@ -294,7 +293,7 @@ describe('refusals, each in Chinese', () => {
       );
       expect((await download(doc.id, { token: a.token })).status).toBe(200);
     } finally {
-      await setConfig(backend.url, backend.adminToken, {
+      await backend.setConfig({
         'download.times_every_ip': '10',
         'download.times_every_day': '10',
       });
@@ -313,9 +312,9 @@ describe('refusals, each in Chinese', () => {
     expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(ownerBefore);
     expect(await downloadsOf(member.user.id)).toEqual([]);
 
-    await setConfig(backend.url, backend.adminToken, { 'score.credit_name': '金币' });
+    await backend.setConfig({ 'score.credit_name': '金币' });
     expect((await download(doc.id, { token: member.token })).body.message).toBe('金币不足，无法下载');
-    await setConfig(backend.url, backend.adminToken, { 'score.credit_name': '魔豆' });
+    await backend.setConfig({ 'score.credit_name': '魔豆' });
   });
 
   it('answers 404 for documents that cannot be downloaded', async () => {
@@ -461,7 +460,7 @@ describe('the /download/<token> link', () => {
     expect(res.status).toBe(400);
     expect(res.bytes.toString()).toBe('下载链接已失效');
 
-    await setConfig(backend.url, backend.adminToken, { 'download.url_duration': '120' });
+    await backend.setConfig({ 'download.url_duration': '120' });
     const fresh = await link();
     const claims = JSON.parse(
       Buffer.from(new URL(fresh.url, backend.url).pathname.split('/')[2]!.split('.')[1]!, 'base64url').toString(),
@@ -469,12 +468,12 @@ describe('the /download/<token> link', () => {
     expect(claims.exp - Date.now() / 1000).toBeGreaterThan(110);
     expect(claims.exp - Date.now() / 1000).toBeLessThanOrEqual(120);
     expect(claims.jti).toBe(`${fresh.member.user.id}.${fresh.doc.hash}.${fresh.doc.id}`);
-    await setConfig(backend.url, backend.adminToken, { 'download.url_duration': '60' });
+    await backend.setConfig({ 'download.url_duration': '60' });
   });
 
   it('uses download.secret_key once the admin sets one: earlier links stop working', async () => {
     const before = await link();
-    await setConfig(backend.url, backend.adminToken, { 'download.secret_key': 'an-operator-chosen-download-key' });
+    await backend.setConfig({ 'download.secret_key': 'an-operator-chosen-download-key' });
     try {
       expect((await fetchLink(before.url)).status).toBe(400);
       const after = await link();
@@ -487,7 +486,7 @@ describe('the /download/<token> link', () => {
         .sign(new TextEncoder().encode('an-operator-chosen-download-key'));
       expect((await fetchLink(after.url.replace(token, signed))).status).toBe(200);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'download.secret_key': 'moredoc' });
+      await backend.setConfig({ 'download.secret_key': 'moredoc' });
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { api, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { creditsOf, insertDocument } from '../helpers/document-fixtures';
 
 // FavoriteAPI: a member's favourite documents (and articles), the counters that follow, the
@@ -141,7 +141,7 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
   });
 
   it('rewards the uploader score.document_collected credits, at most score.document_collected_limit times a day', async () => {
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'score.document_collected': '2',
       'score.document_collected_limit': '2',
     });
@@ -156,7 +156,7 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
       expect((await favorite(member, { document_id: docs[i % 2]!.id })).status).toBe(200);
     }
     expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(before + 4);
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'score.document_collected': '1',
       'score.document_collected_limit': '1',
     });

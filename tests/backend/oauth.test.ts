@@ -151,20 +151,20 @@ describe('OAuthAPI.Authorize', () => {
   });
 
   it('sends the visitor back to oauth.callback_url when it is set, with type added to its own query', async () => {
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'oauth.callback_url': 'https://login.example.com/cb?from=site',
     });
     try {
       const { url } = await authorize('qq');
       expect(url.searchParams.get('redirect_uri')).toBe('https://login.example.com/cb?from=site&type=qq');
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'oauth.callback_url': '' });
+      await backend.setConfig({ 'oauth.callback_url': '' });
     }
   });
 
   it('refuses a callback_url that is not an http(s) address', async () => {
     for (const value of ['javascript:alert(1)', '/oauth/callback', 'https://']) {
-      await expect(setConfig(backend.url, backend.adminToken, { 'oauth.callback_url': value })).rejects.toThrow(/400/);
+      await expect(backend.setConfig({ 'oauth.callback_url': value })).rejects.toThrow(/400/);
     }
   });
 });
@@ -386,7 +386,7 @@ describe('OAuthAPI.Login', () => {
         { 'security.enable_register': 'true', 'security.is_close': 'true' },
       ];
       for (const settings of closures) {
-        await setConfig(backend.url, backend.adminToken, settings);
+        await backend.setConfig(settings);
         const res = await signIn('qq', newIdentity());
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ error: '系统未开放注册', code: 3, message: '系统未开放注册' });
@@ -394,7 +394,7 @@ describe('OAuthAPI.Login', () => {
       }
       expect(await countUsers()).toBe(usersBefore);
     } finally {
-      await setConfig(backend.url, backend.adminToken, {
+      await backend.setConfig({
         'security.enable_register': 'true',
         'security.is_close': 'false',
       });
@@ -403,13 +403,13 @@ describe('OAuthAPI.Login', () => {
 
   it('refuses the sign-in when the provider was switched off after the authorize step', async () => {
     const { state } = await authorize('qq');
-    await setConfig(backend.url, backend.adminToken, { 'oauth.qq': 'false' });
+    await backend.setConfig({ 'oauth.qq': 'false' });
     try {
       const res = await oauthLogin({ type: 'qq', code: stub.issueCode('qq', newIdentity()), state });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('QQ登录未开启');
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'oauth.qq': 'true' });
+      await backend.setConfig({ 'oauth.qq': 'true' });
     }
   });
 

@@ -3,15 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  registerMember,
-  setConfig,
-  startBackend,
-  useBackend,
-  withDatabase,
-  type Member,
-} from '../helpers/backend';
+import { api, registerMember, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { startPaymentProvider, type PaymentProviderStub } from '../helpers/payment-provider';
 
 // Alipay and WeChat Pay v3 end to end, offline (docs/api.md §11): the checkout's pay call
@@ -99,7 +91,7 @@ describe('Alipay', () => {
     const member = await registerMember(backend.url);
     const order = await placeOrder(member);
     const before = await notificationsOf(order.order_no);
-    await setConfig(backend.url, backend.adminToken, { 'system.domain': '', 'pay.notify_url': '' });
+    await backend.setConfig({ 'system.domain': '', 'pay.notify_url': '' });
     try {
       for (const provider of ['alipay', 'wechat']) {
         const res = await pay(member, order.order_no, provider);
@@ -108,7 +100,7 @@ describe('Alipay', () => {
       }
       expect((await orderOf(member, order.order_no)).body.provider ?? '').toBe('');
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'system.domain': 'https://docs.example.com' });
+      await backend.setConfig({ 'system.domain': 'https://docs.example.com' });
     }
     expect(await notificationsOf(order.order_no)).toEqual(before);
     expect((await pay(member, order.order_no, 'alipay')).status).toBe(200);
@@ -581,7 +573,7 @@ describe('notify routes', () => {
     const secret = list.body.config.find((c: { name: string }) => c.name === 'wechat_api_v3_key');
     expect(secret.value).toBe('******');
     const bad = (name: string, value: string) =>
-      setConfig(backend.url, backend.adminToken, { [`pay.${name}`]: value }).then(
+      backend.setConfig({ [`pay.${name}`]: value }).then(
         () => 'ok',
         (e: Error) => e.message,
       );

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, useBackend, type Member } from '../helpers/backend';
+import { api, registerMember, useBackend, type Member } from '../helpers/backend';
 import { insertDocument } from '../helpers/document-fixtures';
 
 // ReportAPI (articles), FeedbackAPI (ours) and the two uploads that go with this part:
@@ -238,7 +238,7 @@ describe('FeedbackAPI', () => {
   });
 
   it('asks visitors, not members, for the captcha when the security config does', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_feedback': 'true' });
+    await backend.setConfig({ 'security.enable_captcha_feedback': 'true' });
     expect((await sendFeedback({ content: '游客' }, { ip: '10.1.0.8' })).body.message).toBe('请输入验证码');
     const captcha = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'feedback' } });
     expect(captcha.body).toMatchObject({ enable: true, id: expect.any(String) });
@@ -247,7 +247,7 @@ describe('FeedbackAPI', () => {
         .message,
     ).toBe('验证码错误');
     expect((await sendFeedback({ content: '会员' }, { token: reporter.token, ip: '10.1.0.8' })).status).toBe(200);
-    await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_feedback': 'false' });
+    await backend.setConfig({ 'security.enable_captcha_feedback': 'false' });
   });
 
   it('lets admins mark feedback handled with a reply, filter by status and delete', async () => {

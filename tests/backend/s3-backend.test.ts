@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, setConfig, useBackend, type Member } from '../helpers/backend';
+import { api, useBackend, type Member } from '../helpers/backend';
 import { createDocument, uploadDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { textPdf } from '../helpers/documents';
 
@@ -85,7 +85,7 @@ describe('a document in the bucket', () => {
   });
 
   it('keeps the sitemaps in the bucket, where every process serving the site finds them', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'system.domain': 'https://wenku.example.com' });
+    await backend.setConfig({ 'system.domain': 'https://wenku.example.com' });
     expect((await api(backend.url, 'PUT', '/api/v1/sitemap', { token: backend.adminToken })).status).toBe(200);
     const keys = (await objectKeys()).filter((key) => key.startsWith('sitemap/'));
     expect(keys).toEqual(['sitemap/articles-0.xml', 'sitemap/fingerprint', 'sitemap/sitemap.xml']);
@@ -199,13 +199,13 @@ describe('failed uploads', () => {
   it('leaves nothing in the bucket, and no parts, for a document over the size limit', async () => {
     const before = await objectKeys();
     // 9 MB: one 8 MiB part has gone up when the byte past the limit arrives.
-    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '9' });
+    await backend.setConfig({ 'security.max_document_size': '9' });
     try {
       const big = Buffer.concat([pdf, crypto.randomBytes(9 * 1024 * 1024 + 1 - pdf.length)]);
       const refused = await uploadDocument(backend.url, author.token, big, 'big.pdf');
       expect(refused).toMatchObject({ status: 400, body: { message: '文件大小超出限制（最大 9 MB）' } });
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+      await backend.setConfig({ 'security.max_document_size': '50' });
     }
     expect(await leftoversSince(before)).toEqual({ objects: [], uploads: [] });
   });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, setConfig, useBackend } from '../helpers/backend';
+import { api, useBackend } from '../helpers/backend';
 
 // ConfigAPI.GetSetupChecklist (ours, docs/api.md): what a new site still lacks, for the admin
 // dashboard. Each item is there on a new site (uploads for members once switched off) and
@@ -56,21 +56,21 @@ describe('GetSetupChecklist', () => {
     expect((await backend.admin('POST', '/api/v1/category', { body: { title: '教育资料' } })).status).toBe(200);
     expect(await missing()).not.toContain('category');
 
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'email.enable': 'true',
       'email.host': 'smtp.example.com',
       'email.username': 'noreply@example.com',
     });
     expect(await missing()).not.toContain('mail');
 
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'pay.enable': 'true',
       'pay.provider': 'manual',
       'pay.manual_instructions': '转账至招商银行 6225 **** 0001，备注订单号',
     });
     expect(await missing()).not.toContain('payment');
 
-    await setConfig(backend.url, backend.adminToken, { 'system.domain': 'https://docs.example.com' });
+    await backend.setConfig({ 'system.domain': 'https://docs.example.com' });
     expect(await missing()).not.toContain('domain');
 
     const changed = await backend.admin('PUT', '/api/v1/user/password', {

@@ -1,14 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  login,
-  registerMember,
-  setConfig,
-  startBackend,
-  useBackend,
-  withDatabase,
-  type StartedBackend,
-} from '../helpers/backend';
+import { describe, expect, it } from 'vitest';
+import { api, login, registerMember, useBackend, withDatabase } from '../helpers/backend';
 import pino from 'pino';
 import { LogOnlySmsProvider } from '../../backend/platform/sms/log-only';
 import { ageSmsLog, expireSmsCodes, lastSmsCode, lastSmsText } from '../helpers/sms';
@@ -157,7 +148,7 @@ describe('SendSmsCode', () => {
   });
 
   it('limits the codes one client address may ask for in an hour', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'sms.ip_hourly_limit': '3' });
+    await backend.setConfig({ 'sms.ip_hourly_limit': '3' });
     try {
       const ip = newIp();
       for (let i = 0; i < 3; i += 1) expect((await sendCode(newMobile(), 'login', { ip })).status).toBe(200);
@@ -166,13 +157,13 @@ describe('SendSmsCode', () => {
       expect(fourth.body.message).toBe('当前网络获取验证码的次数过多，请稍后再试');
       expect((await sendCode(newMobile(), 'login', { ip: newIp() })).status).toBe(200);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'sms.ip_hourly_limit': '20' });
+      await backend.setConfig({ 'sms.ip_hourly_limit': '20' });
     }
   });
 
   it('limits the messages of the whole site in an hour', async () => {
     const stats = await backend.admin('GET', '/api/v1/user/sms/stats');
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'sms.site_hourly_limit': String(Number(stats.body.site_last_hour ?? 0) + 1),
     });
     try {
@@ -181,13 +172,13 @@ describe('SendSmsCode', () => {
       expect(next.status).toBe(429);
       expect(next.body.message).toBe('短信发送繁忙，请稍后再试');
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'sms.site_hourly_limit': '500' });
+      await backend.setConfig({ 'sms.site_hourly_limit': '500' });
     }
   });
 
   it('sends register codes only while registration is open', async () => {
     const member = await mobileMember();
-    await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'false' });
+    await backend.setConfig({ 'security.enable_register': 'false' });
     try {
       const res = await sendCode(newMobile(), 'register');
       expect(res.status).toBe(400);
@@ -195,7 +186,7 @@ describe('SendSmsCode', () => {
       await ageSmsLog(backend.dataDir, member.mobile, 61_000);
       expect((await sendCode(member.mobile, 'login')).status).toBe(200);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'true' });
+      await backend.setConfig({ 'security.enable_register': 'true' });
     }
   });
 
@@ -328,11 +319,11 @@ describe('RegisterByMobile', () => {
     const code = await codeFor(mobile, 'register');
     const short = await registerByMobile({ mobile, code, password: '123' });
     expect(short.body.message).toBe('密码长度必须在6到128个字符之间');
-    await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'false' });
+    await backend.setConfig({ 'security.enable_register': 'false' });
     try {
       expect((await registerByMobile({ mobile, code, password: 'phone-secret' })).body.message).toBe('系统未开放注册');
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'true' });
+      await backend.setConfig({ 'security.enable_register': 'true' });
     }
     expect((await registerByMobile({ mobile, code, password: 'phone-secret' })).status).toBe(200);
   });
@@ -390,7 +381,7 @@ describe('LoginByMobile', () => {
     const member = await mobileMember();
     const early = newMobile();
     const earlyCode = await codeFor(early, 'login');
-    await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'false' });
+    await backend.setConfig({ 'security.enable_register': 'false' });
     try {
       const mobile = newMobile();
       const refused = await sendCode(mobile, 'login');
@@ -408,7 +399,7 @@ describe('LoginByMobile', () => {
       expect(late.status).toBe(404);
       expect(late.body.message).toBe('该手机号尚未注册，本站暂未开放注册');
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'true' });
+      await backend.setConfig({ 'security.enable_register': 'true' });
     }
   });
 
@@ -620,30 +611,22 @@ describe('the sms config category and the settings', () => {
     ['sms.provider', 'twilio', '配置项【短信服务商】的取值无效'],
     ['sms.region', 'Guangzhou', '配置项【腾讯云地域】格式应为 ap-guangzhou 这样的地域代码'],
   ])('refuses %s = %j', async (key, value, message) => {
-    await expect(setConfig(backend.url, backend.adminToken, { [key]: value })).rejects.toThrow(message);
+    await expect(backend.setConfig({ [key]: value })).rejects.toThrow(message);
   });
 
   it('keeps the secret behind ****** in ListConfig', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'sms.access_key_secret': 'real-secret' });
+    await backend.setConfig({ 'sms.access_key_secret': 'real-secret' });
     const list = await backend.admin('GET', '/api/v1/config/list', { query: { category: 'sms' } });
     expect(list.body.config.find((c: { name: string }) => c.name === 'access_key_secret').value).toBe('******');
-    await setConfig(backend.url, backend.adminToken, { 'sms.access_key_secret': '' });
+    await backend.setConfig({ 'sms.access_key_secret': '' });
   });
 });
 
 describe('with SMS off (the default) or the captcha on', () => {
-  let off: StartedBackend;
-  let guarded: StartedBackend;
-  beforeAll(async () => {
-    off = await startBackend();
-    guarded = await startBackend({
-      env: { CONFIG_SMS_ENABLE: 'true', CONFIG_SECURITY_ENABLE_CAPTCHA_SMS: 'true' },
-      build: { captchaGenerator: () => ({ text: '2468', image: 'data:image/svg+xml;base64,PHN2Zy8+' }) },
-    });
-  });
-  afterAll(async () => {
-    await off?.close();
-    await guarded?.close();
+  const off = useBackend();
+  const guarded = useBackend({
+    env: { CONFIG_SMS_ENABLE: 'true', CONFIG_SECURITY_ENABLE_CAPTCHA_SMS: 'true' },
+    build: { captchaGenerator: () => ({ text: '2468', image: 'data:image/svg+xml;base64,PHN2Zy8+' }) },
   });
 
   it('answers 503 to every flow while SMS is off and says so in the settings', async () => {
@@ -692,14 +675,13 @@ describe('with SMS off (the default) or the captcha on', () => {
   });
 
   it('says which settings a cloud provider lacks before spending the captcha', async () => {
-    const admin = await login(guarded.url, 'admin', guarded.adminPassword);
-    await setConfig(guarded.url, admin, { 'sms.provider': 'tencent' });
+    await guarded.setConfig({ 'sms.provider': 'tencent' });
     try {
       const res = await sendCode(newMobile(), 'login', { url: guarded.url });
       expect(res.status).toBe(503);
       expect(res.body.message).toBe('腾讯云短信尚未配置短信签名、SecretId、SecretKey、SdkAppId，请联系管理员');
     } finally {
-      await setConfig(guarded.url, admin, { 'sms.provider': 'log' });
+      await guarded.setConfig({ 'sms.provider': 'log' });
     }
   });
 });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { api, setConfig, useBackend, withDatabase } from '../helpers/backend';
+import { api, useBackend, withDatabase } from '../helpers/backend';
 
 // Image uploads, the static /uploads/* route and /favicon.ico.
 
@@ -141,14 +141,14 @@ describe('upload validation', () => {
   });
 
   it('enforces the size limit of the security config and leaves no temporary file', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
+    await backend.setConfig({ 'security.max_document_size': '1' });
     try {
       const res = await upload('avatar', png(1, 1, 1024 * 1024 + 10), { token: backend.member.token });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('文件大小超出限制（最大 1 MB）');
       expect(fs.readdirSync(path.join(backend.dataDir, 'tmp'))).toEqual([]);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+      await backend.setConfig({ 'security.max_document_size': '50' });
     }
   });
 
@@ -203,7 +203,7 @@ function uploadExpectingContinue(
 
 describe('uploads sent with Expect: 100-continue', () => {
   it('refuses one over the size limit from its headers, instead of the 100', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
+    await backend.setConfig({ 'security.max_document_size': '1' });
     try {
       const res = await uploadExpectingContinue('avatar', png(1, 1, 2 * 1024 * 1024), backend.member.token);
       expect(res).toEqual({
@@ -212,7 +212,7 @@ describe('uploads sent with Expect: 100-continue', () => {
         body: { code: 400, message: '文件大小超出限制（最大 1 MB）', error: '文件大小超出限制（最大 1 MB）' },
       });
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+      await backend.setConfig({ 'security.max_document_size': '50' });
     }
   });
 
@@ -234,7 +234,7 @@ describe('file routes', () => {
     expect([defaultIcon.readUInt16LE(0), defaultIcon.readUInt16LE(2), defaultIcon.readUInt16LE(4)]).toEqual([0, 1, 3]);
     const uploaded = await upload('config', ico(), { token: backend.adminToken, name: 'favicon.ico' });
     expect(uploaded.body.data).toMatchObject({ ext: '.ico', width: 16, height: 16 });
-    await setConfig(backend.url, backend.adminToken, { 'system.favicon': uploaded.body.data.path });
+    await backend.setConfig({ 'system.favicon': uploaded.body.data.path });
     const res = await fetch(`${backend.url}/favicon.ico`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/x-icon');

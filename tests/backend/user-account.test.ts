@@ -1,13 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  login,
-  registerMember,
-  setConfig,
-  startBackend,
-  useBackend,
-  type StartedBackend,
-} from '../helpers/backend';
+import { api, login, registerMember, startBackend, useBackend, type StartedBackend } from '../helpers/backend';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
 import { CAPTCHA_ATTEMPTS, CAPTCHA_BACKGROUND, CAPTCHA_INKS } from '../../backend/platform/captcha';
 
@@ -23,7 +15,7 @@ afterAll(() => smtp.close());
 const backend = useBackend({ env: { CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com' } });
 
 const enableMail = () =>
-  setConfig(backend.url, backend.adminToken, {
+  backend.setConfig({
     'email.enable': 'true',
     'email.host': '127.0.0.1',
     'email.port': String(smtp.port),
@@ -92,12 +84,12 @@ describe('Register', () => {
   });
 
   it('is refused while registration is closed or the site is closed', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'security.enable_register': 'false' });
+    await backend.setConfig({ 'security.enable_register': 'false' });
     const closed = await api(backend.url, 'POST', '/api/v1/user/register', {
       body: { username: 'late-comer', password: 'secret-1' },
     });
     expect(closed.body).toMatchObject({ code: 3, message: '系统未开放注册' });
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'security.enable_register': 'true',
       'security.is_close': 'true',
     });
@@ -105,7 +97,7 @@ describe('Register', () => {
       body: { username: 'late-comer', password: 'secret-1' },
     });
     expect(siteClosed.body).toMatchObject({ code: 3, message: '网站已关闭，暂时不允许注册' });
-    await setConfig(backend.url, backend.adminToken, { 'security.is_close': 'false' });
+    await backend.setConfig({ 'security.is_close': 'false' });
   });
 });
 
@@ -184,7 +176,7 @@ describe('GetUserCaptcha', () => {
   });
 
   it('renders a real SVG image when enabled', async () => {
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'security.enable_captcha_comment': 'true',
       'captcha.type': 'math',
     });
@@ -309,7 +301,7 @@ describe('FindPassword', () => {
   it("mails no link while the site has no 网站域名 (a link is never built from the request's Host)", async () => {
     await registerMember(backend.url, { email: 'nodomain@example.com' });
     await enableMail();
-    await setConfig(backend.url, backend.adminToken, { 'system.domain': '' });
+    await backend.setConfig({ 'system.domain': '' });
     try {
       const since = smtp.mails.length;
       const res = await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', {
@@ -321,7 +313,7 @@ describe('FindPassword', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(smtp.mails.length).toBe(since);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'system.domain': 'https://docs.example.com' });
+      await backend.setConfig({ 'system.domain': 'https://docs.example.com' });
     }
   });
 
@@ -340,7 +332,7 @@ describe('FindPassword', () => {
 describe('SendEmailCode and verified registration', () => {
   it('mails a code that registration then requires', async () => {
     await enableMail();
-    await setConfig(backend.url, backend.adminToken, { 'security.enable_verify_register_email': 'true' });
+    await backend.setConfig({ 'security.enable_verify_register_email': 'true' });
     try {
       const since = smtp.mails.length;
       const sent = await api(backend.url, 'POST', '/api/v1/user/email/code', {
@@ -369,7 +361,7 @@ describe('SendEmailCode and verified registration', () => {
       });
       expect(reused.status).toBe(409);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.enable_verify_register_email': 'false' });
+      await backend.setConfig({ 'security.enable_verify_register_email': 'false' });
     }
   });
 
@@ -395,7 +387,7 @@ describe('the captcha image', () => {
   };
 
   it('draws every glyph in a dark ink on a light background, at least 7:1', async () => {
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'security.enable_captcha_login': 'true',
       'captcha.type': 'digit',
       'captcha.length': '5',
@@ -411,7 +403,7 @@ describe('the captcha image', () => {
       }
       for (const ink of CAPTCHA_INKS) expect(contrast(ink, CAPTCHA_BACKGROUND), ink).toBeGreaterThanOrEqual(7);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.enable_captcha_login': 'false' });
+      await backend.setConfig({ 'security.enable_captcha_login': 'false' });
     }
   });
 });

@@ -2,16 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../backend/platform/config-store';
 import { vipBenefits } from '../../backend/modules/vip/service';
-import {
-  api,
-  login,
-  registerMember,
-  setConfig,
-  startBackend,
-  useBackend,
-  withDatabase,
-  type Member,
-} from '../helpers/backend';
+import { api, registerMember, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
 
 // VIP periods, orders and the manual provider (docs/api.md §9–§10) through HTTP on a real
 // SQLite: ordering a plan of the `vip` config, paying by transfer confirmed by an admin,
@@ -79,6 +70,8 @@ describe('VIP state', () => {
 });
 
 describe('OrderAPI.CreateOrder', () => {
+  /** A site as installed: VIP sales and payment off. */
+  const fresh = useBackend();
   let member: Member;
   beforeAll(async () => {
     member = await registerMember(backend.url);
@@ -127,29 +120,24 @@ describe('OrderAPI.CreateOrder', () => {
     expect((await api(backend.url, 'POST', '/api/v1/order', { body: { plan_code: 'month', price: 30 } })).status).toBe(
       401,
     );
-    const fresh = await startBackend();
-    try {
-      const freshMember = await registerMember(fresh.url);
-      const off = await api(fresh.url, 'POST', '/api/v1/order', {
-        token: freshMember.token,
-        body: { plan_code: 'month', price: 30 },
-      });
-      expect(off.body).toMatchObject({ code: 9, message: 'VIP会员暂未开放购买' });
-      await setConfig(fresh.url, await login(fresh.url, 'admin', fresh.adminPassword), { 'vip.enable': 'true' });
-      const noPay = await api(fresh.url, 'POST', '/api/v1/order', {
-        token: freshMember.token,
-        body: { plan_code: 'month', price: 30 },
-      });
-      expect(noPay.body).toMatchObject({ code: 9, message: '暂未开放在线支付，请联系管理员' });
-    } finally {
-      await fresh.close();
-    }
+    const freshMember = await registerMember(fresh.url);
+    const off = await api(fresh.url, 'POST', '/api/v1/order', {
+      token: freshMember.token,
+      body: { plan_code: 'month', price: 30 },
+    });
+    expect(off.body).toMatchObject({ code: 9, message: 'VIP会员暂未开放购买' });
+    await fresh.setConfig({ 'vip.enable': 'true' });
+    const noPay = await api(fresh.url, 'POST', '/api/v1/order', {
+      token: freshMember.token,
+      body: { plan_code: 'month', price: 30 },
+    });
+    expect(noPay.body).toMatchObject({ code: 9, message: '暂未开放在线支付，请联系管理员' });
   });
 
   it("keeps an order's price and days when the plan changes later; a new order takes the new price", async () => {
     const buyer = await registerMember(backend.url);
     const old = await createOrder(buyer, 'year', 298);
-    await setConfig(backend.url, backend.adminToken, {
+    await backend.setConfig({
       'vip.plans': 'month|月度会员|30|30\nquarter|季度会员|90|80\nyear|年度会员|365|268|限时优惠|1',
     });
     try {
@@ -163,7 +151,7 @@ describe('OrderAPI.CreateOrder', () => {
       const replaced = await getOrder(buyer.token, { order_no: old.body.order_no });
       expect(replaced.body).toMatchObject({ status: 2, close_reason: 'replaced' });
     } finally {
-      await setConfig(backend.url, backend.adminToken, {
+      await backend.setConfig({
         'vip.plans': 'month|月度会员|30|30|\nquarter|季度会员|90|80|\nyear|年度会员|365|298|最划算|1',
       });
     }
@@ -384,14 +372,14 @@ describe('order timeout', () => {
   });
 
   it("takes the transfer's days from pay.manual_timeout", async () => {
-    await setConfig(backend.url, backend.adminToken, { 'pay.manual_timeout': '7' });
+    await backend.setConfig({ 'pay.manual_timeout': '7' });
     try {
       const member = await registerMember(backend.url);
       const order = (await createOrder(member, 'month', 30)).body;
       const paid = await payOrder(member, order.order_no);
       expect(Date.parse(paid.body.order.expires_at) - Date.parse(order.created_at)).toBe(7 * DAY_MS);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'pay.manual_timeout': '3' });
+      await backend.setConfig({ 'pay.manual_timeout': '3' });
     }
   });
 

@@ -195,6 +195,8 @@ export interface BackendFixture {
   /** `api()` as the admin: `admin('GET', '/api/v1/config/list', { query })`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   admin<T = any>(method: string, apiPath: string, opts?: Parameters<typeof api>[3]): Promise<ApiResponse<T>>;
+  /** `setConfig()` as the admin, on this backend: `setConfig({ 'security.enable_register': 'false' })`. */
+  setConfig(values: Record<string, string>): Promise<void>;
 }
 
 /**
@@ -259,6 +261,7 @@ export function useBackend(
       return s3;
     },
     admin: (method, apiPath, callOpts = {}) => api(started().url, method, apiPath, { token: adminToken, ...callOpts }),
+    setConfig: (values) => setConfig(started().url, adminToken, values),
   };
 }
 

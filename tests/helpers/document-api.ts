@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { api, registerMember, setConfig, type Member } from './backend';
+import { api, registerMember, type BackendFixture, type Member } from './backend';
 import { textPdf } from './documents';
 
 // Documents through the HTTP API, as the upload screen does it: the file to
@@ -129,13 +129,12 @@ export async function nonUploader(url: string, adminToken: string): Promise<Memb
  * A converted document of five text pages priced 3 credits, two of them free to read (the site's
  * `converter.max_preview` set to 2), by an uploading member; and a member without rights to it.
  */
-export async function pricedFivePages(backend: {
-  url: string;
-  adminToken: string;
-}): Promise<{ author: Member; stranger: Member; doc: CreatedDocument }> {
+export async function pricedFivePages(
+  backend: Pick<BackendFixture, 'url' | 'adminToken' | 'setConfig'>,
+): Promise<{ author: Member; stranger: Member; doc: CreatedDocument }> {
   const author = await uploader(backend.url, backend.adminToken);
   const stranger = await registerMember(backend.url);
-  await setConfig(backend.url, backend.adminToken, { 'converter.max_preview': '2' });
+  await backend.setConfig({ 'converter.max_preview': '2' });
   const doc = await createDocument(backend.url, author.token, textPdf(5), '五页.pdf', { price: 3 });
   const converted = await waitForStatus(backend.url, author.token, doc.id, [2]);
   if (converted.pages !== 5 || converted.preview !== 2)

@@ -1,13 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  registerMember,
-  setConfig,
-  useBackend,
-  withDatabase,
-  withSearchIndex,
-  type Member,
-} from '../../helpers/backend';
+import { api, registerMember, useBackend, withDatabase, withSearchIndex, type Member } from '../../helpers/backend';
 import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { recordedConversions } from '../../helpers/recorded-conversions';
 
@@ -196,7 +188,7 @@ describe('who sees a document', () => {
   it('hides the counters the display switches turn off', async () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('计数')), '计数.txt');
     await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id, with_author: true } });
-    await setConfig(backend.url, backend.adminToken, { 'display.show_document_view_count': 'false' });
+    await backend.setConfig({ 'display.show_document_view_count': 'false' });
     try {
       expect(
         (await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).body.view_count,
@@ -211,7 +203,7 @@ describe('who sees a document', () => {
       });
       expect(own.body.document.find((d: { id: number }) => d.id === doc.id).view_count).toBe(1);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'display.show_document_view_count': 'true' });
+      await backend.setConfig({ 'display.show_document_view_count': 'true' });
     }
   });
 });
@@ -353,11 +345,11 @@ describe('home and related documents', () => {
     await waitForStatus(backend.url, author.token, c.id, [2]);
     const cached = await api(backend.url, 'GET', '/api/v1/document/related', { query: { id: a.id } });
     expect(cached.body.document.map((d: { id: number }) => d.id)).not.toContain(c.id);
-    await setConfig(backend.url, backend.adminToken, { 'security.document_related_duration': '0' });
+    await backend.setConfig({ 'security.document_related_duration': '0' });
     try {
       expect((await api(backend.url, 'GET', '/api/v1/document/related', { query: { id: a.id } })).body).toEqual({});
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.document_related_duration': '7' });
+      await backend.setConfig({ 'security.document_related_duration': '7' });
     }
   });
 });
@@ -542,7 +534,7 @@ describe('deleting and the recycle bin', () => {
   });
 
   it('purges for good; the files go only when no other document or upload uses them', async () => {
-    await setConfig(backend.url, backend.adminToken, { 'security.attachment_retention_minute': '0' });
+    await backend.setConfig({ 'security.attachment_retention_minute': '0' });
     try {
       const content = textFile(unique('共享内容'));
       const a = await createDocument(backend.url, author.token, content, '共享甲.txt');
@@ -577,7 +569,7 @@ describe('deleting and the recycle bin', () => {
       const folder = `${backend.dataDir}/documents/${a.hash.slice(0, 5).split('').join('/')}`;
       expect(fs.readdirSync(folder)).toEqual([]);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.attachment_retention_minute': '1440' });
+      await backend.setConfig({ 'security.attachment_retention_minute': '1440' });
     }
   });
 });

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, useBackend, withDatabase, type Member } from '../../helpers/backend';
+import { api, registerMember, useBackend, withDatabase, type Member } from '../../helpers/backend';
 import { createDocument, pricedFivePages, uploader, type CreatedDocument } from '../../helpers/document-api';
 import { textPdf } from '../../helpers/documents';
 import { startGateway, type TestGateway } from '../../gateway/helpers';
@@ -89,9 +89,9 @@ describe('pages of a converted document', () => {
       body: { user_id: [reader.user.id], days: 30, reason: '测试阅读' },
     });
     expect(grant.status).toBe(200);
-    await setConfig(backend.url, backend.adminToken, { 'vip.read_all_pages': 'false' });
+    await backend.setConfig({ 'vip.read_all_pages': 'false' });
     expect((await get(pagePath(4), { token: reader.token })).status).toBe(403);
-    await setConfig(backend.url, backend.adminToken, { 'vip.read_all_pages': 'true' });
+    await backend.setConfig({ 'vip.read_all_pages': 'true' });
     const res = await get(pagePath(4), { token: reader.token });
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('private, max-age=3600');

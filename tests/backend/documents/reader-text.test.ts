@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PagePositions } from '../../../backend/platform/convert/converter';
-import { api, login, registerMember, setConfig, startBackend, useBackend, type Member } from '../../helpers/backend';
+import { api, login, registerMember, startBackend, useBackend, type Member } from '../../helpers/backend';
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../../helpers/document-api';
 import { linesPdf } from '../../helpers/documents';
 
@@ -48,7 +48,7 @@ function charBoxes(positions: PagePositions) {
 beforeAll(async () => {
   author = await uploader(backend.url, backend.adminToken);
   stranger = await registerMember(backend.url);
-  await setConfig(backend.url, backend.adminToken, { 'converter.max_preview': '2' });
+  await backend.setConfig({ 'converter.max_preview': '2' });
   doc = await createDocument(
     backend.url,
     author.token,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, useBackend, withDatabase } from '../../helpers/backend';
+import { api, registerMember, useBackend, withDatabase } from '../../helpers/backend';
 import { nonUploader, uploadDocument, uploader } from '../../helpers/document-api';
 import { fixture } from '../../helpers/documents';
 import { startGateway } from '../../gateway/helpers';
@@ -166,12 +166,12 @@ describe('POST /api/v1/upload/document', () => {
       expect(res.status, name).toBe(400);
       expect(res.body.message).toBe('不支持的文档类型');
     }
-    await setConfig(backend.url, backend.adminToken, { 'security.document_allowed_ext': '.pdf,.txt' });
+    await backend.setConfig({ 'security.document_allowed_ext': '.pdf,.txt' });
     try {
       expect((await uploadDocument(backend.url, member.token, pdf, 'a.docx')).body.message).toBe('不支持的文档类型');
       expect((await uploadDocument(backend.url, member.token, Buffer.from('正文'), 'a.txt')).status).toBe(200);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.document_allowed_ext': '' });
+      await backend.setConfig({ 'security.document_allowed_ext': '' });
     }
   });
 
@@ -195,7 +195,7 @@ describe('POST /api/v1/upload/document', () => {
 describe('upload sizes (issue 18 §2.6)', () => {
   it('refuses a body whose Content-Length passes the limit at once, without reading it', async () => {
     const member = await uploader(backend.url, backend.adminToken);
-    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
+    await backend.setConfig({ 'security.max_document_size': '1' });
     try {
       // 200 MB announced, a few bytes sent: the answer comes without waiting for the rest.
       const answer = await rawRequest(
@@ -210,7 +210,7 @@ describe('upload sizes (issue 18 §2.6)', () => {
         error: '文件大小超出限制（最大 1 MB）',
       });
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+      await backend.setConfig({ 'security.max_document_size': '50' });
     }
   });
 
@@ -226,7 +226,7 @@ describe('upload sizes (issue 18 §2.6)', () => {
 
   it('stops reading a chunked body the moment it passes the limit, and keeps nothing', async () => {
     const member = await uploader(backend.url, backend.adminToken);
-    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
+    await backend.setConfig({ 'security.max_document_size': '1' });
     try {
       const answer = await rawRequest(
         uploadHeaders('/api/v1/upload/document', member.token, 'multipart/form-data; boundary=x', 'chunked'),
@@ -238,14 +238,14 @@ describe('upload sizes (issue 18 §2.6)', () => {
       expect(answer.bytesSent).toBeLessThan(limit);
       expect(fs.readdirSync(path.join(backend.dataDir, 'tmp'))).toEqual([]);
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+      await backend.setConfig({ 'security.max_document_size': '50' });
     }
   });
 
   it('answers the same through the gateway, for an announced and for a chunked body', async () => {
     const member = await uploader(backend.url, backend.adminToken);
     const gateway = await startGateway(backend.url);
-    await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '1' });
+    await backend.setConfig({ 'security.max_document_size': '1' });
     try {
       for (const length of [200 * 1024 * 1024, 'chunked'] as const) {
         const answer = await rawRequest(
@@ -259,7 +259,7 @@ describe('upload sizes (issue 18 §2.6)', () => {
         expect(answer.bytesSent).toBeLessThan(limit);
       }
     } finally {
-      await setConfig(backend.url, backend.adminToken, { 'security.max_document_size': '50' });
+      await backend.setConfig({ 'security.max_document_size': '50' });
       await gateway.close();
     }
   });
