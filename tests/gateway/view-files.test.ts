@@ -3,7 +3,9 @@
 // bytes, for each rights decision, representation, validator and encoding. The in-process
 // gateway points at a port where nothing listens, so an answer that went over HTTP would be
 // a 502.
+import { readdirSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
+import type { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +97,29 @@ describe('the same answers in process as over HTTP', () => {
       expect(page.headers['content-encoding']).toBeUndefined();
       expect(page.body.toString('utf8')).toContain('<svg');
     }
+  });
+
+  it('closes the page file of an inflated page its reader gives up on, without waiting for the garbage collector', async () => {
+    // The files of this document this process holds open (Linux: /proc/self/fd).
+    const openPageFiles = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).includes(doc.hash);
+        } catch {
+          return false; // closed meanwhile
+        }
+      }).length;
+    const before = openPageFiles();
+    const answer = await backend.viewFiles(pagePath(2), {
+      authorization: undefined,
+      acceptEncoding: 'identity',
+      ifNoneMatch: undefined,
+    });
+    expect(answer?.status).toBe(200);
+    expect(openPageFiles()).toBe(before + 1);
+    // As the page's first screen does when its page 1 comes too late: the body is dropped unread.
+    (answer?.body as Readable).destroy();
+    await expect.poll(openPageFiles).toBeLessThanOrEqual(before);
   });
 
   it('a page past the free preview: 403 to visitors and strangers, the page to its owner by cookie or by token', async () => {

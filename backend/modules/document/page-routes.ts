@@ -1,5 +1,5 @@
 import { createGunzip } from 'node:zlib';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerFromHeader } from '../../platform/auth/tokens';
 import { resolveSession } from '../../platform/auth/session';
@@ -145,7 +145,12 @@ async function pageAnswer(
   const blob = stored.stream ? stored : await ctx.blobs.get(key, range ?? undefined);
   // Removed between the stat and the read (a document deleted or converted again).
   if (!blob) return NOT_FOUND;
-  if (inflate) return { status: 200, headers, body: blob.stream.pipe(createGunzip()) };
+  if (inflate) {
+    // pipeline, not pipe: a reader that gives up on the inflated page (destroys it) closes the file too.
+    const inflated = createGunzip();
+    pipeline(blob.stream, inflated, () => undefined);
+    return { status: 200, headers, body: inflated };
+  }
   headers['content-length'] = String(blob.length);
   if (!range) return { status: 200, headers, body: blob.stream };
   headers['content-range'] = `bytes ${range.start}-${range.end}/${stored.size}`;
