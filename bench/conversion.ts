@@ -225,33 +225,27 @@ async function positionsShare(
         spread: `${percent(quantile(paired, 0.25))} … ${percent(quantile(paired, 0.75))} (${percent(Math.min(...paired))} … ${percent(Math.max(...paired))})`,
       };
     };
-    const wall = share((run) => run.seconds);
-    const cpu = share((run) => run.cpuSeconds);
     const pageBytes = median(runs.without.map((run) => run.bytes)) / pages;
     const positionBytes = median(runs.with.map((run) => run.positionBytes)) / pages;
+    const timeCells = (what: string, figure: (run: EngineAnswer) => number) => {
+      const time = share(figure);
+      return [
+        `${document.label}, ${what}`,
+        pages,
+        (time.withoutMedian * 1000).toFixed(0),
+        (time.withMedian * 1000).toFixed(0),
+        percent(time.ratio),
+        time.spread,
+      ];
+    };
     rows.push(
       [
-        `${document.label}, wall`,
-        pages,
-        (wall.withoutMedian * 1000).toFixed(0),
-        (wall.withMedian * 1000).toFixed(0),
-        percent(wall.ratio),
-        wall.spread,
+        ...timeCells('wall', (run) => run.seconds),
         kib(pageBytes),
         kib(pageBytes + positionBytes),
         percent(positionBytes / pageBytes),
       ],
-      [
-        `${document.label}, CPU`,
-        pages,
-        (cpu.withoutMedian * 1000).toFixed(0),
-        (cpu.withMedian * 1000).toFixed(0),
-        percent(cpu.ratio),
-        cpu.spread,
-        '',
-        '',
-        '',
-      ],
+      [...timeCells('CPU', (run) => run.cpuSeconds), '', '', ''],
     );
   }
   console.log(

@@ -16,7 +16,7 @@ import type { SearchQuery, SearchResult } from '../backend/platform/search/searc
 import { SqliteSearchIndex } from '../backend/platform/search/sqlite-search-index';
 import { createDatabase, databaseUrl, postgresMissing, startPostgresCluster } from '../tests/helpers/postgres';
 import { REPO_ROOT } from './lib/processes';
-import { ChineseCorpus, TOPICS, type GeneratedDocument } from './lib/chinese-corpus';
+import { ChineseCorpus, TOPICS, searchAttributes, type GeneratedDocument } from './lib/chinese-corpus';
 import { SEARCH_CORPUS_SEED, SEARCH_QUERIES as QUERIES, SEARCH_VARIANTS as VARIANTS } from './lib/search-queries';
 import { heading, int, mib, ms, ratio, table } from './lib/report';
 
@@ -223,14 +223,7 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
           keywords: d.keywords,
           description: d.description,
           content: d.content,
-          attributes: {
-            categoryIds: [1 + (d.topic % 12)],
-            ext: d.ext,
-            language: 'zh',
-            createdAt: d.createdAt,
-            viewCount: d.viewCount,
-            downloadCount: d.downloadCount,
-          },
+          attributes: searchAttributes(d),
         }));
         built.indexMs += (await timedAsync(() => index.upsert(entries)))[1];
         if (postgres) built.postgresIndexMs += (await timedAsync(() => postgres.index.upsert(entries)))[1];

@@ -59,6 +59,18 @@ export interface GeneratedDocument {
   downloadCount: number;
 }
 
+/** A generated document's search attributes, the same in the benchmark and the engines' tests: twelve categories by topic. */
+export function searchAttributes(d: GeneratedDocument) {
+  return {
+    categoryIds: [1 + (d.topic % 12)],
+    ext: d.ext,
+    language: 'zh',
+    createdAt: d.createdAt,
+    viewCount: d.viewCount,
+    downloadCount: d.downloadCount,
+  };
+}
+
 export const TOPICS = 40;
 // Words of the first ranks (的, 是, 我们 …) are in every text; the others cluster by topic.
 const FUNCTION_WORDS = 200;

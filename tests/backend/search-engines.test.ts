@@ -4,7 +4,7 @@
 // engine cuts into parts, and the queries are the benchmark's.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { SearchEntry, SearchQuery, SearchResult } from '../../backend/platform/search/search-index';
-import { ChineseCorpus } from '../../bench/lib/chinese-corpus';
+import { ChineseCorpus, searchAttributes } from '../../bench/lib/chinese-corpus';
 import { SEARCH_CORPUS_SEED, SEARCH_QUERIES, SEARCH_VARIANTS } from '../../bench/lib/search-queries';
 import { searchEngines, type SearchStore } from '../helpers/search-engines';
 
@@ -37,14 +37,7 @@ function entriesOf(first: number, count: number, length: number, corpus: Chinese
       description: d.description,
       content: paged ? paginated(d.content + ending) : d.content + ending,
       ...(paged ? { paged: true } : {}),
-      attributes: {
-        categoryIds: [1 + (d.topic % 12)],
-        ext: d.ext,
-        language: 'zh',
-        createdAt: d.createdAt,
-        viewCount: d.viewCount,
-        downloadCount: d.downloadCount,
-      },
+      attributes: searchAttributes(d),
     };
   });
 }
