@@ -27,6 +27,7 @@ import type { ViewFiles } from '../shared/view-files';
 import { PageLane } from './page-lane';
 import { PageCache, type PageChangeFeed } from './page-cache';
 import pageChanges from './plugins/page-changes';
+import publicReads from './plugins/public-reads';
 
 /** How many route data answers, and visitors' rendered pages, are kept at most. */
 const PAGE_CACHE_MAX = 2_000;
@@ -125,6 +126,13 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     maxPageBytes: PAGE_CACHE_BYTES,
   });
   app.register(pageChanges, { cache: pageCache, backendChanges: options.backendChanges });
+  // Visitors' public API reads, answered again by the lane while the page cache holds them current.
+  app.register(publicReads, {
+    lane,
+    cache: pageCache,
+    cookieName: config.tokenCookie,
+    ttlMs: config.routeDataTtlMs,
+  });
   app.register(startData, { cache: pageCache });
   app.register(expectContinue);
   app.register(pageGuard, {

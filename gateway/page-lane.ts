@@ -1,10 +1,12 @@
-// Kept visitors' pages, answered before Fastify. A visitor's page is made once and kept as
-// bytes (plugins/spa.ts); answering it again through Fastify's request path (routing, hooks,
-// the page guard, the reply) cost twice the page's own write. The lane answers such a
-// request on the node:http server itself, with the status and headers Fastify sent for that
-// page the first time, a request id of its own and the same access line. It answers only
-// what the page plugin kept and still holds current; anything else, or anything it is not
-// sure of, is Fastify's (the page plugin's key function decides, see `keyOf`).
+// Kept visitors' answers, answered before Fastify: visitors' pages (plugins/spa.ts) and their
+// public API reads (plugins/public-reads.ts). A visitor's page is made once and kept as bytes;
+// answering it again through Fastify's request path (routing, hooks, the page guard, the
+// reply) cost twice the page's own write, and a public read's trip through the gateway and the
+// backend costs many times its bytes. The lane answers such a request on the node:http server
+// itself, with the status and headers Fastify sent the first time, a request id of its own and
+// the same access line. It answers only what a keeper kept and still holds current; anything
+// else, or anything it is not sure of, is Fastify's (each keeper's key function decides, see
+// `install`).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
@@ -32,7 +34,8 @@ interface ServerTimeouts {
 }
 
 export class PageLane {
-  private keyOf: ((request: IncomingMessage) => string | undefined) | undefined;
+  /** The keepers' key functions, asked in turn; their keys must not overlap. */
+  private readonly keyers: ((request: IncomingMessage) => string | undefined)[] = [];
   private readonly answers = new Map<string, KeptAnswer>();
   private readonly listeners: LaneAnswered[] = [];
   private open = true;
@@ -53,9 +56,20 @@ export class PageLane {
     this.answers.delete(key);
   }
 
-  /** The page plugin's key for a request: undefined when the request is not one it keeps pages for. */
+  /**
+   * A keeper's key for a request: undefined when the request is not one it keeps answers for.
+   * Each keeper's keys start with a prefix of its own, so that two keepers never share one.
+   */
   install(keyOf: (request: IncomingMessage) => string | undefined): void {
-    this.keyOf = keyOf;
+    this.keyers.push(keyOf);
+  }
+
+  private keyOf(request: IncomingMessage): string | undefined {
+    for (const keyer of this.keyers) {
+      const key = keyer(request);
+      if (key !== undefined) return key;
+    }
+    return undefined;
   }
 
   /** Adds a listener of the lane's answers (the access log, the metrics); undefined adds none. */
@@ -81,7 +95,7 @@ export class PageLane {
 
   /** true when the request was answered here. */
   answer(request: IncomingMessage, response: ServerResponse): boolean {
-    if (!this.open || this.answers.size === 0 || request.method !== 'GET' || !this.keyOf) return false;
+    if (!this.open || this.answers.size === 0 || request.method !== 'GET') return false;
     // A GET with a body is left to Fastify, which reads (or refuses) it.
     const { headers } = request;
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;

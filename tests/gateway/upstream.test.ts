@@ -34,7 +34,7 @@ describe('requests to the backend', () => {
   });
 
   it('sends no Authorization without a cookie', async () => {
-    await send(`${site.gw.url}/api/v1/settings`);
+    await send(`${site.gw.url}/api/v1/user`);
     expect(lastUpstream().headers.authorization).toBeUndefined();
   });
 
@@ -52,7 +52,7 @@ describe('requests to the backend', () => {
   });
 
   it('replaces a spoofed X-Forwarded-For with the client address it trusts', async () => {
-    await send(`${site.gw.url}/api/v1/settings`, {
+    await send(`${site.gw.url}/api/v1/user`, {
       headers: { 'x-forwarded-for': '6.6.6.6', 'x-real-ip': '6.6.6.6', forwarded: 'for=6.6.6.6' },
     });
     const seen = lastUpstream();
@@ -65,7 +65,7 @@ describe('requests to the backend', () => {
   it('takes the client address from X-Forwarded-For only when the peer is a trusted proxy', async () => {
     const behindProxy = await startGateway(site.stub.url, { trustProxy: ['127.0.0.1'] });
     try {
-      await send(`${behindProxy.url}/api/v1/settings`, { headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.7' } });
+      await send(`${behindProxy.url}/api/v1/user`, { headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.7' } });
       // the proxy appended the real client; what the client wrote before it is not trusted
       expect(lastUpstream().headers['x-forwarded-for']).toBe('203.0.113.7');
     } finally {
@@ -74,7 +74,7 @@ describe('requests to the backend', () => {
   });
 
   it('passes the request id on to the backend and back to the client', async () => {
-    const res = await send(`${site.gw.url}/api/v1/settings`);
+    const res = await send(`${site.gw.url}/api/v1/user`);
     const id = res.headers['x-request-id'];
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(lastUpstream().headers['x-request-id']).toBe(id);
@@ -148,7 +148,7 @@ describe('answers from the backend', () => {
 
   it("strips the backend's CORS headers (one origin)", async () => {
     site.stub.handle((_req, res) => json(res, 200, {}, { 'access-control-allow-origin': '*' }));
-    const res = await send(`${site.gw.url}/api/v1/settings`, { headers: { origin: 'https://evil.example' } });
+    const res = await send(`${site.gw.url}/api/v1/user`, { headers: { origin: 'https://evil.example' } });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 
@@ -178,7 +178,7 @@ describe('answers from the backend', () => {
 
   it('does not retry a GET answered with 503', async () => {
     site.stub.handle((_req, res) => json(res, 503, { message: 'busy' }));
-    const res = await send(`${site.gw.url}/api/v1/settings`);
+    const res = await send(`${site.gw.url}/api/v1/user`);
     expect(res.status).toBe(503);
     expect(site.stub.requests).toHaveLength(1);
   });
@@ -197,7 +197,7 @@ describe('upstream faults', () => {
     const down = await startGateway(await closedPort());
     try {
       for (const method of ['GET', 'POST']) {
-        const res = await send(`${down.url}/api/v1/settings`, { method, headers: sameOrigin(down.url) });
+        const res = await send(`${down.url}/api/v1/user`, { method, headers: sameOrigin(down.url) });
         expect(res.status).toBe(502);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
         const body = res.json<{ code: number; message: string; error: string }>();
@@ -244,7 +244,7 @@ describe('upstream faults', () => {
       /* never answers */
     });
     const started = Date.now();
-    const res = await send(`${site.gw.url}/api/v1/settings`);
+    const res = await send(`${site.gw.url}/api/v1/user`);
     expect(res.status).toBe(504);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(res.json()).toEqual({
@@ -259,7 +259,7 @@ describe('upstream faults', () => {
     site.stub.handle((req) => {
       req.socket.destroy();
     });
-    const res = await send(`${site.gw.url}/api/v1/settings`);
+    const res = await send(`${site.gw.url}/api/v1/user`);
     expect(res.status).toBe(502);
     expect(res.json<{ code: number }>().code).toBe(502);
     expect(site.stub.requests).toHaveLength(1);
@@ -277,7 +277,7 @@ describe('upstream faults', () => {
     await expect(res.body.arrayBuffer()).rejects.toThrow();
     // the gateway is still fine
     site.stub.handle((_req, r) => json(r, 200, { ok: true }));
-    const after = await send(`${site.gw.url}/api/v1/settings`);
+    const after = await send(`${site.gw.url}/api/v1/user`);
     expect(after.status).toBe(200);
     expect(site.gw.logs.join('')).not.toMatch(/"res":\{"statusCode":500/);
   });

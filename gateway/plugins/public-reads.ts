@@ -1,0 +1,128 @@
+// Visitors' public reads: the API calls whose answer to a visitor (no session) is the same for
+// every visitor and whose call changes nothing (settings, categories, lists of documents,
+// articles, banners, ads…). Their answers are kept, bytes and headers as Fastify sent them,
+// and answered again by the lane in front of Fastify (gateway/page-lane.ts) while the page
+// cache's generation is the one they were read in and their lifetime (the route data's) lasts:
+// the one invalidation signal (plugins/page-changes.ts) ends them as it ends kept pages. A call
+// through the gateway and the backend costs about a thousand times the write of its bytes,
+// and visitors make these calls on every page. A session, a conditional or ranged request, any
+// status but 200 and any call that counts something (a view) is never kept.
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { PageLane } from '../page-lane';
+import type { PageCache } from '../page-cache';
+import { pathOf } from '../http';
+
+/**
+ * The reads kept, by path: a visitor's answer depends on the URL alone and the call writes
+ * nothing. GetDocument (`/api/v1/document`) counts a view with `with_author`: kept without it
+ * only. GetArticle and the searches count views and search records: never kept.
+ */
+export const PUBLIC_READS: ReadonlySet<string> = new Set([
+  '/api/v1/settings',
+  '/api/v1/stats',
+  '/api/v1/navigation/list',
+  '/api/v1/category/list',
+  '/api/v1/document',
+  '/api/v1/document/list',
+  '/api/v1/document/home',
+  '/api/v1/document/hot',
+  '/api/v1/document/related',
+  '/api/v1/article/list',
+  '/api/v1/article/related',
+  '/api/v1/banner/list',
+  '/api/v1/friendlink/list',
+  '/api/v1/advertisement/position',
+]);
+
+/** Request headers that make an answer other than the plain 200 (a 304, a range). */
+const CONDITIONAL = ['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range', 'range'];
+
+/** Each key starts so; the page plugin's never do (gateway/plugins/spa.ts). */
+const KEY_PREFIX = 'api\n';
+
+/**
+ * The lane's key of a visitor's public read, by all its answer depends on (the URL as it came,
+ * and the codings the client takes, in case a remote backend compresses); undefined for any
+ * other request.
+ */
+export function publicReadKey(request: IncomingMessage, cookieName: string): string | undefined {
+  const url = request.url ?? '/';
+  if (!url.startsWith('/api/v1/')) return undefined;
+  const path = pathOf(url);
+  if (!PUBLIC_READS.has(path)) return undefined;
+  if (path === '/api/v1/document' && url.includes('with_author')) return undefined;
+  const { headers } = request;
+  // A session, or what may be one, is the backend's to read.
+  if (headers.authorization !== undefined || headers.cookie?.includes(cookieName)) return undefined;
+  for (const name of CONDITIONAL) if (headers[name] !== undefined) return undefined;
+  return `${KEY_PREFIX}${headers['accept-encoding'] ?? ''}\n${url}`;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the page cache's generation when a public read began: kept only if no change came meanwhile */
+    publicReadGeneration: number | undefined;
+  }
+}
+
+export interface PublicReadsOptions {
+  lane: PageLane;
+  cache: PageCache;
+  cookieName: string;
+  /** how long a kept answer is answered again at most (the route data's lifetime) */
+  ttlMs: number;
+}
+
+export default fp<PublicReadsOptions>(
+  async function publicReads(fastify, opts) {
+    const { lane, cache, cookieName, ttlMs } = opts;
+    const keyOf = (request: IncomingMessage) => publicReadKey(request, cookieName);
+    lane.install(keyOf);
+    fastify.decorateRequest('publicReadGeneration', undefined);
+
+    fastify.addHook('onRequest', (request, _reply, done) => {
+      // Only a request the lane would take as it came (a canonical URL: the lane does not normalise).
+      if (request.method === 'GET' && request.raw.url === request.url && keyOf(request.raw) !== undefined)
+        request.publicReadGeneration = cache.generation;
+      done();
+    });
+
+    fastify.addHook('onSend', (request, reply, payload, done) => {
+      const generation = request.publicReadGeneration;
+      if (generation !== undefined && reply.statusCode === 200 && generation === cache.generation)
+        keep(request, reply.getHeaders(), payload, generation);
+      done(null, payload);
+    });
+
+    function keep(
+      request: FastifyRequest,
+      sent: Record<string, number | string | string[] | undefined>,
+      payload: unknown,
+      generation: number,
+    ): void {
+      // A streamed answer (a large one) is not kept.
+      const body = Buffer.isBuffer(payload) ? payload : typeof payload === 'string' ? Buffer.from(payload) : undefined;
+      const key = keyOf(request.raw);
+      if (body === undefined || key === undefined) return;
+      const headers: string[] = [];
+      for (const [name, value] of Object.entries(sent)) {
+        if (value === undefined || name === 'x-request-id' || name === 'content-length' || name === 'connection')
+          continue;
+        // an answer that sets a cookie is its visitor's alone
+        if (name === 'set-cookie') return;
+        headers.push(name, Array.isArray(value) ? value.join(', ') : String(value));
+      }
+      headers.push('content-length', String(body.length));
+      const expires = Date.now() + ttlMs;
+      lane.keep(key, {
+        status: 200,
+        headers,
+        body,
+        current: (time) => time < expires && cache.generation === generation,
+      });
+    }
+  },
+  { name: 'public-reads', dependencies: ['upstream'] },
+);

@@ -1,0 +1,162 @@
+// Visitors' public reads (gateway/plugins/public-reads.ts): a visitor's settings, lists and
+// documents are answered again by the lane in front of Fastify, byte for byte and header for
+// header, until a change or their lifetime ends them; a session's calls, conditional requests,
+// calls that count a view and answers other than 200 always reach the backend. The backend
+// counts the calls it gets; a hook counts what reaches Fastify.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { GatewayConfig } from '../../gateway/config';
+import { sameOrigin, send, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
+import { startFakeBackend, type FakeBackend } from './fake-backend';
+
+const TTL_MS = 60_000;
+const API = { accept: 'application/json' };
+
+function clockAhead(ms: number): void {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + ms, shouldAdvanceTime: true });
+}
+
+function sameParts(answer: Answer): Record<string, unknown> {
+  const { date: _date, 'x-request-id': _id, ...rest } = answer.headers;
+  return rest;
+}
+
+interface CountedGateway extends TestGateway {
+  reachedFastify(): number;
+}
+
+async function startCounted(backendUrl: string, overrides: Partial<GatewayConfig> = {}): Promise<CountedGateway> {
+  let reached = 0;
+  const gateway = await startGateway(backendUrl, { routeDataTtlMs: TTL_MS, ...overrides }, {}, (app) => {
+    app.addHook('onRequest', (_request, _reply, done) => {
+      reached++;
+      done();
+    });
+  });
+  return { ...gateway, reachedFastify: () => reached };
+}
+
+let backend: FakeBackend;
+let gw: CountedGateway;
+const calls = (path: string) => backend.calls.get(path) ?? 0;
+
+beforeAll(async () => {
+  backend = await startFakeBackend();
+  backend.documents.set(7, { id: 7, title: '公开文档', status: 2 } as never);
+  gw = await startCounted(backend.url);
+});
+afterAll(async () => {
+  await gw.close();
+  await backend.close();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  backend.delays.clear();
+});
+
+describe("a visitor's public reads", () => {
+  it('are answered again without Fastify or the backend: the same status, headers and bytes, a request id each', async () => {
+    for (const url of ['/api/v1/settings', '/api/v1/document/list?page=1&size=10', '/api/v1/document?id=7']) {
+      const path = url.split('?')[0]!;
+      const first = await send(`${gw.url}${url}`, { headers: API });
+      const [backendCalls, reached] = [calls(path), gw.reachedFastify()];
+      const again = await send(`${gw.url}${url}`, { headers: API });
+      const third = await send(`${gw.url}${url}`, { headers: API });
+      expect([calls(path), gw.reachedFastify()]).toEqual([backendCalls, reached]);
+      expect(first.status).toBe(200);
+      expect(again.status).toBe(200);
+      expect(sameParts(again)).toEqual(sameParts(first));
+      expect(again.body.equals(first.body)).toBe(true);
+      expect(new Set([first, again, third].map((a) => a.headers['x-request-id'])).size).toBe(3);
+      // the security headers of the first answer come again
+      expect(again.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('write an access line each, with their own request id', async () => {
+    await send(`${gw.url}/api/v1/category/list?type=0`, { headers: API });
+    gw.logs.length = 0;
+    const again = await send(`${gw.url}/api/v1/category/list?type=0`, { headers: API });
+    const lines = gw.logs
+      .flatMap((chunk) => chunk.split('\n'))
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { msg?: string; reqId?: string; url?: string; status?: number })
+      .filter((line) => line.msg === 'request');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        reqId: again.headers['x-request-id'],
+        url: '/api/v1/category/list?type=0',
+        status: 200,
+      }),
+    ]);
+  });
+
+  it("end with a write through the gateway: a visitor reads the admin's new setting at once", async () => {
+    const before = await send(`${gw.url}/api/v1/settings`, { headers: API });
+    await send(`${gw.url}/api/v1/settings`, { headers: API });
+    const reached = calls('/api/v1/settings');
+    const write = await send(`${gw.url}/api/v1/config`, {
+      method: 'PUT',
+      headers: {
+        ...sameOrigin(gw.url),
+        authorization: `Bearer ${backend.adminToken}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ config: [{ category: 'system', name: 'title', value: '新的站点名' }] }),
+    });
+    expect(write.status).toBe(200);
+    const after = await send(`${gw.url}/api/v1/settings`, { headers: API });
+    expect(calls('/api/v1/settings')).toBe(reached + 1);
+    expect(before.json<{ system: { title?: string } }>().system.title).not.toBe('新的站点名');
+    expect(after.json<{ system: { title: string } }>().system.title).toBe('新的站点名');
+  });
+
+  it('end with their lifetime', async () => {
+    await send(`${gw.url}/api/v1/navigation/list`, { headers: API });
+    await send(`${gw.url}/api/v1/navigation/list`, { headers: API });
+    const reached = calls('/api/v1/navigation/list');
+    clockAhead(TTL_MS + 1);
+    await send(`${gw.url}/api/v1/navigation/list`, { headers: API });
+    expect(calls('/api/v1/navigation/list')).toBe(reached + 1);
+  });
+
+  it('are not kept when a change came while the backend answered', async () => {
+    backend.delays.set('/api/v1/document/related', 300);
+    const slow = send(`${gw.url}/api/v1/document/related?id=7`, { headers: API });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const write = await send(`${gw.url}/api/v1/document?id=99`, {
+      method: 'DELETE',
+      headers: { ...sameOrigin(gw.url), authorization: `Bearer ${backend.adminToken}` },
+    });
+    expect(write.status).toBe(200);
+    expect((await slow).status).toBe(200);
+    backend.delays.clear();
+    const reached = calls('/api/v1/document/related');
+    await send(`${gw.url}/api/v1/document/related?id=7`, { headers: API });
+    expect(calls('/api/v1/document/related')).toBe(reached + 1);
+  });
+
+  it.each([
+    ['with a session cookie', '/api/v1/settings', () => ({ cookie: `token=${backend.memberToken}` })],
+    ['with an Authorization header', '/api/v1/settings', () => ({ authorization: `Bearer ${backend.memberToken}` })],
+    ['a conditional request', '/api/v1/settings', () => ({ 'if-none-match': '"x"' })],
+    ['a GetDocument that counts a view', '/api/v1/document?id=7&with_author=true', () => ({})],
+    ['a read not on the list (a search counts a record)', '/api/v1/user', () => ({})],
+    ['an answer other than 200', '/api/v1/document?id=404', () => ({})],
+  ])('reach the backend every time: %s', async (_name, url, extra) => {
+    const path = url.split('?')[0]!;
+    await send(`${gw.url}${url}`, { headers: { ...API, ...extra() } });
+    const reached = calls(path);
+    await send(`${gw.url}${url}`, { headers: { ...API, ...extra() } });
+    await send(`${gw.url}${url}`, { headers: { ...API, ...extra() } });
+    expect(calls(path)).toBe(reached + 2);
+  });
+
+  it("are never another request's: a URL written otherwise is Fastify's, and a HEAD is not a GET", async () => {
+    await send(`${gw.url}/api/v1/document/list?page=2`, { headers: API });
+    const reached = gw.reachedFastify();
+    expect((await sendRaw(gw.url, '/api/v1/%64ocument/list?page=2', { headers: API })).status).toBe(200);
+    // (the fake backend routes GETs only: its HEAD answer is a 404 of its own)
+    await send(`${gw.url}/api/v1/document/list?page=2`, { method: 'HEAD', headers: API });
+    expect(gw.reachedFastify()).toBe(reached + 2);
+  });
+});
