@@ -36,7 +36,8 @@ export interface RenderedPage {
   encoded?: Partial<Record<ContentCoding, Buffer | Promise<Buffer>>>;
   /**
    * made without what it should have had (its first screen or that screen's image failed or
-   * came late): answered, not kept, so that the next request makes it whole
+   * came late): kept as past its time, so that the next request gets it at once and one
+   * successor is made whole (gateway/page-cache.ts `visitorPage`)
    */
   partial?: boolean;
 }

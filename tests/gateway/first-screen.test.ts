@@ -13,7 +13,8 @@ import { INLINE_IMAGE_MAX_BYTES } from '../../gateway/inline-image';
 import { CRAWLER, FIXTURE_DIST, PERSON, send, startGateway, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
 
-// Stands in for the SSR build: renders /library, fails on /search, never answers on /article.
+// Stands in for the SSR build: renders /library, fails on /search, answers /article past the
+// time limit, and tells on /hot how many renders its thread has made.
 const RENDERER = `
 import { existsSync } from 'node:fs';
 export const calls = [];
@@ -22,7 +23,8 @@ export async function renderFirstScreen(url, start) {
   calls.push(url);
   const path = new URL(url).pathname;
   if (path === '/search') throw new Error('a component failed');
-  if (path === '/article') return new Promise(() => {});
+  if (path === '/article') return new Promise((resolve) => setTimeout(() => resolve({ html: '<p>late</p>', files: [] }), 1500));
+  if (path === '/hot') return { html: '<p class="calls">' + calls.length + '</p>', files: [] };
   // Which render this is: the test of kept pages counts them, and holds every render of
   // /library/1 but the first until it writes the file 'release' beside .ssr/.
   if (path === '/library/1') {
@@ -249,14 +251,28 @@ describe('the first screen', () => {
     expect(gw.logs.join('')).toContain('the first screen of a page could not be rendered');
   });
 
-  it('leaves a page made without it unkept: the next visitor gets it made anew', async () => {
+  it('keeps a page made without it only as past its time: the next visitor gets it at once while it is made anew', async () => {
     const failures = () => gw.logs.join('').split('the first screen of a page could not be rendered').length - 1;
     const before = failures();
     for (let i = 0; i < 2; i++)
       expect(rootOf((await send(`${gw.url}/search?wd=again`, { headers: PERSON })).text)).toMatch(
         /^<div data-crawler>/,
       );
-    expect(failures() - before).toBe(2);
+    // the second visitor's answer was the kept page; its successor was made (and failed) meanwhile
+    await expect.poll(() => failures() - before).toBe(2);
+  });
+
+  it('leaves a render past its time limit to end on its thread, which goes on rendering (not started again)', async () => {
+    const rendersOfThread = async (page: number) =>
+      Number(
+        /<p class="calls">(\d+)<\/p>/.exec((await send(`${gw.url}/hot?page=${page}`, { headers: PERSON })).text)?.[1],
+      );
+    const before = await rendersOfThread(101);
+    expect(before).toBeGreaterThan(0);
+    const late = await send(`${gw.url}/article?page=2`, { headers: PERSON });
+    expect(rootOf(late.text)).toMatch(/^<div data-crawler>/);
+    // the late render and this one, counted by the same thread's module
+    expect(await rendersOfThread(102)).toBe(before + 2);
   });
 
   it('is left out when it takes longer than its time limit', async () => {
