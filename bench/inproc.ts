@@ -100,23 +100,35 @@ async function main(): Promise<void> {
   };
   let stopNginx: (() => Promise<void>) | undefined;
   try {
-    process.stderr.write('making the content: a category and 10 converted documents …\n');
-    const seed = await startNodeProcess('seed', 'backend.ts', { ...env, DATA_DIR: join(dir, 'seed') }, dir);
-    await publishDocuments(seed.url, ADMIN_PASSWORD, TITLES, 2);
-    const member = await json(`${seed.url}/api/v1/user/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'benchreader', password: 'bench-reader-password' }),
-    });
-    if (member.status !== 200) throw new Error(`member registration: ${member.status}`);
-    const documents = await json<{ document: { id: number; category_id?: number[] }[] }>(
-      `${seed.url}/api/v1/document/list?page=1&size=10`,
-    );
-    const category = await json<{ category: { id: number }[] }>(`${seed.url}/api/v1/category/list?type=0`);
-    const documentId = documents.body.document[0]!.id;
-    const categoryId = category.body.category[0]!.id;
-    await seed.stop();
-    for (const name of ['site', 'before', 'backend']) await cp(join(dir, 'seed'), join(dir, name), { recursive: true });
+    // The content, made by each checkout's own backend (another checkout's database may be of
+    // another schema): the same category, documents and member, so the same ids.
+    const seedWith = async (name: string, checkout?: string) => {
+      process.stderr.write(`making the content (${name}): a category and 10 converted documents …\n`);
+      const seed = await startNodeProcess(name, 'backend.ts', { ...env, DATA_DIR: join(dir, name) }, dir, [], checkout);
+      try {
+        await publishDocuments(seed.url, ADMIN_PASSWORD, TITLES, 2);
+        const member = await json(`${seed.url}/api/v1/user/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'benchreader', password: 'bench-reader-password' }),
+        });
+        if (member.status !== 200) throw new Error(`member registration: ${member.status}`);
+        const documents = await json<{ document: { id: number; category_id?: number[] }[] }>(
+          `${seed.url}/api/v1/document/list?page=1&size=10`,
+        );
+        const category = await json<{ category: { id: number }[] }>(`${seed.url}/api/v1/category/list?type=0`);
+        return { documentId: documents.body.document[0]!.id, categoryId: category.body.category[0]!.id };
+      } finally {
+        await seed.stop();
+      }
+    };
+    const { documentId, categoryId } = await seedWith('seed');
+    for (const name of ['site', 'backend']) await cp(join(dir, 'seed'), join(dir, name), { recursive: true });
+    if (args.before) {
+      const before = await seedWith('before', args.before);
+      if (before.documentId !== documentId || before.categoryId !== categoryId)
+        throw new Error(`the before checkout's content has other ids: ${JSON.stringify(before)}`);
+    }
 
     const contenders: Contender[] = [];
     const site = await startNodeProcess('site', 'site.ts', { ...env, DATA_DIR: join(dir, 'site') }, dir);

@@ -8,7 +8,8 @@
 // dashboard (`/admin/dashboard` as the admin), page (a page of a converted document, the site
 // in one process as `npm start` runs it), site (`--path`, default `/api/v1/settings`, from the site
 // in one process, the embedded backend answering in process: the backend's own cost; `--documents`
-// converted documents first, in a category, for the lists). Options: --duration, --connections,
+// converted documents first, in a category, for the lists), reader (a member's document page from the
+// site: its route data and page made for each request, as a member's are never kept). Options: --duration, --connections,
 // --top, --interval (sampling, µs), --keep, --no-profile (CPU time only).
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ import { SiteClient } from './lib/site-client';
 import { publishDocuments } from './lib/site-content';
 import { requireTools } from './lib/tools';
 
-const TARGETS = ['settings', 'image', 'home', 'dashboard', 'page', 'site'] as const;
+const TARGETS = ['settings', 'image', 'home', 'dashboard', 'page', 'site', 'reader'] as const;
 type Target = (typeof TARGETS)[number];
 
 const { values: args } = parseArgs({
@@ -73,7 +74,15 @@ async function main(): Promise<void> {
     return process;
   };
   const start = (...params: Parameters<typeof startNodeProcess>) => track(startNodeProcess(...params));
-  const startSite = () => track(startSiteProcess(dir, ADMIN_PASSWORD, { BENCH_WEB_DIST: WEB_DIST }, nodeOptions));
+  const startSite = () =>
+    track(
+      startSiteProcess(
+        dir,
+        ADMIN_PASSWORD,
+        { BENCH_WEB_DIST: WEB_DIST, CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'false' },
+        nodeOptions,
+      ),
+    );
   try {
     let profiled: Started;
     let load: LoadTarget;
@@ -91,6 +100,24 @@ async function main(): Promise<void> {
         );
       }
       load = { origin: profiled.url, requests: [{ path: args.path }] };
+    } else if (target === 'reader') {
+      profiled = await startSite();
+      const { categoryId, documentIds } = await publishDocuments(profiled.url, ADMIN_PASSWORD, ['性能分析文档'], 2);
+      const member = new SiteClient(profiled.url);
+      await member.call('POST', '/api/v1/user/register', {
+        username: 'benchreader',
+        password: 'bench-reader-password',
+      });
+      await member.login('benchreader', 'bench-reader-password');
+      load = {
+        origin: profiled.url,
+        requests: [
+          {
+            path: `/library/${categoryId}/${documentIds[0]}`,
+            headers: { ...HTML, 'accept-encoding': 'gzip, br', cookie: member.cookie },
+          },
+        ],
+      };
     } else if (target === 'page') {
       profiled = await startSite();
       const client = new SiteClient(profiled.url);
