@@ -50,6 +50,14 @@ async function untilIdle(pid: number): Promise<void> {
   }
 }
 
+/** node's flags in `npm run start:prod` (package.json), which the site is started with here too. */
+async function startProdFlags(): Promise<string[]> {
+  const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return pkg.scripts['start:prod']!.split(' ').filter((word) => word.startsWith('--'));
+}
+
 async function json<T>(url: string, headers: Record<string, string> = {}): Promise<T> {
   const res = await fetch(url, { headers: { accept: 'application/json', ...headers } });
   if (!res.ok) throw new Error(`${url}: ${res.status}`);
@@ -75,7 +83,11 @@ async function main(): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   const site = spawn(
     process.execPath,
-    [...(process.env.BENCH_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), join(bundle, 'gateway/server.mjs')],
+    [
+      ...(await startProdFlags()),
+      ...(process.env.BENCH_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []),
+      join(bundle, 'gateway/server.mjs'),
+    ],
     {
       cwd: REPO_ROOT,
       env: {
