@@ -4,7 +4,8 @@
 // snippets of the first page; LIKE never sees the text. Then the PostgreSQL engine on the same
 // library, on a PostgreSQL of its own (tests/helpers/postgres.ts, or TEST_POSTGRES_URL),
 // interleaved with the other two: its hits against FTS5's, its times against FTS5's.
-// --search-pin: this process on CPU 0, the PostgreSQL server (every process of it) on CPU 1.
+// --search-pin: this process on CPU 0, the PostgreSQL server (every process of it) on CPU 1;
+// --search-socket: the PostgreSQL engine over the server's Unix socket instead of loopback TCP.
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -63,7 +64,7 @@ function timed<T>(run: () => T): [T, number] {
 
 /**
  * Lets the event loop run what is pending before a call is timed. V8 asks for its young
- * generation's collection (a scavenge, 2–6 ms here) as a task once the nursery is nearly full; a
+ * generation's collection (a scavenge, 2–7 ms here) as a task once the nursery is nearly full; a
  * task runs at the event loop's next turn, and in the rounds the only turns are the waits for
  * PostgreSQL's answers: every scavenge, of garbage that FTS5, LIKE and PostgreSQL made alike, fell
  * in a PostgreSQL call's time. A collection that a call's own allocation forces stays in its time.
