@@ -13,6 +13,7 @@ import { cp, mkdtemp, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { pinToCpus } from './lib/cpus';
 import { WrkRunner, type RequestSpec } from './lib/load';
 import { startNginx } from './lib/nginx';
 import { REPO_ROOT, cpuTimeOfAll, startNodeProcess, withChildren, type Started } from './lib/processes';
@@ -54,8 +55,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /** Every thread of the processes on CPU 0 (threads made later inherit it). */
 function pin(pids: number[]): void {
-  if (!pinned) return;
-  for (const pid of pids) execFileSync('taskset', ['-a', '-p', '-c', '0', String(pid)], { stdio: 'ignore' });
+  if (pinned) pinToCpus(pids, '0');
 }
 
 /** Waits until the contender's processes use less than 5 % of a core over a second (at most 3 minutes). */

@@ -5,7 +5,7 @@
 // something on a noisy machine. Not part of `npm test`. Installs nothing: it says what is
 // missing (nginx, wrk, mutool) and stops. Options: --duration, --warmup, --connections,
 // --rounds, --positions-rounds, --memory-duration (seconds / count), --search-documents, --search-rounds,
-// --search-keep, --api-rate, --reader-rounds, --first-paint-rounds, --find-requests, --crawler-renders,
+// --search-keep, --search-pin, --search-socket, --api-rate, --reader-rounds, --first-paint-rounds, --find-requests, --crawler-renders,
 // --only=proxy,pages,assets,bundle,memory,conversion,conversion-api,search,reader,first-paint,find,crawler.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -67,6 +67,8 @@ const { values: args } = parseArgs({
     'search-documents': { type: 'string', default: '10000' },
     'search-rounds': { type: 'string', default: '15' },
     'search-keep': { type: 'boolean', default: false },
+    'search-pin': { type: 'boolean', default: false },
+    'search-socket': { type: 'boolean', default: false },
     'reader-rounds': { type: 'string', default: '7' },
     'api-rate': { type: 'string', default: '200' },
     'first-paint-rounds': { type: 'string', default: '5' },
@@ -94,6 +96,8 @@ const searchSettings = {
   length: 5000,
   rounds: Math.max(1, Number(args['search-rounds'])),
   keep: args['search-keep'],
+  pin: args['search-pin'],
+  socket: args['search-socket'],
 };
 
 const ADMIN_PASSWORD = 'bench-admin-password';

@@ -4,10 +4,13 @@
 // snippets of the first page; LIKE never sees the text. Then the PostgreSQL engine on the same
 // library, on a PostgreSQL of its own (tests/helpers/postgres.ts, or TEST_POSTGRES_URL),
 // interleaved with the other two: its hits against FTS5's, its times against FTS5's.
-import { existsSync } from 'node:fs';
+// --search-pin: this process on CPU 0, the PostgreSQL server (every process of it) on CPU 1;
+// --search-socket: the PostgreSQL engine over the server's Unix socket instead of loopback TCP.
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../backend/db';
@@ -15,7 +18,8 @@ import { PostgresSearchIndex } from '../backend/platform/search/postgres-search-
 import type { SearchQuery, SearchResult } from '../backend/platform/search/search-index';
 import { SqliteSearchIndex } from '../backend/platform/search/sqlite-search-index';
 import { createDatabase, databaseUrl, postgresMissing, startPostgresCluster } from '../tests/helpers/postgres';
-import { REPO_ROOT } from './lib/processes';
+import { cpusOf, cpusOfThreads, pinToCpus } from './lib/cpus';
+import { REPO_ROOT, withChildren } from './lib/processes';
 import { ChineseCorpus, TOPICS, searchAttributes, type GeneratedDocument } from './lib/chinese-corpus';
 import { SEARCH_CORPUS_SEED, SEARCH_QUERIES as QUERIES, SEARCH_VARIANTS as VARIANTS } from './lib/search-queries';
 import { heading, int, mib, ms, ratio, table } from './lib/report';
@@ -29,7 +33,17 @@ export interface SearchBenchmarkSettings {
   rounds: number;
   /** keep the indexed library under .tmp/ and reuse it in the next run of the same size (--search-keep) */
   keep?: boolean;
+  /**
+   * this process (FTS5, LIKE, the pg client) on CPU 0, every process of the PostgreSQL server on
+   * CPU 1, as a deployment gives its database cores of its own (--search-pin)
+   */
+  pin?: boolean;
+  /** the PostgreSQL engine's connections over the server's Unix socket, not loopback TCP (--search-socket) */
+  socket?: boolean;
 }
+
+/** The CPU of this process and of the PostgreSQL server under --search-pin (taskset lists). */
+const PIN = { node: '0', postgres: '1' };
 
 const SEED = SEARCH_CORPUS_SEED;
 const BATCH = 250;
@@ -48,10 +62,46 @@ function timed<T>(run: () => T): [T, number] {
   return [result, performance.now() - started];
 }
 
+/**
+ * Lets the event loop run what is pending before a call is timed. V8 asks for its young
+ * generation's collection (a scavenge, 2–7 ms here) as a task once the nursery is nearly full; a
+ * task runs at the event loop's next turn, and in the rounds the only turns are the waits for
+ * PostgreSQL's answers: every scavenge, of garbage that FTS5, LIKE and PostgreSQL made alike, fell
+ * in a PostgreSQL call's time. A collection that a call's own allocation forces stays in its time.
+ */
+async function settle(): Promise<void> {
+  // Two turns: a task posted in this turn is run in the next turn's poll phase.
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 async function timedAsync<T>(run: () => Promise<T>): Promise<[T, number]> {
+  await settle();
   const started = performance.now();
   const result = await run();
   return [result, performance.now() - started];
+}
+
+/** A timed call: when it started and how long it took (performance.now(), ms). */
+interface Span {
+  start: number;
+  ms: number;
+}
+
+/**
+ * Of the slowest 1 % of `spans` (those at or above the p99), how many overlapped one of this
+ * process's GC pauses.
+ */
+function slowestDuringGc(spans: Span[], gcs: Span[]): string {
+  const p99 = percentile(
+    spans.map((span) => span.ms),
+    99,
+  );
+  const slowest = spans.filter((span) => span.ms >= p99);
+  const overlapping = slowest.filter((span) =>
+    gcs.some((gc) => gc.start < span.start + span.ms && span.start < gc.start + gc.ms),
+  );
+  return `${overlapping.length} of ${slowest.length}`;
 }
 
 const BOOKS = 30;
@@ -108,20 +158,56 @@ interface PostgresEngine {
   roundTrip(): Promise<unknown>;
   /** bytes of each of the engine's tables, indexes and TOAST with it */
   sizes(): Promise<Map<string, number>>;
+  /** the server's processes now (postmaster first, then its children), when it runs here */
+  serverPids(): Promise<number[]>;
   close(): Promise<void>;
 }
 
 /**
- * The PostgreSQL engine on a database of its own (in a cluster kept in `keepIn` when given);
- * null (said why) when PostgreSQL is missing here.
+ * The server of a cluster on this machine: its postmaster's process id (from its data folder's
+ * postmaster.pid), the folder of its Unix socket and its port.
  */
-async function openPostgres(keepIn: string | undefined): Promise<PostgresEngine | null> {
+async function localServer(clusterUrl: string): Promise<{ postmaster: number; socketDir: string; port: number }> {
+  const client = new pg.Client({ connectionString: clusterUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ data: string; sockets: string; port: string }>(
+      `SELECT current_setting('data_directory') AS data, current_setting('unix_socket_directories') AS sockets,
+        current_setting('port') AS port`,
+    );
+    const { data, sockets, port } = rows[0]!;
+    return {
+      postmaster: Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n', 1)[0]),
+      socketDir: sockets.split(',')[0]!.trim(),
+      port: Number(port),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The PostgreSQL engine on a database of its own (in a cluster kept in `keepIn` when given),
+ * its server pinned to PIN.postgres when `pin`; null (said why) when PostgreSQL is missing here.
+ */
+async function openPostgres(
+  keepIn: string | undefined,
+  { pin, socket }: { pin: boolean; socket: boolean },
+): Promise<PostgresEngine | null> {
   const missing = postgresMissing();
   if (missing) {
     console.log(`PostgreSQL engine: not measured, ${missing}.\n`);
     return null;
   }
+  if ((pin || socket) && process.env.TEST_POSTGRES_URL)
+    throw new Error(
+      '--search-pin and --search-socket need the PostgreSQL the benchmark starts: unset TEST_POSTGRES_URL',
+    );
   const cluster = await startPostgresCluster(keepIn === undefined ? {} : { keepIn });
+  const server = process.env.TEST_POSTGRES_URL ? undefined : await localServer(cluster.url);
+  // The postmaster and the children it has (checkpointer, writers, launchers); the backends and
+  // workers it starts later inherit its CPU.
+  if (pin) pinToCpus(await withChildren(server!.postmaster), PIN.postgres);
   const url =
     keepIn === undefined
       ? await createDatabase(cluster.url)
@@ -129,7 +215,18 @@ async function openPostgres(keepIn: string | undefined): Promise<PostgresEngine 
         ? databaseUrl(cluster.url, 'search_bench')
         : await createDatabase(cluster.url, 'search_bench');
   if (keepIn !== undefined) await writeFile(join(keepIn, 'database'), 'search_bench\n');
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // The cluster's Unix socket (trusted: no password) instead of loopback TCP with --search-socket.
+  const pool = new pg.Pool(
+    socket
+      ? {
+          host: server!.socketDir,
+          port: server!.port,
+          user: 'postgres',
+          database: decodeURIComponent(new URL(url).pathname.slice(1)),
+          max: 4,
+        }
+      : { connectionString: url, max: 4 },
+  );
   // A connection still closing when the cluster stops hears its "terminating connection" (57P01).
   pool.on('error', (error: Error & { code?: string }) => {
     if (error.code !== '57P01') throw error;
@@ -146,6 +243,7 @@ async function openPostgres(keepIn: string | undefined): Promise<PostgresEngine 
       );
       return new Map(rows.map((row) => [row.name, Number(row.bytes)]));
     },
+    serverPids: async () => (server === undefined ? [] : withChildren(server.postmaster)),
     async close() {
       await db.destroy();
       await cluster.stop();
@@ -159,8 +257,37 @@ function sameAnswer(a: SearchResult, b: SearchResult): boolean {
   return strip(a) === strip(b);
 }
 
+/** The CPUs of each process, `cpu 1 × 7` when all their threads share one list. */
+function cpusOfAll(pids: number[]): string {
+  const counts = new Map<string, number>();
+  for (const pid of pids) {
+    let lists: string[];
+    try {
+      lists = cpusOfThreads(pid);
+    } catch {
+      continue; // ended meanwhile
+    }
+    const key = lists.join(' and ');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([list, count]) => `CPU ${list} × ${count}`).join(', ');
+}
+
+/** The first figure of the load average, two decimals. */
+const load1 = () => loadavg()[0]!.toFixed(2);
+
 export async function searchBenchmark(settings: SearchBenchmarkSettings): Promise<void> {
   heading('6. Search');
+  const cpusBefore = cpusOf(process.pid);
+  if (settings.pin) pinToCpus([process.pid], PIN.node);
+  try {
+    await measureSearch(settings);
+  } finally {
+    if (settings.pin) pinToCpus([process.pid], cpusBefore);
+  }
+}
+
+async function measureSearch(settings: SearchBenchmarkSettings): Promise<void> {
   // --search-keep: the library of this size indexed once, in .tmp/, its build figures with it.
   const kept = settings.keep
     ? join(REPO_ROOT, '.tmp', `search-bench-${settings.documents}x${settings.length}`)
@@ -173,7 +300,10 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
   if (kept && !reused) await rm(kept, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const { db, sqlite } = await openDatabase(dir);
-  const postgres = await openPostgres(kept && join(kept, 'postgres'));
+  const postgres = await openPostgres(kept && join(kept, 'postgres'), {
+    pin: settings.pin ?? false,
+    socket: settings.socket ?? false,
+  });
   try {
     const corpus = new ChineseCorpus(SEED);
     const index = new SqliteSearchIndex(sqlite, 'document');
@@ -277,33 +407,59 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
       const result = await index.search({ text: query, size: PAGE_SIZE });
       hits.set(query, { ours: result.total, like: like(query), snippet: result.hits[0]?.snippet ?? '' });
     }
-    const ourSamples: number[] = [];
+    const ourSpans: Span[] = [];
     const likeSamples: number[] = [];
-    const postgresSamples: number[] = [];
-    const roundTripSamples: number[] = [];
+    const postgresSpans: Span[] = [];
+    const roundTripSpans: Span[] = [];
     const perQuery = new Map(
       QUERIES.map((query) => [query, { ours: [] as number[], like: [] as number[], postgres: [] as number[] }]),
     );
     if (postgres) for (const query of QUERIES) await onPostgres({ text: query });
+    const span = async (run: () => Promise<unknown>): Promise<Span> => {
+      await settle();
+      const start = performance.now();
+      await run();
+      return { start, ms: performance.now() - start };
+    };
+    // This process's GC pauses during the rounds: a pause inside a timed call is in its time.
+    const gcs: Span[] = [];
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) gcs.push({ start: entry.startTime, ms: entry.duration });
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
+    const loadBefore = load1();
     for (let round = 1; round <= settings.rounds; round++) {
       process.stderr.write(`  round ${round}/${settings.rounds} …\n`);
       for (const query of QUERIES) {
-        const [, ourMs] = await timedAsync(() => ours({ text: query }));
+        const ourSpan = await span(() => ours({ text: query }));
         const [, likeMs] = timed(() => like(query));
-        ourSamples.push(ourMs);
+        ourSpans.push(ourSpan);
         likeSamples.push(likeMs);
-        perQuery.get(query)!.ours.push(ourMs);
+        perQuery.get(query)!.ours.push(ourSpan.ms);
         perQuery.get(query)!.like.push(likeMs);
         if (postgres) {
-          const [, postgresMs] = await timedAsync(() => onPostgres({ text: query }));
-          postgresSamples.push(postgresMs);
-          perQuery.get(query)!.postgres.push(postgresMs);
+          const postgresSpan = await span(() => onPostgres({ text: query }));
+          postgresSpans.push(postgresSpan);
+          perQuery.get(query)!.postgres.push(postgresSpan.ms);
           // The floor, as each search above meets it: a round trip after a LIKE scan (untimed here).
           like(query);
-          roundTripSamples.push((await timedAsync(() => postgres.roundTrip()))[1]);
+          roundTripSpans.push(await span(() => postgres.roundTrip()));
         }
       }
     }
+    const loadAfter = load1();
+    // GC entries are delivered after the fact: let the last ones in before reading them.
+    await new Promise((resolve) => setImmediate(resolve));
+    gcObserver.disconnect();
+    const ourSamples = ourSpans.map((s) => s.ms);
+    const postgresSamples = postgresSpans.map((s) => s.ms);
+    const roundTripSamples = roundTripSpans.map((s) => s.ms);
+    // Where each process ran (--search-pin), checked after the rounds: every thread of this
+    // process, every process of the server (the pool's backends among them).
+    const placement = settings.pin
+      ? `pinned (--search-pin): this process ${cpusOfAll([process.pid])}; the PostgreSQL server ${postgres ? cpusOfAll(await postgres.serverPids()) : 'not run'} (every thread, after the rounds)`
+      : 'not pinned';
+    const transport = settings.socket ? "PostgreSQL over the server's Unix socket" : 'PostgreSQL over loopback TCP';
     const variantRows: (string | number)[][] = [];
     for (const variant of VARIANTS) {
       const samples: number[] = [];
@@ -366,7 +522,16 @@ export async function searchBenchmark(settings: SearchBenchmarkSettings): Promis
       ),
     );
     console.log(
-      `\n- ours ÷ LIKE: p50 **${ratio(ourP50, likeP50)}**, p99 **${ratio(ourP99, likeP99)}** (goal ≤ 0.05×); ours p99 ${ms(ourP99)} ms (goal ≤ 20 ms)\n`,
+      `\n- ours ÷ LIKE: p50 **${ratio(ourP50, likeP50)}**, p99 **${ratio(ourP99, likeP99)}** (goal ≤ 0.05×); ours p99 ${ms(ourP99)} ms (goal ≤ 20 ms)`,
+    );
+    console.log(
+      `- ${placement}; ${transport}; load average ${loadBefore} before the rounds, ${loadAfter} after; ` +
+        `this process's GC during the rounds: ${gcs.length} pause(s), ${ms(gcs.reduce((sum, gc) => sum + gc.ms, 0))} ms in all, ` +
+        `longest ${ms(Math.max(0, ...gcs.map((gc) => gc.ms)))} ms; of the searches at or above the p99, during a GC: FTS5 ${slowestDuringGc(ourSpans, gcs)}` +
+        (postgres
+          ? `, PostgreSQL ${slowestDuringGc(postgresSpans, gcs)}, \`SELECT 1\` ${slowestDuringGc(roundTripSpans, gcs)}`
+          : '') +
+        '\n',
     );
     if (postgres) {
       const [postgresP50, postgresP99] = [percentile(postgresSamples, 50), percentile(postgresSamples, 99)];
