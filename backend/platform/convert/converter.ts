@@ -55,7 +55,12 @@ export interface ConverterSettings {
   workDir?: string;
   /** defaults for every conversion; a request may override them */
   limits?: Partial<ConversionLimits>;
-  /** a worker thread idle this long ends (its WASM memory goes with it); default 30 s */
+  /**
+   * a worker thread idle this long ends (its WASM memory goes with it); default 5 s: a
+   * document's pages and the documents queued behind it keep the threads busy without a gap
+   * that long, and a site loaded at once after its conversions peaked at 285–295 MiB with 5 s,
+   * 297–316 with 30 s (bench/README.md, "Memory of the site under a mixed load")
+   */
   workerIdleTimeoutMs?: number;
   /**
    * added to the nice value (0–19) of the MuPDF threads, of the libvips threads that encode their images and of
@@ -199,7 +204,7 @@ class Converter implements DocumentConverter {
     this.limits = { ...DEFAULT_LIMITS, ...settings.limits };
     this.pool = new PagePool({
       threads: settings.workers ?? availableParallelism(),
-      idleTimeoutMs: settings.workerIdleTimeoutMs ?? 30_000,
+      idleTimeoutMs: settings.workerIdleTimeoutMs ?? 5_000,
       niceIncrement: settings.niceIncrement ?? 0,
     });
     this.detection = this.detect();
