@@ -8,7 +8,8 @@ import type { Document } from '../../shared/types/document';
 import type { Navigation } from '../../shared/types/navigation';
 import type { Permission } from '../../shared/types/permission';
 import type { User } from '../../shared/types/user';
-import { json, makeJwt, startStub, type Stub } from './helpers';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { json, makeJwt, startStub, type Stub, startCounted, type CountedGateway } from './helpers';
 
 export interface Account {
   user: User;
@@ -184,4 +185,27 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     authorizations,
     files,
   });
+}
+
+/**
+ * A fake backend and a gateway in front of it that counts what reaches Fastify, for the tests
+ * of one file: started in beforeAll (`ready` gets them, after `prepare` has filled the backend),
+ * closed in afterAll; the clock is the real one again after each test.
+ */
+export function useCountedSite(
+  ready: (site: { backend: FakeBackend; gw: CountedGateway }) => void,
+  prepare: (backend: FakeBackend) => void = () => undefined,
+): void {
+  let site: { backend: FakeBackend; gw: CountedGateway } | undefined;
+  beforeAll(async () => {
+    const backend = await startFakeBackend();
+    prepare(backend);
+    site = { backend, gw: await startCounted(backend.url) };
+    ready(site);
+  });
+  afterAll(async () => {
+    await site?.gw.close();
+    await site?.backend.close();
+  });
+  afterEach(() => vi.useRealTimers());
 }

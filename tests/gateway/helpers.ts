@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Agent, request as undiciRequest } from 'undici';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildGateway, type BuildOptions, type GatewayBuildConfig } from '../../gateway/app';
 import { DEFAULTS } from '../../gateway/config';
@@ -316,3 +316,53 @@ export const jsonLdOf = (doc: Document) =>
 /** The start data the gateway wrote into a page. */
 export const startDataOf = (html: string) =>
   JSON.parse(/id="start-data">(.*?)<\/script>/s.exec(html)![1]!) as StartData;
+
+/** A gateway that counts the requests that reached Fastify (not the lane in front of it). */
+export interface CountedGateway extends TestGateway {
+  /** requests that reached Fastify */
+  reachedFastify(): number;
+}
+
+/** Lifetimes of kept data: longer than any test, which moves the clock (`clockAhead`) to see them end. */
+export const COUNTED_TTL_MS = 60_000;
+
+export async function startCounted(
+  backendUrl: string,
+  overrides: Partial<GatewayBuildConfig> = {},
+): Promise<CountedGateway> {
+  let reached = 0;
+  const gateway = await startGateway(
+    backendUrl,
+    { startDataTtlMs: COUNTED_TTL_MS, routeDataTtlMs: COUNTED_TTL_MS, ...overrides },
+    {},
+    (app) => {
+      app.addHook('onRequest', (_request, _reply, done) => {
+        reached++;
+        done();
+      });
+    },
+  );
+  return { ...gateway, reachedFastify: () => reached };
+}
+
+/** Moves Date (what the gateway's lifetimes read; not the timers) `ms` ahead, until vi.useRealTimers(). */
+export function clockAhead(ms: number): void {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + ms, shouldAdvanceTime: true });
+}
+
+/** The headers as a browser would compare two answers: all but those made per answer. */
+export function sameParts(answer: Answer): Record<string, unknown> {
+  const { date: _date, 'x-request-id': _id, ...rest } = answer.headers;
+  return rest;
+}
+
+/** The access lines in a gateway's log. */
+export function accessLines(
+  logs: string[],
+): { reqId: string; url: string; status: number; bytes: number; ip: string; msg: string }[] {
+  return logs
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as never)
+    .filter((line: { msg?: string }) => line.msg === 'request');
+}

@@ -4,77 +4,35 @@
 // page that is no longer current, is still Fastify's. A hook counts what reaches Fastify.
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PageLane } from '../../gateway/page-lane';
-import type { GatewayConfig } from '../../gateway/config';
-import { CRAWLER, sameOrigin, send, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
-import { startFakeBackend, type FakeBackend } from './fake-backend';
+import {
+  COUNTED_TTL_MS,
+  CRAWLER,
+  accessLines,
+  clockAhead,
+  sameOrigin,
+  sameParts,
+  send,
+  sendRaw,
+  startCounted,
+  type Answer,
+  type CountedGateway,
+} from './helpers';
+import { useCountedSite, type FakeBackend } from './fake-backend';
 
 const PERSON = {
   accept: 'text/html,application/xhtml+xml',
   'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148',
 };
-/**
- * How long a visitor's page is kept (the route data's lifetime): longer than any test, which moves the clock to see it
- * end.
- */
-const TTL_MS = 60_000;
-
-/** Moves Date (what the gateway's lifetimes read; not the timers) `ms` ahead, until the test ends. */
-function clockAhead(ms: number): void {
-  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + ms, shouldAdvanceTime: true });
-}
-
-interface CountedGateway extends TestGateway {
-  /** requests that reached Fastify */
-  reachedFastify(): number;
-}
-
-async function startCounted(backendUrl: string, overrides: Partial<GatewayConfig> = {}): Promise<CountedGateway> {
-  let reached = 0;
-  const gateway = await startGateway(
-    backendUrl,
-    { startDataTtlMs: 60_000, routeDataTtlMs: TTL_MS, ...overrides },
-    {},
-    (app) => {
-      app.addHook('onRequest', (_request, _reply, done) => {
-        reached++;
-        done();
-      });
-    },
-  );
-  return { ...gateway, reachedFastify: () => reached };
-}
-
-/** The headers as a browser would compare two answers: all but those made per answer. */
-function sameParts(answer: Answer): Record<string, unknown> {
-  const { date: _date, 'x-request-id': _id, ...rest } = answer.headers;
-  return rest;
-}
-
-function accessLines(
-  logs: string[],
-): { reqId: string; url: string; status: number; bytes: number; ip: string; msg: string }[] {
-  return logs
-    .flatMap((chunk) => chunk.split('\n'))
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as never)
-    .filter((line: { msg?: string }) => line.msg === 'request');
-}
+/** How long a visitor's page is kept (the route data's lifetime). */
+const TTL_MS = COUNTED_TTL_MS;
 
 let backend: FakeBackend;
 let gw: CountedGateway;
 
-beforeAll(async () => {
-  backend = await startFakeBackend();
-  gw = await startCounted(backend.url);
-});
-afterAll(async () => {
-  await gw.close();
-  await backend.close();
-});
+useCountedSite((site) => ({ backend, gw } = site));
 afterEach(() => {
-  vi.useRealTimers();
   gw.logs.length = 0;
 });
 

@@ -3,53 +3,31 @@
 // header, until a change or their lifetime ends them; a session's calls, conditional requests,
 // calls that count a view and answers other than 200 always reach the backend. The backend
 // counts the calls it gets; a hook counts what reaches Fastify.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { GatewayConfig } from '../../gateway/config';
-import { sameOrigin, send, sendRaw, startGateway, type Answer, type TestGateway } from './helpers';
-import { startFakeBackend, type FakeBackend } from './fake-backend';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  COUNTED_TTL_MS,
+  accessLines,
+  clockAhead,
+  sameOrigin,
+  sameParts,
+  send,
+  sendRaw,
+  type CountedGateway,
+} from './helpers';
+import { useCountedSite, type FakeBackend } from './fake-backend';
 
-const TTL_MS = 60_000;
+const TTL_MS = COUNTED_TTL_MS;
 const API = { accept: 'application/json' };
-
-function clockAhead(ms: number): void {
-  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + ms, shouldAdvanceTime: true });
-}
-
-function sameParts(answer: Answer): Record<string, unknown> {
-  const { date: _date, 'x-request-id': _id, ...rest } = answer.headers;
-  return rest;
-}
-
-interface CountedGateway extends TestGateway {
-  reachedFastify(): number;
-}
-
-async function startCounted(backendUrl: string, overrides: Partial<GatewayConfig> = {}): Promise<CountedGateway> {
-  let reached = 0;
-  const gateway = await startGateway(backendUrl, { routeDataTtlMs: TTL_MS, ...overrides }, {}, (app) => {
-    app.addHook('onRequest', (_request, _reply, done) => {
-      reached++;
-      done();
-    });
-  });
-  return { ...gateway, reachedFastify: () => reached };
-}
 
 let backend: FakeBackend;
 let gw: CountedGateway;
 const calls = (path: string) => backend.calls.get(path) ?? 0;
 
-beforeAll(async () => {
-  backend = await startFakeBackend();
-  backend.documents.set(7, { id: 7, title: '公开文档', status: 2 } as never);
-  gw = await startCounted(backend.url);
-});
-afterAll(async () => {
-  await gw.close();
-  await backend.close();
-});
+useCountedSite(
+  (site) => ({ backend, gw } = site),
+  (fake) => fake.documents.set(7, { id: 7, title: '公开文档', status: 2 } as never),
+);
 afterEach(() => {
-  vi.useRealTimers();
   backend.delays.clear();
 });
 
@@ -76,12 +54,7 @@ describe("a visitor's public reads", () => {
     await send(`${gw.url}/api/v1/category/list?type=0`, { headers: API });
     gw.logs.length = 0;
     const again = await send(`${gw.url}/api/v1/category/list?type=0`, { headers: API });
-    const lines = gw.logs
-      .flatMap((chunk) => chunk.split('\n'))
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { msg?: string; reqId?: string; url?: string; status?: number })
-      .filter((line) => line.msg === 'request');
-    expect(lines).toEqual([
+    expect(accessLines(gw.logs)).toEqual([
       expect.objectContaining({
         reqId: again.headers['x-request-id'],
         url: '/api/v1/category/list?type=0',
