@@ -255,8 +255,11 @@ describe.each([
     doc = await createDocument(backend.url, adminToken, textPdf(2), 'parity.pdf', { title: 'Parity' });
     await waitForStatus(backend.url, adminToken, doc.id, [2]);
     const embedded = inProcessBackend(backend.app);
-    inProcess = await startGateway('', {}, { dispatcher: embedded.dispatcher, viewFiles: embedded.viewFiles });
-    remote = await startGateway(backend.url);
+    // The pages' route data compared whole: its calls are given time for a busy machine (a late
+    // call is left out of the page, and the two ways would differ by what was late).
+    const patient = { routeDataTimeoutMs: 30_000 };
+    inProcess = await startGateway('', patient, { dispatcher: embedded.dispatcher, viewFiles: embedded.viewFiles });
+    remote = await startGateway(backend.url, patient);
   }, 120_000);
   afterAll(async () => {
     await inProcess?.close();
