@@ -173,9 +173,15 @@ describe('first screens', () => {
     const context = await site.browser.newContext({ baseURL: site.url, javaScriptEnabled: false });
     try {
       const page = await context.newPage();
-      await page.goto(`/library/${category}`);
-      await page.getByRole('link', { name: lessonTitle }).first().waitFor();
-      expect(await page.locator('#root [data-crawler]').count()).toBe(0);
+      // A page whose first screen came late (a busy machine) is answered once more without it
+      // while its successor is made (gateway/page-cache.ts): the next load has it.
+      await expect
+        .poll(async () => {
+          await page.goto(`/library/${category}`);
+          await page.getByRole('link', { name: lessonTitle }).first().waitFor();
+          return page.locator('#root [data-crawler]').count();
+        })
+        .toBe(0);
       await page.goto('/');
       await page.getByRole('link', { name: lessonTitle }).first().waitFor();
     } finally {
