@@ -8,7 +8,6 @@
 // (bench/README.md, "One process, one HTTP exchange"), and visitors make these calls on every page. A session, a conditional or ranged request, any
 // status but 200 and any call that counts something (a view) is never kept.
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { PageLane } from '../page-lane';
 import type { PageCache } from '../page-cache';
@@ -62,8 +61,8 @@ export function publicReadKey(request: IncomingMessage, cookieName: string): str
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** the page cache's generation when a public read began: kept only if no change came meanwhile */
-    publicReadGeneration: number | undefined;
+    /** a public read's lane key, and the page cache's generation when it began (kept only if no change came meanwhile) */
+    publicRead: { key: string; generation: number } | undefined;
   }
 }
 
@@ -80,32 +79,32 @@ export default fp<PublicReadsOptions>(
     const { lane, cache, cookieName, ttlMs } = opts;
     const keyOf = (request: IncomingMessage) => publicReadKey(request, cookieName);
     lane.install(keyOf);
-    fastify.decorateRequest('publicReadGeneration', undefined);
+    fastify.decorateRequest('publicRead', undefined);
 
     fastify.addHook('onRequest', (request, _reply, done) => {
       // Only a request the lane would take as it came (a canonical URL: the lane does not normalise).
-      if (request.method === 'GET' && request.raw.url === request.url && keyOf(request.raw) !== undefined)
-        request.publicReadGeneration = cache.generation;
+      if (request.method === 'GET' && request.raw.url === request.url) {
+        const key = keyOf(request.raw);
+        if (key !== undefined) request.publicRead = { key, generation: cache.generation };
+      }
       done();
     });
 
     fastify.addHook('onSend', (request, reply, payload, done) => {
-      const generation = request.publicReadGeneration;
-      if (generation !== undefined && reply.statusCode === 200 && generation === cache.generation)
-        keep(request, reply.getHeaders(), payload, generation);
+      const read = request.publicRead;
+      if (read !== undefined && reply.statusCode === 200 && read.generation === cache.generation)
+        keep(read, reply.getHeaders(), payload);
       done(null, payload);
     });
 
     function keep(
-      request: FastifyRequest,
+      { key, generation }: { key: string; generation: number },
       sent: Record<string, number | string | string[] | undefined>,
       payload: unknown,
-      generation: number,
     ): void {
       // A streamed answer (a large one) is not kept.
       const body = Buffer.isBuffer(payload) ? payload : typeof payload === 'string' ? Buffer.from(payload) : undefined;
-      const key = keyOf(request.raw);
-      if (body === undefined || key === undefined) return;
+      if (body === undefined) return;
       const headers: string[] = [];
       for (const [name, value] of Object.entries(sent)) {
         if (value === undefined || name === 'x-request-id' || name === 'content-length' || name === 'connection')
