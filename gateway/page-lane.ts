@@ -10,13 +10,19 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
+/**
+ * What the lane does with a kept answer at a moment: `answer` it; `pass` this one request to
+ * Fastify, which makes its successor, and keep answering it to the others meanwhile; or `drop`
+ * it, once Fastify would answer something else (the page expired, its data changed).
+ */
+export type KeptState = 'answer' | 'pass' | 'drop';
+
 export interface KeptAnswer {
   status: number;
   /** `[name, value, …]` as Fastify sent them, without the request id */
   headers: readonly string[];
   body: Buffer;
-  /** false once Fastify would answer something else (the page expired, its data changed) */
-  current(now: number): boolean;
+  state(now: number): KeptState;
 }
 
 /** Called after each answer of the lane: its access line. */
@@ -103,8 +109,9 @@ export class PageLane {
     if (key === undefined) return false;
     const kept = this.answers.get(key);
     if (kept === undefined) return false;
-    if (!kept.current(Date.now())) {
-      this.drop(key);
+    const state = kept.state(Date.now());
+    if (state !== 'answer') {
+      if (state === 'drop') this.drop(key);
       return false;
     }
     const started = this.listeners.length > 0 ? performance.now() : 0;

@@ -6,9 +6,16 @@
 // over at start, so that nothing else of gateway/ imports backend/ (docs/architecture.md). With
 // BACKEND_URL set there is no such function and pages are forwarded as before.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
-import type { ViewFiles } from '../shared/view-files';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import type { ViewFileAnswer, ViewFiles } from '../shared/view-files';
 import { backendAuthorization, bearerFromCookie, forwardablePath } from './forward';
+
+/**
+ * A visitor's page or cover up to this size is read whole and sent as bytes, which the lane
+ * may then keep (plugins/public-reads.ts); a larger one, and every other reader's, streams.
+ */
+const KEPT_FILE_BYTES = 256 * 1024;
 
 /**
  * Serves a page or cover in process, or calls `forward` (over HTTP) for what it does not
@@ -31,7 +38,7 @@ export function serveViewFile(
     ifRange: headerValue(request.headers['if-range']),
   });
   if (pending === null) return forward();
-  return pending.then(
+  return pending.then(request.publicRead === undefined ? undefined : whole).then(
     (answer) => {
       reply.code(answer.status).headers(answer.headers);
       if (answer.status === 401 && bearerFromCookie(request)) reply.clearTokenCookie();
@@ -42,6 +49,14 @@ export function serveViewFile(
       return forward();
     },
   );
+}
+
+/** The answer with its stored file as bytes, if it is a 200 of a known, small length. */
+async function whole(answer: ViewFileAnswer<Readable>): Promise<ViewFileAnswer<Readable | Buffer>> {
+  const { status, headers, body } = answer;
+  const length = Number(headers['content-length']);
+  if (status !== 200 || !(body instanceof Readable) || !(length <= KEPT_FILE_BYTES)) return answer;
+  return { status, headers, body: await buffer(body) };
 }
 
 /** A header Node types loosely (`string | string[]`) as the one value it is. */

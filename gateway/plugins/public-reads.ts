@@ -1,12 +1,17 @@
 // Visitors' public reads: the API calls whose answer to a visitor (no session) is the same for
 // every visitor and whose call changes nothing (settings, categories, lists of documents,
-// articles, banners, ads…). Their answers are kept, bytes and headers as Fastify sent them,
+// articles, banners, ads…), and the pages and covers of documents (a free page is public: its
+// answer says `Cache-Control: public`). Their answers are kept, bytes and headers as Fastify sent them,
 // and answered again by the lane in front of Fastify (gateway/page-lane.ts) while the page
-// cache's generation is the one they were read in and their lifetime (the route data's) lasts:
-// the one invalidation signal (plugins/page-changes.ts) ends them as it ends kept pages. A call
+// cache's generation is the one they were read in and their lifetime (the route data's) lasts,
+// then while one request makes their successor: the one invalidation signal
+// (plugins/page-changes.ts) ends them as it ends kept pages. A call
 // through the gateway and the backend cost 0.2–2 ms of CPU, one from the lane 40–85 µs
-// (bench/README.md, "One process, one HTTP exchange"), and visitors make these calls on every page. A session, a conditional or ranged request, any
-// status but 200 and any call that counts something (a view) is never kept.
+// (bench/README.md, "One process, one HTTP exchange"), and visitors make these calls on every page;
+// a page image through Fastify, the rights decision and its file costs about 0.5 ms, and under
+// load its file reads through libuv's thread pool made the slowest answers of the site (seconds).
+// A session, a conditional or ranged request, any status but 200, an answer marked `private` or
+// `no-store`, a streamed answer and any call that counts something (a view) is never kept.
 import fp from 'fastify-plugin';
 import type { IncomingMessage } from 'node:http';
 import type { PageLane } from '../page-lane';
@@ -35,23 +40,30 @@ export const PUBLIC_READS: ReadonlySet<string> = new Set([
   '/api/v1/advertisement/position',
 ]);
 
+/** A document's page or cover, in the plain shapes the backend's page routes answer (upstream.ts). */
+const VIEW_FILE = /^\/view\/(?:page\/[0-9a-f]{32}\/[\w.]+|cover\/[0-9a-f]{32})$/;
+
 /** Request headers that make an answer other than the plain 200 (a 304, a range). */
 const CONDITIONAL = ['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range', 'range'];
+
+/** How long the request passed to make a kept answer's successor has before another is passed. */
+const SUCCESSOR_MS = 1000;
 
 /** Each key starts so; the page plugin's never do (gateway/plugins/spa.ts). */
 const KEY_PREFIX = 'api\n';
 
 /**
  * The lane's key of a visitor's public read, by all its answer depends on (the URL as it came,
- * and the codings the client takes, in case a remote backend compresses); undefined for any
- * other request.
+ * and the codings the client takes: a gzip page is inflated for a client without gzip, a remote
+ * backend may compress); undefined for any other request.
  */
 export function publicReadKey(request: IncomingMessage, cookieName: string): string | undefined {
   const url = request.url ?? '/';
-  if (!url.startsWith('/api/v1/')) return undefined;
-  const path = pathOf(url);
-  if (!PUBLIC_READS.has(path)) return undefined;
-  if (path === '/api/v1/document' && url.includes('with_author')) return undefined;
+  if (url.startsWith('/api/v1/')) {
+    const path = pathOf(url);
+    if (!PUBLIC_READS.has(path)) return undefined;
+    if (path === '/api/v1/document' && url.includes('with_author')) return undefined;
+  } else if (!url.startsWith('/view/') || !VIEW_FILE.test(pathOf(url))) return undefined;
   const { headers } = request;
   // A session, or what may be one, is the backend's to read.
   if (headers.authorization !== undefined || headers.cookie?.includes(cookieName)) return undefined;
@@ -105,6 +117,8 @@ export default fp<PublicReadsOptions>(
       // A streamed answer (a large one) is not kept.
       const body = Buffer.isBuffer(payload) ? payload : typeof payload === 'string' ? Buffer.from(payload) : undefined;
       if (body === undefined) return;
+      // An answer its headers keep to its reader is not anyone else's.
+      if (/\b(?:private|no-store)\b/i.test(String(sent['cache-control'] ?? ''))) return;
       const headers: string[] = [];
       for (const [name, value] of Object.entries(sent)) {
         if (value === undefined || name === 'x-request-id' || name === 'content-length' || name === 'connection')
@@ -115,11 +129,23 @@ export default fp<PublicReadsOptions>(
       }
       headers.push('content-length', String(body.length));
       const expires = Date.now() + ttlMs;
+      /** when a request was last passed to Fastify to make its successor */
+      let passed = Number.NEGATIVE_INFINITY;
       lane.keep(key, {
         status: 200,
         headers,
         body,
-        current: (time) => time < expires && cache.generation === generation,
+        state: (time) => {
+          if (cache.generation !== generation || time >= expires + ttlMs) return 'drop';
+          if (time < expires) return 'answer';
+          // Past its lifetime: one request (one a second at most) makes its successor while
+          // the others get this answer, as a page past its time is (page-cache.ts). Were they all
+          // passed, every visitor of that moment would make it at once: under 200 connections,
+          // a burst of page reads through the thread pool that made answers wait for seconds.
+          if (time - passed < SUCCESSOR_MS) return 'answer';
+          passed = time;
+          return 'pass';
+        },
       });
     }
   },

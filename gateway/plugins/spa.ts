@@ -221,7 +221,9 @@ export default fp<SpaOptions>(
         headers.push(name, Array.isArray(value) ? value.join(', ') : String(value));
       }
       headers.push('content-length', String(answer.body.length));
-      lane?.keep(key, { status: answer.page.status, headers, body: answer.body, current });
+      // A page past its time is the page cache's to answer while its successor is made.
+      const state = (time: number) => (current(time) ? 'answer' : 'drop');
+      lane?.keep(key, { status: answer.page.status, headers, body: answer.body, state });
     }
 
     fastify.setNotFoundHandler(async (request, reply) => {

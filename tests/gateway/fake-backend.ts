@@ -161,7 +161,11 @@ export async function startFakeBackend(): Promise<FakeBackend> {
       default: {
         const file = req.method === 'GET' ? files.get(path) : undefined;
         if (file) {
-          res.writeHead(200, { 'content-type': file.type, 'cache-control': file.cacheControl });
+          res.writeHead(200, {
+            'content-type': file.type,
+            'cache-control': file.cacheControl,
+            'content-length': file.body.length,
+          });
           res.end(file.body);
           return;
         }

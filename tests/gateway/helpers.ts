@@ -329,12 +329,13 @@ export const COUNTED_TTL_MS = 60_000;
 export async function startCounted(
   backendUrl: string,
   overrides: Partial<GatewayBuildConfig> = {},
+  build: Omit<BuildOptions, 'logStream'> = {},
 ): Promise<CountedGateway> {
   let reached = 0;
   const gateway = await startGateway(
     backendUrl,
     { startDataTtlMs: COUNTED_TTL_MS, routeDataTtlMs: COUNTED_TTL_MS, ...overrides },
-    {},
+    build,
     (app) => {
       app.addHook('onRequest', (_request, _reply, done) => {
         reached++;

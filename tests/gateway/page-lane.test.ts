@@ -238,7 +238,7 @@ describe('the lane on its own', () => {
       status: 203,
       headers: ['content-type', 'text/plain', 'content-length', '4'],
       body: Buffer.from('kept'),
-      current: () => current,
+      state: () => (current ? 'answer' : 'drop'),
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -253,12 +253,31 @@ describe('the lane on its own', () => {
       // no longer current: dropped, and not answered again when it would be
       current = true;
       expect((await send(`${url}/kept`)).text).toBe('behind');
-      lane.keep('kept', { status: 200, headers: [], body: Buffer.from('kept'), current: () => true });
+      lane.keep('kept', { status: 200, headers: [], body: Buffer.from('kept'), state: () => 'answer' });
       expect((await send(`${url}/kept`)).text).toBe('kept');
       lane.close();
       expect((await send(`${url}/kept`)).text).toBe('behind');
-      lane.keep('kept', { status: 200, headers: [], body: Buffer.from('kept'), current: () => true });
+      lane.keep('kept', { status: 200, headers: [], body: Buffer.from('kept'), state: () => 'answer' });
       expect((await send(`${url}/kept`)).text).toBe('behind');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('passes a request to the handler behind it when its keeper says so, and keeps the answer', async () => {
+    const lane = new PageLane(2);
+    const server = lane.serverFactory((_request, response) => response.end('behind'), {});
+    lane.install((request) => request.url);
+    const states: ('answer' | 'pass')[] = ['answer', 'pass', 'answer'];
+    lane.keep('/a', { status: 200, headers: [], body: Buffer.from('kept'), state: () => states.shift() ?? 'drop' });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const texts: string[] = [];
+      for (let i = 0; i < 5; i++) texts.push((await send(`${url}/a`)).text);
+      // answered, passed, answered again, then dropped: behind from then on
+      expect(texts).toEqual(['kept', 'behind', 'kept', 'behind', 'behind']);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -270,7 +289,7 @@ describe('the lane on its own', () => {
     const server = lane.serverFactory((_request, response) => response.end('behind'), {});
     lane.install((request) => request.url);
     for (const path of ['/a', '/b', '/c'])
-      lane.keep(path, { status: 200, headers: [], body: Buffer.alloc(10, path), current: () => true });
+      lane.keep(path, { status: 200, headers: [], body: Buffer.alloc(10, path), state: () => 'answer' });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
@@ -288,7 +307,7 @@ describe('the lane on its own', () => {
     const server = lane.serverFactory((_request, response) => response.end('behind'), {});
     lane.install((request) => request.url);
     for (const path of ['/a', '/b', '/c'])
-      lane.keep(path, { status: 200, headers: [], body: Buffer.from(path), current: () => true });
+      lane.keep(path, { status: 200, headers: [], body: Buffer.from(path), state: () => 'answer' });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {

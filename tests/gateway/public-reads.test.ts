@@ -3,7 +3,7 @@
 // header, until a change or their lifetime ends them; a session's calls, conditional requests,
 // calls that count a view and answers other than 200 always reach the backend. The backend
 // counts the calls it gets; a hook counts what reaches Fastify.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   COUNTED_TTL_MS,
   accessLines,
@@ -25,7 +25,15 @@ const calls = (path: string) => backend.calls.get(path) ?? 0;
 
 useCountedSite(
   (site) => ({ backend, gw } = site),
-  (fake) => fake.documents.set(7, { id: 7, title: '公开文档', status: 2 } as never),
+  (fake) => {
+    fake.documents.set(7, { id: 7, title: '公开文档', status: 2 } as never);
+    const body = Buffer.from(JSON.stringify({ document_count: 1 }));
+    fake.files.set('/api/v1/stats', {
+      type: 'application/json; charset=utf-8',
+      body,
+      cacheControl: 'private, max-age=60',
+    });
+  },
 );
 afterEach(() => {
   backend.delays.clear();
@@ -92,6 +100,32 @@ describe("a visitor's public reads", () => {
     expect(calls('/api/v1/navigation/list')).toBe(reached + 1);
   });
 
+  it('past their lifetime, are answered while one request makes their successor, for one lifetime more at most', async () => {
+    const url = `${gw.url}/api/v1/category/list?type=1`;
+    const reads = () => calls('/api/v1/category/list');
+    await send(url, { headers: API });
+    const reached = reads();
+    clockAhead(TTL_MS + 1);
+    backend.delays.set('/api/v1/category/list', 300);
+    const successor = send(url, { headers: API });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // meanwhile: the kept answer, without the backend
+    const meanwhile = await Promise.all([send(url, { headers: API }), send(url, { headers: API })]);
+    expect(meanwhile.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(reads()).toBe(reached + 1);
+    expect((await successor).status).toBe(200);
+    backend.delays.clear();
+    // the successor is kept
+    await send(url, { headers: API });
+    expect(reads()).toBe(reached + 1);
+    // a lifetime past the successor's: the backend again, for every request until one is kept anew
+    vi.useRealTimers();
+    clockAhead(3 * TTL_MS + 2000);
+    backend.delays.set('/api/v1/category/list', 300);
+    await Promise.all([send(url, { headers: API }), send(url, { headers: API })]);
+    expect(reads()).toBe(reached + 3);
+  });
+
   it('are not kept when a change came while the backend answered', async () => {
     backend.delays.set('/api/v1/document/related', 300);
     const slow = send(`${gw.url}/api/v1/document/related?id=7`, { headers: API });
@@ -115,6 +149,7 @@ describe("a visitor's public reads", () => {
     ['a GetDocument that counts a view', '/api/v1/document?id=7&with_author=true', () => ({})],
     ['a read not on the list (a search counts a record)', '/api/v1/user', () => ({})],
     ['an answer other than 200', '/api/v1/document?id=404', () => ({})],
+    ['an answer marked private', '/api/v1/stats', () => ({})],
   ])('reach the backend every time: %s', async (_name, url, extra) => {
     const path = url.split('?')[0]!;
     await send(`${gw.url}${url}`, { headers: { ...API, ...extra() } });

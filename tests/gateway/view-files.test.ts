@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, useBackend, type Member } from '../helpers/backend';
 import { pricedFivePages, type CreatedDocument } from '../helpers/document-api';
-import { sendRaw, startGateway, type TestGateway } from './helpers';
+import { sendRaw, startCounted, startGateway, type CountedGateway, type TestGateway } from './helpers';
 import { recordedConversions } from '../helpers/recorded-conversions';
 
 const backend = useBackend({ build: { converter: recordedConversions } });
@@ -24,6 +24,8 @@ let inProcess: TestGateway;
 let inProcessLive: TestGateway;
 /** forwards every page over HTTP, as with BACKEND_URL */
 let proxied: TestGateway;
+/** serves pages in process, and counts what reaches Fastify rather than the lane in front of it */
+let counted: CountedGateway;
 
 async function closedPortUrl(): Promise<string> {
   const server = createServer();
@@ -71,9 +73,10 @@ beforeAll(async () => {
   inProcess = await startGateway(await closedPortUrl(), {}, { viewFiles: backend.viewFiles });
   inProcessLive = await startGateway(backend.url, {}, { viewFiles: backend.viewFiles });
   proxied = await startGateway(backend.url);
+  counted = await startCounted(await closedPortUrl(), {}, { viewFiles: backend.viewFiles });
 });
 afterAll(async () => {
-  await Promise.all([inProcess?.close(), inProcessLive?.close(), proxied?.close()]);
+  await Promise.all([inProcess?.close(), inProcessLive?.close(), proxied?.close(), counted?.close()]);
 });
 
 describe('the same answers in process as over HTTP', () => {
@@ -213,5 +216,44 @@ describe('what the backend leaves to its router goes over HTTP', () => {
 
   it('and the gateway without a live backend says so (502), so the answers above came in process', async () => {
     expect((await get(inProcess.url, '/view/page/abc/1.svg')).status).toBe(502);
+  });
+});
+
+describe("a visitor's free pages and covers are kept (gateway/plugins/public-reads.ts)", () => {
+  const gzip = { 'accept-encoding': 'gzip' };
+
+  it('and answered again in front of Fastify: the same status, headers and bytes as over HTTP', async () => {
+    for (const path of [pagePath(2, '.gzip.svg'), `/view/cover/${doc.hash}`]) {
+      const first = await get(counted.url, path, gzip);
+      const reached = counted.reachedFastify();
+      const again = await get(counted.url, path, gzip);
+      const third = await get(counted.url, path, gzip);
+      expect(counted.reachedFastify(), path).toBe(reached);
+      expect(again.status, path).toBe(200);
+      expect(comparable(again), path).toEqual(comparable(first));
+      expect(comparable(third), path).toEqual(comparable(await get(proxied.url, path, gzip)));
+      expect(again.headers['x-request-id']).not.toBe(third.headers['x-request-id']);
+    }
+  });
+
+  it.each<[string, () => Promise<[string, Record<string, string>]>]>([
+    ['a page past the free preview (403)', async () => [pagePath(4, '.gzip.svg'), gzip]],
+    ['a page read with a session', async () => [pagePath(1, '.gzip.svg'), { ...gzip, ...cookieOf(author) }]],
+    ['a page inflated for a client without gzip (streamed)', async () => [pagePath(1, '.svg'), {}]],
+    ['a range of a page', async () => [pagePath(1, '.gzip.svg'), { ...gzip, range: 'bytes=0-99' }]],
+    [
+      'a conditional request (304)',
+      async () => {
+        const etag = String((await get(counted.url, pagePath(1, '.gzip.svg'), gzip)).headers.etag);
+        return [pagePath(1, '.gzip.svg'), { ...gzip, 'if-none-match': etag }];
+      },
+    ],
+  ])('but not %s: it reaches Fastify every time', async (_name, ask) => {
+    const [path, headers] = await ask();
+    const statuses = [(await get(counted.url, path, headers)).status];
+    const reached = counted.reachedFastify();
+    statuses.push((await get(counted.url, path, headers)).status, (await get(counted.url, path, headers)).status);
+    expect(counted.reachedFastify()).toBe(reached + 2);
+    expect(new Set(statuses).size).toBe(1);
   });
 });
