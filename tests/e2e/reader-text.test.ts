@@ -253,9 +253,16 @@ describe('full screen', () => {
       await page.getByRole('button', { name: '退出全屏' }).click();
       await expect.poll(() => page.evaluate(() => document.fullscreenElement === null)).toBe(true);
       await expect.poll(() => counter(page), { message: `${viewport.width} px, after full screen` }).toMatch(/^6 \//);
-      const sixth = await page.locator('[data-page="6"]').boundingBox();
-      expect(sixth!.y).toBeLessThan(viewport.height / 2);
-      expect(sixth!.y + sixth!.height).toBeGreaterThan(0);
+      // Page 6 in view once the layout has settled (pages above it may still be getting their size).
+      await expect
+        .poll(
+          async () => {
+            const sixth = await page.locator('[data-page="6"]').boundingBox();
+            return sixth !== null && sixth.y < viewport.height / 2 && sixth.y + sixth.height > 0;
+          },
+          { message: `${viewport.width} px, page 6 in view`, timeout: 5_000 },
+        )
+        .toBe(true);
     }
   });
 });
