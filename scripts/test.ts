@@ -1,6 +1,7 @@
 // The test tiers (README, Development):
-//   `npm run test:quick`  typecheck, and the shared, server and web projects: unit, component
-//                         and API tests, no browser, no real conversion, no build
+//   `npm run test:quick`  typecheck, and the shared, server and web projects on the default
+//                         engines (SQLite, files in DATA_DIR): unit, component and API tests, no
+//                         browser, no real conversion, no build, no PostgreSQL or S3 server
 //   `npm test`            typecheck, lint, the coverage gate (shared/ at least 95 % line-covered
 //                         by its own tests) and every project (slow, e2e, and server-postgres
 //                         where PostgreSQL's server is installed or REQUIRE_POSTGRES asks for it)
@@ -14,6 +15,8 @@ export interface Step {
   name: string;
   command: string;
   args: string[];
+  /** added to the environment the step inherits */
+  env?: Record<string, string>;
 }
 
 export interface Plan {
@@ -24,16 +27,34 @@ export interface Plan {
 }
 
 const npm = (script: string): Step => ({ name: script, command: 'npm', args: ['run', '--silent', script] });
-const vitest = (name: string, args: string[]): Step => ({
+const vitest = (name: string, args: string[], env?: Record<string, string>): Step => ({
   name,
   command: 'node_modules/.bin/vitest',
   args: ['run', ...args],
+  ...(env ? { env } : {}),
 });
 
 export const TIERS = {
   quick: {
     beside: [npm('typecheck')],
-    tests: [vitest('tests', ['--project', 'shared', '--project', 'server', '--project', 'web'])],
+    // The suites' PostgreSQL and S3 halves are left to `npm test` (tests/helpers/engines.ts); a file about
+    // nothing else is left out whole.
+    tests: [
+      vitest(
+        'tests',
+        [
+          '--project',
+          'shared',
+          '--project',
+          'server',
+          '--project',
+          'web',
+          '--exclude',
+          'tests/backend/s3-backend.test.ts',
+        ],
+        { TEST_ENGINES: 'default' },
+      ),
+    ],
   },
   full: {
     beside: [npm('typecheck'), npm('lint')],
@@ -69,7 +90,11 @@ function runStep(step: Step, cwd: string, hold: boolean): Promise<Outcome> {
   const started = performance.now();
   return new Promise((resolve) => {
     const command = step.command.includes('/') ? resolvePath(cwd, step.command) : step.command;
-    const child = spawn(command, step.args, { cwd, stdio: hold ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(command, step.args, {
+      cwd,
+      env: { ...process.env, ...step.env },
+      stdio: hold ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

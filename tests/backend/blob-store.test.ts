@@ -16,6 +16,7 @@ import {
 import { CACHE_DEFAULTS, CachedBlobStore } from '../../backend/platform/blobs/cached-blob-store';
 import { LocalBlobStore } from '../../backend/platform/blobs/local-blob-store';
 import { BlobDigestError, S3BlobStore, type S3BlobStoreOptions } from '../../backend/platform/blobs/s3-blob-store';
+import { DEFAULT_ENGINES_ONLY, onS3 } from '../helpers/engines';
 import { startS3, type TestS3 } from '../helpers/s3';
 import { freePort } from '../helpers/ports';
 
@@ -142,12 +143,14 @@ async function listTemp(store: S3BlobStore, prefix: string): Promise<string[]> {
   return (page.Contents ?? []).map((o) => o.Key!);
 }
 
+const stores = [local, ...onS3(s3, s3Cached)];
+
 beforeAll(async () => {
-  server = await startS3();
+  if (stores.length > 1) server = await startS3();
 });
 afterAll(() => server?.stop());
 
-describe.each([local, s3, s3Cached])('the $name store', (kind) => {
+describe.each(stores)('the $name store', (kind) => {
   let harness: Harness;
   let store: BlobStore;
   beforeEach(async () => {
@@ -482,7 +485,7 @@ describe('the local store alone', () => {
   });
 });
 
-describe('the S3 store alone', () => {
+describe.skipIf(DEFAULT_ENGINES_ONLY)('the S3 store alone', () => {
   let prefix = '';
   const opened: S3BlobStore[] = [];
   const open = async (extra: Partial<S3BlobStoreOptions> = {}) => {
@@ -570,7 +573,7 @@ describe('the S3 store alone', () => {
   });
 });
 
-describe('the cached S3 store alone', () => {
+describe.skipIf(DEFAULT_ENGINES_ONLY)('the cached S3 store alone', () => {
   const TTL = 10_000;
   let prefix = '';
   let clock = 0;

@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, useBackend, type Member } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
+import { onS3 } from '../helpers/engines';
 import { textPdf } from '../helpers/documents';
 import { recordedConversions } from '../helpers/recorded-conversions';
 import { startGateway, type TestGateway } from '../gateway/helpers';
@@ -23,10 +24,7 @@ async function get(url: string, headers: Record<string, string> = {}): Promise<A
   return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
 }
 
-describe.each([
-  { store: 'local', s3: false },
-  { store: 'S3', s3: true },
-])('on the $store store', ({ s3 }) => {
+describe.each([{ store: 'local', s3: false }, ...onS3({ store: 'S3', s3: true })])('on the $store store', ({ s3 }) => {
   const backend = useBackend({ s3, build: { converter: recordedConversions } });
   const pdf = textPdf(3);
   let author: Member;

@@ -8,6 +8,7 @@ import { inProcessBackend } from '../../gateway/embedded-backend';
 import { login, startBackend, type StartedBackend } from '../helpers/backend';
 import { createDocument, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { textPdf } from '../helpers/documents';
+import { onS3 } from '../helpers/engines';
 import { startS3, type TestS3 } from '../helpers/s3';
 import { sameOrigin, send, startGateway, type Answer, type TestGateway } from './helpers';
 
@@ -237,10 +238,9 @@ const MUST_SUCCEED = new Set([
   'the document downloaded',
 ]);
 
-describe.each([
-  ['files in DATA_DIR', false],
-  ['files in S3', true],
-])('the embedded backend in process and a backend over HTTP, %s', (_store, onS3) => {
+const STORES: (readonly [string, boolean])[] = [['files in DATA_DIR', false], ...onS3(['files in S3', true] as const)];
+
+describe.each(STORES)('the embedded backend in process and a backend over HTTP, %s', (_store, inS3) => {
   let s3: TestS3 | undefined;
   let backend: StartedBackend;
   let inProcess: TestGateway;
@@ -248,7 +248,7 @@ describe.each([
   let doc: CreatedDocument;
 
   beforeAll(async () => {
-    s3 = onS3 ? await startS3() : undefined;
+    s3 = inS3 ? await startS3() : undefined;
     backend = await startBackend({ env: { CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' }, ...(s3 ? { s3 } : {}) });
     // Logged in once before, so that each way's login answers with a previous login in it.
     const adminToken = await login(backend.url, 'admin', backend.adminPassword);

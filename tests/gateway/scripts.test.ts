@@ -148,6 +148,20 @@ describe('npm test and npm run test:quick (scripts/test.ts)', () => {
     expect(TIERS.full.beside.map((step) => step.name)).toEqual(['typecheck', 'lint']);
     expect(projectsOf(TIERS.quick.tests).sort()).toEqual(['server', 'shared', 'web']);
     expect(TIERS.quick.beside.map((step) => step.name)).toEqual(['typecheck']);
+    // The quick tier on the default engines only (tests/helpers/engines.ts); the full one on every engine.
+    expect(TIERS.quick.tests.map((step) => step.env)).toEqual([{ TEST_ENGINES: 'default' }]);
+    expect(TIERS.full.tests.every((step) => step.env === undefined)).toBe(true);
+  });
+
+  it('gives a step the environment it names, beside the one it inherits', async () => {
+    const sees = node(
+      'tests',
+      `process.exit(process.env.STEP_MARK === 'named' && process.env.PATH === ${JSON.stringify(process.env.PATH)} ? 0 : 4)`,
+    );
+    expect(await runPlan({ beside: [], tests: [{ ...sees, env: { STEP_MARK: 'named' } }] }, dir, () => undefined)).toBe(
+      0,
+    );
+    expect(await runPlan({ beside: [], tests: [sees] }, dir, () => undefined)).toBe(1);
   });
 
   it('runs the steps beside the tests at the same time, and passes when all pass', async () => {
