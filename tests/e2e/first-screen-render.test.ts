@@ -1,9 +1,13 @@
 // The real first-screen build (web/dist/.ssr of the production build) through the gateway's
 // renderer thread, without a browser: which pages it renders, what it leaves to the SPA, and
 // that a component failing on the data it is given leaves the page to the SPA.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadFirstScreen, type FirstScreenRenderer } from '../../gateway/first-screen';
+import { FIRST_SCREEN_MODULE, loadFirstScreen, type FirstScreenRenderer } from '../../gateway/first-screen';
 import { searchCall, searchRequest, searchState } from '../../shared/page-data';
 import type { StartData } from '../../shared/types/start-data';
 
@@ -89,6 +93,56 @@ describe('the first-screen build', () => {
     ],
   ])('renders nothing for %s (the SPA renders those itself)', async (_label, url, start) => {
     expect(await renderer.render(url, start)).toBeUndefined();
+  });
+
+  it("renders pages side by side each from its own start data: the routes are made once, each render's loaders read its own", async () => {
+    const titles = ['城市图书馆的一天', '乡村学校的早晨', '海边灯塔的夜晚', '山间小路的黄昏'];
+    const searches = titles.map((title, i) => {
+      const wd = title.slice(0, 2);
+      const request = searchRequest(searchState({ wd }), 0);
+      const hit = { id: 10 + i, title, snippet: title, snippet_page: 1 };
+      return renderer.render(`http://localhost/search?wd=${encodeURIComponent(wd)}`, {
+        ...START,
+        routeData: [{ key: searchCall(request).key, data: { total: 1, document: [hit] } }],
+      });
+    });
+    // The guard reads the site's switches from the render's own settings: a closed site's page
+    // (the SPA's 站点已关闭) is not rendered, an open one beside it is.
+    const closed = { ...START, settings: { ...START.settings, security: { is_close: true } } };
+    const homes = [START, closed, START, closed].map((start) => renderer.render('http://localhost/', start));
+    const screens = await Promise.all(searches);
+    screens.forEach((screen, i) => {
+      expect(screen?.html).toContain(titles[i]);
+      for (const other of titles.filter((_, j) => j !== i)) expect(screen?.html).not.toContain(other);
+    });
+    expect((await Promise.all(homes)).map((screen) => screen !== undefined)).toEqual([true, false, true, false]);
+  });
+
+  it('keeps nothing of a page once it is rendered: the lazy parts, left as their fallback, hold no render', async () => {
+    // The build's module in this process, where its heap can be weighed after a full collection.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { renderFirstScreen } = (await import(pathToFileURL(join(WEB_DIST, FIRST_SCREEN_MODULE)).href)) as {
+      renderFirstScreen: (url: string, start: StartData) => Promise<{ html: string } | undefined>;
+    };
+    const renderPages = async (count: number) => {
+      for (let i = 0; i < count; i += 1) {
+        const screen = await renderFirstScreen('http://localhost/library/1/5', withDocument(DOCUMENT));
+        expect(screen?.html).toMatch(/<section class="app-comments"[^>]*aria-busy="true"/);
+        // As on the render thread: each page is a task of its own, what React schedules runs between them.
+        await new Promise(setImmediate);
+      }
+    };
+    const heapAfterCollection = () => {
+      gc();
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    await renderPages(50);
+    const before = heapAfterCollection();
+    await renderPages(400);
+    // A page kept would be about 50 KB: 400 of them 20 MB.
+    expect(heapAfterCollection() - before).toBeLessThan(8 * 1024 * 1024);
   });
 
   it('renders nothing when a component fails on the data it is given, and says so in the log', async () => {
