@@ -107,7 +107,10 @@ export function renderApp(
     ...(options.routeData ? { routeData: options.routeData } : {}),
   });
   const fetchMock = scriptedFetch(options.backend ?? {});
-  const router = createMemoryRouter(appRoutes(queryClient), { initialEntries: [path] });
+  const router = createMemoryRouter(
+    appRoutes(() => queryClient),
+    { initialEntries: [path] },
+  );
   api.configure({ fetch: fetchMock as unknown as typeof fetch, onUnauthorized: () => handleUnauthorized(router) });
   const view = render(
     <AppProviders queryClient={queryClient}>

@@ -6,6 +6,8 @@
 //
 // Only visitors' pages of the default layout outside the member area are rendered here: the
 // session store is one per process, and stays empty (a visitor's) in the gateway.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { Writable } from 'node:stream';
@@ -21,6 +23,19 @@ import type { RouteHandle } from './kit/routing/current-route';
 /** Layouts whose screens are rendered: the public pages' (`layout-member` is inside it, and refused). */
 const RENDERED_LAYOUT = 'layout-default';
 const REFUSED_LAYOUTS = new Set(['layout-member']);
+
+/**
+ * The routes and their handler, made once (ranking the routes took a sixth of a render): their
+ * loaders read the query client of the page being rendered, renders side by side each their own.
+ */
+const rendering = new AsyncLocalStorage<QueryClient>();
+const handler = createStaticHandler(
+  appRoutes(() => {
+    const queryClient = rendering.getStore();
+    if (!queryClient) throw new Error('a route loader ran outside renderFirstScreen');
+    return queryClient;
+  }),
+);
 
 /** Why the parts still loading are left to the client (not a failure). */
 const LEFT_TO_THE_CLIENT = new Error('the first screen is rendered in one pass');
@@ -72,8 +87,7 @@ export async function renderFirstScreen(url: string, start: StartData): Promise<
   if (start.user) return undefined;
   const queryClient = createQueryClient();
   applyStartData(queryClient, start);
-  const handler = createStaticHandler(appRoutes(queryClient));
-  const context = await handler.query(new Request(url));
+  const context = await rendering.run(queryClient, () => handler.query(new Request(url)));
   if (context instanceof Response || context.statusCode !== 200 || context.errors) return undefined;
   const ids = context.matches.map((match) => match.route.id);
   if (!ids.includes(RENDERED_LAYOUT) || ids.some((id) => REFUSED_LAYOUTS.has(id))) return undefined;

@@ -36,11 +36,11 @@ export function notFound(pathname: string): never {
  * Loader for `route`: login or home redirect per docs/product.md §2 and the site switches, the
  * 站点已关闭 screen for a non-admin on a closed site, else the route's validity check.
  */
-export function guardFor(route: RouteDef, queryClient: QueryClient): LoaderFunction {
+export function guardFor(route: RouteDef, queryClientOf: () => QueryClient): LoaderFunction {
   return ({ request }) => {
     const url = new URL(request.url);
     const { loggedIn, allowPages } = session.peek();
-    const site = siteSwitchesFrom(queryClient.getQueryData(settingsQuery().queryKey));
+    const site = siteSwitchesFrom(queryClientOf().getQueryData(settingsQuery().queryKey));
     const decision = decideAccess(url.pathname, url.search, { loggedIn, allowPages, site });
     if (decision.kind === 'login' || decision.kind === 'home') throw redirect(decision.location);
     if (decision.kind === 'closed') siteClosed();

@@ -87,11 +87,11 @@ const prefetchers: Readonly<Partial<Record<RouteName, (params: Params, queryClie
   'library-category-id': (params, queryClient) => prefetchReader(queryClient, Number(params.id)),
 };
 
-function routeObject(route: RouteDef, queryClient: QueryClient): RouteObject {
+function routeObject(route: RouteDef, queryClientOf: () => QueryClient): RouteObject {
   const screen = screens[route.name];
   if (!screen) throw new Error(`The route ${route.name} (${route.path}) has no screen`);
   const { file, ...parts } = screen;
-  const guard = guardFor(route, queryClient);
+  const guard = guardFor(route, queryClientOf);
   const prefetch = prefetchers[route.name];
   return {
     id: route.name,
@@ -99,7 +99,7 @@ function routeObject(route: RouteDef, queryClient: QueryClient): RouteObject {
     loader: prefetch
       ? async (args) => {
           const verdict = await guard(args);
-          prefetch(args.params, queryClient);
+          prefetch(args.params, queryClientOf());
           return verdict;
         }
       : guard,
@@ -110,8 +110,13 @@ function routeObject(route: RouteDef, queryClient: QueryClient): RouteObject {
 
 const isMemberArea = (r: RouteDef) => r.path === '/member' || r.path.startsWith('/member/');
 
-export function appRoutes(queryClient: QueryClient): RouteObject[] {
-  const toRoute = (route: RouteDef) => routeObject(route, queryClient);
+/**
+ * The routes, their loaders reading the query client `queryClientOf` gives when they run: the
+ * browser's one client, or the one of the page being rendered (entry-server.tsx makes the routes
+ * once for every page).
+ */
+export function appRoutes(queryClientOf: () => QueryClient): RouteObject[] {
+  const toRoute = (route: RouteDef) => routeObject(route, queryClientOf);
   const inLayout = (layout: RouteDef['layout']) => routes.filter((r) => r.layout === layout);
   const publicRoutes = inLayout('default').filter((r) => !isMemberArea(r));
   const memberRoutes = inLayout('default').filter(isMemberArea);
@@ -152,7 +157,7 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
 }
 
 export function createAppRouter(queryClient: QueryClient) {
-  return createBrowserRouter(appRoutes(queryClient));
+  return createBrowserRouter(appRoutes(() => queryClient));
 }
 
 export type AppRouter = ReturnType<typeof createAppRouter>;
