@@ -3,7 +3,7 @@
 // (shared/page-head.ts), from the route, the settings and the data of the page's calls as
 // react-query holds them, so the head follows the data as it arrives.
 import { notifyManager, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { createElement, useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { CallAnswer } from '../../../shared/api-call';
 import { pageHead, type PageHead } from '../../../shared/page-head';
@@ -112,8 +112,16 @@ function usePageAnswers(
 
 const NO_CATEGORIES: readonly Category[] = [];
 
-/** Keeps the head of the page on screen right (rendered once, around every layout). */
+/**
+ * Keeps the head of the page on screen right (rendered once, around every layout). In the
+ * gateway's first screen (no document) the head is the gateway's (shared/page-head.ts) and
+ * nothing is worked out here.
+ */
 export function PageHeadManager() {
+  return typeof document === 'undefined' ? null : createElement(PageHeadFollower);
+}
+
+function PageHeadFollower() {
   const settings = useSettings();
   const categories = useQuery(categoryListQuery()).data ?? NO_CATEGORIES;
   const page = useCurrentPage();
