@@ -1,14 +1,16 @@
 // `npm run bench:inproc -- --before=<checkout>`: the site as `npm start` runs it (gateway and
 // embedded backend in one process) against nginx (1 worker, keep-alive upstream) in front of
 // the backend run on its own (`npm run backend`), and against the same site built from another
-// checkout (`--before`, e.g. a `git worktree` of the commit before, with its node_modules), all
+// checkout (`--before`, e.g. a `git worktree` of the commit before, with its node_modules and its
+// own `npm run build:web`: each site serves and renders its first screens with its own build), all
 // measured in the same run, interleaved. Pinned (the default): every server process on CPU 0,
 // wrk on CPU 1 (taskset); `--unpinned` leaves them to the scheduler. The servers share one
 // DATA_DIR made once here (a category and 10 converted documents), copied for each.
 // Requests: three API reads, then pages whose route data is made for each request (a visitor's
 // search for a new word each time, a member's document page: a member's calls are never kept).
-// Options: --duration (s, 10), --rounds (3), --connections (100), --before, --unpinned.
+// Options: --duration (s, 10), --rounds (3), --connections (100), --before, --unpinned, --only=api|pages.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,8 +30,10 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '100' },
     before: { type: 'string' },
     unpinned: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
+if (args.only !== undefined && args.only !== 'api' && args.only !== 'pages') throw new Error('--only: api or pages');
 const duration = Number(args.duration);
 const rounds = Number(args.rounds);
 const connections = Number(args.connections);
@@ -135,10 +139,13 @@ async function main(): Promise<void> {
     started.push(site);
     contenders.push({ name: 'site, in process', url: site.url, pids: async () => [site.pid] });
     if (args.before) {
+      const beforeWeb = join(args.before, 'web/dist');
+      if (!existsSync(join(beforeWeb, 'index.html')))
+        throw new Error(`${beforeWeb} is missing: run \`npm run build:web\` in ${args.before} first`);
       const before = await startNodeProcess(
         'before',
         'site.ts',
-        { ...env, DATA_DIR: join(dir, 'before') },
+        { ...env, DATA_DIR: join(dir, 'before'), BENCH_WEB_DIST: beforeWeb },
         dir,
         [],
         args.before,
@@ -179,11 +186,12 @@ async function main(): Promise<void> {
     ];
     const html = { accept: 'text/html', 'accept-encoding': 'gzip, br' };
     const pages: [string, (url: string) => RequestSpec[]][] = [
-      // 200 searches for words nobody asked for before in this run: every page makes its route data.
+      // Searches for words nobody asked for before in this run, more than a round can ask for (wrk cycles
+      // through them): every page misses the page cache and makes its route data.
       [
         "a visitor's search page, a new word each",
         () =>
-          Array.from({ length: 200 }, (_, i) => ({
+          Array.from({ length: 40_000 }, (_, i) => ({
             path: `/search?wd=${encodeURIComponent(`图书${i}x${Math.random().toString(36).slice(2, 8)}`)}`,
             headers: html,
           })),
@@ -210,14 +218,14 @@ async function main(): Promise<void> {
       row.failures += result.failures;
     };
 
-    for (const [label, path] of api) {
+    for (const [label, path] of args.only === 'pages' ? [] : api) {
       for (const contender of contenders) await wrk.run({ origin: contender.url, requests: [{ path }] }, 10, 3);
       for (let round = 0; round < rounds; round += 1) {
         for (const contender of contenders) await measure(label, contender, [{ path }]);
       }
     }
     const sites = contenders.filter((c) => c.name.startsWith('site'));
-    for (const [label, requests] of pages) {
+    for (const [label, requests] of args.only === 'api' ? [] : pages) {
       for (const contender of sites) await wrk.run({ origin: contender.url, requests: requests(contender.url) }, 10, 3);
       for (let round = 0; round < rounds; round += 1) {
         for (const contender of sites) await measure(label, contender, requests(contender.url));

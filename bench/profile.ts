@@ -9,7 +9,8 @@
 // in one process as `npm start` runs it), site (`--path`, default `/api/v1/settings`, from the site
 // in one process, the embedded backend answering in process: the backend's own cost; `--documents`
 // converted documents first, in a category, for the lists), reader (a member's document page from the
-// site: its route data and page made for each request, as a member's are never kept). Options: --duration, --connections,
+// site: its route data and page made for each request, as a member's are never kept), search (a
+// visitor's search page for a new word each time, from the site). Options: --duration, --connections,
 // --top, --interval (sampling, µs), --keep, --no-profile (CPU time only).
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,7 +32,7 @@ import { SiteClient } from './lib/site-client';
 import { publishDocuments } from './lib/site-content';
 import { requireTools } from './lib/tools';
 
-const TARGETS = ['settings', 'image', 'home', 'dashboard', 'page', 'site', 'reader'] as const;
+const TARGETS = ['settings', 'image', 'home', 'dashboard', 'page', 'site', 'reader', 'search'] as const;
 type Target = (typeof TARGETS)[number];
 
 const { values: args } = parseArgs({
@@ -100,9 +101,22 @@ async function main(): Promise<void> {
         );
       }
       load = { origin: profiled.url, requests: [{ path: args.path }] };
+    } else if (target === 'search') {
+      profiled = await startSite();
+      const titles = Array.from({ length: Math.max(1, Number(args.documents)) }, (_, i) => `性能分析文档 ${i + 1}`);
+      await publishDocuments(profiled.url, ADMIN_PASSWORD, titles, 2);
+      // A word nobody asked for before each time, more than the load can ask for: every page is made.
+      load = {
+        origin: profiled.url,
+        requests: Array.from({ length: 40_000 }, (_, i) => ({
+          path: `/search?wd=${encodeURIComponent(`文档${i}x${Math.random().toString(36).slice(2, 8)}`)}`,
+          headers: { ...HTML, 'accept-encoding': 'gzip, br' },
+        })),
+      };
     } else if (target === 'reader') {
       profiled = await startSite();
-      const { categoryId, documentIds } = await publishDocuments(profiled.url, ADMIN_PASSWORD, ['性能分析文档'], 2);
+      const titles = Array.from({ length: Math.max(1, Number(args.documents)) }, (_, i) => `性能分析文档 ${i + 1}`);
+      const { categoryId, documentIds } = await publishDocuments(profiled.url, ADMIN_PASSWORD, titles, 2);
       const member = new SiteClient(profiled.url);
       await member.call('POST', '/api/v1/user/register', {
         username: 'benchreader',

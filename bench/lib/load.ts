@@ -54,6 +54,10 @@ export function wrkScript(requests: RequestSpec[]): string {
       .join(', ')} }`;
   // One request: let wrk build it once. Several: a request() function, called per request.
   const [single] = requests;
+  // A Lua function holds at most 65,536 constants: the requests are added by functions of 5,000 each.
+  const chunks = Array.from({ length: Math.ceil(requests.length / 5_000) }, (_, i) =>
+    requests.slice(i * 5_000, (i + 1) * 5_000),
+  );
   const requestPart =
     requests.length === 1
       ? `wrk.method = ${luaString(single!.method ?? 'GET')}
@@ -62,9 +66,17 @@ wrk.headers = ${table(single!.headers)}
 `
       : `local requests = {}
 local counter = 0
+local adders = {}
+${chunks
+  .map(
+    (chunk) => `table.insert(adders, function()
+${chunk.map((r) => `  table.insert(requests, wrk.format(${luaString(r.method ?? 'GET')}, ${luaString(r.path)}, ${table(r.headers)}))`).join('\n')}
+end)`,
+  )
+  .join('\n')}
 -- built in init(): only then does wrk.headers hold the Host header that wrk.format adds
 init = function(_)
-${requests.map((r) => `  table.insert(requests, wrk.format(${luaString(r.method ?? 'GET')}, ${luaString(r.path)}, ${table(r.headers)}))`).join('\n')}
+  for _, add in ipairs(adders) do add() end
 end
 request = function()
   counter = counter % #requests + 1
