@@ -148,7 +148,10 @@ describe('the first-screen build', () => {
   it('renders nothing when a component fails on the data it is given, and says so in the log', async () => {
     const before = warnings.length;
     expect(
-      await renderer.render('http://localhost/library/1/5', withDocument({ ...DOCUMENT, title: 7, pages: 'x' })),
+      await renderer.render(
+        'http://localhost/library/1/5',
+        withDocument({ ...DOCUMENT, title: { text: DOCUMENT.title } }),
+      ),
     ).toBeUndefined();
     expect(warnings.slice(before)).toEqual(['the first screen of a page could not be rendered']);
     // The thread goes on rendering.
