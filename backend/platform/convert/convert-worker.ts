@@ -342,6 +342,7 @@ async function render(task: RenderTask): Promise<{ ok: true; pages: PageFile[]; 
       task.progress.postMessage(prepared.n);
     }
     await Promise.all(background);
+    lowerImageThreads(true);
   } catch (error) {
     exitIfWasmBroke(error);
     release();

@@ -42,14 +42,16 @@ export function lowerImageThreads(nice = getPriority()): number {
  * lowerImageThreads at most once every `intervalMs` (it reads a file per thread of the
  * process: a fraction of a millisecond, too much for every text page): for a caller that
  * does image work in a loop. libvips starts its threads when work comes and keeps them a
- * while, so a new one runs at most this long above the caller's priority.
+ * while, so a new one runs at most this long above the caller's priority. `last`: the
+ * caller's image work is over (a task's end): lowered now, so that no thread started since
+ * the last time stays above it until the next task.
  */
-export function imageThreadLowerer(intervalMs = 100): () => void {
-  let last = Number.NEGATIVE_INFINITY;
-  return () => {
+export function imageThreadLowerer(intervalMs = 100): (last?: boolean) => void {
+  let lastTime = Number.NEGATIVE_INFINITY;
+  return (last = false) => {
     const now = performance.now();
-    if (now - last < intervalMs) return;
-    last = now;
+    if (!last && now - lastTime < intervalMs) return;
+    lastTime = now;
     // Only a thread below the process's main thread's priority has anything to hand on.
     const own = getPriority();
     if (own > getPriority(process.pid)) lowerImageThreads(own);
