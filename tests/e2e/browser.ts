@@ -1,11 +1,21 @@
 // playwright-core driving the system Chromium (never a downloaded browser), one fresh
 // profile per launch, and the site + browser + visit lifecycle the browser suites share.
+import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { recordedConversions } from '../helpers/recorded-conversions';
 import { startSite, type Site } from '../helpers/site';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's old headless shell (`chromium-headless-shell`, the same Blink without the browser's
+ * own windows) where installed, as `.ci/run` does: the full browser in headless mode draws a
+ * window of WebUI (tabs, toolbar) in a renderer of its own for every page, about a quarter of a
+ * browser test's CPU. Else the full `chromium`; CHROMIUM_PATH names another.
+ */
+export const CHROMIUM_PATH =
+  process.env.CHROMIUM_PATH ??
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path)) ??
+  '/usr/bin/chromium';
 
 /**
  * Text puts box edges at fractions of a pixel, a little differently with another font or
