@@ -104,6 +104,9 @@ export default defineConfig({
                 include: POSTGRES_SUITES,
                 environment: 'node',
                 env: { TEST_DATABASE: 'postgres' },
+                // as `server`: the backend's modules load once per worker, not once per file (a third of the
+                // project's CPU)
+                isolate: false,
                 globalSetup: ['tests/helpers/postgres-setup.ts'],
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
@@ -138,6 +141,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
+          // The site's modules (gateway, backend) load once per worker, not once per file: each file still
+          // starts its own site and browser.
+          isolate: false,
           // two files at once, each with its Chromium, on two cores: a long test takes longer
           testTimeout: 120_000,
           // expect.poll's default 1 s is a clock a busy machine misses (reader-text's hit, at load 21)
