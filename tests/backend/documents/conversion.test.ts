@@ -177,7 +177,7 @@ describe("a conversion kept from before the pages' texts were kept apart", () =>
 
 describe('a reconversion asked for while the file converts', () => {
   it('is not lost: the job converts the file again once it is done, and the document ends converted', async () => {
-    const doc = await createDocument(backend.url, author.token, textPdf(400), '转换中重新转换.pdf');
+    const doc = await createDocument(backend.url, author.token, textPdf(150), '转换中重新转换.pdf');
     // converting, pages under way
     for (;;) {
       const { body } = await api(backend.url, 'GET', '/api/v1/document', {
