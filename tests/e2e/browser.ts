@@ -9,8 +9,8 @@ import { startSite, type Site } from '../helpers/site';
 /**
  * Debian's old headless shell (`chromium-headless-shell`, the same Blink without the browser's
  * own windows) where installed, as `.ci/run` does: the full browser in headless mode draws a
- * window of WebUI (tabs, toolbar) in a renderer of its own for every page, about a quarter of a
- * browser test's CPU. Else the full `chromium`; CHROMIUM_PATH names another.
+ * window of WebUI (tabs, toolbar) in a renderer of its own for every page; on the shell the e2e
+ * project took 0.56× the CPU. Else the full `chromium`; CHROMIUM_PATH names another.
  */
 export const CHROMIUM_PATH =
   process.env.CHROMIUM_PATH ??
