@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
+import { printBackendErrorsOnFailure } from '../helpers/backend';
 import { recordedConversions } from '../helpers/recorded-conversions';
 import { startSite, type Site } from '../helpers/site';
 
@@ -156,6 +157,7 @@ export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = 
   let browser: Browser | undefined;
   const visits: Visit[] = [];
 
+  printBackendErrorsOnFailure();
   beforeAll(async () => {
     [site, browser] = await Promise.all([
       startSite({ env: opts.env?.(), webDist: inject('webDist'), build: { converter: recordedConversions } }),

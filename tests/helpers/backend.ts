@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 import { postgresPool } from '../../backend/db/postgres';
@@ -29,6 +29,28 @@ import { CAPTCHAS_OFF, SIGN_IN_LIMIT_OFF, TEST_ADMIN_PASSWORD } from './test-env
  * URL still answers everyone else.
  */
 const inProcess = new Map<string, FastifyInstance>();
+
+/**
+ * What the backends of this process logged at level error, the last 50 lines: a test that
+ * fails prints them (useBackend), since an answer of 500 says nothing of its cause.
+ */
+const loggedErrors: string[] = [];
+const errorLog = {
+  write(line: string) {
+    loggedErrors.push(line.length > 4000 ? `${line.slice(0, 4000)}…` : line);
+    if (loggedErrors.length > 50) loggedErrors.shift();
+  },
+};
+
+/** Registers, for the file's tests, the printing of what the backends logged at level error while one that failed ran. */
+export function printBackendErrorsOnFailure(): void {
+  beforeEach(({ onTestFailed }) => {
+    loggedErrors.length = 0;
+    onTestFailed(() => {
+      if (loggedErrors.length) console.error(`the backend logged, at level error:\n${loggedErrors.join('')}`);
+    });
+  });
+}
 
 export interface StartedBackend {
   url: string;
@@ -67,7 +89,11 @@ export async function startBackend(
     ...opts.env,
   });
   // Cheap password hashing keeps the suites fast; the hashes verify the same way.
-  const app = await buildBackend(config, { logger: false, passwordCost: 10, ...opts.build });
+  const app = await buildBackend(config, {
+    logger: { level: 'error', stream: errorLog },
+    passwordCost: 10,
+    ...opts.build,
+  });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   inProcess.set(address, app);
   return {
@@ -227,6 +253,7 @@ export function useBackend(
     adminToken = await login(backend.url, 'admin', backend.adminPassword);
     if (opts.member) member = await registerMember(backend.url);
   });
+  printBackendErrorsOnFailure();
   afterAll(async () => {
     await backend?.close();
     await s3?.stop();
