@@ -248,6 +248,9 @@ export const writeRpcs = [
       }
       const status = await initialStatus(ctx.db, me.id);
       const ids = await ctx.db.transaction().execute(async (trx) => {
+        // The uploader's row first, as every transaction that changes users and documents locks:
+        // nothing taken below (the attachment's row, the new rows' keys) is held while waiting for it.
+        await lockRows(trx, 'user', [me.id]);
         const created: number[] = [];
         for (const doc of prepared) {
           const upload = uploads.get(doc.item.attachment_id)!;
