@@ -453,9 +453,12 @@ describe('the floating bar (反馈, 返回顶部)', () => {
     await page.goto(`/library/${category}/${lessonId}`);
     const downloadBar = page.getByRole('region', { name: '下载', exact: true });
     await downloadBar.waitFor();
-    await expect
-      .poll(async () => (await bar.boundingBox())!.y + (await bar.boundingBox())!.height)
-      .toBeLessThanOrEqual((await downloadBar.boundingBox())!.y + EDGE_SLACK_PX);
+    // The bar's bottom edge, read once per try (none while the page replaces it: not there yet).
+    const bottom = async () => {
+      const box = await bar.boundingBox();
+      return box ? box.y + box.height : Infinity;
+    };
+    await expect.poll(bottom).toBeLessThanOrEqual((await downloadBar.boundingBox())!.y + EDGE_SLACK_PX);
   });
 });
 
