@@ -19,11 +19,16 @@ export async function resolveSession(app: BackendContext, token: string | null):
   if (!token) return null;
   const claims = await app.tokens.verify(token);
   if (!claims) return null;
-  const [user, loggedOut] = await Promise.all([
-    app.db.selectFrom('user').select('id').where('id', '=', claims.userId).executeTakeFirst(),
-    app.db.selectFrom('logout').select('id').where('uuid', '=', claims.uuid).executeTakeFirst(),
-  ]);
-  if (!user || loggedOut) return null;
+  // One query for both (each backend call of a page asks; on PostgreSQL each query is a round trip).
+  const user = await app.db
+    .selectFrom('user')
+    .select((eb) => [
+      'id',
+      eb.exists(eb.selectFrom('logout').select('logout.id').where('logout.uuid', '=', claims.uuid)).as('logged_out'),
+    ])
+    .where('user.id', '=', claims.userId)
+    .executeTakeFirst();
+  if (!user || Boolean(user.logged_out)) return null;
   return { id: claims.userId, uuid: claims.uuid, exp: claims.exp };
 }
 

@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TokenService } from '../../backend/platform/auth/tokens';
+
+// Login tokens (backend/platform/auth/tokens.ts): verify() answers the claims of a token the
+// service issued, each time; refuses it from its expiry on, and refuses one changed in its
+// signature or claims or signed with another secret.
+
+const DAY_S = 86400;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('TokenService.verify', () => {
+  it('answers the claims of a token it issued, every time', async () => {
+    const tokens = new TokenService('secret-a', 7);
+    const { token, uuid, exp } = await tokens.issue(42);
+    for (let i = 0; i < 3; i++) expect(await tokens.verify(token)).toEqual({ userId: 42, uuid, exp });
+  });
+
+  it('refuses a token it checked before once its expiry has passed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+    const tokens = new TokenService('secret-a', 1);
+    const { token, exp } = await tokens.issue(7);
+    expect(await tokens.verify(token)).not.toBeNull();
+    vi.setSystemTime((exp - 1) * 1000);
+    expect(await tokens.verify(token)).not.toBeNull();
+    vi.setSystemTime(exp * 1000);
+    expect(await tokens.verify(token)).toBeNull();
+    vi.setSystemTime((exp + DAY_S) * 1000);
+    expect(await tokens.verify(token)).toBeNull();
+  });
+
+  it('refuses a checked token changed in its signature or its claims, and one signed with another secret', async () => {
+    const tokens = new TokenService('secret-a', 7);
+    const { token } = await tokens.issue(5);
+    expect(await tokens.verify(token)).not.toBeNull();
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const flipped = signature.slice(0, -2) + (signature.at(-2) === 'A' ? 'B' : 'A') + signature.at(-1);
+    expect(await tokens.verify(`${header}.${payload}.${flipped}`)).toBeNull();
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const admin = Buffer.from(JSON.stringify({ ...claims, UserId: 1 })).toString('base64url');
+    expect(await tokens.verify(`${header}.${admin}.${signature}`)).toBeNull();
+    expect(await new TokenService('secret-b', 7).verify(token)).toBeNull();
+    // and the one it issued still passes
+    expect(await tokens.verify(token)).not.toBeNull();
+  });
+});
