@@ -36,6 +36,13 @@ function multipart(file: Buffer, name: string): { type: string; body: Buffer } {
 }
 
 /**
+ * Answers given before the request's body has all arrived close the connection (reply-from:
+ * it cannot be reused until the body is read), on either path; when the body arrives first,
+ * the connection is kept. Which comes first is the timing's, not the path's.
+ */
+const ANSWERED_BEFORE_BODY = new Set(['an upload with a bad extension, refused before its body']);
+
+/**
  * What may differ between two gateways: their own request id, the date, the origin (their
  * port), a fresh token (and the seconds to its expiry) or download link, times and ids the
  * backend makes per request.
@@ -43,9 +50,11 @@ function multipart(file: Buffer, name: string): { type: string; body: Buffer } {
 function comparable(
   answer: Answer,
   origin: string,
+  exchange = '',
 ): { status: number; headers: Record<string, unknown>; body: string } {
   const headers: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(answer.headers)) {
+    if (ANSWERED_BEFORE_BODY.has(exchange) && (name === 'connection' || name === 'keep-alive')) continue;
     // The length follows the body, whose times may have fewer digits one way (RFC 3339 drops trailing zeros).
     // The seconds left of the login limit's window, which each gateway opened at its first login.
     if (name === 'date' || name === 'x-request-id' || name === 'content-length' || name === 'x-ratelimit-reset')
@@ -275,7 +284,7 @@ describe.each(STORES)('the embedded backend in process and a backend over HTTP, 
       const viaHttp = await exchange(remote.url, sessions.remote);
       if (MUST_SUCCEED.has(name)) expect(viaProcess.status, `${name}: ${viaProcess.text}`).toBe(200);
       if (name === 'an upload, streamed') uploadedPath = viaProcess.json<{ data: { path: string } }>().data.path;
-      expect(comparable(viaProcess, inProcess.url), name).toEqual(comparable(viaHttp, remote.url));
+      expect(comparable(viaProcess, inProcess.url, name), name).toEqual(comparable(viaHttp, remote.url, name));
     }
     expect(sessions.inProcess.cookie).toMatch(/^token=/);
     expect(sessions.inProcess.link).toMatch(/^\/download\//);

@@ -19,8 +19,18 @@ export async function loadJwtSecret(db: Database, dataDir: string, fromEnv?: str
   return fromEnv || sharedSecret(db, 'jwt', dataDir);
 }
 
+/**
+ * Tokens whose signature this service checked, at most: a member's page makes three backend
+ * calls, each with the same token, and the signature's check (jose's, through WebCrypto, a
+ * thread-pool job each) was 6–9 % of the page's CPU. The expiry is read again at every use;
+ * logouts and deleted users are not kept here (session.ts reads them for every call).
+ */
+const VERIFIED_KEPT = 5000;
+
 export class TokenService {
   private readonly key: Uint8Array;
+  /** token → its claims, in the order first verified (the oldest goes first when full) */
+  private readonly verified = new Map<string, TokenClaims>();
 
   constructor(
     secret: string,
@@ -44,6 +54,21 @@ export class TokenService {
 
   /** The claims of a valid token, or null (bad signature, expired, issued in the future, malformed). */
   async verify(token: string): Promise<TokenClaims | null> {
+    const kept = this.verified.get(token);
+    if (kept) {
+      if (kept.exp > Math.floor(Date.now() / 1000)) return kept;
+      this.verified.delete(token);
+      return null;
+    }
+    const claims = await this.check(token);
+    if (claims) {
+      if (this.verified.size >= VERIFIED_KEPT) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, claims);
+    }
+    return claims;
+  }
+
+  private async check(token: string): Promise<TokenClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256', 'HS384', 'HS512'] });
       const now = Math.floor(Date.now() / 1000);
