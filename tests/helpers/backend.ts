@@ -32,7 +32,7 @@ const inProcess = new Map<string, FastifyInstance>();
 
 /**
  * What the backends of this process logged at level error, the last 50 lines: a test that
- * fails prints them (useBackend), since an answer of 500 says nothing of its cause.
+ * fails prints them (useBackend, useSiteInBrowser): an answer of 500 says nothing of its cause.
  */
 const loggedErrors: string[] = [];
 const errorLog = {
