@@ -9,6 +9,7 @@
 // `install`).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { RequestTurns } from './turns';
 
 /**
  * What the lane does with a kept answer at a moment: `answer` it; `pass` this one request to
@@ -49,10 +50,14 @@ export class PageLane {
   /** The bytes of the bodies kept. */
   private bytes = 0;
 
-  /** At most `maxAnswers` answers and `maxBytes` bytes of their bodies (the oldest out first). */
+  /**
+   * At most `maxAnswers` answers and `maxBytes` bytes of their bodies (the oldest out first);
+   * `turns`: when the server starts each request, the lane's and Fastify's alike (gateway/turns.ts).
+   */
   constructor(
     private readonly maxAnswers: number,
     private readonly maxBytes = Number.POSITIVE_INFINITY,
+    private readonly turns?: RequestTurns,
   ) {}
 
   private drop(key: string): void {
@@ -132,14 +137,16 @@ export class PageLane {
     return true;
   }
 
-  /** Fastify's `serverFactory`: the server Fastify would make, with the lane in front. */
+  /** Fastify's `serverFactory`: the server Fastify would make, with the lane in front, each request started by `turns`. */
   readonly serverFactory = (
     handler: (request: IncomingMessage, response: ServerResponse) => void,
     options: ServerTimeouts,
   ): Server => {
-    const server = createServer((request, response) => {
+    const serve = (request: IncomingMessage, response: ServerResponse) => {
       if (!this.answer(request, response)) handler(request, response);
-    });
+    };
+    const turns = this.turns;
+    const server = createServer(turns ? (request, response) => turns.admit(() => serve(request, response)) : serve);
     // As Fastify sets up the server it makes itself (fastify/lib/server.js).
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
     if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
