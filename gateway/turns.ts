@@ -25,12 +25,10 @@ export class RequestTurns {
   private drainScheduled = false;
   private loopUse: EventLoopUtilization | undefined;
 
-  /** `targetMs` ≤ 0: every request is started at once. */
   constructor(private readonly targetMs: number = TURN_TARGET_MS) {}
 
   /** Starts `start` now, or in a later turn after the requests that came before it. */
   admit(start: () => void): void {
-    if (this.targetMs <= 0) return start();
     this.scheduleDrain(true);
     if (this.waiting.length === 0 && this.started < this.allowance) {
       this.started += 1;

@@ -42,9 +42,9 @@ describe("the gateway's server", () => {
       });
       const waits = JSON.parse(stdout) as number[];
       expect(waits).toHaveLength(20);
-      // Each of the 20 new connections is accepted in a turn of its own; with every busy
-      // connection's request started in each turn, the last waited about 20 turns of 40–60
-      // answers each (1,000 and more); with short turns, about the 40 requests queued before it.
+      // Each of the 20 new connections is accepted in a turn of its own. With every busy
+      // connection's request started in each turn, the last waited 20 turns of about 41 answers
+      // (894 when measured); with short turns, about the requests queued before it (102–104).
       expect(Math.max(...waits)).toBeLessThan(400);
     } finally {
       server.closeAllConnections();
