@@ -25,7 +25,6 @@ import metrics from './plugins/metrics';
 import type { Dispatcher } from 'undici';
 import type { ViewFiles } from '../shared/view-files';
 import { PageLane } from './page-lane';
-import { RequestTurns, TURN_TARGET_MS } from './turns';
 import { PageCache, type PageChangeFeed } from './page-cache';
 import pageChanges from './plugins/page-changes';
 import publicReads from './plugins/public-reads';
@@ -59,7 +58,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   // Kept visitors' pages are answered in front of Fastify (gateway/page-lane.ts), metrics on
   // or off: the lane tells the access log and the metrics of each answer.
   const metricsEnabled = config.metrics?.enabled ?? false;
-  const lane = new PageLane(PAGE_CACHE_MAX * 2, PAGE_CACHE_BYTES, new RequestTurns(TURN_TARGET_MS));
+  const lane = new PageLane(PAGE_CACHE_MAX * 2, PAGE_CACHE_BYTES);
   const app = Fastify({
     serverFactory: lane.serverFactory,
     logger: loggerOptions(config.logLevel, options.logStream),

@@ -9,7 +9,7 @@
 // `install`).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { RequestTurns } from './turns';
+import { RequestTurns } from './turns';
 
 /**
  * What the lane does with a kept answer at a moment: `answer` it; `pass` this one request to
@@ -50,14 +50,13 @@ export class PageLane {
   /** The bytes of the bodies kept. */
   private bytes = 0;
 
-  /**
-   * At most `maxAnswers` answers and `maxBytes` bytes of their bodies (the oldest out first);
-   * `turns`: when the server starts each request, the lane's and Fastify's alike (gateway/turns.ts).
-   */
+  /** When the server starts each request, the lane's and Fastify's alike (gateway/turns.ts). */
+  private readonly turns = new RequestTurns();
+
+  /** At most `maxAnswers` answers and `maxBytes` bytes of their bodies (the oldest out first). */
   constructor(
     private readonly maxAnswers: number,
     private readonly maxBytes = Number.POSITIVE_INFINITY,
-    private readonly turns?: RequestTurns,
   ) {}
 
   private drop(key: string): void {
@@ -145,8 +144,7 @@ export class PageLane {
     const serve = (request: IncomingMessage, response: ServerResponse) => {
       if (!this.answer(request, response)) handler(request, response);
     };
-    const turns = this.turns;
-    const server = createServer(turns ? (request, response) => turns.admit(() => serve(request, response)) : serve);
+    const server = createServer((request, response) => this.turns.admit(() => serve(request, response)));
     // As Fastify sets up the server it makes itself (fastify/lib/server.js).
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
     if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;

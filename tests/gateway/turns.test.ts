@@ -25,14 +25,11 @@ describe("the gateway's server", () => {
   it('answers a connection opened while 40 others keep it busy after a few dozen of their answers, not hundreds', async () => {
     let answered = 0;
     // The server the gateway makes (the lane in front, here with nothing kept): 2 ms of work a request.
-    const server = new PageLane(1, Number.POSITIVE_INFINITY, new RequestTurns()).serverFactory(
-      (_request: IncomingMessage, response: ServerResponse) => {
-        work(2);
-        answered += 1;
-        response.end(String(answered));
-      },
-      {},
-    );
+    const server = new PageLane(1).serverFactory((_request: IncomingMessage, response: ServerResponse) => {
+      work(2);
+      answered += 1;
+      response.end(String(answered));
+    }, {});
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
