@@ -7,6 +7,7 @@ import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { loadBuildInfo, type BuildInfo } from './platform/build-info';
 import { sharedSecret } from './platform/auth/secrets';
 import { SignInLimit } from './platform/sign-in-limit';
+import { serverByTurns } from './platform/turns';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
 import type { BlobStore } from './platform/blobs/blob-store';
 import { LocalBlobStore } from './platform/blobs/local-blob-store';
@@ -194,6 +195,9 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     // As the gateway's (gateway/app.ts): a slow start (migrations on a busy machine) is not a fault.
     pluginTimeout: 120_000,
     trustProxy: config.trustProxy,
+    // Served on its own (`npm run backend`), a busy backend still accepts new connections: its
+    // requests start by turns of the event loop, as the gateway's do (platform/turns.ts).
+    serverFactory: (handler, options) => serverByTurns(handler, options),
   });
   registerAccessLog(app);
 

@@ -8,8 +8,8 @@
 // else, or anything it is not sure of, is Fastify's (each keeper's key function decides, see
 // `install`).
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { RequestTurns } from './turns';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { RequestTurns, serverByTurns, type ServerTimeouts } from '../backend/platform/turns';
 
 /**
  * What the lane does with a kept answer at a moment: `answer` it; `pass` this one request to
@@ -32,14 +32,6 @@ export type LaneAnswered = (
   answer: { id: string; status: number; ms: number; bytes: number },
 ) => void;
 
-/** Fastify's server options the lane's server takes over from the server Fastify would make. */
-interface ServerTimeouts {
-  keepAliveTimeout?: number;
-  requestTimeout?: number;
-  connectionTimeout?: number;
-  maxRequestsPerSocket?: number;
-}
-
 export class PageLane {
   /** The keepers' key functions, asked in turn; their keys must not overlap. */
   private readonly keyers: ((request: IncomingMessage) => string | undefined)[] = [];
@@ -50,7 +42,7 @@ export class PageLane {
   /** The bytes of the bodies kept. */
   private bytes = 0;
 
-  /** When the server starts each request, the lane's and Fastify's alike (gateway/turns.ts). */
+  /** When the server starts each request, the lane's and Fastify's alike (backend/platform/turns.ts). */
   private readonly turns = new RequestTurns();
 
   /** At most `maxAnswers` answers and `maxBytes` bytes of their bodies (the oldest out first). */
@@ -144,12 +136,6 @@ export class PageLane {
     const serve = (request: IncomingMessage, response: ServerResponse) => {
       if (!this.answer(request, response)) handler(request, response);
     };
-    const server = createServer((request, response) => this.turns.admit(() => serve(request, response)));
-    // As Fastify sets up the server it makes itself (fastify/lib/server.js).
-    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
-    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
-    if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
-    if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
-    return server;
+    return serverByTurns(serve, options, this.turns);
   };
 }

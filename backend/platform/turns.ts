@@ -1,4 +1,5 @@
-// How many requests the server starts per turn of the event loop. Node (libuv 1.45 and later)
+// How many requests a server starts per turn of the event loop (the gateway's and the
+// standalone backend's, through `serverByTurns`). Node (libuv 1.45 and later)
 // accepts one new connection per turn, and a turn does the work of every socket that was
 // readable at its start: with 100 busy keep-alive connections to a member's document page
 // (~3.4 ms each) a turn took about 340 ms, so of 100 connections opened at once the last waited
@@ -9,6 +10,7 @@
 // start, its awaits and its callbacks, too): halved after a turn past the target, raised while
 // requests wait and turns stay under it. A loop that waits on I/O keeps a large allowance, so
 // only a busy process holds requests back.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 
 /** The work one turn should do at most, in milliseconds. */
@@ -72,4 +74,30 @@ export class RequestTurns {
       next();
     }
   };
+}
+
+/** Fastify's server options that a server made by `serverByTurns` takes over. */
+export interface ServerTimeouts {
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number;
+}
+
+/**
+ * For Fastify's `serverFactory`: the server Fastify would make (with its timeouts), each request
+ * started by `turns`.
+ */
+export function serverByTurns(
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+  options: ServerTimeouts,
+  turns: RequestTurns = new RequestTurns(),
+): Server {
+  const server = createServer((request, response) => turns.admit(() => handler(request, response)));
+  // As Fastify sets up the server it makes itself (fastify/lib/server.js).
+  if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+  if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+  if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+  if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+  return server;
 }
