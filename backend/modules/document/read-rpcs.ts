@@ -31,7 +31,6 @@ import {
   bumpCounter,
   cacheRelated,
   cachedRelated,
-  categoriesOfDocuments,
   categoryIdsOf,
   documentById,
   documentWithFile,
@@ -163,18 +162,17 @@ export const readRpcs = [
     auth: 'public',
     permission: '根据ID查询文档',
     async handler(req, ctx) {
-      // The document with its file's other documents and its text, the caller's rights and (by
-      // id) its categories: independent reads, side by side on a PostgreSQL pool.
+      // The document with its file's other documents, its text and its categories (one query),
+      // beside the caller's rights: independent reads, side by side on a PostgreSQL pool.
       const key: { id: number } | { uuid: string } | null =
         req.id > 0 ? { id: req.id } : req.uuid ? { uuid: req.uuid } : null;
       if (!key) throw notFound(NOT_FOUND);
-      const [found, viewer, categoriesById] = await Promise.all([
+      const [found, viewer] = await Promise.all([
         documentWithFile(ctx.db, key, req.with_all_content ? null : CONTENT_START),
         viewerOf(ctx),
-        req.id > 0 ? categoriesOfDocuments(ctx.db, [req.id]) : undefined,
       ]);
       if (!found) throw notFound(NOT_FOUND);
-      const { row, sameFile, text } = found;
+      const { row, sameFile, text, categories } = found;
       const privileged = viewer.admin || viewer.userId === row.user_id;
       if (!isPublic(row) && !privileged) throw notFound(NOT_FOUND);
       const cfg = await ctx.app.settings.snapshot();
@@ -199,7 +197,7 @@ export const readRpcs = [
         presentDocuments(ctx.db, [row], {
           viewer: { ...viewer, admin: true },
           cfg,
-          ...(categoriesById ? { categories: categoriesById } : {}),
+          categories: new Map([[row.id, categories]]),
         }),
         req.with_author ? getUser(ctx.db, row.user_id) : null,
         privileged && WAITING_STATUSES.includes(row.status) ? conversionProgress(ctx.app, row.hash) : null,

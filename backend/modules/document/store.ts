@@ -1,6 +1,13 @@
-import { sql, type ExpressionBuilder, type Insertable, type Selectable, type Updateable } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Insertable,
+  type RawBuilder,
+  type Selectable,
+  type Updateable,
+} from 'kysely';
 import type { Database } from '../../db';
-import { like, lockRows, notBelowZero } from '../../db/dialect';
+import { jsonRowsOf, like, lockRows, notBelowZero } from '../../db/dialect';
 import { now, type DB, type DocumentTable } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
@@ -103,16 +110,21 @@ function namesOfDocument(eb: ExpressionBuilder<DB, 'document'>) {
 
 /**
  * A document (by id or uuid) with its DocumentNames, every other document made from its file
- * (recycled ones included, by id: what readablePages weighs) and its text, in one query: the
- * first `textLength` characters, or all of it (null). GetDocument's lookups in one round trip.
+ * (recycled ones included, by id: what readablePages weighs), its text (the first `textLength`
+ * characters, or all of it: null) and its categories (as categoriesOfDocuments reads them), in
+ * one query: GetDocument's lookups in one round trip.
  */
 export async function documentWithFile(
   db: Database,
   key: { id: number } | { uuid: string },
   textLength: number | null,
-): Promise<{ row: DocumentRow & DocumentNames; sameFile: DocumentRow[]; text: DocumentText } | undefined> {
+): Promise<
+  | { row: DocumentRow & DocumentNames; sameFile: DocumentRow[]; text: DocumentText; categories: DocumentCategory[] }
+  | undefined
+> {
   const isTarget = (eb: ExpressionBuilder<DB, 'document'>) =>
     'id' in key ? eb('document.id', '=', key.id) : eb('document.uuid', '=', key.uuid);
+  const targetId = 'id' in key ? sql.join([key.id]) : sql`SELECT id FROM document WHERE uuid = ${key.uuid}`;
   const rows = await db
     .selectFrom('document')
     .leftJoin('document_content', (join) => join.onRef('document_content.document_id', '=', 'document.id').on(isTarget))
@@ -124,6 +136,9 @@ export async function documentWithFile(
         : sql<string>`substr(document_content.content, 1, ${textLength})`
       ).as('text_content'),
       'document_content.pages as text_pages',
+      jsonRowsOf(db, categoryLinks(targetId), ['category_id', 'title', 'parent_id', 'depth'], 'link_id').as(
+        'categories_json',
+      ),
     ])
     .where((eb) =>
       eb.or([
@@ -143,7 +158,9 @@ export async function documentWithFile(
     )
     .orderBy('document.id')
     .execute();
-  const documents = rows.map(({ text_content: _content, text_pages: _pages, ...row }) => row);
+  const documents = rows.map(
+    ({ text_content: _content, text_pages: _pages, categories_json: _categories, ...row }) => row,
+  );
   const at = rows.findIndex((r) => ('id' in key ? r.id === key.id : r.uuid === key.uuid));
   if (at < 0) return undefined;
   const target = rows[at]!;
@@ -154,6 +171,7 @@ export async function documentWithFile(
       target.text_pages === null
         ? { content: '', pages: 0 }
         : { content: target.text_content ?? '', pages: target.text_pages },
+    categories: JSON.parse(target.categories_json) as DocumentCategory[],
   };
 }
 
@@ -290,9 +308,27 @@ export interface DocumentCategory {
 }
 
 /**
+ * The statement behind categoriesOfDocuments: a row per category link of the documents whose
+ * ids `documentIds` gives (a list or a subquery, inside `IN (…)`), with `link_id` (the link's
+ * id: the order they were made), the category's title and parent, and how deep it sits (the
+ * category table's tree walked as categoriesWithDepth walks it).
+ */
+function categoryLinks(documentIds: RawBuilder<unknown>) {
+  return sql<DocumentCategory & { document_id: number; link_id: number }>`
+    WITH RECURSIVE links AS (
+      SELECT id, document_id, category_id FROM document_category WHERE document_id IN (${documentIds})),
+    chain(start_id, ancestor_id, depth) AS (
+      SELECT id, parent_id, 0 FROM category WHERE id IN (SELECT category_id FROM links)
+      UNION ALL SELECT chain.start_id, c.parent_id, chain.depth + 1 FROM category c JOIN chain ON c.id = chain.ancestor_id
+        WHERE chain.ancestor_id > 0 AND chain.depth < 64),
+    depths AS (SELECT start_id, max(depth) AS depth FROM chain GROUP BY start_id)
+    SELECT links.id AS link_id, links.document_id, links.category_id, c.title, c.parent_id, depths.depth
+    FROM links LEFT JOIN category c ON c.id = links.category_id LEFT JOIN depths ON depths.start_id = links.category_id`;
+}
+
+/**
  * The category links of each document, in the order they were made, with each category and
- * how deep it sits, in one statement (the category table's tree walked as categoriesWithDepth
- * walks it): what the lists show root → leaf.
+ * how deep it sits, in one statement (categoryLinks): what the lists show root → leaf.
  */
 export async function categoriesOfDocuments(
   db: Database,
@@ -300,18 +336,10 @@ export async function categoriesOfDocuments(
 ): Promise<Map<number, DocumentCategory[]>> {
   const map = new Map<number, DocumentCategory[]>();
   if (!documentIds.length) return map;
-  const { rows } = await sql<DocumentCategory & { document_id: number }>`
-    WITH RECURSIVE links AS (
-      SELECT id, document_id, category_id FROM document_category WHERE document_id IN (${sql.join([...new Set(documentIds)])})),
-    chain(start_id, ancestor_id, depth) AS (
-      SELECT id, parent_id, 0 FROM category WHERE id IN (SELECT category_id FROM links)
-      UNION ALL SELECT chain.start_id, c.parent_id, chain.depth + 1 FROM category c JOIN chain ON c.id = chain.ancestor_id
-        WHERE chain.ancestor_id > 0 AND chain.depth < 64),
-    depths AS (SELECT start_id, max(depth) AS depth FROM chain GROUP BY start_id)
-    SELECT links.document_id, links.category_id, c.title, c.parent_id, depths.depth
-    FROM links LEFT JOIN category c ON c.id = links.category_id LEFT JOIN depths ON depths.start_id = links.category_id
-    ORDER BY links.id`.execute(db);
-  for (const { document_id: documentId, ...link } of rows) {
+  const { rows } = await sql<DocumentCategory & { document_id: number; link_id: number }>`${categoryLinks(
+    sql.join([...new Set(documentIds)]),
+  )} ORDER BY links.id`.execute(db);
+  for (const { document_id: documentId, link_id: _linkId, ...link } of rows) {
     map.set(documentId, [
       ...(map.get(documentId) ?? []),
       { ...link, depth: link.depth === null ? null : Number(link.depth) },

@@ -82,7 +82,7 @@ beforeAll(async () => {
 });
 
 describe('GetDocument', () => {
-  it("answers a visitor with two queries: the document with its file's others, names and text, beside its categories", async () => {
+  it("answers a visitor with one query: the document with its file's others, names, text and categories", async () => {
     const { body, queries } = await counted('/api/v1/document', { id: ids[0]! });
     expect(body).toMatchObject({
       id: ids[0],
@@ -95,20 +95,35 @@ describe('GetDocument', () => {
         { id: leaf, title: '计数小说', parent_id: top },
       ],
     });
-    expect(queries).toHaveLength(2);
+    expect(queries).toHaveLength(1);
+  });
+
+  it('answers by uuid with the same one query, categories included', async () => {
+    const uuid = (await counted('/api/v1/document', { id: ids[2]! })).body.uuid;
+    const { body, queries } = await counted('/api/v1/document', { uuid });
+    expect(body).toMatchObject({
+      id: ids[2],
+      uuid,
+      category_id: [top, leaf],
+      category: [
+        { id: top, title: '计数文学' },
+        { id: leaf, title: '计数小说', parent_id: top },
+      ],
+    });
+    expect(queries).toHaveLength(1);
   });
 
   it("answers a member with three more: their session (one), the RPC's permission and whether they administer the site", async () => {
     const { body, queries } = await counted('/api/v1/document', { id: ids[1]! }, reader.token);
     expect(body).toMatchObject({ id: ids[1], content: '第一页\f第二页\f第三页' });
-    expect(queries).toHaveLength(5);
+    expect(queries).toHaveLength(4);
   });
 
   it("counts a view (with_author) with two writes beside the author's profile, and the view counts", async () => {
     const before = (await counted('/api/v1/document', { id: ids[3]! })).body.view_count ?? 0;
     const { body, queries } = await counted('/api/v1/document', { id: ids[3]!, with_author: true });
     expect(body).toMatchObject({ user: { id: author.user.id, username: author.username } });
-    expect(queries).toHaveLength(5);
+    expect(queries).toHaveLength(4);
     const after = (await counted('/api/v1/document', { id: ids[3]! })).body.view_count ?? 0;
     expect(after).toBe(before + 1);
   });
