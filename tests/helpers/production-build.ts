@@ -80,13 +80,41 @@ export function productionBuild(onBuild: (files: number) => void = () => undefin
   return building;
 }
 
-/** A folder with `sources` (package.json, package-lock.json) and what `npm ci --omit=dev` installs from them. */
+/**
+ * A folder with `sources` (package.json, package-lock.json) and what `npm ci --omit=dev` installs
+ * from them. The packages' install scripts do not run there: a package that has one takes what
+ * its script made in this work tree's node_modules, where `npm ci` ran it on the same version
+ * for the same Node (better-sqlite3's compile of its addon: about 60 cpu-s, prebuild-install
+ * having no network to fetch a prebuilt one). A package this work tree has at another version,
+ * or without what its script made, runs its scripts there (`npm rebuild`).
+ */
 export function productionDependencies(sources: readonly string[]): Promise<string> {
   return (async () => {
-    const command = ['ci', '--omit=dev', '--no-audit', '--no-fund'];
+    const command = ['ci', '--omit=dev', '--no-audit', '--no-fund', '--ignore-scripts'];
     return kept('prod-deps', await keyOfFiles([...sources].sort(), command), async (dir) => {
       for (const source of sources) await cp(join(REPO, source), join(dir, source));
       await run('npm', command, { cwd: dir, env: buildEnv(), maxBuffer: 64 * 1024 * 1024 });
+      const installed = await packagesWithInstallScripts(dir);
+      const here = new Map((await packagesWithInstallScripts(REPO)).map((pkg) => [pkg.path, pkg.version]));
+      for (const { path, version } of installed) {
+        const built = join(REPO, path, BUILT);
+        if (here.get(path) === version && existsSync(built))
+          await cp(built, join(dir, path, BUILT), { recursive: true });
+        else await run('npm', ['rebuild', path.replace(/^.*node_modules\//, '')], { cwd: dir, env: buildEnv() });
+      }
     });
   })();
+}
+
+/** Where an install script (node-gyp, prebuild-install) puts a package's native addon. */
+const BUILT = 'build';
+
+/** The installed packages of `root` that have an install script, as its node_modules/.package-lock.json lists them. */
+async function packagesWithInstallScripts(root: string): Promise<{ path: string; version: string }[]> {
+  const lock = JSON.parse(await readFile(join(root, 'node_modules/.package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string; hasInstallScript?: boolean }>;
+  };
+  return Object.entries(lock.packages)
+    .filter(([, entry]) => entry.hasInstallScript)
+    .map(([path, entry]) => ({ path, version: entry.version ?? '' }));
 }

@@ -474,7 +474,8 @@ describe('the production image, assembled and started here as the Dockerfile say
   it(
     'starts the built gateway with production dependencies only, healthy, serving the site, and stops on SIGTERM',
     async () => {
-      // The prod-deps stage: its files from the build context, then a real `npm ci --omit=dev`.
+      // The prod-deps stage: its files from the build context, then a real `npm ci --omit=dev` (the
+      // native addons it would compile taken from this work tree: productionDependencies).
       const prodDepsStage = dockerfile.stages.find((stage) => stage.name === 'prod-deps')!;
       const install = prodDepsStage.instructions
         .filter((i) => i.keyword === 'RUN')
