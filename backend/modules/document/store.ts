@@ -124,7 +124,7 @@ export async function documentWithFile(
 > {
   const isTarget = (eb: ExpressionBuilder<DB, 'document'>) =>
     'id' in key ? eb('document.id', '=', key.id) : eb('document.uuid', '=', key.uuid);
-  const targetId = 'id' in key ? sql.join([key.id]) : sql`SELECT id FROM document WHERE uuid = ${key.uuid}`;
+  const targetId = 'id' in key ? sql`${key.id}` : sql`SELECT id FROM document WHERE uuid = ${key.uuid}`;
   const rows = await db
     .selectFrom('document')
     .leftJoin('document_content', (join) => join.onRef('document_content.document_id', '=', 'document.id').on(isTarget))
@@ -338,7 +338,7 @@ export async function categoriesOfDocuments(
   if (!documentIds.length) return map;
   const { rows } = await sql<DocumentCategory & { document_id: number; link_id: number }>`${categoryLinks(
     sql.join([...new Set(documentIds)]),
-  )} ORDER BY links.id`.execute(db);
+  )} ORDER BY link_id`.execute(db);
   for (const { document_id: documentId, link_id: _linkId, ...link } of rows) {
     map.set(documentId, [
       ...(map.get(documentId) ?? []),
