@@ -12,7 +12,6 @@ import { TokenService, loadJwtSecret } from './platform/auth/tokens';
 import type { BlobStore } from './platform/blobs/blob-store';
 import { LocalBlobStore } from './platform/blobs/local-blob-store';
 import { CACHE_DEFAULTS, CachedBlobStore } from './platform/blobs/cached-blob-store';
-import { S3BlobStore, S3BucketCheckError } from './platform/blobs/s3-blob-store';
 import { createDocumentConverter, type ConverterSettings, type DocumentConverter } from './platform/convert/converter';
 import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
 import { ConfigStore } from './platform/config-store';
@@ -153,9 +152,14 @@ function lazyConverter(
   };
 }
 
-/** The files' store, chosen here only: S3_BUCKET's bucket (a wrong setting stops the start), else DATA_DIR. */
+/**
+ * The files' store, chosen here only: S3_BUCKET's bucket (a wrong setting stops the start), else DATA_DIR. The S3
+ * engine's module is imported only when S3_BUCKET is set: from source, the AWS SDK loads with it (a server bundle
+ * loads its packages at its start).
+ */
 async function openBlobStore(config: BackendConfig): Promise<{ store: BlobStore; close(): void }> {
   if (!config.s3) return { store: await LocalBlobStore.open(config.dataDir), close: () => undefined };
+  const { S3BlobStore, S3BucketCheckError } = await import('./platform/blobs/s3-blob-store');
   const store = await S3BlobStore.open(config.s3).catch((error: unknown) => {
     throw error instanceof S3BucketCheckError ? new ConfigError(error.message) : error;
   });

@@ -1,9 +1,9 @@
-import nodemailer from 'nodemailer';
 import { unavailable } from '../wire/errors';
 import type { ConfigStore } from './config-store';
 
 // Sends mail through the SMTP server of the `email` config category. When the service is
-// off or unconfigured the caller gets a clear 503 instead of a silent failure.
+// off or unconfigured the caller gets a clear 503 instead of a silent failure. nodemailer loads
+// with the first mail, not at every process's start.
 
 export interface MailMessage {
   to: string;
@@ -28,6 +28,7 @@ export class Mailer {
     const cfg = await this.settings.snapshot();
     const username = cfg.str('email', 'username');
     const port = cfg.int('email', 'port') || 465;
+    const { default: nodemailer } = await import('nodemailer');
     const transport = nodemailer.createTransport({
       host: cfg.str('email', 'host'),
       port,

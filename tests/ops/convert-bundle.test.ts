@@ -137,3 +137,23 @@ describe('npm run build:server and the build it records', () => {
     expect(JSON.parse(tagged.stdout)).toEqual({ ...recorded, hash: 'abc1234' });
   }, 60_000);
 });
+
+describe('npm run build:server and what a server loads at its start', () => {
+  // Alipay's SDK (with urllib), nodemailer and sharp cost a process's start about half a second of CPU that a
+  // start does not need: the code imports them with their first use (a bundle hoists every other package
+  // import to its top, where it loads at the start).
+  const LOADED_ON_FIRST_USE = ['alipay-sdk', 'nodemailer', 'sharp'];
+
+  it.each(['gateway/server', 'backend/server', 'backend/worker'])(
+    'dist/server/%s.mjs imports the payment SDK, the mailer and sharp where they are used, not at its top',
+    async (bundle) => {
+      const code = await readFile(join(out, `${bundle}.mjs`), 'utf8');
+      const atStart = new Set([...code.matchAll(/^import\s(?:[^;]*?\sfrom\s*)?"([^"]+)";$/gm)].map((m) => m[1]));
+      expect(atStart).toContain('kysely');
+      for (const name of LOADED_ON_FIRST_USE) {
+        expect(atStart, name).not.toContain(name);
+        expect(code, name).toContain(`import("${name}")`);
+      }
+    },
+  );
+});

@@ -278,7 +278,7 @@ export const orderService = defineService(
         let started;
         try {
           assertNotifyAddress(cfg, req.provider);
-          const provider = paymentProvider(cfg, ctx.app.payment, req.provider);
+          const provider = await paymentProvider(cfg, ctx.app.payment, req.provider);
           // A trade left open at another provider could take the same order's money twice.
           if (order.provider && order.provider !== req.provider) await abandonTrade(ctx.app, order, ctx.request.log);
           await setProvider(ctx.db, order.id, req.provider);

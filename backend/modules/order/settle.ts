@@ -173,7 +173,7 @@ export async function syncWithProvider(
   if (order.status !== OrderStatus.Pending || !isOnline(order.provider)) return order;
   if (!force && !(await claimCheck(app.db, order.id, CHECK_INTERVAL_MS))) return order;
   try {
-    const provider = paymentProvider(await app.settings.snapshot(), app.payment, order.provider);
+    const provider = await paymentProvider(await app.settings.snapshot(), app.payment, order.provider);
     const state = await provider.query(order.order_no);
     if (!state.paid) return order;
     const raw = JSON.stringify({ query: 'trade', provider: order.provider, payment: state.payment });
@@ -194,6 +194,12 @@ export async function syncWithProvider(
   return (await findOrder(app.db, order.id)) ?? order;
 }
 
+/** Closes the order's trade at its provider (PaymentProviderError when that fails). */
+async function closeTrade(app: BackendContext, name: PaymentProviderName, orderNo: string): Promise<void> {
+  const provider = await paymentProvider(await app.settings.snapshot(), app.payment, name);
+  await provider.close(orderNo);
+}
+
 /**
  * Closes a pending order (member's cancel, admin's close, timeout): asks the provider first
  * (a payment made meanwhile wins), then closes the trade there so it takes no more money.
@@ -209,7 +215,7 @@ export async function closePending(
   if (synced.status !== OrderStatus.Pending) return synced;
   if (isOnline(order.provider)) {
     try {
-      await paymentProvider(await app.settings.snapshot(), app.payment, order.provider).close(order.order_no);
+      await closeTrade(app, order.provider, order.order_no);
     } catch (error) {
       if (!(error instanceof PaymentProviderError)) throw error;
       // A payment that still gets through arrives as a late notification, kept for the admin.
@@ -227,7 +233,7 @@ export async function closePending(
 export async function abandonTrade(app: BackendContext, order: OrderRow, log: FastifyBaseLogger): Promise<void> {
   if (!isOnline(order.provider)) return;
   try {
-    await paymentProvider(await app.settings.snapshot(), app.payment, order.provider).close(order.order_no);
+    await closeTrade(app, order.provider, order.order_no);
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
     log.warn(

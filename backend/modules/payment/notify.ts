@@ -51,7 +51,7 @@ export function registerNotifyRoutes(app: FastifyInstance, ctx: BackendContext, 
     let provider: NotifyingProvider;
     try {
       // Configured is enough: an order started before the provider was switched off may still be paid.
-      provider = paymentProvider(await ctx.settings.snapshot(), ctx.payment, name) as NotifyingProvider;
+      provider = (await paymentProvider(await ctx.settings.snapshot(), ctx.payment, name)) as NotifyingProvider;
     } catch (error) {
       if (!(error instanceof PaymentProviderError)) throw error;
       request.log.warn({ provider: name, detail: error.message }, 'payment notification for an unconfigured provider');

@@ -52,15 +52,15 @@ export function returnUrlOf(cfg: ConfigSnapshot, orderNo: string): string {
 }
 
 /** The provider built from the config; a PaymentProviderError('misconfigured') when its keys are unusable. */
-export function paymentProvider(
+export async function paymentProvider(
   cfg: ConfigSnapshot,
   endpoints: PaymentEndpoints,
   name: PaymentProviderName,
-): PaymentProvider {
+): Promise<PaymentProvider> {
   const pay = (key: string) => cfg.str('pay', key).trim();
   switch (name) {
     case 'alipay':
-      return new AlipayProvider({
+      return AlipayProvider.create({
         appId: pay('alipay_app_id'),
         privateKey: pay('alipay_private_key'),
         alipayPublicKey: pay('alipay_public_key'),

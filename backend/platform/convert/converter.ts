@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { checkArchive } from './archive-guard';
 import { detectConverters, type ConverterReport } from './detect';
 import { ConversionError, abortReason } from './errors';
@@ -374,6 +373,8 @@ class Converter implements DocumentConverter {
     } else if (plan.input === 'png-image') {
       input = join(scratch, 'document.png');
       try {
+        // sharp loads with the first image to convert, not at the process's start (the page threads load their own).
+        const { default: sharp } = await import('sharp');
         await sharp(request.sourcePath).png().toFile(input);
       } catch (error) {
         throw new ConversionError('corrupt', { detail: (error as Error).message });

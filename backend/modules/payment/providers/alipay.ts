@@ -1,4 +1,4 @@
-import { AlipayRequestError, AlipaySdk } from 'alipay-sdk';
+import type * as AlipayModule from 'alipay-sdk';
 import { formatFen } from '../../../../shared/vip';
 import { beijingDateTime, fenOfYuanText, fromBeijingDateTime, readPrivateKey, readPublicKey } from './keys';
 import {
@@ -19,6 +19,8 @@ import {
 // Alipay through its official SDK (alipay-sdk 4): computer and phone website payment
 // (alipay.trade.page.pay / wap.pay) as a signed URL, the trade query and close (signed
 // answers checked), and the asynchronous notification checked with Alipay's public key.
+// The SDK (with urllib: about a third of a second of CPU) loads when a provider is first made,
+// not at the start of every process.
 
 export interface AlipaySettings {
   appId: string;
@@ -39,10 +41,10 @@ type AlipayAnswer = Record<string, unknown>;
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-function failureOf(error: unknown): PaymentProviderError {
+function failureOf(error: unknown, sdk: typeof AlipayModule): PaymentProviderError {
   if (error instanceof PaymentProviderError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof AlipayRequestError) {
+  if (error instanceof sdk.AlipayRequestError) {
     if (/HttpClient Request error/.test(message)) {
       return new PaymentProviderError(/timeout/i.test(message) ? 'timeout' : 'unreachable', message);
     }
@@ -53,9 +55,16 @@ function failureOf(error: unknown): PaymentProviderError {
 
 export class AlipayProvider implements NotifyingProvider {
   readonly name = 'alipay' as const;
-  private readonly sdk: AlipaySdk;
+  private readonly sdk: AlipayModule.AlipaySdk;
 
-  constructor(private readonly settings: AlipaySettings) {
+  static async create(settings: AlipaySettings): Promise<AlipayProvider> {
+    return new AlipayProvider(settings, await import('alipay-sdk'));
+  }
+
+  private constructor(
+    private readonly settings: AlipaySettings,
+    private readonly sdkModule: typeof AlipayModule,
+  ) {
     if (!settings.appId || !settings.privateKey || !settings.alipayPublicKey) {
       throw new PaymentProviderError('misconfigured', '支付宝尚未配置 AppID、应用私钥和支付宝公钥');
     }
@@ -65,7 +74,7 @@ export class AlipayProvider implements NotifyingProvider {
     const publicKey = readPublicKey(settings.alipayPublicKey, '支付宝公钥')
       .key.export({ type: 'spki', format: 'pem' })
       .toString();
-    this.sdk = new AlipaySdk({
+    this.sdk = new sdkModule.AlipaySdk({
       appId: settings.appId,
       privateKey,
       keyType: 'PKCS8',
@@ -181,7 +190,7 @@ export class AlipayProvider implements NotifyingProvider {
         throw new PaymentProviderError('bad-answer', `${method}: no answer object`);
       return answer as AlipayAnswer;
     } catch (error) {
-      throw failureOf(error);
+      throw failureOf(error, this.sdkModule);
     }
   }
 }
