@@ -118,7 +118,7 @@ export default defineConfig({
           name: 'slow',
           include: SLOW,
           environment: 'node',
-          globalSetup: ['tests/helpers/postgres-setup.ts'],
+          globalSetup: ['tests/helpers/postgres-setup.ts', 'tests/helpers/build-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,8 +1,9 @@
-// gateway/server.ts as a real process: config errors exit 1, the embedded backend starts by
-// default and prints a generated admin password once, framed with the address (never one the
-// operator chose), SIGTERM lets in-flight requests finish, and a 200 MB upload does not grow
-// the process by anything like 200 MB.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The gateway as a real process, as the image and compose run it (node on the production build's
+// gateway/server.mjs; `npm start` runs the same main() from source through tsx: tests/ops/npm-start.test.ts
+// and database-url.test.ts): config errors exit 1, the embedded backend starts by default and prints a
+// generated admin password once, framed with the address (never one the operator chose), SIGTERM lets
+// in-flight requests finish, and a 200 MB upload does not grow the process by anything like 200 MB.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,7 +17,7 @@ import { useS3 } from '../helpers/s3';
 import { FIXTURE_DIST, gatewayProcessEnv, json, send, startStub, type Stub } from './helpers';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SERVER = join(ROOT, 'gateway/server.ts');
+const SERVER = join(inject('serverBundles'), 'gateway/server.mjs');
 const UPLOAD_MB = 200;
 
 interface Child {
@@ -27,7 +28,7 @@ interface Child {
 }
 
 function spawnServer(env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+  const child = spawn(process.execPath, [SERVER], {
     cwd: ROOT,
     env: gatewayProcessEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,8 @@
 // Many instances and their faults, as real processes on loopback: a PostgreSQL cluster of this
 // file's own (it is stopped and started again), the S3 test server, two web instances
-// (gateway/server.ts with the embedded backend, RUN_JOBS=false) and two workers
-// (backend/worker.ts), with the load balancer of tests/helpers/load-balancer.ts in front.
+// (the gateway with the embedded backend, RUN_JOBS=false) and two workers, started as compose
+// starts them (node on the production build's gateway/server.mjs and backend/worker.mjs), with
+// the load balancer of tests/helpers/load-balancer.ts in front.
 // The processes start once for the file; the tests run in order and share them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -38,9 +39,8 @@ interface Instance {
   url?: string;
 }
 
-function spawnInstance(name: string, script: string, env: Record<string, string>, ready: RegExp): Promise<Instance> {
-  // One process each (the tsx command would start the program in a child of its own).
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+function spawnInstance(name: string, bundle: string, env: Record<string, string>, ready: RegExp): Promise<Instance> {
+  const child = spawn(process.execPath, [path.join(inject('serverBundles'), bundle)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   });
@@ -65,12 +65,12 @@ function spawnInstance(name: string, script: string, env: Record<string, string>
 }
 
 const startWeb = (name: string, env: Record<string, string>) =>
-  spawnInstance(name, 'gateway/server.ts', env, /running at http:\/\//).then((instance) => ({
+  spawnInstance(name, 'gateway/server.mjs', env, /running at http:\/\//).then((instance) => ({
     ...instance,
     url: `http://127.0.0.1:${env.PORT}`,
   }));
 const startWorker = (name: string, env: Record<string, string>) =>
-  spawnInstance(name, 'backend/worker.ts', env, /worker running jobs/);
+  spawnInstance(name, 'backend/worker.mjs', env, /worker running jobs/);
 
 interface Answer {
   status: number;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { api, login, startBackend, TEST_ENGINE, withDatabase, withSearchIndex } from '../../helpers/backend';
 import { createDocument, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { jpegPdf, scanJpegs, textPdf } from '../../helpers/documents';
@@ -13,7 +13,6 @@ import { jpegPdf, scanJpegs, textPdf } from '../../helpers/documents';
 // again, and the document ends converted. And every start picks up documents that wait without a job, or whose job
 // gave up.
 
-const TSX = path.resolve('node_modules/.bin/tsx');
 const PASSWORD = 'restart-admin-password';
 /** The jobs' lease (30 s by default): what a dead process's job waits before it runs again. */
 const LEASE_MS = 5000;
@@ -22,10 +21,13 @@ const PAGES = 400;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-convert-restart-'));
 const children: ChildProcess[] = [];
 
-/** `tsx backend/server.ts` in a process group of its own (tsx starts node as a child), on SQLite in either project. */
+/**
+ * The standalone backend as the image runs it (node on the production build's backend/server.mjs),
+ * in a process group of its own, on SQLite in either project.
+ */
 function startServer(): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['backend/server.ts'], {
+    const child = spawn(process.execPath, [path.join(inject('serverBundles'), 'backend/server.mjs')], {
       detached: true,
       env: {
         PATH: process.env.PATH ?? '',
@@ -65,7 +67,7 @@ afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-// The two suites below start `backend/server.ts` on SQLite whatever the project (its processes get no
+// The two suites below start the backend's process on SQLite whatever the project (its processes get no
 // DATABASE_URL): server-postgres would run them again unchanged. A worker killed mid-conversion on
 // PostgreSQL is tests/ops/scale-faults.test.ts's.
 const killedProcesses = describe.skipIf(TEST_ENGINE === 'postgres');
