@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
-import { getPriority, setPriority } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConversionError, MISSING_CONVERTER_MESSAGES, abortReason } from './errors';
@@ -31,14 +30,6 @@ function killGroup(pid: number): void {
   }
 }
 
-function lowerPriority(pid: number, increment: number): void {
-  try {
-    setPriority(pid, Math.min(19, getPriority(pid) + increment));
-  } catch {
-    // already gone: its outcome says so
-  }
-}
-
 export interface ProcessOutcome {
   code: number | null;
   /** the last 8 KB of stdout and stderr, for the error detail */
@@ -49,8 +40,9 @@ const OUTPUT_TAIL = 8 * 1024;
 
 /**
  * Runs a program in a process group of its own; the signal kills the whole group. `nice` is
- * added to its nice value (0–19) as soon as it has started, before it starts threads or
- * children of its own, which inherit it.
+ * added to its nice value (0–19) from its start: coreutils' `nice` sets it, then becomes the
+ * program, so its threads and children have it too. (Lowering it from here once the program
+ * had started raced with the program: a quick one read, or started threads at, its old value.)
  */
 export function runProcess(
   command: string,
@@ -61,8 +53,8 @@ export function runProcess(
 ): Promise<ProcessOutcome> {
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (nice > 0 && child.pid !== undefined) lowerPriority(child.pid, nice);
+    const [file, argv] = nice > 0 ? ['nice', ['-n', String(nice), command, ...args]] : [command, args];
+    const child = spawn(file, argv, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL);
