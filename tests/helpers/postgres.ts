@@ -185,7 +185,12 @@ export function databaseUrl(url: string, database: string): string {
   return parsed.toString();
 }
 
-/** Creates an empty database (a fresh name unless given) and answers its URL. */
+/**
+ * Creates an empty database (a fresh name unless given) and answers its URL. From PostgreSQL 15
+ * on, the template's files are copied as files (STRATEGY = FILE_COPY): a fourth of the server's
+ * CPU of the default, which writes every page of the template through the WAL (96 against 23 ms
+ * a database here), for the price of a checkpoint, cheap with fsync off.
+ */
 export async function createDatabase(
   clusterUrl: string,
   name = `test_${crypto.randomBytes(6).toString('hex')}`,
@@ -193,7 +198,10 @@ export async function createDatabase(
   const client = new pg.Client({ connectionString: clusterUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE "${name}"`);
+    const version = Number(
+      (await client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v")).rows[0]!.v,
+    );
+    await client.query(`CREATE DATABASE "${name}"${version >= 150000 ? ' STRATEGY = FILE_COPY' : ''}`);
   } finally {
     await client.end();
   }
