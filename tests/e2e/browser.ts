@@ -40,6 +40,21 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
 }
 
+let workerBrowser: Promise<Browser> | undefined;
+
+/**
+ * The worker's Chromium: launched for the first browser file it runs and kept for the next ones
+ * (the e2e project runs its files without isolation, one after the other in each worker), again
+ * when it is gone. A launch with its first page takes about 1 s of CPU. Each file still has
+ * contexts of its own, closed when it ends; playwright-core ends the browser with the worker.
+ */
+async function sharedBrowser(): Promise<Browser> {
+  const running = await workerBrowser?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  workerBrowser = launchBrowser();
+  return workerBrowser;
+}
+
 export interface Visit {
   context: BrowserContext;
   page: Page;
@@ -147,7 +162,7 @@ export interface SiteInBrowser {
 }
 
 /**
- * One site and one Chromium for a test file, started in `beforeAll` and closed in
+ * One site for a test file, on the worker's Chromium, started in `beforeAll` and closed in
  * `afterAll`. `env` may be a function for values known only once an earlier `beforeAll`
  * has run (a stub provider's URL). The browser tests are about the site, not the converter:
  * its conversions are the recorded ones (tests/helpers/recorded-conversions.ts).
@@ -161,11 +176,12 @@ export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = 
   beforeAll(async () => {
     [site, browser] = await Promise.all([
       startSite({ env: opts.env?.(), webDist: inject('webDist'), build: { converter: recordedConversions } }),
-      launchBrowser(),
+      sharedBrowser(),
     ]);
   });
   afterAll(async () => {
-    await browser?.close();
+    // What the file opened itself (site.browser.newContext) included.
+    if (browser?.isConnected()) await Promise.all(browser.contexts().map((context) => context.close()));
     await site?.close();
   });
   afterEach(async () => {
