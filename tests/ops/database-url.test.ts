@@ -1,15 +1,14 @@
 // DATABASE_URL as an operator meets it, through the three commands that start the backend:
 // `npm run backend` (tsx backend/server.ts), `npm start` (tsx scripts/start.ts: the gateway
-// with the embedded backend) and `npm run start:prod` (the esbuild bundle of the gateway).
+// with the embedded backend) and `npm run start:prod` (the esbuild bundle of the gateway: the
+// run's production build, tests/helpers/build-setup.ts).
 // A bad URL, a server that is not there or a wrong password stop the start with one line that
 // names DATABASE_URL, exit code 1, no stack trace, and never the password.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, dropDatabase } from '../helpers/postgres';
@@ -26,7 +25,7 @@ const FIXTURE_DIST = path.join(REPO, 'tests/gateway/fixtures/web-dist');
 const run = (command: string, args: string[], env: Record<string, string>, until: RegExp | null) =>
   runUntil(command, args, { env: { HOME: process.env.HOME ?? '', ...env }, until, cwd: REPO, killAfterMs: 30_000 });
 
-let bundle: string;
+const bundle = inject('serverBundles');
 let dataDir: string;
 
 /** The three start commands, each with its DATA_DIR and the variables it needs besides DATABASE_URL. */
@@ -52,22 +51,9 @@ const commands: Record<string, (env: Record<string, string>, until: RegExp | nul
 describe.skipIf(!clusterUrl)('DATABASE_URL at the start', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'moredoc-database-url-'));
-    // start:prod runs dist/server/gateway/server.mjs: the same build command, into a folder
-    // inside the repository so that the bundle finds node_modules as dist/server does.
-    await mkdir(path.join(REPO, '.tmp'), { recursive: true });
-    bundle = await mkdtemp(path.join(REPO, '.tmp', 'bundle-'));
-    const scripts = (
-      JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-    ).scripts;
-    const build = scripts['build:server']!.replaceAll('dist/server', bundle);
-    await promisify(execFile)('sh', ['-c', build], {
-      cwd: REPO,
-      env: { ...process.env, PATH: `${path.join(REPO, 'node_modules/.bin')}:${process.env.PATH}` },
-    });
-  }, 120_000);
+  });
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });
-    await rm(bundle, { recursive: true, force: true });
   });
 
   it('keeps every table in PostgreSQL and shows the URL without its password', async () => {
