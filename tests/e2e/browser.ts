@@ -36,7 +36,7 @@ const ARGS = [
   '--disable-sync',
 ];
 
-export function launchBrowser(): Promise<Browser> {
+function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
 }
 

@@ -100,17 +100,15 @@ async function versionOf(path: string, pattern: RegExp): Promise<string | undefi
     () => undefined,
   );
   if (!file) return undefined;
-  const key = `${pattern.source}\0${path}`;
-  const known = answered.get(key);
+  const known = answered.get(path);
   if (known?.file === file) return known.version;
-  answered.delete(key);
   try {
     const { stdout } = await run(path, ['--version'], {
       timeout: VERSION_TIMEOUT_MS,
       env: { ...process.env, QT_QPA_PLATFORM: 'offscreen' },
     });
     const version = pattern.exec(stdout)?.[1];
-    if (version) answered.set(key, { file, version });
+    if (version) answered.set(path, { file, version });
     return version;
   } catch {
     return undefined;
