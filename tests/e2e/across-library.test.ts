@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, withDatabase } from '../helpers/backend';
 import { insertDocument, runHotJob } from '../helpers/document-fixtures';
-import { appTookOver, gatewayToken, useSiteInBrowser } from './browser';
+import { appTookOver, gatewayToken, navigateInApp, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const WIDTHS = [1280, 390] as const;
@@ -110,10 +110,7 @@ describe('热门文档', () => {
     await page.route('**/api/v1/document/hot?*', (route) =>
       route.fulfill({ status: 500, json: { code: 13, message: '服务器内部错误' } }),
     );
-    await page.evaluate(() => {
-      window.history.pushState({}, '', '/hot?page=2');
-      window.dispatchEvent(new PopStateEvent('popstate'));
-    });
+    await navigateInApp(page, '/hot?page=2');
     await page.getByText('服务器内部错误').waitFor();
     await page.getByRole('button', { name: '重试' }).waitFor();
   });

@@ -3,7 +3,7 @@
 // password-confirmed deletes, batch actions) work end to end.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { useSiteInBrowser } from './browser';
+import { navigateInApp, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 
@@ -56,10 +56,10 @@ describe('every admin screen', () => {
     ['/admin/dashboard', '控制面板', '快捷入口'],
   ];
 
-  it('renders each screen with its data, without page errors', async () => {
+  it('renders each screen with its data, reached as its menu entry does, without page errors', async () => {
     const page = await site.adminPage('/admin/dashboard');
     for (const [path, heading, content] of screens) {
-      await page.goto(path);
+      await navigateInApp(page, path);
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
       await page.getByText(content, { exact: true }).first().waitFor();
       expect(await page.getByText('建设中').count(), path).toBe(0);

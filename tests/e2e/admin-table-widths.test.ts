@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/backend';
 import { createDocument } from '../helpers/document-api';
 import { textPdf } from '../helpers/documents';
-import { useSiteInBrowser } from './browser';
+import { openInApp, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser({
   env: () => ({
@@ -239,7 +239,7 @@ describe('admin lists at 1280 px wide', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
 
     for (const path of SCREENS) {
-      await page.goto(path);
+      await openInApp(page, path);
       await page.locator('.app-resource-table tbody tr.semi-table-row').first().waitFor();
       const layout = await page.evaluate((): Layout => {
         const body = document.querySelector<HTMLElement>('.app-resource-table .semi-table-body')!;

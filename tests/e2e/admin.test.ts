@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, login, registerMember } from '../helpers/backend';
-import { EDGE_SLACK_PX, logIn, logOut, useSiteInBrowser } from './browser';
+import { EDGE_SLACK_PX, logIn, logInByCookie, logOut, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const { open } = site;
@@ -17,7 +17,8 @@ const PNG = Buffer.from(
 
 const loginAs = (page: Page, username: string, password: string, then = '/admin/dashboard') =>
   logIn(page, username, password, then);
-const loginAsAdmin = (page: Page, then?: string) => loginAs(page, 'admin', site.adminPassword, then);
+const loginAsAdmin = (page: Page, then = '/admin/dashboard') =>
+  logInByCookie(page, site.url, 'admin', site.adminPassword, then);
 
 /** The side sheet titled `title` (Semi's sheet gives its dialog no accessible name). */
 const sheet = (page: Page, title: string) =>

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setConfig } from '../helpers/backend';
-import { EDGE_SLACK_PX, gatewayToken, logIn, useSiteInBrowser } from './browser';
+import { EDGE_SLACK_PX, gatewayToken, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 
@@ -22,11 +22,7 @@ const dialog = (page: Page, title: string) =>
   page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
 const expectToast = (page: Page, title: string) => page.locator('.app-toast', { hasText: title }).first().waitFor();
 
-const adminPage = async (path: string) => {
-  const page = await site.open();
-  await logIn(page, 'admin', site.adminPassword, path);
-  return page;
-};
+const { adminPage } = site;
 
 /** A new member, logged in on a page of its own at `path`. */
 async function memberPage(path: string): Promise<{ page: Page; username: string }> {

@@ -82,6 +82,52 @@ export async function appTookOver(page: Page): Promise<void> {
   });
 }
 
+/** Client-side navigation, as a link inside the SPA does it: the history API and the router's own listener, no page load. */
+export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+/** How long the page goes without a request in flight before `openInApp` counts the screen's requests as done. */
+const QUIET_MS = 500;
+
+/**
+ * Opens `path` inside the app (`navigateInApp`) and waits until the screen's requests, its code
+ * and its data, are answered: none in flight for half a second, as Playwright's 'networkidle'
+ * waits after a load. A screen reached so costs the browser about a third of a page load.
+ */
+export async function openInApp(page: Page, path: string): Promise<void> {
+  let inFlight = 0;
+  let lastChange = Date.now();
+  const started = () => {
+    inFlight += 1;
+    lastChange = Date.now();
+  };
+  const ended = () => {
+    inFlight -= 1;
+    lastChange = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  try {
+    await navigateInApp(page, path);
+    await expect
+      .poll(() => inFlight === 0 && Date.now() - lastChange >= QUIET_MS, {
+        message: `${path}: requests still in flight`,
+        interval: 50,
+        timeout: 30_000,
+      })
+      .toBe(true);
+  } finally {
+    page.off('request', started);
+    page.off('requestfinished', ended);
+    page.off('requestfailed', ended);
+  }
+}
+
 /**
  * Logs `username` in through the gateway and answers the token of its cookie: calls made with
  * it through the gateway (config writes among them) drop what the gateway keeps for pages.
@@ -109,6 +155,24 @@ export async function logIn(page: Page, username: string, password: string, then
   await page.goto(`/auth/login?redirect=${encodeURIComponent(then)}`);
   await submitLogin(page, username, password);
   await page.waitForURL((url) => url.pathname === then.split('?')[0]);
+}
+
+/**
+ * Opens `then` (its path) logged in as `username` without the login form: the token of a login
+ * through the gateway's API in the context's cookie, as the form leaves it. The form has tests of
+ * its own (spa.test.ts, site-switches.test.ts); this costs a page load less.
+ */
+export async function logInByCookie(
+  page: Page,
+  siteUrl: string,
+  username: string,
+  password: string,
+  then: string,
+): Promise<void> {
+  const token = await gatewayToken(siteUrl, username, password);
+  await page.context().addCookies([{ name: 'token', value: token, url: siteUrl }]);
+  await page.goto(then);
+  await appTookOver(page);
 }
 
 /**
@@ -157,7 +221,7 @@ export interface SiteInBrowser {
   visit(): Promise<Visit>;
   /** The page of a new `visit()`. */
   open(): Promise<Page>;
-  /** The page of a new `visit()`, logged in as the admin through the login form and landed on `path`. */
+  /** The page of a new `visit()`, logged in as the admin (`logInByCookie`) and landed on `path`. */
   adminPage(path: string): Promise<Page>;
 }
 
@@ -224,7 +288,8 @@ export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = 
     open: async () => (await visit()).page,
     adminPage: async (path: string) => {
       const { page } = await visit();
-      await logIn(page, 'admin', started().site.adminPassword, path);
+      const { url, adminPassword } = started().site;
+      await logInByCookie(page, url, 'admin', adminPassword, path);
       return page;
     },
   };

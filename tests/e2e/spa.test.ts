@@ -4,7 +4,7 @@ import type { Page, Request } from 'playwright-core';
 import { buildAdminMenu } from '../../shared/routes';
 import { allowPagesFrom } from '../../shared/permissions';
 import type { Permission } from '../../shared/types/permission';
-import { logOut, submitLogin, useSiteInBrowser } from './browser';
+import { logOut, navigateInApp, submitLogin, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const { open } = site;
@@ -28,14 +28,6 @@ async function register(page: Page, who: ReturnType<typeof newMember>) {
   await page.getByRole('button', { name: '注册' }).click();
   await page.waitForURL((url) => url.pathname === '/');
   await page.getByTestId('user-menu').waitFor();
-}
-
-/** Client-side navigation, as a link inside the SPA would do it (no page load). */
-async function navigateInApp(page: Page, path: string) {
-  await page.evaluate((to) => {
-    window.history.pushState({}, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
 }
 
 describe('keyboard focus', () => {
