@@ -1,7 +1,7 @@
 // playwright-core driving the system Chromium (never a downloaded browser), one fresh
 // profile per launch, and the site + browser + visit lifecycle the browser suites share.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { printBackendErrorsOnFailure } from '../helpers/backend';
 import { recordedConversions } from '../helpers/recorded-conversions';
@@ -103,15 +103,15 @@ const QUIET_MS = 500;
  * waits after a load. A screen reached so costs the browser about a third of a page load.
  */
 export async function openInApp(page: Page, path: string): Promise<void> {
-  let inFlight = 0;
+  // The requests started since the navigation: one of the screen before, answered meanwhile, is not counted.
+  const inFlight = new Set<Request>();
   let lastChange = Date.now();
-  const started = () => {
-    inFlight += 1;
+  const started = (request: Request) => {
+    inFlight.add(request);
     lastChange = Date.now();
   };
-  const ended = () => {
-    inFlight -= 1;
-    lastChange = Date.now();
+  const ended = (request: Request) => {
+    if (inFlight.delete(request)) lastChange = Date.now();
   };
   page.on('request', started);
   page.on('requestfinished', ended);
@@ -119,7 +119,7 @@ export async function openInApp(page: Page, path: string): Promise<void> {
   try {
     await navigateInApp(page, path);
     await expect
-      .poll(() => inFlight === 0 && Date.now() - lastChange >= QUIET_MS, {
+      .poll(() => (inFlight.size === 0 && Date.now() - lastChange >= QUIET_MS) || [...inFlight].map((r) => r.url()), {
         message: `${path}: requests still in flight`,
         interval: 50,
         timeout: 30_000,
