@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, withDatabase } from '../helpers/backend';
 import { insertDocument, runHotJob } from '../helpers/document-fixtures';
-import { appTookOver, gatewayToken, navigateInApp, useSiteInBrowser } from './browser';
+import { appTookOver, gatewayToken, navigateInApp, useSiteInBrowser, setTokenCookie } from './browser';
 
 const site = useSiteInBrowser();
 const WIDTHS = [1280, 390] as const;
@@ -88,7 +88,7 @@ const readTo = async (token: string, documentId: number, page: number) =>
 async function pageAt(width: number, token?: string): Promise<Page> {
   const visit = await site.visit();
   await visit.page.setViewportSize({ width, height: 900 });
-  if (token) await visit.context.addCookies([{ name: 'token', value: token, url: site.url }]);
+  if (token) await setTokenCookie(visit.context, site.url, token);
   return visit.page;
 }
 

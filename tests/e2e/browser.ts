@@ -161,6 +161,11 @@ export async function logIn(page: Page, username: string, password: string, then
   await page.waitForURL((url) => url.pathname === then.split('?')[0]);
 }
 
+/** Puts a login token in the context's cookie, where the gateway's login leaves it: the context is logged in. */
+export async function setTokenCookie(context: BrowserContext, siteUrl: string, token: string): Promise<void> {
+  await context.addCookies([{ name: 'token', value: token, url: siteUrl }]);
+}
+
 /**
  * Opens `then` (its path) logged in as `username` without the login form: the token of a login
  * through the gateway's API in the context's cookie, as the form leaves it. The form has tests of
@@ -174,7 +179,7 @@ export async function logInByCookie(
   then: string,
 ): Promise<void> {
   const token = await gatewayToken(siteUrl, username, password);
-  await page.context().addCookies([{ name: 'token', value: token, url: siteUrl }]);
+  await setTokenCookie(page.context(), siteUrl, token);
   await page.goto(then);
   await appTookOver(page);
 }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, login, registerMember } from '../helpers/backend';
-import { useSiteInBrowser } from './browser';
+import { useSiteInBrowser, setTokenCookie } from './browser';
 
 const site = useSiteInBrowser({ env: () => ({ ADMIN_PASSWORD: '', LIBREOFFICE_PATH: 'off', CALIBRE_PATH: 'off' }) });
 
@@ -112,7 +112,7 @@ describe('a member of the new site', () => {
   it('finds 上传文档 and is offered only the formats this server converts (no LibreOffice, no calibre here)', async () => {
     const member = await registerMember(site.backendUrl);
     const { page, context } = await site.visit();
-    await context.addCookies([{ name: 'token', value: member.token, url: site.url }]);
+    await setTokenCookie(context, site.url, member.token);
     await page.goto('/');
     await page.getByRole('link', { name: '上传文档' }).click();
     await page.getByRole('heading', { name: '上传文档', level: 1 }).waitFor();

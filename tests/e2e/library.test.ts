@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { api, setConfig } from '../helpers/backend';
 import { fixture, illustratedPdf, jpegPdf, scanJpegs, scannedPdf } from '../helpers/documents';
-import { appTookOver, EDGE_SLACK_PX, gatewayToken, useSiteInBrowser } from './browser';
+import { appTookOver, EDGE_SLACK_PX, gatewayToken, useSiteInBrowser, setTokenCookie } from './browser';
 
 /** The fixture's word that only its second page holds (tests/fixtures/documents/generate.ts). */
 const BODY_WORD = '麒麟';
@@ -53,7 +53,7 @@ const admin = (method: string, path: string, opts: Parameters<typeof api>[3] = {
 async function pageAs(token?: string, viewport?: { width: number; height: number }): Promise<Page> {
   const visit = await site.visit();
   if (viewport) await visit.page.setViewportSize(viewport);
-  if (token) await visit.context.addCookies([{ name: 'token', value: token, url: site.url }]);
+  if (token) await setTokenCookie(visit.context, site.url, token);
   return visit.page;
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, registerMember, withDatabase, type Member } from '../helpers/backend';
 import { insertDocument } from '../helpers/document-fixtures';
-import { useSiteInBrowser } from './browser';
+import { useSiteInBrowser, setTokenCookie } from './browser';
 
 const site = useSiteInBrowser({
   env: () => ({
@@ -21,7 +21,7 @@ const site = useSiteInBrowser({
 async function memberPage(member: Member, width: number): Promise<Page> {
   const visit = await site.visit();
   await visit.page.setViewportSize({ width, height: 900 });
-  await visit.context.addCookies([{ name: 'token', value: member.token, url: site.url }]);
+  await setTokenCookie(visit.context, site.url, member.token);
   return visit.page;
 }
 

@@ -6,14 +6,14 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, login, registerMember, type Member } from '../helpers/backend';
 import { createDocument } from '../helpers/document-api';
-import { useSiteInBrowser } from './browser';
+import { useSiteInBrowser, setTokenCookie } from './browser';
 
 const site = useSiteInBrowser({ env: () => ({ CONFIG_SECURITY_COMMENT_INTERVAL: '0' }) });
 
 async function memberPage(member: Member, width = 1280): Promise<Page> {
   const visit = await site.visit();
   await visit.page.setViewportSize({ width, height: width > 640 ? 900 : 844 });
-  await visit.context.addCookies([{ name: 'token', value: member.token, url: site.url }]);
+  await setTokenCookie(visit.context, site.url, member.token);
   return visit.page;
 }
 

@@ -8,7 +8,7 @@ import { api, login, registerMember } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
 import { CRAWLER, PERSON } from '../gateway/helpers';
-import { EDGE_SLACK_PX, appTookOver, gatewayToken, useSiteInBrowser } from './browser';
+import { appTookOver, EDGE_SLACK_PX, gatewayToken, useSiteInBrowser, setTokenCookie } from './browser';
 
 const site = useSiteInBrowser();
 
@@ -250,7 +250,7 @@ describe('the first screen the gateway renders', () => {
         isMobile: true,
       });
       try {
-        if (who === 'member') await context.addCookies([{ name: 'token', value: token, url: site.url }]);
+        if (who === 'member') await setTokenCookie(context, site.url, token);
         const page = await context.newPage();
         const stylesheets: string[] = [];
         const warnings: string[] = [];

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { api, login, registerMember, setConfig, type Member } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { linesPdf } from '../helpers/documents';
-import { appTookOver, gatewayToken, useSiteInBrowser } from './browser';
+import { appTookOver, gatewayToken, useSiteInBrowser, setTokenCookie } from './browser';
 
 const SECRET = 'Quokkazanzibar';
 const PAGES = 8;
@@ -58,7 +58,7 @@ async function openReader(
 ): Promise<Page> {
   const visit = await site.visit();
   await visit.page.setViewportSize(viewport);
-  if (token) await visit.context.addCookies([{ name: 'token', value: token, url: site.url }]);
+  if (token) await setTokenCookie(visit.context, site.url, token);
   await visit.page.goto(path);
   await appTookOver(visit.page);
   await visit.page.getByRole('toolbar', { name: '阅读工具' }).waitFor();
