@@ -73,7 +73,9 @@ const SLOW = [
 export default defineConfig({
   test: {
     // Vitest's default leaves one core idle (cores - 1: a single worker on CI's two cores);
-    // most files wait on sockets, timers and child processes, so every core runs one.
+    // most files wait on sockets, timers and child processes, so every core runs one. One more than
+    // the cores was tried (2026-12-04, 2 cores): 687 s and 1,343 cpu-s against 653 s and 1,168, each
+    // worker loading the modules again and the browsers contending.
     maxWorkers: availableParallelism(),
     // Modules as transformed for the tests are kept on disk (node_modules/.experimental-vitest-cache)
     // under a hash of their content and the config: a later run skips the transform.

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
-import { appTookOver, logIn, openInApp, useSiteInBrowser } from './browser';
+import { appTookOver, gatewayToken, logInByCookie, openInApp, setTokenCookie, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -116,10 +116,14 @@ async function violationsOn(
   );
 }
 
-/** A page on the site with axe loaded into every document it opens (past the site's CSP, as an init script). */
-async function checkedPage(): Promise<Page> {
+/**
+ * A page on the site with axe loaded into every document it opens (past the site's CSP, as an init
+ * script); logged in as `user` if given (the login's token in the cookie: the form is not checked here).
+ */
+async function checkedPage(user?: { username: string; password: string }): Promise<Page> {
   const { page, context } = await site.visit();
   await context.addInitScript({ path: AXE });
+  if (user) await setTokenCookie(context, site.url, await gatewayToken(site.url, user.username, user.password));
   return page;
 }
 
@@ -165,7 +169,7 @@ describe('accessibility (axe-core)', () => {
     expect(await ringOf('.app-search-box__form')).toBe('none');
     await page.getByRole('search', { name: '站内搜索' }).getByRole('searchbox').focus();
     expect(await ringOf('.app-search-box__form')).not.toBe('none');
-    await logIn(page, member.username, member.password, '/member/article/set');
+    await logInByCookie(page, site.url, member.username, member.password, '/member/article/set');
     const editor = page.getByRole('textbox', { name: '内容' });
     await editor.waitFor();
     expect(await ringOf('.app-rich-editor')).toBe('none');
@@ -174,8 +178,7 @@ describe('accessibility (axe-core)', () => {
   });
 
   it("finds every part of the admin back office's frame in a landmark (its screens' Semi widgets are not checked)", async () => {
-    const page = await checkedPage();
-    await logIn(page, 'admin', site.adminPassword, '/admin/dashboard');
+    const page = await checkedPage({ username: 'admin', password: site.adminPassword });
     const rules = [
       'region',
       'landmark-unique',
@@ -194,8 +197,7 @@ describe('accessibility (axe-core)', () => {
   }, 120_000);
 
   it('finds nothing on the screens of a member', async () => {
-    const page = await checkedPage();
-    await logIn(page, member.username, member.password, '/member');
+    const page = await checkedPage(member);
     const paths = [
       '/member',
       '/member/profile',
