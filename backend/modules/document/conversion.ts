@@ -159,20 +159,21 @@ export function pageFormat(manifest: Manifest): { enable_gzip: number; preview_e
  * The documents made from a file, read under their row locks: a status set meanwhile (a
  * review, a reconversion asked for) is seen, never overwritten. Their owners' rows are locked
  * first (their counts change), as by every transaction that changes users and documents.
+ * A document made from the file by another member while this waited for the owners' rows is
+ * left out: its owner's row is not held, and taking it now, after rows of others, could end in
+ * a deadlock with a review of it (which holds that owner and waits for the document). Its
+ * creation asked for the job to run again (`again`), and that run records it.
  */
 async function lockedDocumentsByHash(trx: Database, hash: string) {
-  const found = await documentsByHash(trx, hash);
-  await lockRows(
-    trx,
-    'user',
-    found.map((d) => d.user_id),
-  );
+  const owners = new Set((await documentsByHash(trx, hash)).map((d) => d.user_id));
+  await lockRows(trx, 'user', [...owners]);
+  const ofLockedOwners = async () => (await documentsByHash(trx, hash)).filter((d) => owners.has(d.user_id));
   await lockRows(
     trx,
     'document',
-    found.map((d) => d.id),
+    (await ofLockedOwners()).map((d) => d.id),
   );
-  return documentsByHash(trx, hash);
+  return ofLockedOwners();
 }
 
 /** Records a finished conversion on every document made from the file, in one transaction. */
