@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../../backend/db';
 import {
@@ -780,6 +781,45 @@ describe.skipIf(!inject('postgresUrl'))('PostgresSearchIndex', () => {
       expect((await indexes[3]!.search({ text: '区块链' })).hits.map((hit) => hit.id)).toEqual([1]);
     } finally {
       for (const db of databases) await db.destroy();
+      await dropDatabase(url);
+    }
+  });
+
+  it('starts beside a process that empties the index, without locking a table of it', async () => {
+    const url = await createDatabase(inject('postgresUrl'));
+    const [first, second] = [postgresKysely(url), postgresKysely(url)];
+    const emptying = new pg.Client(url);
+    await emptying.connect();
+    try {
+      await new PostgresSearchIndex(first, 'document').upsert([entry(1, { content: '区块链。' })]);
+      // The other process's TRUNCATE under way: it holds the tables it has come to so far.
+      await emptying.query('BEGIN');
+      await emptying.query('LOCK TABLE search_document_category IN ACCESS EXCLUSIVE MODE');
+      let watching = true;
+      const waitsForLock = async () => {
+        while (watching) {
+          // a transaction sees the activity of its first look at it, unless told to look again
+          await emptying.query('SELECT pg_stat_clear_snapshot()');
+          const { rows } = await emptying.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+          );
+          if (rows[0]!.n > 0) return 'waits for a lock';
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        return 'stopped watching';
+      };
+      const counted = new PostgresSearchIndex(second, 'document').count();
+      const watched = waitsForLock();
+      const answer = await Promise.race([counted, watched]);
+      watching = false;
+      await watched;
+      await emptying.query('ROLLBACK');
+      expect(answer).toBe(1);
+      await counted;
+    } finally {
+      await emptying.end();
+      await Promise.all([first.destroy(), second.destroy()]);
       await dropDatabase(url);
     }
   });

@@ -207,71 +207,76 @@ export class PostgresSearchIndex implements SearchIndex {
       await rowsOf(trx, 'SELECT pg_advisory_xact_lock($1)', [CREATION_LOCK]);
       const newTable = async (name: string) =>
         (await rowsOf<{ missing: boolean }>(trx, 'SELECT to_regclass($1) IS NULL AS missing', [name]))[0]!.missing;
-      await rowsOf(
-        trx,
-        `CREATE TABLE IF NOT EXISTS ${this.tables.meta} (
-          collection text PRIMARY KEY,
-          tokenizer_version integer NOT NULL,
-          written_rows bigint NOT NULL DEFAULT 0,
-          head_tokens bigint NOT NULL DEFAULT 0,
-          summary_tokens bigint NOT NULL DEFAULT 0,
-          fts_tokens bigint NOT NULL DEFAULT 0,
-          count_bits integer NOT NULL DEFAULT 0
-        )`,
-      );
-      // Filter and sort values apart from the tokens: a sort or a filter over thousands of
-      // matches reads a few dense pages.
-      await rowsOf(
-        trx,
-        `CREATE TABLE IF NOT EXISTS ${this.tables.entries} (
-          id bigint PRIMARY KEY,
-          title_folded text NOT NULL,
-          user_id bigint NOT NULL DEFAULT 0,
-          ext text NOT NULL DEFAULT '',
-          language text NOT NULL DEFAULT '',
-          created_at bigint NOT NULL,
-          view_count bigint NOT NULL DEFAULT 0,
-          download_count bigint NOT NULL DEFAULT 0,
-          favorite_count bigint NOT NULL DEFAULT 0,
-          comment_count bigint NOT NULL DEFAULT 0,
-          score bigint NOT NULL DEFAULT 0
-        )`,
-      );
-      // size: the entry's tokens in the table's columns (bm25's D); parts: 1, or the parts of a
-      // long text, the first here and the others in the table of further parts.
-      for (const table of [this.tokens.head, this.tokens.summary]) {
+      // Where every table and index is there (another process made them), no DDL runs: even
+      // CREATE … IF NOT EXISTS locks its table, and that lock, taken while another process
+      // empties the index (TRUNCATE of every table, in its order), ended one of them in a deadlock.
+      if (await this.anyMissing(trx)) {
         await rowsOf(
           trx,
-          `CREATE TABLE IF NOT EXISTS ${table.name} (id bigint PRIMARY KEY, size integer NOT NULL, tokens tsvector NOT NULL)`,
+          `CREATE TABLE IF NOT EXISTS ${this.tables.meta} (
+            collection text PRIMARY KEY,
+            tokenizer_version integer NOT NULL,
+            written_rows bigint NOT NULL DEFAULT 0,
+            head_tokens bigint NOT NULL DEFAULT 0,
+            summary_tokens bigint NOT NULL DEFAULT 0,
+            fts_tokens bigint NOT NULL DEFAULT 0,
+            count_bits integer NOT NULL DEFAULT 0
+          )`,
         );
-      }
-      await rowsOf(
-        trx,
-        `CREATE TABLE IF NOT EXISTS ${this.tokens.fts.name} (id bigint PRIMARY KEY, size integer NOT NULL, parts integer NOT NULL, tokens tsvector NOT NULL)`,
-      );
-      for (const table of [this.tokens.more, this.tokens.counts]) {
+        // Filter and sort values apart from the tokens: a sort or a filter over thousands of
+        // matches reads a few dense pages.
         await rowsOf(
           trx,
-          `CREATE TABLE IF NOT EXISTS ${table} (id bigint NOT NULL, part integer NOT NULL, tokens tsvector NOT NULL, PRIMARY KEY (id, part))`,
+          `CREATE TABLE IF NOT EXISTS ${this.tables.entries} (
+            id bigint PRIMARY KEY,
+            title_folded text NOT NULL,
+            user_id bigint NOT NULL DEFAULT 0,
+            ext text NOT NULL DEFAULT '',
+            language text NOT NULL DEFAULT '',
+            created_at bigint NOT NULL,
+            view_count bigint NOT NULL DEFAULT 0,
+            download_count bigint NOT NULL DEFAULT 0,
+            favorite_count bigint NOT NULL DEFAULT 0,
+            comment_count bigint NOT NULL DEFAULT 0,
+            score bigint NOT NULL DEFAULT 0
+          )`,
+        );
+        // size: the entry's tokens in the table's columns (bm25's D); parts: 1, or the parts of a
+        // long text, the first here and the others in the table of further parts.
+        for (const table of [this.tokens.head, this.tokens.summary]) {
+          await rowsOf(
+            trx,
+            `CREATE TABLE IF NOT EXISTS ${table.name} (id bigint PRIMARY KEY, size integer NOT NULL, tokens tsvector NOT NULL)`,
+          );
+        }
+        await rowsOf(
+          trx,
+          `CREATE TABLE IF NOT EXISTS ${this.tokens.fts.name} (id bigint PRIMARY KEY, size integer NOT NULL, parts integer NOT NULL, tokens tsvector NOT NULL)`,
+        );
+        for (const table of [this.tokens.more, this.tokens.counts]) {
+          await rowsOf(
+            trx,
+            `CREATE TABLE IF NOT EXISTS ${table} (id bigint NOT NULL, part integer NOT NULL, tokens tsvector NOT NULL, PRIMARY KEY (id, part))`,
+          );
+        }
+        for (const table of this.tokenTableNames) {
+          await rowsOf(trx, `CREATE INDEX IF NOT EXISTS ${table}_tokens ON ${table} USING gin (tokens)`);
+        }
+        if (await newTable(`search_${this.collection}_text`))
+          for (const statement of this.texts.creation) await rowsOf(trx, statement);
+        await rowsOf(
+          trx,
+          `CREATE TABLE IF NOT EXISTS ${this.tables.categories} (
+            category_id bigint NOT NULL,
+            entry_id bigint NOT NULL,
+            PRIMARY KEY (category_id, entry_id)
+          )`,
+        );
+        await rowsOf(
+          trx,
+          `CREATE INDEX IF NOT EXISTS ${this.tables.categories}_entry ON ${this.tables.categories} (entry_id)`,
         );
       }
-      for (const table of this.tokenTableNames) {
-        await rowsOf(trx, `CREATE INDEX IF NOT EXISTS ${table}_tokens ON ${table} USING gin (tokens)`);
-      }
-      if (await newTable(`search_${this.collection}_text`))
-        for (const statement of this.texts.creation) await rowsOf(trx, statement);
-      await rowsOf(
-        trx,
-        `CREATE TABLE IF NOT EXISTS ${this.tables.categories} (
-          category_id bigint NOT NULL,
-          entry_id bigint NOT NULL,
-          PRIMARY KEY (category_id, entry_id)
-        )`,
-      );
-      await rowsOf(
-        trx,
-        `CREATE INDEX IF NOT EXISTS ${this.tables.categories}_entry ON ${this.tables.categories} (entry_id)`,
-      );
       await rowsOf(
         trx,
         `CREATE OR REPLACE FUNCTION ${RUNNER}(statement text, params text[]) RETURNS SETOF record
@@ -292,6 +297,24 @@ export class PostgresSearchIndex implements SearchIndex {
       );
     });
     this.current = !(await this.versionDiffers());
+  }
+
+  /** Is any of the tables or indexes createTables makes missing? (`to_regclass` takes no lock.) */
+  private async anyMissing(trx: Executor): Promise<boolean> {
+    const names = [
+      this.tables.meta,
+      this.tables.entries,
+      this.tables.categories,
+      `${this.tables.categories}_entry`,
+      `search_${this.collection}_text`,
+      ...this.tokenTableNames.flatMap((table) => [table, `${table}_tokens`]),
+    ];
+    const [row] = await rowsOf<{ missing: number }>(
+      trx,
+      'SELECT count(*)::int AS missing FROM unnest($1::text[]) AS name WHERE to_regclass(name) IS NULL',
+      [names],
+    );
+    return row!.missing > 0;
   }
 
   private async versionDiffers(): Promise<boolean> {
