@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setConfig } from '../helpers/backend';
-import { EDGE_SLACK_PX, gatewayToken, useSiteInBrowser } from './browser';
+import { appTookOver, EDGE_SLACK_PX, gatewayToken, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 
@@ -138,6 +138,8 @@ describe('search and favourites', () => {
     await call(admin, 'POST', '/api/v1/article', { title, content: '<p>本文介绍量子比特与纠缠。</p>' });
     const page = await site.open();
     await page.goto('/article');
+    // Typed into the gateway's first screen, the word would be gone when the app replaces it.
+    await appTookOver(page);
     await page.getByRole('textbox', { name: '搜索文章' }).fill('纠缠');
     await page.getByRole('search', { name: '搜索文章' }).getByRole('button', { name: '搜索' }).click();
     await page.getByRole('heading', { name: '搜索：纠缠' }).waitFor();
@@ -269,6 +271,7 @@ describe('reports and feedback', () => {
   it('shows the feedback form on /article/feedback', async () => {
     const page = await site.open();
     await page.goto('/article/feedback');
+    await appTookOver(page);
     await page.getByRole('heading', { name: '意见反馈', level: 1 }).waitFor();
     await page.getByRole('form', { name: '意见反馈' }).getByLabel('反馈内容').fill(unique('页面里的反馈'));
     await page.getByRole('form', { name: '意见反馈' }).getByRole('button', { name: '提交反馈' }).click();
@@ -393,6 +396,7 @@ describe('phones', () => {
     // It searches from there.
     await visit.page.setViewportSize({ width: 390, height: 844 });
     await visit.page.goto('/article');
+    await appTookOver(visit.page);
     await visit.page.getByRole('textbox', { name: '搜索文章' }).fill('公告');
     await visit.page.getByRole('search', { name: '搜索文章' }).getByRole('button', { name: '搜索' }).click();
     await visit.page.getByRole('heading', { name: '搜索：公告' }).waitFor();

@@ -481,6 +481,7 @@ describe('the library, from upload to download', () => {
   it('searching a word of its body finds it with a highlighted snippet', async () => {
     const page = await pageAs();
     await page.goto('/');
+    await appTookOver(page);
     await page.getByRole('searchbox', { name: '搜索关键词' }).first().fill(BODY_WORD);
     await page.getByRole('searchbox', { name: '搜索关键词' }).first().press('Enter');
     await page.waitForURL((url) => url.pathname === '/search');
