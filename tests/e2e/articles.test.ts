@@ -234,6 +234,8 @@ describe('reports and feedback', () => {
   it('lets a visitor send feedback from the floating button, and the admin reply to it', async () => {
     const visitor = await site.open();
     await visitor.goto('/article');
+    // The first screen's button has no handler yet: a click before the app took over does nothing.
+    await appTookOver(visitor);
     await visitor.getByRole('button', { name: '意见反馈' }).click();
     const form = dialog(visitor, '意见反馈');
     await form.getByRole('button', { name: '提交反馈' }).click();
