@@ -20,7 +20,7 @@ import type { SearchEntry, SearchQuery } from '../../backend/platform/search/sea
 import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
 import { HEAD_BYTES, MAX_CONTENT_LENGTH, headOf } from '../../backend/platform/search/stored-texts';
 import { tsvectorParts } from '../../backend/platform/search/tsvectors';
-import { createDatabase, dropDatabase } from '../helpers/postgres';
+import { createDatabase, dropDatabase, othersWaitForLock } from '../helpers/postgres';
 import { postgresKysely, searchEngines, type SearchStore, type TestIndex } from '../helpers/search-engines';
 
 const FILLER = '今天天气很好，我们一起去公园散步。公园里有很多花草树木，空气清新。';
@@ -798,13 +798,7 @@ describe.skipIf(!inject('postgresUrl'))('PostgresSearchIndex', () => {
       let watching = true;
       const waitsForLock = async () => {
         while (watching) {
-          // a transaction sees the activity of its first look at it, unless told to look again
-          await emptying.query('SELECT pg_stat_clear_snapshot()');
-          const { rows } = await emptying.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-          );
-          if (rows[0]!.n > 0) return 'waits for a lock';
+          if (await othersWaitForLock(emptying)) return 'waits for a lock';
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         return 'stopped watching';

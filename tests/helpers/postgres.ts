@@ -219,3 +219,16 @@ export async function dropDatabase(url: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * Does any other connection to the database `client` is on wait for a lock? Read afresh on
+ * every call: inside a transaction, pg_stat_activity would otherwise show its first look.
+ */
+export async function othersWaitForLock(client: pg.Client): Promise<boolean> {
+  await client.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+  );
+  return rows[0]!.n > 0;
+}
