@@ -96,7 +96,7 @@ describe('npm run blobs:copy', () => {
     store.close();
 
     const run = copy(['--every', '10']);
-    expect(await run.exited).toEqual({ code: 0, signal: null });
+    expect(await run.exited, run.stderr()).toEqual({ code: 0, signal: null });
     const lines = run.stdout().trim().split('\n');
     expect(lines.slice(0, 4)).toEqual(
       [10, 20, 30, 40].map((n) =>
@@ -129,7 +129,7 @@ describe('npm run blobs:copy', () => {
     expect(partial.size).toBeLessThan(42);
 
     const second = copy();
-    expect(await second.exited).toEqual({ code: 0, signal: null });
+    expect(await second.exited, second.stderr()).toEqual({ code: 0, signal: null });
     const summary = /done: 42\/42 files \(copied (\d+), already there (\d+), failed 0\)/.exec(second.stdout());
     expect(summary).not.toBeNull();
     expect(Number(summary![2])).toBeGreaterThanOrEqual(partial.size - 4);
@@ -137,7 +137,7 @@ describe('npm run blobs:copy', () => {
     expect(Object.fromEntries(await bucket())).toEqual(Object.fromEntries(blobs));
 
     const third = copy();
-    expect(await third.exited).toEqual({ code: 0, signal: null });
+    expect(await third.exited, third.stderr()).toEqual({ code: 0, signal: null });
     expect(third.stdout()).toContain('done: 42/42 files (copied 0, already there 42, failed 0), 0.0 MB uploaded');
   });
 
