@@ -92,8 +92,11 @@ async function violationsOn(
   } else {
     await openInApp(page, path);
   }
-  // The screen's data shown, not its skeleton (which has no names to check).
-  await page.waitForFunction(() => !document.querySelector('#root [aria-busy="true"], #root .semi-skeleton'));
+  // The screen's data shown, not its skeleton (which has no names to check), and the navigation's
+  // progress bar gone: axe read while a lazy screen's code still loaded sees the bar and no screen.
+  await page.waitForFunction(
+    () => !document.querySelector('#root [aria-busy="true"], #root .semi-skeleton, .app-navigation-progress'),
+  );
   const violations = await page.evaluate(async ({ rules, exclude }: Check) => {
     const axe = (
       window as unknown as {
