@@ -9,7 +9,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
-import { appTookOver, gatewayToken, logInByCookie, openInApp, setTokenCookie, useSiteInBrowser } from './browser';
+import {
+  appTookOver,
+  gatewayToken,
+  logInByCookie,
+  navigateInApp,
+  openInApp,
+  setTokenCookie,
+  useSiteInBrowser,
+} from './browser';
 
 const site = useSiteInBrowser();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -97,6 +105,11 @@ async function violationsOn(
   await page.waitForFunction(
     () => !document.querySelector('#root [aria-busy="true"], #root .semi-skeleton, .app-navigation-progress'),
   );
+  return axeViolations(page, `${path} at ${width} px`, check);
+}
+
+/** Runs axe on the page as it is now: its violations, each named with `where` and the elements. */
+async function axeViolations(page: Page, where: string, check: Check = {}): Promise<string[]> {
   const violations = await page.evaluate(async ({ rules, exclude }: Check) => {
     const axe = (
       window as unknown as {
@@ -112,7 +125,7 @@ async function violationsOn(
   }, check);
   return violations.map(
     (v) =>
-      `${path} at ${width} px: ${v.id} (${v.impact}) ${v.help} — ${v.nodes
+      `${where}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes
         .slice(0, 3)
         .map((n) => n.target.join(' '))
         .join(' | ')}`,
@@ -178,6 +191,28 @@ describe('accessibility (axe-core)', () => {
     expect(await ringOf('.app-rich-editor')).toBe('none');
     await editor.focus();
     expect(await ringOf('.app-rich-editor')).not.toBe('none');
+  });
+
+  it('announces a screen whose code loads as a status, its progress bar in a live region', async () => {
+    const page = await checkedPage();
+    await page.goto('/');
+    await appTookOver(page);
+    await page.waitForLoadState('networkidle');
+    // The next screen's code held back: the navigation stays pending with its bar shown.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await navigateInApp(page, '/vip');
+    await page.locator('.app-navigation-progress').waitFor();
+    expect(await axeViolations(page, 'loading /vip', { rules: ['region'] })).toEqual([]);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: '页面加载中' }).count()).toBe(1);
+    release();
+    await page.locator('.app-navigation-progress').waitFor({ state: 'detached' });
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await page.getByRole('status').filter({ hasText: '页面加载中' }).count()).toBe(0);
   });
 
   it("finds every part of the admin back office's frame in a landmark (its screens' Semi widgets are not checked)", async () => {

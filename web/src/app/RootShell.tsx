@@ -13,10 +13,22 @@ import { PageHeadManager, useDocumentTitle } from './document-head';
 import { isSiteClosedError } from './route-guard';
 import './app.css';
 
+/**
+ * While the next screen's code or data loads: a bar across the top, and 页面加载中 in a live region (a
+ * status, which needs no landmark) that stays in the page so that screen readers announce what appears in it.
+ */
 function NavigationProgress() {
   const navigation = useNavigation();
-  if (navigation.state === 'idle') return null;
-  return <div className="app-navigation-progress" role="progressbar" aria-label="页面加载中" />;
+  return (
+    <div role="status">
+      {navigation.state !== 'idle' && (
+        <>
+          <div className="app-navigation-progress" aria-hidden="true" />
+          <span className="app-visually-hidden">页面加载中</span>
+        </>
+      )}
+    </div>
+  );
 }
 
 /** Around every layout: head, browser check, navigation progress, toasts. */
