@@ -1,15 +1,19 @@
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import S3rver from 's3rver';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import S3rver, { type S3rverStore } from 's3rver';
 import { afterAll, beforeAll } from 'vitest';
 import type { S3BlobStoreOptions } from '../../backend/platform/blobs/s3-blob-store';
 
 // An S3-compatible server for the tests: s3rver on a free loopback port, its objects in a
 // temporary folder, one bucket made at start; stop() closes it and removes the folder.
 // s3rver 3.7 answers AbortMultipartUpload with MethodNotAllowed: the server below adds it as
-// S3 defines it (the upload's parts are dropped), so that a test can see a store abort.
+// S3 defines it (the upload's parts are dropped), so that a test can see a store abort. And its
+// objects are written as S3 keeps them (`writeObjectsWhole`).
 
 /** s3rver's access key; it checks the key id, not V4 signatures. */
 const KEY = 'S3RVER';
@@ -19,6 +23,8 @@ const UPLOADS_FOLDER = '._S3rver_uploads';
 export interface TestS3 {
   endpoint: string;
   bucket: string;
+  /** s3rver's folder: a folder per bucket, a key's files as `<key>._S3rver_<resource>` in it. */
+  directory: string;
   /** The S3_* variables of a backend using this bucket. */
   env: Record<string, string>;
   /** S3BlobStore's options for this bucket, under `prefix` (`''` or ending with `/`). */
@@ -47,6 +53,7 @@ export async function startS3(opts: { bucket?: string } = {}): Promise<TestS3> {
       vhostBuckets: false,
       configureBuckets: [{ name: bucket }],
     });
+    writeObjectsWhole(server.store);
     server.middleware.unshift(async (ctx, next) => {
       const uploadId = ctx.query.uploadId;
       if (ctx.method !== 'DELETE' || typeof uploadId !== 'string') return next();
@@ -65,6 +72,7 @@ export async function startS3(opts: { bucket?: string } = {}): Promise<TestS3> {
   return {
     endpoint,
     bucket,
+    directory,
     env: {
       S3_BUCKET: bucket,
       S3_ENDPOINT: endpoint,
@@ -111,6 +119,46 @@ export async function startS3(opts: { bucket?: string } = {}): Promise<TestS3> {
       await server.close();
       await fsp.rm(directory, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Makes s3rver's store write an object (a PUT, a multipart upload's completion) as S3 does: readable
+ * whole once answered, never in part. s3rver 3.7 stops waiting for the object's file once it has read
+ * the body (up to 80 kB seen still on their way into the file), writes the metadata and answers, so
+ * a HEAD right after may see it short; it writes over the object in place, so a body cut off leaves a part where the
+ * previous object was; and a body that fails is never answered. Here the body goes to a file of its
+ * own, renamed over the object once written; a body that fails leaves the previous object and
+ * nothing else.
+ */
+function writeObjectsWhole(store: S3rverStore): void {
+  store.putObject = async (object) => {
+    const file = store.getResourcePath(object.bucket, object.key, 'object');
+    // Not `._S3rver_object`: s3rver's listing passes over it.
+    const partial = store.getResourcePath(object.bucket, object.key, `partial-${randomUUID()}`);
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    const md5 = createHash('md5');
+    let size = 0;
+    try {
+      await pipeline(
+        Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content,
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            md5.update(chunk);
+            size += chunk.length;
+            yield chunk;
+          }
+        },
+        fs.createWriteStream(partial),
+      );
+      await fsp.rename(partial, file);
+    } catch (error) {
+      await fsp.rm(partial, { force: true });
+      throw error;
+    }
+    const digest = md5.digest('hex');
+    await store.putMetadata(object.bucket, object.key, object.metadata, digest);
+    return { size, md5: digest };
   };
 }
 

@@ -2,6 +2,7 @@
 declare module 's3rver' {
   import type { Server } from 'node:http';
   import type { AddressInfo } from 'node:net';
+  import type { Readable } from 'node:stream';
 
   interface S3rverOptions {
     address?: string;
@@ -22,9 +23,27 @@ declare module 's3rver' {
     body: unknown;
   }
 
+  /** What a PUT hands the store (s3rver's S3Object). */
+  interface S3rverObject {
+    bucket: string;
+    key: string;
+    content: Readable | Buffer;
+    metadata: Record<string, string>;
+  }
+
+  /** s3rver's FilesystemStore, the parts tests/helpers/s3.ts replaces or calls. */
+  export interface S3rverStore {
+    /** The file of `key`'s `resource` (`object`, `metadata.json`…): `<key>._S3rver_<resource>` under the bucket's folder. */
+    getResourcePath(bucket: string, key: string, resource: string): string;
+    putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
+    putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
+  }
+
   export default class S3rver {
     constructor(options: S3rverOptions);
     /** Koa's middleware list, in the order they run. */
+    /** Its objects' store; a multipart upload's completion writes the object through its putObject too. */
+    store: S3rverStore;
     middleware: ((ctx: KoaContext, next: () => Promise<void>) => Promise<void>)[];
     run(): Promise<AddressInfo>;
     /** The HTTP server while it runs. */
