@@ -519,6 +519,90 @@ describe('scheduling', () => {
     expect(ran).toBe(1);
   });
 
+  it('takes the key again when the holder asked for again finishes between the look for it and its mark', async () => {
+    const queue = newQueue();
+    const kind = jobKind<null>('test.rerun-race');
+    const holder = await queue.enqueue(kind, null, { dedupeKey: 'rerun-race' });
+    // The holder runs in another process.
+    await db
+      .updateTable('job')
+      .set({
+        state: 'running',
+        lease_owner: 'elsewhere',
+        lease_expires_at: new Date(Date.now() + 60_000).toISOString(),
+      })
+      .where('id', '=', holder.id)
+      .execute();
+    // Right after the enqueue finds the running holder, that process finishes it: a mark for one more run
+    // would find it done.
+    const other = await openTestDatabase();
+    const selects = new WeakSet<object>();
+    let finished = false;
+    const racing = db.withPlugin({
+      transformQuery: ({ node, queryId }) => {
+        if (node.kind === 'SelectQueryNode') selects.add(queryId);
+        return node;
+      },
+      transformResult: async ({ result, queryId }) => {
+        if (!finished && selects.has(queryId) && result.rows.length === 1) {
+          finished = true;
+          await other
+            .updateTable('job')
+            .set({ state: 'done', lease_owner: null, lease_expires_at: null })
+            .where('id', '=', holder.id)
+            .execute();
+        }
+        return result;
+      },
+    });
+    const taken = await queue.enqueue(kind, null, { dedupeKey: 'rerun-race', again: true, executor: racing });
+    expect(finished).toBe(true);
+    expect(taken.id).not.toBe(holder.id);
+    expect(taken.state).toBe('queued');
+    expect(await queue.counts(kind.name)).toMatchObject({ queued: 1, done: 1 });
+  });
+
+  // SQLite has one writer: another connection's claim waits for the caller's transaction anyway.
+  it.skipIf(TEST_ENGINE === 'sqlite')(
+    'runs a queued job asked for again inside a transaction after that transaction, seeing what it wrote',
+    async () => {
+      const kind = jobKind<null>('test.rerun-queued-tx');
+      const holder = await newQueue().enqueue(kind, null, { dedupeKey: 'rerun-tx' });
+      // Another queue on connections of its own runs the kind; its handler reads what the caller wrote.
+      const worker = newQueue({ db: await openTestDatabase() });
+      const seen: number[] = [];
+      worker.register(kind, async () => {
+        const row = await db
+          .selectFrom('job')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('kind', '=', 'test.written-by-the-caller')
+          .executeTakeFirstOrThrow();
+        seen.push(Number(row.n));
+      });
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('job')
+          .values({
+            kind: 'test.written-by-the-caller',
+            payload: 'null',
+            max_attempts: 1,
+            run_after: new Date(Date.now() + 3_600_000).toISOString(),
+            created_at: new Date().toISOString(),
+            updated_at: new Date().toISOString(),
+          })
+          .execute();
+        expect((await newQueue().enqueue(kind, null, { dedupeKey: 'rerun-tx', again: true, executor: trx })).id).toBe(
+          holder.id,
+        );
+        worker.start();
+        // Polls every 20 ms: long enough for a claim, had the holder been free to take.
+        await sleep(300);
+      });
+      await jobIn(worker, holder.id, 'done');
+      expect(seen).toEqual([1]);
+    },
+  );
+
   it("enqueues inside the caller's transaction, so a rollback leaves no job", async () => {
     const queue = newQueue();
     const kind = jobKind<null>('test.tx');

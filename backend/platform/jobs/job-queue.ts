@@ -173,23 +173,27 @@ export class JobQueue {
       return holder && { row: holder, inserted: false };
     };
     const enqueueIn = async (executor: Kysely<DB>): Promise<JobRow> => {
-      // Another process may finish the holder between the conflict and the look for it: then
-      // the key is free again, and a new insert takes it.
-      let outcome: { row: JobRow; inserted: boolean } | undefined;
-      for (let tries = 0; !outcome && tries < ENQUEUE_TRIES; tries++) outcome = await insert(executor);
-      if (!outcome) throw new Error(`enqueue of "${kind.name}" was ignored without a conflicting job`);
-      const { row: existing, inserted } = outcome;
-      if (!inserted && opts.again && existing.state === 'running') {
-        await executor
+      // Another process may finish the holder between the conflict and the look for it, or
+      // between the look and the mark below: then the key is free again, and a new insert takes it.
+      for (let tries = 0; tries < ENQUEUE_TRIES; tries++) {
+        const outcome = await insert(executor);
+        if (!outcome) continue;
+        const { row, inserted } = outcome;
+        // Delivered when the transaction commits: before that no claimer could see the row.
+        if (inserted) await notify(executor, CHANNELS.jobs, kind.name);
+        if (inserted || !opts.again) return row;
+        // Asked for again: a running holder may have read what the caller changes, so it runs
+        // once more after this attempt. A queued one is only locked: claimers skip it until the
+        // caller's transaction ends, so that its run reads what the caller wrote.
+        const marked = await executor
           .updateTable('job')
-          .set({ rerun: 1 })
-          .where('id', '=', existing.id)
-          .where('state', '=', 'running')
-          .execute();
+          .set({ rerun: sql<number>`CASE WHEN state = 'running' THEN 1 ELSE rerun END` })
+          .where('id', '=', row.id)
+          .where('state', 'in', ['queued', 'running'])
+          .executeTakeFirst();
+        if (marked.numUpdatedRows > 0n) return row;
       }
-      // Delivered when the transaction commits: before that no claimer could see the row.
-      if (inserted) await notify(executor, CHANNELS.jobs, kind.name);
-      return existing;
+      throw new Error(`enqueue of "${kind.name}" found its dedupe key held by no job ${ENQUEUE_TRIES} times`);
     };
     const row = opts.executor ? await enqueueIn(opts.executor) : await this.db.transaction().execute(enqueueIn);
     if (this.workers.has(kind.name)) this.wake();
