@@ -102,6 +102,29 @@ const jobIn = (queue: JobQueue, id: number, state: Job['state']) =>
     return job?.state === state ? job : null;
   }, `job ${id} to be ${state}`);
 
+/**
+ * `db` through which, right after the first query of `kind` that answers `rows` rows, `act` runs once
+ * on another handle: another process acting between two statements of the queue.
+ */
+function actingAfter(kind: 'InsertQueryNode' | 'SelectQueryNode', rows: number, act: () => Promise<unknown>) {
+  const queries = new WeakSet<object>();
+  let acted = false;
+  const executor = db.withPlugin({
+    transformQuery: ({ node, queryId }) => {
+      if (node.kind === kind) queries.add(queryId);
+      return node;
+    },
+    transformResult: async ({ result, queryId }) => {
+      if (!acted && queries.has(queryId) && result.rows.length === rows) {
+        acted = true;
+        await act();
+      }
+      return result;
+    },
+  });
+  return { executor, acted: () => acted };
+}
+
 function spawnWorker(mode: 'crash' | 'drain' | 'wake', effectsFile: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', WORKER, dataDir, mode, effectsFile], {
     cwd: ROOT,
@@ -457,23 +480,11 @@ describe('scheduling', () => {
     const holder = await queue.enqueue(kind, null, { dedupeKey: 'race' });
     // Right after the insert that conflicts with the holder, another handle finishes it.
     const other = await openTestDatabase();
-    const inserts = new WeakSet<object>();
-    let finished = false;
-    const racing = db.withPlugin({
-      transformQuery: ({ node, queryId }) => {
-        if (node.kind === 'InsertQueryNode') inserts.add(queryId);
-        return node;
-      },
-      transformResult: async ({ result, queryId }) => {
-        if (!finished && inserts.has(queryId) && result.rows.length === 0) {
-          finished = true;
-          await other.updateTable('job').set({ state: 'done' }).where('id', '=', holder.id).execute();
-        }
-        return result;
-      },
-    });
-    const taken = await queue.enqueue(kind, null, { dedupeKey: 'race', executor: racing });
-    expect(finished).toBe(true);
+    const racing = actingAfter('InsertQueryNode', 0, () =>
+      other.updateTable('job').set({ state: 'done' }).where('id', '=', holder.id).execute(),
+    );
+    const taken = await queue.enqueue(kind, null, { dedupeKey: 'race', executor: racing.executor });
+    expect(racing.acted()).toBe(true);
     expect(taken.id).not.toBe(holder.id);
     expect(taken.state).toBe('queued');
     expect(await queue.counts(kind.name)).toMatchObject({ queued: 1, done: 1 });
@@ -536,27 +547,15 @@ describe('scheduling', () => {
     // Right after the enqueue finds the running holder, that process finishes it: a mark for one more run
     // would find it done.
     const other = await openTestDatabase();
-    const selects = new WeakSet<object>();
-    let finished = false;
-    const racing = db.withPlugin({
-      transformQuery: ({ node, queryId }) => {
-        if (node.kind === 'SelectQueryNode') selects.add(queryId);
-        return node;
-      },
-      transformResult: async ({ result, queryId }) => {
-        if (!finished && selects.has(queryId) && result.rows.length === 1) {
-          finished = true;
-          await other
-            .updateTable('job')
-            .set({ state: 'done', lease_owner: null, lease_expires_at: null })
-            .where('id', '=', holder.id)
-            .execute();
-        }
-        return result;
-      },
-    });
-    const taken = await queue.enqueue(kind, null, { dedupeKey: 'rerun-race', again: true, executor: racing });
-    expect(finished).toBe(true);
+    const racing = actingAfter('SelectQueryNode', 1, () =>
+      other
+        .updateTable('job')
+        .set({ state: 'done', lease_owner: null, lease_expires_at: null })
+        .where('id', '=', holder.id)
+        .execute(),
+    );
+    const taken = await queue.enqueue(kind, null, { dedupeKey: 'rerun-race', again: true, executor: racing.executor });
+    expect(racing.acted()).toBe(true);
     expect(taken.id).not.toBe(holder.id);
     expect(taken.state).toBe('queued');
     expect(await queue.counts(kind.name)).toMatchObject({ queued: 1, done: 1 });
