@@ -608,15 +608,7 @@ describe.skipIf(DEFAULT_ENGINES_ONLY)("the tests' S3 server", () => {
     const key = 'uploads/cut.bin';
     const previous = crypto.randomBytes(100 * 1024);
     await store.put(key, previous);
-    const objectFile = path.join(
-      server!.directory,
-      server!.bucket,
-      ...`${store.prefix}${key}._S3rver_object`.split('/'),
-    );
-    const partials = () =>
-      (fs.readdirSync(path.join(server!.directory, server!.bucket), { recursive: true }) as string[]).filter((name) =>
-        name.includes('._S3rver_partial-'),
-      );
+    const objectFile = server!.objectFile(`${store.prefix}${key}`);
     const url = await getSignedUrl(
       store.client,
       new PutObjectCommand({ Bucket: store.bucket, Key: `${store.prefix}${key}` }),
@@ -630,12 +622,12 @@ describe.skipIf(DEFAULT_ENGINES_ONLY)("the tests' S3 server", () => {
       request.write(crypto.randomBytes(1024 * 1024));
       // The server writes the new body somewhere: beside the object, or over it.
       await expect
-        .poll(() => ({ partials: partials().length, object: fs.statSync(objectFile).size }))
+        .poll(() => ({ partials: server!.partialFiles().length, object: fs.statSync(objectFile).size }))
         .not.toEqual({ partials: 0, object: previous.length });
     } finally {
       request.destroy();
     }
-    await expect.poll(partials).toEqual([]);
+    await expect.poll(() => server!.partialFiles()).toEqual([]);
     expect(await store.digest(key)).toEqual({
       size: previous.length,
       md5: crypto.createHash('md5').update(previous).digest('hex'),

@@ -19,18 +19,22 @@ import type { S3BlobStoreOptions } from '../../backend/platform/blobs/s3-blob-st
 const KEY = 'S3RVER';
 /** Where s3rver keeps the parts of unfinished multipart uploads, inside the bucket's folder. */
 const UPLOADS_FOLDER = '._S3rver_uploads';
+/** The resource name of an object being written (`<key>._S3rver_partial-<uuid>`): not `object`, so s3rver lists no such file. */
+const PARTIAL = 'partial-';
 
 export interface TestS3 {
   endpoint: string;
   bucket: string;
-  /** s3rver's folder: a folder per bucket, a key's files as `<key>._S3rver_<resource>` in it. */
-  directory: string;
   /** The S3_* variables of a backend using this bucket. */
   env: Record<string, string>;
   /** S3BlobStore's options for this bucket, under `prefix` (`''` or ending with `/`). */
   options(prefix?: string): S3BlobStoreOptions;
   /** Multipart uploads neither completed nor aborted. */
   pendingUploads(): string[];
+  /** The file on disk that holds an object's bytes. */
+  objectFile(objectKey: string): string;
+  /** Files of objects being written (tests/helpers/s3.ts writes each beside its object, then renames it). */
+  partialFiles(): string[];
   /** Sets an object's time as s3rver reports it (its file's mtime), to play a file left long ago. */
   backdate(objectKey: string, when: Date): void;
   /** Every object key in the bucket (s3rver's own folders left out). */
@@ -67,12 +71,12 @@ export async function startS3(opts: { bucket?: string } = {}): Promise<TestS3> {
     });
     return { server, port: (await server.run()).port };
   };
+  const objectFile = (objectKey: string) => path.join(directory, bucket, ...`${objectKey}._S3rver_object`.split('/'));
   let { server, port } = await serve(0);
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
     bucket,
-    directory,
     env: {
       S3_BUCKET: bucket,
       S3_ENDPOINT: endpoint,
@@ -94,11 +98,12 @@ export async function startS3(opts: { bucket?: string } = {}): Promise<TestS3> {
       const uploads = path.join(directory, bucket, UPLOADS_FOLDER);
       return fs.existsSync(uploads) ? fs.readdirSync(uploads) : [];
     },
-    backdate: (objectKey, when) => {
-      const parts = objectKey.split('/');
-      const name = parts.pop()!;
-      fs.utimesSync(path.join(directory, bucket, ...parts, `${name}._S3rver_object`), when, when);
-    },
+    objectFile,
+    partialFiles: () =>
+      (fs.readdirSync(path.join(directory, bucket), { recursive: true }) as string[]).filter((name) =>
+        name.includes(`._S3rver_${PARTIAL}`),
+      ),
+    backdate: (objectKey, when) => fs.utimesSync(objectFile(objectKey), when, when),
     objectKeys: () => {
       const root = path.join(directory, bucket);
       return (fs.readdirSync(root, { recursive: true }) as string[])
@@ -124,18 +129,17 @@ export async function startS3(opts: { bucket?: string } = {}): Promise<TestS3> {
 
 /**
  * Makes s3rver's store write an object (a PUT, a multipart upload's completion) as S3 does: readable
- * whole once answered, never in part. s3rver 3.7 stops waiting for the object's file once it has read
- * the body (up to 80 kB seen still on their way into the file), writes the metadata and answers, so
- * a HEAD right after may see it short; it writes over the object in place, so a body cut off leaves a part where the
- * previous object was; and a body that fails is never answered. Here the body goes to a file of its
- * own, renamed over the object once written; a body that fails leaves the previous object and
- * nothing else.
+ * whole once answered, never in part. s3rver 3.7 stops waiting for the object's file once it has
+ * read the body (up to 80 kB seen still on their way into the file), writes the metadata and
+ * answers, so a HEAD right after may see it short; it writes over the object in place, so a body cut
+ * off leaves a part where the previous object was; and a body that fails is never answered. Here
+ * the body goes to a file of its own, renamed over the object once written; a body that fails
+ * leaves the previous object and nothing else.
  */
 function writeObjectsWhole(store: S3rverStore): void {
   store.putObject = async (object) => {
     const file = store.getResourcePath(object.bucket, object.key, 'object');
-    // Not `._S3rver_object`: s3rver's listing passes over it.
-    const partial = store.getResourcePath(object.bucket, object.key, `partial-${randomUUID()}`);
+    const partial = store.getResourcePath(object.bucket, object.key, `${PARTIAL}${randomUUID()}`);
     await fsp.mkdir(path.dirname(file), { recursive: true });
     const md5 = createHash('md5');
     let size = 0;

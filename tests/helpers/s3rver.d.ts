@@ -41,9 +41,9 @@ declare module 's3rver' {
 
   export default class S3rver {
     constructor(options: S3rverOptions);
-    /** Koa's middleware list, in the order they run. */
     /** Its objects' store; a multipart upload's completion writes the object through its putObject too. */
     store: S3rverStore;
+    /** Koa's middleware list, in the order they run. */
     middleware: ((ctx: KoaContext, next: () => Promise<void>) => Promise<void>)[];
     run(): Promise<AddressInfo>;
     /** The HTTP server while it runs. */
