@@ -133,9 +133,8 @@ describe('writing', () => {
 
 describe('search and favourites', () => {
   it('finds an article by a two-character word from the list page’s search box', async () => {
-    const admin = await adminPage('/admin/dashboard');
     const title = unique('量子计算入门');
-    await call(admin, 'POST', '/api/v1/article', { title, content: '<p>本文介绍量子比特与纠缠。</p>' });
+    await call(await adminPage(), 'POST', '/api/v1/article', { title, content: '<p>本文介绍量子比特与纠缠。</p>' });
     const page = await site.open();
     await page.goto('/article');
     // Typed into the gateway's first screen, the word would be gone when the app replaces it.
@@ -285,7 +284,8 @@ describe('script never runs', () => {
   const PAYLOAD = '<img src=x onerror="window.__xss=1;alert(1)"><script>window.__xss=2;alert(2)</script>';
 
   it('in an article body, a comment, a report remark or feedback', async () => {
-    const admin = await adminPage('/admin/dashboard');
+    // On no screen yet: each screen it opens below is watched.
+    const admin = await adminPage();
     const identifier = `xss-${seq + 1}`;
     await call(admin, 'POST', '/api/v1/article', {
       title: unique('脚本测试'),
@@ -405,11 +405,10 @@ describe('phones', () => {
   });
 
   it('scrolls a table wider than a phone sideways, its columns at least 5em (not a character a line)', async () => {
-    const admin = await adminPage('/admin/dashboard');
     const head = ['会员等级', '每日下载次数', '折扣', '价格（元/月）', '说明与备注信息']
       .map((cell) => `<th>${cell}</th>`)
       .join('');
-    const article = await call(admin, 'POST', '/api/v1/article', {
+    const article = await call(await adminPage(), 'POST', '/api/v1/article', {
       title: unique('会员权益对照表'),
       content: `<table><thead><tr>${head}</tr></thead><tbody><tr><td>VIP会员</td><td>50</td><td>8折</td><td>30</td><td>开通后立即生效</td></tr></tbody></table>`,
     });

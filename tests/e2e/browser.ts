@@ -230,8 +230,12 @@ export interface SiteInBrowser {
   visit(): Promise<Visit>;
   /** The page of a new `visit()`. */
   open(): Promise<Page>;
-  /** The page of a new `visit()`, logged in as the admin (`logInByCookie`) and landed on `path`. */
-  adminPage(path: string): Promise<Page>;
+  /**
+   * The page of a new `visit()`, logged in as the admin (`logInByCookie`) and landed on `path`;
+   * without a path, logged in on no screen yet (the admin's calls through `page.request`, a screen
+   * loaded later), which spares a page load.
+   */
+  adminPage(path?: string): Promise<Page>;
 }
 
 /**
@@ -295,10 +299,11 @@ export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = 
     },
     visit,
     open: async () => (await visit()).page,
-    adminPage: async (path: string) => {
-      const { page } = await visit();
+    adminPage: async (path?: string) => {
+      const { page, context } = await visit();
       const { url, adminPassword } = started().site;
-      await logInByCookie(page, url, 'admin', adminPassword, path);
+      if (path) await logInByCookie(page, url, 'admin', adminPassword, path);
+      else await setTokenCookie(context, url, await gatewayToken(url, 'admin', adminPassword));
       return page;
     },
   };

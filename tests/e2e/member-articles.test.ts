@@ -39,7 +39,7 @@ async function call(page: Page, method: 'POST' | 'PUT', path: string, data: unkn
 describe('a member’s articles', () => {
   it('lets a registered member write an article that waits in 我的文章 until the admin approves it, then opens it', async () => {
     // New members' group reviews articles on a new site; set here too, so the test says what it needs.
-    const admin = await site.adminPage('/admin/dashboard');
+    const admin = await site.adminPage();
     const groups = (await (await admin.request.get('/api/v1/group/list')).json()) as {
       group: Record<string, unknown>[];
     };
