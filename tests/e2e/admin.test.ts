@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, login, registerMember } from '../helpers/backend';
-import { EDGE_SLACK_PX, logIn, logInByCookie, logOut, useSiteInBrowser } from './browser';
+import { appTookOver, EDGE_SLACK_PX, logIn, logInByCookie, logOut, openInApp, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const { open } = site;
@@ -134,7 +134,7 @@ describe('resource screens', () => {
     await grants.getByRole('button', { name: '保存权限' }).click();
     await expectToast(page, '权限已保存');
 
-    await page.goto('/admin/user/list');
+    await openInApp(page, '/admin/user/list');
     await page.getByRole('button', { name: '新建用户' }).click();
     const userForm = sheet(page, '新建用户');
     await userForm.getByLabel('用户名').fill(username);
@@ -173,7 +173,7 @@ describe('settings and navigation', () => {
     const name = unique('新文库');
     await loginAsAdmin(page, '/admin/config/footer');
     const about = await page.getByLabel('关于我们').inputValue();
-    await page.goto('/admin/config/system');
+    await openInApp(page, '/admin/config/system');
     const field = page.getByLabel('网站名称');
     await field.fill(name);
     await page
@@ -194,8 +194,9 @@ describe('settings and navigation', () => {
     await brand.waitFor();
     expect(await brand.locator('img').getAttribute('src')).toBe(logo);
 
-    // Saving one category leaves the others alone.
-    await page.goto('/admin/config/footer');
+    // Saving one category leaves the others alone (the app, not the gateway's first screen, follows the link).
+    await appTookOver(page);
+    await openInApp(page, '/admin/config/footer');
     expect(await page.getByLabel('关于我们').inputValue()).toBe(about);
   });
 
@@ -286,13 +287,13 @@ describe('on a phone (390 px)', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     // A paged list: its count of rows on one line of its own (beside the pager it took four).
-    await page.goto('/admin/user/list');
+    await openInApp(page, '/admin/user/list');
     await row(page, 'admin').waitFor();
     const info = await page.locator('.app-resource-table .semi-table-pagination-info').boundingBox();
     expect(info!.height).toBeLessThan(30);
 
     // A date range filter: its two months one above the other, within the screen (side by side, 568 px).
-    await page.goto('/admin/order');
+    await openInApp(page, '/admin/order');
     await page.getByPlaceholder('开始日期').click();
     const months = page.locator('.app-date-range-popup .semi-datepicker-month-grid');
     await months.waitFor();
@@ -360,7 +361,7 @@ describe("dates in China time, whatever the browser's zone", () => {
         body: { user_id: [member.user.id], type: [1], end_time: '2099-01-05T02:00:00Z', reason },
       });
       expect(created.status, created.text).toBe(200);
-      await page.goto('/admin/user/punishment');
+      await openInApp(page, '/admin/user/punishment');
       await row(page, reason).getByRole('button', { name: /^编辑/ }).click();
       const form = sheet(page, '编辑处罚');
       expect(await form.getByPlaceholder('留空表示永久').inputValue()).toBe('2099-01-05 10:00:00');
@@ -396,7 +397,7 @@ describe('a table wider than its panel', () => {
     const edit = (await page.getByRole('button', { name: '编辑「超级管理员」' }).boundingBox())!;
     expect(edit.x + edit.width).toBeLessThanOrEqual(bodyBox.x + bodyBox.width + EDGE_SLACK_PX);
     // Headers on one line (邮箱 took two, a character each).
-    await page.goto('/admin/user/list');
+    await openInApp(page, '/admin/user/list');
     await row(page, 'admin').waitFor();
     const heights = await page
       .locator('.app-resource-table thead th')
