@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { api, setConfig } from '../helpers/backend';
 import { fixture, illustratedPdf, jpegPdf, scanJpegs, scannedPdf } from '../helpers/documents';
-import { appTookOver, EDGE_SLACK_PX, gatewayToken, useSiteInBrowser, setTokenCookie } from './browser';
+import { appTookOver, EDGE_SLACK_PX, gatewayToken, openInApp, setTokenCookie, useSiteInBrowser } from './browser';
 
 /** The fixture's word that only its second page holds (tests/fixtures/documents/generate.ts). */
 const BODY_WORD = '麒麟';
@@ -740,7 +740,7 @@ describe("the admin's documents", () => {
     await toast(page, '删除成功');
     await row(page, TITLE).waitFor({ state: 'detached' });
 
-    await page.goto('/admin/document/recycle');
+    await openInApp(page, '/admin/document/recycle');
     await row(page, TITLE).waitFor();
     await row(page, TITLE)
       .getByRole('button', { name: `恢复「${TITLE}」` })
@@ -748,7 +748,7 @@ describe("the admin's documents", () => {
     await dialog(page, '恢复').getByRole('button', { name: '确定' }).click();
     await toast(page, '恢复成功');
     await row(page, TITLE).waitFor({ state: 'detached' });
-    await page.goto('/admin/document/list');
+    await openInApp(page, '/admin/document/list');
     await row(page, TITLE).waitFor();
   });
 
@@ -765,12 +765,12 @@ describe("the admin's documents", () => {
     await toast(page, '分类已设置');
     await row(page, TITLE).getByText('精选资料').waitFor();
 
-    await page.goto('/admin/document/searchrecord');
+    await openInApp(page, '/admin/document/searchrecord');
     await row(page, BODY_WORD).first().waitFor();
-    await page.goto('/admin/attachment');
+    await openInApp(page, '/admin/attachment');
     await row(page, 'broken.pdf').getByText('文档').waitFor();
 
-    await page.goto('/admin/dashboard');
+    await openInApp(page, '/admin/dashboard');
     await page.getByRole('region', { name: '文档转换组件' }).getByText('已安装').first().waitFor();
   });
 });
