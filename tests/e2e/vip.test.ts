@@ -9,7 +9,7 @@ import { api, login } from '../helpers/backend';
 import { createDocument, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
 import { readFileSync } from 'node:fs';
-import { appTookOver, gatewayToken, useSiteInBrowser } from './browser';
+import { appTookOver, gatewayToken, openInApp, useSiteInBrowser } from './browser';
 
 const INSTRUCTIONS = '请转账至 招商银行 6225 8888 0000 1234（户名：魔豆文库），转账备注填写订单号。';
 
@@ -168,13 +168,14 @@ describe('VIP purchase with the manual provider', () => {
     // The header follows without a reload.
     await member.getByRole('link', { name: 'VIP会员' }).waitFor();
 
-    await member.goto('/member');
+    // Reached inside the app as its links do: the payment's refresh, not a page load, brings the new state.
+    await openInApp(member, '/member');
     const vipPanel = member.locator('section', { has: member.getByRole('heading', { name: 'VIP会员' }) });
     await vipPanel.getByText('有效期至').waitFor();
     expect(datePart((await vipPanel.textContent()) ?? '')).toBe(datePart(endLine));
-    await member.goto('/member/order');
+    await openInApp(member, '/member/order');
     await member.locator('table tbody tr', { hasText: orderNo }).getByText('已支付').waitFor();
-    await member.goto('/vip');
+    await openInApp(member, '/vip');
     await member.getByText(/有效期至/).waitFor();
     expect(await heroTagContrast(member, 'VIP会员')).toBeGreaterThanOrEqual(4.5);
     // An active VIP renews: the plans say so.
@@ -184,7 +185,7 @@ describe('VIP purchase with the manual provider', () => {
     expect(await member.getByRole('button', { name: /^开通/ }).count()).toBe(0);
 
     // The admin sees the member among the VIP members.
-    await admin.goto('/admin/user/vip');
+    await openInApp(admin, '/admin/user/vip');
     await admin.locator('.app-resource-table tbody tr', { hasText: username }).getByText('有效').waitFor();
 
     // The benefit: the member now reads past the preview, to the last page.
@@ -204,7 +205,7 @@ describe('VIP purchase with the manual provider', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await register(page, `vipphone${Date.now() % 1_000_000}`);
     for (const path of ['/vip', '/vip/checkout?plan=month', '/member/order']) {
-      await page.goto(path);
+      await openInApp(page, path);
       await page.locator('h1').first().waitFor();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);
@@ -213,7 +214,8 @@ describe('VIP purchase with the manual provider', () => {
     await admin.setViewportSize({ width: 390, height: 844 });
     await loginAsAdmin(admin, '/admin/order');
     for (const path of ['/admin/order', '/admin/user/vip', '/admin/config/vip']) {
-      await admin.goto(path);
+      // The first is where the login landed; the others are reached inside the app.
+      if (path !== '/admin/order') await openInApp(admin, path);
       await admin.locator('h1').first().waitFor();
       await admin.locator('.app-resource-table, .app-config-form').first().waitFor();
       const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
