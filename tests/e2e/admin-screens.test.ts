@@ -3,7 +3,7 @@
 // password-confirmed deletes, batch actions) work end to end.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { navigateInApp, useSiteInBrowser } from './browser';
+import { navigateInApp, openInApp, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 
@@ -183,7 +183,7 @@ describe('screens with their own moves', () => {
     await userForm.getByRole('button', { name: '创建' }).click();
     await expectToast(page, '创建成功');
 
-    await page.goto('/admin/user/punishment');
+    await openInApp(page, '/admin/user/punishment');
     await page.getByRole('button', { name: '新建处罚' }).click();
     const form = sheet(page, '新建处罚');
     const picker = form.locator('[data-field="users"] .semi-select');
@@ -197,10 +197,11 @@ describe('screens with their own moves', () => {
     const punished = row(page, username);
     await punished.getByText('生效中').waitFor();
 
-    await page.goto('/admin/user/list');
+    // Back in the list inside the app: the punishment's write, not a reload, shows the account disabled.
+    await openInApp(page, '/admin/user/list');
     await row(page, username).getByText('禁用').waitFor();
 
-    await page.goto('/admin/user/punishment');
+    await openInApp(page, '/admin/user/punishment');
     await row(page, username)
       .getByRole('button', { name: /结束「/ })
       .click();
@@ -250,7 +251,7 @@ describe('screens with their own moves', () => {
     await expectToast(page, '保存成功');
     await row(page, '删除友情链接').waitFor();
 
-    await page.goto('/admin/document/language');
+    await openInApp(page, '/admin/document/language');
     // Semi draws the checkbox over its input: click what the user sees.
     await row(page, '金融财经').locator('.semi-checkbox').click();
     await row(page, '医疗卫生').locator('.semi-checkbox').click();

@@ -3,7 +3,7 @@
 // both screens at 390 px and 1280 px.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useSiteInBrowser } from './browser';
+import { openInApp, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 
@@ -87,7 +87,7 @@ describe('a member’s articles', () => {
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 844 });
       for (const path of ['/member/article', '/member/article/set']) {
-        await page.goto(path);
+        await openInApp(page, path);
         await page.locator('h1').first().waitFor();
         if (path === '/member/article') await myRow(page, long).waitFor();
         else await page.getByTestId('rich-text-editor').waitFor();
@@ -107,7 +107,8 @@ describe('a member’s articles', () => {
     const page = await memberPage('/member');
     await page.setViewportSize({ width: 1280, height: 900 });
     for (const path of ['/member', '/member/document', '/member/article']) {
-      await page.goto(path);
+      // The first is where the page opened; the others are reached inside the app.
+      if (path !== '/member') await openInApp(page, path);
       await page.locator('.app-member-layout__content .app-panel').first().waitFor();
       const [menu, screen] = await page.evaluate(() =>
         ['.app-member-layout__side', '.app-member-layout__content .app-panel'].map(
