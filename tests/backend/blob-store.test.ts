@@ -29,10 +29,14 @@ import { freePort } from '../helpers/ports';
 
 const CHUNK = 64 * 1024;
 
-/** `total` pseudo-random bytes in 64 KiB chunks, produced on demand; `produced()` says how many so far. */
+/**
+ * `total` pseudo-random bytes in 64 KiB chunks, produced on demand (an AES-CTR keystream keyed by
+ * `seed`: the same bytes for the same seed, nothing a store could compress); `produced()` says how many so far.
+ */
 function generated(total: number, seed = 1) {
   let produced = 0;
-  let state = crypto.createHash('sha256').update(String(seed)).digest();
+  const key = crypto.createHash('sha256').update(String(seed)).digest().subarray(0, 16);
+  const keystream = crypto.createCipheriv('aes-128-ctr', key, Buffer.alloc(16));
   const md5 = crypto.createHash('md5');
   const stream = new Readable({
     read() {
@@ -40,11 +44,7 @@ function generated(total: number, seed = 1) {
         this.push(null);
         return;
       }
-      const chunk = Buffer.alloc(Math.min(CHUNK, total - produced));
-      for (let offset = 0; offset < chunk.length; offset += state.length) {
-        state.copy(chunk, offset);
-        state = crypto.createHash('sha256').update(state).digest();
-      }
+      const chunk = keystream.update(Buffer.alloc(Math.min(CHUNK, total - produced)));
       produced += chunk.length;
       md5.update(chunk);
       this.push(chunk);
