@@ -45,11 +45,18 @@ describe('SPA bundle budget (web/dist of the production build)', () => {
     expect(size.jsGzipKiB).toBeLessThan(2);
   });
 
-  it('keeps bowser out of the first screen', () => {
+  it("keeps bowser out of the first screen, and the notice's banner out of a supported browser's check", () => {
     const home = measure(DIST, manifest, ['index.html']);
-    const bowserChunk = Object.values(manifest).find((chunk) => chunk.src?.includes('UnsupportedBrowserNotice'));
-    expect(bowserChunk?.isDynamicEntry).toBe(true);
-    expect(home.files).not.toContain(bowserChunk?.file);
+    const check = manifest['src/kit/browser-check/browser-support.ts'];
+    const notice = manifest['src/kit/browser-check/UnsupportedBrowserNotice.tsx'];
+    expect(check?.isDynamicEntry).toBe(true);
+    expect(notice?.isDynamicEntry).toBe(true);
+    expect(home.files).not.toContain(check?.file);
+    expect(home.files).not.toContain(notice?.file);
+    // What a supported browser fetches for the check: bowser and the rule, no banner and no styles.
+    const fetched = measure(DIST, manifest, ['src/kit/browser-check/browser-support.ts']);
+    expect(fetched.files.filter((file) => !home.files.includes(file))).toEqual([check?.file]);
+    expect(fetched.cssFiles.filter((file) => !home.cssFiles.includes(file))).toEqual([]);
   });
 
   it("ships Semi's design tokens with the first screen (Semi is imported per component)", () => {

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { UNSUPPORTED_BROWSER_MESSAGE } from '../../shared/constants';
+import { BrowserCheck, CHECK_DELAY_MS } from '../../web/src/kit/browser-check/BrowserCheck';
 import { isSupportedBrowser } from '../../web/src/kit/browser-check/browser-support';
 import UnsupportedBrowserNotice from '../../web/src/kit/browser-check/UnsupportedBrowserNotice';
 
@@ -55,6 +56,42 @@ describe('UnsupportedBrowserNotice', () => {
 
   it('says nothing to a supported browser', () => {
     const { container } = render(<UnsupportedBrowserNotice userAgent={UA.chrome117} />);
+    expect(container.textContent).toBe('');
+  });
+});
+
+describe('BrowserCheck (in every layout)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    // the navigator's own userAgent again
+    delete (navigator as { userAgent?: string }).userAgent;
+  });
+
+  /** Renders the check in a browser that says `userAgent`, with the clock held: the check waits for it. */
+  function renderIn(userAgent: string) {
+    Object.defineProperty(navigator, 'userAgent', { value: userAgent, configurable: true });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    return render(<BrowserCheck />);
+  }
+
+  it('warns an old browser once the page has loaded and the delay has passed', async () => {
+    renderIn(UA.chrome116);
+    expect(document.readyState).toBe('complete');
+    await act(() => vi.advanceTimersByTimeAsync(CHECK_DELAY_MS - 100));
+    expect(screen.queryByRole('region', { name: '浏览器版本提示' })).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    await vi.waitFor(() => expect(screen.getByRole('region', { name: '浏览器版本提示' })).toBeTruthy());
+    expect(screen.getByRole('link', { name: '下载 Chrome' })).toBeTruthy();
+  });
+
+  it('says nothing to a supported browser', async () => {
+    const { container } = renderIn(UA.chrome117);
+    await act(() => vi.advanceTimersByTimeAsync(CHECK_DELAY_MS));
+    // the check's chunk has come and answered: still nothing to show
+    await act(async () => {
+      await import('../../web/src/kit/browser-check/browser-support');
+      await vi.advanceTimersByTimeAsync(0);
+    });
     expect(container.textContent).toBe('');
   });
 });
