@@ -169,7 +169,7 @@ describe('accessibility (axe-core)', () => {
         found.push(...(await violationsOn(page, path, width, index === 0 ? 'load' : 'in app')));
     expect(found).toEqual([]);
     // The article list was checked with its 推荐 badge.
-    await page.goto('/article');
+    await openInApp(page, '/article');
     await page.locator('.app-article-list__badge', { hasText: '推荐' }).waitFor();
   }, 120_000);
 

@@ -4,7 +4,7 @@ import type { Page, Request } from 'playwright-core';
 import { buildAdminMenu } from '../../shared/routes';
 import { allowPagesFrom } from '../../shared/permissions';
 import type { Permission } from '../../shared/types/permission';
-import { logOut, navigateInApp, submitLogin, useSiteInBrowser } from './browser';
+import { logOut, navigateInApp, openInApp, submitLogin, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const { open } = site;
@@ -151,7 +151,7 @@ describe('accounts', () => {
     const who = newMember();
     await register(page, who);
     await logOut(page);
-    await page.goto('/auth/login');
+    await openInApp(page, '/auth/login');
     expect(await page.getByLabel('用户名').getAttribute('placeholder')).toBe('用户名、邮箱或手机号');
     await submitLogin(page, who.email.toUpperCase(), who.password);
     await page.waitForURL((url) => url.pathname === '/');
@@ -178,12 +178,12 @@ describe('member area', () => {
     const page = await open();
     const who = newMember();
     await register(page, who);
-    await page.goto('/member');
+    await openInApp(page, '/member');
     await page.getByRole('heading', { level: 1, name: who.username }).waitFor();
     await page.getByRole('button', { name: '每日签到' }).click();
     await page.getByRole('button', { name: '今日已签到' }).waitFor();
 
-    await page.goto('/member/profile');
+    await openInApp(page, '/member/profile');
     await page.getByLabel('个性签名').fill('喜欢读书的人');
     await page.getByRole('button', { name: '保存资料' }).click();
     await page.getByText('个人资料已保存').waitFor();
