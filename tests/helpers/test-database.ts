@@ -1,8 +1,8 @@
 // The database engine the backend suites run on. The `server` project runs them on SQLite in
 // each backend's DATA_DIR; the `server-postgres` project sets TEST_DATABASE=postgres and runs
 // the same files with a fresh PostgreSQL database per backend (on the cluster of
-// postgres-setup.ts), which belongs with its DATA_DIR: a restart on the same DATA_DIR finds
-// the same database, and removing the DATA_DIR drops it.
+// postgres-setup.ts, a copy of its migrated database), which belongs with its DATA_DIR: a
+// restart on the same DATA_DIR finds the same database, and removing the DATA_DIR drops it.
 import { inject } from 'vitest';
 import { createDatabase, dropDatabase } from './postgres';
 
@@ -25,7 +25,7 @@ export async function databaseEnv(dataDir: string): Promise<Record<string, strin
     const cluster = inject('postgresUrl');
     if (!cluster)
       throw new Error('TEST_DATABASE=postgres, but this run has no PostgreSQL (tests/helpers/postgres-setup.ts)');
-    url = await createDatabase(cluster);
+    url = await createDatabase(cluster, undefined, inject('postgresMigrated') || undefined);
     databases.set(dataDir, url);
   }
   return { DATABASE_URL: url };
