@@ -15,8 +15,8 @@ export function BrowserCheck() {
   useEffect(() => {
     let cancelled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Unmounted before the delay ends: the timer is cleared and the check never starts.
     const check = () => {
-      if (cancelled) return;
       import('./browser-support')
         .then(({ isSupportedBrowser }) => {
           if (!cancelled && !isSupportedBrowser(navigator.userAgent)) setUnsupported(true);
