@@ -16,10 +16,31 @@ export function keyOf(parts: readonly (string | Uint8Array)[]): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** The kept folder `moredoc-<name>-<key>`, when it is there (and marked as used). */
-export async function keptIfThere(name: string, key: string): Promise<string | undefined> {
+/**
+ * Whether a kept folder can still be used. A folder that links outside itself (the production
+ * build's node_modules, a link to the work tree that made it) is whole only while what it links
+ * is there: that work tree may since have been removed.
+ */
+export type IsWhole = (dir: string) => boolean;
+
+/**
+ * The kept folder `moredoc-<name>-<key>`, when it is there and whole (and marked as used). One
+ * that is there but not whole is moved aside and removed, for `kept` to make it again.
+ */
+export async function keptIfThere(
+  name: string,
+  key: string,
+  isWhole: IsWhole = () => true,
+): Promise<string | undefined> {
   const dir = join(tmpdir(), `moredoc-${name}-${key}`);
   if (!existsSync(dir)) return undefined;
+  if (!isWhole(dir)) {
+    // renamed first: of two runs that find it broken at once, one moves it and the other finds it gone
+    const broken = `${dir}.${process.pid}.broken`;
+    await rename(dir, broken).catch(() => undefined);
+    await rm(broken, { recursive: true, force: true });
+    return undefined;
+  }
   const now = new Date();
   await utimes(dir, now, now);
   return dir;
@@ -28,10 +49,16 @@ export async function keptIfThere(name: string, key: string): Promise<string | u
 /**
  * The kept folder `moredoc-<name>-<key>`, made by `make` unless it is there. It is made under
  * another name and renamed once complete, so a folder by that name is always whole (of two
- * runs making it at once, the first rename wins and the other uses it).
+ * runs making it at once, the first rename wins and the other uses it). One that is there but
+ * not `isWhole` is made again.
  */
-export async function kept(name: string, key: string, make: (dir: string) => Promise<void>): Promise<string> {
-  const there = await keptIfThere(name, key);
+export async function kept(
+  name: string,
+  key: string,
+  make: (dir: string) => Promise<void>,
+  isWhole: IsWhole = () => true,
+): Promise<string> {
+  const there = await keptIfThere(name, key, isWhole);
   if (there) return there;
   const dir = join(tmpdir(), `moredoc-${name}-${key}`);
   const partial = `${dir}.${process.pid}.part`;

@@ -53,6 +53,13 @@ function buildEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * A kept build is whole while the node_modules it links is there. It links the work tree's that
+ * made it, which may be another clone since removed (a CI clone): its server bundles would then
+ * find no package (ERR_MODULE_NOT_FOUND for kysely).
+ */
+export const buildIsWhole = (dir: string): boolean => existsSync(join(dir, 'node_modules'));
+
 let building: Promise<string> | undefined;
 
 /**
@@ -66,15 +73,20 @@ export function productionBuild(onBuild: (files: number) => void = () => undefin
     const installed = existsSync(join(REPO, 'node_modules/.package-lock.json'))
       ? ['node_modules/.package-lock.json']
       : [];
-    return kept('build', await keyOfFiles([...files, ...installed]), async (dir) => {
-      onBuild(files.length);
-      for (const file of files) {
-        await mkdir(dirname(join(dir, file)), { recursive: true });
-        await cp(join(REPO, file), join(dir, file));
-      }
-      await symlink(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
-      await run('npm', ['run', 'build'], { cwd: dir, env: buildEnv(), maxBuffer: 64 * 1024 * 1024 });
-    });
+    return kept(
+      'build',
+      await keyOfFiles([...files, ...installed]),
+      async (dir) => {
+        onBuild(files.length);
+        for (const file of files) {
+          await mkdir(dirname(join(dir, file)), { recursive: true });
+          await cp(join(REPO, file), join(dir, file));
+        }
+        await symlink(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+        await run('npm', ['run', 'build'], { cwd: dir, env: buildEnv(), maxBuffer: 64 * 1024 * 1024 });
+      },
+      buildIsWhole,
+    );
   })();
   building.catch(() => (building = undefined));
   return building;
