@@ -19,7 +19,7 @@ afterEach(async () => {
   for (const dir of removeAfter.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-/** A work tree with a node_modules folder, removed after the test. */
+/** Stands for a work tree's node_modules (a folder with a marker file), removed after the test. */
 async function workTree(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'moredoc-kept-tree-'));
   removeAfter.push(dir);
