@@ -154,8 +154,7 @@ function lazyConverter(
 
 /**
  * The files' store, chosen here only: S3_BUCKET's bucket (a wrong setting stops the start), else DATA_DIR. The S3
- * engine's module is imported only when S3_BUCKET is set: from source, the AWS SDK loads with it (a server bundle
- * loads its packages at its start).
+ * engine's module is imported only when S3_BUCKET is set, and the AWS SDK with it (s3-blob-store.ts).
  */
 async function openBlobStore(config: BackendConfig): Promise<{ store: BlobStore; close(): void }> {
   if (!config.s3) return { store: await LocalBlobStore.open(config.dataDir), close: () => undefined };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type LogEvent, type Migration, type SqliteDatabase } from 'kysely';
-import { connectPostgres, type PostgresOptions } from './postgres';
+import type { PostgresOptions } from './postgres';
 import { isUnreachableCode } from './socket-errors';
 import type { DB } from './schema';
 import * as m001 from './migrations/001_initial';
@@ -61,7 +61,8 @@ export function queryLog(onQuery: QueryListener | undefined): { log?: (event: Lo
   return onQuery ? { log: (event) => onQuery(event.query.sql) } : {};
 }
 
-export { DatabaseStartError, type PostgresOptions } from './postgres';
+export { DatabaseStartError } from './start-error';
+export type { PostgresOptions } from './postgres';
 export { engineOf, type Engine } from './dialect';
 
 /**
@@ -198,6 +199,8 @@ export async function openDatabase(dataDir: string, onQuery?: QueryListener): Pr
 export async function openPostgres(
   options: PostgresOptions,
 ): Promise<Extract<BackendDatabase, { engine: 'postgres' }>> {
+  // pg loads here, not with the backend (postgres.ts).
+  const { connectPostgres } = await import('./postgres');
   const db = await connectPostgres(options);
   await migrate(db);
   return { engine: 'postgres', db };

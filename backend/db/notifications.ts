@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
+import type { Client } from 'pg';
 import { engineOf } from './dialect';
 
 // Wake-ups between processes that share a PostgreSQL database: `notify` sends a NOTIFY in the
@@ -56,7 +56,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
  */
 export class PostgresNotifications implements Notifications {
   private readonly subscribers = new Map<Channel, Set<Subscriber>>();
-  private client: pg.Client | null = null;
+  private client: Client | null = null;
   /** The channels the current connection listens to. */
   private listening = new Set<Channel>();
   private connecting: Promise<void> | null = null;
@@ -113,6 +113,8 @@ export class PostgresNotifications implements Notifications {
   }
 
   private async open(): Promise<void> {
+    // pg loads with the first connection, not with the backend (a SQLite site never makes one).
+    const { default: pg } = await import('pg');
     const client = new pg.Client({
       connectionString: this.options.url,
       application_name: LISTENER_APPLICATION_NAME,

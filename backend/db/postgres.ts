@@ -6,8 +6,9 @@ import {
   type PostgresPoolClient,
   type PostgresQueryResult,
 } from 'kysely';
-import pg from 'pg';
+import type { CustomTypesConfig, Pool, PoolClient } from 'pg';
 import type { DB } from './schema';
+import { DatabaseStartError } from './start-error';
 
 // The PostgreSQL side of `openPostgres` (index.ts): the pool, how its values are read, and
 // what an operator is told when the server cannot be reached.
@@ -24,10 +25,9 @@ export interface PostgresOptions {
   onQuery?: (sql: string) => void;
 }
 
-/** The database could not be opened: DATABASE_URL names a server that refuses or is not there. */
-export class DatabaseStartError extends Error {
-  override name = 'DatabaseStartError';
-}
+// pg loads with this module, which index.ts imports only for DATABASE_URL: a static import would be
+// hoisted into the server bundle's head and load pg at every start, SQLite's too.
+const { default: pg } = await import('pg');
 
 const { builtins } = pg.types;
 const toNumber = (value: string): number => Number(value);
@@ -37,17 +37,17 @@ const toNumber = (value: string): number => Number(value);
  * BIGINT here (SQLite's integers are 64-bit), as are count(*) and sum(): read them as numbers,
  * on this pool's connections only (pg.types would change every client in the process).
  */
-export const postgresTypes: pg.CustomTypesConfig = {
+export const postgresTypes: CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     if (oid === builtins.INT8 || oid === builtins.NUMERIC) return toNumber;
     return pg.types.getTypeParser(oid, format);
-  }) as pg.CustomTypesConfig['getTypeParser'],
+  }) as CustomTypesConfig['getTypeParser'],
 };
 
 /** How long a connection attempt (and a wait for a free connection) may take. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-export function postgresPool(options: PostgresOptions): pg.Pool {
+export function postgresPool(options: PostgresOptions): Pool {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize,
@@ -86,10 +86,10 @@ const STALE_STATEMENT_CODES = new Set(['0A000', '26000']);
 export class PreparingPool implements PostgresPool {
   /** SQL text → its name once it ran twice, or 1 after its first run. */
   readonly #statements = new Map<string, string | 1>();
-  readonly #clients = new WeakMap<pg.PoolClient, PreparingClient>();
+  readonly #clients = new WeakMap<PoolClient, PreparingClient>();
   #named = 0;
 
-  constructor(readonly pool: pg.Pool) {}
+  constructor(readonly pool: Pool) {}
 
   async connect(): Promise<PostgresPoolClient> {
     const client = await this.pool.connect();
@@ -125,7 +125,7 @@ class PreparingClient implements PostgresPoolClient {
   #stale = false;
 
   constructor(
-    private readonly client: pg.PoolClient,
+    private readonly client: PoolClient,
     private readonly pool: PreparingPool,
   ) {}
 
@@ -177,7 +177,7 @@ function reasonOf(error: unknown): string {
  * host stops the start with one line naming DATABASE_URL.
  */
 export async function connectPostgres(options: PostgresOptions): Promise<Kysely<DB>> {
-  let pool: pg.Pool;
+  let pool: Pool;
   try {
     pool = postgresPool(options);
   } catch (error) {
