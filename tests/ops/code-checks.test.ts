@@ -3,7 +3,7 @@
 // parser among them) with the repository's compiler options, and Prettier reads the code through Oxc
 // (@prettier/plugin-oxc) with the repository's layout (docs/decisions/045).
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as prettier from 'prettier';
@@ -15,7 +15,9 @@ const scripts = (JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) 
 
 let dir: string;
 beforeAll(async () => {
-  // inside the repository, so that the compiler finds node_modules' types as for the real check
+  // inside the repository, so that the compiler finds node_modules' types as for the real check (.tmp/ is
+  // not there yet on a fresh clone)
+  await mkdir(join(root, '.tmp'), { recursive: true });
   dir = await mkdtemp(join(root, '.tmp/code-checks-'));
 });
 afterAll(async () => {
