@@ -27,6 +27,7 @@ const POSTGRES_SUITES = [
   'report-feedback',
   'robustness',
   'search-record',
+  'seed',
   'site-extras',
   'sitemap',
   'sms-providers',

@@ -6,6 +6,16 @@ import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, ty
 
 export type Engine = 'sqlite' | 'postgres';
 
+/**
+ * Rows per multi-row statement: 500 rows of up to 60 columns bind fewer parameters than either
+ * engine takes (SQLite 32,766, PostgreSQL 65,535).
+ */
+export const ROWS_PER_STATEMENT = 500;
+
+/** `items` in runs of at most `size`, for one statement each. */
+export const chunks = <T>(items: readonly T[], size = ROWS_PER_STATEMENT): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
 /** Which engine `db` (the database or a transaction of it) talks to. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely<DB> will do
 export function engineOf(db: Kysely<any>): Engine {

@@ -1,16 +1,25 @@
 import type { Database } from '../../db';
+import { chunks } from '../../db/dialect';
 import { now } from '../../db/schema';
 import { settingsChanged } from '../../platform/config-store';
 import { CONFIG_KEYS } from './keys';
 
 // Every config key gets its row: a missing row is created with the CONFIG_<CATEGORY>_<KEY>
 // preset or the default; an existing row keeps its value (unless it is a retired default, which
-// gets what a new row would) and gets the current metadata.
+// gets what a new row would) and gets the current metadata. Rows already as they should be are
+// not written: a restart of an unchanged site writes nothing here.
+
+const META_COLUMNS = ['label', 'placeholder', 'input_type', 'sort', 'options', 'col_num', 'is_secret'] as const;
 
 export async function seedConfig(db: Database, presets: Record<string, Record<string, string>>): Promise<void> {
   const ts = now();
-  const configRows = await db.selectFrom('config').select(['id', 'category', 'name', 'value']).execute();
+  const configRows = await db
+    .selectFrom('config')
+    .select(['id', 'category', 'name', 'value', ...META_COLUMNS])
+    .execute();
   const existing = new Map(configRows.map((r) => [`${r.category}.${r.name}`, r]));
+  const missing = [];
+  let changed = 0;
   for (const key of CONFIG_KEYS) {
     const meta = {
       label: key.label,
@@ -24,20 +33,20 @@ export async function seedConfig(db: Database, presets: Record<string, Record<st
     const row = existing.get(`${key.category}.${key.name}`);
     const value = presets[key.category]?.[key.name] ?? key.value;
     if (row === undefined) {
-      await db
-        .insertInto('config')
-        .values({ ...meta, category: key.category, name: key.name, value, created_at: ts, updated_at: ts })
-        .execute();
+      missing.push({ ...meta, category: key.category, name: key.name, value, created_at: ts, updated_at: ts });
     } else if (key.retired?.includes(row.value)) {
       await db
         .updateTable('config')
         .set({ ...meta, value, updated_at: ts })
         .where('id', '=', row.id)
         .execute();
-    } else {
+      changed += 1;
+    } else if (META_COLUMNS.some((column) => row[column] !== meta[column])) {
       await db.updateTable('config').set(meta).where('id', '=', row.id).execute();
+      changed += 1;
     }
   }
+  for (const part of chunks(missing)) await db.insertInto('config').values(part).execute();
   // Other processes on this database see new keys and labels without a restart.
-  await settingsChanged(db);
+  if (missing.length || changed) await settingsChanged(db);
 }

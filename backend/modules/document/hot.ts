@@ -1,6 +1,7 @@
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import type { Database } from '../../db';
+import { chunks } from '../../db/dialect';
 import { now } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
 import { applyPaging, countOf } from '../../wire/request';
@@ -19,7 +20,6 @@ export const HOT_WEIGHTS = { view: 1, download: 5, favorite: 10 } as const;
 const HOT_LIMIT = 500;
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
-const CHUNK = 500;
 
 export const hotDocumentsKind = jobKind<Record<string, never>>('document.hot');
 
@@ -35,9 +35,6 @@ export async function countViewToday(db: Database, documentId: number, at = new 
     )
     .execute();
 }
-
-const chunks = <T>(items: readonly T[]): T[][] =>
-  Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
 
 /** Recomputes the ranking from the window ending at `at`; returns how many documents it holds. */
 export async function recomputeHotDocuments(db: Database, at = new Date()): Promise<number> {

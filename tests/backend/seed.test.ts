@@ -1,0 +1,115 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { services } from '../../backend/app';
+import { CONFIG_KEYS } from '../../backend/modules/config/keys';
+import { startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+
+// The seed runs at every start, under a lock the other instances starting on the same database
+// wait for (backend/seed.ts). The permission and config rows, a few hundred, are read in one
+// query and written one statement per kind of change; a restart of an unchanged site writes
+// none of them. Run on both engines (server and server-postgres).
+
+/** The statements a start made on the `permission` and `config` tables (not `group_permission`). */
+function seedStatements(sql: readonly string[]) {
+  const on = (table: string) => sql.filter((s) => new RegExp(`(from|into|update) "${table}"`, 'i').test(s));
+  const writes = (list: string[]) => list.filter((s) => /^\s*(insert|update|delete)\b/i.test(s));
+  const permission = on('permission');
+  const config = on('config');
+  return { permission, config, writes: [...writes(permission), ...writes(config)] };
+}
+
+async function start(dataDir?: string): Promise<{ backend: StartedBackend; sql: string[] }> {
+  const sql: string[] = [];
+  const backend = await startBackend({ ...(dataDir ? { dataDir } : {}), build: { onQuery: (s) => sql.push(s) } });
+  return { backend, sql };
+}
+
+const PERMISSIONS = new Set(services.flatMap((s) => s.permissions).map((p) => `${p.method} ${p.path}`)).size;
+
+let last: StartedBackend | undefined;
+afterAll(() => last?.close());
+
+describe('the seed at start', () => {
+  it('fills a new database in a few statements, and a restart of the same site writes none of its rows', async () => {
+    const first = await start();
+    const fresh = seedStatements(first.sql);
+    // one insert each (without batching: one or two statements per row, 430 in all), besides the
+    // seed's read of each and the settings' first load
+    expect(fresh.writes.map((s) => s.split(' (')[0])).toEqual(['insert into "permission"', 'insert into "config"']);
+    expect(fresh.permission.length + fresh.config.length).toBeLessThanOrEqual(5);
+    const seeded = await withDatabase(first.backend.dataDir, async (db) => ({
+      permission: await db.selectFrom('permission').select(['method', 'path', 'title']).execute(),
+      config: await db.selectFrom('config').selectAll().orderBy('id').execute(),
+    }));
+    expect(seeded.permission).toHaveLength(PERMISSIONS);
+    expect(seeded.permission.every((p) => p.title !== '')).toBe(true);
+    expect(seeded.config).toHaveLength(CONFIG_KEYS.length);
+    await first.backend.close({ keepData: true });
+
+    const second = await start(first.backend.dataDir);
+    last = second.backend;
+    const again = seedStatements(second.sql);
+    expect(again.writes).toEqual([]);
+    expect(again.permission).toHaveLength(1);
+    await withDatabase(first.backend.dataDir, async (db) =>
+      expect(await db.selectFrom('config').selectAll().orderBy('id').execute()).toEqual(seeded.config),
+    );
+    last = undefined;
+    await second.backend.close();
+  });
+
+  it('on a restart, gives back a lost permission title and current config labels, keeping the values chosen', async () => {
+    const first = await start();
+    const dataDir = first.backend.dataDir;
+    await first.backend.close({ keepData: true });
+    const [permission] = services.flatMap((s) => s.permissions);
+    await withDatabase(dataDir, async (db) => {
+      await db
+        .updateTable('permission')
+        .set({ title: '' })
+        .where('method', '=', permission!.method)
+        .where('path', '=', permission!.path)
+        .execute();
+      await db
+        .updateTable('config')
+        .set({ label: '旧的说明', value: '我的站点' })
+        .where('category', '=', 'system')
+        .where('name', '=', 'sitename')
+        .execute();
+      // a permission of a route that no longer exists stays as it is
+      await db
+        .insertInto('permission')
+        .values({ method: 'GRPC', path: '/api.v1.GoneAPI/Gone', title: '', created_at: '', updated_at: '' })
+        .execute();
+    });
+
+    const second = await start(dataDir);
+    last = second.backend;
+    // the two rows that differ are written, nothing else
+    expect(seedStatements(second.sql).writes).toHaveLength(2);
+    await withDatabase(dataDir, async (db) => {
+      const titles = await db
+        .selectFrom('permission')
+        .select(['path', 'title'])
+        .where('path', 'in', [permission!.path, '/api.v1.GoneAPI/Gone'])
+        .orderBy('path')
+        .execute();
+      expect(titles).toEqual(
+        [
+          { path: permission!.path, title: permission!.title },
+          { path: '/api.v1.GoneAPI/Gone', title: '' },
+        ].sort((a, b) => (a.path < b.path ? -1 : 1)),
+      );
+      const sitename = CONFIG_KEYS.find((k) => k.category === 'system' && k.name === 'sitename')!;
+      expect(
+        await db
+          .selectFrom('config')
+          .select(['label', 'value'])
+          .where('category', '=', 'system')
+          .where('name', '=', 'sitename')
+          .executeTakeFirst(),
+      ).toEqual({ label: sitename.label, value: '我的站点' });
+    });
+    last = undefined;
+    await second.backend.close();
+  });
+});
