@@ -2,11 +2,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildBackend, type BuildBackendOptions } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
-import { postgresPool } from '../../backend/db/postgres';
 import type { DB } from '../../backend/db/schema';
 import { PostgresSearchIndex } from '../../backend/platform/search/postgres-search-index';
 import type { SearchCollection, SearchIndex } from '../../backend/platform/search/search-index';
@@ -14,7 +13,7 @@ import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-i
 import type { Readable } from 'node:stream';
 import type { ViewFiles } from '../../shared/view-files';
 import type { TestS3 } from './s3';
-import { databaseEnv, databaseOf, dropDatabaseOf, TEST_ENGINE } from './test-database';
+import { databaseEnv, databaseOf, dropDatabaseOf, helperDatabaseOf, TEST_ENGINE } from './test-database';
 import { CAPTCHAS_OFF, SIGN_IN_LIMIT_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
 // Starts the real embedded backend on 127.0.0.1, port 0, with a temporary DATA_DIR, on the
@@ -314,16 +313,13 @@ export async function setConfig(url: string, adminToken: string, values: Record<
  * what an API stored. Everything else goes through the API.
  */
 export async function withDatabase<T>(dataDir: string, work: (db: Kysely<DB>) => T | Promise<T>): Promise<T> {
-  let db: Kysely<DB>;
-  const url = databaseOf(dataDir);
-  if (url) {
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool({ url, label: 'test', poolSize: 2 }) }) });
-  } else {
-    const { default: SQLite } = await import('better-sqlite3');
-    const sqlite = new SQLite(path.join(dataDir, 'moredoc.db'));
-    sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  }
+  // PostgreSQL: the helpers' pool on this DATA_DIR's database, kept until the database goes
+  const shared = helperDatabaseOf(dataDir);
+  if (shared) return work(shared);
+  const { default: SQLite } = await import('better-sqlite3');
+  const sqlite = new SQLite(path.join(dataDir, 'moredoc.db'));
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
   try {
     return await work(db);
   } finally {
