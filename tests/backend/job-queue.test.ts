@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, openPostgres, type Database } from '../../backend/db';
 import {
   JobInterruptedError,
@@ -18,8 +18,8 @@ import {
 } from '../../backend/platform/jobs/job-queue';
 import { LISTENER_APPLICATION_NAME, PostgresNotifications } from '../../backend/db/notifications';
 import { bulkKind, crashKind, preciseNow, wakeKind } from '../helpers/job-worker';
-import { createDatabase, dropDatabase } from '../helpers/postgres';
-import { TEST_ENGINE } from '../helpers/test-database';
+import { dropDatabase } from '../helpers/postgres';
+import { migratedDatabase, TEST_ENGINE } from '../helpers/test-database';
 
 // The durable job queue on real SQLite files: in this process, and in child processes that
 // are killed mid-job or compete for the same jobs. In the server-postgres project the same
@@ -44,7 +44,7 @@ async function openTestDatabase(): Promise<Database> {
   if (TEST_ENGINE === 'sqlite') {
     opened = (await openDatabase(dataDir)).db;
   } else {
-    databaseUrl ??= await createDatabase(inject('postgresUrl'));
+    databaseUrl ??= await migratedDatabase();
     opened = (await openPostgres({ url: databaseUrl, label: 'test', poolSize: 10 })).db;
   }
   handles.push(opened);
