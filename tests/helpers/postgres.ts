@@ -202,8 +202,11 @@ function adminOf(url: string): { pool: pg.Pool; version: Promise<number> } {
     const version = pool
       .query<{ v: string }>("SELECT current_setting('server_version_num') AS v")
       .then((r) => Number(r.rows[0]!.v));
-    // a failed first query is not kept: the next call asks again
-    version.catch(() => admins.delete(key));
+    // a pool whose first query failed (no server there) is closed, and the next call makes another
+    version.catch(() => {
+      admins.delete(key);
+      void pool.end();
+    });
     admin = { pool, version };
     admins.set(key, admin);
   }
