@@ -10,11 +10,13 @@ export type Engine = 'sqlite' | 'postgres';
  * Rows per multi-row statement: 500 rows of up to 60 columns bind fewer parameters than either
  * engine takes (SQLite 32,766, PostgreSQL 65,535).
  */
-export const ROWS_PER_STATEMENT = 500;
+const ROWS_PER_STATEMENT = 500;
 
-/** `items` in runs of at most `size`, for one statement each. */
-export const chunks = <T>(items: readonly T[], size = ROWS_PER_STATEMENT): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+/** `items` in runs of ROWS_PER_STATEMENT at most, for one statement each. */
+export const chunks = <T>(items: readonly T[]): T[][] =>
+  Array.from({ length: Math.ceil(items.length / ROWS_PER_STATEMENT) }, (_, i) =>
+    items.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT),
+  );
 
 /** Which engine `db` (the database or a transaction of it) talks to. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely<DB> will do
