@@ -11,7 +11,7 @@ import { seedNavigation } from './modules/navigation/seed';
 import { seedPermissions } from './modules/permission/seed';
 import { seedAdmin, type InitialAdmin } from './modules/user/seed';
 
-// The idempotent seed, run at every start in one transaction (permissions.md §7): each
+// The idempotent seed, run at every start in one transaction (docs/moredoc.md §11): each
 // module seeds its own tables. Existing data is never overwritten, so admins' edits survive
 // restarts and upgrades. The order matters: the admin joins the first group.
 

@@ -1,4 +1,4 @@
-// The one error type of the gateway and the JSON shape it is sent as (contract §5.3:
+// The one error type of the gateway and the JSON shape it is sent as (docs/moredoc.md §5:
 // `code` is the HTTP status, `message` and `error` carry the same Chinese text).
 
 export interface ErrorBody {

@@ -39,7 +39,7 @@ export function apiCall<Body extends object, T>(def: ApiCallDef<Body, T>): ApiCa
   };
 }
 
-/** `/api/v1/x?id=1&id=2&wd=y`: arrays as repeated keys (contract README §3), keys in declaration order. */
+/** `/api/v1/x?id=1&id=2&wd=y`: arrays as repeated keys (docs/moredoc.md §3), keys in declaration order. */
 export function callUrl(call: Pick<ApiCall, 'path' | 'query'>): string {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(call.query)) {

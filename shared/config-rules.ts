@@ -1,4 +1,4 @@
-// The rules of the admin's config values (contract: config-keys.md; ours: docs/api.md §1),
+// The rules of the admin's config values (docs/moredoc.md §10; ours: docs/api.md §1),
 // applied by `PUT /api/v1/config` and by the config forms before anything is sent, so that
 // both refuse the same values. Type checks (integer, switch, select options, image paths)
 // stay with each side's input handling; these are the rules of the individual keys, and

@@ -129,7 +129,7 @@ export const bannerTypeOptions: readonly Option[] = [
   { value: 2, label: 'APP轮播图' },
 ];
 
-/** What a comment, a favourite or a report is about (contract §5.11); reports on articles are ours. */
+/** What a comment, a favourite or a report is about (docs/moredoc.md §12); reports on articles are ours. */
 export const TargetType = { Document: 0, Article: 1 } as const;
 
 /** `Report.status` is a boolean: processed or not. */
@@ -260,7 +260,7 @@ export interface ExtensionGroupDef {
   extensions: readonly string[];
 }
 
-/** File extension groups (docs/product.md §9); the office groups follow the contract's type keys (§5.13). */
+/** File extension groups (docs/product.md §9); the office groups follow the type keys of docs/moredoc.md §12. */
 export const extensionGroups: readonly ExtensionGroupDef[] = [
   { key: 'pdf', label: 'PDF', extensions: ['pdf'] },
   { key: 'word', label: 'Word', extensions: ['doc', 'docx', 'rtf', 'wps', 'odt', 'dot', 'dotx'] },
@@ -332,7 +332,7 @@ export function isDocumentExtension(extOrName: string): boolean {
 
 /**
  * The type keys of the document lists and the search (`ext=pdf|doc|ppt|xls|txt|other`,
- * contract endpoints.md §5.13) and the extensions each stands for, with their dot.
+ * docs/moredoc.md §12) and the extensions each stands for, with their dot.
  */
 export const DOCUMENT_TYPE_KEYS: Readonly<Record<string, readonly string[]>> = {
   pdf: ['.pdf'],

@@ -1,7 +1,7 @@
 import type { Database } from '../db';
 
 // Read access to the `config` table, typed the way MOREDOC converts values by input_type
-// (config-keys.md §1). Cached in memory. Every write to the table bumps the `config` row of
+// (docs/moredoc.md §10). Cached in memory. Every write to the table bumps the `config` row of
 // `change_counter` (`settingsChanged`); a process compares that number with the one its cache
 // was read at, at most once a second and behind the answer, so that a change made through any
 // process sharing the database is seen by all of them within `SETTINGS_CHECK_MS` (plus one

@@ -34,7 +34,7 @@ export class Mailer {
       port,
       secure: cfg.bool('email', 'is_tls') && port !== 587 && port !== 25,
       auth: cfg.str('email', 'password') ? { user: username, pass: cfg.str('email', 'password') } : undefined,
-      // MOREDOC does not verify the SMTP server certificate either (config-keys.md, email.is_tls).
+      // MOREDOC does not verify the SMTP server certificate either (`email.is_tls`, docs/moredoc.md §10).
       tls: { rejectUnauthorized: false },
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,

@@ -56,7 +56,7 @@ export function defineService(
   return module;
 }
 
-/** Who calls and may they (contract README §4.1): 401 without a session, 403 without the grant. */
+/** Who calls and may they (docs/moredoc.md §4): 401 without a session, 403 without the grant. */
 async function rpcContext(
   app: BackendContext,
   request: FastifyRequest,

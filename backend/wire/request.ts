@@ -5,7 +5,7 @@ import { cleanName, nameProblems } from '../../shared/validation';
 import { badRequest, conflict, notFound } from './errors';
 
 // How MOREDOC reads the common request fields, for every service module: paging, sorting,
-// `field` selection, LIKE patterns (contract README §6, §7, §13), id lists, input checks
+// `field` selection, LIKE patterns (docs/moredoc.md §6, §7), id lists, input checks
 // with Chinese messages, and lookups by id that answer 404.
 
 /** (page - 1) × size, kept a safe integer however large the request's numbers are. */

@@ -15,7 +15,7 @@ export const REDACTED = '[redacted]';
 /** Query parameters whose value is a credential: token, access_token, code, password, sign, api_key, … */
 const SECRET_PARAMETER =
   /(?:^|[_-])(?:token|code|password|passwd|pwd|secret|sign|signature|key|captcha|ticket|session|auth)$/i;
-/** Paths whose last part is itself a credential: the signed download links (contract §9.3). */
+/** Paths whose last part is itself a credential: the signed download links (docs/moredoc.md §9). */
 const SECRET_PATH_PREFIXES = ['/download'];
 
 function parameterName(pair: string): string {

@@ -1,4 +1,4 @@
-// The proxy to the backend: /api/v1/* and the non-API routes of contract §9. Reads (GET,
+// The proxy to the backend: /api/v1/* and the non-API routes of docs/moredoc.md §9. Reads (GET,
 // HEAD) go the light way of gateway/forward.ts; writes through @fastify/reply-from, whose
 // request bodies stream and whose JSON answers may carry a token. The cookie becomes a Bearer
 // header on the way in, a token in a JSON answer becomes the cookie on the way out.
@@ -17,7 +17,7 @@ import { serveViewFile } from '../view-files';
 import { recordUpstreamFailure } from './backend-client';
 
 export const API_PREFIX = '/api/v1';
-/** Non-API paths the backend serves (contract §9), by prefix; GET/HEAD only. */
+/** Non-API paths the backend serves (docs/moredoc.md §9), by prefix; GET/HEAD only. */
 export const BACKEND_PREFIXES = ['/view/page', '/view/cover', '/download', '/uploads', '/sitemap'];
 export const BACKEND_FILES = ['/sitemap.xml', '/favicon.ico'];
 export const LOGOUT_PATH = '/api/v1/user/logout';

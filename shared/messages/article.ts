@@ -2,7 +2,7 @@ import { message } from '../wire';
 import { Category } from './category';
 import { User } from './user';
 
-// ArticleAPI's messages (contract endpoints.md §4, fields in .proto order).
+// ArticleAPI's messages (docs/moredoc.md §12, fields in .proto order).
 
 export const Article = message('Article', {
   id: 'int64',

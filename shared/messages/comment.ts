@@ -1,7 +1,7 @@
 import { message } from '../wire';
 import { User } from './user';
 
-// CommentAPI's messages (contract endpoints.md §4, fields in .proto order).
+// CommentAPI's messages (docs/moredoc.md §12, fields in .proto order).
 
 export const Comment = message('Comment', {
   created_at: 'time',

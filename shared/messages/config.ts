@@ -1,7 +1,7 @@
 import { message } from '../wire';
 import { Language } from './language';
 
-// ConfigAPI's messages: config rows, the public settings (config-keys.md §3, plus our `vip`,
+// ConfigAPI's messages: config rows, the public settings (docs/moredoc.md §10, plus our `vip`,
 // `oauth`, `pay` and `sms` objects) and the dashboard's stats, environment and release.
 
 export const Config = message('Config', {

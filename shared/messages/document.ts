@@ -3,7 +3,7 @@ import { Attachment } from './attachment';
 import { Category } from './category';
 import { User } from './user';
 
-// DocumentAPI's and RecycleAPI's messages (contract endpoints.md §4, fields in .proto
+// DocumentAPI's and RecycleAPI's messages (docs/moredoc.md §12, fields in .proto
 // declaration order). `convert_progress` and SetDocumentReconvertRequest are ours (docs/api.md).
 
 /**

@@ -1,6 +1,6 @@
 import { message } from '../wire';
 
-// ReportAPI's messages (contract endpoints.md §4); `type`, `description` and `document_uuid`
+// ReportAPI's messages (docs/moredoc.md §12); `type`, `description` and `document_uuid`
 // are ours (docs/api.md).
 
 export const Report = message('Report', {

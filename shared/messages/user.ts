@@ -2,7 +2,7 @@ import { message } from '../wire';
 import { Group } from './group';
 import { Permission } from './permission';
 
-// UserAPI's messages (contract endpoints.md §4, fields in .proto declaration order, which
+// UserAPI's messages (docs/moredoc.md §12, fields in .proto declaration order, which
 // is the key order of our JSON). `User` is also encoded inside other services' replies.
 
 export const User = message('User', {

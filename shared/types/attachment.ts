@@ -12,7 +12,7 @@ export type Attachment = Wire<typeof attachmentMessages.Attachment>;
 
 export type ListAttachmentReply = Wire<typeof attachmentMessages.ListAttachmentReply>;
 
-/** `POST /api/v1/upload/avatar|config|banner|category` (contract README §8.2). */
+/** `POST /api/v1/upload/avatar|config|banner|category` (docs/moredoc.md §8). */
 export interface UploadImageReply {
   code?: number;
   message?: string;

@@ -7,7 +7,7 @@ import type { EmptyMessage, Wire } from '../wire';
 /** `google.protobuf.Empty`: `{}` in both directions. */
 export type Empty = Wire<EmptyMessage>;
 
-/** Error body of every failed call (contract README §5). */
+/** Error body of every failed call (docs/moredoc.md §5). */
 export interface ErrorBody {
   error?: string;
   /** gRPC code (16 Unauthenticated, 7 PermissionDenied, …), or the HTTP status for gateway errors. */

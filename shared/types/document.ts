@@ -33,11 +33,11 @@ export type Download = Wire<typeof downloadMessages.Download>;
 export type ListDocumentReply = Wire<typeof documentMessages.ListDocumentReply>;
 
 /**
- * `GET /api/v1/document/list` and `/document/recycle` (endpoints.md ListDocument).
+ * `GET /api/v1/document/list` and `/document/recycle` (docs/moredoc.md §6, docs/api.md §7).
  * `order`: Single `column [asc|desc]`; default `id desc`.
  * `user_id`: Only the first value counts; listing one's own documents gives the privileged view.
  * `limit`: > 0: page 1 of this size, no total.
- * `ext`: Type key `pdf|doc|ppt|xls|txt|other` (endpoints.md §5.13).
+ * `ext`: Type key `pdf|doc|ppt|xls|txt|other` (docs/moredoc.md §12).
  * `created_at`: One or two dates: [from, to].
  * `fee_type`: `free` or `charge`.
  */
@@ -124,7 +124,7 @@ export type DownloadDocumentReply = Wire<typeof downloadMessages.DownloadDocumen
 /** `GET /api/v1/document/purchase?id=` (ours): the caller paid for it within download.free_download_duration days. */
 export type DocumentPurchase = Wire<typeof downloadMessages.DocumentPurchase>;
 
-/** `POST /api/v1/upload/document` (contract README §8.1). */
+/** `POST /api/v1/upload/document` (docs/moredoc.md §8). */
 export interface UploadDocumentReply {
   code?: number;
   message?: string;

@@ -7,7 +7,10 @@ import type { Navigation } from './navigation';
 import type { Permission } from './permission';
 import type { User } from './user';
 
-/** Inlined by the gateway as `<script type="application/json" id="start-data">` (INTERFACES.md). */
+/**
+ * Inlined by the gateway as `<script type="application/json" id="start-data">`
+ * (docs/architecture.md, Gateway and SPA).
+ */
 export interface StartData {
   /** Body of `GET /api/v1/settings`. */
   settings: Settings;

@@ -9,7 +9,7 @@ import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
 
 const backend = useBackend({ member: true });
 const { admin } = backend;
-/** Every category of config-keys.md plus pay, vip, oauth and sms. */
+/** Every category of MOREDOC's settings (docs/moredoc.md §10) plus pay, vip, oauth and sms. */
 const CATEGORIES = [
   'system',
   'captcha',
@@ -224,7 +224,7 @@ describe('ListConfig', () => {
     expect((await admin('GET', '/api/v1/config/list')).body).toEqual({});
   });
 
-  it('has every category of config-keys.md plus pay, vip, oauth and sms', async () => {
+  it("has every category of MOREDOC's settings (docs/moredoc.md §10) plus pay, vip, oauth and sms", async () => {
     const res = await admin('GET', '/api/v1/config/list', { query: { category: CATEGORIES } });
     const counts = Object.fromEntries(
       CATEGORIES.map((c) => [c, res.body.config.filter((r: { category: string }) => r.category === c).length]),

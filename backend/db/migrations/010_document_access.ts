@@ -5,7 +5,7 @@ import { runStatements } from '../postgres-ddl';
 // search log, and the indexes the download rules count with (downloads per user and per IP
 // today, "bought before" per document and user).
 const statements = [
-  // `document_id` holds an article id when `type` = 1 (contract endpoints.md §5.11).
+  // `document_id` holds an article id when `type` = 1 (docs/moredoc.md §12).
   // `owner_id` and `award`: whose document it was and the credits it earned them
   // (score.document_collected, at most score.document_collected_limit times a day).
   `CREATE TABLE favorite (

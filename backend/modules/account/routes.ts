@@ -6,7 +6,7 @@ import { phoneRpcs } from './phone-rpcs';
 import { smsLogRpcs } from './sms-log-rpcs';
 
 /**
- * UserAPI (contract endpoints.md, RPCs 1–22), split over files by audience, plus ours
+ * UserAPI (docs/moredoc.md, its RPCs 1–22), split over files by audience, plus ours
  * (docs/api.md §6): the mobile-number flows and the SMS log. These flows compose the user
  * module (who a user is) with the modules around it (groups, VIP, documents, punishments,
  * SMS), which is why they live apart from it: the modules below import the user module.

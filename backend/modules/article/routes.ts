@@ -6,7 +6,7 @@ import { articleRpcs } from './article-rpcs';
 import { rebuildArticleIndex, reindexArticlesKind, scheduleArticleReindexIfEmpty } from './indexing';
 import { searchRpcs } from './search-rpcs';
 
-// ArticleAPI (contract endpoints.md, ArticleAPI; what we answer differently: docs/api.md §13),
+// ArticleAPI (docs/moredoc.md, ArticleAPI; what we answer differently: docs/api.md §13),
 // and the job that refills the article search index.
 
 async function registerArticleJobs(app: FastifyInstance, ctx: BackendContext): Promise<void> {

@@ -6,7 +6,7 @@ import { countArticlesBy, identifierTaken, insertArticle } from './store';
 import { keywordsFromTitle } from './view';
 
 // The single pages the footer links to (config `footer.*`: `/article/about` and friends), as
-// MOREDOC seeds them (permissions.md §7.5) but with text a new site can keep: each is created
+// MOREDOC seeds them (docs/moredoc.md §11) but with text a new site can keep: each is created
 // once, when no article has its identifier, published and written by the admin.
 
 interface Page {

@@ -16,7 +16,7 @@ export type ArticleColumns = Omit<
 /** What UpdateArticle replaces (identifier, counters and author stay). */
 export type ArticleEdit = Omit<ArticleColumns, 'user_id'>;
 
-/** `order` may name these (contract README §7); lists never sort by text columns. */
+/** `order` may name these (docs/moredoc.md §6); lists never sort by text columns. */
 export const ARTICLE_ORDER_COLUMNS = [
   'id',
   'view_count',

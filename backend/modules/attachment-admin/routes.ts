@@ -28,7 +28,7 @@ import { Attachment, ListAttachmentReply, ListAttachmentRequest } from '../../..
 
 type AttachmentRow = Selectable<AttachmentTable>;
 
-/** `type_name` of ListAttachment (endpoints.md §5.3): the label, empty for "unknown". */
+/** `type_name` of ListAttachment (docs/moredoc.md §12): the label, empty for "unknown". */
 const typeName = (type: number) => (type === 0 ? '' : (resourceTypeOptions.find((o) => o.value === type)?.label ?? ''));
 
 async function withNames(ctx: BackendContext, rows: AttachmentRow[]) {

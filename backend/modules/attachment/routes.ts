@@ -15,8 +15,8 @@ import { Attachment } from '../../../shared/messages/attachment';
 import { maxUploadBytes, receiveFile, registerMultipartRoutes } from './receive-file';
 import { countRecentUploads, insertAttachment, retireAttachments } from './store';
 
-// Uploads: images `POST /api/v1/upload/avatar|config|banner|category|article` (contract README
-// §8.2) and `feedback` (ours) streamed into the blob store while hashing, checked, then kept
+// Uploads: images `POST /api/v1/upload/avatar|config|banner|category|article` (docs/moredoc.md
+// §8) and `feedback` (ours) streamed into the blob store while hashing, checked, then kept
 // content-addressed as uploads/<h0>/<h1>/<h2>/<h3>/<h4>/<md5><ext> and recorded as an
 // attachment; documents `POST /api/v1/upload/document` (the document module's upload.ts,
 // through `receiveFile` too).
@@ -31,7 +31,7 @@ const NOT_AN_IMAGE = `请上传图片格式文件，支持${IMAGE_EXTENSIONS.sli
  */
 type UploaderRule = 'member' | 'permission' | 'author' | 'anyone';
 
-/** Attachment types (endpoints.md §5.3; 8 is ours) of the image uploads. */
+/** Attachment types (docs/moredoc.md §12; 8 is ours) of the image uploads. */
 const IMAGE_KINDS: Readonly<Record<string, { type: number; title: string; uploader: UploaderRule }>> = {
   avatar: { type: 1, title: '更新头像', uploader: 'member' },
   banner: { type: 5, title: '上传轮播图', uploader: 'permission' },

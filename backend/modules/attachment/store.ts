@@ -41,7 +41,7 @@ export async function insertAttachment(db: Database, attachment: NewAttachment) 
     .executeTakeFirstOrThrow();
 }
 
-/** Attachment type of uploaded documents (endpoints.md §5.3). */
+/** Attachment type of uploaded documents (docs/moredoc.md §12). */
 export const DOCUMENT_ATTACHMENT_TYPE = 2;
 
 /** The caller's live document uploads among `ids`. */

@@ -5,7 +5,7 @@ import { sanitizeRichText } from '../../platform/rich-text';
 import { enabledLanguages } from '../language/service';
 import { offeredProviders } from '../payment/service';
 
-// The public `GET /api/v1/settings` view (config-keys.md §3) plus our `vip`, `oauth`,
+// The public `GET /api/v1/settings` view (docs/moredoc.md §10) plus our `vip`, `oauth`,
 // `pay`, `sms` and `email` objects (docs/api.md). Secrets never appear here.
 
 const DISPLAY_SWITCHES = [

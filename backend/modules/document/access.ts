@@ -109,7 +109,7 @@ export async function pageAccess(
   return wanted <= readable.pages ? { access: 'ok', cache: 'private' } : { access: 'forbidden' };
 }
 
-/** The upload right (contract README §8.1): a group with `enable_upload`, and no punishment barring uploads. */
+/** The upload right (docs/moredoc.md §8): a group with `enable_upload`, and no punishment barring uploads. */
 export async function mayUpload(db: Database, userId: number): Promise<boolean> {
   return !(await isBarred(db, userId, PunishmentType.NoUpload)) && (await groupAllows(db, userId, 'enable_upload'));
 }

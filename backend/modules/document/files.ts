@@ -1,4 +1,4 @@
-// Where a document's files live in the blob store (contract README §12): the original at
+// Where a document's files live in the blob store (docs/moredoc.md §8): the original at
 // documents/<h0>/<h1>/<h2>/<h3>/<h4>/<md5><ext>, and everything made from it (pages, covers,
 // text, the intermediate PDF, the manifest) in the folder documents/<h0>/…/<h4>/<md5>/.
 

@@ -10,7 +10,7 @@ import { pageAccess, type PageRef } from './access';
 import { isMd5, outputKey } from './files';
 import type { ViewFileAnswer, ViewFileRequest, ViewFiles } from '../../../shared/view-files';
 
-// `/view/page/<hash>/<page>` and `/view/cover/<hash>` (contract README §9.1–9.2), with the
+// `/view/page/<hash>/<page>` and `/view/cover/<hash>` (docs/moredoc.md §9), with the
 // rights MOREDOC never checked (access.ts). Whatever representation was asked for (.svg,
 // .gzip.svg, .webp, .png, .jpg), the page's stored one is served with its own type: a gzip
 // SVG as is with `Content-Encoding: gzip`, or inflated for a client that does not take gzip.

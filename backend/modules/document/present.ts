@@ -3,7 +3,7 @@ import type { ConfigSnapshot } from '../../platform/config-store';
 import { usernamesOf } from '../user/service';
 import { categoriesOfDocuments, type DocumentCategory, type DocumentNames, type DocumentRow } from './store';
 
-// Documents as the lists and GetDocument answer them (endpoints.md ListDocument): the row,
+// Documents as the lists and GetDocument answer them (docs/moredoc.md §6, docs/api.md §7): the row,
 // the uploader's and the deleter's names, the categories root → leaf, `attachment.hash`, and
 // the counters the display switches hide from strangers.
 

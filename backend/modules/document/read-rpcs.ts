@@ -50,7 +50,7 @@ import {
 // sections, related documents, one's own rating.
 
 const NOT_FOUND = '文档不存在';
-/** What a stranger's list may hold: pending, converting, converted, failed (endpoints.md §5.1). */
+/** What a stranger's list may hold: pending, converting, converted, failed (docs/moredoc.md §12). */
 const LISTED_STATUSES = [
   DocumentStatus.Pending,
   DocumentStatus.Converting,
@@ -75,7 +75,7 @@ function dateRange(values: readonly string[]): { createdFrom: string | null; cre
   return { createdFrom: from.toISOString(), createdTo: (to ?? dayjs()).toISOString() };
 }
 
-/** The list filters of ListDocument and ListRecycleDocument (endpoints.md ListDocument). */
+/** The list filters of ListDocument and ListRecycleDocument (docs/moredoc.md §6, docs/api.md §7). */
 export function documentFilter(
   req: Decoded<typeof ListDocumentRequest>,
   opts: { privileged: boolean; recycled: boolean },

@@ -53,7 +53,7 @@ export const DOCUMENT_COLUMNS = [
   'deleted_at',
 ] as const;
 
-/** Statuses strangers never see: disabled, pending review, rejected (endpoints.md §5.1). */
+/** Statuses strangers never see: disabled, pending review, rejected (docs/moredoc.md §12). */
 export const HIDDEN_STATUSES: readonly number[] = [
   DocumentStatus.Disabled,
   DocumentStatus.PendingReview,
@@ -248,7 +248,7 @@ export async function bumpCounter(
     .execute();
 }
 
-/** Recommendation (endpoints.md §5.14): 0 clears, 1 sets where unset, 2 sets again. */
+/** Recommendation (docs/moredoc.md §12): 0 clears, 1 sets where unset, 2 sets again. */
 export async function setRecommend(db: Database, ids: readonly number[], type: 0 | 1 | 2): Promise<void> {
   let query = db
     .updateTable('document')

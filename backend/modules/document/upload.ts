@@ -18,7 +18,7 @@ import { DocumentFormats } from '../../../shared/messages/attachment';
 import { mayUpload } from './access';
 import { convertibleExtensions } from './environment';
 
-// `POST /api/v1/upload/document` (contract README §8.1): the file of a future document,
+// `POST /api/v1/upload/document` (docs/moredoc.md §8): the file of a future document,
 // streamed into the blob store as documents/<h0>/…/<h4>/<md5><ext> (one stored original per
 // content) and recorded as an attachment of type 2 that CreateDocument then links. The file
 // is received by the attachment module, as every upload is; what a document may be is decided here.

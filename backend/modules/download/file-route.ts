@@ -4,7 +4,7 @@ import type { BackendContext } from '../../platform/context';
 import { documentById, originalKey } from '../document/service';
 import { verifyDownload } from './link';
 
-// `GET /download/<token>?user_id=…&document_id=…&filename=…` (contract README §9.3): the
+// `GET /download/<token>?user_id=…&document_id=…&filename=…` (docs/moredoc.md §9): the
 // original file of a document, for whoever holds a valid link. Unlike MOREDOC, a link whose
 // claims disagree with its query is refused (MOREDOC writes its 400 and serves anyway), the
 // file and its name come from the document (never from the `filename` parameter), Chinese

@@ -1,8 +1,8 @@
 import { SignJWT, jwtVerify } from 'jose';
 import type { BackendContext } from '../../platform/context';
 
-// The signed link `/download/<token>?user_id=…&document_id=…&filename=…` (contract README
-// §4.4, §9.3): an HS256 JWT whose `jti` is `<userId>.<hash>.<documentId>`, valid
+// The signed link `/download/<token>?user_id=…&document_id=…&filename=…` (docs/moredoc.md
+// §9): an HS256 JWT whose `jti` is `<userId>.<hash>.<documentId>`, valid
 // `download.url_duration` seconds. Its key is never the login key and never MOREDOC's public
 // default: it is `download.secret_key` when the admin set one of their own, otherwise a
 // secret generated once into the database (`ctx.downloadLinkSecret`, platform/auth/secrets.ts).

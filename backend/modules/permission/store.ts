@@ -33,7 +33,7 @@ export async function listPermissions(
   const likes: [string, string][] = [];
   if (filter.wd.trim()) likes.push(['title', likePattern(filter.wd)], ['description', likePattern(filter.wd)]);
   if (filter.path.trim()) likes.push(['path', likePattern(filter.path)]);
-  // All LIKE conditions are OR-ed together, as in MOREDOC (contract README §13).
+  // All LIKE conditions are OR-ed together, as in MOREDOC (docs/moredoc.md §6).
   if (likes.length) query = query.where((eb) => eb.or(likes.map(([c, p]) => like(db, sql.ref(c), p))));
   const rows = await applyPaging(query.selectAll().orderBy('path', 'asc'), filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };

@@ -22,7 +22,7 @@ import {
   updatePunishment,
 } from './store';
 
-// PunishmentAPI: temporary or permanent restrictions of a user (endpoints.md §5.6).
+// PunishmentAPI: temporary or permanent restrictions of a user (docs/moredoc.md §12).
 
 const TYPES: readonly number[] = Object.values(PunishmentType);
 /** `operators` entries: `t` is what the admin did — 1 created, 2 updated, 3 cancelled. */

@@ -21,7 +21,7 @@ export const PUNISHMENT_COLUMNS = [
   'updated_at',
 ];
 
-/** Punishment types (endpoints.md §5.6): a disabled account is barred from everything. */
+/** Punishment types (docs/moredoc.md §12): a disabled account is barred from everything. */
 export const PunishmentType = {
   Disabled: 1,
   NoComment: 2,

@@ -54,7 +54,7 @@ export async function insertSearchRecord(db: Database, record: NewSearchRecord):
     .execute();
 }
 
-/** Admin list: `keywords` and `ip` are LIKE filters OR-ed together, `user_id` an IN filter (contract README §13). */
+/** Admin list: `keywords` and `ip` are LIKE filters OR-ed together, `user_id` an IN filter (docs/moredoc.md §6). */
 export async function listSearchRecords(
   db: Database,
   filter: { keywords: string; ip: string; userIds: number[]; order: string; page: number; size: number },

@@ -326,7 +326,7 @@ export async function listUsers(
   return { rows, total: filter.withTotal ? await countOf(query) : undefined };
 }
 
-/** Dynamic (activity) types, endpoints.md §5.8. */
+/** Dynamic (activity) types (docs/moredoc.md §12). */
 export const DynamicType = {
   Comment: 1,
   Favorite: 2,

@@ -6,7 +6,7 @@ import { now } from '../../db/schema';
 import { SUPER_USER_ID } from '../../../shared/permissions';
 
 // Who is calling, and may they? A token that is invalid, expired, logged out or belongs to a
-// deleted user leaves the request anonymous; each RPC then decides (contract README §4.1).
+// deleted user leaves the request anonymous; each RPC then decides (docs/moredoc.md §4).
 // Reads the user and grant tables; owns `logout`, the list of revoked tokens.
 
 export interface SessionUser {

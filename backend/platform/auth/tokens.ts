@@ -3,7 +3,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import type { Database } from '../../db';
 import { sharedSecret } from './secrets';
 
-// Login tokens as MOREDOC issues them (contract README §4.3): HS256, claims UserId, UUID,
+// Login tokens as MOREDOC issues them (docs/moredoc.md §4): HS256, claims UserId, UUID,
 // HaveAccess=false, exp, iat, iss="moredoc". Logout blacklists the UUID.
 
 export interface TokenClaims {

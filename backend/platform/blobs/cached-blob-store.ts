@@ -15,7 +15,7 @@ import {
 // A bounded in-process cache of small blobs in front of a remote store (S3): page images are
 // read far more often than written, and each GetObject costs the site more CPU (the SDK's
 // request building, signing, response parsing) than serving the page itself. docs/decisions/
-// 041-small-blobs-from-s3-are-cached-for-seconds.md says why.
+// docs/decisions/041-small-blobs-from-s3-are-cached-for-seconds.md says why.
 //
 // Staleness: a blob key does not change when a document is converted again (pages are
 // `documents/<hash>/<n>.gzip.svg` for good), and the conversion may run in another process

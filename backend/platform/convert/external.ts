@@ -6,10 +6,11 @@ import { ConversionError, MISSING_CONVERTER_MESSAGES, abortReason } from './erro
 
 // LibreOffice and calibre turn what MuPDF cannot open into a PDF. Each runs as its own process
 // group, so a time limit or an abort kills it with every child it started, and at most
-// `concurrency` of them run at once (each uses 200+ MB). Gotchas measured on this machine
-// (research/content-anchors.md §2) are handled here: one LibreOffice profile per slot,
-// soffice.bin spawned directly, exit code 81 on a fresh profile, a fontconfig alias for the
-// usual Chinese font names, and calibre's QtWebEngine flags when running as root.
+// `concurrency` of them run at once (each uses 200+ MB). What they need, as measured, is handled
+// here: one LibreOffice profile per slot (a profile serves one running LibreOffice at a time),
+// soffice.bin spawned directly, exit code 81 on a fresh profile (the profile was made; run again),
+// a fontconfig alias for the usual Chinese font names, and calibre's QtWebEngine flags when
+// running as root.
 
 export interface ExternalTool {
   path: string;

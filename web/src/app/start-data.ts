@@ -1,6 +1,7 @@
-// Start data (INTERFACES.md): the gateway inlines settings, navigation, categories and, for
-// a logged-in visitor, the user and permissions as `#start-data`, so the first screen needs
-// no API call. Only when it is absent (Vite dev server) does the SPA load the same itself.
+// Start data (docs/architecture.md, Gateway and SPA): the gateway inlines settings,
+// navigation, categories and, for a logged-in visitor, the user and permissions as
+// `#start-data`, so the first screen needs no API call. Only when it is absent (Vite dev
+// server) does the SPA load the same itself.
 import type { Settings } from '../../../shared/types/config';
 import type { StartData } from '../../../shared/types/start-data';
 import { fetchCategoryList } from '../features/category/api';

@@ -1,4 +1,4 @@
-// AdvertisementAPI (contract: endpoints.md): the live ads every slot of the public pages reads
+// AdvertisementAPI (docs/moredoc.md): the live ads every slot of the public pages reads
 // (one call per page, which the page the gateway serves may carry), and the admin's
 // management. Every write marks every ad query stale (admin lists, the live ads).
 import { liveAdsCall } from '../../../../shared/page-data';

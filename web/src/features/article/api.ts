@@ -1,4 +1,4 @@
-// ArticleAPI (contract: endpoints.md, ArticleAPI; ours in docs/api.md §13): the public lists,
+// ArticleAPI (docs/moredoc.md, ArticleAPI; ours in docs/api.md §13): the public lists,
 // one article, related articles, the member's own articles and publish right, and the writes,
 // review and recycle bin. Every write marks every article query stale (public lists and pages,
 // admin lists, 我的文章), and the category lists, whose counts follow the articles.

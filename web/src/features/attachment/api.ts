@@ -1,4 +1,4 @@
-// AttachmentAPI (contract: endpoints.md): every stored file, for the admin. Deleting removes
+// AttachmentAPI (docs/moredoc.md): every stored file, for the admin. Deleting removes
 // the file once nothing else stores the same content.
 import type { Attachment, ListAttachmentReply, ListAttachmentRequest } from '../../../../shared/types/attachment';
 import { api } from '../../api/client';

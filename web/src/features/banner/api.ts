@@ -1,4 +1,4 @@
-// BannerAPI (contract: endpoints.md): the website carousel of the home page and the admin's
+// BannerAPI (docs/moredoc.md): the website carousel of the home page and the admin's
 // management. Every write marks every banner query stale (admin lists, the home carousel).
 import { websiteBannersCall } from '../../../../shared/page-data';
 import type { Banner, ListBannerReply } from '../../../../shared/types/banner';

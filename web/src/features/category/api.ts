@@ -1,4 +1,4 @@
-// CategoryAPI (contract: endpoints.md): the public category list (start data) and the admin's
+// CategoryAPI (docs/moredoc.md): the public category list (start data) and the admin's
 // management; `type` picks documents or articles. Every write marks every category query
 // stale (the public list, both admin trees).
 import { queryOptions } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// CommentAPI (contract: endpoints.md, CommentAPI; ours in docs/api.md §3): the comments of a
+// CommentAPI (docs/moredoc.md, CommentAPI; ours in docs/api.md §3): the comments of a
 // document or an article, the reader's own (pending ones included), and the admin's review.
 // Every write marks every comment query stale.
 import { queryOptions } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// ConfigAPI's admin calls (contract: endpoints.md, ConfigAPI; config-keys.md): one category
+// ConfigAPI's admin calls (docs/moredoc.md, ConfigAPI; §10): one category
 // of rows at a time; saving writes only the `value` of the rows sent, by id, and makes the
 // config lists and the public settings stale.
 import { queryOptions } from '@tanstack/react-query';

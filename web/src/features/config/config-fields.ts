@@ -1,4 +1,4 @@
-// A config category's rows (contract: config-keys.md) as a described form: each row's
+// A config category's rows (docs/moredoc.md §10) as a described form: each row's
 // `input_type` picks the input, `options` the choices, `col_num` the width; values travel
 // as strings and are converted to and from what the inputs hold.
 import type { Config } from '../../../../shared/types/config';

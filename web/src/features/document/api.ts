@@ -1,4 +1,4 @@
-// DocumentAPI and RecycleAPI (contract: endpoints.md): the public library (home listing, lists,
+// DocumentAPI and RecycleAPI (docs/moredoc.md): the public library (home listing, lists,
 // one document, related documents, ratings, downloads), a member's own documents, and the
 // admin's review, batch changes and recycle bin. Everything about documents is kept under
 // `documentKeys.all`; each write marks stale what it changes. The reader's keys

@@ -1,5 +1,5 @@
-// Where a document lives on the site and where its images come from (contract README §9.1,
-// §9.2): the reader's path, the cover, and how many pages are free (the page images: shared/page-image.ts).
+// Where a document lives on the site and where its images come from (docs/moredoc.md §9):
+// the reader's path, the cover, and how many pages are free (the page images: shared/page-image.ts).
 import type { Document } from '../../../../shared/types/document';
 
 /**
@@ -32,7 +32,7 @@ export function coverUrl(doc: Pick<Document, 'cover' | 'attachment'>): string | 
   return doc.attachment?.hash ? `/view/cover/${doc.attachment.hash}` : undefined;
 }
 
-/** Pages anyone may read: `preview` when it limits them (0 = all pages, contract §4 Document). */
+/** Pages anyone may read: `preview` when it limits them (0 = all pages, docs/moredoc.md §12). */
 export function freePages(doc: Pick<Document, 'pages' | 'preview'>): number {
   const pages = doc.pages ?? 0;
   const preview = doc.preview ?? 0;

@@ -1,4 +1,4 @@
-// FavoriteAPI (contract: endpoints.md): a member's favourite documents and articles. Writes
+// FavoriteAPI (docs/moredoc.md): a member's favourite documents and articles. Writes
 // refresh the member's lists and the reader's favourite state, and change the reader's cached
 // document's counter (reading it again would count a view).
 import { queryOptions } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// FriendlinkAPI (contract: endpoints.md): the public links of the home page and the admin's
+// FriendlinkAPI (docs/moredoc.md): the public links of the home page and the admin's
 // management. Every write marks every friend-link query stale (admin lists, public links).
 import { friendlinksCall } from '../../../../shared/page-data';
 import type { Friendlink, ListFriendlinkReply } from '../../../../shared/types/friendlink';

@@ -1,4 +1,4 @@
-// GroupAPI (contract: endpoints.md, GroupAPI): the roles of the admin back office. A change of
+// GroupAPI (docs/moredoc.md, GroupAPI): the roles of the admin back office. A change of
 // a role marks every role query stale (admin list, pickers, grants); a change of its grants,
 // that role's grants.
 import { queryOptions } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// LanguageAPI (contract: endpoints.md, LanguageAPI); the product shows languages as 行业. Every
+// LanguageAPI (docs/moredoc.md, LanguageAPI); the product shows languages as 行业. Every
 // write marks the language lists and the public settings stale.
 import type { Empty } from '../../../../shared/types/common';
 import type { Language, ListLanguageReply } from '../../../../shared/types/language';

@@ -1,4 +1,4 @@
-// NavigationAPI (contract: endpoints.md): the public header's navigation (start data) and the
+// NavigationAPI (docs/moredoc.md): the public header's navigation (start data) and the
 // admin's management. Every write marks every navigation query stale (the header, admin lists).
 import { queryOptions } from '@tanstack/react-query';
 import { NAVIGATION_PAGE_SIZE } from '../../../../shared/constants';

@@ -1,4 +1,4 @@
-// PermissionAPI (contract: endpoints.md, PermissionAPI; permissions.md §4). Renaming a
+// PermissionAPI (docs/moredoc.md, PermissionAPI; §11). Renaming a
 // permission marks every permission query stale (the admin list, the roles' grant tree).
 import { queryOptions } from '@tanstack/react-query';
 import type { Empty } from '../../../../shared/types/common';

@@ -1,4 +1,4 @@
-// PunishmentAPI (contract: endpoints.md, PunishmentAPI; types in §5.6). There is no delete:
+// PunishmentAPI (docs/moredoc.md, PunishmentAPI; types in §12). There is no delete:
 // a punishment ends by being cancelled (enable = false) or by its end time. Every write marks
 // the punishment lists stale, and the admin's user lists, which show who is disabled.
 import type { Empty } from '../../../../shared/types/common';

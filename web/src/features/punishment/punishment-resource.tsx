@@ -1,4 +1,4 @@
-// The admin's punishments (/admin/user/punishment; contract §5.6 types): create for several
+// The admin's punishments (/admin/user/punishment; types: docs/moredoc.md §12): create for several
 // users and types at once, edit one, end (cancel) one or many. There is no delete.
 import { optionLabel, punishmentTypeOptions } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';

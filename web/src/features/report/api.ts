@@ -1,4 +1,4 @@
-// ReportAPI (contract: endpoints.md, ReportAPI; reports on articles and the reporter's words
+// ReportAPI (docs/moredoc.md, ReportAPI; reports on articles and the reporter's words
 // are ours, docs/api.md §13.3): readers report, admins list, handle and delete. Every write
 // marks every report query stale.
 import type { Empty } from '../../../../shared/types/common';

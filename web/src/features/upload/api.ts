@@ -1,6 +1,6 @@
-// Uploads (contract README §8): images (§8.2; the answer's `data.path` is the public URL
-// path to store in the edited record, or, for the avatar, already stored) and documents
-// (§8.1; the answer's `data.id` is the attachment CreateDocument turns into a document).
+// Uploads (docs/moredoc.md §8): images (the answer's `data.path` is the public URL path to
+// store in the edited record, or, for the avatar, already stored) and documents (the
+// answer's `data.id` is the attachment CreateDocument turns into a document).
 import { queryOptions } from '@tanstack/react-query';
 import type { DocumentFormats, UploadImageReply } from '../../../../shared/types/attachment';
 import type { UploadDocumentReply } from '../../../../shared/types/document';

@@ -1,4 +1,4 @@
-// UserAPI calls of docs/product.md §7 (contract: endpoints.md, UserAPI): the visitor's own account and the
+// UserAPI calls of docs/product.md §7 (docs/moredoc.md, UserAPI): the visitor's own account and the
 // admin's user management. Through the gateway, login and register answer `{user}`: the token
 // becomes an httpOnly cookie before the SPA sees it. Everything about users is kept under
 // `userKeys.all`, which a logout drops.
