@@ -1,6 +1,7 @@
-// The repository stands alone: every Markdown file its code, docs and configuration cite, and every
-// relative link of its Markdown files, is a file in the repository. What the project relies on from
-// elsewhere (MOREDOC's wire contract, the product's rules) is written in its own docs/.
+// The repository stands alone: every Markdown file its code, docs and configuration cite, every
+// numbered section of docs/ they cite and every relative link of its Markdown files is in the
+// repository. What the project relies on from elsewhere (MOREDOC's wire contract, the product's
+// rules) is written in its own docs/.
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
@@ -35,6 +36,16 @@ function linkTargets(markdown: string): string[] {
     .filter((target) => target !== '' && !/^[a-z][a-z+.-]*:/i.test(target));
 }
 
+/** The sections `docs/<name>.md §N` or `§N.M` a text cites, as `[file, section]`. */
+function citedSections(text: string): [string, string][] {
+  return [...text.matchAll(/(docs\/[\w.-]+\.md)`? §(\d+(?:\.\d+)?)/g)].map((m) => [m[1]!, m[2]!]);
+}
+
+/** Whether the Markdown text has a heading numbered `section` (`## 12. Messages`, `### 13.1 Bodies`). */
+function hasSection(markdown: string, section: string): boolean {
+  return new RegExp(`^#{2,4} ${section.replace('.', '\\.')}(?:\\.(?!\\d)| )`, 'm').test(markdown);
+}
+
 /**
  * Whether `cited`, named in `file`, is in the repository: beside the file, from the root, or from
  * the file's top folder (`platform/README.md` in backend/ is backend/platform/README.md).
@@ -59,6 +70,14 @@ describe('what the repository cites', () => {
       'docs/api.md',
       '../x.md',
     ]);
+    expect(citedSections('(docs/moredoc.md §12; `docs/api.md` §13.1, §4)')).toEqual([
+      ['docs/moredoc.md', '12'],
+      ['docs/api.md', '13.1'],
+    ]);
+    expect(hasSection('# T\n\n## 12. Messages\n### 13.1 Bodies\n', '12')).toBe(true);
+    expect(hasSection('# T\n\n## 12. Messages\n### 13.1 Bodies\n', '13.1')).toBe(true);
+    expect(hasSection('# T\n\n## 12. Messages\n### 13.1 Bodies\n', '1')).toBe(false);
+    expect(hasSection('# T\n\n## 12. Messages\n### 13.1 Bodies\n', '13')).toBe(false);
     expect(citationFound(join(root, 'backend/seed.ts'), 'endpoints.md')).toBe(false);
     expect(citationFound(join(root, 'backend/seed.ts'), 'platform/README.md')).toBe(true);
   });
@@ -70,6 +89,21 @@ describe('what the repository cites', () => {
       for (const cited of citedMarkdown(await readFile(file, 'utf8')))
         if (!citationFound(file, cited)) missing.push(`${relative(root, file)}: ${cited}`);
     }
+    expect(missing).toEqual([]);
+  });
+
+  it('cites only sections of docs/ that exist, by their number', async () => {
+    const cited: string[] = [];
+    const missing: string[] = [];
+    for (const file of files) {
+      for (const [doc, section] of citedSections(await readFile(file, 'utf8'))) {
+        cited.push(doc);
+        const target = join(root, doc);
+        if (!existsSync(target) || !hasSection(await readFile(target, 'utf8'), section))
+          missing.push(`${relative(root, file)}: ${doc} §${section}`);
+      }
+    }
+    expect(cited.length).toBeGreaterThan(100);
     expect(missing).toEqual([]);
   });
 
