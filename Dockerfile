@@ -26,7 +26,9 @@ COPY . .
 ARG BUILD_HASH=
 RUN npm run build
 
-# Production dependencies only: the server bundle keeps its packages external.
+# Production dependencies only: the server bundles import the native addons, the packages that
+# read files of their own and the SDKs loaded on first use from node_modules
+# (PACKAGES_OUTSIDE, backend/platform/thread-modules.ts); they carry the others in themselves.
 FROM toolchain AS prod-deps
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

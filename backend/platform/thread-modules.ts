@@ -19,12 +19,41 @@ import type { BuildOptions, Plugin } from 'esbuild';
  */
 const OWN_FILES = new Set(['mupdf-handle']);
 
+/**
+ * The packages a bundle leaves as imports, found in node_modules when it runs; it carries every
+ * other package in itself, so that a process's start reads and compiles one file instead of some
+ * hundreds (a backend's start to listening: 1.3–1.7 cpu-s with every package outside, 0.8–1.2 with
+ * these only; bench/README.md). Outside stay the native addons, the packages that load files of
+ * their own by path, the SDKs the code loads on first use (a start does not need them), and esbuild
+ * (it bundles these modules when run from source, and is not installed in production).
+ */
+export const PACKAGES_OUTSIDE = [
+  // native addons
+  'better-sqlite3',
+  'sharp',
+  '@napi-rs/nice',
+  // their own files by path: MuPDF's WebAssembly, piscina's worker, svg-captcha's font
+  'mupdf',
+  'piscina',
+  'svg-captcha',
+  // loaded on first use (tests/ops/convert-bundle.test.ts)
+  'alipay-sdk',
+  'nodemailer',
+  '@aws-sdk/*',
+  'pg',
+  'esbuild',
+];
+
 /** How the server and its threads' modules are bundled (scripts/build-server.ts uses them too). */
 export const BUNDLE_OPTIONS: BuildOptions = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  packages: 'external',
+  external: PACKAGES_OUTSIDE,
+  // The CommonJS packages inside an ES module call `require` (for Node's own modules).
+  banner: {
+    js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
+  },
   target: 'node20',
   outExtension: { '.js': '.mjs' },
   logLevel: 'warning',

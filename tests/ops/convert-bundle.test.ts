@@ -2,10 +2,12 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isBuiltin } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversionResult } from '../../backend/platform/convert/converter';
+import { PACKAGES_OUTSIDE } from '../../backend/platform/thread-modules';
 import { indexTerms } from '../../backend/platform/search/bigrams';
 import { fixture } from '../helpers/documents';
 
@@ -138,7 +140,29 @@ describe('npm run build:server and the build it records', () => {
   }, 60_000);
 });
 
+/** The modules a bundle imports at its top (`import … from "x";`). */
+const importsAtTop = (code: string) =>
+  new Set([...code.matchAll(/^import\s(?:[^;]*?\sfrom\s*)?"([^"]+)";$/gm)].map((m) => m[1]!));
+
 describe('npm run build:server and what a server loads at its start', () => {
+  it.each(['gateway/server', 'backend/server', 'backend/worker', 'scripts/db-copy', 'scripts/blobs-copy'])(
+    'dist/server/%s.mjs carries its packages in itself but for the native addons, those that find files of their own by path and those loaded on first use',
+    async (bundle) => {
+      const code = await readFile(join(out, `${bundle}.mjs`), 'utf8');
+      const outside = (name: string) =>
+        PACKAGES_OUTSIDE.some((kept) => (kept.endsWith('/*') ? name.startsWith(kept.slice(0, -1)) : name === kept));
+      const fromNodeModules = [...importsAtTop(code)].filter((name) => !isBuiltin(name) && !name.startsWith('.'));
+      expect(fromNodeModules.filter((name) => !outside(name))).toEqual([]);
+      // the packages every server runs on are inside, imported nowhere
+      if (bundle !== 'scripts/blobs-copy') expect(code).toContain('// node_modules/kysely/');
+      if (!bundle.startsWith('scripts/')) {
+        expect(code).toContain('// node_modules/fastify/');
+        for (const name of ['fastify', 'kysely', 'jose', 'sanitize-html'])
+          expect(code, name).not.toMatch(new RegExp(`(from |import\\()"${name}"`));
+      }
+    },
+  );
+
   // Alipay's SDK (with urllib), nodemailer, sharp, the AWS SDK (S3) and pg cost a process's start
   // about 0.8 s of CPU that a start does not need: the code imports them with their first use (a
   // bundle hoists every other package import to its top, where it loads at the start, even one of
@@ -156,8 +180,8 @@ describe('npm run build:server and what a server loads at its start', () => {
     'dist/server/%s.mjs imports the payment SDK, the mailer, sharp, the S3 SDK and pg where they are used, not at its top',
     async (bundle) => {
       const code = await readFile(join(out, `${bundle}.mjs`), 'utf8');
-      const atStart = new Set([...code.matchAll(/^import\s(?:[^;]*?\sfrom\s*)?"([^"]+)";$/gm)].map((m) => m[1]));
-      expect(atStart).toContain('kysely');
+      const atStart = importsAtTop(code);
+      expect(atStart).toContain('better-sqlite3');
       for (const name of LOADED_ON_FIRST_USE) {
         expect(atStart, name).not.toContain(name);
         expect(code, name).toContain(`import("${name}")`);
