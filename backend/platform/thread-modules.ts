@@ -41,6 +41,7 @@ export const PACKAGES_OUTSIDE = [
   'nodemailer',
   '@aws-sdk/*',
   'pg',
+  // development only: it bundles these modules when run from source
   'esbuild',
 ];
 

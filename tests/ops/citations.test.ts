@@ -55,8 +55,14 @@ function citationFound(file: string, cited: string): boolean {
   return [join(dirname(file), cited), join(root, cited), join(root, top, cited)].some((path) => existsSync(path));
 }
 
-// This file's own examples name files that do not exist.
-const files = (await textFiles(root)).filter((file) => file !== import.meta.filename);
+// Each file's text, read once. This file's own examples name files that do not exist.
+const texts = new Map(
+  await Promise.all(
+    (await textFiles(root))
+      .filter((file) => file !== import.meta.filename)
+      .map(async (file) => [file, await readFile(file, 'utf8')] as const),
+  ),
+);
 
 describe('what the repository cites', () => {
   it('reads the names of Markdown files and the targets of links as they are written', () => {
@@ -82,24 +88,24 @@ describe('what the repository cites', () => {
     expect(citationFound(join(root, 'backend/seed.ts'), 'platform/README.md')).toBe(true);
   });
 
-  it('cites only Markdown files that are in the repository', async () => {
-    expect(files.length).toBeGreaterThan(500);
+  it('cites only Markdown files that are in the repository', () => {
+    expect(texts.size).toBeGreaterThan(500);
     const missing: string[] = [];
-    for (const file of files) {
-      for (const cited of citedMarkdown(await readFile(file, 'utf8')))
+    for (const [file, text] of texts) {
+      for (const cited of citedMarkdown(text))
         if (!citationFound(file, cited)) missing.push(`${relative(root, file)}: ${cited}`);
     }
     expect(missing).toEqual([]);
   });
 
-  it('cites only sections of docs/ that exist, by their number', async () => {
+  it('cites only sections of docs/ that exist, by their number', () => {
     const cited: string[] = [];
     const missing: string[] = [];
-    for (const file of files) {
-      for (const [doc, section] of citedSections(await readFile(file, 'utf8'))) {
+    for (const [file, text] of texts) {
+      for (const [doc, section] of citedSections(text)) {
         cited.push(doc);
-        const target = join(root, doc);
-        if (!existsSync(target) || !hasSection(await readFile(target, 'utf8'), section))
+        const target = texts.get(join(root, doc));
+        if (target === undefined || !hasSection(target, section))
           missing.push(`${relative(root, file)}: ${doc} §${section}`);
       }
     }
@@ -107,12 +113,12 @@ describe('what the repository cites', () => {
     expect(missing).toEqual([]);
   });
 
-  it("links from its Markdown files only to files in the repository, each relative to the linking file's folder", async () => {
-    const markdown = files.filter((file) => file.endsWith('.md'));
+  it("links from its Markdown files only to files in the repository, each relative to the linking file's folder", () => {
+    const markdown = [...texts].filter(([file]) => file.endsWith('.md'));
     expect(markdown.length).toBeGreaterThan(20);
     const broken: string[] = [];
-    for (const file of markdown) {
-      for (const target of linkTargets(await readFile(file, 'utf8')))
+    for (const [file, text] of markdown) {
+      for (const target of linkTargets(text))
         if (!existsSync(join(dirname(file), target))) broken.push(`${relative(root, file)}: ${target}`);
     }
     expect(broken).toEqual([]);
