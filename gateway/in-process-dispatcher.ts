@@ -157,6 +157,15 @@ class ExchangeRequest extends Readable {
     if (this.source && !this.complete) this.source.destroy(error());
   }
 
+  /**
+   * As Node's IncomingMessage: a request whose body failed or was cut short emits the error
+   * only to a listener. A route that answered without reading the body (a refused upload)
+   * listens no more, and an error nobody listens for would end the process.
+   */
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    callback(this.listenerCount('error') > 0 ? error : null);
+  }
+
   get connection(): ExchangeSocket {
     return this.socket;
   }

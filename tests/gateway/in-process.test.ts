@@ -40,7 +40,14 @@ function multipart(file: Buffer, name: string): { type: string; body: Buffer } {
  * it cannot be reused until the body is read), on either path; when the body arrives first,
  * the connection is kept. Which comes first is the timing's, not the path's.
  */
-const ANSWERED_BEFORE_BODY = new Set(['an upload with a bad extension, refused before its body']);
+const ANSWERED_BEFORE_BODY = new Set([
+  'an upload with a bad extension, refused before its body',
+  'an upload without a login, refused before its body',
+  'an upload over the size limit, refused before its body',
+]);
+
+/** `security.max_document_size` of the backend, in MB. */
+const MAX_UPLOAD_MB = 1;
 
 /**
  * What may differ between two gateways: their own request id, the date, the origin (their
@@ -168,6 +175,30 @@ function exchangesFor(backend: StartedBackend, doc: CreatedDocument): [string, E
         });
       },
     ],
+    // Refused before the backend reads a byte of the body: the gateway must answer and go on (it once ended the
+    // process here, on an error of the unread body that nothing listened for).
+    [
+      'an upload without a login, refused before its body',
+      (url) => {
+        const form = multipart(png(9), 'parity.png');
+        return send(`${url}/api/v1/upload/avatar`, {
+          method: 'POST',
+          headers: { ...sameOrigin(url), 'content-type': form.type },
+          body: form.body,
+        });
+      },
+    ],
+    [
+      'an upload over the size limit, refused before its body',
+      (url, session) => {
+        const form = multipart(Buffer.concat([png(10), Buffer.alloc(MAX_UPLOAD_MB * 1024 * 1024)]), 'parity.png');
+        return send(`${url}/api/v1/upload/avatar`, {
+          method: 'POST',
+          headers: { ...sameOrigin(url), cookie: session.cookie, 'content-type': form.type },
+          body: form.body,
+        });
+      },
+    ],
     ['the uploaded file', async (url) => send(`${url}${uploadedPath}`)],
     [
       'an uploaded file that is not there',
@@ -247,6 +278,12 @@ const MUST_SUCCEED = new Set([
   'the document downloaded',
 ]);
 
+/** Exchanges that must be refused, with their status, whichever way. */
+const MUST_REFUSE: Record<string, number> = {
+  'an upload without a login, refused before its body': 401,
+  'an upload over the size limit, refused before its body': 400,
+};
+
 const STORES: (readonly [string, boolean])[] = [['files in DATA_DIR', false], ...onS3(['files in S3', true] as const)];
 
 describe.each(STORES)('the embedded backend in process and a backend over HTTP, %s', (_store, inS3) => {
@@ -258,7 +295,13 @@ describe.each(STORES)('the embedded backend in process and a backend over HTTP, 
 
   beforeAll(async () => {
     s3 = inS3 ? await startS3() : undefined;
-    backend = await startBackend({ env: { CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' }, ...(s3 ? { s3 } : {}) });
+    backend = await startBackend({
+      env: {
+        CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+        CONFIG_SECURITY_MAX_DOCUMENT_SIZE: String(MAX_UPLOAD_MB),
+      },
+      ...(s3 ? { s3 } : {}),
+    });
     // Logged in once before, so that each way's login answers with a previous login in it.
     const adminToken = await login(backend.url, 'admin', backend.adminPassword);
     doc = await createDocument(backend.url, adminToken, textPdf(2), 'parity.pdf', { title: 'Parity' });
@@ -283,6 +326,7 @@ describe.each(STORES)('the embedded backend in process and a backend over HTTP, 
       const viaProcess = await exchange(inProcess.url, sessions.inProcess);
       const viaHttp = await exchange(remote.url, sessions.remote);
       if (MUST_SUCCEED.has(name)) expect(viaProcess.status, `${name}: ${viaProcess.text}`).toBe(200);
+      if (MUST_REFUSE[name]) expect(viaProcess.status, `${name}: ${viaProcess.text}`).toBe(MUST_REFUSE[name]);
       if (name === 'an upload, streamed') uploadedPath = viaProcess.json<{ data: { path: string } }>().data.path;
       expect(comparable(viaProcess, inProcess.url, name), name).toEqual(comparable(viaHttp, remote.url, name));
     }

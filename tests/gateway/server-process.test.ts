@@ -337,6 +337,17 @@ describe('gateway/server.ts', () => {
         });
         expect(login.status).toBe(400);
         sample();
+        // Refused before the backend reads its body: answered, and the site goes on (it once exited here).
+        const boundary = 'refused-upload';
+        const upload = await send(`${url}/api/v1/upload/avatar`, {
+          method: 'POST',
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+          body: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nx\r\n--${boundary}--\r\n`,
+        });
+        expect(upload.status).toBe(401);
+        await new Promise((r) => setTimeout(r, 200));
+        expect((await send(`${url}/readyz`)).status).toBe(200);
+        sample();
       } finally {
         clearInterval(sampler);
       }
