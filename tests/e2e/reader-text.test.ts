@@ -19,11 +19,14 @@ const VIEWPORTS = [
   { width: 390, height: 844 },
 ] as const;
 
+/** Wider than a phone's hit list at 13 px: its hit must end in "…", not widen the reader. */
+const LONG_LINE = 'A beacon shone over the rocks, past the harbour wall and the boats at anchor.';
+
 /** Eight pages; the beacon word on pages 2 and 4 (twice on 4), the secret only on the last. */
 const pdfPages = Array.from({ length: PAGES }, (_, i) => {
   const n = i + 1;
   const lines = [`Chapter ${n} of the keeper's log`, 'The sea was calm and the night was long.'];
-  if (n === 2) lines.push('A beacon shone over the rocks.');
+  if (n === 2) lines.push(LONG_LINE);
   if (n === 4) lines.push('Another beacon, then a second beacon further out.');
   if (n === PAGES) lines.push(`The secret word is ${SECRET}.`);
   return lines;
@@ -94,11 +97,25 @@ describe('find in this document', () => {
       await expect
         .poll(() => hits.allTextContents())
         .toEqual([
-          '第 2 页A beacon shone over the rocks.',
+          `第 2 页${LONG_LINE}`,
           '第 4 页Another beacon, then a second beacon further out.',
           '第 4 页Another beacon, then a second beacon further out.',
         ]);
       await expect.poll(() => page.getByText('共 3 处').count()).toBe(1);
+      // The box and its list stay inside the reader's column; the long line is cut, not wrapped or overflowing.
+      const layout = await page.evaluate(() => {
+        const box = document.querySelector('.app-find')!.getBoundingClientRect();
+        const toolbar = document.querySelector('.app-reader__toolbar')!.getBoundingClientRect();
+        const line = document.querySelector<HTMLElement>('.app-find__line')!;
+        return {
+          overflow: box.right - toolbar.right,
+          pageWidth: document.documentElement.scrollWidth,
+          lineCut: line.scrollWidth > line.clientWidth,
+        };
+      });
+      expect(layout.overflow, `${viewport.width} px`).toBeLessThanOrEqual(0);
+      expect(layout.pageWidth, `${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
+      if (viewport.width < 600) expect(layout.lineCut).toBe(true);
 
       await hits.nth(2).click();
       await expect
