@@ -105,17 +105,39 @@ describe('NavigationAPI', () => {
 });
 
 describe('CategoryAPI', () => {
-  it('creates one category per line, skips existing ones, and always enabled', async () => {
+  it('creates one category per line, a line typed twice once, and always enabled', async () => {
     const res = await admin('POST', '/api/v1/category', {
       body: { title: '教育\n 考试 \n\n教育', enable: false, sort: 3, description: '说明', show_description: true },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
-    await admin('POST', '/api/v1/category', { body: { title: '教育' } });
     const list = await api(backend.url, 'GET', '/api/v1/category/list');
     expect(list.body.total).toBeUndefined();
     expect(list.body.category.map((c: { title: string }) => c.title).sort()).toEqual(['教育', '考试'].sort());
     expect(list.body.category[0]).toMatchObject({ enable: true, sort: 3, description: '说明', show_description: true });
+  });
+
+  it('refuses a title that exists under the same parent with 409, creating none of the batch', async () => {
+    const first = await admin('POST', '/api/v1/category', { body: { title: '重复测试', type: 0 } });
+    expect(first.status).toBe(200);
+    const again = await admin('POST', '/api/v1/category', { body: { title: '重复测试', type: 0 } });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ code: 6, message: '分类名称已存在', error: '分类名称已存在' });
+    const batch = await admin('POST', '/api/v1/category', { body: { title: '重复测试新\n重复测试', type: 0 } });
+    expect(batch.status).toBe(409);
+    expect(batch.body.message).toBe('分类名称已存在');
+    const found = await admin('GET', '/api/v1/category/list', { query: { wd: '重复测试', field: ['title'] } });
+    expect(found.body.category).toEqual([{ title: '重复测试' }]);
+    // The same title elsewhere (an article category, or under another parent) is another category.
+    const article = await admin('POST', '/api/v1/category', { body: { title: '重复测试', type: 1 } });
+    expect(article.status).toBe(200);
+    await admin('DELETE', '/api/v1/category', {
+      query: {
+        id: (
+          await admin('GET', '/api/v1/category/list', { query: { wd: '重复测试', type: [0, 1] } })
+        ).body.category.map((c: { id: number }) => c.id),
+      },
+    });
   });
 
   it('lists categories created together in the order they were typed', async () => {

@@ -61,19 +61,26 @@ export const categoryService = defineService('CategoryAPI', [
     permission: '新增文档分类',
     async handler(req, ctx) {
       const columns = commonColumns(req);
-      // One category per non-empty line of the title (MOREDOC's batch creation).
+      // One category per non-empty line of the title (MOREDOC's batch creation); a line typed twice makes one.
       const lines = req.title.split('\n').filter((line) => line.trim() !== '');
       const titles = [...new Set(lines.map((line) => checkName(line, '分类名称', { required: true, max: 64 })))];
       if (!titles.length) throw badRequest('分类名称不能为空');
       const parentId = await checkParent(ctx.db, req.parent_id, req.type);
+      // A title that exists under this parent refuses the whole batch (409), before anything is
+      // written; mapUnique covers a creation of the same title meanwhile.
+      for (const title of titles)
+        if (await titleTaken(ctx.db, { id: 0, type: req.type, parent_id: parentId, title })) throw conflict(DUPLICATE);
       // enable is always true on creation, as in MOREDOC (gorm applies the DB default).
-      await ctx.db.transaction().execute(async (trx) => {
-        await insertCategories(
-          trx,
-          titles.map((title) => ({ ...columns, title, parent_id: parentId, enable: 1 })),
-        );
-        await ctx.app.contentChanges.tellInTransaction({ content: 'category', ids: [] }, trx);
-      });
+      await mapUnique(
+        ctx.db.transaction().execute(async (trx) => {
+          await insertCategories(
+            trx,
+            titles.map((title) => ({ ...columns, title, parent_id: parentId, enable: 1 })),
+          );
+          await ctx.app.contentChanges.tellInTransaction({ content: 'category', ids: [] }, trx);
+        }),
+        DUPLICATE,
+      );
       await ctx.app.contentChanges.tell({ content: 'category', ids: [] });
       return {};
     },

@@ -35,14 +35,17 @@ export async function findParent(db: Database, id: number) {
 /** Would hanging `id` under `parentId` make a cycle? */
 export const isBelow = (db: Database, parentId: number, id: number) => isInSubtree(db, 'category', parentId, id);
 
-/** Adds categories; a title that exists under the same parent is skipped. */
+/**
+ * Adds categories. A title that exists under the same parent (of the same type) breaks the
+ * unique constraint (type, parent_id, title): the caller maps it to 409 and its transaction
+ * keeps none of the rows.
+ */
 export async function insertCategories(db: Database, rows: CategoryColumns[]): Promise<void> {
   const ts = now();
   for (const row of rows) {
     await db
       .insertInto('category')
       .values({ ...row, created_at: ts, updated_at: ts })
-      .onConflict((oc) => oc.columns(['type', 'parent_id', 'title']).doNothing())
       .execute();
   }
 }
