@@ -57,13 +57,18 @@ export async function documentUploadsOf(db: Database, userId: number, ids: reado
     .execute();
 }
 
-/** Points a document upload at the document made from it (`type_id`). */
-export async function linkAttachment(db: Database, attachmentId: number, documentId: number): Promise<void> {
-  await db
+/**
+ * Points a document upload at the document made from it (`type_id`); false when it already
+ * names a document (an upload makes one document only) and nothing changed.
+ */
+export async function linkAttachment(db: Database, attachmentId: number, documentId: number): Promise<boolean> {
+  const result = await db
     .updateTable('attachment')
     .set({ type_id: documentId, updated_at: now() })
     .where('id', '=', attachmentId)
-    .execute();
+    .where('type_id', '=', 0)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** Marks the uploads of purged documents deleted; their files go once nothing uses the hash. */

@@ -214,6 +214,12 @@ export const writeRpcs = [
     async handler(req, ctx) {
       const me = ctx.requireUser();
       if (!(await mayUpload(ctx.db, me.id))) throw forbidden('没有权限上传文档');
+      // An upload makes one document (its type_id names it): named twice, the request is refused whole.
+      const named = new Set<number>();
+      for (const { attachment_id: id } of req.document) {
+        if (id > 0 && named.has(id)) throw badRequest(`同一个上传文件只能创建一篇文档（attachment_id ${id} 重复）`);
+        named.add(id);
+      }
       const uploads = new Map(
         (
           await documentUploadsOf(
@@ -275,7 +281,8 @@ export const writeRpcs = [
               deleted_at: null,
             });
           }
-          await linkAttachment(trx, upload.id, row.id);
+          // Still unused under the uploader's lock: a request with the same upload at once waited here and loses.
+          if (!(await linkAttachment(trx, upload.id, row.id))) throw badRequest('文档文件参数attachment_id不正确');
           await addDynamic(trx, me.id, DynamicType.Upload, `上传了文档《${row.title}》`);
           created.push(row.id);
         }

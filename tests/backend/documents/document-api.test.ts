@@ -108,6 +108,57 @@ describe('CreateDocument', () => {
     expect((await create({ title: '再来一次' })).body.message).toBe('文档文件参数attachment_id不正确');
   });
 
+  it('refuses an upload named twice in one request, and creates nothing', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const upload = await uploadDocument(backend.url, member.token, textFile(unique('一份文件')), 'once.txt');
+    const id = upload.body.data.id as number;
+    const twice = await api(backend.url, 'POST', '/api/v1/document', {
+      token: member.token,
+      body: {
+        category_id: [topCategory],
+        document: [
+          { title: 'a', attachment_id: id },
+          { title: 'b', attachment_id: id },
+          { title: 'c', attachment_id: id },
+        ],
+      },
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body).toEqual({
+      code: 3,
+      message: `同一个上传文件只能创建一篇文档（attachment_id ${id} 重复）`,
+      error: `同一个上传文件只能创建一篇文档（attachment_id ${id} 重复）`,
+    });
+    const mine = await api(backend.url, 'GET', '/api/v1/document/list', {
+      token: member.token,
+      query: { user_id: member.user.id },
+    });
+    expect(mine.body.document ?? []).toEqual([]);
+    // The upload is still free: one document of it is what it is for.
+    const once = await api(backend.url, 'POST', '/api/v1/document', {
+      token: member.token,
+      body: { category_id: [topCategory], document: [{ title: 'a', attachment_id: id }] },
+    });
+    expect(once.status, once.text).toBe(200);
+  });
+
+  it('makes one document of an upload sent in two requests at once', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const upload = await uploadDocument(backend.url, member.token, textFile(unique('两次')), 'race.txt');
+    const create = (title: string) =>
+      api(backend.url, 'POST', '/api/v1/document', {
+        token: member.token,
+        body: { category_id: [topCategory], document: [{ title, attachment_id: upload.body.data.id }] },
+      });
+    const answers = await Promise.all([create('a'), create('b')]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    const mine = await api(backend.url, 'GET', '/api/v1/document/list', {
+      token: member.token,
+      query: { user_id: member.user.id },
+    });
+    expect(mine.body.document).toHaveLength(1);
+  });
+
   it('needs the upload right', async () => {
     const reader = await nonUploader(backend.url, backend.adminToken);
     const res = await api(backend.url, 'POST', '/api/v1/document', {
