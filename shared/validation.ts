@@ -12,7 +12,7 @@ export const MAINLAND_MOBILE_PATTERN = /^1[3-9]\d{9}$/;
 
 const length = (value: string) => [...value].length;
 
-/** Username rules of RegisterAndLoginRequest / SetUserRequest. */
+/** Username rules of RegisterAndLoginRequest / SetUserRequest (and the usernames of sign-ups by SMS and OAuth). */
 export function usernameProblems(username: string): string[] {
   const problems: string[] = [];
   const n = length(username);
@@ -21,7 +21,9 @@ export function usernameProblems(username: string): string[] {
   }
   // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
   if (/[\s\u0000-\u001f\u007f]/.test(username)) problems.push('用户名不能包含空白或控制字符');
-  if (username.includes('@') || MAINLAND_MOBILE_PATTERN.test(username))
+  // A number in any spelling a login reads as one (`139-0013-9001`, `+8613900139000`): such a
+  // name could never sign in, a login takes it for the bound mobile number.
+  if (username.includes('@') || normalizeMainlandMobile(username) !== null)
     problems.push('出于隐私保护，用户名不能是邮箱或手机号码');
   return problems;
 }

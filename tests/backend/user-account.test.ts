@@ -51,6 +51,14 @@ describe('Register', () => {
     [{ username: 'me@example.com', password: 'secret-1' }, '出于隐私保护，用户名不能是邮箱或手机号码'],
     [{ username: '13812345678', password: 'secret-1' }, '出于隐私保护，用户名不能是邮箱或手机号码'],
     [{ username: 'with space', password: 'secret-1' }, '用户名不能包含空白或控制字符'],
+    // A mobile number in another spelling: login reads it as the number (normalizeMainlandMobile).
+    [{ username: '139-0013-9001', password: 'secret-1' }, '出于隐私保护，用户名不能是邮箱或手机号码'],
+    [{ username: '+8613900139000', password: 'secret-1' }, '出于隐私保护，用户名不能是邮箱或手机号码'],
+    [{ username: '008613900139002', password: 'secret-1' }, '出于隐私保护，用户名不能是邮箱或手机号码'],
+    [
+      { username: '138 0013 8000', password: 'secret-1' },
+      '用户名不能包含空白或控制字符；出于隐私保护，用户名不能是邮箱或手机号码',
+    ],
     [{ username: 'okname', password: '123' }, '密码长度必须在6到128个字符之间'],
     [{ username: 'okname', password: 'secret-1', email: 'not-an-email' }, '邮箱格式不正确'],
     [{}, '用户名长度必须在3到32个字符之间；密码长度必须在6到128个字符之间'],

@@ -187,6 +187,16 @@ describe('AddUser and SetUser', () => {
     [{ username: 'new-user-x', password: 'added-pass', group_id: [999] }, 400, '用户组不存在'],
     [{ username: 'new-user-x', password: 'added-pass', email: 'x', group_id: [2] }, 400, '邮箱格式不正确'],
     [{ username: 'admin', password: 'added-pass', group_id: [2] }, 409, '用户名已存在'],
+    [
+      { username: '139-0013-9001', password: 'added-pass', group_id: [2] },
+      400,
+      '出于隐私保护，用户名不能是邮箱或手机号码',
+    ],
+    [
+      { username: '+8613900139000', password: 'added-pass', group_id: [2] },
+      400,
+      '出于隐私保护，用户名不能是邮箱或手机号码',
+    ],
     [{ username: 'new-user-x', password: 'added-pass', email: 'member@example.com', group_id: [2] }, 409, '邮箱已存在'],
   ])('AddUser refuses %j', async (body, status, message) => {
     const res = await api(backend.url, 'POST', '/api/v1/user', { token: backend.adminToken, body });

@@ -29,6 +29,16 @@ describe('username rules', () => {
     ]);
     expect(usernameProblems('a b c')).toEqual(['用户名不能包含空白或控制字符']);
     expect(usernameProblems('13812345678')).toEqual(['出于隐私保护，用户名不能是邮箱或手机号码']);
+    // Any spelling a login reads as a mobile number (normalizeMainlandMobile) is one.
+    for (const spelled of ['139-0013-9001', '+8613900139000', '8613900139000', '0086-139-0013-9000'])
+      expect(usernameProblems(spelled), spelled).toEqual(['出于隐私保护，用户名不能是邮箱或手机号码']);
+    expect(usernameProblems('138 0013 8000')).toEqual([
+      '用户名不能包含空白或控制字符',
+      '出于隐私保护，用户名不能是邮箱或手机号码',
+    ]);
+    // Digits that are no mainland number stay a name.
+    expect(usernameProblems('139-0013-90011')).toEqual([]);
+    expect(usernameProblems('12345678901')).toEqual([]);
     expect(usernameProblems('a'.repeat(33))).toEqual(['用户名长度必须在3到32个字符之间']);
   });
 });
