@@ -98,13 +98,16 @@ export function cleanName(value: string): string {
 }
 
 /**
- * The problems of a name once cleaned (`cleanName`): blank when required (`label不能为空`, or
- * `label不能只包含控制字符` when it was made only of what cleaning removes), longer than `max`.
+ * The problems of a name once cleaned (`cleanName`): made only of what cleaning removes
+ * (`label不能只包含控制字符或文字方向符号`, required or not: nothing readable was sent), blank
+ * when required (`label不能为空`; an optional name may be left '' or blank), longer than `max`.
  */
 export function nameProblems(value: string, label: string, max: number, required = true): string[] {
   const name = cleanName(value);
-  if (required && name === '')
-    return [value.trim() === '' ? `${label}不能为空` : `${label}不能只包含控制字符或文字方向符号`];
+  if (name === '') {
+    if (value.trim() !== '') return [`${label}不能只包含控制字符或文字方向符号`];
+    return required ? [`${label}不能为空`] : [];
+  }
   return length(name) > max ? [`${label}长度不能超过${max}个字符`] : [];
 }
 

@@ -122,6 +122,32 @@ describe('UpdateUserProfile', () => {
     expect(me.body.user[0].remark).toBeUndefined();
   });
 
+  it('keeps a real name of only control characters out, and takes an empty one', async () => {
+    const user = await registerMember(backend.url);
+    const update = (fields: object) =>
+      api(backend.url, 'PUT', '/api/v1/user/profile', { token: user.token, body: { id: user.user.id, ...fields } });
+    const realname = async () =>
+      (await api(backend.url, 'GET', '/api/v1/user/list', { token: backend.adminToken, query: { id: user.user.id } }))
+        .body.user[0].realname;
+    expect((await update({ realname: '张三' })).status).toBe(200);
+    const refused = await update({ realname: '\u202e\u2066' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      code: 3,
+      message: '真实姓名不能只包含控制字符或文字方向符号',
+      error: '真实姓名不能只包含控制字符或文字方向符号',
+    });
+    expect(await realname()).toBe('张三');
+    expect((await update({ realname: '李\u202e四' })).status).toBe(200);
+    expect(await realname()).toBe('李四');
+    // Optional: left empty ('' or absent, or blank) it is accepted.
+    for (const fields of [{ realname: '' }, {}, { realname: '  ' }]) {
+      const res = await update(fields);
+      expect(res.status, JSON.stringify(fields)).toBe(200);
+    }
+    expect(await realname()).toBeUndefined();
+  });
+
   it("refuses to touch somebody else's profile without the permission", async () => {
     for (const id of [0, other.user.id]) {
       const res = await api(backend.url, 'PUT', '/api/v1/user/profile', {
@@ -154,6 +180,8 @@ describe('UpdateUserProfile', () => {
     [{ avatar: 'javascript:alert(1)' }, 400, '头像地址必须是上传后的图片地址'],
     [{ signature: 'x'.repeat(256) }, 400, '个性签名长度不能超过255个字符'],
     [{ nickname: 'x' }, 400, 'unknown field "nickname" in v1.User'],
+    [{ realname: '\u202e\u2066' }, 400, '真实姓名不能只包含控制字符或文字方向符号'],
+    [{ realname: '\u0007' }, 400, '真实姓名不能只包含控制字符或文字方向符号'],
   ])('validates %j', async (fields, status, message) => {
     const res = await api(backend.url, 'PUT', '/api/v1/user/profile', {
       token: member.token,

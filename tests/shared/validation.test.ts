@@ -57,7 +57,11 @@ describe('names and titles', () => {
   it('refuses a name that cleaning leaves empty, and counts the length of what is stored', () => {
     expect(nameProblems('  ', '文档标题', 10)).toEqual(['文档标题不能为空']);
     expect(nameProblems('\u202e\u0000', '文档标题', 10)).toEqual(['文档标题不能只包含控制字符或文字方向符号']);
-    expect(nameProblems('\u202e', '广告标题', 10, false)).toEqual([]);
+    // Optional: empty or blank passes, but what cleaning leaves empty is refused all the same.
+    expect(nameProblems('', '广告标题', 10, false)).toEqual([]);
+    expect(nameProblems(' \t ', '广告标题', 10, false)).toEqual([]);
+    expect(nameProblems('\u202e', '广告标题', 10, false)).toEqual(['广告标题不能只包含控制字符或文字方向符号']);
+    expect(nameProblems('\u202e\u2066', '真实姓名', 64, false)).toEqual(['真实姓名不能只包含控制字符或文字方向符号']);
     expect(nameProblems(`${'字'.repeat(10)}\u202e`, '文档标题', 10)).toEqual([]);
     expect(nameProblems('字'.repeat(11), '文档标题', 10)).toEqual(['文档标题长度不能超过10个字符']);
   });
