@@ -475,6 +475,53 @@ describe('UserVipAPI for admins', () => {
   });
 });
 
+describe('the latest end of a period (9999-12-31)', () => {
+  const LAST = Date.parse('9999-12-31T00:00:00.000Z');
+  const grant = (member: Member, days: number) =>
+    backend.admin('POST', '/api/v1/vip/grant', { body: { user_id: [member.user.id], days, reason: '终身会员' } });
+
+  it('refuses a grant that would end past it, keeping the end an RFC 3339 date the lists understand', async () => {
+    const member = await registerMember(backend.url);
+    // An order placed now, paid once grants have filled the period (below).
+    const order = (await createOrder(member, 'month', 30)).body;
+    let refused;
+    for (let i = 0; i < 90 && !refused; i++) {
+      const res = await grant(member, 36500);
+      if (res.status !== 200) refused = res;
+    }
+    expect(refused?.status).toBe(400);
+    const message = refused!.body.message as string;
+    expect(message).toMatch(
+      new RegExp(`^用户「${member.username}」的会员到期时间不能晚于 9999-12-31，最多还能延长 (\\d+) 天$`),
+    );
+    const daysLeft = Number(/(\d+) 天$/.exec(message)![1]);
+    expect(daysLeft).toBeLessThan(36500);
+    const vip = (await myVip(member)).body;
+    expect(vip.end_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(LAST - Date.parse(vip.end_at)).toBeGreaterThanOrEqual(daysLeft * DAY_MS);
+
+    // What is left can be granted, not a day more.
+    expect((await grant(member, daysLeft)).status).toBe(daysLeft > 0 ? 200 : 400);
+    const more = await grant(member, 1);
+    expect(more.status).toBe(400);
+    expect(more.body.message).toBe(`用户「${member.username}」的会员到期时间不能晚于 9999-12-31，最多还能延长 0 天`);
+    const end = (await myVip(member)).body.end_at as string;
+    expect(end.startsWith('9999-12-')).toBe(true);
+    const active = await backend.admin('GET', '/api/v1/vip/list', { query: { user_id: member.user.id, status: 1 } });
+    expect(active.body.user_vip).toEqual([expect.objectContaining({ user_id: member.user.id, end_at: end })]);
+
+    // Buying more is refused before an order is made; an order placed before is paid, the period ending at the limit.
+    const buy = await createOrder(member, 'quarter', 80);
+    expect(buy.status).toBe(400);
+    expect(buy.body.message).toBe('会员到期时间不能晚于 9999-12-31，最多还能延长 0 天');
+    const paid = await confirm(order.id);
+    expect(paid.status, paid.text).toBe(200);
+    const after = (await myVip(member)).body;
+    expect(Date.parse(after.end_at)).toBeLessThanOrEqual(LAST);
+    expect(after.end_at).toMatch(/^9999-12-/);
+  });
+});
+
 describe('OrderAPI for admins', () => {
   it('lists orders with filters (state, provider, buyer, dates, number) and shows their notifications', async () => {
     const member = await registerMember(backend.url);

@@ -19,7 +19,7 @@ import {
 import { optionLabel } from '../../../shared/constants';
 import { SHORT_DATE_FORMAT, formatDate } from '../../../shared/format';
 import { usernamesOf } from '../user/service';
-import { withdrawVip } from '../vip/service';
+import { vipDaysLeft, vipEndTooLate, withdrawVip } from '../vip/service';
 import { ListPaymentNotificationReply, ListPaymentNotificationRequest } from '../../../shared/messages/payment';
 import {
   PROVIDER_LABELS,
@@ -256,6 +256,9 @@ export const orderService = defineService(
         if (!Number.isFinite(req.price) || req.price <= 0) throw badRequest('价格无效（参数 price）');
         const amount = yuanToFen(plan.price);
         if (yuanToFen(req.price) !== amount) throw failedPrecondition('套餐价格已变更，请刷新页面后重新下单');
+        // A plan that would end the period past VIP_END_MAX is not sold (the payment would buy nothing).
+        const daysLeft = await vipDaysLeft(ctx.db, ctx.requireUser().id);
+        if (plan.days > daysLeft) throw vipEndTooLate(daysLeft);
         const order = await placeOrder(ctx, { code: plan.code, title: plan.title, days: plan.days, amount });
         return orderView(order, false);
       },

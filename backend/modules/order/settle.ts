@@ -66,6 +66,8 @@ export async function markPaid(
       orderId: order.id,
       plan: { code: order.plan_code, title: order.plan_title },
       reason: `订单 ${order.order_no}`,
+      // Paid is paid: past VIP_END_MAX (orders placed before grants filled the period) the period ends there.
+      capAtMax: true,
     });
     await setGrantedInterval(trx, order.id, interval);
   }

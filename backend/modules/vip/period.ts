@@ -2,6 +2,7 @@ import type { Database } from '../../db';
 import { lockRows } from '../../db/dialect';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import type { VipAction } from '../../../shared/vip';
+import { badRequest, type ApiError } from '../../wire/errors';
 import { findVip, insertVipLog, saveVip, vipsOf, type UserVipRow } from './store';
 
 // A member's VIP period: extended (never replaced) by purchases and grants, shortened by
@@ -11,6 +12,35 @@ import { findVip, insertVipLog, saveVip, vipsOf, type UserVipRow } from './store
 // changes at once (two orders paid, a grant beside a purchase) add up instead of one winning.
 
 const DAY_MS = 24 * 3600_000;
+
+/**
+ * The latest end a period may reach. Ends are stored as ISO 8601 text, compared as text
+ * (ListUserVip's `end_at > now`) and answered as RFC 3339: all need a four-digit year. Past
+ * year 9999 `toISOString()` writes `+010000-…`, which is no RFC 3339 and sorts before every
+ * real date (an active member would list as expired). It is the format's limit, not a
+ * business rule: one grant or plan adds at most 36500 days (VIP_PLAN_MAX_DAYS), and only some
+ * 80 of them stacked reach it; a shorter rule ("at most N years ahead") would turn away
+ * lifetime grants that work today.
+ */
+const VIP_END_MAX = '9999-12-31T00:00:00.000Z';
+const VIP_END_MAX_MS = Date.parse(VIP_END_MAX);
+const VIP_END_MAX_DAY = VIP_END_MAX.slice(0, 10);
+
+/** Whole days that can still be added after `fromMs` (the current end, or now) before VIP_END_MAX. */
+const daysLeftAfter = (fromMs: number) => Math.max(0, Math.floor((VIP_END_MAX_MS - fromMs) / DAY_MS));
+
+/** The days a member's period can still be extended by (a purchase checks this before its order). */
+export async function vipDaysLeft(db: Database, userId: number): Promise<number> {
+  const nowMs = Date.now();
+  const current = await findVip(db, userId);
+  return daysLeftAfter(current && Date.parse(current.end_at) > nowMs ? Date.parse(current.end_at) : nowMs);
+}
+
+/** The refusal of an extension past VIP_END_MAX, naming the member when `member` is given. */
+export function vipEndTooLate(daysLeft: number, member?: string): ApiError {
+  const who = member ? `用户「${member}」的` : '';
+  return badRequest(`${who}会员到期时间不能晚于 ${VIP_END_MAX_DAY}，最多还能延长 ${daysLeft} 天`);
+}
 
 export interface VipPeriod {
   planCode: string;
@@ -87,20 +117,29 @@ export interface GrantedInterval {
 /**
  * Adds `days` after the current end (or from now when there is none or it has passed).
  * A plan given becomes the period's plan; without one (an admin's grant) the plan stays.
+ * An end past VIP_END_MAX is refused with 400 (`vipEndTooLate`, naming `member`), unless
+ * `capAtMax`: a paid order (the money is there, a provider's notification must not fail)
+ * ends the period at VIP_END_MAX, and its interval and log say what was really added.
  */
 export async function extendVip(
   db: Database,
   userId: number,
   days: number,
-  change: VipChange & { plan?: { code: string; title: string } },
+  change: VipChange & { plan?: { code: string; title: string }; member?: string; capAtMax?: boolean },
 ): Promise<GrantedInterval> {
   await lockRows(db, 'user', [userId]);
   const nowMs = Date.now();
   const current = await findVip(db, userId);
   const running = current !== undefined && Date.parse(current.end_at) > nowMs;
   const fromMs = running ? Date.parse(current.end_at) : nowMs;
+  let untilMs = fromMs + days * DAY_MS;
+  if (untilMs > VIP_END_MAX_MS) {
+    if (!change.capAtMax) throw vipEndTooLate(daysLeftAfter(fromMs), change.member);
+    untilMs = Math.max(fromMs, VIP_END_MAX_MS);
+    days = Math.round((untilMs - fromMs) / DAY_MS);
+  }
   const from = new Date(fromMs).toISOString();
-  const until = new Date(fromMs + days * DAY_MS).toISOString();
+  const until = new Date(untilMs).toISOString();
   await saveVip(db, {
     user_id: userId,
     plan_code: change.plan?.code ?? current?.plan_code ?? '',

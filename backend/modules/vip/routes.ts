@@ -89,10 +89,17 @@ export const vipService = defineService('UserVipAPI', [
         throw badRequest(`天数须为 1 到 ${VIP_PLAN_MAX_DAYS} 的整数`);
       const reason = reasonOf(req.reason);
       if ((await existingUserIds(ctx.db, userIds)).length !== userIds.length) throw badRequest('用户不存在');
+      const names = await usernamesOf(ctx.db, userIds);
+      // One member whose period would end past VIP_END_MAX refuses the grant for all (400).
       await ctx.db.transaction().execute(async (trx) => {
         await lockRows(trx, 'user', userIds);
         for (const userId of userIds)
-          await extendVip(trx, userId, req.days, { action: VipAction.Grant, operatorId: admin.id, reason });
+          await extendVip(trx, userId, req.days, {
+            action: VipAction.Grant,
+            operatorId: admin.id,
+            reason,
+            member: names.get(userId) ?? String(userId),
+          });
       });
       return {};
     },

@@ -4,6 +4,8 @@ export {
   extendVip,
   revokeVip,
   vipBenefits,
+  vipDaysLeft,
+  vipEndTooLate,
   vipPeriodOf,
   vipPeriodsOf,
   withdrawVip,
