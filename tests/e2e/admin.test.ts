@@ -318,6 +318,57 @@ describe('on a phone (390 px)', () => {
   });
 });
 
+describe('a menu taller than the window', () => {
+  /** Scrolls the menu by the wheel over it until `entry` is within the window, then clicks it with the mouse. */
+  async function wheelToAndClick(page: Page, menu: Locator, entry: Locator, height: number) {
+    const box = (await menu.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + height / 2);
+    await expect
+      .poll(async () => {
+        const at = await entry.boundingBox();
+        if (at && at.y >= 0 && at.y + at.height <= height) return true;
+        await page.mouse.wheel(0, 200);
+        return false;
+      })
+      .toBe(true);
+    // The menu scrolled, not the page behind it.
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const at = (await entry.boundingBox())!;
+    await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
+  }
+
+  it('scrolls on its own to its last entry, on a wide screen (1280×900) and in the drawer (390×844)', async () => {
+    const page = await open();
+    await loginAsAdmin(page);
+    const menu = page.getByRole('complementary', { name: '管理菜单' });
+    await menu.getByText('系统设置', { exact: true }).click();
+    const last = menu.getByRole('menuitem', { name: '短信配置' });
+    await last.waitFor();
+    // Before, the menu was as tall as the window and cut off the entries below it: the wheel scrolled the page.
+    expect((await last.boundingBox())!.y).toBeGreaterThan(900);
+    await wheelToAndClick(page, menu, last, 900);
+    await page.waitForURL('**/admin/config/sms');
+    await page.getByRole('heading', { level: 1, name: '短信配置' }).waitFor();
+    await page.getByLabel('接收手机号').waitFor();
+    // The rail's button stays in the window, below the list.
+    const collapse = (await menu.getByText('收起侧边栏').boundingBox())!;
+    expect(collapse.y + collapse.height).toBeLessThanOrEqual(900);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openInApp(page, '/admin/dashboard');
+    await page.getByRole('button', { name: '菜单', exact: true }).click();
+    await expect.poll(async () => (await menu.boundingBox())?.x).toBe(0);
+    // On the dashboard the group is closed again.
+    await menu.getByText('系统设置', { exact: true }).click();
+    await last.waitFor();
+    expect((await last.boundingBox())!.y).toBeGreaterThan(844);
+    await wheelToAndClick(page, menu, last, 844);
+    await page.waitForURL('**/admin/config/sms');
+    await page.getByLabel('接收手机号').waitFor();
+    await expect.poll(() => menu.isVisible()).toBe(false);
+  });
+});
+
 describe("dates in China time, whatever the browser's zone", () => {
   it('a date range filter asks for the picked days of Beijing time, and a date and time field shows and keeps Beijing time, from a browser in New York', async () => {
     const context = await site.browser.newContext({
