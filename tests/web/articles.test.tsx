@@ -98,6 +98,18 @@ describe('article list', () => {
     expect(screen.getByText('暂无推荐文章')).toBeTruthy();
   });
 
+  it('says a page past the last one does not exist, with links to the first and the last page', async () => {
+    renderApp('/article?page=99', {
+      backend: { 'GET /api/v1/article/list': { status: 200, body: { total: 19 } } },
+    });
+    expect(await screen.findByText('没有第 99 页')).toBeTruthy();
+    expect(screen.getByText('共 2 页，这一页没有文章。')).toBeTruthy();
+    // Before, 这一页没有文章 and a pager whose 上一页 went to page 98, as empty.
+    expect(screen.queryByRole('button', { name: '上一页' })).toBeNull();
+    expect(screen.getByRole('link', { name: '回到第 1 页' }).getAttribute('href')).toBe('/article');
+    expect(screen.getByRole('link', { name: '前往最后一页（第 2 页）' }).getAttribute('href')).toBe('/article?page=2');
+  });
+
   it('offers 重试 when the list fails', async () => {
     renderApp('/article', {
       backend: {
@@ -154,6 +166,21 @@ describe('article search', { timeout: 30_000 }, () => {
     const empty = title.closest('.app-state')!;
     expect(empty.textContent).toContain('一个字也可以搜索');
     expect(empty.textContent).not.toMatch(/两个字|更短/);
+  });
+
+  it('says a page past the last one does not exist, with links that keep the words', async () => {
+    renderApp('/article?wd=zzz&page=9', {
+      backend: {
+        'GET /api/v1/article/search': { status: 200, body: { total: 25 } },
+        'GET /api/v1/article/list': { status: 200, body: {} },
+      },
+    });
+    expect(await screen.findByText('没有第 9 页')).toBeTruthy();
+    expect(screen.queryByText('没有找到与「zzz」相关的文章')).toBeNull();
+    expect(screen.getByRole('link', { name: '回到第 1 页' }).getAttribute('href')).toBe('/article?wd=zzz');
+    expect(screen.getByRole('link', { name: '前往最后一页（第 3 页）' }).getAttribute('href')).toBe(
+      '/article?wd=zzz&page=3',
+    );
   });
 
   it('searches from the box', async () => {

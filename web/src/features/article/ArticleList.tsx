@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import type { Article } from '../../../../shared/types/article';
 import { SHORT_DATE_FORMAT, formatDate } from '../../../../shared/format';
 import { articleListRequest } from '../../../../shared/page-data';
+import { PastLastPage, isPastLastPage } from '../../kit/paging/PastLastPage';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { Pager } from '../../ui/Pager';
 import { EmptyState } from '../../ui/states';
@@ -39,31 +40,40 @@ function ArticleListItem({ article, categoryId }: { article: Article; categoryId
 /**
  * One page of published articles, in `categoryIds` (a category and those below it, as
  * shared/page-data.ts `articleCategoryIds` gives them) or all; `page` lives in the URL, so
- * paging survives reload and the back button.
+ * paging survives reload and the back button. A page past the last one (an old link,
+ * ?page=99) says so, with links to the first and the last page (`hrefFor`).
  */
 export function ArticleList({
   categoryIds,
   categoryId,
   page,
   onPage,
+  hrefFor,
 }: {
   categoryIds: readonly number[];
   categoryId?: number;
   page: number;
   onPage: (page: number) => void;
+  /** The address of page `n` of this list. */
+  hrefFor: (page: number) => string;
 }) {
   const list = useQuery(articleListQuery(articleListRequest(categoryIds, page)));
+  const total = list.data?.total ?? 0;
   return (
     <QueryStates
       query={list}
       loadingRows={8}
       failure="文章加载失败"
-      isEmpty={(data) => data.articles.length === 0 && page === 1}
+      isEmpty={(data) => data.articles.length === 0}
       empty={
-        <EmptyState
-          title="暂无文章"
-          description={categoryId ? '这个分类下还没有文章。' : '还没有发布的文章，稍后再来看看吧。'}
-        />
+        isPastLastPage(page, total, ARTICLE_PAGE_SIZE) ? (
+          <PastLastPage page={page} pages={Math.ceil(total / ARTICLE_PAGE_SIZE)} hrefFor={hrefFor} noun="文章" />
+        ) : (
+          <EmptyState
+            title="暂无文章"
+            description={categoryId ? '这个分类下还没有文章。' : '还没有发布的文章，稍后再来看看吧。'}
+          />
+        )
       }
     >
       {({ articles, total }) => (
@@ -73,7 +83,6 @@ export function ArticleList({
               <ArticleListItem key={article.id} article={article} categoryId={categoryId} />
             ))}
           </ul>
-          {articles.length === 0 && <EmptyState title="这一页没有文章" description="试试前面的页码。" />}
           <Pager page={page} size={ARTICLE_PAGE_SIZE} total={total} onChange={onPage} />
         </>
       )}

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { ArticleHit } from '../../../../shared/types/article';
+import { PastLastPage, isPastLastPage } from '../../kit/paging/PastLastPage';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { IconSearch } from '../../ui/icons';
 import { Pager } from '../../ui/Pager';
@@ -51,17 +52,24 @@ function Hit({ hit }: { hit: ArticleHit }) {
   );
 }
 
-/** The hits for `wd`, page `page` (in the URL), with the count and the time taken. */
+/**
+ * The hits for `wd`, page `page` (in the URL), with the count and the time taken; a page past
+ * the last one says so, with links to the first and the last page (`hrefFor`).
+ */
 export function ArticleSearchResults({
   wd,
   page,
   onPage,
+  hrefFor,
 }: {
   wd: string;
   page: number;
   onPage: (page: number) => void;
+  /** The address of page `n` of these hits. */
+  hrefFor: (page: number) => string;
 }) {
   const results = useQuery(searchArticlesQuery(wd, page));
+  const total = results.data?.total ?? 0;
   return (
     <QueryStates
       query={results}
@@ -69,12 +77,16 @@ export function ArticleSearchResults({
       failure="搜索失败"
       isEmpty={(data) => data.hits.length === 0}
       empty={
-        <EmptyState
-          title={`没有找到与「${wd}」相关的文章`}
-          description="请检查输入是否正确，或者换一个关键词试试；一个字也可以搜索。"
-        >
-          <Link to="/article">浏览全部文章</Link>
-        </EmptyState>
+        isPastLastPage(page, total, SEARCH_PAGE_SIZE) ? (
+          <PastLastPage page={page} pages={Math.ceil(total / SEARCH_PAGE_SIZE)} hrefFor={hrefFor} noun="结果" />
+        ) : (
+          <EmptyState
+            title={`没有找到与「${wd}」相关的文章`}
+            description="请检查输入是否正确，或者换一个关键词试试；一个字也可以搜索。"
+          >
+            <Link to="/article">浏览全部文章</Link>
+          </EmptyState>
+        )
       }
     >
       {({ hits, total, spend }) => (

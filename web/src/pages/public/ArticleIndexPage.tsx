@@ -1,4 +1,4 @@
-import { useParams, useSearchParams } from 'react-router-dom';
+import { useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { articleCategoryIds, articleCategoryOf, articleListState } from '../../../../shared/page-data';
 import { ArticleCategoryNav } from '../../features/article/ArticleCategoryNav';
 import { ArticleList, RecommendedArticles } from '../../features/article/ArticleList';
@@ -20,6 +20,7 @@ import { ArticleReader } from './ArticleDetailPage';
 export function ArticleIndexPage() {
   const { category } = useParams();
   const [search, setSearch] = useSearchParams();
+  const { pathname } = useLocation();
   const categories = useArticleCategories();
   const allCategories = useCategoryList();
   // The same decision and state as the page's route data (shared/page-data.ts).
@@ -29,12 +30,19 @@ export function ArticleIndexPage() {
 
   const { page, wd } = articleListState(Object.fromEntries(search));
   const trail = node?.id ? categoryTrail(categories, node.id) : [];
-  const goTo = (next: number) => {
+  const paramsFor = (next: number) => {
     const params = new URLSearchParams(search);
     if (next > 1) params.set('page', String(next));
     else params.delete('page');
-    setSearch(params);
+    return params;
+  };
+  const goTo = (next: number) => {
+    setSearch(paramsFor(next));
     window.scrollTo({ top: 0 });
+  };
+  const hrefFor = (next: number) => {
+    const query = paramsFor(next).toString();
+    return query ? `${pathname}?${query}` : pathname;
   };
   return (
     <div className="app-container app-article-index">
@@ -47,7 +55,7 @@ export function ArticleIndexPage() {
         {wd ? (
           <>
             <h1 className="app-article-index__title">搜索：{wd}</h1>
-            <ArticleSearchResults wd={wd} page={page} onPage={goTo} />
+            <ArticleSearchResults wd={wd} page={page} onPage={goTo} hrefFor={hrefFor} />
           </>
         ) : (
           <>
@@ -59,6 +67,7 @@ export function ArticleIndexPage() {
               categoryId={listed?.id}
               page={page}
               onPage={goTo}
+              hrefFor={hrefFor}
             />
           </>
         )}
