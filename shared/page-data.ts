@@ -3,7 +3,7 @@
 // queries from the same declarations, so the inlined answers land under the keys the screens
 // read. Keys must stay stable: a page served before a deploy seeds the keys of its time.
 import { apiCall, type ApiCall, type ApiQueryValue } from './api-call';
-import { documentTypeOptions } from './constants';
+import { documentTypeOptions, ReviewStatus } from './constants';
 import { formatDate } from './format';
 import type { Advertisement, ListAdvertisementReply } from './types/advertisement';
 import type { Article, ArticleHit, ListArticleReply, ListArticleRequest, SearchArticleReply } from './types/article';
@@ -23,6 +23,13 @@ import type { Friendlink, ListFriendlinkReply } from './types/friendlink';
 
 /** Document status 2 = converted (docs/product.md §4): what visitors can read. */
 const CONVERTED = 2;
+
+/**
+ * The rows a public list shows: the enabled ones. The list calls answer a visitor those only,
+ * but every row, disabled ones too, to a user with the list permission (an admin): the public
+ * pages ask for the enabled ones, whoever looks (the articles, likewise, for the published ones).
+ */
+const ENABLED_ONLY = { enable: [true] };
 
 /** Columns the cards of the library and the home page show (the lists add categories, uploader and hash). */
 export const DOCUMENT_CARD_FIELDS = [
@@ -60,7 +67,7 @@ export const websiteBannersCall = (): ApiCall<Banner[]> =>
   apiCall({
     key: ['banner', 'list', 'website'],
     path: '/api/v1/banner/list',
-    query: { type: [0], page: 1, size: 20 },
+    query: { type: [0], ...ENABLED_ONLY, page: 1, size: 20 },
     select: (body: ListBannerReply) => body.banner ?? [],
   });
 
@@ -69,7 +76,7 @@ export const friendlinksCall = (): ApiCall<Friendlink[]> =>
   apiCall({
     key: ['friendlink', 'list', 'public'],
     path: '/api/v1/friendlink/list',
-    query: { page: 1, size: 100 },
+    query: { ...ENABLED_ONLY, page: 1, size: 100 },
     select: (body: ListFriendlinkReply) => body.friendlink ?? [],
   });
 
@@ -357,7 +364,7 @@ export const articleListCall = (request: ListArticleRequest): ApiCall<ArticlePag
 
 /** The recommended articles of the article lists' side column. */
 export const recommendedArticlesCall = (): ApiCall<ArticlePage> =>
-  articleListCall({ page: 1, size: RECOMMENDED_ARTICLES, is_recommend: [true] });
+  articleListCall({ page: 1, size: RECOMMENDED_ARTICLES, is_recommend: [true], status: [ReviewStatus.Approved] });
 
 export interface ArticleHits {
   hits: ArticleHit[];
@@ -412,9 +419,14 @@ export function articleListState(query: Readonly<Record<string, string>>): { pag
   return { page: Number.isInteger(page) && page >= 1 ? page : 1, wd: (query.wd ?? '').trim() };
 }
 
-/** The list request of a page of the articles in these categories (all when none). */
+/** The list request of a page of the published articles in these categories (all when none). */
 export function articleListRequest(categoryIds: readonly number[], page: number): ListArticleRequest {
-  return { page, size: ARTICLE_PAGE_SIZE, ...(categoryIds.length ? { category_id: [...categoryIds] } : {}) };
+  return {
+    page,
+    size: ARTICLE_PAGE_SIZE,
+    ...(categoryIds.length ? { category_id: [...categoryIds] } : {}),
+    status: [ReviewStatus.Approved],
+  };
 }
 
 /** What an article's page shows first: the article and the related ones. */

@@ -4,7 +4,15 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAnswer } from '../../shared/api-call';
-import { documentCall, latestDocumentsCall } from '../../shared/page-data';
+import {
+  articleListCall,
+  articleListRequest,
+  documentCall,
+  friendlinksCall,
+  latestDocumentsCall,
+  recommendedArticlesCall,
+  websiteBannersCall,
+} from '../../shared/page-data';
 import { api, login, setConfig } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture, textPdf } from '../helpers/documents';
@@ -272,5 +280,50 @@ describe('robots.txt and the sitemaps', () => {
     ).toBe(200);
     await api(site.backendUrl, 'PUT', '/api/v1/sitemap', { token: adminToken });
     expect(await documents()).toEqual([`${DOMAIN}/library/${category}/${lesson.id}`]);
+  });
+});
+
+describe('the public lists of a page an admin opens', () => {
+  it('hold what visitors see: enabled friend links and banners, published articles', async () => {
+    const token = adminToken;
+    const created = async (path: string, body: Record<string, unknown>) => {
+      const res = await api(site.backendUrl, 'POST', path, { token, body });
+      expect(res.status, path).toBe(200);
+      return res.body as { id: number };
+    };
+    await created('/api/v1/friendlink', { title: '停用的友链', link: 'https://off.example.com', enable: false });
+    await created('/api/v1/banner', { title: '启用的轮播图', path: '/uploads/on.png', type: 0, enable: true });
+    // A banner is created enabled (as in MOREDOC), then disabled.
+    const banner = { title: '停用的轮播图', path: '/uploads/off.png', type: 0 };
+    const { id } = await created('/api/v1/banner', banner);
+    const disable = await api(site.backendUrl, 'PUT', '/api/v1/banner', {
+      token,
+      body: { ...banner, id, enable: false },
+    });
+    expect(disable.status).toBe(200);
+    const rejected = await created('/api/v1/article', {
+      title: '退回的文章',
+      content: '<p>退回。</p>',
+      is_recommend: true,
+    });
+    const check = await api(site.backendUrl, 'PUT', '/api/v1/article/check', {
+      token,
+      body: { article_id: [rejected.id], status: 2, rejeact_reason: '内容不完整' },
+    });
+    expect(check.status).toBe(200);
+
+    // The admin's list calls answer every row, whatever its state, unless asked for the shown ones.
+    const asAdmin = { accept: 'text/html', cookie: `token=${adminToken}` };
+    const home = startDataOf((await page('/', asAdmin)).res.text).routeData ?? [];
+    const links = findAnswer(home, friendlinksCall())?.map((l) => l.title);
+    expect(links).toContain('书栈网');
+    expect(links).not.toContain('停用的友链');
+    expect(findAnswer(home, websiteBannersCall())?.map((b) => b.title)).toEqual(['启用的轮播图']);
+
+    const articles = startDataOf((await page('/article', asAdmin)).res.text).routeData ?? [];
+    const list = findAnswer(articles, articleListCall(articleListRequest([], 1)))?.articles.map((a) => a.title);
+    expect(list).toContain('关于我们');
+    expect(list).not.toContain('退回的文章');
+    expect(findAnswer(articles, recommendedArticlesCall())?.articles.map((a) => a.title)).not.toContain('退回的文章');
   });
 });

@@ -108,7 +108,8 @@ function pageInput(path: string, extra: Partial<PageInput> = {}): PageInput {
 
 describe('api calls', () => {
   it('write arrays as repeated keys and keep the declared order', () => {
-    expect(callUrl(websiteBannersCall())).toBe('/api/v1/banner/list?type=0&page=1&size=20');
+    expect(callUrl(websiteBannersCall())).toBe('/api/v1/banner/list?type=0&enable=true&page=1&size=20');
+    expect(callUrl(friendlinksCall())).toBe('/api/v1/friendlink/list?enable=true&page=1&size=100');
     expect(callUrl(documentCall(42))).toBe('/api/v1/document?id=42&with_author=true');
     expect(callUrl(liveAdsCall())).toBe('/api/v1/advertisement/position');
     expect(callUrl(apiCall({ key: ['x'], path: '/p', query: { wd: '中 文&' }, select: (b: object) => b }))).toBe(
@@ -257,10 +258,10 @@ describe('the calls of the article pages', () => {
     expect(articleCategoryIds(categories, 1)).toEqual([]);
     expect(keys('/article/7', { page: '2' })).toEqual([
       ['advertisement', 'live'],
-      ['article', 'list', { page: 2, size: ARTICLE_PAGE_SIZE, category_id: [7, 8] }],
+      ['article', 'list', { page: 2, size: ARTICLE_PAGE_SIZE, category_id: [7, 8], status: [1] }],
       recommendedArticlesCall().key,
     ]);
-    expect(keys('/article')[1]).toEqual(['article', 'list', { page: 1, size: ARTICLE_PAGE_SIZE }]);
+    expect(keys('/article')[1]).toEqual(['article', 'list', { page: 1, size: ARTICLE_PAGE_SIZE, status: [1] }]);
     expect(articleListPageCalls(categories, undefined, { wd: ' 升级 ', page: '3' })[0]!.key).toEqual(
       articleSearchCall('升级', 3).key,
     );
@@ -269,11 +270,12 @@ describe('the calls of the article pages', () => {
   it('read the page from the address and shape the answers as the screens keep them', () => {
     expect(articleListState({ page: '1.5' })).toEqual({ page: 1, wd: '' });
     expect(articleListState({ page: '4', wd: '公告' })).toEqual({ page: 4, wd: '公告' });
-    expect(articleListRequest([], 2)).toEqual({ page: 2, size: ARTICLE_PAGE_SIZE });
+    // the published ones only: an admin's list call answers every status
+    expect(articleListRequest([], 2)).toEqual({ page: 2, size: ARTICLE_PAGE_SIZE, status: [1] });
     expect(callUrl(articleListCall(articleListRequest([7, 8], 1)))).toBe(
-      '/api/v1/article/list?page=1&size=10&category_id=7&category_id=8',
+      '/api/v1/article/list?page=1&size=10&category_id=7&category_id=8&status=1',
     );
-    expect(callUrl(recommendedArticlesCall())).toBe('/api/v1/article/list?page=1&size=8&is_recommend=true');
+    expect(callUrl(recommendedArticlesCall())).toBe('/api/v1/article/list?page=1&size=8&is_recommend=true&status=1');
     expect(articleListCall({}).select({ article: [{ id: 1 }], total: 11 })).toEqual({
       articles: [{ id: 1 }],
       total: 11,
