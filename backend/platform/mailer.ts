@@ -11,6 +11,9 @@ export interface MailMessage {
   html: string;
 }
 
+/** What a visitor or member is told when the SMTP server refuses or fails (the reason goes to the log). */
+const SEND_FAILED = '邮件发送失败，请稍后再试或联系管理员';
+
 export class Mailer {
   constructor(private readonly settings: ConfigStore) {}
 
@@ -23,7 +26,12 @@ export class Mailer {
     }
   }
 
-  async send(mail: MailMessage): Promise<void> {
+  /**
+   * Sends one mail. A failure is a 503: `邮件发送失败，…` for visitors and members, the SMTP
+   * server's reason logged (its text is English and names the server); with `withReason` (the
+   * admin's test mail) the reason is in the message.
+   */
+  async send(mail: MailMessage, opts: { withReason?: boolean } = {}): Promise<void> {
     await this.assertConfigured();
     const cfg = await this.settings.snapshot();
     const username = cfg.str('email', 'username');
@@ -49,7 +57,10 @@ export class Mailer {
         html: mail.html,
       });
     } catch (error) {
-      throw unavailable(`邮件发送失败：${(error as Error).message}`);
+      if (opts.withReason) throw unavailable(`邮件发送失败：${(error as Error).message}`);
+      const failed = unavailable(SEND_FAILED);
+      failed.cause = error;
+      throw failed;
     } finally {
       transport.close();
     }

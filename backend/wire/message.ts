@@ -137,7 +137,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d
 function parseTimestamp(value: string, field: string): Date {
   const date = RFC3339.test(value) ? new Date(value) : null;
   if (!date || Number.isNaN(date.getTime())) {
-    throw badRequest(`bad Timestamp: 参数 ${field} 不是有效的 RFC 3339 时间`);
+    throw badRequest(`参数 ${field} 不是有效的时间（RFC 3339 格式，如 2024-05-01T10:20:30+08:00）`);
   }
   return date;
 }
@@ -171,7 +171,8 @@ function jsonScalar(type: string, value: unknown, field: string): unknown {
       if (typeof value !== 'string') throw badRequest(`参数 ${field} 必须是字符串`);
       return value;
     case 'time':
-      if (typeof value !== 'string') throw badRequest(`bad Timestamp: 参数 ${field} 必须是 RFC 3339 时间字符串`);
+      if (typeof value !== 'string')
+        throw badRequest(`参数 ${field} 必须是时间字符串（RFC 3339 格式，如 2024-05-01T10:20:30+08:00）`);
       return parseTimestamp(value, field);
     default:
       throw badRequest(`参数 ${field} 类型不支持`);

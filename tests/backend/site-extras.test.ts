@@ -255,7 +255,7 @@ describe('PunishmentAPI', () => {
       '/api/v1/punishment',
       { user_id: [2], type: [1], end_time: 'tomorrow' },
       400,
-      'bad Timestamp: 参数 end_time 不是有效的 RFC 3339 时间',
+      '参数 end_time 不是有效的时间（RFC 3339 格式，如 2024-05-01T10:20:30+08:00）',
     ],
     ['PUT', '/api/v1/punishment', { type: 1 }, 400, '请选择处罚记录（参数 id）'],
     ['PUT', '/api/v1/punishment', { id: 9999, type: 1 }, 404, '处罚记录不存在'],

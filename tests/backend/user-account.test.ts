@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, registerMember, startBackend, useBackend, type StartedBackend } from '../helpers/backend';
+import { freePort } from '../helpers/ports';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
 import { CAPTCHA_ATTEMPTS, CAPTCHA_BACKGROUND, CAPTCHA_INKS } from '../../backend/platform/captcha';
 
@@ -294,7 +295,7 @@ describe('FindPassword', () => {
     const forged = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', {
       body: { email: 'reset@example.com', token: token + 'x', password: 'brand-new-1' },
     });
-    expect(forged.body.message).toBe('找回密码 token 无效');
+    expect(forged.body.message).toBe('链接无效或已过期，请重新找回密码');
     const two = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', {
       body: { email: 'reset@example.com', token, password: 'brand-new-1' },
     });
@@ -303,7 +304,41 @@ describe('FindPassword', () => {
     const again = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', {
       body: { email: 'reset@example.com', token, password: 'brand-new-2' },
     });
-    expect(again.body.message).toBe('找回密码 token 无效');
+    expect(again.body.message).toBe('链接无效或已过期，请重新找回密码');
+  });
+
+  it('answers a bad reset link in Chinese, as the /auth/forgot form shows it', async () => {
+    await registerMember(backend.url, { email: 'badlink@example.com' });
+    await registerMember(backend.url, { email: 'other@example.com' });
+    await enableMail();
+    const since = smtp.mails.length;
+    await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'badlink@example.com' } });
+    const token = /token=([\w.-]+)/.exec((await smtp.next(since)).text)![1]!;
+    // A link typed or cut short, one made for another address, none at all.
+    for (const body of [
+      { email: 'badlink@example.com', token: 'abc', password: 'brand-new-1' },
+      { email: 'other@example.com', token, password: 'brand-new-1' },
+      { email: 'badlink@example.com', token: '', password: 'brand-new-1' },
+    ]) {
+      const res = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toMatchObject({ code: 3, message: '链接无效或已过期，请重新找回密码' });
+    }
+  });
+
+  it('tells a visitor whose reset mail the SMTP server refused to try again, without its English reason', async () => {
+    await registerMember(backend.url, { email: 'smtpdown@example.com' });
+    await enableMail();
+    await backend.setConfig({ 'email.port': String(await freePort()) });
+    try {
+      const res = await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', {
+        body: { email: 'smtpdown@example.com' },
+      });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 14, message: '邮件发送失败，请稍后再试或联系管理员' });
+    } finally {
+      await enableMail();
+    }
   });
 
   it("mails no link while the site has no 网站域名 (a link is never built from the request's Host)", async () => {

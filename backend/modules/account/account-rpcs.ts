@@ -45,6 +45,8 @@ import { insertEmailCode, latestEmailCode, markEmailCode } from './store';
 
 const EMAIL_CODE_TTL_MS = 30 * 60 * 1000;
 const EMAIL_CODE_INTERVAL_MS = 60 * 1000;
+/** A reset link that is malformed, forged, expired, for another address or used already: the visitor asks for a new one. */
+const RESET_LINK_INVALID = '链接无效或已过期，请重新找回密码';
 
 async function resetKey(ctx: RpcContext): Promise<Uint8Array> {
   const cfg = await ctx.app.settings.snapshot();
@@ -234,18 +236,18 @@ export const accountRpcs = [
           ? [`密码长度不能小于${PASSWORD_LENGTH.min}位`]
           : passwordProblems(req.password)),
       ]);
-      if (!req.token) throw badRequest('找回密码 token 无效');
+      if (!req.token) throw badRequest(RESET_LINK_INVALID);
       await checkCaptcha(ctx, 'find_password', req.captcha_id, req.captcha, true);
       let claims: { jti?: string; pwd?: unknown };
       try {
         claims = (await jwtVerify(req.token, await resetKey(ctx), { algorithms: ['HS256'] })).payload;
       } catch {
-        throw badRequest('找回密码 token 无效');
+        throw badRequest(RESET_LINK_INVALID);
       }
-      if (claims.jti?.toLowerCase() !== req.email.toLowerCase()) throw badRequest('找回密码 token 无效');
+      if (claims.jti?.toLowerCase() !== req.email.toLowerCase()) throw badRequest(RESET_LINK_INVALID);
       const user = await findUserByEmail(ctx.db, req.email);
       if (!user) throw notFound('用户不存在');
-      if (claims.pwd !== passwordFingerprint(user.password)) throw badRequest('找回密码 token 无效');
+      if (claims.pwd !== passwordFingerprint(user.password)) throw badRequest(RESET_LINK_INVALID);
       const password = await hashPassword(req.password, ctx.app.passwordCost);
       await ctx.db.transaction().execute(async (trx) => {
         await setPassword(trx, user.id, password);

@@ -140,11 +140,14 @@ export const configService = defineService('ConfigAPI', [
         const cfg = await ctx.app.settings.snapshot();
         const to = cfg.str('email', 'test_email');
         if (cfg.bool('email', 'enable') && to) {
-          await ctx.app.mailer.send({
-            to,
-            subject: `【${cfg.str('system', 'sitename') || '魔豆文库'}】测试邮件`,
-            html: '<p>这是一封测试邮件，收到说明邮件服务配置正确。</p>',
-          });
+          await ctx.app.mailer.send(
+            {
+              to,
+              subject: `【${cfg.str('system', 'sitename') || '魔豆文库'}】测试邮件`,
+              html: '<p>这是一封测试邮件，收到说明邮件服务配置正确。</p>',
+            },
+            { withReason: true },
+          );
         }
       }
       return {};
