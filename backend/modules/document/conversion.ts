@@ -176,53 +176,70 @@ async function lockedDocumentsByHash(trx: Database, hash: string) {
   return ofLockedOwners();
 }
 
+/** Statuses of the documents a run of the job converts: waiting for it, or failed before (it takes the pages now). */
+const CONVERTED_BY_THE_RUN: readonly number[] = [...WAITING_STATUSES, DocumentStatus.Failed];
+
+/**
+ * The free pages of a document a conversion of its file records: `preview` is set when the
+ * document itself is converted (waiting for this run, failed before, or without pages yet: a
+ * new document of a file converted before, one in review) from the settings of then, and kept
+ * when the file's pages are recorded again for another document (a same-file upload, a
+ * reconversion asked for another), only brought within the page count.
+ */
+function previewOf(doc: DocumentRow, pages: number, computed: number): number {
+  if (CONVERTED_BY_THE_RUN.includes(doc.status) || doc.pages <= 0 || doc.preview <= 0) return computed;
+  return Math.max(1, Math.min(doc.preview, pages));
+}
+
 /** Records a finished conversion on every document made from the file, in one transaction. */
 async function applyManifest(app: BackendContext, hash: string, manifest: Manifest, text: string): Promise<number[]> {
   const cfg = await app.settings.snapshot();
-  const preview = previewPages(
+  const computed = previewPages(
     manifest.pages,
     cfg.int('converter', 'max_preview'),
     cfg.int('converter', 'max_preview_percent'),
   );
   const pageColumns = {
     pages: manifest.pages,
-    preview,
     width: manifest.width,
     height: manifest.height,
     ...pageFormat(manifest),
   };
   return app.db.transaction().execute(async (trx) => {
     const documents = await lockedDocumentsByHash(trx, hash);
+    const preview = new Map(documents.map((d) => [d.id, previewOf(d, manifest.pages, computed)]));
     // A document asked to convert again while this conversion ran (status 5) keeps waiting, with
     // the pages meanwhile: the job runs once more for it (enqueueConversions, `again`).
-    const converted = documents.filter(
-      (d) =>
-        d.status !== DocumentStatus.Disabled &&
-        d.status !== DocumentStatus.PendingReview &&
-        d.status !== DocumentStatus.ReviewRejected &&
-        d.status !== DocumentStatus.Reconvert,
+    const converted = new Set(
+      documents.filter(
+        (d) =>
+          d.status !== DocumentStatus.Disabled &&
+          d.status !== DocumentStatus.PendingReview &&
+          d.status !== DocumentStatus.ReviewRejected &&
+          d.status !== DocumentStatus.Reconvert,
+      ),
     );
-    const reviewed = documents.filter((d) => !converted.includes(d));
-    await updateDocuments(
-      trx,
-      converted.map((d) => d.id),
-      { ...pageColumns, status: DocumentStatus.Converted, convert_error: '' },
-    );
-    await updateDocuments(
-      trx,
-      reviewed.map((d) => d.id),
-      pageColumns,
-    );
+    // One update per outcome (most documents of a file share it), not one per document.
+    const updates = new Map<string, { ids: number[]; columns: Parameters<typeof updateDocuments>[2] }>();
+    for (const d of documents) {
+      const columns = converted.has(d)
+        ? { ...pageColumns, preview: preview.get(d.id)!, status: DocumentStatus.Converted, convert_error: '' }
+        : { ...pageColumns, preview: preview.get(d.id)! };
+      const key = JSON.stringify(columns);
+      updates.set(key, { ids: [...(updates.get(key)?.ids ?? []), d.id], columns });
+    }
+    for (const { ids, columns } of updates.values()) await updateDocuments(trx, ids, columns);
     const pagedText = { content: text, pages: manifest.textPages ?? 0 };
     await setText(
       trx,
       documents.map((d) => d.id),
       pagedText,
     );
-    // Lists show the description to everybody: it comes from the free pages alone.
-    const description = descriptionFrom(pagedText, preview, manifest.pages);
-    const undescribed = documents.filter((d) => d.description.trim() === '').map((d) => d.id);
-    if (description) await updateDocuments(trx, undescribed, { description });
+    // Lists show the description to everybody: it comes from the document's free pages alone.
+    for (const d of documents.filter((doc) => doc.description.trim() === '')) {
+      const description = descriptionFrom(pagedText, preview.get(d.id)!, manifest.pages);
+      if (description) await updateDocuments(trx, [d.id], { description });
+    }
     await recountAuthors(
       trx,
       documents.map((d) => d.user_id),

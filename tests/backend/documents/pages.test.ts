@@ -2,8 +2,14 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, registerMember, useBackend, withDatabase, type Member } from '../../helpers/backend';
-import { createDocument, pricedFivePages, uploader, type CreatedDocument } from '../../helpers/document-api';
-import { textPdf } from '../../helpers/documents';
+import {
+  createDocument,
+  pricedFivePages,
+  uploader,
+  waitForStatus,
+  type CreatedDocument,
+} from '../../helpers/document-api';
+import { linesPdf, textPdf } from '../../helpers/documents';
 import { startGateway, type TestGateway } from '../../gateway/helpers';
 import { recordedConversions } from '../../helpers/recorded-conversions';
 
@@ -202,6 +208,35 @@ describe('a document in review', () => {
       pages: 3,
     });
     expect((await get(page(1))).status).toBe(200);
+  });
+});
+
+describe('the free pages a conversion set', () => {
+  afterAll(async () => {
+    await backend.setConfig({ 'converter.max_preview': '2' });
+  });
+
+  it('stay when another document is made from the same file under other settings; its own reconversion sets them anew', async () => {
+    const file = linesPdf([['Free page one'], ['Free page two'], ['Free page three']]);
+    await backend.setConfig({ 'converter.max_preview': '0' });
+    const first = await createDocument(backend.url, author.token, file, '三页全免费.pdf');
+    expect(await waitForStatus(backend.url, author.token, first.id, [2])).toMatchObject({ pages: 3, preview: 3 });
+
+    // The admin lowers 最大预览页数; a member uploads the same file as a document of their own.
+    await backend.setConfig({ 'converter.max_preview': '1' });
+    const other = await uploader(backend.url, backend.adminToken);
+    const second = await createDocument(backend.url, other.token, file, '三页再传.pdf');
+    expect(second.hash).toBe(first.hash);
+    expect(await waitForStatus(backend.url, other.token, second.id, [2])).toMatchObject({ pages: 3, preview: 1 });
+    const shown = await api(backend.url, 'GET', '/api/v1/document', { query: { id: first.id } });
+    expect(shown.body).toMatchObject({ pages: 3, preview: 3 });
+    for (const n of [2, 3]) expect((await get(pagePath(n, '.svg', first.hash))).status, `page ${n}`).toBe(200);
+
+    // A reconversion the admin asks for this document converts it with the settings of now.
+    const asked = await backend.admin('PUT', '/api/v1/document/reconvert', { body: { id: [first.id] } });
+    expect(asked.status, asked.text).toBe(200);
+    expect(await waitForStatus(backend.url, author.token, first.id, [2])).toMatchObject({ pages: 3, preview: 1 });
+    expect((await get(pagePath(3, '.svg', first.hash))).status).toBe(403);
   });
 });
 
