@@ -79,6 +79,12 @@ export const DocumentStatus = {
   PendingReview: 6,
   ReviewRejected: 7,
 } as const;
+/**
+ * The status of the documents visitors list (the library and the home page ask for it):
+ * converted. Every count visitors see counts the documents in it outside the recycle bin
+ * (docs/api.md, "Counts visitors see").
+ */
+export const LISTED_DOCUMENT_STATUS = DocumentStatus.Converted;
 export const documentStatusOptions: readonly Option[] = [
   { value: 0, label: '待转换' },
   { value: 1, label: '转换中' },

@@ -3,7 +3,7 @@
 // queries from the same declarations, so the inlined answers land under the keys the screens
 // read. Keys must stay stable: a page served before a deploy seeds the keys of its time.
 import { apiCall, type ApiCall, type ApiQueryValue } from './api-call';
-import { documentTypeOptions, ReviewStatus } from './constants';
+import { documentTypeOptions, LISTED_DOCUMENT_STATUS, ReviewStatus } from './constants';
 import { formatDate } from './format';
 import type { Advertisement, ListAdvertisementReply } from './types/advertisement';
 import type { Article, ArticleHit, ListArticleReply, ListArticleRequest, SearchArticleReply } from './types/article';
@@ -21,8 +21,8 @@ import type {
 } from './types/document';
 import type { Friendlink, ListFriendlinkReply } from './types/friendlink';
 
-/** Document status 2 = converted (docs/product.md §4): what visitors can read. */
-const CONVERTED = 2;
+/** Document status 2 = converted (docs/product.md §4): what visitors can read, and what their counts count. */
+const CONVERTED = LISTED_DOCUMENT_STATUS;
 
 /**
  * The rows a public list shows: the enabled ones. The list calls answer a visitor those only,

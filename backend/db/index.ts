@@ -25,6 +25,7 @@ import * as m020 from './migrations/020_hot_documents';
 import * as m021 from './migrations/021_initial_password';
 import * as m022 from './migrations/022_visible_doc_count';
 import * as m023 from './migrations/023_message';
+import * as m024 from './migrations/024_listed_category_count';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '021_initial_password': m021,
   '022_visible_doc_count': m022,
   '023_message': m023,
+  '024_listed_category_count': m024,
 };
 
 export type Database = Kysely<DB>;

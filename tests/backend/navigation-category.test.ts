@@ -255,33 +255,45 @@ describe('CategoryAPI', () => {
 });
 
 describe('category counts', () => {
-  it('count the documents of a category and of its descendants, and follow moves', async () => {
-    await admin('POST', '/api/v1/category', { body: { title: '计数根A\n计数根B' } });
+  it('count the listed documents of a category and of its descendants, and follow moves', async () => {
+    await admin('POST', '/api/v1/category', { body: { title: '计数根A\n计数根B\n计数根C' } });
     const roots = (await admin('GET', '/api/v1/category/list', { query: { wd: '计数根' } })).body.category;
     const a = roots.find((c: { title: string }) => c.title === '计数根A');
     const b = roots.find((c: { title: string }) => c.title === '计数根B');
+    const pendingOnly = roots.find((c: { title: string }) => c.title === '计数根C');
     await admin('POST', '/api/v1/category', { body: { title: '计数子', parent_id: a.id } });
     const child = (await admin('GET', '/api/v1/category/list', { query: { wd: '计数子' } })).body.category[0];
     await withDatabase(backend.dataDir, async (db) => {
       const ts = new Date().toISOString();
-      for (const uuid of ['c0000000000000a1', 'c0000000000000a2']) {
+      // Two converted documents under the child, and one waiting for the converter under C.
+      for (const [uuid, status, categoryId] of [
+        ['c0000000000000a1', 2, child.id],
+        ['c0000000000000a2', 2, child.id],
+        ['c0000000000000a3', 0, pendingOnly.id],
+      ] as const) {
         const doc = await db
           .insertInto('document')
-          .values({ title: uuid, user_id: 1, uuid, created_at: ts, updated_at: ts })
+          .values({ title: uuid, user_id: 1, uuid, status, created_at: ts, updated_at: ts })
           .returning('id')
           .executeTakeFirstOrThrow();
         await db
           .insertInto('document_category')
-          .values({ document_id: doc.id, category_id: child.id, created_at: ts, updated_at: ts })
+          .values({ document_id: doc.id, category_id: categoryId, created_at: ts, updated_at: ts })
           .execute();
       }
     });
     await admin('PUT', '/api/v1/category', { body: { ...child, parent_id: a.id } });
     const count = async (id: number) => (await admin('GET', '/api/v1/category', { query: { id } })).body.doc_count ?? 0;
-    expect([await count(a.id), await count(child.id), await count(b.id)]).toEqual([2, 2, 0]);
+    expect([await count(a.id), await count(child.id), await count(b.id), await count(pendingOnly.id)]).toEqual([
+      2, 2, 0, 0,
+    ]);
     await admin('PUT', '/api/v1/category', { body: { ...child, parent_id: b.id } });
-    expect([await count(a.id), await count(child.id), await count(b.id)]).toEqual([0, 2, 2]);
-    expect((await admin('DELETE', '/api/v1/category', { query: { id: b.id } })).status).toBe(200);
-    expect(await count(b.id)).toBe(2); // categories with documents are kept
+    expect([await count(a.id), await count(child.id), await count(b.id), await count(pendingOnly.id)]).toEqual([
+      0, 2, 2, 0,
+    ]);
+    expect((await admin('DELETE', '/api/v1/category', { query: { id: [b.id, pendingOnly.id] } })).status).toBe(200);
+    // Categories with documents are kept, also those whose documents visitors cannot list yet.
+    expect(await count(b.id)).toBe(2);
+    expect((await admin('GET', '/api/v1/category', { query: { id: pendingOnly.id } })).status).toBe(200);
   });
 });

@@ -2,11 +2,13 @@ import { sql, type Insertable } from 'kysely';
 import type { Database } from '../../db';
 import { like, lockKeys } from '../../db/dialect';
 import { now, type CategoryTable } from '../../db/schema';
-import { deleteSubtrees, isInSubtree } from '../../db/tree';
+import { isInSubtree } from '../../db/tree';
+import { LISTED_DOCUMENT_STATUS } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
 
 // The `category` table: document (type 0) and article (type 1) categories, a tree through
-// parent_id; `doc_count` counts what is filed in a category and below it.
+// parent_id; `doc_count` counts what is filed in a category and below it: the documents
+// visitors can list (docs/api.md "Counts visitors see"), the articles outside the recycle bin.
 
 export const CATEGORY_COLUMNS = [
   'id',
@@ -73,8 +75,21 @@ export async function updateCategory(db: Database, id: number, columns: Category
     .execute();
 }
 
-/** Only categories without documents go, together with their document-less descendants. */
-export const deleteCategories = (db: Database, ids: number[]) => deleteSubtrees(db, 'category', ids, 'doc_count');
+/**
+ * Deletes the categories `ids` with everything below them, except the categories under which
+ * something is filed (a document or an article outside the recycle bin, in any status, itself
+ * or in a category below): those stay, with what is below them. Not `doc_count`, which counts
+ * only what visitors can list: a category holding documents in review must not go.
+ */
+export async function deleteCategories(db: Database, ids: number[]): Promise<void> {
+  await sql`WITH RECURSIVE filed(id) AS (
+      SELECT dc.category_id FROM document_category dc JOIN document d ON d.id = dc.document_id WHERE d.deleted_at IS NULL
+      UNION SELECT ac.category_id FROM article_category ac JOIN article a ON a.id = ac.article_id WHERE a.deleted_at IS NULL
+      UNION SELECT c.parent_id FROM category c JOIN filed f ON c.id = f.id WHERE c.parent_id > 0),
+    doomed(id) AS (SELECT id FROM category WHERE id IN (${sql.join(ids)}) AND id NOT IN (SELECT id FROM filed)
+      UNION SELECT c.id FROM category c JOIN doomed d ON c.parent_id = d.id WHERE c.id NOT IN (SELECT id FROM filed))
+    DELETE FROM category WHERE id IN (SELECT id FROM doomed)`.execute(db);
+}
 
 export async function listCategories(
   db: Database,
@@ -107,9 +122,11 @@ export const countCategories = (db: Database, type?: 0 | 1) =>
   countOf(type === undefined ? db.selectFrom('category') : db.selectFrom('category').where('type', '=', type));
 
 /**
- * Recomputes `doc_count` of every category of a type: the distinct non-deleted documents
- * (type 0) or articles (type 1) linked to the category or to any of its descendants.
- * Document and article services call this after changing links.
+ * Recomputes `doc_count` of every category of a type: the distinct documents visitors can list
+ * (type 0: converted, outside the recycle bin, as the document module's `listedDocuments`) or
+ * the articles outside the recycle bin (type 1) linked to the category or to any of its
+ * descendants. The document and article services call this after changing links or what
+ * visitors can list.
  */
 export async function recountCategories(db: Database, type: 0 | 1): Promise<void> {
   // Counted, then written: recounts of a type take turns, each counting the links the one before it committed.
@@ -117,7 +134,8 @@ export async function recountCategories(db: Database, type: 0 | 1): Promise<void
   const links =
     type === 0
       ? sql`SELECT dc.category_id AS category_id, dc.document_id AS item_id FROM document_category dc
-        JOIN document d ON d.id = dc.document_id WHERE d.deleted_at IS NULL`
+        JOIN document d ON d.id = dc.document_id
+        WHERE d.deleted_at IS NULL AND d.status = ${LISTED_DOCUMENT_STATUS}`
       : sql`SELECT ac.category_id AS category_id, ac.article_id AS item_id FROM article_category ac
         JOIN article a ON a.id = ac.article_id WHERE a.deleted_at IS NULL`;
   await sql`WITH RECURSIVE tree(ancestor_id, id) AS (

@@ -3,7 +3,7 @@ import { now } from '../../db/schema';
 import { settingsChanged } from '../../platform/config-store';
 import { countLiveArticles } from '../article/service';
 import { countComments } from '../comment/service';
-import { countLiveDocuments } from '../document/service';
+import { countListedDocuments } from '../document/service';
 import { countReports } from '../report/service';
 
 // The `config` table: one row per key, its value a string typed by `input_type`. Reading for
@@ -44,7 +44,7 @@ export async function setConfigValue(db: Database, category: string, name: strin
 /** Rows of the content tables for the dashboard, each counted by its module. */
 export async function countContent(db: Database) {
   return {
-    documents: await countLiveDocuments(db),
+    documents: await countListedDocuments(db),
     articles: await countLiveArticles(db),
     comments: await countComments(db),
     reports: await countReports(db),

@@ -18,7 +18,7 @@ import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jo
 import { scratchFolder } from '../../platform/scratch';
 import { documentUploadPaths } from '../attachment/service';
 import { documentFailed, tell } from '../message/service';
-import { recountAuthors } from './author-counts';
+import { recountListed } from './author-counts';
 import { keyOfPath, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
 import {
@@ -240,7 +240,7 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
       const description = descriptionFrom(pagedText, preview.get(d.id)!, manifest.pages);
       if (description) await updateDocuments(trx, [d.id], { description });
     }
-    await recountAuthors(
+    await recountListed(
       trx,
       documents.map((d) => d.user_id),
     );
@@ -267,7 +267,7 @@ async function failWaiting(db: Database, hash: string, reason: string): Promise<
       reviewed.map((d) => d.id),
       { convert_error: reason.slice(0, 500) },
     );
-    await recountAuthors(
+    await recountListed(
       trx,
       waiting.map((d) => d.user_id),
     );

@@ -2,8 +2,7 @@ import { lockRows } from '../../db/dialect';
 import { positiveIds, requireIds, selectedFields } from '../../wire/request';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { retireDocumentAttachments } from '../attachment/service';
-import { recountCategories } from '../category/service';
-import { recountAuthors } from './author-counts';
+import { recountListed } from './author-counts';
 import { schedulePurges } from './file-purge';
 import { refreshSearchIndex } from './indexing';
 import {
@@ -34,7 +33,7 @@ async function purge(ctx: RpcContext, ids: readonly number[]): Promise<void> {
       trx,
       gone.map((d) => d.attachment_id).filter((id) => id > 0),
     );
-    await recountCategories(trx, 0);
+    await recountListed(trx, []);
     await schedulePurges(
       ctx.app,
       gone.map((d) => d.hash),
@@ -82,8 +81,7 @@ export const recycleRpcs = [
         const owners = (await documentsByIds(trx, ids)).map((d) => d.user_id);
         await lockRows(trx, 'user', owners);
         const back = await restoreDocuments(trx, ids);
-        await recountCategories(trx, 0);
-        await recountAuthors(
+        await recountListed(
           trx,
           (await documentsByIds(trx, back)).map((d) => d.user_id),
         );

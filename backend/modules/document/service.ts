@@ -12,6 +12,7 @@ export {
   HIDDEN_STATUSES,
   UNSEARCHABLE_STATUSES,
   bumpCounter,
+  countListedDocuments,
   countLiveDocuments,
   documentById,
   documentByUuid,

@@ -9,7 +9,7 @@ import {
 import type { Database } from '../../db';
 import { jsonRowsOf, like, lockRows, notBelowZero } from '../../db/dialect';
 import { now, type DB, type DocumentTable } from '../../db/schema';
-import { DocumentStatus } from '../../../shared/constants';
+import { DocumentStatus, LISTED_DOCUMENT_STATUS } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
 
 // The tables of the document module: `document`, its category links `document_category`,
@@ -585,8 +585,19 @@ export async function documentsForMember(
     .execute();
 }
 
-/** Documents that are not in the recycle bin. */
+/**
+ * The documents visitors can list: converted, outside the recycle bin. What every count they
+ * see counts (`user.doc_count`, the home's total; `category.doc_count` in the category module's
+ * recount, with the same constant): docs/api.md, "Counts visitors see".
+ */
+export const listedDocuments = (db: Database) =>
+  db.selectFrom('document').where('deleted_at', 'is', null).where('status', '=', LISTED_DOCUMENT_STATUS);
+
+/** Documents that are not in the recycle bin, in any status. */
 export const countLiveDocuments = (db: Database) => countOf(db.selectFrom('document').where('deleted_at', 'is', null));
+
+/** How many documents visitors can list (the home page's 文档 figure and the dashboard's). */
+export const countListedDocuments = (db: Database) => countOf(listedDocuments(db));
 
 /** What the sitemap lists: live documents strangers may see. */
 export async function publicDocumentLinks(db: Database): Promise<{ uuid: string; updated_at: string }[]> {
@@ -635,19 +646,13 @@ export async function waitingHashes(db: Database): Promise<{ hash: string; statu
     .execute();
 }
 
-/**
- * Each user's documents a visitor can see (converted, live, neither hidden nor recycled): what
- * `user.doc_count` holds, and the author card shows.
- */
-export async function visibleDocumentCounts(db: Database, userIds: readonly number[]): Promise<Map<number, number>> {
+/** Each user's documents visitors can list: what `user.doc_count` holds, and the author card shows. */
+export async function listedDocumentCounts(db: Database, userIds: readonly number[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>([...new Set(userIds)].map((id) => [id, 0]));
   if (!userIds.length) return counts;
-  const rows = await db
-    .selectFrom('document')
+  const rows = await listedDocuments(db)
     .select((eb) => ['user_id', eb.fn.countAll<number>().as('n')])
     .where('user_id', 'in', [...new Set(userIds)])
-    .where('deleted_at', 'is', null)
-    .where('status', '=', DocumentStatus.Converted)
     .groupBy('user_id')
     .execute();
   for (const row of rows) counts.set(row.user_id, Number(row.n));

@@ -13,7 +13,7 @@ import { groupsOfUser } from '../group/service';
 import { enabledLanguages } from '../language/service';
 import { DynamicType, addCredit, addDynamic, deductCredit } from '../user/service';
 import { documentReviewed, tell } from '../message/service';
-import { recountAuthors } from './author-counts';
+import { recountListed } from './author-counts';
 import { mayUpload } from './access';
 import { enqueueConversions } from './conversion';
 import { refreshSearchIndex } from './indexing';
@@ -109,14 +109,6 @@ function checkTexts(doc: { title: string; keywords: string; description: string 
 /** A fresh 16-hex-character uuid, the public name of a document (`/document/<uuid>`). */
 const newUuid = () => crypto.randomBytes(8).toString('hex');
 
-/** Recounts what follows documents: category counts and the uploaders' document counts. */
-async function recount(db: Database, userIds: readonly number[]): Promise<void> {
-  // Counted, then written: the uploaders' rows are locked first (two uploads at once count each other).
-  await lockRows(db, 'user', userIds);
-  await recountCategories(db, 0);
-  await recountAuthors(db, userIds);
-}
-
 /**
  * Statuses that send documents to the converter: those now pending (0) or marked for
  * reconversion (5), and those in review without pages (the reviewer reads them converted),
@@ -179,7 +171,7 @@ async function applyStatus(
       status,
     );
   }
-  await recountAuthors(
+  await recountListed(
     db,
     rows.map((d) => d.user_id),
   );
@@ -287,7 +279,7 @@ export const writeRpcs = [
           created.push(row.id);
         }
         await setCategoryLinks(trx, created, categoryIds);
-        await recount(trx, [me.id]);
+        await recountListed(trx, [me.id]);
         const reward = await uploadReward(ctx, trx, me.id, created.length);
         if (reward > 0) await addCredit(trx, me.id, reward);
         await queueWaiting(ctx.app, trx, created);
@@ -365,7 +357,7 @@ export const writeRpcs = [
           if (doc.user_id === me.id)
             await addDynamic(trx, me.id, DynamicType.DeleteDocument, `删除了文档《${doc.title}》`);
         }
-        await recount(
+        await recountListed(
           trx,
           gone.map((d) => d.user_id),
         );
@@ -456,7 +448,7 @@ export const writeRpcs = [
               DocumentStatus.Failed,
             ]);
         await queueWaiting(ctx.app, trx, rows);
-        await recountAuthors(
+        await recountListed(
           trx,
           (await documentsByIds(trx, rows)).map((d) => d.user_id),
         );

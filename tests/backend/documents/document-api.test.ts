@@ -465,6 +465,8 @@ describe('CheckDocument, categories and languages in bulk', () => {
 
   it('files documents under categories and sets their language', async () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('归类')), '归类.txt');
+    // Counted once converted (what visitors can list).
+    await waitForStatus(backend.url, author.token, doc.id, [2]);
     expect(
       (await backend.admin('PUT', '/api/v1/document/category', { body: { document_id: [doc.id], category_id: [] } }))
         .body.message,
@@ -483,6 +485,66 @@ describe('CheckDocument, categories and languages in bulk', () => {
       (await backend.admin('PUT', '/api/v1/document/language', { body: { document_id: [], language: 'internet' } }))
         .status,
     ).toBe(400);
+  });
+});
+
+describe('counts visitors see', () => {
+  /** The total of a public list of converted documents (the library's request). */
+  const listedTotal = async (query: Record<string, number>) =>
+    (await api(backend.url, 'GET', '/api/v1/document/list', { query: { ...query, status: [2], size: 1 } })).body
+      .total ?? 0;
+  /** A category's figure as the home page shows it (the public category list). */
+  const shownCount = async (id: number) =>
+    (await api(backend.url, 'GET', '/api/v1/category/list')).body.category.find((c: { id: number }) => c.id === id)
+      ?.doc_count ?? 0;
+  const authorCard = async (docId: number) =>
+    (await api(backend.url, 'GET', '/api/v1/document', { query: { id: docId, with_author: true } })).body.user
+      .doc_count ?? 0;
+
+  it('count what the lists list: converted documents outside the recycle bin, whatever happens to the others', async () => {
+    const category = await newCategory(unique('计数分类'));
+    const writer = await uploader(backend.url, backend.adminToken);
+    const filed = { category_id: [category] };
+    const readable = await createDocument(backend.url, writer.token, textFile(unique('能读')), '能读.txt', filed);
+    const toDisable = await createDocument(backend.url, writer.token, textFile(unique('将禁用')), '将禁用.txt', filed);
+    // A text file named .pdf: its conversion fails.
+    const broken = await createDocument(
+      backend.url,
+      writer.token,
+      Buffer.from(`not a pdf ${unique('损坏')}\n`),
+      'broken.pdf',
+      filed,
+    );
+    await waitForStatus(backend.url, writer.token, readable.id, [2]);
+    await waitForStatus(backend.url, writer.token, toDisable.id, [2]);
+    await waitForStatus(backend.url, writer.token, broken.id, [3]);
+    await backend.admin('PUT', '/api/v1/document/check', { body: { id: [toDisable.id], status: 4 } });
+
+    const figures = async () => [
+      await listedTotal({ category_id: category }),
+      await shownCount(category),
+      await listedTotal({ user_id: writer.user.id }),
+      await authorCard(readable.id),
+    ];
+    expect(await figures()).toEqual([1, 1, 1, 1]);
+    // The home page's 文档 figure and the library's 共 N 篇 (other tests' conversions may end between the two).
+    await expect
+      .poll(async () => {
+        const stats = (await api(backend.url, 'GET', '/api/v1/stats')).body.document_count ?? 0;
+        return stats - (await listedTotal({}));
+      })
+      .toBe(0);
+
+    // Sent to the converter again, it is counted again once converted.
+    await backend.admin('PUT', '/api/v1/document/reconvert', { body: { id: [readable.id] } });
+    await waitForStatus(backend.url, writer.token, readable.id, [2]);
+    expect(await figures()).toEqual([1, 1, 1, 1]);
+    await backend.admin('PUT', '/api/v1/document/check', { body: { id: [toDisable.id], status: 2 } });
+    expect(await figures()).toEqual([2, 2, 2, 2]);
+    await api(backend.url, 'DELETE', '/api/v1/document', { token: writer.token, query: { id: toDisable.id } });
+    expect(await figures()).toEqual([1, 1, 1, 1]);
+    await backend.admin('PUT', '/api/v1/document/recycle', { body: { id: [toDisable.id] } });
+    expect(await figures()).toEqual([2, 2, 2, 2]);
   });
 });
 
