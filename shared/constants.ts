@@ -108,6 +108,12 @@ export const documentTypeOptions: readonly Option<string>[] = [
 
 // Comment review status (docs/product.md §4); articles use the same three values.
 export const ReviewStatus = { Pending: 0, Approved: 1, Rejected: 2 } as const;
+/**
+ * The status of the articles visitors list (the public article lists ask for it, and ListArticle
+ * answers a visitor nothing else): approved, i.e. published. Every count visitors see of articles
+ * counts the articles in it outside the recycle bin (docs/api.md, "Counts visitors see").
+ */
+export const PUBLISHED_ARTICLE_STATUS = ReviewStatus.Approved;
 export const reviewStatusOptions: readonly Option[] = [
   { value: 0, label: '待审核' },
   { value: 1, label: '审核通过' },

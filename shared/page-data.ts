@@ -3,7 +3,7 @@
 // queries from the same declarations, so the inlined answers land under the keys the screens
 // read. Keys must stay stable: a page served before a deploy seeds the keys of its time.
 import { apiCall, type ApiCall, type ApiQueryValue } from './api-call';
-import { documentTypeOptions, LISTED_DOCUMENT_STATUS, ReviewStatus } from './constants';
+import { documentTypeOptions, LISTED_DOCUMENT_STATUS, PUBLISHED_ARTICLE_STATUS } from './constants';
 import { formatDate } from './format';
 import type { Advertisement, ListAdvertisementReply } from './types/advertisement';
 import type { Article, ArticleHit, ListArticleReply, ListArticleRequest, SearchArticleReply } from './types/article';
@@ -364,7 +364,7 @@ export const articleListCall = (request: ListArticleRequest): ApiCall<ArticlePag
 
 /** The recommended articles of the article lists' side column. */
 export const recommendedArticlesCall = (): ApiCall<ArticlePage> =>
-  articleListCall({ page: 1, size: RECOMMENDED_ARTICLES, is_recommend: [true], status: [ReviewStatus.Approved] });
+  articleListCall({ page: 1, size: RECOMMENDED_ARTICLES, is_recommend: [true], status: [PUBLISHED_ARTICLE_STATUS] });
 
 export interface ArticleHits {
   hits: ArticleHit[];
@@ -419,13 +419,16 @@ export function articleListState(query: Readonly<Record<string, string>>): { pag
   return { page: Number.isInteger(page) && page >= 1 ? page : 1, wd: (query.wd ?? '').trim() };
 }
 
-/** The list request of a page of the published articles in these categories (all when none). */
+/**
+ * The list request of a page of the published articles in these categories (all when none):
+ * what an article category's `doc_count` counts (docs/api.md, "Counts visitors see").
+ */
 export function articleListRequest(categoryIds: readonly number[], page: number): ListArticleRequest {
   return {
     page,
     size: ARTICLE_PAGE_SIZE,
     ...(categoryIds.length ? { category_id: [...categoryIds] } : {}),
-    status: [ReviewStatus.Approved],
+    status: [PUBLISHED_ARTICLE_STATUS],
   };
 }
 

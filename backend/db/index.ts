@@ -26,6 +26,7 @@ import * as m021 from './migrations/021_initial_password';
 import * as m022 from './migrations/022_visible_doc_count';
 import * as m023 from './migrations/023_message';
 import * as m024 from './migrations/024_listed_category_count';
+import * as m025 from './migrations/025_published_article_count';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '022_visible_doc_count': m022,
   '023_message': m023,
   '024_listed_category_count': m024,
+  '025_published_article_count': m025,
 };
 
 export type Database = Kysely<DB>;

@@ -443,3 +443,79 @@ describe('full-text search', () => {
     expect((await search({ wd: '免责声明' })).body.article[0].identifier).toBe('copyright');
   });
 });
+
+describe('counts visitors see', () => {
+  it('count the published articles outside the recycle bin, as the public lists list them', async () => {
+    const parentId = await createCategory('计数文章根');
+    const childId = await createCategory('计数文章子', parentId);
+    const otherId = await createCategory('计数文章另');
+    const counts = async () => {
+      const { body } = await api(backend.url, 'GET', '/api/v1/category/list', { query: { type: 1, size: 1000 } });
+      const of = (id: number) => body.category.find((c: { id: number }) => c.id === id).doc_count ?? 0;
+      return [of(parentId), of(childId), of(otherId)];
+    };
+    // What a visitor's list of the category (with the children it passes) says.
+    const listed = async (categoryIds: number[]) =>
+      (await api(backend.url, 'GET', '/api/v1/article/list', { query: { category_id: categoryIds, size: 100 } })).body
+        .total ?? 0;
+    const expectCounts = async (expected: number[]) => {
+      expect(await counts()).toEqual(expected);
+      expect([await listed([parentId, childId]), await listed([childId]), await listed([otherId])]).toEqual(expected);
+    };
+    const check = async (status: number) =>
+      expect(
+        (
+          await admin('PUT', '/api/v1/article/check', {
+            body: { article_id: [articleId], status, rejeact_reason: status === 2 ? '内容不完整' : '' },
+          })
+        ).status,
+      ).toBe(200);
+
+    const author = await memberIn(reviewGroupId);
+    const articleId = (await write(author.token, { title: '计数待审', content: '<p>待审</p>', category_id: [childId] }))
+      .body.id;
+    await expectCounts([0, 0, 0]); // in review
+    await check(1);
+    await expectCounts([1, 1, 0]); // published
+    await check(2);
+    await expectCounts([0, 0, 0]); // refused
+    await check(1);
+    const published = await admin('POST', '/api/v1/article', {
+      body: { title: '计数已发布', content: '<p>已发布</p>', category_id: [parentId] },
+    });
+    await expectCounts([2, 1, 0]);
+
+    // Its author edits it: back to review, out of the lists and the counts.
+    expect(
+      (await write(author.token, { id: articleId, title: '计数改稿', content: '<p>改稿</p>' }, 'PUT')).status,
+    ).toBe(200);
+    await expectCounts([1, 0, 0]);
+    await check(1);
+    // Filed elsewhere by an edit (an admin's: it stays published), then by the batch.
+    expect(
+      (
+        await admin('PUT', '/api/v1/article', {
+          body: { id: articleId, title: '计数改稿', content: '<p>改稿</p>', category_id: [otherId] },
+        })
+      ).status,
+    ).toBe(200);
+    await expectCounts([1, 0, 1]);
+    await admin('PUT', '/api/v1/article/category', { body: { article_id: [articleId], category_id: [childId] } });
+    await expectCounts([2, 1, 0]);
+
+    // Recycled, restored.
+    expect((await admin('DELETE', '/api/v1/article', { query: { id: articleId } })).status).toBe(200);
+    await expectCounts([1, 0, 0]);
+    expect((await admin('POST', '/api/v1/article/recycle/restore', { body: { id: [articleId] } })).status).toBe(200);
+    await expectCounts([2, 1, 0]);
+    await admin('DELETE', '/api/v1/article', { query: { id: published.body.id } });
+    await admin('DELETE', '/api/v1/article/recycle', { query: { id: [published.body.id] } });
+    await expectCounts([1, 1, 0]);
+
+    // The site's total (GetStats, as a visitor gets it) counts what the whole list lists.
+    await write(author.token, { title: '计数另一篇待审', content: '<p>待审</p>' });
+    const stats = await api(backend.url, 'GET', '/api/v1/stats');
+    const all = await api(backend.url, 'GET', '/api/v1/article/list', { query: { size: 1 } });
+    expect(stats.body.article_count).toBe(all.body.total);
+  });
+});

@@ -296,4 +296,39 @@ describe('category counts', () => {
     expect(await count(b.id)).toBe(2);
     expect((await admin('GET', '/api/v1/category', { query: { id: pendingOnly.id } })).status).toBe(200);
   });
+
+  it('count the published articles of an article category and of its descendants; deleting keeps any filed article', async () => {
+    await admin('POST', '/api/v1/category', { body: { title: '文章计数根\n文章计数审\n文章计数拒', type: 1 } });
+    const roots = (await admin('GET', '/api/v1/category/list', { query: { wd: '文章计数', type: 1 } })).body.category;
+    const idOf = (title: string): number => roots.find((c: { title: string }) => c.title === title).id;
+    const [root, pendingOnly, refusedOnly] = [idOf('文章计数根'), idOf('文章计数审'), idOf('文章计数拒')];
+    await admin('POST', '/api/v1/category', { body: { title: '文章计数子', type: 1, parent_id: root } });
+    const child = (await admin('GET', '/api/v1/category/list', { query: { wd: '文章计数子', type: 1 } })).body
+      .category[0].id as number;
+    const article = async (title: string, categoryId: number, status: number) => {
+      const res = await admin('POST', '/api/v1/article', {
+        body: { title, content: `<p>${title}</p>`, category_id: [categoryId] },
+      });
+      expect(res.status).toBe(200);
+      if (status !== 1)
+        await admin('PUT', '/api/v1/article/check', {
+          body: { article_id: [res.body.id], status, rejeact_reason: '不符合要求' },
+        });
+      return res.body.id as number;
+    };
+    await article('已发布一', child, 1);
+    await article('已发布二', root, 1);
+    await article('审核中', child, 0);
+    await article('被拒绝', child, 2);
+    await article('只有审核中', pendingOnly, 0);
+    await article('只有被拒绝', refusedOnly, 2);
+    const count = async (id: number) => (await admin('GET', '/api/v1/category', { query: { id } })).body;
+    expect(
+      await Promise.all([root, child, pendingOnly, refusedOnly].map(async (id) => (await count(id)).doc_count ?? 0)),
+    ).toEqual([2, 1, 0, 0]);
+    // Categories with articles are kept, also those whose articles visitors cannot list.
+    expect((await admin('DELETE', '/api/v1/category', { query: { id: [pendingOnly, refusedOnly] } })).status).toBe(200);
+    for (const id of [pendingOnly, refusedOnly])
+      expect((await admin('GET', '/api/v1/category', { query: { id } })).status).toBe(200);
+  });
 });

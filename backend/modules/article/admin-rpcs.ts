@@ -83,7 +83,11 @@ export const adminRpcs = [
       if (!REVIEW_STATUSES.includes(req.status))
         throw badRequest('审核状态必须是 0（待审核）、1（审核通过）或 2（审核拒绝）');
       const reason = checkText(req.rejeact_reason.trim(), '拒绝原因', { max: 255, multiline: true });
-      await setReview(ctx.db, ids, req.status, req.status === ReviewStatus.Rejected ? reason : '');
+      await ctx.db.transaction().execute(async (trx) => {
+        await setReview(trx, ids, req.status, req.status === ReviewStatus.Rejected ? reason : '');
+        // Published or withdrawn: the categories count what visitors can list.
+        await recountCategories(trx, 1);
+      });
       await articlesChanged(ctx.app, ids);
       return {};
     },

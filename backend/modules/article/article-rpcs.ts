@@ -1,7 +1,7 @@
 import type { Database } from '../../db';
 import { lockRows } from '../../db/dialect';
 import { now } from '../../db/schema';
-import { ReviewStatus } from '../../../shared/constants';
+import { PUBLISHED_ARTICLE_STATUS, ReviewStatus } from '../../../shared/constants';
 import { badRequest, conflict, forbidden, notFound } from '../../wire/errors';
 import { IdsRequest } from '../../../shared/messages/common';
 import { clamp, mapUnique, positiveIds, requireIds } from '../../wire/request';
@@ -50,7 +50,10 @@ async function needsReview(db: Database, userId: number): Promise<boolean> {
   return !groups.some((g) => g.enable_article === 1 && g.enable_article_approval === 0);
 }
 
-/** After articles of these authors changed state: their counters and the category counts. */
+/**
+ * After articles of these authors changed state: their counters and the category counts (the
+ * published articles, docs/api.md "Counts visitors see").
+ */
 export async function afterArticlesMoved(db: Database, authorIds: readonly number[]): Promise<void> {
   // Counted, then written: the authors' rows are locked first.
   await lockRows(db, 'user', authorIds);
@@ -154,6 +157,7 @@ export const articleRpcs = [
             recommend_at: recommendAt,
           });
           await setCategoryLinks(trx, [current.id], categoryIds);
+          // Its categories or its status (back to review) may have changed: the counts follow.
           await recountCategories(trx, 1);
         }),
         DUPLICATE_IDENTIFIER,
@@ -193,10 +197,10 @@ export const articleRpcs = [
       const row = req.id > 0 ? await findArticle(ctx.db, { id: req.id }) : await findArticle(ctx.db, { identifier });
       if (!row || row.deleted_at) throw notFound(NOT_FOUND);
       const isAuthor = ctx.user?.id === row.user_id;
-      if (row.status !== ReviewStatus.Approved && !isAuthor && !ctx.permitted)
+      if (row.status !== PUBLISHED_ARTICLE_STATUS && !isAuthor && !ctx.permitted)
         throw notFound('文章不存在或没有权限查看');
       // Readers' visits count, whether they came by id or identifier; the author's and admins' do not.
-      if (row.status === ReviewStatus.Approved && !isAuthor && !ctx.permitted) {
+      if (row.status === PUBLISHED_ARTICLE_STATUS && !isAuthor && !ctx.permitted) {
         await addView(ctx.db, row.id);
         row.view_count += 1;
       }
@@ -217,7 +221,7 @@ export const articleRpcs = [
       const recommend = [...new Set(req.is_recommend)];
       const { rows, total } = await listArticles(ctx.db, {
         deleted: false,
-        statuses: privileged ? [...new Set(req.status)] : [ReviewStatus.Approved],
+        statuses: privileged ? [...new Set(req.status)] : [PUBLISHED_ARTICLE_STATUS],
         categoryIds: positiveIds(req.category_id),
         userIds,
         ...(recommend.length === 1 ? { recommended: recommend[0]! } : {}),
@@ -239,7 +243,7 @@ export const articleRpcs = [
       const identifier = req.identifier.trim();
       if (!identifier && req.id <= 0) throw badRequest('参数错误:文章标识为空');
       const row = identifier ? await findArticle(ctx.db, { identifier }) : await findArticle(ctx.db, { id: req.id });
-      if (!row || row.deleted_at || row.status !== ReviewStatus.Approved) throw notFound(NOT_FOUND);
+      if (!row || row.deleted_at || row.status !== PUBLISHED_ARTICLE_STATUS) throw notFound(NOT_FOUND);
       const categoryIds = (await presentArticles(ctx.db, [row]))[0]!.category_id;
       const related = await relatedArticles(ctx.db, row, categoryIds, RELATED_LIMIT);
       if (!related.length) throw notFound('相关文章不存在');

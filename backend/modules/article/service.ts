@@ -10,7 +10,7 @@ import { PunishmentType, barReason } from '../punishment/service';
 export {
   articleTitles,
   bumpFavoriteCount as bumpArticleFavorites,
-  countLiveArticles,
+  countPublishedArticles,
   publishedArticleLinks,
   publishedArticleStamp,
   publishedArticles,

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db';
 import { like, notBelowZero } from '../../db/dialect';
 import { now, type ArticleTable } from '../../db/schema';
-import { ReviewStatus } from '../../../shared/constants';
+import { PUBLISHED_ARTICLE_STATUS } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
 
 // The `article` table (soft-deleted rows are the recycle bin) and `article_category`, the
@@ -47,6 +47,15 @@ const LIST_COLUMNS = [
   'deleted_at',
 ] as const;
 export type ArticleListRow = Pick<ArticleRow, (typeof LIST_COLUMNS)[number]>;
+
+/**
+ * The articles visitors can list: published, outside the recycle bin. What the public lists
+ * show and every count visitors see of articles counts (GetStats' `article_count` here;
+ * `category.doc_count` in the category module's recount, with the same constant): docs/api.md,
+ * "Counts visitors see".
+ */
+export const publishedArticlesOf = (db: Database) =>
+  db.selectFrom('article').where('deleted_at', 'is', null).where('status', '=', PUBLISHED_ARTICLE_STATUS);
 
 export async function findArticle(
   db: Database,
@@ -290,12 +299,9 @@ export async function relatedArticles(
         sql` + `,
       )})`
     : sql<number>`0`;
-  const rows = await db
-    .selectFrom('article')
+  const rows = await publishedArticlesOf(db)
     .select(LIST_COLUMNS)
     .select([sharedCategories.as('shared_categories'), sharedWords.as('shared_words')])
-    .where('deleted_at', 'is', null)
-    .where('status', '=', 1)
     .where('id', '!=', article.id)
     .where((eb) => eb.or([eb(sharedCategories, '>', 0), eb(sharedWords, '>', 0)]))
     .orderBy('shared_categories', 'desc')
@@ -319,12 +325,7 @@ export async function articlesForIndex(db: Database, ids: readonly number[]): Pr
 
 /** Ids of the published articles outside the recycle bin (at most `limit`). */
 export async function publishedArticleIds(db: Database, limit?: number): Promise<number[]> {
-  let query = db
-    .selectFrom('article')
-    .select('id')
-    .where('deleted_at', 'is', null)
-    .where('status', '=', ReviewStatus.Approved)
-    .orderBy('id');
+  let query = publishedArticlesOf(db).select('id').orderBy('id');
   if (limit !== undefined) query = query.limit(limit);
   return (await query.execute()).map((r) => r.id);
 }
@@ -332,35 +333,24 @@ export async function publishedArticleIds(db: Database, limit?: number): Promise
 /** The published articles among `ids`, with the list columns (the rows of search hits). */
 export async function listRowsByIds(db: Database, ids: readonly number[]): Promise<ArticleListRow[]> {
   if (!ids.length) return [];
-  return db
-    .selectFrom('article')
+  return publishedArticlesOf(db)
     .select(LIST_COLUMNS)
     .where('id', 'in', [...new Set(ids)])
-    .where('deleted_at', 'is', null)
-    .where('status', '=', ReviewStatus.Approved)
     .execute();
 }
 
-export const countLiveArticles = (db: Database) => countOf(db.selectFrom('article').where('deleted_at', 'is', null));
+/** How many articles visitors can list (the `article_count` of GetStats, and the dashboard's). */
+export const countPublishedArticles = (db: Database) => countOf(publishedArticlesOf(db));
 
 /** Published articles for the sitemap. */
 export async function publishedArticleLinks(db: Database) {
-  return db
-    .selectFrom('article')
-    .select(['id', 'identifier', 'updated_at'])
-    .where('deleted_at', 'is', null)
-    .where('status', '=', 1)
-    .orderBy('id')
-    .execute();
+  return publishedArticlesOf(db).select(['id', 'identifier', 'updated_at']).orderBy('id').execute();
 }
 
 /** How many articles are published and the latest change among them: what the sitemaps follow. */
 export async function publishedArticleStamp(db: Database): Promise<{ count: number; latest: string | null }> {
-  return db
-    .selectFrom('article')
+  return publishedArticlesOf(db)
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('updated_at').as('latest')])
-    .where('deleted_at', 'is', null)
-    .where('status', '=', 1)
     .executeTakeFirstOrThrow();
 }
 
@@ -375,13 +365,7 @@ export interface ArticleTarget {
 export async function publishedArticles(db: Database, ids: readonly number[]): Promise<Map<number, ArticleTarget>> {
   const unique = [...new Set(ids.filter((id) => id > 0))];
   const rows = unique.length
-    ? await db
-        .selectFrom('article')
-        .select(['id', 'title', 'identifier', 'user_id'])
-        .where('id', 'in', unique)
-        .where('deleted_at', 'is', null)
-        .where('status', '=', ReviewStatus.Approved)
-        .execute()
+    ? await publishedArticlesOf(db).select(['id', 'title', 'identifier', 'user_id']).where('id', 'in', unique).execute()
     : [];
   return new Map(rows.map((r) => [r.id, r]));
 }

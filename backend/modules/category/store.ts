@@ -3,12 +3,13 @@ import type { Database } from '../../db';
 import { like, lockKeys } from '../../db/dialect';
 import { now, type CategoryTable } from '../../db/schema';
 import { isInSubtree } from '../../db/tree';
-import { LISTED_DOCUMENT_STATUS } from '../../../shared/constants';
+import { LISTED_DOCUMENT_STATUS, PUBLISHED_ARTICLE_STATUS } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
 
 // The `category` table: document (type 0) and article (type 1) categories, a tree through
-// parent_id; `doc_count` counts what is filed in a category and below it: the documents
-// visitors can list (docs/api.md "Counts visitors see"), the articles outside the recycle bin.
+// parent_id; `doc_count` counts what is filed in a category and below it that visitors can
+// list (docs/api.md "Counts visitors see"): converted documents, published articles, outside the
+// recycle bin.
 
 export const CATEGORY_COLUMNS = [
   'id',
@@ -122,11 +123,11 @@ export const countCategories = (db: Database, type?: 0 | 1) =>
   countOf(type === undefined ? db.selectFrom('category') : db.selectFrom('category').where('type', '=', type));
 
 /**
- * Recomputes `doc_count` of every category of a type: the distinct documents visitors can list
- * (type 0: converted, outside the recycle bin, as the document module's `listedDocuments`) or
- * the articles outside the recycle bin (type 1) linked to the category or to any of its
- * descendants. The document and article services call this after changing links or what
- * visitors can list.
+ * Recomputes `doc_count` of every category of a type: the distinct documents (type 0:
+ * converted, as the document module's `listedDocuments`) or articles (type 1: published, as the
+ * article module's `publishedArticlesOf`) outside the recycle bin, that is those visitors can
+ * list, linked to the category or to any of its descendants. The document and article services
+ * call this after changing links or what visitors can list.
  */
 export async function recountCategories(db: Database, type: 0 | 1): Promise<void> {
   // Counted, then written: recounts of a type take turns, each counting the links the one before it committed.
@@ -137,7 +138,8 @@ export async function recountCategories(db: Database, type: 0 | 1): Promise<void
         JOIN document d ON d.id = dc.document_id
         WHERE d.deleted_at IS NULL AND d.status = ${LISTED_DOCUMENT_STATUS}`
       : sql`SELECT ac.category_id AS category_id, ac.article_id AS item_id FROM article_category ac
-        JOIN article a ON a.id = ac.article_id WHERE a.deleted_at IS NULL`;
+        JOIN article a ON a.id = ac.article_id
+        WHERE a.deleted_at IS NULL AND a.status = ${PUBLISHED_ARTICLE_STATUS}`;
   await sql`WITH RECURSIVE tree(ancestor_id, id) AS (
       SELECT id, id FROM category WHERE type = ${type}
       UNION ALL SELECT tree.ancestor_id, c.id FROM category c JOIN tree ON c.parent_id = tree.id WHERE c.type = ${type})

@@ -1,7 +1,7 @@
 import type { Database } from '../../db';
 import { now } from '../../db/schema';
 import { settingsChanged } from '../../platform/config-store';
-import { countLiveArticles } from '../article/service';
+import { countPublishedArticles } from '../article/service';
 import { countComments } from '../comment/service';
 import { countListedDocuments } from '../document/service';
 import { countReports } from '../report/service';
@@ -45,7 +45,7 @@ export async function setConfigValue(db: Database, category: string, name: strin
 export async function countContent(db: Database) {
   return {
     documents: await countListedDocuments(db),
-    articles: await countLiveArticles(db),
+    articles: await countPublishedArticles(db),
     comments: await countComments(db),
     reports: await countReports(db),
   };
