@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DocumentStatus } from '../../shared/constants';
 import { api, login, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { insertDocument } from '../helpers/document-fixtures';
 
 // UserAPI: profiles, passwords and user management.
 
@@ -292,18 +294,53 @@ describe('DeleteUser', () => {
     expect(signs.n).toBe(0);
   });
 
-  it('keeps users who still own documents or articles', async () => {
-    const author = await registerMember(backend.url);
-    await withDatabase(backend.dataDir, (db) =>
-      db.updateTable('user').set({ doc_count: 1 }).where('id', '=', author.user.id).execute(),
-    );
-    const res = await api(backend.url, 'DELETE', '/api/v1/user', {
-      token: backend.adminToken,
-      query: { id: author.user.id, password: backend.adminPassword },
+  /** Something of `userId`'s in the recycle bin or out of it: a document or an article, in a given status. */
+  async function ownedBy(userId: number, kind: 'document' | 'article', status: number): Promise<number> {
+    if (kind === 'document') return (await insertDocument(backend.dataDir, { userId, status })).id;
+    return withDatabase(backend.dataDir, async (db) => {
+      const ts = new Date().toISOString();
+      const row = await db
+        .insertInto('article')
+        .values({
+          identifier: `owned-${userId}-${status}`,
+          title: '作者的文章',
+          user_id: userId,
+          status,
+          created_at: ts,
+          updated_at: ts,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
     });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe('用户存在文档或文章，不允许删除');
-  });
+  }
+
+  it.each([
+    ['a document whose conversion failed', 'document', DocumentStatus.Failed],
+    ['a document in review', 'document', DocumentStatus.PendingReview],
+    ['a converted document', 'document', DocumentStatus.Converted],
+    ['an article in review', 'article', 0],
+    ['a published article', 'article', 1],
+  ] as const)(
+    'keeps a user who owns %s (counted or not); lets them go once it is in the recycle bin',
+    async (_name, kind, status) => {
+      const author = await registerMember(backend.url);
+      const id = await ownedBy(author.user.id, kind, status);
+      const remove = () =>
+        api(backend.url, 'DELETE', '/api/v1/user', {
+          token: backend.adminToken,
+          query: { id: author.user.id, password: backend.adminPassword },
+        });
+      const refused = await remove();
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe('用户存在文档或文章，不允许删除');
+      expect((await api(backend.url, 'GET', '/api/v1/user', { query: { id: author.user.id } })).status).toBe(200);
+      await withDatabase(backend.dataDir, (db) =>
+        db.updateTable(kind).set({ deleted_at: new Date().toISOString() }).where('id', '=', id).execute(),
+      );
+      expect((await remove()).status).toBe(200);
+    },
+  );
 
   it('needs ids and refuses to delete the caller', async () => {
     expect(

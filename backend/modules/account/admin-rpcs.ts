@@ -14,12 +14,13 @@ import { deniedMessage } from '../../platform/auth/session';
 import { rpc } from '../../platform/rpc';
 import { assertGroupsExist, groupIdsOf, refreshGroupCounts, setUserGroups } from '../group/service';
 import { vipPeriodOf } from '../vip/service';
+import { ownLiveArticles } from '../article/service';
+import { ownLiveDocuments } from '../document/service';
 import {
   DynamicType,
   PUBLIC_LIST_COLUMNS,
   PUBLIC_PROFILE_COLUMNS,
   addDynamic,
-  anyHasContent,
   deleteUsers,
   emailTaken,
   findUserByUsername,
@@ -159,7 +160,8 @@ export const adminRpcs = [
       const caller = await userOr404(ctx.db, me.id);
       if (!req.password || !(await verifyPassword(req.password, caller.password))) throw badRequest('密码错误');
       if (!ids.length) return {};
-      if (await anyHasContent(ctx.db, ids))
+      // What they own in any status, not their counts (which count what visitors can list).
+      if ((await ownLiveDocuments(ctx.db, ids)) || (await ownLiveArticles(ctx.db, ids)))
         throw new ApiError(Code.FailedPrecondition, '用户存在文档或文章，不允许删除');
       await ctx.db.transaction().execute(async (trx) => {
         const groups = [...(await groupIdsOf(trx, ids)).values()].flat();

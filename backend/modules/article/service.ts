@@ -11,6 +11,7 @@ export {
   articleTitles,
   bumpFavoriteCount as bumpArticleFavorites,
   countPublishedArticles,
+  ownLiveArticles,
   publishedArticleLinks,
   publishedArticleStamp,
   publishedArticles,

@@ -13,7 +13,6 @@ export {
   UNSEARCHABLE_STATUSES,
   bumpCounter,
   countListedDocuments,
-  countLiveDocuments,
   documentById,
   documentByUuid,
   documentsByHash,
@@ -21,6 +20,7 @@ export {
   hashHasDocuments,
   isPublic,
   isSearchable,
+  ownLiveDocuments,
   publicDocumentLinks,
   type DocumentRow,
 } from './store';

@@ -15,7 +15,6 @@ export {
   PUBLIC_PROFILE_COLUMNS,
   addCredit,
   addDynamic,
-  anyHasContent,
   bumpFavoriteCount,
   countUsers,
   deductCredit,

@@ -86,7 +86,7 @@ export async function publicProfilesOf(db: Database, ids: readonly number[]): Pr
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** The article module keeps each author's `article_count` (DeleteUser refuses authors). */
+/** The article module keeps each author's `article_count` (the member's own summary shows it). */
 export async function setArticleCount(db: Database, id: number, count: number): Promise<void> {
   await db.updateTable('user').set({ article_count: count }).where('id', '=', id).execute();
 }
@@ -275,17 +275,6 @@ export async function spendCredits(db: Database, id: number, amount: number): Pr
     .where('credit_count', '>=', amount)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
-}
-
-/** Does any of these users have documents or articles? */
-export async function anyHasContent(db: Database, ids: number[]): Promise<boolean> {
-  const busy = await db
-    .selectFrom('user')
-    .select('id')
-    .where('id', 'in', ids)
-    .where((eb) => eb.or([eb('doc_count', '>', 0), eb('article_count', '>', 0)]))
-    .executeTakeFirst();
-  return busy !== undefined;
 }
 
 /** Deletes the users and, from every table with a user_id column, their rows (MOREDOC does the same). */
