@@ -3,7 +3,7 @@
 // both refuse the same values. Type checks (integer, switch, select options, image paths)
 // stay with each side's input handling; these are the rules of the individual keys, and
 // (CONFIG_SET_RULES) the rules of keys read together.
-import { EMAIL_PATTERN } from './validation';
+import { EMAIL_PATTERN, cleanName } from './validation';
 import { PAYMENT_PROVIDERS, paymentProviderOptions, vipPlansProblem, type PaymentProviderName } from './vip';
 
 export interface ConfigRule {
@@ -16,6 +16,13 @@ export interface ConfigRule {
   unit?: string;
   /** What is wrong with a non-blank value (trimmed), as the words after the field's label; null: fine. */
   check?: (value: string) => string | null;
+  /**
+   * A one-line name the site shows (its name, the credit's, the VIP page's heading): checked
+   * and stored as cleaned like the names people write (`cleanName`: no control characters or
+   * bidi overrides and isolates, line breaks as spaces, trimmed), so that a value of only such
+   * characters is refused like a blank one.
+   */
+  name?: boolean;
 }
 
 /** The wire's int32: what the config's number values are read as. */
@@ -58,7 +65,7 @@ const templateId = matching(/^[A-Za-z0-9_-]{1,64}$/, '只能包含英文字母�
 
 /** Rules by `category.name`; keys not listed have none beyond their input type. */
 export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
-  'system.sitename': { required: true, check: maxLength(100) },
+  'system.sitename': { required: true, name: true, check: maxLength(100) },
   'system.domain': matching(
     /^https?:\/\/[^\s/]+(:\d+)?\/?$/,
     '必须是 http:// 或 https:// 开头的网站域名，例如 https://example.com',
@@ -88,7 +95,7 @@ export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
   'download.free_download_duration': range(0, 36_500),
   // ≤ 0 means 60 seconds to the server.
   'download.url_duration': range(1, INT32_MAX),
-  'score.credit_name': { required: true, check: maxLength(16) },
+  'score.credit_name': { required: true, name: true, check: maxLength(16) },
   'email.host': matching(
     /^([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]+\]?$/,
     '应为服务器的主机名或 IP 地址，例如 smtp.example.com（不含 smtp:// 和端口）',
@@ -112,7 +119,7 @@ export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
     /^https?:\/\/[^\s/?#]+\/[^\s#]*$/,
     '必须是 http(s):// 开头的完整地址，例如 https://example.com/vip/checkout',
   ),
-  'vip.title': { required: true, check: maxLength(64) },
+  'vip.title': { required: true, name: true, check: maxLength(64) },
   'vip.plans': { check: vipPlansProblem },
   'oauth.callback_url': matching(
     /^https?:\/\/[^\s/?#]+\/[^\s#]*$/,
@@ -149,13 +156,25 @@ export function configRule(key: string, inputType: string | undefined): ConfigRu
 }
 
 /**
+ * The value of the key `category.name` as it is checked and stored: a name key's cleaned
+ * (`cleanName`), a key with a format check's trimmed, any other as sent.
+ */
+export function configValueCleaned(key: string, value: string): string {
+  const rule = CONFIG_RULES[key];
+  if (rule?.name) return cleanName(value);
+  return rule?.check ? value.trim() : value;
+}
+
+/**
  * What is wrong with `value` for the key `category.name` of this input type, as the words
  * after the field's label (`必须在1到100之间`); null when the rules accept it. A number value
- * must already be an integer. Blank values are checked against `required` only.
+ * must already be an integer. Blank values are checked against `required` only; a name key's
+ * value that cleaning leaves empty, but that was not blank, is refused whether required or not.
  */
 export function configValueProblem(key: string, inputType: string | undefined, value: string): string | null {
   const rule = configRule(key, inputType);
-  const text = value.trim();
+  const text = rule.name ? cleanName(value) : value.trim();
+  if (text === '' && rule.name && value.trim() !== '') return '不能只包含控制字符或文字方向符号';
   if (text === '') return rule.required || inputType === 'number' ? '不能为空' : null;
   if (inputType === 'number') {
     const n = Number(text);

@@ -343,6 +343,10 @@ describe('UpdateConfig', () => {
     ],
     ['display', 'pages_per_read', '0', '配置项【文档【继续阅读】的页数】必须在1到100之间'],
     ['score', 'credit_name', '', '配置项【积分名称】不能为空'],
+    // Required names: what cleaning leaves (shared/validation.ts cleanName) must not be empty.
+    ['system', 'sitename', '\u202e', '配置项【网站名称】不能只包含控制字符或文字方向符号'],
+    ['score', 'credit_name', '\u2066\u0001\u2069', '配置项【积分名称】不能只包含控制字符或文字方向符号'],
+    ['vip', 'title', ' \u202d\u0085 ', '配置项【会员页标题】不能只包含控制字符或文字方向符号'],
     ['score', 'register', '3000000000', '配置项【注册】不能大于2147483647'],
     ['footer', 'about', 'javascript:alert(1)', `配置项【关于我们】${linkProblem}`],
     ['footer', 'feedback', '//evil.example/feedback', `配置项【意见反馈】${linkProblem}`],
@@ -399,6 +403,18 @@ describe('UpdateConfig', () => {
       'converter.max_preview_percent': '100',
       'captcha.length': '5',
     });
+  });
+
+  it('stores the site, credit and VIP page names cleaned like the names people write', async () => {
+    await backend.setConfig({
+      'system.sitename': ' 魔豆\u202e文库\u0001 ',
+      'score.credit_name': '魔\u2066豆',
+      'vip.title': 'VIP\t会员',
+    });
+    expect((await configRow('system', 'sitename')).value).toBe('魔豆文库');
+    expect((await configRow('score', 'credit_name')).value).toBe('魔豆');
+    expect((await configRow('vip', 'title')).value).toBe('VIP 会员');
+    await backend.setConfig({ 'system.sitename': '魔豆文库', 'vip.title': 'VIP会员' });
   });
 
   it('keeps the VIP benefits only through the rich-text allow-list, on save and in the settings', async () => {

@@ -33,6 +33,9 @@ describe('config rules', () => {
   it.each([
     ['system.sitename', 'text', '   ', '不能为空'],
     ['system.sitename', 'text', '文'.repeat(101), '不能超过100个字符'],
+    ['system.sitename', 'text', '\u202e', '不能只包含控制字符或文字方向符号'],
+    ['score.credit_name', 'text', '\u2066\u0000\u2069', '不能只包含控制字符或文字方向符号'],
+    ['vip.title', 'text', '\u202d\u0085', '不能只包含控制字符或文字方向符号'],
     [
       'system.copyright_start_year',
       'text',

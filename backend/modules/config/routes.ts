@@ -1,5 +1,11 @@
 import type { Selectable } from 'kysely';
-import { CONFIG_RULES, CONFIG_SET_RULES, configSetProblems, configValueProblem } from '../../../shared/config-rules';
+import {
+  CONFIG_RULES,
+  CONFIG_SET_RULES,
+  configSetProblems,
+  configValueCleaned,
+  configValueProblem,
+} from '../../../shared/config-rules';
 import { normalizeMainlandMobile } from '../../../shared/validation';
 import { PAY_KEY_RULES } from '../payment/service';
 import { sanitizeRichText } from '../../platform/rich-text';
@@ -40,9 +46,12 @@ const KEY_SANITIZERS: Record<string, (value: string) => string> = {
 /** Checks a new value against the row's input type; returns it normalised. */
 function validateValue(row: ConfigRow, value: string): string {
   const label = `配置项【${row.label || row.name}】`;
+  const key = `${row.category}.${row.name}`;
   if (value.length > MAX_VALUE_LENGTH) throw badRequest(`${label}内容过长`);
+  // Names lose their control characters when cleaned (configValueCleaned), as the form's rules expect.
   // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value)) throw badRequest(`${label}包含非法字符`);
+  if (!CONFIG_RULES[key]?.name && /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value))
+    throw badRequest(`${label}包含非法字符`);
   switch (row.input_type) {
     case 'switch':
       if (!BOOL_VALUES.includes(value)) throw badRequest(`${label}必须是 true 或 false`);
@@ -71,11 +80,11 @@ function validateValue(row: ConfigRow, value: string): string {
     default:
       break;
   }
-  const key = `${row.category}.${row.name}`;
   const problem = configValueProblem(key, row.input_type, value) ?? SERVER_KEY_RULES[key]?.(value);
   if (problem) throw badRequest(`${label}${problem}`);
-  // Formats (links, addresses, years) are checked without their surrounding spaces, and so kept.
-  if (CONFIG_RULES[key]?.check) value = value.trim();
+  // Formats (links, addresses, years) are checked without their surrounding spaces, and so kept;
+  // names (the site's, the credit's) as cleaned.
+  value = configValueCleaned(key, value);
   return KEY_SANITIZERS[key]?.(value) ?? value;
 }
 
