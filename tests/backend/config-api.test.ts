@@ -630,4 +630,17 @@ describe('SetSQLMode and the release calls', () => {
     const refresh = await admin('POST', '/api/v1/release');
     expect(refresh.body.message).toBe('您未指定新版本检测来源，无法获取最新版本更新！');
   });
+
+  it('IgnoreRelease checks the version like other text: no control characters, at most 64 characters', async () => {
+    expect((await admin('PUT', '/api/v1/release/ignore', { body: { tag_name: 'v9.9.9' } })).status).toBe(200);
+    for (const [tag_name, message] of [
+      ['v9\u0000.9', '版本号包含非法字符'],
+      ['v9.9\n9', '版本号包含非法字符'],
+      [`v${'9'.repeat(64)}`, '版本号长度不能超过64个字符'],
+    ]) {
+      const refused = await admin('PUT', '/api/v1/release/ignore', { body: { tag_name } });
+      expect([refused.status, refused.body.message]).toEqual([400, message]);
+    }
+    expect((await admin('GET', '/api/v1/release')).body).toMatchObject({ ignore: 'v9.9.9' });
+  });
 });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { SUPER_USER_ID } from '../../../shared/permissions';
 import { SETUP_ITEMS, type SetupItem } from '../../../shared/types/config';
 import { badRequest, forbidden } from '../../wire/errors';
+import { checkText } from '../../wire/request';
 import { isAdmin } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { countBanners } from '../banner/service';
@@ -212,8 +213,7 @@ export const systemRpcs = [
     auth: 'login',
     async handler(req, ctx) {
       await requireAdmin(ctx);
-      if (req.tag_name.length > 64) throw badRequest('版本号过长');
-      await setRelease(ctx, 'ignore', req.tag_name.trim());
+      await setRelease(ctx, 'ignore', checkText(req.tag_name.trim(), '版本号', { max: 64 }));
       return {};
     },
   }),
