@@ -118,6 +118,22 @@ describe('Alipay', () => {
     });
   });
 
+  it('refuses a device other than pc or mobile, and takes a missing one for a computer', async () => {
+    const member = await registerMember(backend.url);
+    const order = await placeOrder(member);
+    for (const device of ['toaster', 'Mobile', ' pc']) {
+      const res = await pay(member, order.order_no, 'alipay', device);
+      expect([res.status, res.body.message]).toEqual([400, '设备类型无效（参数 device），只能是 pc 或 mobile']);
+    }
+    expect((await orderOf(member, order.order_no)).body.provider ?? '').toBe('');
+    const res = await api(backend.url, 'POST', '/api/v1/order/pay', {
+      token: member.token,
+      body: { order_no: order.order_no, provider: 'alipay' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(new URL(res.body.pay_url).searchParams.get('method')).toBe('alipay.trade.page.pay');
+  });
+
   it("a valid notification answers `success`, pays the order and makes the member VIP for the plan's days", async () => {
     const member = await registerMember(backend.url);
     const order = await placeOrder(member);

@@ -22,9 +22,11 @@ import { usernamesOf } from '../user/service';
 import { vipDaysLeft, vipEndTooLate, withdrawVip } from '../vip/service';
 import { ListPaymentNotificationReply, ListPaymentNotificationRequest } from '../../../shared/messages/payment';
 import {
+  DEVICES,
   PROVIDER_LABELS,
   PaymentProviderError,
   assertNotifyAddress,
+  isDevice,
   listNotifications,
   offeredProviders,
   paymentProvider,
@@ -274,6 +276,9 @@ export const orderService = defineService(
         if (order.status !== OrderStatus.Pending) throw failedPrecondition(notPendingMessage(order));
         if (Date.parse(order.expires_at) <= Date.now()) throw failedPrecondition('订单已超时，请重新下单');
         if (!isPaymentProvider(req.provider)) throw badRequest('请选择支付方式（参数 provider）');
+        // Left out (or empty, the wire's zero value): a computer, as before the check.
+        if (req.device !== '' && !isDevice(req.device))
+          throw badRequest(`设备类型无效（参数 device），只能是 ${DEVICES.join(' 或 ')}`);
         const device: Device = req.device === 'mobile' ? 'mobile' : 'pc';
         const cfg = await ctx.app.settings.snapshot();
         if (!offeredProviders(cfg).includes(req.provider))

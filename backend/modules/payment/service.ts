@@ -11,7 +11,9 @@ export {
 export { registerNotifyRoutes, type NotifyingProviderName, type Settle, type SettleResult } from './notify';
 export { listNotifications, recordNotification } from './store';
 export {
+  DEVICES,
   PaymentProviderError,
+  isDevice,
   type ConfirmedPayment,
   type Device,
   type PaymentStart,

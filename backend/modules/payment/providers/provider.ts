@@ -6,7 +6,12 @@ import type { PaymentProviderName } from '../../../../shared/vip';
 // verified notifications through these types.
 
 /** What the member uses: a computer gets Alipay's page / WeChat's QR code, a phone the wap / H5 page. */
-export type Device = 'pc' | 'mobile';
+export const DEVICES = ['pc', 'mobile'] as const;
+export type Device = (typeof DEVICES)[number];
+
+export function isDevice(value: string): value is Device {
+  return (DEVICES as readonly string[]).includes(value);
+}
 
 /** The order as a provider sees it. */
 export interface PaymentSubject {
