@@ -1,8 +1,20 @@
 // One access line per request for the embedded backend run on its own (`npm run backend`):
 // Fastify's own pair of request lines is off. The line names the route pattern
 // (`/download/:jwt`), never the query, so no token or query secret reaches the log. At info;
-// a 5xx at warn, so that LOG_LEVEL=warn keeps the faults.
+// a 5xx at warn, so that LOG_LEVEL=warn keeps the faults, unless the route said why it
+// answered so on purpose (`request.expectedFailure`).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Why a route answered a 5xx on purpose, not as a fault (a payment notification for a
+     * provider without keys: 503, the provider retries). The access line says it and stays at
+     * info: the request writes no line of its own, as anyone may send as many as they like.
+     */
+    expectedFailure?: string;
+  }
+}
 
 /** The route pattern; for a request no route matched, its path with a download token hidden. */
 function routeOf(request: FastifyRequest): string {
@@ -12,14 +24,16 @@ function routeOf(request: FastifyRequest): string {
 }
 
 export function registerAccessLog(app: FastifyInstance): void {
+  app.decorateRequest('expectedFailure', undefined);
   app.addHook('onResponse', (request, reply, done) => {
     const line = {
       method: request.method,
       route: routeOf(request),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
+      ...(request.expectedFailure === undefined ? {} : { reason: request.expectedFailure }),
     };
-    if (reply.statusCode >= 500) request.log.warn(line, 'request failed');
+    if (reply.statusCode >= 500 && request.expectedFailure === undefined) request.log.warn(line, 'request failed');
     else request.log.info(line, 'request');
     done();
   });

@@ -584,6 +584,36 @@ describe('notify routes', () => {
     }
   });
 
+  it('log one line per notification while the provider is not configured, at info with the reason: anyone can post them', async () => {
+    const lines: { level: number; msg: string; status?: number; reason?: string }[] = [];
+    const bare = await startBackend({
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } },
+    });
+    try {
+      for (const [provider, headers, body, message] of [
+        ['alipay', { 'content-type': 'application/x-www-form-urlencoded' }, 'a=b', '支付宝未配置'],
+        ['wechat', { 'content-type': 'application/json' }, '{}', '微信支付未配置'],
+      ] as const) {
+        for (let i = 0; i < 3; i++) {
+          const from = lines.length;
+          const res = await api(bare.url, 'POST', `/api/v1/pay/notify/${provider}`, { rawBody: body, headers });
+          expect([res.status, res.body.message]).toEqual([503, message]);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          expect(lines.slice(from)).toEqual([
+            expect.objectContaining({
+              level: 30,
+              msg: 'request',
+              status: 503,
+              reason: expect.stringContaining('payment notification for an unconfigured provider'),
+            }),
+          ]);
+        }
+      }
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('PUT /api/v1/config refuses unreadable keys and a WeChat API v3 key of the wrong length', async () => {
     const list = await backend.admin('GET', '/api/v1/config/list', { query: { category: 'pay' } });
     const secret = list.body.config.find((c: { name: string }) => c.name === 'wechat_api_v3_key');

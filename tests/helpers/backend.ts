@@ -71,6 +71,8 @@ export async function startBackend(
     build?: Omit<BuildBackendOptions, 'logger'>;
     /** Keep the files in this S3 server's bucket (its S3_* variables) instead of DATA_DIR. */
     s3?: Pick<TestS3, 'env'>;
+    /** Where its log goes instead (tests of what it logs); default: lines at error, printed when a test fails. */
+    logger?: BuildBackendOptions['logger'];
   } = {},
 ): Promise<StartedBackend> {
   const dataDir = opts.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'moredoc-backend-')));
@@ -89,7 +91,7 @@ export async function startBackend(
   });
   // Cheap password hashing keeps the suites fast; the hashes verify the same way.
   const app = await buildBackend(config, {
-    logger: { level: 'error', stream: errorLog },
+    logger: opts.logger ?? { level: 'error', stream: errorLog },
     passwordCost: 10,
     ...opts.build,
   });

@@ -54,8 +54,9 @@ export function registerNotifyRoutes(app: FastifyInstance, ctx: BackendContext, 
       provider = (await paymentProvider(await ctx.settings.snapshot(), ctx.payment, name)) as NotifyingProvider;
     } catch (error) {
       if (!(error instanceof PaymentProviderError)) throw error;
-      request.log.warn({ provider: name, detail: error.message }, 'payment notification for an unconfigured provider');
-      // 503: the provider retries, and a fixed configuration can still take the payment.
+      // 503: the provider retries, and a fixed configuration can still take the payment. Anyone
+      // can post here: the reason goes on the request's one access line (at info), no line of its own.
+      request.expectedFailure = `payment notification for an unconfigured provider: ${error.message}`;
       throw unavailable(`${name === 'alipay' ? '支付宝' : '微信支付'}未配置`);
     }
     let verified: VerifiedNotification;
