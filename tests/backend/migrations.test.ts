@@ -22,4 +22,79 @@ describe('migrations', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('bring an older site in line: category counts of what visitors list (024, 025), VIP ends past 9999 (026)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrations-'));
+    try {
+      const first = await openDatabase(dataDir);
+      await first.db.destroy();
+      // As a site had them before: counts of every live document and article, a VIP end past year 9999.
+      const raw = new SQLite(path.join(dataDir, 'moredoc.db'));
+      const ts = new Date().toISOString();
+      const user = Number(
+        raw.prepare('INSERT INTO user (username, created_at, updated_at) VALUES (?, ?, ?)').run('老用户', ts, ts)
+          .lastInsertRowid,
+      );
+      const category = (type: number, title: string) =>
+        Number(
+          raw
+            .prepare('INSERT INTO category (type, title, doc_count, created_at, updated_at) VALUES (?, ?, 99, ?, ?)')
+            .run(type, title, ts, ts).lastInsertRowid,
+        );
+      const documents = category(0, '文档分类');
+      const articles = category(1, '文章分类');
+      for (const [uuid, status, deletedAt] of [
+        ['listed', 2, null],
+        ['failed', 3, null],
+        ['recycled', 2, ts],
+      ] as const) {
+        const id = raw
+          .prepare(
+            'INSERT INTO document (uuid, title, user_id, status, deleted_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          )
+          .run(uuid, uuid, user, status, deletedAt, ts, ts).lastInsertRowid;
+        raw
+          .prepare(
+            'INSERT INTO document_category (document_id, category_id, created_at, updated_at) VALUES (?, ?, ?, ?)',
+          )
+          .run(id, documents, ts, ts);
+      }
+      for (const [identifier, status] of [
+        ['published', 1],
+        ['in-review', 0],
+      ] as const) {
+        const id = raw
+          .prepare(
+            'INSERT INTO article (identifier, title, user_id, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+          )
+          .run(identifier, identifier, user, status, ts, ts).lastInsertRowid;
+        raw
+          .prepare('INSERT INTO article_category (article_id, category_id, created_at, updated_at) VALUES (?, ?, ?, ?)')
+          .run(id, articles, ts, ts);
+      }
+      raw
+        .prepare('INSERT INTO user_vip (user_id, start_at, end_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
+        .run(user, ts, '+010421-05-09T00:16:06.000Z', ts, ts);
+      raw.exec(
+        "DELETE FROM kysely_migration WHERE name IN ('024_listed_category_count', '025_published_article_count', '026_vip_end_cap')",
+      );
+      raw.close();
+
+      const second = await openDatabase(dataDir);
+      const counts = await second.db.selectFrom('category').select(['id', 'doc_count']).orderBy('id').execute();
+      expect(counts.filter((c) => c.id === documents || c.id === articles)).toEqual([
+        { id: documents, doc_count: 1 },
+        { id: articles, doc_count: 1 },
+      ]);
+      const vip = await second.db
+        .selectFrom('user_vip')
+        .select('end_at')
+        .where('user_id', '=', user)
+        .executeTakeFirst();
+      expect(vip?.end_at).toBe('9999-12-31T00:00:00.000Z');
+      await second.db.destroy();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
