@@ -30,6 +30,20 @@ describe('login screen', () => {
     expect(requestsTo(fetchMock, '/api/v1/user/login')).toHaveLength(0);
   });
 
+  it('shows and hides the password with a button named in Chinese, keeping what was typed', async () => {
+    renderApp('/auth/login');
+    const box = () => screen.getByLabelText('密码') as HTMLInputElement;
+    await userEvent.type(await screen.findByLabelText('密码'), 'secret123');
+    expect(box().type).toBe('password');
+    // Semi's own button is named in English ("Show password"), whatever the locale.
+    expect(document.querySelector('[aria-label="Show password"], [aria-label="Hidden password"]')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '显示密码' }));
+    expect(box().type).toBe('text');
+    expect(box().value).toBe('secret123');
+    await userEvent.click(screen.getByRole('button', { name: '隐藏密码' }));
+    expect(box().type).toBe('password');
+  });
+
   it('logs in, loads the permissions and returns to the redirect target', async () => {
     const { router, fetchMock } = renderApp('/auth/login?redirect=%2Fmember%2Fprofile', {
       backend: {

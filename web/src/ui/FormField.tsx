@@ -1,6 +1,7 @@
 // Labelled form fields (a Semi input, a text area, a group of checkboxes) with their validation
 // message or hint, announced to screen readers.
 import type { ReactNode } from 'react';
+import { PasswordInput } from './PasswordInput';
 import { Input } from './semi';
 import './form.css';
 
@@ -56,30 +57,28 @@ export function TextField(props: TextFieldProps) {
     hint,
   } = props;
   const messageId = `${id}-message`;
+  const common = {
+    id,
+    name: id,
+    value,
+    onChange: (next: string) => onChange(next),
+    placeholder,
+    autoComplete,
+    maxLength,
+    disabled,
+    prefix,
+    size: 'large' as const,
+    validateStatus: error ? ('error' as const) : ('default' as const),
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error || hint ? messageId : undefined,
+  };
   return (
     <div className="app-field">
       <label className="app-field__label" htmlFor={id}>
         {label}
       </label>
       <div className="app-field__control">
-        <Input
-          id={id}
-          name={id}
-          value={value}
-          onChange={(next: string) => onChange(next)}
-          mode={type === 'password' ? 'password' : undefined}
-          type={type === 'password' ? undefined : type}
-          placeholder={placeholder}
-          autoComplete={autoComplete}
-          maxLength={maxLength}
-          disabled={disabled}
-          prefix={prefix}
-          suffix={suffix}
-          size="large"
-          validateStatus={error ? 'error' : 'default'}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error || hint ? messageId : undefined}
-        />
+        {type === 'password' ? <PasswordInput {...common} /> : <Input {...common} type={type} suffix={suffix} />}
         {addon}
       </div>
       <FieldMessage id={messageId} error={error} hint={hint} />

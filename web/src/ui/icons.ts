@@ -11,6 +11,8 @@ export { default as IconDelete } from '@douyinfe/semi-icons/lib/es/icons/IconDel
 export { default as IconDownload } from '@douyinfe/semi-icons/lib/es/icons/IconDownload';
 export { default as IconEdit } from '@douyinfe/semi-icons/lib/es/icons/IconEdit';
 export { default as IconExit } from '@douyinfe/semi-icons/lib/es/icons/IconExit';
+export { default as IconEyeClosedSolid } from '@douyinfe/semi-icons/lib/es/icons/IconEyeClosedSolid';
+export { default as IconEyeOpened } from '@douyinfe/semi-icons/lib/es/icons/IconEyeOpened';
 export { default as IconFile } from '@douyinfe/semi-icons/lib/es/icons/IconFile';
 export { default as IconHistogram } from '@douyinfe/semi-icons/lib/es/icons/IconHistogram';
 export { default as IconHome } from '@douyinfe/semi-icons/lib/es/icons/IconHome';

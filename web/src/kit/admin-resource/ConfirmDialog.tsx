@@ -2,7 +2,8 @@
 // password (deleting users needs it, contract: DeleteUser), or for the one value an action
 // needs (a category, a reason, a reply).
 import { useState } from 'react';
-import { Button, Input } from '../../ui/semi';
+import { Button } from '../../ui/semi';
+import { PasswordInput } from '../../ui/PasswordInput';
 import { Modal, Select, TextArea } from '../../ui/semi-admin';
 import type { ActionInput, BatchChoice, ChoiceValue } from './resource';
 import { dialogWidth } from '../../ui/fit';
@@ -149,9 +150,8 @@ export function ConfirmDialog({
           <label className="app-field__label" htmlFor="confirm-password">
             请输入您的登录密码以确认
           </label>
-          <Input
+          <PasswordInput
             id="confirm-password"
-            mode="password"
             autoComplete="current-password"
             value={password}
             onChange={(value: string) => {

@@ -1,5 +1,6 @@
 // The input for one described field, by kind. Used by the resource forms and the config forms.
 import { Input } from '../../ui/semi';
+import { PasswordInput } from '../../ui/PasswordInput';
 import { InputNumber, Select, Switch, TextArea, TreeSelect, type TreeNodeData } from '../../ui/semi-admin';
 import { ImageUploadInput } from '../image-upload/ImageUploadInput';
 import type { FieldContext, FieldDef, FormValues, TreeOption } from './resource';
@@ -38,14 +39,25 @@ export function FieldInput<Values extends FormValues, Row>(props: FieldInputProp
   const aria = { 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy };
   switch (field.kind) {
     case 'text':
-    case 'password':
       return (
         <Input
           id={id}
           value={asText(value)}
           onChange={(next: string) => onChange(next)}
-          mode={field.kind === 'password' ? 'password' : undefined}
-          autoComplete={field.kind === 'password' ? 'new-password' : 'off'}
+          autoComplete="off"
+          placeholder={field.placeholder}
+          disabled={readOnly}
+          validateStatus={status}
+          {...aria}
+        />
+      );
+    case 'password':
+      return (
+        <PasswordInput
+          id={id}
+          value={asText(value)}
+          onChange={(next: string) => onChange(next)}
+          autoComplete="new-password"
           placeholder={field.placeholder}
           disabled={readOnly}
           validateStatus={status}
