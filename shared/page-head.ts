@@ -139,9 +139,18 @@ export function htmlText(html: string | undefined): string {
  * article category's, or a disabled one): the page is answered 404, as the SPA says 分类不存在.
  */
 export function isMissingCategory(match: RouteMatch | undefined, categories: readonly Category[]): boolean {
-  if (match?.route.name !== 'library-category') return false;
+  return match?.route.name === 'library-category' && !pageCategoryOf(match, categories);
+}
+
+/**
+ * The category whose list the page shows: an enabled document category under /library, an
+ * enabled article category under /article; none for an id of another type or a disabled one.
+ */
+function pageCategoryOf(match: RouteMatch | undefined, categories: readonly Category[]): Category | undefined {
+  if (match?.route.name === 'article-category') return articleCategoryOf(categories, match.params.category);
+  if (match?.route.name !== 'library-category') return undefined;
   const id = Number(match.params.category);
-  return !categories.some((c) => c.id === id && (c.type ?? 0) === 0 && c.enable !== false);
+  return categories.find((c) => c.id === id && (c.type ?? 0) === 0 && c.enable !== false);
 }
 
 /** The breadcrumbs of a page, home first (empty for pages that have none). */
@@ -280,12 +289,11 @@ function articleParts(input: PageInput, site: string): Parts {
 }
 
 function categoryParts(input: PageInput, site: string, listPath: string): Parts {
-  const id = Number(input.match?.params.category);
-  const category = input.categories.find((c) => c.id === id);
+  const category = pageCategoryOf(input.match, input.categories);
   const page = pageNumber(input.query);
   const base = category ? categoryPagePath(category) : listPath;
   const canonicalPath = page > 1 ? `${base}?page=${page}` : base;
-  // Missing although known: an article category's id, or a disabled one, under /library.
+  // The gateway and the SPA say so (`missing`) when isMissingCategory holds.
   if (input.missing) return { title: `分类不存在 - ${site}`, robots: NOINDEX };
   if (!category) return { title: `${input.match?.route.title ?? ''} - ${site}`, canonicalPath };
   return {

@@ -392,6 +392,17 @@ describe('page head', () => {
     }
   });
 
+  it('titles a library page only after a document category it shows, an article list only after an article category', () => {
+    // 7 is an article category, 9 a disabled one: not the library's, whatever the page is told.
+    for (const id of [7, 9]) {
+      const head = pageHead(pageInput(`/library/${id}`));
+      expect(head, String(id)).toMatchObject({ title: '文档分类 - 魔豆文库', canonical: `${ORIGIN}/library` });
+      expect(head.keywords, String(id)).toBe('文档,资料');
+    }
+    expect(pageHead(pageInput('/library/4')).title).toBe('小学 - 魔豆文库');
+    expect(pageHead(pageInput('/article/8')).title).toBe('站务 - 魔豆文库');
+  });
+
   it('titles a category page by its category, paged pages with their number', () => {
     const head = pageHead(pageInput('/library/4?page=3'));
     expect(head).toMatchObject({ title: '小学（第3页） - 魔豆文库', canonical: `${ORIGIN}/library/4?page=3` });

@@ -44,6 +44,28 @@ describe('page head', { timeout: 20_000 }, () => {
     expect(head().jsonLd.map((d) => d['@type'])).toEqual(['BreadcrumbList']);
   });
 
+  it('titles a library page whose category the site does not show 分类不存在, noindex, as the gateway does', async () => {
+    const categories = [
+      { id: 7, title: '教育资料', type: 0, enable: true, parent_id: 0 },
+      { id: 4, title: '行业新闻', type: 1, enable: true, parent_id: 0 },
+      { id: 5, title: '停用的分类', type: 0, enable: false, parent_id: 0 },
+    ];
+    const { router } = renderApp('/library/4', { categories });
+    expect(await screen.findByText('分类不存在')).toBeTruthy();
+    await waitFor(() => expect(head().title).toBe('分类不存在 - 测试文库'));
+    expect(head()).toMatchObject({ robots: 'noindex, nofollow', canonical: null, og: null, jsonLd: [] });
+    for (const path of ['/library/7', '/library/999', '/library/7', '/library/5']) {
+      await act(() => router.navigate(path));
+      const title = path === '/library/7' ? '教育资料 - 测试文库' : '分类不存在 - 测试文库';
+      await waitFor(() => expect(head().title, path).toBe(title));
+      expect(head().robots, path).toBe(path === '/library/7' ? null : 'noindex, nofollow');
+    }
+    // Under /article a document category's id is no category: the article of that key, here none.
+    await act(() => router.navigate('/article/7'));
+    await waitFor(() => expect(head().title).toBe('文章不存在 - 测试文库'));
+    expect(head().robots).toBe('noindex, nofollow');
+  });
+
   it('marks member and auth pages noindex, and drops what the previous page had', async () => {
     const { router } = renderApp('/');
     await waitFor(() => expect(head().title).toBe('测试文库 · 首页'));

@@ -94,6 +94,7 @@ export function renderApp(
     backend?: Backend;
     settings?: StartData['settings'];
     routeData?: StartData['routeData'];
+    categories?: StartData['categories'];
   } = {},
 ) {
   initSession(window.localStorage);
@@ -101,7 +102,7 @@ export function renderApp(
   applyStartData(queryClient, {
     settings: options.settings ?? settings,
     navigation: [{ id: 1, title: '首页', href: '/', enable: true }],
-    categories: [{ id: 7, title: '教育资料', type: 0, enable: true, parent_id: 0 }],
+    categories: options.categories ?? [{ id: 7, title: '教育资料', type: 0, enable: true, parent_id: 0 }],
     user: options.user,
     permissions: options.user ? (options.permissions ?? []) : undefined,
     ...(options.routeData ? { routeData: options.routeData } : {}),

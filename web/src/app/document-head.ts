@@ -6,7 +6,7 @@ import { notifyManager, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createElement, useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { CallAnswer } from '../../../shared/api-call';
-import { pageHead, type PageHead } from '../../../shared/page-head';
+import { isMissingCategory, pageHead, type PageHead } from '../../../shared/page-head';
 import { routeDataCalls, type RouteMatch } from '../../../shared/routes';
 import type { Category } from '../../../shared/types/category';
 import type { Settings } from '../../../shared/types/config';
@@ -123,7 +123,8 @@ export function PageHeadManager() {
 
 function PageHeadFollower() {
   const settings = useSettings();
-  const categories = useQuery(categoryListQuery()).data ?? NO_CATEGORIES;
+  const categoryList = useQuery(categoryListQuery()).data;
+  const categories = categoryList ?? NO_CATEGORIES;
   const page = useCurrentPage();
   const { pathname, search } = useLocation();
   const query = useMemo(() => {
@@ -132,7 +133,10 @@ function PageHeadFollower() {
     return first;
   }, [search]);
   const match = useMemo(() => (page ? { route: page.route, params: page.params } : undefined), [page]);
-  const { answers, missing } = usePageAnswers(match, query, categories);
+  const { answers, missing: gone } = usePageAnswers(match, query, categories);
+  // As the gateway says for the page it serves: a category page whose category the site does
+  // not show (none, another type's, disabled) is missing, once the categories are known.
+  const missing = gone || (categoryList !== undefined && isMissingCategory(match, categoryList));
   const head = pageHead({
     path: pathname,
     query,
