@@ -185,6 +185,36 @@ describe('a site-search hit', () => {
       await expect.poll(() => counter(visit.page)).toMatch(/^4 \//);
     }
   });
+
+  it('past the free preview: tells a visitor the page is beyond it and takes them to the preview end', async () => {
+    const visit = await site.visit();
+    await visit.page.setViewportSize(VIEWPORTS[1]);
+    await visit.page.goto(`/search?wd=${SECRET}`);
+    const hit = visit.page.getByRole('link', { name: `第 ${PAGES} 页` });
+    await hit.waitFor();
+    const asked: string[] = [];
+    visit.page.on('request', (request) => {
+      if (/\/view\/page\/[0-9a-f]{32}\/\d+\.json$/.test(request.url())) asked.push(request.url());
+    });
+    await hit.click();
+    await visit.page.waitForURL(
+      (url) => url.pathname === readerPath() && url.searchParams.get('page') === String(PAGES),
+    );
+    const summary = visit.page.locator('.app-find__summary');
+    await expect.poll(() => summary.textContent()).toMatch(new RegExp(`^第 ${PAGES} 页超出免费预览范围，下载文档`));
+    expect(await summary.textContent()).not.toContain('未找到');
+    const end = visit.page.getByRole('region', { name: '免费预览已结束' });
+    await expect
+      .poll(() =>
+        end.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return box.top >= 0 && box.top < window.innerHeight;
+        }),
+      )
+      .toBe(true);
+    expect(asked.map((url) => Number(/(\d+)\.json$/.exec(url)![1])).every((n) => n <= PREVIEW)).toBe(true);
+    expect(await visit.page.evaluate(() => document.body.innerText)).not.toContain(SECRET);
+  });
 });
 
 describe('page thumbnails', () => {

@@ -579,4 +579,41 @@ describe('find in this document', () => {
     expect(await screen.findByText('第 2 页')).toBeTruthy();
     expect(asked(fetchMock)).toEqual(['城市']);
   });
+
+  const vipSettings = {
+    system: { sitename: '测试文库' },
+    vip: { enable: true, free_download: true, read_all_pages: true },
+  };
+  const nowhere = {
+    'GET /api/v1/document/find': { status: 200, body: { total: 0, readable: 3, hit: [] } },
+  };
+
+  it('tells a visitor sent to a page past the free preview (a site-search hit) so, at the preview end', async () => {
+    // HTMLElement's, as the jump's test above spies on.
+    const scrollIntoView = vi.spyOn(HTMLElement.prototype, 'scrollIntoView');
+    const scrolled = () => scrollIntoView.mock.contexts as HTMLElement[];
+    try {
+      renderApp('/library/7/42?page=6&wd=城市', { backend: backend({}, nowhere), settings: vipSettings });
+      const end = await screen.findByRole('region', { name: '免费预览已结束' });
+      const summary = await screen.findByText(/超出免费预览范围/);
+      expect(summary.textContent).toBe('第 6 页超出免费预览范围，下载文档或开通VIP后可阅读');
+      await waitFor(() => expect(scrolled().at(-1)?.contains(end)).toBe(true));
+      expect(screen.queryByText(/未找到/)).toBeNull();
+      expect(screen.getByLabelText('当前第 3 页，共 8 页')).toBeTruthy();
+    } finally {
+      scrollIntoView.mockRestore();
+    }
+  });
+
+  it('opens an entitled reader at the page past the preview a link names, as any other', async () => {
+    renderApp('/library/7/42?page=6&wd=城市', {
+      backend: backend({}, found, true),
+      user: member,
+      settings: vipSettings,
+    });
+    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+    expect(await screen.findByLabelText('当前第 6 页，共 8 页')).toBeTruthy();
+    expect(await screen.findByText(/^共 1 处/)).toBeTruthy();
+    expect(screen.queryByText(/超出免费预览范围/)).toBeNull();
+  });
 });

@@ -136,6 +136,7 @@ export function DocumentPages({
   doc,
   shownPages,
   after,
+  locked,
   copyText,
   startPage = 1,
   startWords = '',
@@ -145,6 +146,11 @@ export function DocumentPages({
   shownPages: number;
   /** What follows the last shown page (the end of the preview). */
   after?: ReactNode;
+  /**
+   * Whether the pages past `shownPages` stay closed to this reader (the free preview), undefined
+   * while the server is being asked.
+   */
+  locked: boolean | undefined;
   /** Whether this reader may copy the text, or why not. */
   copyText: true | string;
   /** The page to open at (a link to a page, a search hit), and the words to mark there. */
@@ -169,25 +175,37 @@ export function DocumentPages({
   const resume = useResumeReading(doc.id ?? 0, user?.id ?? 0, current);
   // A link to a page is where the reader wants to be: no offer to go elsewhere.
   const resumeAt = resume.offer !== null && startPage === 1 && resume.offer <= shownPages ? resume.offer : null;
+  // A link to a page of the document past the free preview (a site-search hit names such pages
+  // too): this reader may not read it, and is told so at the preview's end.
+  const pastPreview = locked === true && startPage > shownPages && startPage <= total ? startPage : undefined;
   const [chosen, setChosen] = useState<ChosenHit | null>(() =>
     startWords
-      ? { words: startWords, page: Math.min(Math.max(startPage, 1), shownPages), occurrence: 0, index: -1 }
+      ? {
+          words: startWords,
+          // Past the preview while the access is asked: the page itself, should this reader read it.
+          page: startPage <= total ? Math.max(startPage, 1) : Math.min(startPage, shownPages),
+          occurrence: 0,
+          index: -1,
+        }
       : null,
   );
   const [copyRefusal, setCopyRefusal] = useState<string>();
 
+  const afterPages = useRef<HTMLDivElement>(null);
+  /** Scrolls `element`'s top just below the toolbar, which sticks (below the site's header on a wide screen). */
+  const bringToTop = useCallback((element: HTMLElement | null | undefined) => {
+    const toolbar = reader.current?.querySelector<HTMLElement>('.app-reader__toolbar');
+    if (element && toolbar)
+      element.style.scrollMarginTop = `${(parseFloat(getComputedStyle(toolbar).top) || 0) + toolbar.offsetHeight + 8}px`;
+    element?.scrollIntoView({ block: 'start' });
+  }, []);
   const goTo = useCallback(
     (page: number) => {
       const target = Math.min(Math.max(page, 1), shownPages);
-      const element = reader.current?.querySelector<HTMLElement>(`[data-page="${target}"]`);
-      const toolbar = reader.current?.querySelector<HTMLElement>('.app-reader__toolbar');
-      // The page's top just below the toolbar, which sticks (below the site's header on a wide screen).
-      if (element && toolbar)
-        element.style.scrollMarginTop = `${(parseFloat(getComputedStyle(toolbar).top) || 0) + toolbar.offsetHeight + 8}px`;
-      element?.scrollIntoView({ block: 'start' });
+      bringToTop(reader.current?.querySelector<HTMLElement>(`[data-page="${target}"]`));
       setCurrent(target);
     },
-    [shownPages, setCurrent],
+    [shownPages, setCurrent, bringToTop],
   );
   const zoomBy = useCallback((direction: 1 | -1) => {
     setZoom((value) => {
@@ -233,13 +251,19 @@ export function DocumentPages({
     if (page !== null) goTo(page);
   }, [fullscreen, goTo]);
 
-  // A link to a page (`?page=`) opens there, its words marked (`&wd=`): once, when the reader mounts.
+  // A link to a page (`?page=`) opens there, its words marked (`&wd=`): once, when the reader
+  // mounts, or, for a page past the preview, once the server has said whether this reader may
+  // read it. One it may not takes it to the preview's end, which offers the ways to read on.
   const opened = useRef(false);
   useEffect(() => {
     if (opened.current) return;
+    if (startPage > shownPages && startPage <= total && locked === undefined) return;
     opened.current = true;
-    if (startPage > 1) goTo(startPage);
-  }, [goTo, startPage]);
+    if (pastPreview !== undefined) {
+      bringToTop(afterPages.current);
+      setCurrent(shownPages);
+    } else if (startPage > 1) goTo(startPage);
+  }, [goTo, startPage, shownPages, total, locked, pastPreview, bringToTop, setCurrent]);
 
   const choose = useCallback(
     (hit: ChosenHit) => {
@@ -359,6 +383,7 @@ export function DocumentPages({
           <FindInDocument
             documentId={doc.id}
             initialWords={startWords}
+            pastPreview={pastPreview}
             current={chosen}
             onChoose={choose}
             onClose={() => {
@@ -417,7 +442,7 @@ export function DocumentPages({
           ))}
         </div>
       </div>
-      {after}
+      <div ref={afterPages}>{after}</div>
     </section>
   );
 }

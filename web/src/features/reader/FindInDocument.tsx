@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import type { FoundLine } from '../../../../shared/types/document';
 import { Button } from '../../ui/semi';
 import { findInDocumentQuery } from './page-text-api';
+import { pastPreviewNote, useVipReadsAll } from './PreviewEnd';
 
 /**
  * How long typing must pause before the words are looked for: short, so that the hits are
@@ -47,12 +48,18 @@ function chosen(hits: readonly FoundLine[], index: number, words: string): Chose
 export function FindInDocument({
   documentId,
   initialWords = '',
+  pastPreview,
   current,
   onChoose,
   onClose,
 }: {
   documentId: number;
   initialWords?: string;
+  /**
+   * The page past the free preview the link that opened the reader with `initialWords` asked
+   * for (a site-search hit): said in place of "未找到" in the pages this reader may read.
+   */
+  pastPreview?: number;
   current: ChosenHit | null;
   onChoose: (hit: ChosenHit) => void;
   onClose: () => void;
@@ -68,6 +75,9 @@ export function FindInDocument({
   const found = useQuery(findInDocumentQuery(documentId, words));
   const hits = words && found.data ? (found.data.hit ?? []) : [];
   const total = found.data?.total ?? 0;
+  const vipReads = useVipReadsAll();
+  const note =
+    pastPreview !== undefined && words === initialWords.trim() ? pastPreviewNote(pastPreview, vipReads) : undefined;
   const step = (direction: 1 | -1) => {
     if (!hits.length) return;
     const from = current && current.words === words ? current.index : -1;
@@ -108,7 +118,13 @@ export function FindInDocument({
           关闭
         </Button>
       </form>
-      {words && (
+      {words && note !== undefined && (
+        <p className="app-find__summary" aria-live="polite">
+          {note}
+          {total > 0 ? `；可阅读的页中共 ${total} 处` : ''}
+        </p>
+      )}
+      {words && note === undefined && (
         <p className="app-find__summary" aria-live="polite">
           {found.isPending
             ? '查找中…'

@@ -10,10 +10,21 @@ import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
 import { DownloadButton } from './DownloadPanel';
 
-export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: number }) {
-  const { loggedIn, user } = useSession();
+/** Whether VIP is on sale to this reader and lets its members read every page. */
+export function useVipReadsAll(): boolean {
+  const { user } = useSession();
   const settings = useSettings();
-  const vipReads = settings.vip?.enable === true && settings.vip.read_all_pages === true && !user?.is_vip;
+  return settings.vip?.enable === true && settings.vip.read_all_pages === true && !user?.is_vip;
+}
+
+/** What a reader sent to a page past the free preview (a site-search hit, a link) is told. */
+export function pastPreviewNote(page: number, vipReads: boolean): string {
+  return `第 ${page} 页超出免费预览范围，下载文档${vipReads ? '或开通VIP' : ''}后可阅读`;
+}
+
+export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: number }) {
+  const { loggedIn } = useSession();
+  const vipReads = useVipReadsAll();
   const { pathname, search } = useLocation();
   const remaining = (doc.pages ?? 0) - shownPages;
   return (

@@ -181,6 +181,7 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
             key={doc.id}
             doc={doc}
             shownPages={shown}
+            locked={locked}
             copyText={copyText}
             startPage={startPage}
             startWords={startWords}
