@@ -102,6 +102,8 @@ describe('/vip', { timeout: 20_000 }, () => {
     renderApp('/vip', { settings: { ...onSale, pay: {} } });
     expect(await screen.findByText('VIP会员暂未开放购买，敬请期待。')).toBeTruthy();
     expect(screen.getAllByRole('button', { name: '暂未开放购买' })).toHaveLength(2);
+    // A notice that stays: no close button, and none named in English ("Close", Semi's).
+    expect(document.querySelector('[aria-label="Close"]')).toBeNull();
     const hero = within(screen.getByRole('heading', { name: 'VIP会员', level: 1 }).closest('section') as HTMLElement);
     expect(hero.getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Fvip');
     // Logging in opens no purchase here: it shows one's own VIP state.

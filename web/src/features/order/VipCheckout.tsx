@@ -24,7 +24,7 @@ import { toast } from '../../kit/toasts/toast-store';
 import { IconSpin, IconTickCircle } from '../../ui/icons';
 import { Panel } from '../../ui/Panel';
 import { Button } from '../../ui/semi';
-import { Banner } from '../../ui/semi-extra';
+import { Notice } from '../../ui/Notice';
 import { EmptyState } from '../../ui/states';
 import { useSettings } from '../settings/use-settings';
 import { myVipQuery } from '../vip/api';
@@ -231,7 +231,7 @@ function PlanCheckout({
           </div>
         </>
       ) : (
-        <Banner type="warning" fullMode={false} description="暂未开放在线支付，请联系管理员" />
+        <Notice type="warning" description="暂未开放在线支付，请联系管理员" />
       )}
     </Panel>
   );
@@ -332,7 +332,7 @@ function OrderCheckout({
                 {providers.length ? (
                   <ProviderChoice providers={providers} value={chosen} onChange={setChosen} />
                 ) : (
-                  <Banner type="warning" fullMode={false} description="暂未开放在线支付，请联系管理员" />
+                  <Notice type="warning" description="暂未开放在线支付，请联系管理员" />
                 )}
                 <div className="app-checkout__actions">
                   <Button

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Banner } from '../../ui/semi-extra';
+import { Notice } from '../../ui/Notice';
 import { UNSUPPORTED_BROWSER_MESSAGE } from '../../../../shared/constants';
 import { isSupportedBrowser } from './browser-support';
 
@@ -10,10 +10,9 @@ export default function UnsupportedBrowserNotice({ userAgent = navigator.userAge
   if (supported || dismissed) return null;
   return (
     <div className="app-browser-banner" role="region" aria-label="浏览器版本提示">
-      <Banner
+      <Notice
         type="warning"
         fullMode
-        bordered={false}
         description={
           <>
             {UNSUPPORTED_BROWSER_MESSAGE}{' '}

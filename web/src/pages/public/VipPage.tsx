@@ -6,7 +6,7 @@ import { VipBenefits } from '../../features/vip/VipBenefits';
 import { VipPlanCards } from '../../features/vip/VipPlanCards';
 import { MyVipState } from '../../features/vip/VipState';
 import { Panel } from '../../ui/Panel';
-import { Banner } from '../../ui/semi-extra';
+import { Notice } from '../../ui/Notice';
 import { EmptyState } from '../../ui/states';
 import '../../features/vip/vip.css';
 
@@ -33,7 +33,7 @@ export function VipPage() {
         )}
       </section>
       <Panel title="会员套餐" titleId="vip-plans-title">
-        {!onSale && <Banner type="info" fullMode={false} description="VIP会员暂未开放购买，敬请期待。" />}
+        {!onSale && <Notice type="info" description="VIP会员暂未开放购买，敬请期待。" />}
         {plans.length ? <VipPlanCards plans={plans} buyable={onSale} /> : <EmptyState title="暂无会员套餐" />}
       </Panel>
       <Panel title="会员权益" titleId="vip-benefits-title">

@@ -1,0 +1,28 @@
+// A notice in a band (Semi's Banner): not to be closed unless `onClose` is given, and then by a
+// button named in Chinese. Semi's own close button is named "Close" whatever the locale.
+import type { ReactNode } from 'react';
+import { Banner } from './semi-extra';
+import { IconClose } from './icons';
+import './notice.css';
+
+export interface NoticeProps {
+  type: 'info' | 'warning' | 'danger' | 'success';
+  description: ReactNode;
+  /** a band across the page (no radius, no border) rather than a box in the content */
+  fullMode?: boolean;
+  /** given: a 关闭提示 button that calls it */
+  onClose?: () => void;
+}
+
+export function Notice({ type, description, fullMode = false, onClose }: NoticeProps) {
+  const banner = <Banner type={type} fullMode={fullMode} bordered={false} description={description} closeIcon={null} />;
+  if (!onClose) return banner;
+  return (
+    <div className="app-notice">
+      {banner}
+      <button type="button" className="app-notice__close" aria-label="关闭提示" onClick={onClose}>
+        <IconClose aria-hidden />
+      </button>
+    </div>
+  );
+}
