@@ -39,31 +39,21 @@ export function FieldInput<Values extends FormValues, Row>(props: FieldInputProp
   const aria = { 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy };
   switch (field.kind) {
     case 'text':
+    case 'password': {
+      const Box = field.kind === 'password' ? PasswordInput : Input;
       return (
-        <Input
+        <Box
           id={id}
           value={asText(value)}
           onChange={(next: string) => onChange(next)}
-          autoComplete="off"
+          autoComplete={field.kind === 'password' ? 'new-password' : 'off'}
           placeholder={field.placeholder}
           disabled={readOnly}
           validateStatus={status}
           {...aria}
         />
       );
-    case 'password':
-      return (
-        <PasswordInput
-          id={id}
-          value={asText(value)}
-          onChange={(next: string) => onChange(next)}
-          autoComplete="new-password"
-          placeholder={field.placeholder}
-          disabled={readOnly}
-          validateStatus={status}
-          {...aria}
-        />
-      );
+    }
     case 'textarea':
       return (
         <TextArea
