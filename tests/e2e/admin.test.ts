@@ -323,12 +323,29 @@ describe('a menu taller than the window', () => {
   async function wheelToAndClick(page: Page, menu: Locator, entry: Locator, height: number) {
     const box = (await menu.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + height / 2);
+    // Wheel until the entry is inside the window and nothing covers its middle (the rail's
+    // button sits below the list), then until it stops moving: a wheel scroll is animated,
+    // and a click read from a box still in motion can miss the entry.
+    let seen: number | undefined;
     await expect
       .poll(async () => {
         const at = await entry.boundingBox();
-        if (at && at.y >= 0 && at.y + at.height <= height) return true;
-        await page.mouse.wheel(0, 200);
-        return false;
+        const reachable =
+          at &&
+          at.y >= 0 &&
+          at.y + at.height <= height &&
+          (await entry.evaluate((element, { x, y }) => element.contains(document.elementFromPoint(x, y)), {
+            x: at.x + at.width / 2,
+            y: at.y + at.height / 2,
+          }));
+        if (!reachable) {
+          seen = undefined;
+          await page.mouse.wheel(0, 200);
+          return false;
+        }
+        const still = seen === at.y;
+        seen = at.y;
+        return still;
       })
       .toBe(true);
     // The menu scrolled, not the page behind it.
