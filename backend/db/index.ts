@@ -28,6 +28,7 @@ import * as m023 from './migrations/023_message';
 import * as m024 from './migrations/024_listed_category_count';
 import * as m025 from './migrations/025_published_article_count';
 import * as m026 from './migrations/026_vip_end_cap';
+import * as m027 from './migrations/027_unverified_notifications';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '024_listed_category_count': m024,
   '025_published_article_count': m025,
   '026_vip_end_cap': m026,
+  '027_unverified_notifications': m027,
 };
 
 export type Database = Kysely<DB>;

@@ -578,6 +578,8 @@ export interface PaymentNotificationTable {
   reason: string;
   raw: string;
   ip: string;
+  /** 0: refused before it reached the order module (signature, ids, format); only the newest are kept */
+  verified: Generated<number>;
   created_at: Timestamp;
 }
 

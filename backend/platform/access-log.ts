@@ -8,9 +8,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * Why a route answered a 5xx on purpose, not as a fault (a payment notification for a
-     * provider without keys: 503, the provider retries). The access line says it and stays at
-     * info: the request writes no line of its own, as anyone may send as many as they like.
+     * Why a route answered a failure on purpose: a 5xx that is no fault (a payment
+     * notification for a provider without keys: 503, the provider retries), or a refusal
+     * anyone can provoke as often as they like (a notification whose signature fails). The
+     * access line says it and stays at info: the request writes no line of its own.
      */
     expectedFailure?: string;
   }

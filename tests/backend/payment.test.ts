@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { UNVERIFIED_NOTIFICATIONS_KEPT, UNVERIFIED_RAW_KEPT } from '../../backend/modules/payment/store';
+import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { startPaymentProvider, type PaymentProviderStub } from '../helpers/payment-provider';
 
 // Alipay and WeChat Pay v3 end to end, offline (docs/api.md §11): the checkout's pay call
@@ -611,6 +612,68 @@ describe('notify routes', () => {
       }
     } finally {
       await bare.close();
+    }
+  });
+
+  it('keep the newest notifications refused before verification only, cut short, with one warn line: anyone can post them', async () => {
+    const lines: { level: number; msg: string; status?: number; reason?: string; refused?: number }[] = [];
+    const site = await startBackend({
+      env: { ...stub.settingsEnv, ...stub.env },
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } },
+    });
+    const post = (body: string) =>
+      api(site.url, 'POST', '/api/v1/pay/notify/alipay', {
+        rawBody: body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+      });
+    try {
+      // Genuine and refused for the order's sake: rare, and it matters; kept whatever follows.
+      const genuineBody = stub.alipay.notification(stub.alipay.paidParams('20990101000000777001', '30.00'));
+      expect((await post(genuineBody)).text).toBe('fail');
+      // Forged: a signed notification with a long field added, which the signature does not cover.
+      const forged = (i: number) =>
+        `${stub.alipay.notification(stub.alipay.paidParams(`2099010100000${String(i).padStart(7, '0')}`, '30.00'))}&memo=${'x'.repeat(20_000)}`;
+      const from = lines.length;
+      const posted = UNVERIFIED_NOTIFICATIONS_KEPT + 20;
+      for (let i = 0; i < posted; i++) {
+        const res = await post(forged(i));
+        expect([res.status, res.text]).toEqual([400, 'fail']);
+      }
+      const accessLines = () => lines.slice(from).filter((l) => l.msg === 'request');
+      await expect.poll(() => accessLines().length).toBe(posted);
+      expect(accessLines().every((l) => l.level === 30 && l.status === 400 && l.reason?.endsWith('签名无效'))).toBe(
+        true,
+      );
+      expect(lines.slice(from).filter((l) => l.level >= 40)).toEqual([
+        expect.objectContaining({ msg: 'payment notifications refused before verification', refused: 1 }),
+      ]);
+
+      const token = await login(site.url, 'admin', site.adminPassword);
+      const refused: { order_no: string; reason: string; raw: string }[] = [];
+      for (let page = 1; page <= 3; page++) {
+        const res = await api(site.url, 'GET', '/api/v1/order/notification', {
+          token,
+          query: { outcome: 'refused', page, size: 100 },
+        });
+        expect(res.body.total).toBe(UNVERIFIED_NOTIFICATIONS_KEPT + 1);
+        refused.push(...(res.body.notification ?? []));
+      }
+      expect(refused).toHaveLength(UNVERIFIED_NOTIFICATIONS_KEPT + 1);
+      const genuine = refused.filter((n) => n.reason === '订单不存在');
+      expect(genuine.map((n) => n.raw)).toEqual([genuineBody]);
+      const unverified = refused.filter((n) => n.reason === '签名无效');
+      // The newest, newest first.
+      expect(unverified.map((n) => n.order_no)).toEqual(
+        Array.from({ length: UNVERIFIED_NOTIFICATIONS_KEPT }, (_, k) => posted - 1 - k).map(
+          (i) => `2099010100000${String(i).padStart(7, '0')}`,
+        ),
+      );
+      for (const n of unverified) {
+        expect(n.raw).toHaveLength(UNVERIFIED_RAW_KEPT + 1);
+        expect(n.raw).toMatch(/&sign=.+&memo=x+…$/);
+      }
+    } finally {
+      await site.close();
     }
   });
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import type { BackendContext } from '../../platform/context';
 import { clientIp } from '../../wire/rpc';
 import { notFound, unavailable } from '../../wire/errors';
@@ -10,11 +10,23 @@ import {
   type NotifyingProvider,
   type VerifiedNotification,
 } from './providers/provider';
-import { recordNotification } from './store';
+import { recordUnverifiedNotification } from './store';
 
 // `POST /api/v1/pay/notify/alipay|wechat`: public, but only a notification the provider
-// signed reaches the order module's `settle`. Refused ones change nothing and are kept (and
-// logged) for the admin. The gateway lets these paths through without CSRF or JSON checks.
+// signed reaches the order module's `settle`. Refused ones change nothing and are kept for the
+// admin. The gateway lets these paths through without CSRF or JSON checks.
+//
+// Anyone can post here, unauthenticated, as fast as they like. What such a post can cost is
+// bounded: a notification refused before verification is kept among the newest
+// UNVERIFIED_NOTIFICATIONS_KEPT only, its raw text cut short (store.ts), and its reason goes on
+// the request's access line (at info), with a warn line at most every UNVERIFIED_WARN_EVERY_MS
+// that counts them: the first refusal shows at once at LOG_LEVEL=warn (a wrong platform key
+// refuses every genuine notification), a flood adds one line per interval. A verified
+// notification refused for the order's sake (unknown order, another amount) is rare and
+// matters: each one is kept with the others, unpruned, and logged at warn.
+
+/** A warn line about notifications refused before verification at most this often. */
+const UNVERIFIED_WARN_EVERY_MS = 10 * 60_000;
 
 export type NotifyingProviderName = 'alipay' | 'wechat';
 
@@ -36,6 +48,27 @@ function isNotifying(name: string): name is NotifyingProviderName {
   return name === 'alipay' || name === 'wechat';
 }
 
+/**
+ * The warn lines about notifications refused before verification: one for the first, then
+ * one at the first refusal UNVERIFIED_WARN_EVERY_MS or more after the last line, with the
+ * latest's provider, reason and address, and `refused`: how many since the last line
+ * (`since`), this one included.
+ */
+class UnverifiedRefusals {
+  private lastLine: number | undefined;
+  private count = 0;
+
+  note(log: FastifyBaseLogger, details: { provider: string; reason: string; ip: string }): void {
+    this.count += 1;
+    const at = Date.now();
+    if (this.lastLine !== undefined && at - this.lastLine < UNVERIFIED_WARN_EVERY_MS) return;
+    const since = this.lastLine === undefined ? {} : { since: new Date(this.lastLine).toISOString() };
+    log.warn({ ...details, refused: this.count, ...since }, 'payment notifications refused before verification');
+    this.lastLine = at;
+    this.count = 0;
+  }
+}
+
 function send(reply: FastifyReply, answer: NotifyAnswer) {
   reply.code(answer.status);
   if (answer.contentType) reply.header('content-type', answer.contentType);
@@ -43,6 +76,7 @@ function send(reply: FastifyReply, answer: NotifyAnswer) {
 }
 
 export function registerNotifyRoutes(app: FastifyInstance, ctx: BackendContext, settle: Settle): void {
+  const unverified = new UnverifiedRefusals();
   app.post<{ Params: { provider: string } }>('/api/v1/pay/notify/:provider', async (request, reply) => {
     const name = request.params.provider;
     if (!isNotifying(name)) throw notFound('不支持的支付渠道');
@@ -64,11 +98,9 @@ export function registerNotifyRoutes(app: FastifyInstance, ctx: BackendContext, 
       verified = provider.verifyNotification({ headers: request.headers, body });
     } catch (error) {
       if (!(error instanceof NotificationRefused)) throw error;
-      request.log.warn(
-        { provider: name, orderNo: error.orderNo, reason: error.message, ip },
-        'payment notification refused',
-      );
-      await recordNotification(ctx.db, {
+      request.expectedFailure = `payment notification refused before verification: ${error.message}`;
+      unverified.note(request.log, { provider: name, reason: error.message, ip });
+      await recordUnverifiedNotification(ctx.db, {
         provider: name,
         order_no: error.orderNo.slice(0, 64),
         order_id: 0,

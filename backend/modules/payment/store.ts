@@ -2,17 +2,50 @@ import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
 import { now, type PaymentNotificationTable } from '../../db/schema';
 import { applyPaging, countOf } from '../../wire/request';
+import { clip } from './providers/provider';
 
 // The `payment_notification` table: every notification a provider posted, what became of it
 // (paid, repeated, late, ignored, refused) and why, with the raw text for the admin.
 
-export type NotificationRecord = Omit<Insertable<PaymentNotificationTable>, 'id' | 'created_at'>;
+export type NotificationRecord = Omit<Insertable<PaymentNotificationTable>, 'id' | 'created_at' | 'verified'>;
+
+/**
+ * Notifications refused before they reached the order module (`verified` 0: a bad or missing
+ * signature, a stale timestamp, another app or merchant, an unreadable body) kept at most: the
+ * newest. Anyone can post them, as fast as they like; what an admin needs of them is that
+ * they arrive, from where and why they fail (a wrong platform key refuses every genuine one),
+ * which the newest show. The verified ones (paid, refused for the order's sake: unknown order,
+ * another amount) are all kept: only the provider can send them.
+ */
+export const UNVERIFIED_NOTIFICATIONS_KEPT = 100;
+/** Their raw text kept, in characters: a whole notification of either provider (1–3 KB), not a flood's megabytes. */
+export const UNVERIFIED_RAW_KEPT = 4096;
 
 export async function recordNotification(db: Database, record: NotificationRecord): Promise<void> {
   await db
     .insertInto('payment_notification')
     .values({ ...record, created_at: now() })
     .execute();
+}
+
+/** Keeps a notification refused before verification, and drops those beyond the newest UNVERIFIED_NOTIFICATIONS_KEPT. */
+export async function recordUnverifiedNotification(db: Database, record: NotificationRecord): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('payment_notification')
+      .values({ ...record, raw: clip(record.raw, UNVERIFIED_RAW_KEPT), verified: 0, created_at: now() })
+      .execute();
+    const oldestKept = await trx
+      .selectFrom('payment_notification')
+      .select('id')
+      .where('verified', '=', 0)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .offset(UNVERIFIED_NOTIFICATIONS_KEPT - 1)
+      .executeTakeFirst();
+    if (oldestKept)
+      await trx.deleteFrom('payment_notification').where('verified', '=', 0).where('id', '<', oldestKept.id).execute();
+  });
 }
 
 export async function listNotifications(
