@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { GatewayError, MESSAGES, errorBody } from './errors';
 import { SAFE_METHODS, pathOf } from './http';
+import { EXPECTED_FAILURE_HEADER } from './in-process-dispatcher';
 import { recordUpstreamFailure } from './plugins/backend-client';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and the ones undici sets or refuses itself. */
@@ -102,13 +103,18 @@ export function backendRequestHeaders(request: FastifyRequest, identity = false)
 /**
  * The backend's answer headers as the client gets them: hop-by-hop ones dropped (Node writes
  * its own), CORS headers dropped (one origin: the backend's CORS answers must not open our
- * API to other sites), values Node would refuse cleaned.
+ * API to other sites), values Node would refuse cleaned. The embedded backend's reason for a
+ * failure on purpose (in-process-dispatcher.ts) goes to the request's access line, not on.
  */
-export function clientResponseHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+export function clientResponseHeaders(headers: IncomingHttpHeaders, request: FastifyRequest): IncomingHttpHeaders {
   const listed = connectionOptions(headers.connection);
   const out: IncomingHttpHeaders = {};
   for (const name in headers) {
     const value = headers[name];
+    if (name === EXPECTED_FAILURE_HEADER) {
+      if (typeof value === 'string') request.expectedFailure = decodedReason(value);
+      continue;
+    }
     if (
       value === undefined ||
       HOP_BY_HOP.has(name) ||
@@ -122,6 +128,14 @@ export function clientResponseHeaders(headers: IncomingHttpHeaders): IncomingHtt
     INVALID_HEADER_VALUE.lastIndex = 0;
   }
   return out;
+}
+
+function decodedReason(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** A backend fault as the JSON answer, with the headers of a half-set answer cleared. */
@@ -237,7 +251,7 @@ class ReadForwarder implements Dispatcher.DispatchHandler {
 
   private sendHead(): void {
     const reply = this.reply;
-    reply.code(this.status).headers(clientResponseHeaders(this.headers!));
+    reply.code(this.status).headers(clientResponseHeaders(this.headers!, this.request));
     if (this.status === 401 && bearerFromCookie(this.request)) reply.clearTokenCookie();
   }
 

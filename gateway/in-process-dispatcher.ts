@@ -6,11 +6,21 @@
 // (a Pool over HTTP) and the embedded one (this): only the transport differs. Bodies stream
 // both ways with backpressure, nothing is serialised to HTTP or parsed again. The peer address
 // the backend sees is the client address the gateway forwards (X-Forwarded-For, which it
-// always sets itself), so the embedded backend trusts no proxy header.
+// always sets itself), so the embedded backend trusts no proxy header. Why the backend
+// answered a failure on purpose (its `request.expectedFailure`) comes with the answer's
+// headers as EXPECTED_FAILURE_HEADER, for the gateway's access line, which takes it out of
+// what the client gets (gateway/forward.ts).
 import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, Writable } from 'node:stream';
 import { Dispatcher, errors as undiciErrors } from 'undici';
+import { EXPECTED_FAILURE } from '../backend/platform/access-log';
+
+/**
+ * The backend's reason for a failure on purpose, URI-encoded (a header carries latin1 only):
+ * added by the dispatcher, never by the backend, and never sent on to the client.
+ */
+export const EXPECTED_FAILURE_HEADER = 'x-backend-expected-failure';
 
 /** What the dispatcher needs of the backend: Fastify's router entry (`fastify.routing`), once ready. */
 export interface InProcessServer {
@@ -112,6 +122,8 @@ class ExchangeRequest extends Readable {
   readonly rawHeaders: string[] = [];
   complete = false;
   aborted = false;
+  /** set by the backend (backend/platform/access-log.ts) */
+  [EXPECTED_FAILURE]?: string;
   private source: Readable | undefined;
 
   constructor(
@@ -263,6 +275,8 @@ class ExchangeResponse extends Writable {
       const value = this.fields[name]!;
       headers[name] = typeof value === 'number' ? String(value) : (value as string | string[]);
     }
+    const reason = this.req[EXPECTED_FAILURE];
+    if (reason !== undefined) headers[EXPECTED_FAILURE_HEADER] = encodeURIComponent(reason);
     this.exchange.respond(this.statusCode, headers, this.statusMessage);
   }
 

@@ -67,7 +67,7 @@ export function readableLine(record: Record<string, unknown>): string | null {
   const from = typeof record.name === 'string' ? `[${record.name}] ` : '';
   if (record.msg === 'request' && typeof record.url === 'string') {
     if (level <= 30 && STATIC_FILE.test(record.url) && Number(record.status) < 400) return null;
-    const extra = ['refused', 'upstream', 'upstreamReason']
+    const extra = ['refused', 'upstream', 'upstreamReason', 'reason']
       .filter((k) => record[k] !== undefined)
       .map((k) => `${k}=${String(record[k])}`);
     return [

@@ -2,7 +2,10 @@
 // Fastify's own pair of request lines is off. The line names the route pattern
 // (`/download/:jwt`), never the query, so no token or query secret reaches the log. At info;
 // a 5xx at warn, so that LOG_LEVEL=warn keeps the faults, unless the route said why it
-// answered so on purpose (`request.expectedFailure`).
+// answered so on purpose (`request.expectedFailure`). That reason is kept on the raw request
+// too (EXPECTED_FAILURE), where the gateway running this backend in its process reads it for
+// its own access line (gateway/in-process-dispatcher.ts): behind the gateway, the backend
+// writes no info line.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
@@ -17,6 +20,11 @@ declare module 'fastify' {
   }
 }
 
+/** The raw request's property holding `request.expectedFailure`. */
+export const EXPECTED_FAILURE: unique symbol = Symbol('expectedFailure');
+
+type MarkedRequest = FastifyRequest['raw'] & { [EXPECTED_FAILURE]?: string };
+
 /** The route pattern; for a request no route matched, its path with a download token hidden. */
 function routeOf(request: FastifyRequest): string {
   if (request.routeOptions.url) return request.routeOptions.url;
@@ -25,7 +33,14 @@ function routeOf(request: FastifyRequest): string {
 }
 
 export function registerAccessLog(app: FastifyInstance): void {
-  app.decorateRequest('expectedFailure', undefined);
+  app.decorateRequest('expectedFailure', {
+    getter(this: FastifyRequest) {
+      return (this.raw as MarkedRequest)[EXPECTED_FAILURE];
+    },
+    setter(this: FastifyRequest, reason: string | undefined) {
+      (this.raw as MarkedRequest)[EXPECTED_FAILURE] = reason;
+    },
+  });
   app.addHook('onResponse', (request, reply, done) => {
     const line = {
       method: request.method,

@@ -1,9 +1,12 @@
 // One access line per request (Fastify's own pair of request lines is off): method, URL
 // without the values of secret query parameters, status, time, bytes sent, client address,
 // and what a guard refused or which backend call failed and why, as they recorded it on the
-// request. At info; a fault (5xx, a backend call without an answer) at warn, so that
-// LOG_LEVEL=warn keeps the faults and drops the rest. A request the client gave up on
-// before its answer is a debug line.
+// request, or why the embedded backend answered a failure on purpose (`reason`: the
+// backend's `request.expectedFailure`, which the client never gets; gateway/forward.ts). At
+// info; a fault (5xx, a backend call without an answer) at warn, so that LOG_LEVEL=warn keeps
+// the faults and drops the rest: a 5xx the backend answered on purpose is none (a payment
+// notification for a provider without keys, which anyone may post). A request the client
+// gave up on before its answer is a debug line.
 import fp from 'fastify-plugin';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
@@ -74,6 +77,7 @@ function accessLine(request: FastifyRequest, reply: FastifyReply): Record<string
     line.upstream = request.upstreamFailure.kind;
     line.upstreamReason = request.upstreamFailure.reason;
   }
+  if (request.expectedFailure !== undefined) line.reason = request.expectedFailure;
   return line;
 }
 
@@ -114,12 +118,14 @@ export default fp(
     // The level is set once at start; no line object is made when it would be dropped.
     const infoEnabled = LEVELS_WITH_INFO.has(fastify.log.level);
     fastify.decorateRequest('bytesSentBefore', 0);
+    fastify.decorateRequest('expectedFailure', undefined);
     fastify.addHook('onRequest', (request, _reply, done) => {
       request.bytesSentBefore = request.raw.socket?.bytesWritten ?? 0;
       done();
     });
     fastify.addHook('onResponse', (request, reply, done) => {
-      const fault = reply.statusCode >= 500 || request.upstreamFailure !== undefined;
+      const fault =
+        (reply.statusCode >= 500 && request.expectedFailure === undefined) || request.upstreamFailure !== undefined;
       if (fault) request.log.warn(accessLine(request, reply), 'request');
       else if (infoEnabled) request.log.info(accessLine(request, reply), 'request');
       done();

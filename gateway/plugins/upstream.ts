@@ -53,8 +53,8 @@ function rewriteRequestHeaders(request: FastifyRequest): IncomingHttpHeaders {
   return backendRequestHeaders(request, inspectsAnswer(request));
 }
 
-function rewriteResponseHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  return clientResponseHeaders(headers);
+function rewriteResponseHeaders(headers: IncomingHttpHeaders, request: FastifyRequest): IncomingHttpHeaders {
+  return clientResponseHeaders(headers, request);
 }
 
 function decode(body: Buffer, encoding: unknown): Buffer {

@@ -1,7 +1,8 @@
 // The embedded backend listens on no port: the gateway that started it answers its calls in
 // process, and the client address the backend's limits count is the one that gateway
 // forwards (its own client's, or, behind a trusted proxy, the proxy's X-Forwarded-For);
-// BACKEND_TRUST_PROXY, for a backend run on its own, changes nothing here.
+// BACKEND_TRUST_PROXY, for a backend run on its own, changes nothing here. The backend logs its
+// faults only: why it answered a failure on purpose is said on the gateway's access line.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedBackend, type EmbeddedBackend } from '../../gateway/embedded-backend';
 import { withDatabase } from '../helpers/backend';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from '../helpers/test-env';
-import { send, startGateway, type TestGateway } from './helpers';
+import { accessLines, send, startGateway, type TestGateway } from './helpers';
 
 let dataDir: string;
 let backend: EmbeddedBackend;
@@ -77,5 +78,26 @@ describe('the embedded backend in the gateway', () => {
     ]);
     expect((await send(`${gw.url}/api/v1/settings`)).status).toBe(200);
     expect((await send(`${gw.url}/readyz`)).json()).toEqual({ status: 'ready' });
+  });
+
+  it('says on its access line, at info, why the backend failed on purpose, and never tells the client', async () => {
+    // Anyone can post a notification for a provider without keys: a 503 (the provider retries), no fault.
+    const res = await send(`${gw.url}/api/v1/pay/notify/alipay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'out_trade_no=1',
+    });
+    expect(res.status).toBe(503);
+    expect(res.json()).toMatchObject({ message: '支付宝未配置' });
+    expect(res.text).not.toContain('unconfigured');
+    expect(Object.keys(res.headers).filter((name) => name.includes('expected') || name.includes('reason'))).toEqual([]);
+    const line = () => accessLines(gw.logs).find((l) => l.reqId === res.headers['x-request-id']);
+    await expect.poll(line).toBeDefined();
+    expect(line()).toMatchObject({
+      level: 30,
+      status: 503,
+      url: '/api/v1/pay/notify/alipay',
+      reason: expect.stringContaining('payment notification for an unconfigured provider'),
+    });
   });
 });
