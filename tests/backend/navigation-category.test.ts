@@ -234,6 +234,71 @@ describe('CategoryAPI', () => {
     expect((await admin('GET', '/api/v1/category/list', { query: { wd: '待删' } })).body).toEqual({});
   });
 
+  it('refuses to delete a category that still holds documents visitors cannot list, naming it, and deletes none of the request', async () => {
+    await admin('POST', '/api/v1/category', { body: { title: '留存空\n留存根' } });
+    const roots = (await admin('GET', '/api/v1/category/list', { query: { wd: '留存' } })).body.category;
+    const empty = roots.find((c: { title: string }) => c.title === '留存空').id as number;
+    const root = roots.find((c: { title: string }) => c.title === '留存根').id as number;
+    await admin('POST', '/api/v1/category', { body: { title: '留存子', parent_id: root } });
+    const child = (await admin('GET', '/api/v1/category/list', { query: { wd: '留存子' } })).body.category[0]
+      .id as number;
+    await withDatabase(backend.dataDir, async (db) => {
+      const ts = new Date().toISOString();
+      // Under the child: one converted document, one failed, one in review, and one recycled
+      // (which holds nothing back); the column shows 1.
+      for (const [uuid, status, deleted_at] of [
+        ['d0000000000000b1', 2, null],
+        ['d0000000000000b2', 3, null],
+        ['d0000000000000b3', 6, null],
+        ['d0000000000000b4', 0, ts],
+      ] as const) {
+        const doc = await db
+          .insertInto('document')
+          .values({ title: uuid, user_id: 1, uuid, status, created_at: ts, updated_at: ts, deleted_at })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await db
+          .insertInto('document_category')
+          .values({ document_id: doc.id, category_id: child, created_at: ts, updated_at: ts })
+          .execute();
+      }
+    });
+    const remaining = async () =>
+      ((await admin('GET', '/api/v1/category/list', { query: { wd: '留存' } })).body.category ?? []).map(
+        (c: { title: string }) => c.title,
+      );
+    // The parent names what it holds below it; the child, asked for too, is not named again.
+    const refused = await admin('DELETE', '/api/v1/category', { query: { id: [empty, root, child] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 9,
+      message:
+        '分类「留存根」下还有 3 篇文档（其中 2 篇未公开，不计入文档数），不能删除；请先把它们移到其他分类或删除后再试',
+    });
+    expect((await remaining()).sort()).toEqual(['留存子', '留存根', '留存空'].sort());
+    const alone = await admin('DELETE', '/api/v1/category', { query: { id: child } });
+    expect(alone.body.message).toMatch(/^分类「留存子」下还有 3 篇文档/);
+    expect((await admin('DELETE', '/api/v1/category', { query: { id: empty } })).status).toBe(200);
+    expect((await remaining()).sort()).toEqual(['留存子', '留存根'].sort());
+  });
+
+  it('names three categories that still hold something and counts the others', async () => {
+    await admin('POST', '/api/v1/category', { body: { title: '多留一\n多留二\n多留三\n多留四\n多留五', type: 1 } });
+    const ids = (await admin('GET', '/api/v1/category/list', { query: { wd: '多留', type: 1 } })).body.category.map(
+      (c: { id: number }) => c.id,
+    ) as number[];
+    for (const [n, id] of ids.entries()) {
+      const res = await admin('POST', '/api/v1/article', {
+        body: { title: `多留文章${n}`, content: '<p>正文</p>', category_id: [id] },
+      });
+      expect(res.status).toBe(200);
+    }
+    const refused = await admin('DELETE', '/api/v1/category', { query: { id: ids } });
+    expect(refused.body.message).toBe(
+      '分类「多留一」下还有 1 篇文章、「多留二」下还有 1 篇文章、「多留三」下还有 1 篇文章，另有 2 个分类也还有内容，不能删除；请先把它们移到其他分类或删除后再试',
+    );
+  });
+
   it.each([
     ['POST', { title: '   ' }, 400, '分类名称不能为空'],
     ['POST', { title: 'x', type: 2 }, 400, '分类类型必须是 0（文档分类）或 1（文章分类）'],
@@ -291,13 +356,18 @@ describe('category counts', () => {
     expect([await count(a.id), await count(child.id), await count(b.id), await count(pendingOnly.id)]).toEqual([
       0, 2, 2, 0,
     ]);
-    expect((await admin('DELETE', '/api/v1/category', { query: { id: [b.id, pendingOnly.id] } })).status).toBe(200);
-    // Categories with documents are kept, also those whose documents visitors cannot list yet.
+    // Categories with documents are kept, also those whose documents visitors cannot list yet:
+    // the delete says so.
+    const refused = await admin('DELETE', '/api/v1/category', { query: { id: [b.id, pendingOnly.id] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(
+      '分类「计数根B」下还有 2 篇文档、「计数根C」下还有 1 篇文档（其中 1 篇未公开，不计入文档数），不能删除；请先把它们移到其他分类或删除后再试',
+    );
     expect(await count(b.id)).toBe(2);
     expect((await admin('GET', '/api/v1/category', { query: { id: pendingOnly.id } })).status).toBe(200);
   });
 
-  it('count the published articles of an article category and of its descendants; deleting keeps any filed article', async () => {
+  it('count the published articles of an article category and of its descendants; deleting refuses any filed article', async () => {
     await admin('POST', '/api/v1/category', { body: { title: '文章计数根\n文章计数审\n文章计数拒', type: 1 } });
     const roots = (await admin('GET', '/api/v1/category/list', { query: { wd: '文章计数', type: 1 } })).body.category;
     const idOf = (title: string): number => roots.find((c: { title: string }) => c.title === title).id;
@@ -326,8 +396,12 @@ describe('category counts', () => {
     expect(
       await Promise.all([root, child, pendingOnly, refusedOnly].map(async (id) => (await count(id)).doc_count ?? 0)),
     ).toEqual([2, 1, 0, 0]);
-    // Categories with articles are kept, also those whose articles visitors cannot list.
-    expect((await admin('DELETE', '/api/v1/category', { query: { id: [pendingOnly, refusedOnly] } })).status).toBe(200);
+    // Categories with articles are kept, also those whose articles visitors cannot list: the delete says so.
+    const refused = await admin('DELETE', '/api/v1/category', { query: { id: [pendingOnly, refusedOnly] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(
+      '分类「文章计数审」下还有 1 篇文章（其中 1 篇未发布，不计入文章数）、「文章计数拒」下还有 1 篇文章（其中 1 篇未发布，不计入文章数），不能删除；请先把它们移到其他分类或删除后再试',
+    );
     for (const id of [pendingOnly, refusedOnly])
       expect((await admin('GET', '/api/v1/category', { query: { id } })).status).toBe(200);
   });

@@ -383,4 +383,46 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(within(panel).getByText('已安装')).toBeTruthy();
     expect(within(panel).getByText('未找到 ebook-convert')).toBeTruthy();
   });
+
+  it('says why a category whose 文档数 is 0 was not deleted, and that it stays', async () => {
+    // 文档数 counts only what visitors can list: 待整理 holds a document in review, and the
+    // server refuses (docs/api.md §3), as it does on a real backend (navigation-category.test.ts).
+    const refusal =
+      '分类「待整理」下还有 1 篇文档（其中 1 篇未公开，不计入文档数），不能删除；请先把它们移到其他分类或删除后再试';
+    const { fetchMock } = renderApp('/admin/document/category', {
+      user: admin,
+      permissions: [perm(1, 'CategoryAPI', 'ListCategory'), perm(2, 'CategoryAPI', 'DeleteCategory')],
+      backend: {
+        'GET /api/v1/category/list': {
+          status: 200,
+          body: {
+            category: [
+              { id: 7, title: '教育资料', enable: true, doc_count: 2 },
+              { id: 8, title: '待整理', enable: true },
+            ],
+          },
+        },
+        'DELETE /api/v1/category': { status: 400, body: { code: 9, message: refusal, error: refusal } },
+      },
+    });
+    // A category visitors see documents in cannot be deleted from here at all.
+    const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
+    await screen.findByText('待整理');
+    expect(within(row('教育资料')).getByRole('button', { name: '删除「教育资料」' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+
+    await userEvent.click(within(row('待整理')).getByRole('button', { name: '删除「待整理」' }));
+    const dialog = screen.getByRole('dialog');
+    // The question does not promise that a category with contents is silently kept.
+    expect(within(dialog).getByText(/分类或下级分类中还有文档（包括未公开的）时不能删除/)).toBeTruthy();
+    expect(within(dialog).queryByText(/会被保留/)).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: '删除' }));
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '删除失败')?.description).toBe(refusal));
+    expect(toasts.value.map((t) => t.title)).not.toContain('删除成功');
+    expect(queryOf(requests(fetchMock, 'DELETE', '/api/v1/category')[0]).getAll('id')).toEqual(['8']);
+    // The dialog stays for another try or 取消; the row is still listed.
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect(row('待整理')).toBeTruthy();
+  });
 });

@@ -1,6 +1,6 @@
 import type { Database } from '../../db';
 import { flag } from '../../db/schema';
-import { badRequest, conflict } from '../../wire/errors';
+import { ApiError, badRequest, Code, conflict } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
 import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkName, checkText, mapUnique, pick, requireIds, selectedFields } from '../../wire/request';
@@ -11,8 +11,10 @@ import {
   categoryOr404,
   deleteCategories,
   findParent,
+  heldCategories,
   insertCategories,
   isBelow,
+  type HeldCategory,
   listCategories,
   recountCategories,
   titleTaken,
@@ -29,6 +31,26 @@ const DUPLICATE = '分类名称已存在';
 function checkImage(value: string, label: string): string {
   if (value && !/^(\/uploads\/|https?:\/\/)/.test(value)) throw badRequest(`${label}必须是上传后的图片地址`);
   return checkText(value, label, { max: 255 });
+}
+
+/** Categories named in a refusal at most; the rest are counted. */
+const NAMED_HELD = 3;
+
+/**
+ * Why `DeleteCategory` deletes nothing: the categories still holding documents or articles,
+ * with how many, and how many of those the 文档数/文章数 column (`doc_count`) leaves out.
+ */
+function stillHolds(held: readonly HeldCategory[]): ApiError {
+  const parts = held.slice(0, NAMED_HELD).map((c) => {
+    const [noun, hidden] = c.type === 1 ? ['文章', '未发布'] : ['文档', '未公开'];
+    const unlisted = c.unlisted ? `（其中 ${c.unlisted} 篇${hidden}，不计入${noun}数）` : '';
+    return `「${c.title}」下还有 ${c.items} 篇${noun}${unlisted}`;
+  });
+  const more = held.length > NAMED_HELD ? `，另有 ${held.length - NAMED_HELD} 个分类也还有内容` : '';
+  return new ApiError(
+    Code.FailedPrecondition,
+    `分类${parts.join('、')}${more}，不能删除；请先把它们移到其他分类或删除后再试`,
+  );
 }
 
 async function checkParent(db: Database, parentId: number, type: number, selfId = 0): Promise<number> {
@@ -120,6 +142,10 @@ export const categoryService = defineService('CategoryAPI', [
     async handler(req, ctx) {
       const ids = requireIds(req.id, '分类');
       await ctx.db.transaction().execute(async (trx) => {
+        // All or nothing: a category holding something (in any status, which `doc_count` does
+        // not show) refuses the whole request, so that the admin is never told it went.
+        const held = await heldCategories(trx, ids);
+        if (held.length) throw stillHolds(held);
         await deleteCategories(trx, ids);
         await ctx.app.contentChanges.tellInTransaction({ content: 'category', ids }, trx);
       });

@@ -81,6 +81,8 @@ export async function updateCategory(db: Database, id: number, columns: Category
  * something is filed (a document or an article outside the recycle bin, in any status, itself
  * or in a category below): those stay, with what is below them. Not `doc_count`, which counts
  * only what visitors can list: a category holding documents in review must not go.
+ * `DeleteCategory` refuses such a request first (`heldCategories`); this still keeps them when
+ * something was filed meanwhile.
  */
 export async function deleteCategories(db: Database, ids: number[]): Promise<void> {
   await sql`WITH RECURSIVE filed(id) AS (
@@ -90,6 +92,53 @@ export async function deleteCategories(db: Database, ids: number[]): Promise<voi
     doomed(id) AS (SELECT id FROM category WHERE id IN (${sql.join(ids)}) AND id NOT IN (SELECT id FROM filed)
       UNION SELECT c.id FROM category c JOIN doomed d ON c.parent_id = d.id WHERE c.id NOT IN (SELECT id FROM filed))
     DELETE FROM category WHERE id IN (SELECT id FROM doomed)`.execute(db);
+}
+
+/** A category asked to be deleted that still holds something (see `deleteCategories`). */
+export interface HeldCategory {
+  id: number;
+  title: string;
+  type: number;
+  /** Documents or articles outside the recycle bin filed in it or below, in any status. */
+  items: number;
+  /** Of those, the ones visitors cannot list, which `doc_count` leaves out. */
+  unlisted: number;
+}
+
+/**
+ * The categories among `ids` under which something is filed (itself or in a category below), in
+ * the order of `ids`, with what they hold: what `deleteCategories` would keep. A category below
+ * another of `ids` is left out (its parent already names what it holds).
+ */
+export async function heldCategories(db: Database, ids: readonly number[]): Promise<HeldCategory[]> {
+  const unique = [...new Set(ids.filter((id) => id > 0))];
+  if (!unique.length) return [];
+  const { rows } = await sql<{
+    id: number;
+    title: string;
+    type: number;
+    items: number | string;
+    unlisted: number | string;
+  }>`
+    WITH RECURSIVE tree(root_id, id) AS (
+      SELECT id, id FROM category WHERE id IN (${sql.join(unique)})
+      UNION SELECT tree.root_id, c.id FROM category c JOIN tree ON c.parent_id = tree.id),
+    filed(category_id, document_id, article_id, listed) AS (
+      SELECT dc.category_id, dc.document_id, CAST(NULL AS BIGINT), CASE WHEN d.status = ${LISTED_DOCUMENT_STATUS} THEN 1 ELSE 0 END
+        FROM document_category dc JOIN document d ON d.id = dc.document_id WHERE d.deleted_at IS NULL
+      UNION ALL SELECT ac.category_id, CAST(NULL AS BIGINT), ac.article_id, CASE WHEN a.status = ${PUBLISHED_ARTICLE_STATUS} THEN 1 ELSE 0 END
+        FROM article_category ac JOIN article a ON a.id = ac.article_id WHERE a.deleted_at IS NULL)
+    SELECT c.id, c.title, c.type,
+      count(DISTINCT filed.document_id) + count(DISTINCT filed.article_id) AS items,
+      count(DISTINCT CASE WHEN filed.listed = 0 THEN filed.document_id END)
+        + count(DISTINCT CASE WHEN filed.listed = 0 THEN filed.article_id END) AS unlisted
+    FROM tree JOIN filed ON filed.category_id = tree.id JOIN category c ON c.id = tree.root_id
+    WHERE tree.root_id NOT IN (SELECT id FROM tree WHERE id <> root_id)
+    GROUP BY c.id, c.title, c.type`.execute(db);
+  const byId = new Map(
+    rows.map((r) => [Number(r.id), { ...r, id: Number(r.id), items: Number(r.items), unlisted: Number(r.unlisted) }]),
+  );
+  return unique.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function listCategories(

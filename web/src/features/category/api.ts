@@ -49,7 +49,8 @@ export const listCategories = (type: CategoryType, wd?: string) =>
 
 /**
  * Create (one category per line of `title`, stored enabled), update (every column) and
- * delete (only categories without documents, with their document-less children).
+ * delete (with their children; refused, deleting nothing, while one of them holds a document or
+ * an article in any status: docs/api.md §3).
  */
 export const categoryWrites = resourceWrites<Category>('/api/v1/category', [categoryKeys.all]);
 

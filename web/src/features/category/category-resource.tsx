@@ -102,8 +102,11 @@ export function categoryResource(type: CategoryType): ResourceDef<Category, Valu
     update: (v, row, context) =>
       categoryWrites.update({ ...body(v), id: row.id, title: v.title.trim(), created_at: row.created_at }, context),
     remove: (ids, _confirmation, context) => categoryWrites.remove(ids, context),
+    // The 文档数/文章数 column counts only what visitors can list: a category showing 0 may still
+    // hold documents in conversion or review, or unpublished articles. The server refuses to
+    // delete it then (400, naming it and how many), and the failure toast carries that message.
     deletion: {
-      note: '下级分类会一并删除；仍有内容的分类会被保留。',
+      note: `下级分类会一并删除；分类或下级分类中还有${kind}（包括${type === CATEGORY_TYPE.article ? '未发布' : '未公开'}的）时不能删除。`,
       blocked: (row) => ((row.doc_count ?? 0) > 0 ? `分类下还有${kind}，不能删除` : undefined),
     },
     requires: {
