@@ -430,6 +430,33 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(heads).toEqual([]);
   });
 
+  it('says when it cannot ask whether a member may read past the preview, shows the free pages and asks again', async () => {
+    // The first answer: no network at all; the second a refusal (the member may not read on).
+    let answers = 0;
+    renderApp('/library/7/42', {
+      user: member,
+      backend: backend(
+        {},
+        {
+          [`HEAD /view/page/${HASH}/4.gzip.svg`]: () => {
+            answers += 1;
+            if (answers === 1) throw new TypeError('Failed to fetch');
+            return { status: 403, body: { code: 403, message: '该页超出免费预览范围' } };
+          },
+        },
+      ),
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('第 4 页起暂时无法显示：未能确认您能否阅读免费预览之后的页面，请稍后重试。');
+    expect(screen.getAllByRole('figure')).toHaveLength(3);
+    // Not told that the preview is over, nor offered to pay for what may be theirs.
+    expect(screen.queryByRole('heading', { name: '免费预览已结束' })).toBeNull();
+    await userEvent.click(within(alert).getByRole('button', { name: '重试' }));
+    expect(await screen.findByRole('heading', { name: '免费预览已结束' })).toBeTruthy();
+    expect(screen.queryByText(/暂时无法显示/)).toBeNull();
+    expect(answers).toBe(2);
+  });
+
   it("shows a converting document's progress and updates itself when it is done", async () => {
     fakePolling();
     let status = 1;
@@ -600,6 +627,48 @@ describe('find in this document', () => {
       await waitFor(() => expect(scrolled().at(-1)?.contains(end)).toBe(true));
       expect(screen.queryByText(/未找到/)).toBeNull();
       expect(screen.getByLabelText('当前第 3 页，共 8 页')).toBeTruthy();
+    } finally {
+      scrollIntoView.mockRestore();
+    }
+  });
+
+  it('keeps a member linked to a page past the preview at its end while the server cannot say whether it opens, then opens it', async () => {
+    const scrollIntoView = vi.spyOn(HTMLElement.prototype, 'scrollIntoView');
+    const scrolled = () => scrollIntoView.mock.contexts as HTMLElement[];
+    let failing = true;
+    try {
+      renderApp('/library/7/42?page=6&wd=城市', {
+        user: member,
+        settings: vipSettings,
+        backend: backend(
+          {},
+          {
+            ...found,
+            [`HEAD /view/page/${HASH}/4.gzip.svg`]: () =>
+              failing ? { status: 503, body: { code: 14, message: '服务暂时不可用' } } : { status: 200 },
+          },
+        ),
+      });
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toContain('暂时无法打开第 6 页：未能确认您能否阅读免费预览之后的页面，请稍后重试。');
+      expect(within(alert).getByRole('button', { name: '重试' })).toBeTruthy();
+      // The reader waits at the free pages' end, which says why, not at the top of page 1.
+      await waitFor(() => expect(scrolled().at(-1)?.contains(alert)).toBe(true));
+      expect(screen.getByLabelText('当前第 3 页，共 8 页')).toBeTruthy();
+      expect(screen.getAllByRole('figure')).toHaveLength(3);
+      expect((await screen.findByText(/第 6 页暂时无法打开/)).textContent).toBe(
+        '第 6 页暂时无法打开，请稍后重试；可阅读的页中共 1 处',
+      );
+      // Neither "beyond the free preview, buy it" (it may be theirs) nor "未找到".
+      expect(screen.queryByText(/超出免费预览范围/)).toBeNull();
+      expect(screen.queryByRole('heading', { name: '免费预览已结束' })).toBeNull();
+      expect(screen.queryByText(/未找到/)).toBeNull();
+
+      failing = false;
+      await userEvent.click(within(alert).getByRole('button', { name: '重试' }));
+      await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+      expect(await screen.findByLabelText('当前第 6 页，共 8 页')).toBeTruthy();
+      expect(screen.queryByRole('alert')).toBeNull();
     } finally {
       scrollIntoView.mockRestore();
     }

@@ -27,7 +27,7 @@ import type {
   SetDocumentRecommendRequest,
 } from '../../../../shared/types/document';
 import { callQuery } from '../../api/call-query';
-import { api, unwrap } from '../../api/client';
+import { api, ApiError, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { categoryKeys } from '../category/api';
 import { statsKeys } from '../stats/api';
@@ -125,18 +125,26 @@ export const documentProgressQuery = (id: number) =>
     staleTime: 0,
   });
 
+/** The answers to a page past the preview that mean "not this reader" (see `fullAccessQuery`). */
+const REFUSED_PAGE = [401, 403, 404];
+
 /**
  * Whether the pages past the free preview open for this reader: the server decides (owner,
  * admin, VIP or buyer, as its settings say), so ask a member's for the first of them. A 403,
  * or the 404 of a backend that renders only the preview (MOREDOC), means no. A visitor
- * (`userId` 0) is none of those: never asked, so no refused page shows in the console.
+ * (`userId` 0) is none of those: never asked, so no refused page shows in the console. Any
+ * other failure (no network, a 5xx) says nothing either way: the query fails (an ApiError),
+ * so that the reader offers to ask again rather than tell an entitled member to pay.
  */
 export const fullAccessQuery = (doc: Document, userId: number) =>
   queryOptions({
     queryKey: documentKeys.fullAccess(doc.id ?? 0, userId),
     queryFn: async () => {
       const firstLocked = pageImagePath(doc, freePages(doc) + 1);
-      return userId > 0 && firstLocked ? (await api.request<unknown>('HEAD', firstLocked)).ok : false;
+      if (!(userId > 0 && firstLocked)) return false;
+      const answer = await api.request<unknown>('HEAD', firstLocked);
+      if (answer.ok || REFUSED_PAGE.includes(answer.status)) return answer.ok;
+      throw new ApiError({ status: answer.status, data: answer.data });
     },
     staleTime: 5 * 60_000,
   });

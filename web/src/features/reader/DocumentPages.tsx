@@ -27,6 +27,7 @@ import { PageTextLayer } from './PageTextLayer';
 import { PageThumbnails } from './PageThumbnails';
 import { useResumeReading } from './resume-reading';
 import { useLazyPages } from './use-lazy-pages';
+import { pastPreviewNote, useVipReadsAll } from './PreviewEnd';
 import './reader.css';
 import { isTyping } from './typing';
 
@@ -137,6 +138,7 @@ export function DocumentPages({
   shownPages,
   after,
   locked,
+  accessFailed = false,
   copyText,
   startPage = 1,
   startWords = '',
@@ -151,6 +153,11 @@ export function DocumentPages({
    * while the server is being asked.
    */
   locked: boolean | undefined;
+  /**
+   * The server could not be asked whether the pages past `shownPages` open to this reader (no
+   * network, a server error; `locked` is undefined): `after` says so and offers to ask again.
+   */
+  accessFailed?: boolean;
   /** Whether this reader may copy the text, or why not. */
   copyText: true | string;
   /** The page to open at (a link to a page, a search hit), and the words to mark there. */
@@ -177,7 +184,16 @@ export function DocumentPages({
   const resumeAt = resume.offer !== null && startPage === 1 && resume.offer <= shownPages ? resume.offer : null;
   // A link to a page of the document past the free preview (a site-search hit names such pages
   // too): this reader may not read it, and is told so at the preview's end.
-  const pastPreview = locked === true && startPage > shownPages && startPage <= total ? startPage : undefined;
+  const linkedPastPreview = startPage > shownPages && startPage <= total;
+  const pastPreview = locked === true && linkedPastPreview ? startPage : undefined;
+  const vipReads = useVipReadsAll();
+  // What the find box says of the linked page: closed to this reader, or not known for now.
+  const linkNote =
+    pastPreview !== undefined
+      ? pastPreviewNote(pastPreview, vipReads)
+      : accessFailed && linkedPastPreview
+        ? `第 ${startPage} 页暂时无法打开，请稍后重试`
+        : undefined;
   const [chosen, setChosen] = useState<ChosenHit | null>(() =>
     startWords
       ? {
@@ -254,16 +270,26 @@ export function DocumentPages({
   // A link to a page (`?page=`) opens there, its words marked (`&wd=`): once, when the reader
   // mounts, or, for a page past the preview, once the server has said whether this reader may
   // read it. One it may not takes it to the preview's end, which offers the ways to read on.
+  // While the server cannot be asked, the reader waits at the preview's end, which says so and
+  // asks again: once it answers, the link is followed as above.
   const opened = useRef(false);
+  const waitedAtEnd = useRef(false);
   useEffect(() => {
     if (opened.current) return;
-    if (startPage > shownPages && startPage <= total && locked === undefined) return;
+    if (linkedPastPreview && locked === undefined) {
+      if (accessFailed && !waitedAtEnd.current) {
+        waitedAtEnd.current = true;
+        bringToTop(afterPages.current);
+        setCurrent(shownPages);
+      }
+      return;
+    }
     opened.current = true;
     if (pastPreview !== undefined) {
       bringToTop(afterPages.current);
       setCurrent(shownPages);
     } else if (startPage > 1) goTo(startPage);
-  }, [goTo, startPage, shownPages, total, locked, pastPreview, bringToTop, setCurrent]);
+  }, [goTo, startPage, shownPages, linkedPastPreview, locked, accessFailed, pastPreview, bringToTop, setCurrent]);
 
   const choose = useCallback(
     (hit: ChosenHit) => {
@@ -383,7 +409,7 @@ export function DocumentPages({
           <FindInDocument
             documentId={doc.id}
             initialWords={startWords}
-            pastPreview={pastPreview}
+            linkNote={linkNote}
             current={chosen}
             onChoose={choose}
             onClose={() => {

@@ -7,7 +7,6 @@ import { useEffect, useState } from 'react';
 import type { FoundLine } from '../../../../shared/types/document';
 import { Button } from '../../ui/semi';
 import { findInDocumentQuery } from './page-text-api';
-import { pastPreviewNote, useVipReadsAll } from './PreviewEnd';
 
 /**
  * How long typing must pause before the words are looked for: short, so that the hits are
@@ -48,7 +47,7 @@ function chosen(hits: readonly FoundLine[], index: number, words: string): Chose
 export function FindInDocument({
   documentId,
   initialWords = '',
-  pastPreview,
+  linkNote,
   current,
   onChoose,
   onClose,
@@ -56,10 +55,11 @@ export function FindInDocument({
   documentId: number;
   initialWords?: string;
   /**
-   * The page past the free preview the link that opened the reader with `initialWords` asked
-   * for (a site-search hit): said in place of "未找到" in the pages this reader may read.
+   * Why the page the link that opened the reader with `initialWords` asked for (a site-search
+   * hit) is not shown, past the free preview: said in place of "未找到" in the pages this reader
+   * may read, until other words are typed.
    */
-  pastPreview?: number;
+  linkNote?: string;
   current: ChosenHit | null;
   onChoose: (hit: ChosenHit) => void;
   onClose: () => void;
@@ -75,9 +75,7 @@ export function FindInDocument({
   const found = useQuery(findInDocumentQuery(documentId, words));
   const hits = words && found.data ? (found.data.hit ?? []) : [];
   const total = found.data?.total ?? 0;
-  const vipReads = useVipReadsAll();
-  const note =
-    pastPreview !== undefined && words === initialWords.trim() ? pastPreviewNote(pastPreview, vipReads) : undefined;
+  const note = linkNote !== undefined && words === initialWords.trim() ? linkNote : undefined;
   const step = (direction: 1 | -1) => {
     if (!hits.length) return;
     const from = current && current.words === words ? current.index : -1;

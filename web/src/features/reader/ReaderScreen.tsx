@@ -39,16 +39,54 @@ const UNCOMMENTABLE: readonly number[] = [
 
 /**
  * Pages for the reader: everything it may read, and whether the preview ends before the last
- * page (`undefined` while the server is being asked).
+ * page (`undefined` while the server is being asked, or when asking failed: then `retry`
+ * asks again, and until then the free pages are shown).
  */
-function useReadablePages(doc: Document): { shown: number; locked: boolean | undefined } {
+function useReadablePages(doc: Document): {
+  shown: number;
+  locked: boolean | undefined;
+  failed: boolean;
+  retry: () => void;
+} {
   const { user } = useSession();
   const total = doc.pages ?? 0;
   const free = freePages(doc);
   const limited = doc.status === DocumentStatus.Converted && free < total;
   const access = useQuery({ ...fullAccessQuery(doc, user?.id ?? 0), enabled: limited });
-  if (!limited || access.data === true) return { shown: total, locked: false };
-  return { shown: free, locked: access.data === false ? true : undefined };
+  const retry = () => void access.refetch();
+  if (!limited || access.data === true) return { shown: total, locked: false, failed: false, retry };
+  if (access.data === false) return { shown: free, locked: true, failed: false, retry };
+  return { shown: free, locked: undefined, failed: access.isError && !access.isFetching, retry };
+}
+
+/**
+ * In place of the end of the preview when the server could not be asked whether this reader
+ * may read on (no network, a server error): the free pages are all it can show for now, which
+ * says so, names the page a link asked for, and asks again.
+ */
+function AccessUnknown({
+  doc,
+  shownPages,
+  startPage,
+  onRetry,
+}: {
+  doc: Document;
+  shownPages: number;
+  startPage: number;
+  onRetry: () => void;
+}) {
+  const reason = '未能确认您能否阅读免费预览之后的页面，请稍后重试。';
+  const linked = startPage > shownPages && startPage <= (doc.pages ?? 0);
+  return (
+    <div className="app-reader__access-unknown">
+      <ErrorState
+        message={
+          linked ? `暂时无法打开第 ${startPage} 页：${reason}` : `第 ${shownPages + 1} 页起暂时无法显示：${reason}`
+        }
+        onRetry={onRetry}
+      />
+    </div>
+  );
 }
 
 function Facts({ doc }: { doc: Document }) {
@@ -144,7 +182,7 @@ const HIDDEN_NOTES: Partial<Record<number, string>> = {
 };
 
 function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string; categoryId: number }) {
-  const { shown, locked } = useReadablePages(doc);
+  const { shown, locked, failed, retry } = useReadablePages(doc);
   const hiddenNote = HIDDEN_NOTES[doc.status ?? DocumentStatus.Pending];
   const readable = (doc.status === DocumentStatus.Converted || hiddenNote !== undefined) && (doc.pages ?? 0) > 0;
   const deepest = deepestCategory(doc) ?? categoryId;
@@ -182,11 +220,14 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
             doc={doc}
             shownPages={shown}
             locked={locked}
+            accessFailed={failed}
             copyText={copyText}
             startPage={startPage}
             startWords={startWords}
             after={
-              locked === undefined ? null : locked ? (
+              failed ? (
+                <AccessUnknown doc={doc} shownPages={shown} startPage={startPage} onRetry={retry} />
+              ) : locked === undefined ? null : locked ? (
                 <PreviewEnd doc={doc} shownPages={shown} />
               ) : (
                 <p className="app-reader__end">— 全文完 —</p>
