@@ -180,6 +180,26 @@ describe('Alipay', () => {
     expect(outcomes).toEqual(['paid', 'repeated', 'repeated', 'repeated', 'repeated']);
   });
 
+  it('keeps the newest 20 of the notifications of an order that changed nothing, per outcome: a replayed signed text fills nothing', async () => {
+    const member = await registerMember(backend.url);
+    const order = await placeOrder(member);
+    const waiting = stub.alipay.notification({
+      ...stub.alipay.paidParams(order.order_no, '30.00'),
+      trade_status: 'WAIT_BUYER_PAY',
+    });
+    const paid = stub.alipay.notification(stub.alipay.paidParams(order.order_no, '30.00'));
+    for (let i = 0; i < 21; i++) expect((await postAlipay(waiting)).text).toBe('success');
+    for (let i = 0; i < 22; i++) expect((await postAlipay(paid)).text).toBe('success');
+    const kept = await backend.admin('GET', '/api/v1/order/notification', {
+      query: { order_no: order.order_no, size: 100 },
+    });
+    const outcomes = kept.body.notification.map((n: { outcome: string }) => n.outcome);
+    expect(kept.body.total).toBe(41);
+    // newest first: the last 20 repeats, the payment, the last 20 of the unpaid trade's
+    expect(outcomes).toEqual([...Array(20).fill('repeated'), 'paid', ...Array(20).fill('ignored')]);
+    expect((await backend.admin('GET', '/api/v1/vip/log', { query: { user_id: member.user.id } })).body.total).toBe(1);
+  });
+
   it('twenty notifications at once grant once, and two orders of one member paid at once both count', async () => {
     const member = await registerMember(backend.url);
     const month = await placeOrder(member, 'month', 30);

@@ -1,6 +1,6 @@
-import type { Insertable } from 'kysely';
+import type { ExpressionBuilder, Insertable } from 'kysely';
 import type { Database } from '../../db';
-import { now, type PaymentNotificationTable } from '../../db/schema';
+import { now, type DB, type PaymentNotificationTable } from '../../db/schema';
 import { applyPaging, countOf } from '../../wire/request';
 import { clip } from './providers/provider';
 
@@ -21,11 +21,39 @@ export const UNVERIFIED_NOTIFICATIONS_KEPT = 100;
 /** Their raw text kept, in characters: a whole notification of either provider (1–3 KB), not a flood's megabytes. */
 export const UNVERIFIED_RAW_KEPT = 4096;
 
+/**
+ * Verified notifications of one order that changed nothing (`repeated`, `ignored`, `late`,
+ * `refused` for the order's sake) kept at most, per outcome: the newest. A provider sends a
+ * notification again until it is answered, a dozen times at most; more are replays of a signed
+ * text someone kept (the signed parameters Alipay returns to the buyer's browser verify as a
+ * notification too), which must not fill the table. A `paid` one is always kept.
+ */
+export const NO_EFFECT_KEPT_PER_ORDER = 20;
+
+/** Keeps a verified notification (in the caller's transaction), pruned as NO_EFFECT_KEPT_PER_ORDER says. */
 export async function recordNotification(db: Database, record: NotificationRecord): Promise<void> {
   await db
     .insertInto('payment_notification')
     .values({ ...record, created_at: now() })
     .execute();
+  if (record.outcome === 'paid') return;
+  const sameKind = (eb: ExpressionBuilder<DB, 'payment_notification'>) =>
+    eb.and([
+      eb('order_no', '=', record.order_no),
+      eb('provider', '=', record.provider),
+      eb('outcome', '=', record.outcome),
+      eb('verified', '=', 1),
+    ]);
+  const oldestKept = await db
+    .selectFrom('payment_notification')
+    .select('id')
+    .where(sameKind)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .offset(NO_EFFECT_KEPT_PER_ORDER - 1)
+    .executeTakeFirst();
+  if (!oldestKept) return;
+  await db.deleteFrom('payment_notification').where(sameKind).where('id', '<', oldestKept.id).execute();
 }
 
 /** Keeps a notification refused before verification, and drops those beyond the newest UNVERIFIED_NOTIFICATIONS_KEPT. */
