@@ -1,7 +1,8 @@
 // The screens a visitor and a member meet, checked by axe-core (its WCAG 2.x A and AA rules and
 // best practices: contrast, names, landmarks, headings) in Chromium against the real gateway and
 // embedded backend, at 1280 px and at 390 px, and the landmarks of the admin back office's frame.
-// Any violation fails, named with where it is.
+// Any violation fails, named with where it is. And the key screens' accessible names, as Chromium
+// computes them, hold no English icon name (Semi's icons are named by their type: "search").
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -9,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
+import { iconWordsIn } from '../helpers/semi-icon-names';
 import {
   appTookOver,
   gatewayToken,
@@ -93,6 +95,12 @@ async function violationsOn(
   check: Check = {},
 ): Promise<string[]> {
   await page.setViewportSize({ width, height: 900 });
+  await openScreen(page, path, how);
+  return axeViolations(page, `${path} at ${width} px`, check);
+}
+
+/** Opens `path`, loaded or inside the app, and waits until its screen shows its data. */
+async function openScreen(page: Page, path: string, how: 'load' | 'in app'): Promise<void> {
   if (how === 'load') {
     await page.goto(path);
     await appTookOver(page);
@@ -105,7 +113,6 @@ async function violationsOn(
   await page.waitForFunction(
     () => !document.querySelector('#root [aria-busy="true"], #root .semi-skeleton, .app-navigation-progress'),
   );
-  return axeViolations(page, `${path} at ${width} px`, check);
 }
 
 /** Runs axe on the page as it is now: its violations, each named with `where` and the elements. */
@@ -141,6 +148,35 @@ async function checkedPage(user?: { username: string; password: string }): Promi
   await context.addInitScript({ path: AXE });
   if (user) await setTokenCookie(context, site.url, await gatewayToken(site.url, user.username, user.password));
   return page;
+}
+
+/**
+ * What on the page as it is now has an icon's English type name ("search", "arrow_up"…, which
+ * Semi's icon makes its aria-label) in its accessible name, in Chromium's accessibility tree, or
+ * in an aria-label outside an aria-hidden part: `where: role "name"`, one line each.
+ */
+async function iconWordsOn(page: Page, where: string): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const names = nodes
+      .filter((node) => !node.ignored && !['StaticText', 'InlineTextBox'].includes(String(node.role?.value)))
+      .map((node) => ({ role: String(node.role?.value), name: String(node.name?.value ?? '') }))
+      .filter(({ name }) => iconWordsIn(name).length > 0)
+      .map(({ role, name }) => `${where}: ${role} "${name}"`);
+    const labels = (
+      await page.evaluate(() =>
+        [...document.querySelectorAll('[aria-label]')]
+          .filter((element) => !element.closest('[aria-hidden="true"]'))
+          .map((element) => element.getAttribute('aria-label') ?? ''),
+      )
+    )
+      .filter((label) => iconWordsIn(label).length > 0)
+      .map((label) => `${where}: [aria-label="${label}"]`);
+    return [...new Set([...names, ...labels])];
+  } finally {
+    await cdp.detach();
+  }
 }
 
 describe('accessibility (axe-core)', () => {
@@ -232,6 +268,32 @@ describe('accessibility (axe-core)', () => {
       for (const [index, path] of ['/admin/dashboard', '/admin/document/list'].entries())
         found.push(...(await violationsOn(page, path, width, index === 0 ? 'load' : 'in app', { rules, exclude })));
     expect(found).toEqual([]);
+  }, 120_000);
+
+  it("adds no icon's English name to what a screen reader reads on the key screens", async () => {
+    const found: string[] = [];
+    const check = async (page: Page, paths: string[]) => {
+      for (const [index, path] of paths.entries()) {
+        await openScreen(page, path, index === 0 ? 'load' : 'in app');
+        found.push(...(await iconWordsOn(page, path)));
+      }
+    };
+    const visitor = await checkedPage();
+    await check(visitor, ['/', '/library', documentPath, `/search?wd=${encodeURIComponent('图书馆')}`, '/auth/login']);
+    // A dialog (Semi's Modal): its close button.
+    await openInApp(visitor, '/');
+    await visitor.getByRole('button', { name: /意见反馈/ }).click();
+    const dialog = visitor.getByRole('dialog', { name: '意见反馈' });
+    await dialog.getByRole('form', { name: '意见反馈' }).waitFor();
+    found.push(...(await iconWordsOn(visitor, '/ (意见反馈)')));
+    await check(await checkedPage(member), ['/member', '/member/document', documentPath]);
+    await check(await checkedPage({ username: 'admin', password: site.adminPassword }), [
+      '/admin/dashboard',
+      '/admin/document/list',
+    ]);
+    expect(found).toEqual([]);
+    // Named in Chinese, not left nameless (Semi's: "close").
+    expect(await dialog.getByRole('button', { name: '关闭', exact: true }).count()).toBe(1);
   }, 120_000);
 
   it('finds nothing on the screens of a member', async () => {

@@ -5,7 +5,7 @@ import { UserMenu } from '../features/session/UserMenu';
 import { usePermissionCheck, useSession } from '../features/session/use-session';
 import { PermissionCheck } from '../kit/admin-resource/permission-check';
 import { siteName, useSettings } from '../features/settings/use-settings';
-import { Layout, Nav } from '../ui/semi-admin';
+import { Layout, Nav, NavCollapseButton } from '../ui/semi-admin';
 import {
   IconComment,
   IconFile,
@@ -70,6 +70,8 @@ export function AdminLayout() {
   // Below 1024 px the menu is a drawer over the screen (admin-layout.css), opened from the header
   // and closed by a choice (it is open on the path it was opened on), the backdrop or Escape.
   const [menuOpenOn, setMenuOpenOn] = useState<string>();
+  // Wide screens: the menu folded to a rail of icons (its footer's button).
+  const [collapsed, setCollapsed] = useState(false);
   const menuOpen = menuOpenOn === pathname;
   const setMenuOpen = (open: boolean) => setMenuOpenOn(open ? pathname : undefined);
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -101,7 +103,9 @@ export function AdminLayout() {
             void navigate(String(itemKey));
           }}
           header={{ text: `${siteName(settings)} 管理后台` }}
-          footer={{ collapseButton: true, collapseText: (collapsed) => (collapsed ? '展开侧边栏' : '收起侧边栏') }}
+          isCollapsed={collapsed}
+          onCollapseChange={setCollapsed}
+          footer={{ collapseButton: <NavCollapseButton collapsed={collapsed} onChange={setCollapsed} /> }}
         />
       </Layout.Sider>
       <Layout className="app-admin-layout__main">

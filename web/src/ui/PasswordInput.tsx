@@ -23,7 +23,7 @@ export function PasswordInput(props: PasswordInputProps) {
             aria-pressed={shown}
             onClick={() => setShown((now) => !now)}
           >
-            {shown ? <IconEyeOpened aria-hidden /> : <IconEyeClosedSolid aria-hidden />}
+            {shown ? <IconEyeOpened /> : <IconEyeClosedSolid />}
           </button>
         )
       }

@@ -5,8 +5,10 @@
 export { default as DatePicker } from '@douyinfe/semi-ui-19/lib/es/datePicker';
 export { default as InputNumber } from '@douyinfe/semi-ui-19/lib/es/inputNumber';
 export { default as Layout } from '@douyinfe/semi-ui-19/lib/es/layout';
-export { default as Modal } from '@douyinfe/semi-ui-19/lib/es/modal';
+// Modal: Semi's, its close button named 关闭 (Modal.tsx).
+export { Modal } from './Modal';
 export { default as Nav } from '@douyinfe/semi-ui-19/lib/es/navigation';
+export { NavCollapseButton } from './NavCollapseButton';
 export { default as Select } from '@douyinfe/semi-ui-19/lib/es/select';
 export { default as SideSheet } from '@douyinfe/semi-ui-19/lib/es/sideSheet';
 export { default as Switch } from '@douyinfe/semi-ui-19/lib/es/switch';

@@ -12,5 +12,6 @@ export { default as Button } from '@douyinfe/semi-ui-19/lib/es/button';
 export { default as Input } from '@douyinfe/semi-ui-19/lib/es/input';
 export { default as Skeleton } from '@douyinfe/semi-ui-19/lib/es/skeleton';
 export { default as Spin } from '@douyinfe/semi-ui-19/lib/es/spin';
-export { default as Tag } from '@douyinfe/semi-ui-19/lib/es/tag';
+// Tag: Semi's, without its English aria-label (Tag.tsx).
+export { Tag } from './Tag';
 export { default as LocaleProvider } from '@douyinfe/semi-ui-19/lib/es/locale/localeProvider';

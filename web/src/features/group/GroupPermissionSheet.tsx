@@ -10,8 +10,8 @@ import type { Permission } from '../../../../shared/types/permission';
 import { errorMessage, unwrap } from '../../api/client';
 import { groupPermissionsQuery, setGroupPermissions } from './api';
 import { allPermissionsQuery } from '../permission/api';
-import { IconClose } from '../../ui/icons';
-import { Button, Skeleton, Tag } from '../../ui/semi';
+import { IconClose, IconSearch, IconTreeTriangleDown } from '../../ui/icons';
+import { Button, Input, Skeleton, Tag } from '../../ui/semi';
 import { SideSheet, Tree, type TreeNodeData } from '../../ui/semi-admin';
 import { ErrorState } from '../../ui/states';
 import { toastFailure } from '../../kit/toasts/failure-toast';
@@ -108,6 +108,10 @@ function GrantEditor({
         filterTreeNode
         showFilteredOnly
         searchPlaceholder="搜索权限"
+        // Semi's own search box and expand arrows are named "Filter Tree" and "Expand the tree item".
+        searchRender={(inputProps) => <Input {...inputProps} prefix={<IconSearch />} aria-label="搜索权限" />}
+        // (Semi gives the arrow its click and its class, which turns it while the service is folded.)
+        expandIcon={<IconTreeTriangleDown role="button" aria-label="展开或收起" size="small" />}
         renderLabel={(label, node) => <PermissionLabel label={String(label ?? '')} node={node} />}
         aria-label="权限树"
       />

@@ -10,7 +10,7 @@ export function MessageLink({ userId }: { userId: number }) {
   const unread = useQuery(unreadMessagesQuery(userId)).data ?? 0;
   return (
     <Link to="/member/message" className="app-message-link" aria-label={unread ? `消息，${unread} 条未读` : '消息'}>
-      <IconBell aria-hidden />
+      <IconBell />
       <span className="app-message-link__text">消息</span>
       {unread > 0 && (
         <span className="app-message-link__badge" aria-hidden>

@@ -132,7 +132,7 @@ function WechatQrCode({ codeUrl }: { codeUrl: string }) {
 function Waiting({ children }: { children: ReactNode }) {
   return (
     <p className="app-checkout__waiting" role="status">
-      <IconSpin spin aria-hidden />
+      <IconSpin spin />
       {children}
     </p>
   );
@@ -242,7 +242,7 @@ function OrderResult({ order }: { order: Order }) {
   if (status === OrderStatus.Paid) {
     return (
       <div className="app-checkout__result" role="status">
-        <IconTickCircle size="extra-large" style={{ color: 'var(--semi-color-success)' }} aria-hidden />
+        <IconTickCircle size="extra-large" style={{ color: 'var(--semi-color-success)' }} />
         <h2>支付成功</h2>
         {order.vip_end_at && <p>VIP会员有效期至 {formatDate(order.vip_end_at, DATE)}</p>}
         <p>

@@ -1,5 +1,6 @@
 // The input for one described field, by kind. Used by the resource forms and the config forms.
 import { Input } from '../../ui/semi';
+import { IconClear } from '../../ui/icons';
 import { PasswordInput } from '../../ui/PasswordInput';
 import { InputNumber, Select, Switch, TextArea, TreeSelect, type TreeNodeData } from '../../ui/semi-admin';
 import { ImageUploadInput } from '../image-upload/ImageUploadInput';
@@ -136,6 +137,7 @@ export function FieldInput<Values extends FormValues, Row>(props: FieldInputProp
           multiple={field.multiple}
           filter
           showClear={!field.required}
+          clearIcon={<IconClear aria-label="清除" />}
           placeholder={field.placeholder ?? `请选择${field.label}`}
           disabled={readOnly}
           validateStatus={status}

@@ -1,6 +1,6 @@
 // The filters above a resource list: keyword boxes apply on Enter or 搜索, selects at once.
 import { useState, type FormEvent } from 'react';
-import { IconSearch } from '../../ui/icons';
+import { IconClear, IconSearch } from '../../ui/icons';
 import { Button, Input } from '../../ui/semi';
 import { DatePicker, Select } from '../../ui/semi-admin';
 import { DEFAULT_TIME_ZONE, formatDate } from '../../../../shared/format';
@@ -13,6 +13,9 @@ const decode = (value: unknown, options: FilterDef & { kind: 'select' }): Filter
   options.options.find((o) => encode(o.value) === value)?.value;
 
 const DAY_MS = 24 * 3600_000;
+
+/** The clear button's icon of a box or a select, named in Chinese (Semi's is named "clear"). */
+const CLEAR_ICON = <IconClear aria-label="清除" />;
 
 /** The start of the day `date` falls on in the site's time zone (China: UTC+8 all year). */
 function dayStart(date: Date): number {
@@ -96,6 +99,7 @@ export function FilterBar({
                 onChange={(value: string) => setDraft((d) => ({ ...d, [filter.name]: value }))}
                 placeholder={filter.placeholder ?? `搜索${filter.label}`}
                 showClear
+                clearIcon={CLEAR_ICON}
                 style={{ width: 220 }}
               />
             ) : (
@@ -111,6 +115,7 @@ export function FilterBar({
                 }}
                 placeholder="全部"
                 showClear
+                clearIcon={CLEAR_ICON}
                 style={{ width: 160 }}
               />
             )}

@@ -2,10 +2,10 @@
 // selection and paging, the create/edit side sheet and the confirmation dialogs, all driven
 // by one `ResourceDef`. See the README ("Admin screens as resources").
 import { useMutation } from '@tanstack/react-query';
-import { useMemo, useState, type ReactNode } from 'react';
+import { cloneElement, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { errorMessage, unwrap, type ApiResult } from '../../api/client';
 import type { WriteContext } from '../../api/query-client';
-import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
+import { IconChevronLeft, IconChevronRight, IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { Table, type ColumnProps } from '../../ui/semi-admin';
 import { EmptyState, LoadingState, ErrorState } from '../../ui/states';
@@ -56,6 +56,17 @@ function cellText(value: unknown): ReactNode {
   if (value === undefined || value === null || value === '') return '-';
   if (typeof value === 'boolean') return value ? '是' : '否';
   return String(value);
+}
+
+/** The selection column's cell as Semi draws it, the header's box named 全选本页 (Semi's: "Select all rows"). */
+function namedSelectAll({
+  inHeader,
+  originNode,
+}: {
+  inHeader: boolean;
+  originNode: ReactElement<{ 'aria-label'?: string }>;
+}): ReactNode {
+  return inHeader ? cloneElement(originNode, { 'aria-label': '全选本页' }) : originNode;
 }
 
 export function ResourceScreen<Row extends object, Values extends FormValues>({
@@ -317,6 +328,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                       disabled: resource.editable ? !resource.editable(row) : false,
                       'aria-label': `选择「${resource.rowLabel(row)}」`,
                     }),
+                    renderCell: namedSelectAll,
                   }
                 : undefined
             }
@@ -329,6 +341,10 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                     showSizeChanger: true,
                     pageSizeOpts: PAGE_SIZES,
                     showTotal: true,
+                    // Our icons, decorative: Semi's own are named "chevron_left" and "chevron_right" (the
+                    // buttons themselves stay named "Previous" and "Next" by Semi, which no prop changes).
+                    prevText: <IconChevronLeft size="large" />,
+                    nextText: <IconChevronRight size="large" />,
                     onPageChange: (next: number) => {
                       setPage(next);
                       setSelected([]);

@@ -1,0 +1,39 @@
+// Semi's Modal with its close button named in Chinese. Semi's own is a Button named "close"
+// (aria-label) whatever the locale, which a `closeIcon` does not change: a modal with a title
+// gets Semi's header here rebuilt (same elements and classes, the title's id that the dialog's
+// aria-labelledby names) with a 关闭 button, which calls `onCancel` as Semi's does.
+import type { ComponentProps } from 'react';
+import SemiModal from '@douyinfe/semi-ui-19/lib/es/modal';
+import Title from '@douyinfe/semi-ui-19/lib/es/typography/title';
+import { IconClose } from './icons';
+import { Button } from './semi';
+
+export type ModalProps = ComponentProps<typeof SemiModal>;
+
+export function Modal({ title, closable = true, onCancel, ...props }: ModalProps) {
+  if (title === undefined || title === null || !closable || 'header' in props)
+    return <SemiModal title={title} closable={closable} onCancel={onCancel} {...props} />;
+  return (
+    <SemiModal
+      {...props}
+      onCancel={onCancel}
+      header={
+        <div className="semi-modal-header">
+          <Title heading={5} className="semi-modal-title" id="semi-modal-title">
+            {title}
+          </Title>
+          <Button
+            aria-label="关闭"
+            className="semi-modal-close"
+            type="tertiary"
+            theme="borderless"
+            size="small"
+            icon={<IconClose />}
+            disabled={!onCancel}
+            onClick={(event) => void onCancel?.(event)}
+          />
+        </div>
+      }
+    />
+  );
+}
