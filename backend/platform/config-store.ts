@@ -5,8 +5,8 @@ import type { Database } from '../db';
 // `change_counter` (`settingsChanged`); a process compares that number with the one its cache
 // was read at, at most once a second and behind the answer, so that a change made through any
 // process sharing the database is seen by all of them within `SETTINGS_CHECK_MS` (plus one
-// request, which starts the comparison). The process that made the change drops its cache at
-// once (`invalidate`).
+// request, which starts the comparison). The process that made the change reads them again
+// at once (`reload`), before it answers.
 
 interface Entry {
   value: string;
@@ -73,7 +73,7 @@ export class ConfigStore {
   private loading: Promise<ConfigSnapshot> | null = null;
   /** The comparison under way, behind the cached snapshot. */
   private refreshing: Promise<unknown> | null = null;
-  /** Bumped by invalidate(): a read begun before it must not store what it read. */
+  /** Bumped by reload(): a read begun before it must not store what it read. */
   private generation = 0;
 
   constructor(
@@ -104,20 +104,28 @@ export class ConfigStore {
     return this.loading;
   }
 
-  /** The settings changed in this process: the next snapshot reads them again. */
-  invalidate(): void {
+  /**
+   * The settings changed in this process: read them again now, outside any transaction, and
+   * answer the snapshots after it from what it read. The cached settings are kept meanwhile:
+   * emptying the cache would make the next snapshot a query, and a caller that holds SQLite's
+   * one connection in a transaction (emptying the recycle bin reads the retention setting)
+   * would wait for itself for good. A read that fails leaves the old settings, compared again
+   * by the next snapshot.
+   */
+  async reload(): Promise<void> {
     this.generation += 1;
-    this.cached = null;
-    this.loading = null;
+    this.checkedAt = 0;
+    await this.check(true).catch(() => undefined);
   }
 
-  private async check(): Promise<ConfigSnapshot> {
+  /** Compares the version, and reads the settings when it moved (or when `force`d). */
+  private async check(force = false): Promise<ConfigSnapshot> {
     const generation = this.generation;
     const startedAt = Date.now();
     // The version first: a change committed between the two reads shows at the next check.
     const version = await settingsVersion(this.db);
     let current = this.cached;
-    if (!current || current.version !== version) {
+    if (force || !current || current.version !== version) {
       const rows = await this.db.selectFrom('config').select(['category', 'name', 'value', 'input_type']).execute();
       const entries = new Map<string, Entry>();
       for (const row of rows)

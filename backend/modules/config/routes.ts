@@ -143,7 +143,7 @@ export const configService = defineService('ConfigAPI', [
           updates.map(({ row, value }) => ({ id: row.id, value })),
         ),
       );
-      ctx.app.settings.invalidate();
+      await ctx.app.settings.reload();
       await ctx.app.contentChanges.tell({ content: 'settings', ids: updates.map(({ row }) => row.id) });
       if (updates.some((u) => u.row.category === 'email')) {
         const cfg = await ctx.app.settings.snapshot();

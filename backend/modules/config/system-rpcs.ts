@@ -52,7 +52,7 @@ async function readRelease(ctx: RpcContext) {
 
 async function setRelease(ctx: RpcContext, name: string, value: string): Promise<void> {
   await setConfigValue(ctx.db, 'release', name, value);
-  ctx.app.settings.invalidate();
+  await ctx.app.settings.reload();
 }
 
 export const systemRpcs = [

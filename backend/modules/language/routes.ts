@@ -42,7 +42,7 @@ export const languageService = defineService('LanguageAPI', [
         insertLanguage(ctx.db, { language, code, enable: flag(req.enable), sort: req.sort }),
         '语言代码已存在',
       );
-      ctx.app.settings.invalidate();
+      await ctx.app.settings.reload();
       return {};
     },
   }),
@@ -57,7 +57,7 @@ export const languageService = defineService('LanguageAPI', [
       const language = checkName(req.language, '语言名称', { required: true, max: 64 });
       if (!(await updateLanguage(ctx.db, req.id, { language, enable: flag(req.enable), sort: req.sort })))
         throw notFound('语言不存在');
-      ctx.app.settings.invalidate();
+      await ctx.app.settings.reload();
       return {};
     },
   }),
@@ -69,7 +69,7 @@ export const languageService = defineService('LanguageAPI', [
     permission: '更新语言状态',
     async handler(req, ctx) {
       await setLanguagesEnabled(ctx.db, idsOrBadRequest(req.id), flag(req.enable));
-      ctx.app.settings.invalidate();
+      await ctx.app.settings.reload();
       return {};
     },
   }),
@@ -98,7 +98,7 @@ export const languageService = defineService('LanguageAPI', [
     permission: '删除语言',
     async handler(req, ctx) {
       await deleteLanguages(ctx.db, idsOrBadRequest(req.id));
-      ctx.app.settings.invalidate();
+      await ctx.app.settings.reload();
       return {};
     },
   }),

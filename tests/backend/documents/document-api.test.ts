@@ -685,6 +685,17 @@ describe('deleting and the recycle bin', () => {
       await backend.setConfig({ 'security.attachment_retention_minute': '1440' });
     }
   });
+
+  it('empties the recycle bin right after a settings save (SQLite: its transaction once waited for itself)', async () => {
+    const doc = await createDocument(backend.url, author.token, textFile(unique('设置后清空')), '设置后清空.txt');
+    await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: doc.id } });
+    // Any settings save, then at once the purge, which reads the retention setting in its
+    // transaction: before, the save emptied the settings cache and that read waited for the
+    // one connection the transaction held; the site answered nothing more until restarted.
+    await backend.setConfig({ 'security.attachment_retention_minute': '1440' });
+    expect((await backend.admin('DELETE', '/api/v1/document/recycle', { query: { id: doc.id } })).status).toBe(200);
+    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).status).toBe(404);
+  }, 15_000);
 });
 
 describe('the search index follows every write', () => {
