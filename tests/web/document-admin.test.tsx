@@ -73,7 +73,7 @@ describe('member area', { timeout: 20_000 }, () => {
     const table = await screen.findByRole('table');
     expect(within(table).getByText('已转换')).toBeTruthy();
     expect(within(table).getByText('转换失败')).toBeTruthy();
-    expect(within(table).getByText('文件已损坏')).toBeTruthy();
+    expect(within(table).getByText('转换失败：文件已损坏')).toBeTruthy();
     expect(queryOf(requests(fetchMock, 'GET', '/api/v1/document/list')[0]).getAll('user_id')).toEqual(['2']);
 
     await userEvent.click(screen.getByRole('button', { name: '编辑「年度报告」' }));
@@ -172,6 +172,38 @@ const perm = (id: number, service: string, rpc: string): Permission => ({
   title: rpc,
 });
 
+describe('a document in review whose conversion failed', { timeout: 20_000 }, () => {
+  const encrypted = doc(3, '加密文件', { status: 6, pages: 0, convert_error: '文档已加密，无法转换' });
+  const converting = doc(4, '审核中的文档', { status: 6, pages: 0 });
+  const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
+
+  it('says so in 我的文档, with what to do, and links documents not yet public to the reader', async () => {
+    renderApp('/member/document', {
+      user: member,
+      backend: { 'GET /api/v1/document/list': documentList(encrypted, converting) },
+    });
+    await screen.findByRole('table');
+    expect(within(row('加密文件')).getByText('待审核')).toBeTruthy();
+    expect(within(row('加密文件')).getByText('转换失败：文档已加密，无法转换')).toBeTruthy();
+    expect(within(row('加密文件')).getByText(/请删除该文档，检查文件.*后重新上传/)).toBeTruthy();
+    expect(within(row('审核中的文档')).getByText('待审核')).toBeTruthy();
+    expect(within(row('审核中的文档')).queryByText(/转换失败/)).toBeNull();
+    expect(screen.getByRole('link', { name: '审核中的文档' }).getAttribute('href')).toBe('/library/7/4');
+  });
+
+  it('says so to the reviewer in the admin list', async () => {
+    renderApp('/admin/document/list', {
+      user: admin,
+      permissions: [perm(1, 'DocumentAPI', 'ListDocument')],
+      settings: { system: { sitename: '测试文库' }, language: [{ id: 1, language: '中文（简体）', code: 'zh-CN' }] },
+      backend: { 'GET /api/v1/document/list': documentList(encrypted, converting) },
+    });
+    await screen.findByText('加密文件');
+    expect(within(row('加密文件')).getByText('转换失败：文档已加密，无法转换（审核通过时将重新转换）')).toBeTruthy();
+    expect(within(row('审核中的文档')).queryByText(/转换失败/)).toBeNull();
+  });
+});
+
 describe('admin document screens', { timeout: 30_000 }, () => {
   it('lists documents with their status and conversion error, and runs batch and row actions', async () => {
     const { fetchMock } = renderApp('/admin/document/list', {
@@ -192,7 +224,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
     await screen.findByText('待审核的文档');
     expect(within(row('待审核的文档')).getByText('待审核')).toBeTruthy();
-    expect(within(row('转换失败的文档')).getByText('文件已损坏')).toBeTruthy();
+    expect(within(row('转换失败的文档')).getByText('转换失败：文件已损坏')).toBeTruthy();
     expect(within(row('待审核的文档')).getByRole('link', { name: '阅读「待审核的文档」' }).getAttribute('href')).toBe(
       '/library/7/1',
     );

@@ -488,6 +488,26 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(await screen.findByText('文档正在审核中')).toBeTruthy();
   });
 
+  it('tells the uploader of a document in review that its conversion failed, why, and what to do', async () => {
+    const failed = renderApp('/library/7/42', {
+      user: member,
+      backend: backend({ status: 6, pages: 0, user_id: member.id, convert_error: '文档已加密，无法转换' }),
+    });
+    expect(await screen.findByText('文档转换失败')).toBeTruthy();
+    expect(screen.queryByText('文档正在审核中')).toBeNull();
+    expect(screen.getByText('原因：文档已加密，无法转换')).toBeTruthy();
+    expect(screen.getByText(/请删除该文档，检查文件/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: '前往我的文档' }).getAttribute('href')).toBe('/member/document');
+    failed.unmount();
+    // The reviewer reads the same, and that an approval converts it again.
+    renderApp('/library/7/42', {
+      user: admin,
+      backend: backend({ status: 6, pages: 0, user_id: member.id, convert_error: '文档已加密，无法转换' }),
+    });
+    expect(await screen.findByText('原因：文档已加密，无法转换')).toBeTruthy();
+    expect(screen.getByText('审核通过时将重新转换。')).toBeTruthy();
+  });
+
   it('shows a reviewer the pages of a document in review, saying who else may read it', async () => {
     renderApp('/library/7/42', { user: admin, backend: backend({ status: 6, pages: 3 }) });
     expect(await screen.findByText('文档正在审核中，目前仅上传者和管理员可以阅读，审核通过后公开。')).toBeTruthy();

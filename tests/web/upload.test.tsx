@@ -261,4 +261,45 @@ describe('a member whose documents are reviewed', () => {
     expect(within(statuses).getByText('审核通过后公开')).toBeTruthy();
     expect(within(statuses).queryByRole('link', { name: '阅读' })).toBeNull();
   });
+
+  it('says when the conversion of a document in review failed, why, and what to do', async () => {
+    fakePolling();
+    let created = false;
+    let failed = false;
+    const waiting: Document = {
+      id: 6,
+      title: '加密资料',
+      status: 6,
+      category_id: [7],
+      attachment: { hash: 'c'.repeat(32) },
+    };
+    renderUpload({
+      'POST /api/v1/document': () => {
+        created = true;
+        return { status: 200, body: {} };
+      },
+      'GET /api/v1/document/list': () => ({
+        status: 200,
+        body: {
+          total: 1,
+          document: created ? [failed ? { ...waiting, convert_error: '文档已加密，无法转换' } : waiting] : [],
+        },
+      }),
+    });
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('加密资料.pdf')]);
+    (await uploadOf('加密资料.pdf')).answer(200, { code: 200, data: { id: 13 } });
+    await within(await screen.findByRole('listitem', { name: '加密资料.pdf' })).findByText('已上传，待发布');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
+    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+
+    const statuses = await screen.findByRole('region', { name: '转换状态' });
+    expect(await within(statuses).findByText('审核通过后公开')).toBeTruthy();
+    // Still converting in review: the list is asked again until the conversion ends.
+    failed = true;
+    await nextPoll();
+    expect(await within(statuses).findByText(/转换失败：文档已加密，无法转换。请删除该文档/)).toBeTruthy();
+    expect(within(statuses).getByText('待审核')).toBeTruthy();
+    expect(within(statuses).queryByText('审核通过后公开')).toBeNull();
+    expect(within(statuses).getByRole('link', { name: '前往我的文档' }).getAttribute('href')).toBe('/member/document');
+  });
 });

@@ -20,6 +20,7 @@ import { IconUpload } from '../../ui/icons';
 import { CategorySelect } from '../category/CategorySelect';
 import { categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
 import { createDocuments, documentProgressQuery, isConverting, recentUploadsQuery } from './api';
+import { conversionFailure, FAILED_CONVERSION_ADVICE } from './conversion';
 import { documentPath } from './document-links';
 import { useSettings } from '../settings/use-settings';
 import { documentFormatsQuery, uploadDocumentFile } from '../upload/api';
@@ -211,6 +212,7 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
         <ul className="app-upload__statuses">
           {matched.map((doc) => {
             const path = documentPath(doc);
+            const failure = conversionFailure(doc);
             return (
               <li key={doc.id} data-status={doc.status}>
                 <span className="app-upload__name">{doc.title}</span>
@@ -218,11 +220,15 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                   {optionLabel(documentStatusOptions, doc.status ?? DocumentStatus.Pending, '未知')}
                 </span>
                 {isConverting(doc) && <ConversionProgress doc={doc} />}
-                {doc.status === DocumentStatus.PendingReview && (
-                  <span className="app-upload__reason">审核通过后公开</span>
-                )}
-                {doc.status === DocumentStatus.Failed && doc.convert_error && (
-                  <span className="app-upload__reason">{doc.convert_error}</span>
+                {failure !== undefined ? (
+                  <span className="app-upload__reason">
+                    转换失败：{failure}。{FAILED_CONVERSION_ADVICE}
+                    <Link to="/member/document">前往我的文档</Link>
+                  </span>
+                ) : (
+                  doc.status === DocumentStatus.PendingReview && (
+                    <span className="app-upload__reason">审核通过后公开</span>
+                  )
                 )}
                 {doc.status === DocumentStatus.Converted && path && <Link to={path}>阅读</Link>}
               </li>

@@ -3,7 +3,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { DocumentStatus } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
 import { cleanName } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
@@ -21,6 +20,7 @@ import { CategorySelect } from '../category/CategorySelect';
 import { uploadRightQuery } from '../upload/api';
 import { categoryTrail, useDocumentCategories } from '../category/category-tree';
 import { deleteDocuments, myDocumentsQuery, updateDocument } from './api';
+import { conversionFailure, FAILED_CONVERSION_ADVICE } from './conversion';
 import { deepestCategory, documentPath } from './document-links';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { FormatIcon } from './FormatIcon';
@@ -197,21 +197,28 @@ export function MyDocuments({ userId }: { userId: number }) {
               return (
                 <span className="app-my-documents__title">
                   <FormatIcon ext={doc.ext} />
-                  {path && doc.status === DocumentStatus.Converted ? <Link to={path}>{doc.title}</Link> : doc.title}
+                  {/* The reader shows its uploader any of their documents: its pages, or where it stands. */}
+                  {path ? <Link to={path}>{doc.title}</Link> : doc.title}
                 </span>
               );
             },
           },
           {
             title: '状态',
-            cell: (doc) => (
-              <>
-                <DocumentStatusTag status={doc.status} />
-                {doc.status === DocumentStatus.Failed && doc.convert_error && (
-                  <p className="app-field__error">{doc.convert_error}</p>
-                )}
-              </>
-            ),
+            cell: (doc) => {
+              const failure = conversionFailure(doc);
+              return (
+                <>
+                  <DocumentStatusTag status={doc.status} />
+                  {failure !== undefined && (
+                    <>
+                      <p className="app-field__error">转换失败：{failure}</p>
+                      <p className="app-field__hint">{FAILED_CONVERSION_ADVICE}</p>
+                    </>
+                  )}
+                </>
+              );
+            },
           },
           { title: '页数', cell: (doc) => doc.pages || '-' },
           { title: '价格', cell: (doc) => doc.price || '免费' },

@@ -33,6 +33,7 @@ import { categoryKeys } from '../category/api';
 import { statsKeys } from '../stats/api';
 import { userKeys } from '../user/api';
 import { freePages } from './document-links';
+import { awaitsReviewConversion } from './conversion';
 import { pageImagePath } from '../../../../shared/page-image';
 
 export const documentKeys = {
@@ -215,14 +216,15 @@ export const myDocumentsQuery = (userId: number, page: number, size: number) =>
 
 /**
  * The member's newest documents, to follow what an upload created (CreateDocument answers
- * `{}`): polled every 2 s while one of them converts.
+ * `{}`): polled every 2 s while one of them converts (in review too, until it has pages or failed).
  */
 export const recentUploadsQuery = (userId: number, size: number) =>
   queryOptions({
     queryKey: [...documentKeys.mine, userId, 'recent', size] as const,
     queryFn: async () =>
       unwrap(await listDocuments({ user_id: [userId], page: 1, size, order: 'id desc' })).document ?? [],
-    refetchInterval: (query) => ((query.state.data ?? []).some(isConverting) ? 2_000 : false),
+    refetchInterval: (query) =>
+      (query.state.data ?? []).some((doc) => isConverting(doc) || awaitsReviewConversion(doc)) ? 2_000 : false,
     staleTime: 0,
   });
 

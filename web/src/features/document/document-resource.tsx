@@ -1,5 +1,5 @@
 // The admin's documents (/admin/document/list): filters (keyword, category, status, format,
-// uploader), the status of each (docs/product.md §4's eight, with the conversion error of failed ones),
+// uploader), the status of each (docs/product.md §4's eight, with the conversion error of failed ones, in review too),
 // batch review, reconversion, recommendation, category, industry, disabling and deletion (to
 // the recycle bin), the edit form, and a link to the reader. Categories and industries come
 // from the site's data, so the page builds this description in a useMemo.
@@ -26,6 +26,7 @@ import {
   updateDocument,
 } from './api';
 import { deepestCategory, documentPath } from './document-links';
+import { conversionFailure, failedConversionReviewNote } from './conversion';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { FormatIcon } from './FormatIcon';
 
@@ -50,6 +51,8 @@ function toTreeOptions(nodes: readonly CategoryNode[]): TreeOption[] {
 }
 
 function TitleCell({ doc }: { doc: Document }) {
+  const failure = conversionFailure(doc);
+  const review = failedConversionReviewNote(doc);
   return (
     <span className="app-admin-document__title">
       <span className="app-admin-document__name">
@@ -65,8 +68,11 @@ function TitleCell({ doc }: { doc: Document }) {
           <TrailCell names={(doc.category ?? []).map((c) => c.title ?? '')} />
         </span>
       )}
-      {doc.status === DocumentStatus.Failed && doc.convert_error && (
-        <span className="app-admin-document__error">{doc.convert_error}</span>
+      {failure !== undefined && (
+        <span className="app-admin-document__error">
+          转换失败：{failure}
+          {review && `（${review}）`}
+        </span>
       )}
     </span>
   );

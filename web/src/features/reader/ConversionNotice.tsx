@@ -3,9 +3,12 @@
 // disabled one.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { Link } from 'react-router-dom';
 import { DocumentStatus } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
 import { documentKeys, documentProgressQuery, isConverting } from '../document/api';
+import { conversionFailure, FAILED_CONVERSION_ADVICE, failedConversionReviewNote } from '../document/conversion';
+import { useSession } from '../session/use-session';
 
 /** Pages converted so far; the backend tells the owner and admins (docs/api.md). */
 function progressOf(doc: Document): { done: number; total: number } | undefined {
@@ -42,7 +45,6 @@ function ConvertingNotice({ doc }: { doc: Document }) {
 }
 
 const NOTICES: Partial<Record<number, { title: string; text: string }>> = {
-  [DocumentStatus.Failed]: { title: '文档转换失败', text: '该文档暂时无法在线阅读。' },
   [DocumentStatus.Disabled]: { title: '文档已禁用', text: '该文档已被管理员禁用。' },
   [DocumentStatus.PendingReview]: {
     title: '文档正在审核中',
@@ -51,16 +53,44 @@ const NOTICES: Partial<Record<number, { title: string; text: string }>> = {
   [DocumentStatus.ReviewRejected]: { title: '文档审核未通过', text: '该文档未通过审核，无法在线阅读。' },
 };
 
+/**
+ * A failed conversion, whatever the review status (a document in review keeps it): why, and
+ * for its uploader what to do about it, for a reviewer that an approval converts it again.
+ */
+function FailedNotice({ doc, reason }: { doc: Document; reason: string }) {
+  const { user } = useSession();
+  const own = user?.id !== undefined && doc.user_id === user.id;
+  const review = failedConversionReviewNote(doc);
+  return (
+    <div className="app-reader-notice" role="status">
+      <p className="app-reader-notice__title">文档转换失败</p>
+      <p className="app-reader-notice__text">
+        {doc.status === DocumentStatus.PendingReview
+          ? '文档正在审核中，但转换失败，暂时无法在线阅读。'
+          : '该文档暂时无法在线阅读。'}
+      </p>
+      <p className="app-reader-notice__error">原因：{reason}</p>
+      {own ? (
+        <p className="app-reader-notice__text">
+          {FAILED_CONVERSION_ADVICE}
+          <Link to="/member/document">前往我的文档</Link>
+        </p>
+      ) : (
+        review && <p className="app-reader-notice__text">{review}。</p>
+      )}
+    </div>
+  );
+}
+
 export function ConversionNotice({ doc }: { doc: Document }) {
   if (isConverting(doc)) return <ConvertingNotice doc={doc} />;
+  const failure = conversionFailure(doc);
+  if (failure !== undefined) return <FailedNotice doc={doc} reason={failure} />;
   const notice = NOTICES[doc.status ?? DocumentStatus.Pending] ?? { title: '文档暂时无法阅读', text: '请稍后再试。' };
   return (
     <div className="app-reader-notice" role="status">
       <p className="app-reader-notice__title">{notice.title}</p>
       <p className="app-reader-notice__text">{notice.text}</p>
-      {doc.status === DocumentStatus.Failed && doc.convert_error && (
-        <p className="app-reader-notice__error">原因：{doc.convert_error}</p>
-      )}
     </div>
   );
 }

@@ -1,0 +1,29 @@
+// What became of a document's conversion, whatever its review status, for every screen that
+// shows a document's state (the uploader, 我的文档, the reader, the admin's list). A document in
+// review (6) converts too and keeps its status when the conversion fails, with the reason in
+// `convert_error` (docs/api.md, "Conversion"; backend/modules/document/store.ts,
+// `awaitsReviewConversion`): its status alone does not say it failed.
+import { DocumentStatus } from '../../../../shared/constants';
+import type { Document } from '../../../../shared/types/document';
+
+/**
+ * Why the document's conversion failed: its `convert_error`, whatever its status (a failed
+ * document, 3, or one in review, 6); `undefined` when it did not fail.
+ */
+export function conversionFailure(doc: Pick<Document, 'status' | 'convert_error'>): string | undefined {
+  if (doc.convert_error) return doc.convert_error;
+  return doc.status === DocumentStatus.Failed ? '转换器未给出原因' : undefined;
+}
+
+/** A document in review whose conversion has not ended yet: no pages and no failure. */
+export function awaitsReviewConversion(doc: Pick<Document, 'status' | 'pages' | 'convert_error'>): boolean {
+  return doc.status === DocumentStatus.PendingReview && (doc.pages ?? 0) <= 0 && !doc.convert_error;
+}
+
+/** What the uploader of a document that failed conversion can do about it. */
+export const FAILED_CONVERSION_ADVICE = '请删除该文档，检查文件（如去掉密码、确认格式）后重新上传。';
+
+/** What a reviewer can do about it: an approval converts a document in review again. */
+export function failedConversionReviewNote(doc: Pick<Document, 'status'>): string | undefined {
+  return doc.status === DocumentStatus.PendingReview ? '审核通过时将重新转换' : undefined;
+}
