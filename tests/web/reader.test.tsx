@@ -509,9 +509,12 @@ describe('the reader', { timeout: 20_000 }, () => {
   });
 
   it('shows a reviewer the pages of a document in review, saying who else may read it', async () => {
-    renderApp('/library/7/42', { user: admin, backend: backend({ status: 6, pages: 3 }) });
+    const { fetchMock } = renderApp('/library/7/42', { user: admin, backend: backend({ status: 6, pages: 3 }) });
     expect(await screen.findByText('文档正在审核中，目前仅上传者和管理员可以阅读，审核通过后公开。')).toBeTruthy();
     expect(await screen.findByRole('img', { name: '第 1 页' })).toBeTruthy();
+    // The server answers 404 for the related documents of a document not yet public: not asked.
+    expect(screen.queryByRole('heading', { name: '相关文档' })).toBeNull();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/api/v1/document/related'))).toBe(false);
   });
 
   it('says a document does not exist when the server answers 404', async () => {

@@ -252,7 +252,8 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
         <section className="app-panel" aria-label="文档操作">
           <DocumentActions doc={doc} path={path} />
         </section>
-        <RelatedDocuments id={doc.id ?? 0} categoryId={deepest} />
+        {/* The server names related documents of a public document only (404 for a hidden one). */}
+        {!hiddenNote && <RelatedDocuments id={doc.id ?? 0} categoryId={deepest} />}
       </aside>
       <DownloadBar doc={doc} onRefused={setRefusal} />
     </div>
