@@ -71,6 +71,16 @@ describe('POST /api/v1/upload/avatar', () => {
     expect(Buffer.from(await served.arrayBuffer()).equals(file)).toBe(true);
   });
 
+  it('keeps the name the browser sent: its %22, %0D and %0A escapes read back as the quote and line breaks (spaces)', async () => {
+    // FormData (Node's, as the browsers') writes `"`, CR and LF in a file name as %22, %0D, %0A.
+    const res = await upload('avatar', png(40, 40, 64, 7), {
+      token: backend.member.token,
+      name: '我的"头像"\r\n第二行.png',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.name).toBe('我的"头像" 第二行.png');
+  });
+
   it('needs a login (401 in the upload error shape)', async () => {
     const res = await upload('avatar', png(1, 1));
     expect(res.status).toBe(401);

@@ -90,6 +90,16 @@ function isMalformed(error: unknown): boolean {
   return /multipart|boundary|unexpected end of|malformed|part header|premature|needle/i.test(error.message);
 }
 
+/**
+ * A file name as the browser named it: an HTML form (and `fetch` with FormData) writes `"`,
+ * CR and LF in a multipart file name as `%22`, `%0D` and `%0A` (the HTML standard's
+ * multipart/form-data encoding), which the multipart parser leaves as they are. Anything else
+ * in the name is taken as sent.
+ */
+function formDataFileName(sent: string): string {
+  return sent.replace(/%22|%0D|%0A/g, (escape) => ({ '%22': '"', '%0D': '\r', '%0A': '\n' })[escape]!);
+}
+
 export async function receiveFile(
   app: BackendContext,
   request: FastifyRequest,
@@ -116,9 +126,10 @@ export async function receiveFile(
   }
   if (!part || part.fieldname !== 'file') throw refuseUnread(reply, badRequest('请上传文件（字段 file）'));
   // The name as it is stored and shown (no control or bidi override characters).
-  const [badName] = nameProblems(part.filename, '文件名', Number.MAX_SAFE_INTEGER);
+  const sentName = formDataFileName(part.filename);
+  const [badName] = nameProblems(sentName, '文件名', Number.MAX_SAFE_INTEGER);
   if (badName) throw refuseUnread(reply, badRequest(badName));
-  const fileName = cleanName(part.filename);
+  const fileName = cleanName(sentName);
   const ext = path.extname(fileName).toLowerCase();
   if (!opts.extensions.includes(ext)) {
     throw refuseUnread(
