@@ -281,7 +281,12 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     jobs,
     contentChanges: new ContentChanges(app.log),
     converter: conversion.converter,
-    conversion: { jobs: config.convert.jobs, timeoutMs: config.convert.timeoutMs, maxPages: config.convert.maxPages },
+    conversion: {
+      jobs: config.convert.jobs,
+      timeoutMs: config.convert.timeoutMs,
+      pageTimeoutMs: config.convert.pageTimeoutMs,
+      maxPages: config.convert.maxPages,
+    },
     search: search.indexes,
     log: app.log,
     dataDir: config.dataDir,

@@ -78,6 +78,8 @@ export interface ConvertConfig {
   jobs: number;
   /** CONVERT_TIMEOUT_MS: time limit of one document; null = the admin's `converter.timeout` minutes. */
   timeoutMs: number | null;
+  /** CONVERT_PAGE_TIMEOUT_MS: time limit of one step of one page (drawing it, its covers), default 60 s. */
+  pageTimeoutMs: number;
   /** CONVERT_MAX_PAGES: documents with more pages fail (default 10,000). */
   maxPages: number;
   /** CONVERT_NICE: added to the MuPDF threads' nice value, so that requests come first (default 10; 0 = none). */
@@ -202,6 +204,7 @@ function parseConvert(env: Record<string, string | undefined>): ConvertConfig {
     workers: parseInteger('CONVERT_WORKERS', env.CONVERT_WORKERS, 1, 64) ?? Math.max(1, os.availableParallelism() - 1),
     jobs: parseInteger('CONVERT_JOBS', env.CONVERT_JOBS, 1, 16) ?? 2,
     timeoutMs: parseInteger('CONVERT_TIMEOUT_MS', env.CONVERT_TIMEOUT_MS, 1000, 24 * 3600_000) ?? null,
+    pageTimeoutMs: parseInteger('CONVERT_PAGE_TIMEOUT_MS', env.CONVERT_PAGE_TIMEOUT_MS, 1000, 3600_000) ?? 60_000,
     maxPages: parseInteger('CONVERT_MAX_PAGES', env.CONVERT_MAX_PAGES, 1, 100_000) ?? 10_000,
     // The threads share the process with the gateway: on Linux each thread has its own nice
     // value, and at 10 the scheduler gives a request's thread about nine tenths of a busy core.

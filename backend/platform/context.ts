@@ -19,6 +19,8 @@ export interface ConversionSettings {
   jobs: number;
   /** the time limit of one document; null: the admin's `converter.timeout` minutes */
   timeoutMs: number | null;
+  /** one step of one page (drawing it, its covers); then the document fails naming the page */
+  pageTimeoutMs: number;
   /** documents with more pages fail */
   maxPages: number;
 }

@@ -24,6 +24,7 @@ describe('loadBackendConfig', () => {
       workers: Math.max(1, cores - 1),
       jobs: 2,
       timeoutMs: null,
+      pageTimeoutMs: 60_000,
       maxPages: 10_000,
       nice: 10,
     });
@@ -32,6 +33,7 @@ describe('loadBackendConfig', () => {
         CONVERT_WORKERS: '3',
         CONVERT_JOBS: '1',
         CONVERT_TIMEOUT_MS: '60000',
+        CONVERT_PAGE_TIMEOUT_MS: '20000',
         CONVERT_MAX_PAGES: '500',
         CONVERT_NICE: '0',
         LIBREOFFICE_PATH: '/opt/libreoffice7.6/program',
@@ -41,6 +43,7 @@ describe('loadBackendConfig', () => {
       workers: 3,
       jobs: 1,
       timeoutMs: 60_000,
+      pageTimeoutMs: 20_000,
       maxPages: 500,
       nice: 0,
       libreofficePath: '/opt/libreoffice7.6/program',
@@ -62,6 +65,11 @@ describe('loadBackendConfig', () => {
     ['CONVERT_WORKERS', '0', 'CONVERT_WORKERS must be an integer between 1 and 64, got "0"'],
     ['CONVERT_JOBS', 'two', 'CONVERT_JOBS must be an integer between 1 and 16, got "two"'],
     ['CONVERT_TIMEOUT_MS', '10', 'CONVERT_TIMEOUT_MS must be an integer between 1000 and 86400000, got "10"'],
+    [
+      'CONVERT_PAGE_TIMEOUT_MS',
+      '500',
+      'CONVERT_PAGE_TIMEOUT_MS must be an integer between 1000 and 3600000, got "500"',
+    ],
     ['CONVERT_MAX_PAGES', '-5', 'CONVERT_MAX_PAGES must be an integer between 1 and 100000, got "-5"'],
     ['CONVERT_NICE', '20', 'CONVERT_NICE must be an integer between 0 and 19, got "20"'],
   ])('refuses %s=%s', (variable, value, message) => {

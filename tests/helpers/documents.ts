@@ -242,6 +242,28 @@ export function scatteredStrokes(count: number): string {
   return `q 0.1 w\n${strokes.join('\n')}\nQ`;
 }
 
+/**
+ * One 14400 pt page filled with a tiling pattern whose step is 0.02 pt: 5 × 10¹¹ tiles, which MuPDF's raster
+ * device (the covers) never finishes drawing, in 826 bytes (an audit's `pattern-bomb.pdf`).
+ */
+export function patternBombPdf(): Buffer {
+  const document = new mupdf.PDFDocument();
+  const tile = document.addStream('0 0 0.01 0.01 re f', {
+    Type: document.newName('Pattern'),
+    PatternType: 1,
+    PaintType: 1,
+    TilingType: 1,
+    BBox: [0, 0, 0.02, 0.02],
+    XStep: 0.02,
+    YStep: 0.02,
+    Resources: {},
+  });
+  const resources = document.addObject({ Pattern: { P1: tile } });
+  const content = '/Pattern cs /P1 scn 0 0 14400 14400 re f';
+  document.insertPage(-1, document.addPage([0, 0, 14400, 14400], 0, resources, content));
+  return save(document);
+}
+
 /** The Chinese fixture encrypted with a user password (AES-256). */
 export function encryptedPdf(): Buffer {
   const document = new mupdf.PDFDocument(readFileSync(fixture('chinese.pdf')));

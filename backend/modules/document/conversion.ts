@@ -355,7 +355,11 @@ export async function runConversion(
         outDir,
         signal: job.signal,
         onProgress: ({ done, total }) => progress.report(done, total),
-        limits: { timeoutMs: conversionLimit(settings, cfg.int('converter', 'timeout')), maxPages: settings.maxPages },
+        limits: {
+          timeoutMs: conversionLimit(settings, cfg.int('converter', 'timeout')),
+          pageTimeoutMs: settings.pageTimeoutMs,
+          maxPages: settings.maxPages,
+        },
       });
       await progress.flush();
       text = result.text;

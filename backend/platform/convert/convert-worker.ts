@@ -36,7 +36,10 @@ interface RenderTask extends Omit<RenderSettings, 'cover'> {
   outDir: string;
   /** the covers, for the slice that starts at page 1 */
   cover: RenderSettings['cover'] | null;
-  /** each finished page's number, then 'end' */
+  /**
+   * `{ page }` as each step of a page begins (reading it, its covers, its SVG, its WebP: each has the page budget,
+   * page-pool.ts), each finished page's number, then 'end'
+   */
   progress: MessagePort;
   cancel: CancelFlag;
 }
@@ -248,8 +251,10 @@ async function preparePage(
     const scan = await scanJpeg(page, list, bounds, task);
     // The covers' pixels are taken now (the display list goes at the end of this page); their
     // encoding, on libvips' threads, goes on beside the slice's next pages, awaited at its end.
-    if (n === 1 && task.cover)
+    if (n === 1 && task.cover) {
+      task.progress.postMessage({ page: n });
       background.push(writeCover(list, bounds[2] - bounds[0], bounds[3] - bounds[1], task.cover, task.outDir));
+    }
     if (scan) {
       page.destroy();
       return { n, done: { page: writePage(task, n, 'jpeg', scan.jpeg, { scan: scan.target }), text } };
@@ -322,6 +327,7 @@ async function render(task: RenderTask): Promise<{ ok: true; pages: PageFile[]; 
       // Asked to stop (abort, timeout): end here, between pages, rather than be ended mid-page.
       if (Atomics.load(task.cancel, 0) === 1)
         return { ok: false, reason: 'aborted', detail: `stopped before page ${n}` };
+      task.progress.postMessage({ page: n });
       const prepared = await preparePage(document, n, task, svgs, background);
       lowerImageThreads();
       if (prepared.done) {
@@ -330,9 +336,11 @@ async function render(task: RenderTask): Promise<{ ok: true; pages: PageFile[]; 
       } else open.push(prepared as OpenPage);
     }
     // The slice's SVGs, drawn through one device: each glyph outlined once for the slice.
+    if (open.length > 0) task.progress.postMessage({ page: open[0]!.n });
     const pageSvgs = svgs.finish();
     while (open.length > 0) {
       const prepared = open.shift()!;
+      task.progress.postMessage({ page: prepared.n });
       try {
         done.push({ n: prepared.n, ...(await finishPage(prepared, pageSvgs.shift()!, task)) });
         lowerImageThreads();

@@ -8,6 +8,7 @@ import { ConversionError, abortReason } from './errors';
 import { ExternalConverters } from './external';
 import { planConversion, sniffContent, type ConverterName, type FormatPlan } from './formats';
 import {
+  PAGE_TIMEOUT_MS,
   PagePool,
   type CoverFiles,
   type PageFile,
@@ -34,6 +35,12 @@ export { positionsFile, POSITIONS_VERSION, type PagePositions, type PositionsLin
 export interface ConversionLimits {
   /** the whole conversion, external converter included; then ConversionError('timeout') */
   timeoutMs: number;
+  /**
+   * one step of one page (drawing it, its covers, its WebP); then its thread is ended and
+   * ConversionError('page-too-complex') names the page: a page that would draw for hours no longer holds a
+   * conversion until `timeoutMs`
+   */
+  pageTimeoutMs: number;
   /** documents with more pages are refused before any page is rendered */
   maxPages: number;
   /** zip containers: entries, and bytes once inflated (zip bombs) */
@@ -146,6 +153,7 @@ export interface DocumentConverter {
 
 export const DEFAULT_LIMITS: ConversionLimits = {
   timeoutMs: 30 * 60_000, // MOREDOC's converter.timeout default (30 minutes)
+  pageTimeoutMs: PAGE_TIMEOUT_MS, // 60 s
   maxPages: 10_000,
   maxArchiveEntries: 10_000,
   maxArchiveBytes: 1024 ** 3,
@@ -336,7 +344,15 @@ class Converter implements DocumentConverter {
     };
     const positions = request.positions ?? RENDER_SETTINGS.positions;
     const settings = { ...RENDER_SETTINGS, positions };
-    const rendered = await this.pool.renderAll(source, total, request.outDir, settings, signal, report);
+    const rendered = await this.pool.renderAll(
+      source,
+      total,
+      request.outDir,
+      settings,
+      signal,
+      report,
+      limits.pageTimeoutMs,
+    );
     report(total);
     return {
       pages: total,

@@ -15,6 +15,7 @@ export type ConversionFailure =
   | 'converter-missing'
   | 'converter-failed'
   | 'worker-crashed'
+  | 'page-too-complex'
   | 'timeout'
   | 'aborted';
 
@@ -31,6 +32,7 @@ const MESSAGES: Record<ConversionFailure, string> = {
   'converter-missing': '服务器未安装转换此格式所需的程序',
   'converter-failed': '文档转换失败',
   'worker-crashed': '转换进程意外退出，文档转换失败',
+  'page-too-complex': '页面过于复杂，无法在限定时间内转换',
   timeout: '文档转换超时',
   aborted: '文档转换已取消',
 };

@@ -125,6 +125,17 @@ export interface PagePoolOptions {
 const STOP_GRACE_MS = 10_000;
 
 /**
+ * The default time budget of one step of a page (drawing it, its covers, its WebP): MuPDF's calls are synchronous
+ * and cannot be interrupted, so a page that would draw for ever (a pattern of 0.02 pt tiles filling a 14400 pt page)
+ * has its thread ended after that long. A heavy page takes seconds (2 million rectangles: 3 s for the SVG and 7 s for
+ * a raster in native mutool).
+ */
+export const PAGE_TIMEOUT_MS = 60_000;
+
+/** What a slice's thread reports on its progress port: a page begun (`{ page }`), a page written (its number), the end. */
+type SliceMessage = number | { page: number } | 'end';
+
+/**
  * Pages per slice: about two slices per thread, at most 32 pages. A slice's pages share one SVG
  * device (svg-pages.ts), which outlines each glyph once: longer slices convert text faster
  * (slices of 25 against 13: 0.96–0.99× mutool instead of 0.89×, bench/README.md), while two per
@@ -171,15 +182,21 @@ export class PagePool {
     });
   }
 
-  private run<T>(task: object, signal: AbortSignal, transferList?: MessagePort[]): Promise<T> {
-    const running = this.runOnThread<T>(task, AbortSignal.any([signal, this.closing.signal]), transferList);
+  /** `overrun`: aborted with the error the task fails with, its thread ended at once (a page past its budget). */
+  private run<T>(task: object, signal: AbortSignal, transferList?: MessagePort[], overrun?: AbortSignal): Promise<T> {
+    const running = this.runOnThread<T>(task, AbortSignal.any([signal, this.closing.signal]), transferList, overrun);
     const settled = running.catch(() => undefined);
     this.inFlight.add(settled);
     void settled.finally(() => this.inFlight.delete(settled));
     return running;
   }
 
-  private async runOnThread<T>(task: object, signal: AbortSignal, transferList?: MessagePort[]): Promise<T> {
+  private async runOnThread<T>(
+    task: object,
+    signal: AbortSignal,
+    transferList?: MessagePort[],
+    overrun?: AbortSignal,
+  ): Promise<T> {
     const threadFailure = this.threadFailure.signal;
     // A stop is asked of the thread first (it checks between pages): ending a thread at once can
     // catch it inside native code (zlib, libvips), and Node then aborts the whole process
@@ -197,13 +214,15 @@ export class PagePool {
     try {
       const options = {
         filename: await this.workerFile,
-        signal: AbortSignal.any([hardStop.signal, threadFailure]),
+        // piscina ends the thread of a task aborted while it runs; its next task gets a new one
+        signal: AbortSignal.any([hardStop.signal, threadFailure, ...(overrun ? [overrun] : [])]),
         ...(transferList ? { transferList } : {}),
       };
       const result = (await this.pool.run({ ...task, cancel }, options)) as T;
       if (signal.aborted) throw abortReason(signal);
       return result;
     } catch (error) {
+      if (overrun?.aborted) throw overrun.reason as ConversionError;
       if (signal.aborted) throw abortReason(signal);
       // The thread died under the task (WASM trap, out of memory) or could not start: only this document fails.
       const cause = threadFailure.aborted ? (threadFailure.reason as Error) : (error as Error);
@@ -221,7 +240,11 @@ export class PagePool {
     return { pages: result.pages, width: result.width, height: result.height };
   }
 
-  /** Renders every page into `outDir`, reporting each finished page; slices run on all threads. */
+  /**
+   * Renders every page into `outDir`, reporting each finished page; slices run on all threads. A page whose step
+   * (drawing it, its covers, its WebP) lasts longer than `pageTimeoutMs` has its thread ended, and the document fails
+   * with ConversionError('page-too-complex') naming it.
+   */
   async renderAll(
     source: WorkerSource,
     pages: number,
@@ -229,6 +252,7 @@ export class PagePool {
     settings: RenderSettings,
     signal: AbortSignal,
     onPage: (done: number) => void,
+    pageTimeoutMs = PAGE_TIMEOUT_MS,
   ): Promise<RenderedPages> {
     const size = Math.max(1, Math.min(MAX_SLICE, Math.ceil(pages / (this.threads * 2))));
     const slices: { from: number; to: number }[] = [];
@@ -239,6 +263,9 @@ export class PagePool {
     let done = 0;
     let next = 0;
     let failure: ConversionError | undefined;
+    // After a failure the slices still running are asked to stop too: the document has failed.
+    const failed = new AbortController();
+    const slicesSignal = AbortSignal.any([signal, failed.signal]);
 
     const renderSlice = async (index: number) => {
       const { from, to } = slices[index]!;
@@ -247,7 +274,27 @@ export class PagePool {
       // ('close' would not do: a piscina thread sleeps between tasks before its close is sent.)
       let ended!: () => void;
       const allReported = new Promise<void>((resolve) => (ended = resolve));
-      channel.port1.on('message', (message: number | 'end') => (message === 'end' ? ended() : onPage(++done)));
+      // Each step of a page begins with `{ page }`: the step has the budget, or its thread is ended.
+      const overrun = new AbortController();
+      let budget: NodeJS.Timeout | undefined;
+      const begun = (page: number) => {
+        clearTimeout(budget);
+        budget = setTimeout(() => {
+          overrun.abort(
+            new ConversionError('page-too-complex', {
+              detail: `page ${page} took more than ${pageTimeoutMs} ms`,
+              message: `页面过于复杂，无法在限定时间内转换（第 ${page} 页）`,
+            }),
+          );
+        }, pageTimeoutMs);
+      };
+      channel.port1.on('message', (message: SliceMessage) => {
+        if (message === 'end') {
+          clearTimeout(budget);
+          ended();
+        } else if (typeof message === 'number') onPage(++done);
+        else begun(message.page);
+      });
       try {
         const task = {
           kind: 'render',
@@ -259,12 +306,14 @@ export class PagePool {
           cover: from === 1 ? settings.cover : null,
           progress: channel.port2,
         };
-        const result = await this.run<RenderResult>(task, signal, [channel.port2]);
+        const result = await this.run<RenderResult>(task, slicesSignal, [channel.port2], overrun.signal);
         if (!result.ok) throw new ConversionError(result.reason, { detail: `page ${from}–${to}: ${result.detail}` });
         await allReported;
         results[index] = result.pages;
         texts[index] = result.texts;
       } finally {
+        // An ended thread sends no 'end'.
+        clearTimeout(budget);
         channel.port1.close();
       }
     };
@@ -278,6 +327,7 @@ export class PagePool {
           await renderSlice(index);
         } catch (error) {
           failure ??= error as ConversionError;
+          failed.abort(failure);
         }
       }
     };

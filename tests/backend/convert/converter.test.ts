@@ -21,6 +21,7 @@ import {
   illustratedPageWith,
   illustratedPdf,
   pageGrey,
+  patternBombPdf,
   scannedPdf,
   scatteredStrokes,
   textPdf,
@@ -419,6 +420,30 @@ describe('bad input fails that document with a Chinese reason, and the engine ke
     expect(error.reason).toBe('archive-too-large');
     await stillConverts();
   });
+
+  it('a page that draws for ever (a pattern of 0.02 pt tiles on a 14400 pt page): its thread is ended after the page budget, the conversions beside it go on', async () => {
+    const bomb = await write('pattern-bomb.pdf', patternBombPdf());
+    // One thread each: the bomb's, and the other document's, converting at the same time.
+    const beside = convert(fixture('chinese.pdf'), 'pdf');
+    const error = await conversionFailure(convert(bomb, 'pdf', { limits: { pageTimeoutMs: 1000 } }));
+    expect(error).toMatchObject({
+      reason: 'page-too-complex',
+      message: '页面过于复杂，无法在限定时间内转换（第 1 页）',
+    });
+    expect((await beside).pages).toBe(3);
+    // Nothing of the bomb's is left: no scratch folder, and no thread still drawing the page (it
+    // would keep a core busy); the pool converts on both threads.
+    expect((await readdir(join(dir, 'work'))).filter((name) => name.startsWith('job'))).toEqual([]);
+    const cpu = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const { user, system } = process.cpuUsage(cpu);
+    expect((user + system) / 1000).toBeLessThan(400);
+    const [first, second] = await Promise.all([
+      convert(fixture('chinese.pdf'), 'pdf'),
+      convert(fixture('scanned.pdf'), 'pdf'),
+    ]);
+    expect([first.pages, second.pages]).toEqual([3, 1]);
+  }, 20_000);
 
   it('more pages than the limit, an unsupported format, UMD', async () => {
     const pages = await conversionFailure(convert(fixture('chinese.pdf'), 'pdf', { limits: { maxPages: 2 } }));
