@@ -6,7 +6,7 @@ import { checkArchive } from './archive-guard';
 import { detectConverters, type ConverterReport } from './detect';
 import { ConversionError, abortReason } from './errors';
 import { ExternalConverters } from './external';
-import { planConversion, sniffContent, type ConverterName, type FormatPlan } from './formats';
+import { notText, planConversion, sniffContent, type ConverterName, type FormatPlan } from './formats';
 import {
   PAGE_TIMEOUT_MS,
   PagePool,
@@ -379,11 +379,7 @@ class Converter implements DocumentConverter {
     let input = request.sourcePath;
     if (plan.input === 'utf8-text') {
       const text = decodeTextFile(await readFile(request.sourcePath));
-      if (text === null)
-        throw new ConversionError('content-mismatch', {
-          detail: 'not decodable text',
-          message: `文件内容与扩展名 .${ext} 不符，无法转换`,
-        });
+      if (text === null) throw notText(ext);
       input = join(scratch, plan.converter === 'mupdf' ? 'document.txt' : `document.${ext}`);
       await writeFile(input, text);
     } else if (plan.input === 'png-image') {

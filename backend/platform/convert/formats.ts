@@ -125,6 +125,14 @@ export function externalConverterOf(extension: string): 'libreoffice' | 'calibre
   return null;
 }
 
+/** The error for a text format (txt, md, csv, fb2…) whose bytes are not text. */
+export function notText(ext: string): ConversionError {
+  return new ConversionError('content-mismatch', {
+    detail: `.${ext} holds binary data`,
+    message: '文件不是文本文件，无法转换',
+  });
+}
+
 /** What converts a file of this extension and content, or a ConversionError saying why nothing does. */
 export function planConversion(extension: string, content: ContentKind): FormatPlan {
   const ext = extension.replace(/^\./, '').toLowerCase();
@@ -134,7 +142,10 @@ export function planConversion(extension: string, content: ContentKind): FormatP
       message: `文件内容与扩展名 .${ext} 不符，无法转换`,
     });
   const expect = (kinds: readonly ContentKind[]) => {
-    if (!kinds.includes(content)) throw mismatch();
+    if (kinds.includes(content)) return;
+    // Bytes that are no text in any encoding decodeTextFile knows, where only text will do.
+    if (content === 'binary' && kinds.length === 1 && kinds[0] === 'text') throw notText(ext);
+    throw mismatch();
   };
   if (content === 'empty') throw new ConversionError('empty-file');
 

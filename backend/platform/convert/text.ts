@@ -67,20 +67,80 @@ function decodeStrict(bytes: Uint8Array, encoding: string, partial: boolean): st
   }
 }
 
-/** Control characters other than tab, line feed, form feed and carriage return. */
+/** Control characters other than tab, line feed, form feed and carriage return; C1 controls (U+0080–U+009F) too. */
 function countControlCharacters(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d) || code === 0x7f) count++;
+    if (
+      (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d) ||
+      (code >= 0x7f && code <= 0x9f)
+    )
+      count++;
   }
   return count;
 }
 
+// Chinese files without a byte-order mark that are not UTF-8 are GBK/GB18030 (Simplified, the
+// common case) or Big5 (Traditional: Taiwan, Hong Kong). Nearly every Big5 file also decodes as
+// GB18030, into rare characters (mojibake); a GBK file often decodes as Big5 too. Rule: decode
+// both, and take Big5 only when more of its double-byte characters are common ones of its
+// script than of GB18030's: for Big5 the symbols and 常用字 (A140–A3BF, A440–C67E), for GB18030
+// the GB2312 set (lead byte A1–F7, trail byte A1–FE). A tie stays GB18030.
+function isCommonPair(lead: number, trail: number, encoding: 'gb18030' | 'big5'): boolean {
+  if (encoding === 'gb18030') return lead >= 0xa1 && lead <= 0xf7 && trail >= 0xa1 && trail <= 0xfe;
+  const code = (lead << 8) | trail;
+  return (code >= 0xa140 && code <= 0xa3bf) || (code >= 0xa440 && code <= 0xc67e);
+}
+
+/** How many of the double-byte characters of `bytes`, read in `encoding`, are common ones. */
+function countCommonCharacters(bytes: Uint8Array, encoding: 'gb18030' | 'big5'): number {
+  let count = 0;
+  for (let i = 0; i < bytes.length;) {
+    const lead = bytes[i]!;
+    if (lead < 0x80) i++;
+    else if (i + 1 >= bytes.length) break;
+    else if (encoding === 'gb18030' && bytes[i + 1]! >= 0x30 && bytes[i + 1]! <= 0x39)
+      i += 4; // four-byte sequence
+    else {
+      if (isCommonPair(lead, bytes[i + 1]!, encoding)) count++;
+      i += 2;
+    }
+  }
+  return count;
+}
+
+function decodeChinese(bytes: Uint8Array, partial: boolean): string | null {
+  const gb = decodeStrict(bytes, 'gb18030', partial);
+  const big5 = decodeStrict(bytes, 'big5', partial);
+  if (gb === null || big5 === null) return gb ?? big5;
+  return countCommonCharacters(bytes, 'big5') > countCommonCharacters(bytes, 'gb18030') ? big5 : gb;
+}
+
+// UTF-16 without a byte-order mark: ASCII letters, digits, spaces and line breaks all have a
+// zero high byte, which falls on odd offsets in UTF-16LE and even ones in UTF-16BE. Binary
+// data has zero bytes at both. Rule: at least 1 byte in 16 is zero, and 4 in 5 of them are on
+// one side; the text decoded so must then pass the control-character check like any other.
+function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] !== 0) continue;
+    if (i % 2 === 0) even++;
+    else odd++;
+  }
+  const zeros = even + odd;
+  if (zeros * 16 < bytes.length) return null;
+  if (odd >= zeros * 0.8) return 'utf-16le';
+  if (even >= zeros * 0.8) return 'utf-16be';
+  return null;
+}
+
 /**
- * The text of a plain-text file: UTF-8 or UTF-16 with a byte-order mark, UTF-8, or GB18030
- * (a superset of GBK and GB2312). Null when the bytes are not text (binary data, or more than
- * 1 % control characters). `partial`: the bytes are the beginning of a longer file.
+ * The text of a plain-text file: UTF-8 or UTF-16 with a byte-order mark, UTF-8, UTF-16 without
+ * one (utf16WithoutBom), else GB18030 (a superset of GBK and GB2312) or Big5 (decodeChinese).
+ * Null when the bytes are not text (binary data, or more than 1 % control characters).
+ * `partial`: the bytes are the beginning of a longer file.
  */
 export function decodeTextFile(bytes: Uint8Array, { partial = false } = {}): string | null {
   let text: string | null;
@@ -88,8 +148,10 @@ export function decodeTextFile(bytes: Uint8Array, { partial = false } = {}): str
     text = decodeStrict(bytes.subarray(3), 'utf-8', partial);
   else if (bytes[0] === 0xff && bytes[1] === 0xfe) text = decodeStrict(bytes.subarray(2), 'utf-16le', partial);
   else if (bytes[0] === 0xfe && bytes[1] === 0xff) text = decodeStrict(bytes.subarray(2), 'utf-16be', partial);
-  else if (bytes.includes(0)) return null;
-  else text = decodeStrict(bytes, 'utf-8', partial) ?? decodeStrict(bytes, 'gb18030', partial);
+  else if (bytes.includes(0)) {
+    const utf16 = utf16WithoutBom(bytes);
+    text = utf16 === null ? null : decodeStrict(bytes, utf16, partial);
+  } else text = decodeStrict(bytes, 'utf-8', partial) ?? decodeChinese(bytes, partial);
   if (text === null) return null;
   return countControlCharacters(text) > text.length / 100 ? null : text;
 }

@@ -61,6 +61,14 @@ describe('sniffContent', () => {
     );
   });
 
+  it('calls UTF-16 without a byte-order mark text, and a .txt with NUL bytes here and there binary', async () => {
+    const utf16 = Buffer.from('第一章 灯塔\r\nThe lighthouse.\r\n这是一个测试。\r\n'.repeat(200), 'utf16le');
+    expect(await sniffContent(await write('utf16le.txt', utf16))).toBe('text');
+    expect(await sniffContent(await write('utf16be.txt', Buffer.from(utf16).swap16()))).toBe('text');
+    const nul = Buffer.concat([Buffer.from('一段文字'), Buffer.alloc(64), Buffer.from([0x13, 0x37, 0x00, 0x80])]);
+    expect(await sniffContent(await write('nul.txt', nul))).toBe('binary');
+  });
+
   it('calls a zip a zip whatever its name', async () => {
     expect(await sniffContent(await write('archive.pdf', zip([{ name: 'a.txt', data: 'hello' }])))).toBe('zip');
   });
@@ -120,8 +128,17 @@ describe('planConversion', () => {
     expect(failure('pdf', 'text').reason).toBe('content-mismatch');
     expect(failure('docx', 'pdf').reason).toBe('content-mismatch');
     expect(failure('epub', 'text').reason).toBe('content-mismatch');
-    expect(failure('txt', 'binary').reason).toBe('content-mismatch');
     expect(failure('png', 'pdf').reason).toBe('content-mismatch');
+  });
+
+  it('says plainly that a text format holding binary data is not text', () => {
+    for (const ext of ['txt', 'md', 'csv', 'fb2'])
+      expect(failure(ext, 'binary')).toMatchObject({
+        reason: 'content-mismatch',
+        message: '文件不是文本文件，无法转换',
+      });
+    expect(failure('pdf', 'binary').message).toBe('文件内容与扩展名 .pdf 不符，无法转换');
+    expect(failure('docx', 'binary').message).toBe('文件内容与扩展名 .docx 不符，无法转换');
   });
 
   it('refuses empty files, UMD and unknown formats with a Chinese reason', () => {

@@ -72,6 +72,41 @@ describe('decodeTextFile', () => {
     expect(decodeTextFile(Buffer.from('b2e2cad4cec4b1be', 'hex'))).toBe('测试文本');
   });
 
+  it('reads GB18030 with its four-byte sequences', () => {
+    const gb18030 = '简体中文 €𠀀 测试';
+    expect(decodeTextFile(Buffer.from('bcf2cce5d6d0cec420a2e39532823620b2e2cad4', 'hex'))).toBe(gb18030);
+  });
+
+  // Python: ('第一章 燈塔\n這是一個繁體中文文本測試檔案。\n').encode('big5'), and the like
+  const BIG5 = 'b2c4a440b3b920bf4fb6f00ab36fac4fa440add3c163c5e9a4a4a4e5a4e5a5bbb4fab8d5c0c9aed7a143';
+  const BIG5_TEXT = '第一章 燈塔\n這是一個繁體中文文本測試檔案。';
+
+  it('reads Big5 (Traditional Chinese), which also decodes as GB18030, as Big5', () => {
+    expect(decodeTextFile(Buffer.from(BIG5.repeat(50), 'hex'))).toBe(BIG5_TEXT.repeat(50));
+    expect(decodeTextFile(Buffer.from(BIG5, 'hex'))).toBe(BIG5_TEXT);
+    expect(decodeTextFile(Buffer.from('b36fac4fa440add3b4fab8d5', 'hex'))).toBe('這是一個測試');
+    // cut in the middle of a character at the end of a partial read
+    expect(decodeTextFile(Buffer.from(BIG5.repeat(3) + 'b2', 'hex'), { partial: true })).toBe(BIG5_TEXT.repeat(3));
+  });
+
+  it('keeps reading GBK as GB18030, short files and Traditional characters in GBK included', () => {
+    const gbk = '第一章 灯塔\n这是一个简体中文文本测试文件。\n';
+    const gbkBytes = 'b5dad2bbd5c220b5c6cbfe0ad5e2cac7d2bbb8f6bcf2cce5d6d0cec4cec4b1beb2e2cad4cec4bcfea1a30a';
+    expect(decodeTextFile(Buffer.from(gbkBytes.repeat(50), 'hex'))).toBe(gbk.repeat(50));
+    expect(decodeTextFile(Buffer.from('c4e3bac3', 'hex'))).toBe('你好');
+    expect(decodeTextFile(Buffer.from('d5e2cac7b2e2cad4', 'hex'))).toBe('这是测试');
+    // 這是一個繁體中文文本測試檔案。 in GBK
+    const traditional = 'df40cac7d2bb8280b7b1f377d6d0cec4cec4b1be9c79d487996eb0b8a1a3';
+    expect(decodeTextFile(Buffer.from(traditional, 'hex'))).toBe('這是一個繁體中文文本測試檔案。');
+  });
+
+  it('reads UTF-16 without a byte-order mark', () => {
+    const lines = '第一章 灯塔\r\nChapter one: the lighthouse.\r\n这是一个测试。\r\n'.repeat(20);
+    expect(decodeTextFile(Buffer.from(lines, 'utf16le'))).toBe(lines);
+    expect(decodeTextFile(Buffer.from(lines, 'utf16le').swap16())).toBe(lines);
+    expect(decodeTextFile(Buffer.from(lines, 'utf16le').subarray(0, 101), { partial: true })).toBe(lines.slice(0, 50));
+  });
+
   it('accepts a cut character at the end of a partial read, and refuses it in a whole file', () => {
     const cut = Buffer.from(text).subarray(0, 4); // 中 and the first byte of 文
     expect(decodeTextFile(cut, { partial: true })).toBe('中');
@@ -81,5 +116,9 @@ describe('decodeTextFile', () => {
   it('says null for binary data', () => {
     expect(decodeTextFile(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]))).toBeNull();
     expect(decodeTextFile(Buffer.from('text\u0001\u0002\u0003\u0004 with many control characters'))).toBeNull();
+    // zero bytes on both sides: no UTF-16
+    const binary = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i % 7 === 0 ? 0 : (i * 37) % 256)));
+    expect(decodeTextFile(binary)).toBeNull();
+    expect(decodeTextFile(Buffer.from('text with a NUL\u0000 in it, and another: \u0000 here'))).toBeNull();
   });
 });
