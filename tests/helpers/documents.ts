@@ -1,3 +1,4 @@
+import * as CFB from 'cfb';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as mupdf from 'mupdf';
@@ -262,6 +263,32 @@ export function patternBombPdf(): Buffer {
   const content = '/Pattern cs /P1 scn 0 0 14400 14400 re f';
   document.insertPage(-1, document.addPage([0, 0, 14400, 14400], 0, resources, content));
   return save(document);
+}
+
+/**
+ * OLE compound files as Office writes them when a password protects opening them (MS-OFFCRYPTO),
+ * made with cfb: `docx` an Office 2007+ package encrypted whole (EncryptionInfo,
+ * EncryptedPackage), `doc` a Word 97 document whose FIB sets fEncrypted (`encrypted: false`: the
+ * same document without it), `xls` a workbook stream with a FILEPASS record after its BOF.
+ */
+export function passwordOfficeFile(kind: 'docx' | 'doc' | 'xls', encrypted = true): Buffer {
+  const container = CFB.utils.cfb_new();
+  if (kind === 'docx') {
+    CFB.utils.cfb_add(container, '/EncryptionInfo', Buffer.from([4, 0, 4, 0, 0x40, 0, 0, 0]));
+    CFB.utils.cfb_add(container, '/EncryptedPackage', Buffer.alloc(4096, 0x5a));
+  } else if (kind === 'doc') {
+    const fib = Buffer.alloc(4096);
+    fib.writeUInt16LE(0xa5ec, 0); // wIdent
+    fib.writeUInt16LE(0x00c1, 2); // nFib: Word 97
+    fib.writeUInt16LE(encrypted ? 0x1300 : 0x1200, 0x0a); // fEncrypted is 0x0100
+    CFB.utils.cfb_add(container, '/WordDocument', fib);
+    CFB.utils.cfb_add(container, '/1Table', Buffer.alloc(4096));
+  } else {
+    const bof = Buffer.from([0x09, 0x08, 0x10, 0x00, 0x00, 0x06, 0x05, 0x00, ...Array(12).fill(0)]);
+    const filepass = Buffer.from([0x2f, 0x00, 0x06, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00]);
+    CFB.utils.cfb_add(container, '/Workbook', Buffer.concat([bof, filepass, Buffer.alloc(4096)]));
+  }
+  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
 }
 
 /** The Chinese fixture encrypted with a user password (AES-256). */

@@ -1,4 +1,5 @@
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
+import * as CFB from 'cfb';
 import { extensionGroups } from '../../../shared/constants';
 import { ConversionError } from './errors';
 import { decodeTextFile } from './text';
@@ -19,6 +20,7 @@ export type ContentKind =
   | 'pdf'
   | 'zip'
   | 'ole' // OLE2 compound file: doc, xls, ppt, wps, et, dps
+  | 'ole-encrypted' // one that needs a password to open (an encrypted docx, xlsx, pptx is one too)
   | 'rtf'
   | 'mobi' // MOBI version 6 or older (MuPDF reads it)
   | 'kf8' // MOBI version 8 (azw3 and newer Kindle files)
@@ -64,7 +66,45 @@ async function mobiVersion(file: Awaited<ReturnType<typeof open>>, head: Uint8Ar
   return new DataView(header.buffer).getUint32(20);
 }
 
-/** The kind of content of a file, from its first bytes. */
+/** In an Excel 97-2003 workbook stream, the record that says it is encrypted, and the end of its globals. */
+const BIFF_FILEPASS = 0x002f;
+const BIFF_EOF = 0x000a;
+
+/**
+ * Whether an OLE compound file needs a password to open (MS-OFFCRYPTO): LibreOffice would work
+ * on it for seconds and then only say it failed. An Office 2007+ file protected so is its zip
+ * package encrypted inside a compound file (`EncryptedPackage`); a Word 97-2003 document says so
+ * in its FIB (fEncrypted, bit 8 of the flags at 0x0A); an Excel one has a FILEPASS record among
+ * its first; a PowerPoint one keeps its summary encrypted (`EncryptedSummary`). A compound file
+ * cfb cannot read is left to LibreOffice, which says what it makes of it.
+ */
+function needsPassword(bytes: Buffer): boolean {
+  let container: CFB.CFB$Container;
+  try {
+    container = CFB.read(bytes, { type: 'buffer' });
+  } catch {
+    return false;
+  }
+  if (CFB.find(container, 'EncryptedPackage') || CFB.find(container, 'EncryptedSummary')) return true;
+  const word = CFB.find(container, 'WordDocument');
+  if (word && word.content.length >= 12) {
+    const fib = Buffer.from(word.content);
+    if (fib.readUInt16LE(0) === 0xa5ec && (fib.readUInt16LE(0x0a) & 0x0100) !== 0) return true;
+  }
+  const book = CFB.find(container, 'Workbook') ?? CFB.find(container, 'Book');
+  if (book) {
+    const stream = Buffer.from(book.content);
+    for (let at = 0, records = 0; at + 4 <= stream.length && records < 64; records++) {
+      const type = stream.readUInt16LE(at);
+      if (type === BIFF_FILEPASS) return true;
+      if (type === BIFF_EOF) break;
+      at += 4 + stream.readUInt16LE(at + 2);
+    }
+  }
+  return false;
+}
+
+/** The kind of content of a file, from its first bytes (an OLE compound file: read whole). */
 export async function sniffContent(path: string): Promise<ContentKind> {
   const file = await open(path, 'r');
   try {
@@ -75,7 +115,8 @@ export async function sniffContent(path: string): Promise<ContentKind> {
     // The PDF header may follow some junk within the first kilobyte (PDF 32000-1, annex H).
     if (Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-')) return 'pdf';
     if (startsWith(bytes, 'PK\x03\x04') || startsWith(bytes, 'PK\x05\x06')) return 'zip';
-    if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'ole';
+    if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))
+      return needsPassword(await readFile(path)) ? 'ole-encrypted' : 'ole';
     if (startsWith(bytes, '{\\rtf')) return 'rtf';
     if (startsWith(bytes, 'ITSF')) return 'chm';
     if (startsWith(bytes, 'BOOKMOBI', 60)) {
@@ -148,6 +189,8 @@ export function planConversion(extension: string, content: ContentKind): FormatP
     throw mismatch();
   };
   if (content === 'empty') throw new ConversionError('empty-file');
+  if (content === 'ole-encrypted' && OFFICE_EXTENSIONS.has(ext))
+    throw new ConversionError('encrypted', { detail: 'the Office file needs a password to open' });
 
   if (ext === 'pdf') {
     expect(['pdf']);

@@ -17,6 +17,7 @@ import { BODY_WORD } from '../../fixtures/documents/generate';
 import {
   convertedFiles,
   encryptedPdf,
+  passwordOfficeFile,
   fixture,
   illustratedPageWith,
   illustratedPdf,
@@ -404,6 +405,17 @@ describe('bad input fails that document with a Chinese reason, and the engine ke
     const error = await conversionFailure(convert(await write('encrypted.pdf', encryptedPdf()), 'pdf'));
     expect(error).toMatchObject({ reason: 'encrypted', message: '文档已加密，无法转换' });
     await stillConverts();
+  });
+
+  it('an Office file that needs a password: said at once, without LibreOffice', async () => {
+    for (const [name, kind] of [
+      ['locked.docx', 'docx'],
+      ['locked.doc', 'doc'],
+      ['locked.xls', 'xls'],
+    ] as const) {
+      const error = await conversionFailure(convert(await write(name, passwordOfficeFile(kind)), kind));
+      expect(error).toMatchObject({ reason: 'encrypted', message: '文档已加密，无法转换' });
+    }
   });
 
   it('a .pdf that is a zip, and one that is text', async () => {

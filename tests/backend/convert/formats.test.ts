@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversionError } from '../../../backend/platform/convert/errors';
 import { planConversion, sniffContent, type ContentKind } from '../../../backend/platform/convert/formats';
-import { fixture, textPdf } from '../../helpers/documents';
+import { fixture, passwordOfficeFile, textPdf } from '../../helpers/documents';
 import { zip } from '../../helpers/zip';
 
 // The content of a file decides, with its extension, which converter takes it.
@@ -67,6 +67,13 @@ describe('sniffContent', () => {
     expect(await sniffContent(await write('utf16be.txt', Buffer.from(utf16).swap16()))).toBe('text');
     const nul = Buffer.concat([Buffer.from('一段文字'), Buffer.alloc(64), Buffer.from([0x13, 0x37, 0x00, 0x80])]);
     expect(await sniffContent(await write('nul.txt', nul))).toBe('binary');
+  });
+
+  it('tells an Office compound file that needs a password to open from one that does not', async () => {
+    expect(await sniffContent(await write('locked.docx', passwordOfficeFile('docx')))).toBe('ole-encrypted');
+    expect(await sniffContent(await write('locked.doc', passwordOfficeFile('doc')))).toBe('ole-encrypted');
+    expect(await sniffContent(await write('locked.xls', passwordOfficeFile('xls')))).toBe('ole-encrypted');
+    expect(await sniffContent(await write('open.doc', passwordOfficeFile('doc', false)))).toBe('ole');
   });
 
   it('calls a zip a zip whatever its name', async () => {
