@@ -73,7 +73,7 @@ describe('member area', { timeout: 20_000 }, () => {
     const table = await screen.findByRole('table');
     expect(within(table).getByText('已转换')).toBeTruthy();
     expect(within(table).getByText('转换失败')).toBeTruthy();
-    expect(within(table).getByText('转换失败：文件已损坏')).toBeTruthy();
+    expect(within(table).getByText('文件已损坏')).toBeTruthy();
     expect(queryOf(requests(fetchMock, 'GET', '/api/v1/document/list')[0]).getAll('user_id')).toEqual(['2']);
 
     await userEvent.click(screen.getByRole('button', { name: '编辑「年度报告」' }));
@@ -224,7 +224,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
     await screen.findByText('待审核的文档');
     expect(within(row('待审核的文档')).getByText('待审核')).toBeTruthy();
-    expect(within(row('转换失败的文档')).getByText('转换失败：文件已损坏')).toBeTruthy();
+    expect(within(row('转换失败的文档')).getByText('文件已损坏')).toBeTruthy();
     expect(within(row('待审核的文档')).getByRole('link', { name: '阅读「待审核的文档」' }).getAttribute('href')).toBe(
       '/library/7/1',
     );

@@ -20,7 +20,7 @@ import { IconUpload } from '../../ui/icons';
 import { CategorySelect } from '../category/CategorySelect';
 import { categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
 import { createDocuments, documentProgressQuery, isConverting, recentUploadsQuery } from './api';
-import { conversionFailure, FAILED_CONVERSION_ADVICE } from './conversion';
+import { conversionFailureLine, FAILED_CONVERSION_ADVICE } from './conversion';
 import { documentPath } from './document-links';
 import { useSettings } from '../settings/use-settings';
 import { documentFormatsQuery, uploadDocumentFile } from '../upload/api';
@@ -212,7 +212,7 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
         <ul className="app-upload__statuses">
           {matched.map((doc) => {
             const path = documentPath(doc);
-            const failure = conversionFailure(doc);
+            const failure = conversionFailureLine(doc);
             return (
               <li key={doc.id} data-status={doc.status}>
                 <span className="app-upload__name">{doc.title}</span>
@@ -222,7 +222,7 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                 {isConverting(doc) && <ConversionProgress doc={doc} />}
                 {failure !== undefined ? (
                   <span className="app-upload__reason">
-                    转换失败：{failure}。{FAILED_CONVERSION_ADVICE}
+                    {failure}。{FAILED_CONVERSION_ADVICE}
                     <Link to="/member/document">前往我的文档</Link>
                   </span>
                 ) : (

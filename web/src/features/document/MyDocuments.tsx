@@ -20,7 +20,7 @@ import { CategorySelect } from '../category/CategorySelect';
 import { uploadRightQuery } from '../upload/api';
 import { categoryTrail, useDocumentCategories } from '../category/category-tree';
 import { deleteDocuments, myDocumentsQuery, updateDocument } from './api';
-import { conversionFailure, FAILED_CONVERSION_ADVICE } from './conversion';
+import { conversionFailureLine, FAILED_CONVERSION_ADVICE } from './conversion';
 import { deepestCategory, documentPath } from './document-links';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { FormatIcon } from './FormatIcon';
@@ -206,13 +206,13 @@ export function MyDocuments({ userId }: { userId: number }) {
           {
             title: '状态',
             cell: (doc) => {
-              const failure = conversionFailure(doc);
+              const failure = conversionFailureLine(doc);
               return (
                 <>
                   <DocumentStatusTag status={doc.status} />
                   {failure !== undefined && (
                     <>
-                      <p className="app-field__error">转换失败：{failure}</p>
+                      <p className="app-field__error">{failure}</p>
                       <p className="app-field__hint">{FAILED_CONVERSION_ADVICE}</p>
                     </>
                   )}

@@ -15,6 +15,17 @@ export function conversionFailure(doc: Pick<Document, 'status' | 'convert_error'
   return doc.status === DocumentStatus.Failed ? '转换器未给出原因' : undefined;
 }
 
+/**
+ * The failure as a line beside the document's status: its reason alone where the status says
+ * 转换失败 already (3), else (in review: 待审核) with 转换失败 before it; `undefined` when it
+ * did not fail.
+ */
+export function conversionFailureLine(doc: Pick<Document, 'status' | 'convert_error'>): string | undefined {
+  const failure = conversionFailure(doc);
+  if (failure === undefined) return undefined;
+  return doc.status === DocumentStatus.Failed ? failure : `转换失败：${failure}`;
+}
+
 /** A document in review whose conversion has not ended yet: no pages and no failure. */
 export function awaitsReviewConversion(doc: Pick<Document, 'status' | 'pages' | 'convert_error'>): boolean {
   return doc.status === DocumentStatus.PendingReview && (doc.pages ?? 0) <= 0 && !doc.convert_error;

@@ -26,7 +26,7 @@ import {
   updateDocument,
 } from './api';
 import { deepestCategory, documentPath } from './document-links';
-import { conversionFailure, failedConversionReviewNote } from './conversion';
+import { conversionFailureLine, failedConversionReviewNote } from './conversion';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { FormatIcon } from './FormatIcon';
 
@@ -51,7 +51,7 @@ function toTreeOptions(nodes: readonly CategoryNode[]): TreeOption[] {
 }
 
 function TitleCell({ doc }: { doc: Document }) {
-  const failure = conversionFailure(doc);
+  const failure = conversionFailureLine(doc);
   const review = failedConversionReviewNote(doc);
   return (
     <span className="app-admin-document__title">
@@ -70,7 +70,7 @@ function TitleCell({ doc }: { doc: Document }) {
       )}
       {failure !== undefined && (
         <span className="app-admin-document__error">
-          转换失败：{failure}
+          {failure}
           {review && `（${review}）`}
         </span>
       )}
