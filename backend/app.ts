@@ -28,6 +28,7 @@ import { SmsSender } from './platform/sms/sms-sender';
 import { registerErrorHandling } from './wire/error-handler';
 import { registerExpectContinue } from './wire/expect-continue';
 import { registerBodyTimeout } from './wire/body-timeout';
+import { registerReadiness } from './wire/readiness';
 import { runSeed } from './seed';
 import { accountService } from './modules/account/routes';
 import type { InitialAdmin } from './modules/user/seed';
@@ -298,6 +299,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   };
 
   new SignInLimit(db, config.signInLimit).register(app);
+  registerReadiness(app, db);
   for (const service of services) await serveService(app, context, service);
   app.decorate('viewFiles', viewFilesInProcess(context));
   app.decorate('contentChanges', context.contentChanges);

@@ -99,20 +99,23 @@ const LOST_CONNECTION =
 
 /**
  * PostgreSQL cannot be reached or is shutting down: SQLSTATE class 08 (connection exception),
- * 57P01–57P03 (admin/crash shutdown, cannot connect now), a refused or cut socket, pg's
+ * 57P01–57P03 (admin/crash shutdown, cannot connect now), any error the server sends as FATAL
+ * or PANIC (it ends the session: a connection refused at its start because the server has no
+ * connection left, 53300, or the database takes none, 55000), a refused or cut socket, pg's
  * "Connection terminated" and its pool's connection timeout. The request is answered 503 and
  * the pool connects again by itself when the server is back.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
+  const { code, severity } = error as { code?: unknown; severity?: unknown };
   if (
     typeof code === 'string' &&
     (code.startsWith('08') || ['57P01', '57P02', '57P03'].includes(code) || isUnreachableCode(code))
   ) {
     return true;
   }
+  if (severity === 'FATAL' || severity === 'PANIC') return true;
   return LOST_CONNECTION.test(error.message);
 }
 

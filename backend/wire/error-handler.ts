@@ -14,7 +14,7 @@ declare module 'fastify' {
 }
 
 const INTERNAL_MESSAGE = '服务器内部错误，请稍后再试';
-const DATABASE_UNAVAILABLE = '数据库暂时不可用，请稍后再试';
+export const DATABASE_UNAVAILABLE = '数据库暂时不可用，请稍后再试';
 
 interface Rendered {
   status: number;

@@ -1,4 +1,4 @@
-// /healthz: the process answers. /readyz: and the backend answers too.
+// /healthz: the process answers. /readyz: and the backend answers too, with its database.
 import fp from 'fastify-plugin';
 import { errorBody, MESSAGES } from '../errors';
 
@@ -11,10 +11,17 @@ export default fp(
       return { status: 'ok' };
     });
 
+    // Our backend (embedded, or `npm run backend`) has a `/readyz` of its own that asks its database
+    // (backend/wire/readiness.ts). A MOREDOC server has none: it answers any path outside /api/ with its
+    // web client's index.html (200), so only our JSON counts; there, its settings answering is the sign.
     fastify.get('/readyz', async (request, reply) => {
       reply.header('cache-control', 'no-store');
+      const call = { timeoutMs: READY_TIMEOUT_MS, request };
       try {
-        const answer = await fastify.backend.getJson('/api/v1/settings', { timeoutMs: READY_TIMEOUT_MS, request });
+        const own = await fastify.backend.getJson<{ status?: unknown }>('/readyz', call);
+        if (own.status === 200 && own.body?.status === 'ready') return { status: 'ready' };
+        const answer =
+          own.status === 200 || own.status === 404 ? await fastify.backend.getJson('/api/v1/settings', call) : own;
         if (answer.status === 200) return { status: 'ready' };
         request.log.warn({ status: answer.status }, 'backend not ready');
       } catch (error) {

@@ -6,9 +6,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startEmbeddedBackend, type EmbeddedBackend } from '../../gateway/embedded-backend';
 import { withDatabase } from '../helpers/backend';
+import { dropDatabase } from '../helpers/postgres';
+import { migratedDatabase } from '../helpers/test-database';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from '../helpers/test-env';
 import { accessLines, send, startGateway, type TestGateway } from './helpers';
 
@@ -99,5 +102,47 @@ describe('the embedded backend in the gateway', () => {
       url: '/api/v1/pay/notify/alipay',
       reason: expect.stringContaining('payment notification for an unconfigured provider'),
     });
+  });
+});
+
+describe.skipIf(!inject('postgresUrl'))('the readiness of an embedded backend on PostgreSQL', () => {
+  it('says 503 while the database refuses connections, as every call that needs it does, though the settings answer from memory; ready once it takes them again', async () => {
+    const url = await migratedDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const dir = await mkdtemp(join(tmpdir(), 'moredoc-ready-'));
+    const admin = new pg.Client({ connectionString: inject('postgresUrl') });
+    await admin.connect();
+    const onPostgres = await startEmbeddedBackend({
+      ...CAPTCHAS_OFF,
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dir,
+      DATABASE_URL: url,
+      ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    });
+    const site = await startGateway('', { backendUrl: undefined }, onPostgres);
+    try {
+      expect((await send(`${site.url}/readyz`)).json()).toEqual({ status: 'ready' });
+      expect((await send(`${site.url}/api/v1/settings`)).status).toBe(200);
+      // New connections refused, the open ones ended: what a database taken away looks like to the pool.
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      const down = await send(`${site.url}/readyz`);
+      expect(down.status).toBe(503);
+      expect(down.json()).toMatchObject({ code: 503, message: '后端服务未就绪' });
+      // What every page needs is kept in memory (read once before the database went away); a call that needs
+      // the database says so plainly.
+      expect((await send(`${site.url}/api/v1/settings`)).status).toBe(200);
+      const list = await send(`${site.url}/api/v1/document/list?page=1`);
+      expect(list.status).toBe(503);
+      expect(list.json()).toMatchObject({ code: 14, message: '数据库暂时不可用，请稍后再试' });
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await expect.poll(async () => (await send(`${site.url}/readyz`)).status).toBe(200);
+    } finally {
+      await site.close();
+      await onPostgres.close();
+      await admin.end();
+      await dropDatabase(url);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -198,6 +198,35 @@ describe('health', () => {
     expect(site.stub.requests.length).toBe(before);
   });
 
+  it("asks our backend's /readyz, and a MOREDOC server's settings where it has none", async () => {
+    const asked = () => site.stub.requests.slice(before).map((request) => request.url);
+    let before = site.stub.requests.length;
+    // Our backend: its /readyz decides (it asks its database), the settings are not asked.
+    site.stub.handle((req, res) =>
+      req.url === '/readyz'
+        ? json(res, 503, { code: 14, message: '数据库暂时不可用，请稍后再试' })
+        : json(res, 200, {}),
+    );
+    expect((await send(`${site.gw.url}/readyz`)).status).toBe(503);
+    expect(asked()).toEqual(['/readyz']);
+    // A MOREDOC server answers any path outside /api/ with its web client's page: its settings answering is the sign.
+    before = site.stub.requests.length;
+    site.stub.handle((req, res) => {
+      if (req.url !== '/readyz') return json(res, 200, { system: {} });
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>MOREDOC</title>');
+    });
+    expect((await send(`${site.gw.url}/readyz`)).json()).toEqual({ status: 'ready' });
+    expect(asked()).toEqual(['/readyz', '/api/v1/settings']);
+    for (const readyz of [200, 404]) {
+      site.stub.handle((req, res) => {
+        if (req.url !== '/readyz') return json(res, 500, {});
+        res.writeHead(readyz).end();
+      });
+      expect((await send(`${site.gw.url}/readyz`)).status).toBe(503);
+    }
+  });
+
   it('answers /readyz 200 when the backend answers, 503 when it does not', async () => {
     site.stub.handle((_req, res) => json(res, 200, { system: {} }));
     expect((await send(`${site.gw.url}/readyz`)).status).toBe(200);

@@ -357,7 +357,12 @@ describe.skipIf(!postgresUrl)(
       );
       const stoppedAt = Date.now();
       await cluster.pause!();
-      await sleep(10_000);
+      // Readiness asks the database, not the settings kept in memory: an instance says it cannot serve.
+      const readiness = async () =>
+        Promise.all(web.map(async (instance) => (await fetch(`${instance.url}/readyz`)).status));
+      await sleep(1_000);
+      expect(await readiness()).toEqual(web.map(() => 503));
+      await sleep(9_000);
       await cluster.resume!();
       const backAt = Date.now();
       // The site by itself: the first call of each kind that succeeds after the return.
@@ -382,6 +387,7 @@ describe.skipIf(!postgresUrl)(
         new Set(['503 数据库暂时不可用，请稍后再试']),
       );
       expect(recovered - backAt).toBeLessThan(5000);
+      expect(await readiness()).toEqual(web.map(() => 200));
       for (const instance of [...web, ...workers]) expect(instance.process.exitCode, instance.name).toBeNull();
 
       const acknowledged = outcomes.filter((o) => o.title && o.status === 200).map((o) => o.title!);
