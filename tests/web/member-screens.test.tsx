@@ -1,8 +1,13 @@
-// Member-area screens against a scripted backend: 我的文档's empty state and 我的下载's rows.
+// Member-area screens against a scripted backend: 我的文档's empty state and conversions
+// followed to their end, and 我的下载's rows.
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Document } from '../../shared/types/document';
+import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
+import { fakePolling, nextPoll } from './polling';
 import { member, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
@@ -53,6 +58,82 @@ describe('/member/document', { timeout: 20_000 }, () => {
     });
     const empty = within((await screen.findByText('暂无文档')).closest('.app-state') as HTMLElement);
     expect((await empty.findByRole('link', { name: '上传文档' })).getAttribute('href')).toBe('/upload');
+  });
+});
+
+describe('/member/document while documents convert', { timeout: 20_000 }, () => {
+  it('updates the rows when their conversions end, keeping what the edit form holds, then stops asking', async () => {
+    fakePolling();
+    let ended = false;
+    const report: Document = {
+      id: 5,
+      title: '年度报告',
+      status: 1,
+      category_id: [7],
+      created_at: '2026-11-20T08:00:00Z',
+    };
+    const notes: Document = {
+      id: 6,
+      title: '复习资料',
+      status: 6,
+      category_id: [7],
+      created_at: '2026-11-20T08:00:00Z',
+    };
+    const { fetchMock } = renderApp('/member/document', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/list': () => ({
+          status: 200,
+          body: {
+            total: 2,
+            document: ended
+              ? [
+                  { ...report, status: 2, pages: 5 },
+                  { ...notes, convert_error: '文档已加密，无法转换' },
+                ]
+              : [report, notes],
+          },
+        }),
+      },
+    });
+    const row = (title: string) => within(screen.getByRole('link', { name: title }).closest('tr') as HTMLElement);
+    expect(await screen.findByRole('link', { name: '年度报告' })).toBeTruthy();
+    expect(row('年度报告').getByText('转换中')).toBeTruthy();
+    expect(row('复习资料').getByText('待审核')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '编辑「年度报告」' }));
+    const title = screen.getByLabelText('标题') as HTMLInputElement;
+    await userEvent.clear(title);
+    await userEvent.type(title, '年度报告（修订）');
+
+    ended = true;
+    await nextPoll(CONVERSION_POLL.firstMs);
+    expect(await row('年度报告').findByText('已转换')).toBeTruthy();
+    expect(row('年度报告').getByRole('cell', { name: '5' })).toBeTruthy();
+    expect(row('复习资料').getByText('转换失败：文档已加密，无法转换')).toBeTruthy();
+    expect((screen.getByLabelText('标题') as HTMLInputElement).value).toBe('年度报告（修订）');
+
+    const lists = () => fetchMock.mock.calls.filter(([url]) => String(url).includes('/api/v1/document/list')).length;
+    const asked = lists();
+    await nextPoll(CONVERSION_POLL.maxMs * 3);
+    expect(lists()).toBe(asked);
+  });
+
+  it('does not ask again about a list where nothing converts', async () => {
+    fakePolling();
+    const { fetchMock } = renderApp('/member/document', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/list': {
+          status: 200,
+          body: { total: 1, document: [{ id: 5, title: '年度报告', status: 2, pages: 5, category_id: [7] }] },
+        },
+      },
+    });
+    expect(await screen.findByRole('link', { name: '年度报告' })).toBeTruthy();
+    const lists = () => fetchMock.mock.calls.filter(([url]) => String(url).includes('/api/v1/document/list')).length;
+    await waitFor(() => expect(lists()).toBe(1));
+    await nextPoll(CONVERSION_POLL.maxMs * 3);
+    expect(lists()).toBe(1);
   });
 });
 

@@ -5,12 +5,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
+import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { TYPING_PAUSE_MS } from '../../web/src/features/reader/FindInDocument';
 import { NEAR_MARGIN } from '../../web/src/features/reader/use-lazy-pages';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
-import { fakePolling, nextPoll } from './polling';
-import { admin, member, renderApp, type Backend } from './render-app';
+import { fakePolling, nextPoll, setTabHidden } from './polling';
+import { admin, member, renderApp, type Backend, type scriptedFetch } from './render-app';
 
 const HASH = '0123456789abcdef0123456789abcdef';
 
@@ -110,6 +111,16 @@ function backend(overrides: Partial<Document> = {}, extra: Backend = {}, fullAcc
     ...extra,
   };
 }
+
+/** The addresses of every `GET /api/v1/document` the reader sent (with_author: the view a visit counts). */
+const documentReads = (fetchMock: ReturnType<typeof scriptedFetch>) =>
+  fetchMock.mock.calls
+    .map(([input, init]) => ({
+      url: new URL(String(input), 'http://localhost'),
+      init: init as RequestInit | undefined,
+    }))
+    .filter(({ url, init }) => (init?.method ?? 'GET') === 'GET' && url.pathname === '/api/v1/document')
+    .map(({ url }) => url);
 
 const pageImage = (page: number) => screen.queryByRole('img', { name: `第 ${page} 页` });
 
@@ -457,10 +468,10 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(answers).toBe(2);
   });
 
-  it("shows a converting document's progress and updates itself when it is done", async () => {
+  it("shows a converting document's progress, then its pages once the backend says it is done, in place", async () => {
     fakePolling();
     let status = 1;
-    renderApp('/library/7/42', {
+    const { fetchMock } = renderApp('/library/7/42', {
       backend: {
         ...backend(),
         'GET /api/v1/document': () => ({
@@ -472,9 +483,95 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(await screen.findByText('文档正在转换中')).toBeTruthy();
     expect(screen.getByText('已转换 3 / 12 页（25%）')).toBeTruthy();
     expect((screen.getByRole('progressbar', { name: '转换进度' }) as HTMLProgressElement).value).toBe(25);
+    const heading = screen.getByRole('heading', { level: 1, name: '城市图书馆的一天' });
     status = 2;
-    await nextPoll();
+    await nextPoll(CONVERSION_POLL.firstMs);
     expect(await screen.findByRole('img', { name: '第 1 页' })).toBeTruthy();
+    expect(screen.queryByText('文档正在转换中')).toBeNull();
+    // The same screen took the pages: not loaded again, and the view counted once.
+    expect(heading.isConnected).toBe(true);
+    expect(documentReads(fetchMock).filter((url) => url.searchParams.has('with_author'))).toHaveLength(1);
+    // Converted: nothing is asked any more.
+    const asked = documentReads(fetchMock).length;
+    await nextPoll(CONVERSION_POLL.maxMs * 3);
+    expect(documentReads(fetchMock)).toHaveLength(asked);
+  });
+
+  it('asks less and less often while the conversion lasts, and not while the tab is hidden', async () => {
+    fakePolling();
+    const { fetchMock } = renderApp('/library/7/42', { backend: backend({ status: 0, pages: 0 }) });
+    expect(await screen.findByText('文档等待转换')).toBeTruthy();
+    const polls = () => documentReads(fetchMock).filter((url) => !url.searchParams.has('with_author')).length;
+    await waitFor(() => expect(polls()).toBe(1));
+    // Each wait twice the one before (3 s, 6 s, 12 s, 24 s), then 30 s at most: from the second
+    // on, half of each passes without an ask.
+    let wait: number = CONVERSION_POLL.firstMs;
+    for (let asked = 2; asked <= 6; asked += 1) {
+      if (asked > 2) {
+        await nextPoll(wait / 2);
+        expect(polls()).toBe(asked - 1);
+      }
+      await nextPoll(asked > 2 ? wait / 2 : wait);
+      await waitFor(() => expect(polls()).toBe(asked));
+      wait = Math.min(wait * 2, CONVERSION_POLL.maxMs);
+    }
+    expect(wait).toBe(CONVERSION_POLL.maxMs);
+    // A hidden tab is not asked about; shown again, it asks at once.
+    setTabHidden(true);
+    await nextPoll(CONVERSION_POLL.maxMs * 3);
+    expect(polls()).toBe(6);
+    setTabHidden(false);
+    await waitFor(() => expect(polls()).toBe(7));
+    expect(screen.getByText('文档等待转换')).toBeTruthy();
+  });
+
+  it('shows why a conversion failed once the backend says so, and stops asking', async () => {
+    fakePolling();
+    let failed = false;
+    const { fetchMock } = renderApp('/library/7/42', {
+      backend: {
+        ...backend(),
+        'GET /api/v1/document': () => ({
+          status: 200,
+          body: { ...doc, pages: 0, ...(failed ? { status: 3, convert_error: '文件已损坏' } : { status: 1 }) },
+        }),
+      },
+    });
+    expect(await screen.findByText('文档正在转换中')).toBeTruthy();
+    failed = true;
+    await nextPoll(CONVERSION_POLL.firstMs);
+    expect(await screen.findByText('文档转换失败')).toBeTruthy();
+    expect(screen.getByText('原因：文件已损坏')).toBeTruthy();
+    expect(screen.queryByText('文档正在转换中')).toBeNull();
+    const asked = documentReads(fetchMock).length;
+    await nextPoll(CONVERSION_POLL.maxMs * 3);
+    expect(documentReads(fetchMock)).toHaveLength(asked);
+  });
+
+  it('shows the uploader the pages of a document in review once it is converted, or why it failed', async () => {
+    fakePolling();
+    let state: Partial<Document> = { status: 6, pages: 0, user_id: member.id };
+    const converted = renderApp('/library/7/42', {
+      user: member,
+      backend: { ...backend(), 'GET /api/v1/document': () => ({ status: 200, body: { ...doc, ...state } }) },
+    });
+    expect(await screen.findByText('文档正在审核中')).toBeTruthy();
+    state = { status: 6, pages: 8, user_id: member.id };
+    await nextPoll(CONVERSION_POLL.firstMs);
+    expect(await screen.findByRole('img', { name: '第 1 页' })).toBeTruthy();
+    expect(screen.getByText('文档正在审核中，目前仅上传者和管理员可以阅读，审核通过后公开。')).toBeTruthy();
+    converted.unmount();
+
+    state = { status: 6, pages: 0, user_id: member.id };
+    renderApp('/library/7/42', {
+      user: member,
+      backend: { ...backend(), 'GET /api/v1/document': () => ({ status: 200, body: { ...doc, ...state } }) },
+    });
+    expect(await screen.findByText('文档正在审核中')).toBeTruthy();
+    state = { status: 6, pages: 0, user_id: member.id, convert_error: '文档已加密，无法转换' };
+    await nextPoll(CONVERSION_POLL.firstMs);
+    expect(await screen.findByText('原因：文档已加密，无法转换')).toBeTruthy();
+    expect(screen.queryByText('文档正在审核中')).toBeNull();
   });
 
   it('says when a conversion failed, or the document waits for review', async () => {

@@ -7,6 +7,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
 import { api } from '../../web/src/api/client';
+import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { fakePolling, nextPoll } from './polling';
@@ -208,9 +209,19 @@ describe('member upload', { timeout: 20_000 }, () => {
       (within(statuses).getByRole('progressbar', { name: '年度报告 转换进度' }) as HTMLProgressElement).value,
     ).toBe(2);
     status = 2;
-    await nextPoll();
+    await nextPoll(CONVERSION_POLL.firstMs);
     expect(await within(statuses).findByText('已转换')).toBeTruthy();
     expect(within(statuses).getByRole('link', { name: '阅读' }).getAttribute('href')).toBe('/library/7/5');
+    // Converted: neither the list nor the document is asked about any more.
+    const reads = () =>
+      fetchMock.mock.calls.filter(
+        ([url, init]) =>
+          (init?.method ?? 'GET') === 'GET' &&
+          new URL(String(url), 'http://localhost').pathname.startsWith('/api/v1/document'),
+      ).length;
+    const asked = reads();
+    await nextPoll(CONVERSION_POLL.maxMs * 3);
+    expect(reads()).toBe(asked);
   });
 });
 
@@ -296,7 +307,7 @@ describe('a member whose documents are reviewed', () => {
     expect(await within(statuses).findByText('审核通过后公开')).toBeTruthy();
     // Still converting in review: the list is asked again until the conversion ends.
     failed = true;
-    await nextPoll();
+    await nextPoll(CONVERSION_POLL.firstMs);
     expect(await within(statuses).findByText(/转换失败：文档已加密，无法转换。请删除该文档/)).toBeTruthy();
     expect(within(statuses).getByText('待审核')).toBeTruthy();
     expect(within(statuses).queryByText('审核通过后公开')).toBeNull();

@@ -19,8 +19,8 @@ import { Button, Input } from '../../ui/semi';
 import { IconUpload } from '../../ui/icons';
 import { CategorySelect } from '../category/CategorySelect';
 import { categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
-import { createDocuments, documentProgressQuery, isConverting, recentUploadsQuery } from './api';
-import { conversionFailureLine, FAILED_CONVERSION_ADVICE } from './conversion';
+import { createDocuments, documentProgressQuery, recentUploadsQuery } from './api';
+import { conversionFailureLine, FAILED_CONVERSION_ADVICE, isConverting } from './conversion';
 import { documentPath } from './document-links';
 import { useSettings } from '../settings/use-settings';
 import { documentFormatsQuery, uploadDocumentFile } from '../upload/api';
@@ -172,7 +172,7 @@ function UploadRow({
 
 /**
  * A published document on its way through the converter: 等待转换 while queued, then 转换中 with
- * the pages done of all (the owner's GetDocument says so, polled every 2 s).
+ * the pages done of all (the owner's GetDocument says so, asked again until it ends).
  */
 function ConversionProgress({ doc }: { doc: Document }) {
   const polled = useQuery(documentProgressQuery(doc.id ?? 0)).data ?? doc;

@@ -3,8 +3,7 @@
 // admin's review, batch changes and recycle bin. Everything about documents is kept under
 // `documentKeys.all`; each write marks stale what it changes. The reader's keys
 // (`documentKeys.detail`) stay stable: the page the gateway serves may carry their data.
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { DocumentStatus } from '../../../../shared/constants';
+import { queryOptions, type Query, type QueryClient } from '@tanstack/react-query';
 import {
   documentCall,
   homeDocumentsCall,
@@ -33,7 +32,7 @@ import { categoryKeys } from '../category/api';
 import { statsKeys } from '../stats/api';
 import { userKeys } from '../user/api';
 import { freePages } from './document-links';
-import { awaitsReviewConversion } from './conversion';
+import { conversionPollWait, conversionUnderway } from './conversion';
 import { pageImagePath } from '../../../../shared/page-image';
 
 export const documentKeys = {
@@ -59,13 +58,6 @@ export const documentKeys = {
   admin: ['document', 'admin'] as const,
   recycle: ['document', 'recycle'] as const,
 };
-
-/** The statuses of a document whose conversion has not finished yet. */
-const CONVERTING: readonly number[] = [DocumentStatus.Pending, DocumentStatus.Converting, DocumentStatus.Reconvert];
-
-export function isConverting(doc: Pick<Document, 'status'>): boolean {
-  return CONVERTING.includes(doc.status ?? DocumentStatus.Pending);
-}
 
 export const listDocuments = (request: ListDocumentRequest) =>
   api.get<ListDocumentReply>('/api/v1/document/list', { ...request });
@@ -117,14 +109,55 @@ export function changeCachedDocument(
 /** A counter of the document moved by `delta` (the wire leaves out zeros). */
 export const movedCounter = (value: number | undefined, delta: number) => Math.max((value ?? 0) + delta, 0);
 
-/** The document without counting a view, every 2 s while it converts. */
+/** Where the current run of asks of a polled query began: how many answers it had then. */
+const pollRuns = new WeakMap<object, number>();
+
+/**
+ * What makes a query ask again while `underway(its data)` says a conversion it shows has not
+ * ended: `conversionPollWait` after each answer, from the run's first one (a run ends when
+ * nothing shown is underway, and the next one starts from the shortest wait again). React
+ * Query stops the asking with the screen, skips it while the tab is hidden and, as the wait
+ * may be long by then, asks at once when the tab shows again.
+ */
+function pollWhileUnderway<Data>(underway: (data: Data | undefined) => boolean) {
+  const answers = (query: Query<Data>) => query.state.dataUpdateCount + query.state.errorUpdateCount;
+  return {
+    refetchInterval: (query: Query<Data>) => {
+      if (!underway(query.state.data)) {
+        pollRuns.delete(query);
+        return false;
+      }
+      // Not answered yet: the first answer starts the run.
+      if (answers(query) === 0) return conversionPollWait(0);
+      const start = pollRuns.get(query) ?? answers(query);
+      pollRuns.set(query, start);
+      return conversionPollWait(answers(query) - start);
+    },
+    refetchOnWindowFocus: (query: Query<Data>) => underway(query.state.data),
+  };
+}
+
+/**
+ * The document without counting a view, asked again while its conversion is underway (and
+ * while it could not be asked yet: the screen showing it knows it converts).
+ */
 export const documentProgressQuery = (id: number) =>
   queryOptions({
     queryKey: documentKeys.progress(id),
     queryFn: async () => unwrap(await api.get<Document>('/api/v1/document', { id })),
-    refetchInterval: (query) => (query.state.data && !isConverting(query.state.data) ? false : 2_000),
     staleTime: 0,
+    ...pollWhileUnderway<Document>((doc) => doc === undefined || conversionUnderway(doc)),
   });
+
+/**
+ * The reader's copy of a document takes what its polled state says once the conversion ended
+ * (status, pages, failure): reading it again (`with_author`) would count one more view. What
+ * only the reader's copy has (the author, the views counted) stays.
+ */
+export function takeConversionEnd(client: QueryClient, polled: Document): void {
+  const { content: _text, user: _author, view_count: _views, convert_progress: _progress, ...ended } = polled;
+  changeCachedDocument(client, polled.id ?? 0, () => ended);
+}
 
 /** The answers to a page past the preview that mean "not this reader" (see `fullAccessQuery`). */
 const REFUSED_PAGE = [401, 403, 404];
@@ -207,25 +240,25 @@ export async function downloadDocument(id: number, context: WriteContext) {
   return result;
 }
 
-/** The member's own documents (every status), newest first. */
+/** The member's own documents (every status), newest first; asked again while one of them converts. */
 export const myDocumentsQuery = (userId: number, page: number, size: number) =>
   queryOptions({
     queryKey: [...documentKeys.mine, userId, page, size] as const,
     queryFn: async () => unwrap(await listDocuments({ user_id: [userId], page, size, order: 'id desc' })),
+    ...pollWhileUnderway<ListDocumentReply>((reply) => (reply?.document ?? []).some(conversionUnderway)),
   });
 
 /**
  * The member's newest documents, to follow what an upload created (CreateDocument answers
- * `{}`): polled every 2 s while one of them converts (in review too, until it has pages or failed).
+ * `{}`): asked again while one of them converts (in review too, until it has pages or failed).
  */
 export const recentUploadsQuery = (userId: number, size: number) =>
   queryOptions({
     queryKey: [...documentKeys.mine, userId, 'recent', size] as const,
     queryFn: async () =>
       unwrap(await listDocuments({ user_id: [userId], page: 1, size, order: 'id desc' })).document ?? [],
-    refetchInterval: (query) =>
-      (query.state.data ?? []).some((doc) => isConverting(doc) || awaitsReviewConversion(doc)) ? 2_000 : false,
     staleTime: 0,
+    ...pollWhileUnderway<Document[]>((docs) => (docs ?? []).some(conversionUnderway)),
   });
 
 /** Creates the documents of uploaded files; lists and counts change. */

@@ -2,7 +2,8 @@
 // shows a document's state (the uploader, 我的文档, the reader, the admin's list). A document in
 // review (6) converts too and keeps its status when the conversion fails, with the reason in
 // `convert_error` (docs/api.md, "Conversion"; backend/modules/document/store.ts,
-// `awaitsReviewConversion`): its status alone does not say it failed.
+// `awaitsReviewConversion`): its status alone does not say it failed. While a conversion shown
+// is underway, those screens ask again, less and less often (`conversionPollWait`).
 import { DocumentStatus } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
 
@@ -26,9 +27,34 @@ export function conversionFailureLine(doc: Pick<Document, 'status' | 'convert_er
   return doc.status === DocumentStatus.Failed ? failure : `转换失败：${failure}`;
 }
 
+/** The statuses of a document whose conversion has not finished yet. */
+const CONVERTING: readonly number[] = [DocumentStatus.Pending, DocumentStatus.Converting, DocumentStatus.Reconvert];
+
+/** A document queued for conversion or converting (its status says so). */
+export function isConverting(doc: Pick<Document, 'status'>): boolean {
+  return CONVERTING.includes(doc.status ?? DocumentStatus.Pending);
+}
+
 /** A document in review whose conversion has not ended yet: no pages and no failure. */
 export function awaitsReviewConversion(doc: Pick<Document, 'status' | 'pages' | 'convert_error'>): boolean {
   return doc.status === DocumentStatus.PendingReview && (doc.pages ?? 0) <= 0 && !doc.convert_error;
+}
+
+/** A conversion that has not ended, neither in pages nor in a failure: converting, or in review without either. */
+export function conversionUnderway(doc: Pick<Document, 'status' | 'pages' | 'convert_error'>): boolean {
+  return isConverting(doc) || awaitsReviewConversion(doc);
+}
+
+/**
+ * How long a screen that shows an underway conversion waits before asking again: `firstMs`
+ * after its first answer, each wait twice the one before, never more than `maxMs` (a long
+ * conversion is not asked about every few seconds for an hour).
+ */
+export const CONVERSION_POLL = { firstMs: 3_000, maxMs: 30_000 } as const;
+
+/** The wait after `asked` answers of the current run (0 after the first): 3 s, 6 s, 12 s, 24 s, then 30 s. */
+export function conversionPollWait(asked: number): number {
+  return Math.min(CONVERSION_POLL.firstMs * 2 ** Math.max(asked, 0), CONVERSION_POLL.maxMs);
 }
 
 /** What the uploader of a document that failed conversion can do about it. */

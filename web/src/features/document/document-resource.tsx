@@ -17,7 +17,6 @@ import {
   checkDocuments,
   deleteDocuments,
   documentKeys,
-  isConverting,
   listDocuments,
   recommendDocuments,
   reconvertDocuments,
@@ -26,7 +25,7 @@ import {
   updateDocument,
 } from './api';
 import { deepestCategory, documentPath } from './document-links';
-import { conversionFailureLine, failedConversionReviewNote } from './conversion';
+import { conversionFailureLine, failedConversionReviewNote, isConverting } from './conversion';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { FormatIcon } from './FormatIcon';
 

@@ -1,13 +1,20 @@
-// What the reader shows instead of pages: a document still converting (its progress, kept
-// up to date), one whose conversion failed, one waiting for or refused in review, a
-// disabled one.
+// What the reader shows instead of pages: a document still converting (its progress), one
+// whose conversion failed, one waiting for or refused in review, a disabled one. While the
+// conversion is underway (in review too) the server is asked again until it ends; then the
+// reader's copy of the document takes its pages or the failure, and the reader shows them.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { DocumentStatus } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
-import { documentKeys, documentProgressQuery, isConverting } from '../document/api';
-import { conversionFailure, FAILED_CONVERSION_ADVICE, failedConversionReviewNote } from '../document/conversion';
+import { documentProgressQuery, takeConversionEnd } from '../document/api';
+import {
+  conversionFailure,
+  conversionUnderway,
+  FAILED_CONVERSION_ADVICE,
+  failedConversionReviewNote,
+  isConverting,
+} from '../document/conversion';
 import { useSession } from '../session/use-session';
 
 /** Pages converted so far; the backend tells the owner and admins (docs/api.md). */
@@ -16,22 +23,29 @@ function progressOf(doc: Document): { done: number; total: number } | undefined 
   return progress?.total ? { done: progress.done ?? 0, total: progress.total } : undefined;
 }
 
-function ConvertingNotice({ doc }: { doc: Document }) {
+/**
+ * The document as the server says now: asked again while its conversion is underway (an
+ * answer from before this notice showed is not taken); once it ended, the reader's copy takes it.
+ */
+function useLatestState(doc: Document): Document {
   const client = useQueryClient();
-  const id = doc.id ?? 0;
-  const polled = useQuery(documentProgressQuery(id));
-  const latest = polled.data ?? doc;
-  const done = !isConverting(latest);
+  const underway = conversionUnderway(doc);
+  const polled = useQuery({ ...documentProgressQuery(doc.id ?? 0), enabled: underway });
+  const latest = underway && polled.isFetchedAfterMount ? polled.data : undefined;
+  const ended = latest !== undefined && !conversionUnderway(latest);
   useEffect(() => {
-    // Converted (or failed): the reader shows the new state.
-    if (done) void client.invalidateQueries({ queryKey: documentKeys.detail(id) });
-  }, [done, client, id]);
-  const progress = progressOf(latest);
+    if (ended) takeConversionEnd(client, latest);
+  }, [ended, latest, client]);
+  return latest ?? doc;
+}
+
+function ConvertingNotice({ doc }: { doc: Document }) {
+  const progress = progressOf(doc);
   const percent = progress ? Math.round((progress.done / progress.total) * 100) : undefined;
   return (
     <div className="app-reader-notice" role="status">
       <p className="app-reader-notice__title">
-        {latest.status === DocumentStatus.Converting ? '文档正在转换中' : '文档等待转换'}
+        {doc.status === DocumentStatus.Converting ? '文档正在转换中' : '文档等待转换'}
       </p>
       <p className="app-reader-notice__text">转换完成后即可在线阅读，本页会自动更新。</p>
       <progress className="app-reader-notice__progress" aria-label="转换进度" max={100} value={percent} />
@@ -82,7 +96,8 @@ function FailedNotice({ doc, reason }: { doc: Document; reason: string }) {
   );
 }
 
-export function ConversionNotice({ doc }: { doc: Document }) {
+export function ConversionNotice({ doc: shown }: { doc: Document }) {
+  const doc = useLatestState(shown);
   if (isConverting(doc)) return <ConvertingNotice doc={doc} />;
   const failure = conversionFailure(doc);
   if (failure !== undefined) return <FailedNotice doc={doc} reason={failure} />;
