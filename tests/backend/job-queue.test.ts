@@ -5,7 +5,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openDatabase, openPostgres, type Database } from '../../backend/db';
 import {
   JobInterruptedError,
@@ -668,5 +669,44 @@ describe('scheduling', () => {
     second.start();
     expect(await jobIn(second, job.id, 'done')).toMatchObject({ attempts: 2 });
     expect(ranAgain).toBe(true);
+  });
+});
+
+describe.runIf(TEST_ENGINE === 'postgres')('while the database is away', () => {
+  it('says so once, not once per kind and poll, and claims again as soon as it is back', async () => {
+    const said: string[] = [];
+    const queue = newQueue({
+      logger: {
+        info: (_obj, msg) => said.push(`info ${msg}`),
+        warn: (_obj, msg) => said.push(`warn ${msg}`),
+        error: (_obj, msg) => loggedErrors.push(msg),
+      },
+    });
+    const kinds = ['a', 'b', 'c', 'd'].map((name) => jobKind<{ n: number }>(`test.away-${name}`));
+    const ran: string[] = [];
+    for (const kind of kinds) queue.register(kind, ({ n }) => void ran.push(`${kind.name} ${n}`));
+    queue.start();
+    const name = new URL(databaseUrl!).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: inject('postgresUrl') });
+    await admin.connect();
+    try {
+      // New connections refused, the open ones ended: the database taken away from under the queue.
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      // 20 polls of 20 ms, 4 kinds: without the rule, about 80 error lines.
+      await sleep(400);
+      expect(said).toEqual(['warn database unavailable: claiming jobs paused until it answers']);
+      expect(loggedErrors).toEqual([]);
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+    } finally {
+      await admin.end();
+    }
+    const job = await queue.enqueue(kinds[2]!, { n: 1 });
+    await jobIn(queue, job.id, 'done');
+    expect(ran).toEqual(['test.away-c 1']);
+    expect(said).toEqual([
+      'warn database unavailable: claiming jobs paused until it answers',
+      'info database back: claiming jobs again',
+    ]);
   });
 });

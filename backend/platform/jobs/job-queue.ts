@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
-import type { Database } from '../../db';
+import { isDatabaseUnavailable, type Database } from '../../db';
 import { engineOf } from '../../db/dialect';
 import { CHANNELS, notify, type Notifications } from '../../db/notifications';
 import type { DB, JobState, JobTable } from '../../db/schema';
@@ -97,6 +97,8 @@ export class JobQueue {
   private ticking: Promise<void> | null = null;
   private wakeAgain = false;
   private pollTimer: NodeJS.Timeout | undefined;
+  /** Since when claims fail because the database is away (said once, not once per kind and poll), or undefined. */
+  private databaseAwaySince: number | undefined;
   private readonly notifications: Notifications | undefined;
   /** Resolves to the unsubscription once this queue hears enqueues of other processes. */
   private subscription: Promise<() => void> | null = null;
@@ -323,6 +325,11 @@ export class JobQueue {
     });
   }
 
+  /**
+   * While the database is away every claim fails alike: the round stops at the first such failure and
+   * it is said once, at warn, until a claim gets an answer again (the queue keeps trying each poll
+   * interval, so it claims again within one of the database's return). Other failures are each an error.
+   */
   private async claimForFreeSlots(): Promise<void> {
     for (const worker of this.workers.values()) {
       while (this.state === 'started' && worker.active.size < worker.concurrency) {
@@ -330,8 +337,22 @@ export class JobQueue {
         try {
           row = await this.claim(worker.kind);
         } catch (error) {
-          this.log.error({ err: error, kind: worker.kind }, 'claiming a job failed');
-          break;
+          if (!isDatabaseUnavailable(error)) {
+            this.log.error({ err: error, kind: worker.kind }, 'claiming a job failed');
+            break;
+          }
+          if (this.databaseAwaySince === undefined) {
+            this.databaseAwaySince = Date.now();
+            this.log.warn(
+              { reason: (error as Error).message || (error as { code?: string }).code },
+              'database unavailable: claiming jobs paused until it answers',
+            );
+          }
+          return;
+        }
+        if (this.databaseAwaySince !== undefined) {
+          this.log.info({ awayMs: Date.now() - this.databaseAwaySince }, 'database back: claiming jobs again');
+          this.databaseAwaySince = undefined;
         }
         if (!row) break;
         this.launch(worker, row);
