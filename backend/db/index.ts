@@ -93,6 +93,18 @@ export function isUnstorableText(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === '22021';
 }
 
+/**
+ * No room left to write: SQLite's SQLITE_FULL ("database or disk is full"), PostgreSQL's disk_full
+ * (53100), or a file write's ENOSPC or EDQUOT (the upload folder, the blob store's files). The
+ * request is answered 503, and writes work again once room is made: nothing needs a restart.
+ */
+export function isStorageFull(error: unknown): boolean {
+  if (error instanceof AggregateError) return error.errors.some(isStorageFull);
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_FULL' || code === '53100' || code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 /** pg's own words for a connection it lost or could not get in time (no code of their own). */
 const LOST_CONNECTION =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly)/;
@@ -144,6 +156,14 @@ function keepPrivate(file: string): void {
 /** How many prepared statements are kept (the most recently used); the backend has a few hundred queries. */
 const STATEMENT_CACHE_SIZE = 1000;
 
+/** What Kysely runs for a ROLLBACK when SQLite already rolled the transaction back. */
+const ROLLED_BACK = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
+
 /**
  * The database as Kysely's SQLite driver sees it, with each query's statement prepared once
  * and reused: the driver prepares on every call, and preparing cost more than running the
@@ -156,6 +176,9 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
+      // SQLite ends a transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR): Kysely's ROLLBACK after
+      // it would fail with "cannot rollback - no transaction is active" and hide the error that ended it.
+      if (sql === 'rollback' && !sqlite.inTransaction) return ROLLED_BACK;
       let statement = statements.get(sql);
       if (statement) {
         // Most recently used last, so the first one is the one to drop.

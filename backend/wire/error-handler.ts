@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable, isUnstorableText } from '../db';
+import { isDatabaseUnavailable, isStorageFull, isUnstorableText } from '../db';
 import { ApiError, Code, codeFromHttpStatus, httpStatusFromCode, type GrpcCode } from './errors';
 
 // The one place where errors become responses. RPC routes answer grpc-gateway's
@@ -15,6 +15,7 @@ declare module 'fastify' {
 
 const INTERNAL_MESSAGE = '服务器内部错误，请稍后再试';
 export const DATABASE_UNAVAILABLE = '数据库暂时不可用，请稍后再试';
+const STORAGE_FULL = '服务器存储空间已满，暂时无法保存，请联系网站管理员';
 
 interface Rendered {
   status: number;
@@ -41,6 +42,11 @@ function render(error: FastifyError | ApiError | Error, request: FastifyRequest)
     return { status: 400, code: Code.InvalidArgument, message: '请求格式不正确' };
   }
   if (isUnstorableText(error)) return { status: 400, code: Code.InvalidArgument, message: '请求包含非法字符' };
+  if (isStorageFull(error)) {
+    // A fault for the operator, said without a stack: every write fails alike until room is made.
+    request.log.error({ reason: error.message || (error as { code?: string }).code }, 'storage full');
+    return { status: 503, code: Code.Unavailable, message: STORAGE_FULL };
+  }
   if (isDatabaseUnavailable(error)) {
     // One line, not a stack per request: while the database is away every request fails alike.
     request.log.warn({ reason: error.message || (error as { code?: string }).code }, 'database unavailable');
