@@ -30,6 +30,7 @@ import * as m025 from './migrations/025_published_article_count';
 import * as m026 from './migrations/026_vip_end_cap';
 import * as m027 from './migrations/027_unverified_notifications';
 import * as m028 from './migrations/028_notification_order_no';
+import * as m029 from './migrations/029_job_fair_key';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '026_vip_end_cap': m026,
   '027_unverified_notifications': m027,
   '028_notification_order_no': m028,
+  '029_job_fair_key': m029,
 };
 
 export type Database = Kysely<DB>;

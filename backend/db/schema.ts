@@ -486,6 +486,8 @@ export interface JobTable {
   finished_at: Timestamp | null;
   /** 1: asked for again while running (EnqueueOptions.again): queued again when the attempt ends well */
   rerun: Generated<number>;
+  /** Whose job it is (EnqueueOptions.fairKey): claims take keys with fewer jobs running first */
+  fair_key: string | null;
 }
 
 export interface FavoriteTable {

@@ -303,6 +303,77 @@ describe('concurrent claims', () => {
   });
 });
 
+describe('fair shares (fairKey)', () => {
+  const kind = jobKind<{ name: string }>('test.fair');
+
+  /** Runs `kind` in `queue`: a job notes its name in `started`, then holds its slot until `release(name)`. */
+  function holding(queue: JobQueue, concurrency: number, started: string[], gates: Map<string, () => void>) {
+    queue.register(
+      kind,
+      async ({ name }, { signal }) => {
+        started.push(name);
+        await new Promise<void>((resolve) => {
+          gates.set(name, resolve);
+          signal.addEventListener('abort', () => resolve());
+        });
+      },
+      { concurrency },
+    );
+  }
+
+  it.each([
+    ['concurrency 2, A1…A5 then B1: B1 takes the first slot that frees', 2, 1, true, 'A1 A2 B1 A3 A4 A5'],
+    ['the same without keys: oldest first, as before', 2, 1, false, 'A1 A2 A3 A4 A5 B1'],
+    ['concurrency 4, A1…A5 then B1, B2: the owner with fewer running goes first', 4, 2, true, 'A1 A2 A3 A4 B1 B2 A5'],
+  ])('%s', async (_title, concurrency, jobsOfB, keyed, order) => {
+    const queue = newQueue();
+    const started: string[] = [];
+    const gates = new Map<string, () => void>();
+    holding(queue, concurrency, started, gates);
+    const enqueue = (owner: string, n: number) =>
+      queue.enqueue(kind, { name: `${owner}${n}` }, keyed ? { fairKey: owner } : {});
+    for (let n = 1; n <= 5; n += 1) await enqueue('A', n);
+    queue.start();
+    await waitFor(async () => started.length === concurrency, `A's jobs to fill the ${concurrency} slots`);
+    for (let n = 1; n <= jobsOfB; n += 1) await enqueue('B', n);
+    const total = 5 + jobsOfB;
+    // One slot freed at a time, in the order the jobs started: each time one job starts in it.
+    for (let freed = 0; started.length < total; freed += 1) {
+      gates.get(started[freed]!)!();
+      await waitFor(async () => started.length === concurrency + freed + 1, `job ${concurrency + freed + 1} to start`);
+    }
+    for (const name of started) gates.get(name)!();
+    await waitFor(async () => (await queue.counts(kind.name)).done === total, 'every job to be done');
+    expect(started.join(' ')).toBe(order);
+    expect((await queue.list({ kind: kind.name })).map((job) => job.fairKey)).toEqual(
+      keyed ? [...Array<string>(jobsOfB).fill('B'), ...Array<string>(5).fill('A')] : Array<null>(total).fill(null),
+    );
+  });
+
+  it("counts the jobs running in every process: another queue takes the other owner's job first", async () => {
+    // Another handle (its own pool on PostgreSQL), as another process would have: it knows A1 runs only from the table.
+    const other = await openTestDatabase();
+    const started: string[] = [];
+    const gates = new Map<string, () => void>();
+    const first = newQueue();
+    const second = newQueue({ db: other });
+    for (const [name, owner] of [
+      ['A1', 'A'],
+      ['A2', 'A'],
+      ['A3', 'A'],
+      ['B1', 'B'],
+    ])
+      await first.enqueue(kind, { name: name! }, { fairKey: owner! });
+    holding(first, 1, started, gates);
+    first.start();
+    await waitFor(async () => started.length === 1, 'A1 to start');
+    holding(second, 1, started, gates);
+    second.start();
+    await waitFor(async () => started.length === 2, 'the second queue to start a job');
+    expect(started).toEqual(['A1', 'B1']);
+  });
+});
+
 describe('failures', () => {
   const flaky = jobKind<{ label: string }>('test.flaky');
 

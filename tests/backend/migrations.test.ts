@@ -4,6 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../backend/db';
+import { JobQueue, jobKind } from '../../backend/platform/jobs/job-queue';
 
 describe('migrations', () => {
   it('run a migration that landed after later ones had already run', async () => {
@@ -17,6 +18,43 @@ describe('migrations', () => {
       raw.close();
       const second = await openDatabase(dataDir);
       expect(await second.db.selectFrom('job').select('id').execute()).toEqual([]);
+      await second.db.destroy();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keep the jobs queued before the fair key (029) claimable, without a key', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrations-'));
+    try {
+      const first = await openDatabase(dataDir);
+      await first.db.destroy();
+      // The job table as it was before 029, holding a queued conversion.
+      const raw = new SQLite(path.join(dataDir, 'moredoc.db'));
+      raw.exec("ALTER TABLE job DROP COLUMN fair_key; DELETE FROM kysely_migration WHERE name = '029_job_fair_key'");
+      const ts = new Date().toISOString();
+      raw
+        .prepare(
+          'INSERT INTO job (kind, payload, max_attempts, run_after, dedupe_key, created_at, updated_at) VALUES (?, ?, 3, ?, ?, ?, ?)',
+        )
+        .run('test.old', '{"hash":"h"}', ts, 'test.old:h', ts, ts);
+      raw.close();
+
+      const second = await openDatabase(dataDir);
+      const queue = new JobQueue({ db: second.db });
+      const kind = jobKind<{ hash: string }>('test.old');
+      const seen: string[] = [];
+      queue.register(kind, ({ hash }) => {
+        seen.push(hash);
+      });
+      const [old] = await queue.list({ kind: kind.name });
+      expect(old).toMatchObject({ state: 'queued', fairKey: null });
+      queue.start();
+      for (let tries = 0; tries < 500 && (await queue.get(old!.id))?.state !== 'done'; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      await queue.stop();
+      expect(seen).toEqual(['h']);
+      expect((await queue.get(old!.id))?.state).toBe('done');
       await second.db.destroy();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -26,7 +26,9 @@ import {
 // job whose lease expired (its process died) is claimed again. Handlers therefore run at
 // least once, and a job's state changes only under the lease that ran it. On PostgreSQL an
 // enqueue NOTIFYs at its commit, and the queues of every process that run its kind claim at
-// once instead of at their next poll.
+// once instead of at their next poll. Jobs carry an optional fair key (whose they are: a
+// conversion's uploader); a claim takes first the due jobs whose key has the fewest jobs of the
+// kind running, counted in the table and so across processes, then the oldest.
 
 export * from './job-types';
 
@@ -154,6 +156,7 @@ export class JobQueue {
           lease_expires_at: null,
           progress: null,
           dedupe_key: opts.dedupeKey ?? null,
+          fair_key: opts.fairKey ?? null,
           created_at: ts,
           updated_at: ts,
           finished_at: null,
@@ -361,12 +364,14 @@ export class JobQueue {
   }
 
   /**
-   * One statement picks the oldest due job of `kind` (queued, or running with an expired
-   * lease) and leases it; concurrent claimers (other processes on the same file) are
-   * serialised by SQLite's write lock, and the outer WHERE re-checks the row. On PostgreSQL
-   * the subquery takes the row with `FOR UPDATE SKIP LOCKED`, so that claimers (other
-   * connections of the pool, other processes) skip each other's rows instead of waiting on
-   * them or leasing the same one.
+   * One statement picks a due job of `kind` (queued, or running with an expired lease) and
+   * leases it: of those whose fair key has the fewest jobs of the kind under a live lease (a
+   * job without a key counts none), the oldest. Concurrent claimers (other processes on the
+   * same file) are serialised by SQLite's write lock, and the outer WHERE re-checks the row.
+   * On PostgreSQL the subquery takes the row with `FOR UPDATE SKIP LOCKED`, so that claimers
+   * (other connections of the pool, other processes) skip each other's rows instead of waiting
+   * on them or leasing the same one; claims at the same instant do not see each other's lease,
+   * so two of them may each start a job of the same key (the next claim counts both).
    */
   private async claim(kind: string): Promise<JobRow | undefined> {
     const now = new Date();
@@ -381,8 +386,28 @@ export class JobQueue {
           eb.and([eb('state', '=', 'running'), eb('lease_expires_at', '<=', ts)]),
         ]),
       ]);
-    const oldest = this.db.selectFrom('job').select('id').where(claimable).orderBy('run_after').orderBy('id').limit(1);
-    const next = engineOf(this.db) === 'postgres' ? oldest.forUpdate().skipLocked() : oldest;
+    // The keys with jobs under a live lease, counted once (as many rows as running jobs at most).
+    const leased = this.db
+      .selectFrom('job')
+      .select((eb) => ['fair_key', eb.fn.countAll<number>().as('running')])
+      .where('kind', '=', kind)
+      .where('state', '=', 'running')
+      .where('lease_expires_at', '>', ts)
+      .where('fair_key', 'is not', null)
+      .groupBy('fair_key')
+      .as('leased');
+    const fairest = this.db
+      .selectFrom('job')
+      .leftJoin(leased, 'leased.fair_key', 'job.fair_key')
+      .select('job.id')
+      .where(claimable)
+      // A job without a key, or whose key runs nothing, counts 0.
+      .orderBy((eb) => eb.fn.coalesce('leased.running', sql.lit(0)))
+      .orderBy('job.run_after')
+      .orderBy('job.id')
+      .limit(1);
+    // Only the job rows are locked: the counts are not rows to lock.
+    const next = engineOf(this.db) === 'postgres' ? fairest.forUpdate('job').skipLocked() : fairest;
     return this.db
       .updateTable('job')
       .set((eb) => ({
@@ -586,6 +611,7 @@ function toJob(row: JobRow): Job {
     lastError: row.last_error,
     progress: row.progress === null ? null : parseJson(row.progress),
     dedupeKey: row.dedupe_key,
+    fairKey: row.fair_key,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     finishedAt: row.finished_at,

@@ -37,6 +37,8 @@ export interface Job<P = unknown> {
   /** The last value the handler passed to reportProgress, or null. */
   progress: unknown;
   dedupeKey: string | null;
+  /** Whose job it is (EnqueueOptions.fairKey), or null. */
+  fairKey: string | null;
   createdAt: string;
   updatedAt: string;
   finishedAt: string | null;
@@ -75,6 +77,12 @@ export interface EnqueueOptions {
    */
   again?: boolean;
   maxAttempts?: number;
+  /**
+   * Whose job it is (a conversion's uploader), so that one owner's many jobs do not hold every
+   * slot: a claim takes first the jobs whose key has the fewest jobs of the kind running in any
+   * process (oldest first among equals). A job without a key counts as one with none running.
+   */
+  fairKey?: string;
   /** A transaction of the caller, so that the job exists only if the caller's writes commit. */
   executor?: Kysely<DB>;
 }
