@@ -56,27 +56,38 @@ export const convertDocumentKind = jobKind<{ hash: string }>('document.convert')
 
 export const convertDedupeKey = (hash: string) => `document.convert:${hash}`;
 
+/** Conversions are shared between uploaders: one who queues many files takes no more slots than another's one file. */
+export const convertFairKey = (userId: number) => `user:${userId}`;
+
 const TEXT_FILE = 'text.txt';
 
 /** Upper bound of a conversion when the admin's `converter.timeout` asks for more. */
 export const MAX_CONVERSION_MS = 24 * 3600_000;
 
 /**
- * Queues the conversion of these files (a file already queued or converting is not queued
- * twice). With `executor`, the job commits or rolls back with the caller's transaction.
+ * Queues the conversion of these files, each on behalf of the uploader of one of its documents
+ * (a file already queued or converting is not queued twice: its job keeps its uploader). With
+ * `executor`, the job commits or rolls back with the caller's transaction.
  */
 export async function enqueueConversions(
   app: BackendContext,
-  hashes: readonly string[],
+  files: readonly { hash: string; userId: number }[],
   executor?: Kysely<DB>,
 ): Promise<void> {
-  for (const hash of new Set(hashes)) {
-    if (!hash) continue;
+  const queued = new Set<string>();
+  for (const { hash, userId } of files) {
+    if (!hash || queued.has(hash)) continue;
+    queued.add(hash);
     // again: a job already running for the file may have read its documents; it runs once more.
     await app.jobs.enqueue(
       convertDocumentKind,
       { hash },
-      { dedupeKey: convertDedupeKey(hash), again: true, ...(executor ? { executor } : {}) },
+      {
+        dedupeKey: convertDedupeKey(hash),
+        again: true,
+        fairKey: convertFairKey(userId),
+        ...(executor ? { executor } : {}),
+      },
     );
   }
 }
@@ -424,7 +435,7 @@ async function retryMissingConverters(app: BackendContext): Promise<void> {
     );
     await enqueueConversions(
       app,
-      again.map((d) => d.hash),
+      again.map((d) => ({ hash: d.hash, userId: d.user_id })),
       trx,
     );
   });
@@ -442,7 +453,7 @@ async function retryMissingConverters(app: BackendContext): Promise<void> {
  */
 export async function resumeConversions(app: BackendContext): Promise<void> {
   await retryMissingConverters(app);
-  for (const { hash, status } of await waitingHashes(app.db)) {
+  for (const { hash, status, userId } of await waitingHashes(app.db)) {
     const key = convertDedupeKey(hash);
     const [latest] = await app.jobs.list({ dedupeKey: key, limit: 1 });
     if (latest && (latest.state === 'queued' || latest.state === 'running')) continue;
@@ -450,7 +461,7 @@ export async function resumeConversions(app: BackendContext): Promise<void> {
       await refreshSearchIndex(app, await failWaiting(app.db, hash, '文档转换进程多次意外中断，已停止转换'));
       continue;
     }
-    await enqueueConversions(app, [hash]);
+    await enqueueConversions(app, [{ hash, userId }]);
   }
 }
 

@@ -640,12 +640,15 @@ export function awaitsReviewConversion(doc: Pick<DocumentRow, 'status' | 'pages'
   return doc.status === DocumentStatus.PendingReview && doc.pages <= 0 && doc.convert_error === '';
 }
 
-/** Hashes of the documents waiting for the converter (status 0, 1 or 5, or in review without pages). */
-export async function waitingHashes(db: Database): Promise<{ hash: string; status: number }[]> {
+/**
+ * Hashes of the documents waiting for the converter (status 0, 1 or 5, or in review without
+ * pages), each with the uploader of one of them.
+ */
+export async function waitingHashes(db: Database): Promise<{ hash: string; status: number; userId: number }[]> {
   return db
     .selectFrom('document')
-    .select(['hash', 'status'])
-    .distinct()
+    .select((eb) => ['hash', 'status', eb.fn.min('user_id').as('userId')])
+    .groupBy(['hash', 'status'])
     .where((eb) =>
       eb.or([
         eb('status', 'in', [...WAITING_STATUSES]),

@@ -116,12 +116,12 @@ const newUuid = () => crypto.randomBytes(8).toString('hex');
  */
 async function queueWaiting(app: BackendContext, db: Database, ids: readonly number[]): Promise<void> {
   const rows = await documentsByIds(db, ids);
-  const hashes = rows
+  const files = rows
     .filter(
       (d) => d.status === DocumentStatus.Pending || d.status === DocumentStatus.Reconvert || awaitsReviewConversion(d),
     )
-    .map((d) => d.hash);
-  await enqueueConversions(app, hashes, db);
+    .map((d) => ({ hash: d.hash, userId: d.user_id }));
+  await enqueueConversions(app, files, db);
 }
 
 const REVIEW_WAITS: readonly number[] = [DocumentStatus.PendingReview, DocumentStatus.ReviewRejected];

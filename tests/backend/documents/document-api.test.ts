@@ -142,6 +142,51 @@ describe('CreateDocument', () => {
     expect(once.status, once.text).toBe(200);
   });
 
+  it("queues the conversions of documents uploaded together as their uploader's (fair shares), an admin's reconversion too", async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const uploads: number[] = [];
+    for (const n of [1, 2, 3])
+      uploads.push(
+        (await uploadDocument(backend.url, member.token, textFile(unique('一次三份')), `一次三份${n}.txt`)).body.data
+          .id,
+      );
+    const created = await api(backend.url, 'POST', '/api/v1/document', {
+      token: member.token,
+      body: { category_id: [], document: uploads.map((id, i) => ({ title: `一次三份${i + 1}`, attachment_id: id })) },
+    });
+    expect(created.status, created.text).toBe(200);
+    const fairKeys = () =>
+      withDatabase(backend.dataDir, async (db) => {
+        const files = await db.selectFrom('attachment').select('hash').where('id', 'in', uploads).execute();
+        const jobs = await db
+          .selectFrom('job')
+          .select('fair_key')
+          .where('kind', '=', 'document.convert')
+          .where(
+            'dedupe_key',
+            'in',
+            files.map((f) => `document.convert:${f.hash}`),
+          )
+          .orderBy('id')
+          .execute();
+        return jobs.map((job) => job.fair_key);
+      });
+    const key = `user:${member.user.id}`;
+    expect(await fairKeys()).toEqual([key, key, key]);
+
+    await waitForJobs('document.convert');
+    const mine = await api(backend.url, 'GET', '/api/v1/document/list', {
+      token: member.token,
+      query: { user_id: member.user.id },
+    });
+    const ids = (mine.body.document as { id: number }[]).map((d) => d.id);
+    expect(ids).toHaveLength(3);
+    expect((await backend.admin('PUT', '/api/v1/document/reconvert', { body: { id: [ids[0]] } })).status).toBe(200);
+    await waitForJobs('document.convert');
+    // Asked for by the admin, converted on behalf of the document's uploader.
+    expect(await fairKeys()).toEqual([key, key, key, key]);
+  });
+
   it('makes one document of an upload sent in two requests at once', async () => {
     const member = await uploader(backend.url, backend.adminToken);
     const upload = await uploadDocument(backend.url, member.token, textFile(unique('两次')), 'race.txt');

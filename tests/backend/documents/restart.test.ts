@@ -166,7 +166,7 @@ describe('at every start', () => {
     const member = await uploader(first.url, adminToken);
     const upload = await uploadDocument(first.url, member.token, Buffer.from('迁移来的文档\n'), '迁移.txt');
     await first.close({ keepData: true });
-    const id = await withDatabase(first.dataDir, async (db) => {
+    const { id, hash } = await withDatabase(first.dataDir, async (db) => {
       const { hash, size } = await db
         .selectFrom('attachment')
         .select(['hash', 'size'])
@@ -189,11 +189,20 @@ describe('at every start', () => {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      return row.id;
+      return { id: row.id, hash };
     });
     const second = await startBackend({ dataDir: first.dataDir });
     try {
       expect(await waitForStatus(second.url, member.token, id, [2, 3])).toMatchObject({ status: 2, pages: 1 });
+      // Queued on behalf of its uploader, whose share of the converter it takes.
+      const job = await withDatabase(first.dataDir, (db) =>
+        db
+          .selectFrom('job')
+          .select('fair_key')
+          .where('dedupe_key', '=', `document.convert:${hash}`)
+          .executeTakeFirstOrThrow(),
+      );
+      expect(job.fair_key).toBe(`user:${member.user.id}`);
     } finally {
       await second.close();
     }
