@@ -34,6 +34,7 @@ export async function notify(executor: Kysely<any>, channel: Channel, payload: s
 
 interface ListenerLogger {
   warn(obj: object, msg: string): void;
+  info?(obj: object, msg: string): void;
 }
 
 export interface PostgresNotificationsOptions {
@@ -65,6 +66,8 @@ export class PostgresNotifications implements Notifications {
   private closed = false;
   /** A connection failed since the last one was made: the next one tells the subscribers. */
   private missedSome = false;
+  /** Since when the connection has been failing (said once at its first failure), or undefined. */
+  private failingSince: number | undefined;
 
   constructor(private readonly options: PostgresNotificationsOptions) {
     this.retryMs = options.retryMs ?? 100;
@@ -129,7 +132,11 @@ export class PostgresNotifications implements Notifications {
       if (this.client === client) this.client = null;
       void client.end().catch(() => undefined);
       if (this.closed) return;
-      this.options.log?.warn({ err: error }, 'the PostgreSQL notification connection failed; reconnecting');
+      // Said once: while the server is away every attempt fails alike, one every few seconds.
+      if (this.failingSince === undefined) {
+        this.failingSince = Date.now();
+        this.options.log?.warn({ err: error }, 'the PostgreSQL notification connection failed; reconnecting');
+      }
       this.scheduleRetry();
     };
     client.on('error', fail);
@@ -153,6 +160,13 @@ export class PostgresNotifications implements Notifications {
     await this.listenAll();
     if (this.client !== client) return;
     this.retryMs = this.options.retryMs ?? 100;
+    if (this.failingSince !== undefined) {
+      this.options.log?.info?.(
+        { awayMs: Date.now() - this.failingSince },
+        'the PostgreSQL notification connection is back',
+      );
+      this.failingSince = undefined;
+    }
     if (this.missedSome) {
       this.missedSome = false;
       for (const set of this.subscribers.values()) for (const subscriber of set) subscriber.onReconnect?.();

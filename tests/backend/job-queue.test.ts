@@ -744,19 +744,22 @@ describe('scheduling', () => {
 });
 
 describe.runIf(TEST_ENGINE === 'postgres')('while the database is away', () => {
-  it('says so once, not once per kind and poll, and claims again as soon as it is back', async () => {
+  it('says so once, not once per kind, poll and reconnection, and claims again as soon as it is back', async () => {
     const said: string[] = [];
-    const queue = newQueue({
-      logger: {
-        info: (_obj, msg) => said.push(`info ${msg}`),
-        warn: (_obj, msg) => said.push(`warn ${msg}`),
-        error: (_obj, msg) => loggedErrors.push(msg),
-      },
-    });
+    const logger = {
+      info: (_obj: object, msg: string) => said.push(`info ${msg}`),
+      warn: (_obj: object, msg: string) => said.push(`warn ${msg}`),
+      error: (_obj: object, msg: string) => loggedErrors.push(msg),
+    };
+    // Its listening connection tries again every 20 ms at most, about 15 times while the database is away.
+    const notifications = new PostgresNotifications({ url: databaseUrl!, retryMs: 20, maxRetryMs: 20, log: logger });
+    listeners.push(notifications);
+    const queue = newQueue({ logger, notifications });
     const kinds = ['a', 'b', 'c', 'd'].map((name) => jobKind<{ n: number }>(`test.away-${name}`));
     const ran: string[] = [];
     for (const kind of kinds) queue.register(kind, ({ n }) => void ran.push(`${kind.name} ${n}`));
     queue.start();
+    await queue.listening();
     const name = new URL(databaseUrl!).pathname.slice(1);
     const admin = new pg.Client({ connectionString: inject('postgresUrl') });
     await admin.connect();
@@ -766,7 +769,10 @@ describe.runIf(TEST_ENGINE === 'postgres')('while the database is away', () => {
       await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
       // 20 polls of 20 ms, 4 kinds: without the rule, about 80 error lines.
       await sleep(400);
-      expect(said).toEqual(['warn database unavailable: claiming jobs paused until it answers']);
+      expect(said.sort()).toEqual([
+        'warn database unavailable: claiming jobs paused until it answers',
+        'warn the PostgreSQL notification connection failed; reconnecting',
+      ]);
       expect(loggedErrors).toEqual([]);
       await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
     } finally {
@@ -775,9 +781,12 @@ describe.runIf(TEST_ENGINE === 'postgres')('while the database is away', () => {
     const job = await queue.enqueue(kinds[2]!, { n: 1 });
     await jobIn(queue, job.id, 'done');
     expect(ran).toEqual(['test.away-c 1']);
-    expect(said).toEqual([
-      'warn database unavailable: claiming jobs paused until it answers',
+    await waitFor(async () => said.length === 4, 'the listener to be back');
+    expect(said.sort()).toEqual([
       'info database back: claiming jobs again',
+      'info the PostgreSQL notification connection is back',
+      'warn database unavailable: claiming jobs paused until it answers',
+      'warn the PostgreSQL notification connection failed; reconnecting',
     ]);
   });
 });
