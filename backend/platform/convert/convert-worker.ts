@@ -16,6 +16,7 @@ import type { ConversionFailure } from './errors';
 import { imageThreadLowerer } from './image-threads';
 import type { PageFile, PageKind, PendingImages, RenderSettings, ScanTarget, WorkerSource } from './page-pool';
 import { rasterScale, scanJpeg, scanWebp } from './scan-page';
+import { firstIncompletePage } from './pdf-completeness';
 import { photosOf, shrinkSvgImages } from './svg-images';
 import { SvgPages } from './svg-pages';
 import { encodePositions, positionsFile, textAndPositionsOf, textOf } from './text-positions';
@@ -135,16 +136,19 @@ function exitIfWasmBroke(error: unknown): void {
   if (error instanceof WebAssembly.RuntimeError) process.exit(70);
 }
 
-function inspect(task: InspectTask): { ok: true; pages: number; width: number; height: number } | Failure {
+function inspect(
+  task: InspectTask,
+): { ok: true; pages: number; width: number; height: number; incompleteFrom: number | null } | Failure {
   try {
     const document = documentOf(task.source);
     if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
     const pages = document.countPages();
-    if (pages === 0) return { ok: true, pages, width: 0, height: 0 };
+    const incompleteFrom = firstIncompletePage(document);
+    if (pages === 0) return { ok: true, pages, width: 0, height: 0, incompleteFrom };
     const page = document.loadPage(0);
     const [x0, y0, x1, y1] = page.getBounds();
     page.destroy();
-    return { ok: true, pages, width: x1 - x0, height: y1 - y0 };
+    return { ok: true, pages, width: x1 - x0, height: y1 - y0, incompleteFrom };
   } catch (error) {
     exitIfWasmBroke(error);
     closeCurrent();

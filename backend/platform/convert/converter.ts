@@ -4,7 +4,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkArchive } from './archive-guard';
 import { detectConverters, type ConverterReport } from './detect';
-import { ConversionError, abortReason } from './errors';
+import { ConversionError, abortReason, incompleteFile } from './errors';
 import { ExternalConverters } from './external';
 import { notText, planConversion, sniffContent, type ConverterName, type FormatPlan } from './formats';
 import {
@@ -327,6 +327,8 @@ class Converter implements DocumentConverter {
 
     const { source, pdfFile } = await this.prepare(request, plan, scratch, signal);
     const info = await this.pool.inspect(source, signal);
+    // A damaged file is refused rather than published with blank pages (pdf-completeness.ts).
+    if (info.incompleteFrom !== null) throw incompleteFile(info.incompleteFrom);
     if (info.pages === 0) throw new ConversionError('no-pages');
     if (info.pages > limits.maxPages) {
       throw new ConversionError('too-many-pages', {

@@ -8,6 +8,7 @@ export type ConversionFailure =
   | 'content-mismatch'
   | 'encrypted'
   | 'corrupt'
+  | 'incomplete'
   | 'no-pages'
   | 'too-many-pages'
   | 'archive-too-large'
@@ -25,6 +26,7 @@ const MESSAGES: Record<ConversionFailure, string> = {
   'content-mismatch': '文件内容与扩展名不符，无法转换',
   encrypted: '文档已加密，无法转换',
   corrupt: '文档已损坏或无法解析，无法转换',
+  incomplete: '文件已损坏或不完整（部分内容缺失），请上传完整的文件',
   'no-pages': '文档没有可显示的页面',
   'too-many-pages': '文档页数超出限制，无法转换',
   'archive-too-large': '文档解压后过大或包含的文件过多，已拒绝转换',
@@ -64,6 +66,14 @@ export class ConversionError extends Error {
     super(options.message ?? MESSAGES[reason]);
     this.detail = options.detail;
   }
+}
+
+/** A file cut short (a truncated PDF): its pages from `page` on have lost their content. */
+export function incompleteFile(page: number): ConversionError {
+  return new ConversionError('incomplete', {
+    detail: `the objects of page ${page} are missing (MuPDF repaired the file)`,
+    message: `文件已损坏或不完整（第 ${page} 页起内容缺失），请上传完整的文件`,
+  });
 }
 
 /** The error for a conversion stopped by its signal: its time limit, or the caller. */

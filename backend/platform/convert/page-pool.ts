@@ -91,7 +91,8 @@ interface Box {
 }
 
 type WorkerFailure = { ok: false; reason: ConversionFailure; detail: string };
-type InspectResult = { ok: true; pages: number; width: number; height: number } | WorkerFailure;
+type InspectResult =
+  { ok: true; pages: number; width: number; height: number; incompleteFrom: number | null } | WorkerFailure;
 type RenderResult = { ok: true; pages: PageFile[]; texts: string[] } | WorkerFailure;
 
 export interface DocumentInfo {
@@ -99,6 +100,8 @@ export interface DocumentInfo {
   /** the first page, in points */
   width: number;
   height: number;
+  /** a PDF MuPDF repaired: the first page whose objects are missing (pdf-completeness.ts), else null */
+  incompleteFrom: number | null;
 }
 
 export interface RenderedPages {
@@ -237,7 +240,7 @@ export class PagePool {
   async inspect(source: WorkerSource, signal: AbortSignal): Promise<DocumentInfo> {
     const result = await this.run<InspectResult>({ kind: 'inspect', source }, signal);
     if (!result.ok) throw new ConversionError(result.reason, { detail: result.detail });
-    return { pages: result.pages, width: result.width, height: result.height };
+    return { pages: result.pages, width: result.width, height: result.height, incompleteFrom: result.incompleteFrom };
   }
 
   /**

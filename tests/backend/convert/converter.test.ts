@@ -23,6 +23,7 @@ import {
   illustratedPdf,
   pageGrey,
   patternBombPdf,
+  repeatedPdf,
   scannedPdf,
   scatteredStrokes,
   textPdf,
@@ -399,6 +400,35 @@ describe('bad input fails that document with a Chinese reason, and the engine ke
     const error = await conversionFailure(convert(await write('corrupt.pdf', garbage), 'pdf'));
     expect(error).toMatchObject({ reason: 'corrupt', message: '文档已损坏或无法解析，无法转换' });
     await stillConverts();
+  });
+
+  it('a PDF cut short: refused, naming the first page whose content is missing, not published with blank pages', async () => {
+    const whole = textPdf(5);
+    // Cut where the third page's object begins (MuPDF writes each page after its content stream).
+    const third = new mupdf.PDFDocument(whole).findPage(2).asIndirect();
+    const cut = whole.subarray(0, whole.indexOf(`\n${third} 0 obj`));
+    const error = await conversionFailure(convert(await write('cut.pdf', cut), 'pdf'));
+    expect(error).toMatchObject({
+      reason: 'incomplete',
+      message: '文件已损坏或不完整（第 3 页起内容缺失），请上传完整的文件',
+    });
+    // The audit's case: `head -c 3000` of a Chinese PDF keeps its page tree, and no page.
+    const head = repeatedPdf(3).subarray(0, 3000);
+    const headError = await conversionFailure(convert(await write('head.pdf', head), 'pdf'));
+    expect(headError.message).toBe('文件已损坏或不完整（第 1 页起内容缺失），请上传完整的文件');
+    await stillConverts();
+  });
+
+  it('a PDF whose cross-reference table is wrong but whose objects are whole: repaired by MuPDF and converted', async () => {
+    const whole = textPdf(3);
+    // A line added after the header moves every object: each offset of the table now misses.
+    const shifted = Buffer.concat([whole.subarray(0, 9), Buffer.from('% edited\n'), whole.subarray(9)]);
+    expect(new mupdf.PDFDocument(shifted).wasRepaired()).toBe(true);
+    const result = await convert(await write('shifted.pdf', shifted), 'pdf');
+    expect(result).toMatchObject({ pages: 3, width: 595, height: 842 });
+    const pages = result.text.split('\f');
+    expect(pages).toHaveLength(3);
+    expect(pages[2]).toContain('Page 3 of 3');
   });
 
   it('a PDF that needs a password', async () => {

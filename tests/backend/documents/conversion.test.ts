@@ -3,6 +3,7 @@ import { getPriority } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import SQLite from 'better-sqlite3';
+import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -375,10 +376,19 @@ describe('bad input ends in status 3 with its reason, and the converter goes on'
       '文档已损坏或无法解析，无法转换',
     ],
     [
-      'a truncated PDF',
+      'a truncated PDF whose page tree was past the cut',
       'truncated.pdf',
       () => fs.readFileSync(fixture('chinese.pdf')).subarray(0, 4000),
-      '文档没有可显示的页面',
+      '文件已损坏或不完整（第 1 页起内容缺失），请上传完整的文件',
+    ],
+    [
+      'a truncated PDF whose later pages were past the cut',
+      'later-pages-cut.pdf',
+      () => {
+        const whole = textPdf(4);
+        return whole.subarray(0, whole.indexOf(`\n${new mupdf.PDFDocument(whole).findPage(2).asIndirect()} 0 obj`));
+      },
+      '文件已损坏或不完整（第 3 页起内容缺失），请上传完整的文件',
     ],
     ['an encrypted PDF', 'encrypted.pdf', () => encryptedPdf(), '文档已加密，无法转换'],
     [
