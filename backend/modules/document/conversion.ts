@@ -11,6 +11,9 @@ import {
   ConversionError,
   MISSING_CONVERTER_MESSAGES,
   POSITIONS_VERSION,
+  refusalOf,
+  sniffContent,
+  type ContentKind,
   type ConversionResult,
 } from '../../platform/convert/converter';
 import type { BackendContext, ConversionSettings } from '../../platform/context';
@@ -46,7 +49,8 @@ import {
 // from the same file shares its pages, so the job converts the file once and then updates all
 // of them in one transaction. The engine (platform/convert) works in a local folder; the
 // outputs then move into the blob store under documents/<h0>/…/<h4>/<md5>/, with a manifest
-// written last that says a complete conversion is there (a same-file upload reuses it).
+// written last that says a complete conversion is there (a same-file upload reuses it, when
+// the file's content bears out the upload's extension: refuseOtherContent).
 // Status 0 or 5 → 1 while the job runs → 2 with the page count, or 3 with the reason. A file
 // asked for while its job runs (a reconversion, another upload) gets one more run of that job.
 // A document in review (6) converts too, keeping its status: its pages are there for the
@@ -202,8 +206,17 @@ function previewOf(doc: DocumentRow, pages: number, computed: number): number {
   return Math.max(1, Math.min(doc.preview, pages));
 }
 
-/** Records a finished conversion on every document made from the file, in one transaction. */
-async function applyManifest(app: BackendContext, hash: string, manifest: Manifest, text: string): Promise<number[]> {
+/**
+ * Records a finished conversion on every document made from the file whose extension agrees
+ * with its content (`agrees`), in one transaction.
+ */
+async function applyManifest(
+  app: BackendContext,
+  hash: string,
+  manifest: Manifest,
+  text: string,
+  agrees: (doc: DocumentRow) => boolean,
+): Promise<number[]> {
   const cfg = await app.settings.snapshot();
   const computed = previewPages(
     manifest.pages,
@@ -217,7 +230,7 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
     ...pageFormat(manifest),
   };
   return app.db.transaction().execute(async (trx) => {
-    const documents = await lockedDocumentsByHash(trx, hash);
+    const documents = (await lockedDocumentsByHash(trx, hash)).filter(agrees);
     const preview = new Map(documents.map((d) => [d.id, previewOf(d, manifest.pages, computed)]));
     // A document asked to convert again while this conversion ran (status 5) keeps waiting, with
     // the pages meanwhile: the job runs once more for it (enqueueConversions, `again`).
@@ -262,10 +275,16 @@ async function applyManifest(app: BackendContext, hash: string, manifest: Manife
 /**
  * Marks the documents still waiting for this file failed (status 3) with the reason; those in
  * review keep their status and the reason (an approval tries again). Their uploaders are told.
+ * `which`: only these of them (the documents of one extension).
  */
-async function failWaiting(db: Database, hash: string, reason: string): Promise<number[]> {
+async function failWaiting(
+  db: Database,
+  hash: string,
+  reason: string,
+  which: (doc: DocumentRow) => boolean = () => true,
+): Promise<number[]> {
   return db.transaction().execute(async (trx) => {
-    const documents = await lockedDocumentsByHash(trx, hash);
+    const documents = (await lockedDocumentsByHash(trx, hash)).filter(which);
     const waiting = documents.filter((d) => WAITING_STATUSES.includes(d.status));
     const reviewed = documents.filter(awaitsReviewConversion);
     await updateDocuments(
@@ -319,9 +338,10 @@ function progressReporter(job: JobContext): { report(done: number, total: number
 }
 
 /**
- * The job: converts the file unless a complete conversion of it exists and nobody asked for
- * a fresh one (status 5, or `converter.enable_convert_repeated_document`), then records the
- * outcome on every document made from it, and answers the manifest of the pages it recorded.
+ * The job: fails the documents whose extension the file's content does not bear out, converts
+ * the file unless a complete conversion of it exists and nobody asked for a fresh one (status
+ * 5, or `converter.enable_convert_repeated_document`), then records the outcome on every other
+ * document made from it, and answers the manifest of the pages it recorded.
  * A conversion error fails the documents (status 3) and ends the job; a shutdown leaves the job
  * to the next start.
  */
@@ -345,8 +365,12 @@ export async function runConversion(
     { status: DocumentStatus.Converting, convert_error: '' },
   );
 
-  let scratch: string | null = null;
+  const scratch = await scratchFolder('moredoc-document');
   try {
+    const source = await sourceOf(app, hash, documents);
+    const sourcePath = await originalFile(app, source.key, source.ext, scratch);
+    const { agrees, ext } = await refuseOtherContent(app, hash, documents, source.ext, await sniffContent(sourcePath));
+    if (ext === null) return null;
     let manifest = fresh ? null : await readManifest(app, hash);
     // A conversion from before the page texts were kept apart: its text cannot be cut at a page
     // (page-text.ts), so the file is converted again; the engine has no pass for the text alone.
@@ -356,13 +380,11 @@ export async function runConversion(
       text = await readText(app, hash, manifest.text);
     } else {
       await app.blobs.delete(outputKey(hash, MANIFEST));
-      scratch = await scratchFolder('moredoc-document');
-      const source = await sourceOf(app, hash, documents);
       const outDir = join(scratch, 'out');
       const progress = progressReporter(job);
       const result = await app.converter.convertDocument({
-        sourcePath: await originalFile(app, source.key, source.ext, scratch),
-        ext: source.ext,
+        sourcePath,
+        ext,
         outDir,
         signal: job.signal,
         onProgress: ({ done, total }) => progress.report(done, total),
@@ -376,7 +398,7 @@ export async function runConversion(
       text = result.text;
       manifest = await storeOutputs(app, hash, outDir, result, text);
     }
-    await refreshSearchIndex(app, await applyManifest(app, hash, manifest, text));
+    await refreshSearchIndex(app, await applyManifest(app, hash, manifest, text, agrees));
     return manifest;
   } catch (error) {
     if (job.signal.aborted && job.signal.reason instanceof JobInterruptedError) throw error;
@@ -392,8 +414,45 @@ export async function runConversion(
     );
     return null;
   } finally {
-    if (scratch) await rm(scratch, { recursive: true, force: true });
+    await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** A document's extension, lower case with its dot; a row without one (imported) goes by the stored upload's. */
+const extensionOf = (doc: DocumentRow, uploaded: string) => (doc.ext || uploaded).toLowerCase();
+
+/**
+ * Each document of the file meets the check a first upload of it meets (the content must bear
+ * out its extension: planConversion), also when the file was converted before under another
+ * extension and its pages are there. Those it refuses fail here with the reason; the others
+ * (`agrees`) take the pages, converted under `ext`: the stored upload's extension when it
+ * agrees, else an agreeing one of the documents to convert (null when none is).
+ */
+async function refuseOtherContent(
+  app: BackendContext,
+  hash: string,
+  documents: readonly DocumentRow[],
+  uploaded: string,
+  content: ContentKind,
+): Promise<{ agrees: (doc: DocumentRow) => boolean; ext: string | null }> {
+  const refusals = new Map<string, ConversionError | null>();
+  const refusal = (ext: string) => {
+    if (!refusals.has(ext)) refusals.set(ext, refusalOf(ext, content));
+    return refusals.get(ext)!;
+  };
+  const agrees = (doc: DocumentRow) => refusal(extensionOf(doc, uploaded)) === null;
+  const toConvert = documents.filter((d) => WAITING_STATUSES.includes(d.status) || awaitsReviewConversion(d));
+  for (const ext of new Set(toConvert.map((d) => extensionOf(d, uploaded)))) {
+    const error = refusal(ext);
+    if (error)
+      await refreshSearchIndex(
+        app,
+        await failWaiting(app.db, hash, error.message, (d) => extensionOf(d, uploaded) === ext),
+      );
+  }
+  const agreeing = toConvert.filter(agrees);
+  if (!agreeing.length) return { agrees, ext: null };
+  return { agrees, ext: refusal(uploaded.toLowerCase()) === null ? uploaded : extensionOf(agreeing[0]!, uploaded) };
 }
 
 /** The stored original of the file: the key of a document upload with this hash, and its extension. */

@@ -248,3 +248,18 @@ export function planConversion(extension: string, content: ContentKind): FormatP
   }
   throw new ConversionError('unsupported-format', { detail: ext, message: `不支持转换 .${ext} 格式的文档` });
 }
+
+/**
+ * The error a conversion of this content under this extension ends with before any converter
+ * runs (planConversion), or null when a converter takes it: the check for a document whose file
+ * was converted already under another extension.
+ */
+export function refusalOf(extension: string, content: ContentKind): ConversionError | null {
+  try {
+    planConversion(extension, content);
+    return null;
+  } catch (error) {
+    if (error instanceof ConversionError) return error;
+    throw error;
+  }
+}

@@ -12,7 +12,7 @@ import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-searc
 import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../../helpers/backend';
 import { partsMissing } from '../../helpers/converters-installed';
 import { createDocument, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
-import { convertedFiles, encryptedPdf, fixture, scannedPdf, textPdf } from '../../helpers/documents';
+import { convertedFiles, encryptedPdf, fixture, linesPdf, scannedPdf, textPdf } from '../../helpers/documents';
 import { isImageThread, threadStates } from '../../helpers/threads';
 import { deflated, zip } from '../../helpers/zip';
 import { BODY_WORD } from '../../fixtures/documents/generate';
@@ -137,6 +137,43 @@ describe('a PDF, upload to pages', () => {
     await waitForStatus(backend.url, other.token, twin.id, [2]);
     expect(fs.statSync(pageFile).mtimeMs).toBeGreaterThan(before);
     expect(await jobRuns(doc.hash)).toBe(3);
+  });
+});
+
+describe('a file uploaded again under an extension its content does not bear out', () => {
+  const mismatch = '文件内容与扩展名 .epub 不符，无法转换';
+
+  it('fails as a first upload of it does, though the file was converted as a PDF; the PDF keeps its pages', async () => {
+    const file = linesPdf([['Converted as a PDF, then renamed .epub'], ['Second page']]);
+    const pdf = await createDocument(backend.url, author.token, file, '先作为 PDF.pdf');
+    await waitForStatus(backend.url, author.token, pdf.id, [2]);
+
+    const other = await uploader(backend.url, backend.adminToken);
+    const renamed = await createDocument(backend.url, other.token, file, '改名为 EPUB.epub');
+    expect(renamed.hash).toBe(pdf.hash);
+    expect(await waitForStatus(backend.url, other.token, renamed.id, [2, 3])).toMatchObject({
+      status: 3,
+      convert_error: mismatch,
+    });
+    expect(await waitForStatus(backend.url, author.token, pdf.id, [2])).toMatchObject({ pages: 2 });
+  });
+
+  it('does not fail the PDF of the same bytes uploaded after it: that one converts, the renamed one stays failed', async () => {
+    const file = linesPdf([['Renamed .epub first, then uploaded as a PDF']]);
+    const renamed = await createDocument(backend.url, author.token, file, '先改名为 EPUB.epub');
+    expect(await waitForStatus(backend.url, author.token, renamed.id, [2, 3])).toMatchObject({
+      status: 3,
+      convert_error: mismatch,
+    });
+
+    const other = await uploader(backend.url, backend.adminToken);
+    const pdf = await createDocument(backend.url, other.token, file, '再作为 PDF.pdf');
+    expect(pdf.hash).toBe(renamed.hash);
+    expect(await waitForStatus(backend.url, other.token, pdf.id, [2, 3])).toMatchObject({ status: 2, pages: 1 });
+    expect(await waitForStatus(backend.url, author.token, renamed.id, [2, 3])).toMatchObject({
+      status: 3,
+      convert_error: mismatch,
+    });
   });
 });
 
