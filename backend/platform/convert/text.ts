@@ -93,16 +93,20 @@ function isCommonPair(lead: number, trail: number, encoding: 'gb18030' | 'big5')
   return (code >= 0xa140 && code <= 0xa3bf) || (code >= 0xa440 && code <= 0xc67e);
 }
 
-/** How many of the double-byte characters of `bytes`, read in `encoding`, are common ones. */
-function countCommonCharacters(bytes: Uint8Array, encoding: 'gb18030' | 'big5'): number {
+/**
+ * How many of the double-byte characters of `bytes`, read in `encoding`, are common ones; plus
+ * `fourByteWeight` for each four-byte sequence of GB18030.
+ */
+function countCommonCharacters(bytes: Uint8Array, encoding: 'gb18030' | 'big5', fourByteWeight = 0): number {
   let count = 0;
   for (let i = 0; i < bytes.length;) {
     const lead = bytes[i]!;
     if (lead < 0x80) i++;
     else if (i + 1 >= bytes.length) break;
-    else if (encoding === 'gb18030' && bytes[i + 1]! >= 0x30 && bytes[i + 1]! <= 0x39)
-      i += 4; // four-byte sequence
-    else {
+    else if (encoding === 'gb18030' && bytes[i + 1]! >= 0x30 && bytes[i + 1]! <= 0x39) {
+      count += fourByteWeight;
+      i += 4;
+    } else {
       if (isCommonPair(lead, bytes[i + 1]!, encoding)) count++;
       i += 2;
     }
@@ -136,9 +140,66 @@ function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   return null;
 }
 
+// UTF-16 without a byte-order mark whose text is mostly Chinese has few zero bytes, or none
+// when it has no ASCII at all (no line break): the rule above misses it. Rule: decoded as
+// UTF-16 (LE, else BE) the bytes are CJK text throughout (CJK_TEXT: ideographs, CJK and
+// full-width punctuation, kana, the symbols GBK and Big5 carry, ASCII text characters; no
+// unpaired surrogate, no control character), and 9 in 10 of the characters past ASCII are common
+// ones (those of isCommonPair: GB2312's, Big5's symbols and 常用字), as in real text. Where the
+// bytes also read as GB18030 or Big5 (they have no zero byte), UTF-16 must explain more of them
+// with common characters than those do, a four-byte GB18030 sequence counting as two common
+// characters. GBK's common characters read as UTF-16 are Hangul, private-use characters or
+// surrogates; Big5's give ideographs only where the trail byte is 0x40–0x7E, mostly rare ones.
+const CJK_TEXT =
+  /^[\t\n\f\r\x20-\x7e\u00a0-\u00ff\u2010-\u205e\u2100-\u27bf\u2e80-\u2fdf\u2ff0-\u303f\u3040-\u31ff\u3200-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe10-\ufe1f\ufe30-\ufe4f\uff00-\uffef\u{20000}-\u{323af}]*$/u;
+
+let commonCharacters: ReadonlySet<string> | undefined;
+
+/** The characters of every common double-byte pair of GB18030 and Big5 (isCommonPair), made once. */
+function common(): ReadonlySet<string> {
+  if (commonCharacters) return commonCharacters;
+  const set = new Set<string>();
+  for (const encoding of ['gb18030', 'big5'] as const) {
+    const pairs: number[] = [];
+    for (let lead = 0xa1; lead <= 0xf7; lead++)
+      for (let trail = 0x40; trail <= 0xfe; trail++) if (isCommonPair(lead, trail, encoding)) pairs.push(lead, trail);
+    for (const char of new TextDecoder(encoding).decode(new Uint8Array(pairs))) if (char !== '\ufffd') set.add(char);
+  }
+  commonCharacters = set;
+  return set;
+}
+
+/** The bytes as BOM-less UTF-16 of Chinese text (the rule above), with its count of common characters; else null. */
+function cjkUtf16(bytes: Uint8Array, partial: boolean): { text: string; common: number } | null {
+  for (const encoding of ['utf-16le', 'utf-16be']) {
+    const text = decodeStrict(bytes, encoding, partial);
+    if (text === null || !CJK_TEXT.test(text)) continue;
+    let wide = 0;
+    let found = 0;
+    for (const char of text) {
+      if (char.charCodeAt(0) < 0x80) continue;
+      wide++;
+      if (common().has(char)) found++;
+    }
+    if (found > 0 && found * 10 >= wide * 9) return { text, common: found };
+  }
+  return null;
+}
+
+/** Bytes without a zero byte that are not UTF-8: GB18030 or Big5, unless they read better as UTF-16 (cjkUtf16). */
+function decodeLegacyOrUtf16(bytes: Uint8Array, partial: boolean): string | null {
+  const legacy = decodeChinese(bytes, partial);
+  const utf16 = cjkUtf16(bytes, partial);
+  if (utf16 === null) return legacy;
+  if (legacy === null || countControlCharacters(legacy) > legacy.length / 100) return utf16.text;
+  const legacyCommon = Math.max(countCommonCharacters(bytes, 'gb18030', 2), countCommonCharacters(bytes, 'big5'));
+  return utf16.common > legacyCommon ? utf16.text : legacy;
+}
+
 /**
  * The text of a plain-text file: UTF-8 or UTF-16 with a byte-order mark, UTF-8, UTF-16 without
- * one (utf16WithoutBom), else GB18030 (a superset of GBK and GB2312) or Big5 (decodeChinese).
+ * one (utf16WithoutBom, or cjkUtf16 for Chinese text), else GB18030 (a superset of GBK and
+ * GB2312) or Big5 (decodeChinese).
  * Null when the bytes are not text (binary data, or more than 1 % control characters).
  * `partial`: the bytes are the beginning of a longer file.
  */
@@ -150,8 +211,8 @@ export function decodeTextFile(bytes: Uint8Array, { partial = false } = {}): str
   else if (bytes[0] === 0xfe && bytes[1] === 0xff) text = decodeStrict(bytes.subarray(2), 'utf-16be', partial);
   else if (bytes.includes(0)) {
     const utf16 = utf16WithoutBom(bytes);
-    text = utf16 === null ? null : decodeStrict(bytes, utf16, partial);
-  } else text = decodeStrict(bytes, 'utf-8', partial) ?? decodeChinese(bytes, partial);
+    text = utf16 === null ? (cjkUtf16(bytes, partial)?.text ?? null) : decodeStrict(bytes, utf16, partial);
+  } else text = decodeStrict(bytes, 'utf-8', partial) ?? decodeLegacyOrUtf16(bytes, partial);
   if (text === null) return null;
   return countControlCharacters(text) > text.length / 100 ? null : text;
 }

@@ -342,6 +342,21 @@ describe('formats MuPDF opens itself', () => {
     expect(utf16le.text.startsWith('第一章灯塔\nThe lighthouse.\n这是一个测试。\n')).toBe(true);
   });
 
+  it('plain text in UTF-16 without a byte-order mark of Chinese alone (no ASCII: no zero byte), little- and big-endian', async () => {
+    const sentence = '第三章：灯塔。这是两个没有英文字母的测试，城市图书馆的大门还关着。';
+    const chinese = sentence.repeat(40);
+    const le = Buffer.from(chinese, 'utf16le');
+    expect(le.includes(0)).toBe(false);
+    for (const [name, bytes] of [
+      ['utf16le-chinese.txt', le],
+      ['utf16be-chinese.txt', Buffer.from(le).swap16()],
+    ] as const) {
+      const result = await convert(await write(name, bytes), 'txt');
+      // MuPDF lays the one long line out over many lines: the characters are compared without the breaks
+      expect(result.text.replace(/\s+/gu, '').startsWith(sentence.repeat(3))).toBe(true);
+    }
+  });
+
   it('a .txt that is binary data says so', async () => {
     const nul = Buffer.concat([Buffer.from('一段文字'), Buffer.alloc(64), Buffer.from([0x13, 0x37, 0x00, 0x80])]);
     const error = await conversionFailure(convert(await write('nul.txt', nul), 'txt'));

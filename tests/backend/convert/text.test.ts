@@ -107,6 +107,31 @@ describe('decodeTextFile', () => {
     expect(decodeTextFile(Buffer.from(lines, 'utf16le').subarray(0, 101), { partial: true })).toBe(lines.slice(0, 50));
   });
 
+  it('reads UTF-16 without a byte-order mark of Chinese alone: no ASCII, so no zero byte, or a line break now and then', () => {
+    const chinese = '城市图书馆的早晨。清晨七点，城市图书馆的大门还关着，台阶上已经坐着几位等候的读者。';
+    for (const swap of [false, true]) {
+      const utf16 = (text: string) => (swap ? Buffer.from(text, 'utf16le').swap16() : Buffer.from(text, 'utf16le'));
+      expect(utf16(chinese).includes(0)).toBe(false);
+      expect(decodeTextFile(utf16(chinese))).toBe(chinese);
+      expect(decodeTextFile(utf16('图书馆'))).toBe('图书馆');
+      // Traditional characters, and curly quotes and a dash from General Punctuation
+      expect(decodeTextFile(utf16('「這是兩個測試」——“圖書館”'))).toBe('「這是兩個測試」——“圖書館”');
+      // one zero byte in 90: fewer than the rule for UTF-16 with ASCII asks
+      const lines = `${chinese}\r\n`.repeat(10);
+      expect(decodeTextFile(utf16(lines))).toBe(lines);
+      expect(decodeTextFile(utf16(chinese).subarray(0, 41), { partial: true })).toBe(chinese.slice(0, 20));
+    }
+  });
+
+  it('keeps GBK, GB18030 and Big5 whose bytes would also decode as UTF-16', () => {
+    // 这是测试 in GBK: as UTF-16 Hangul and surrogates
+    expect(decodeTextFile(Buffer.from('d5e2cac7b2e2cad4', 'hex'))).toBe('这是测试');
+    // four-byte GB18030 sequences alone (𠀀𠀁): as UTF-16BE the common 锲舶锲舷
+    expect(decodeTextFile(Buffer.from('9532823695328237', 'hex'))).toBe('𠀀𠀁');
+    // Big5 whose trail bytes are 0x40–0x7E (一乙丁七): as UTF-16LE ideographs too, but rare ones
+    expect(decodeTextFile(Buffer.from('a440a441a442a443', 'hex'))).toBe('一乙丁七');
+  });
+
   it('accepts a cut character at the end of a partial read, and refuses it in a whole file', () => {
     const cut = Buffer.from(text).subarray(0, 4); // 中 and the first byte of 文
     expect(decodeTextFile(cut, { partial: true })).toBe('中');
