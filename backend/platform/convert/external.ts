@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConversionError, MISSING_CONVERTER_MESSAGES, abortReason } from './errors';
 
@@ -9,8 +9,8 @@ import { ConversionError, MISSING_CONVERTER_MESSAGES, abortReason } from './erro
 // `concurrency` of them run at once (each uses 200+ MB). What they need, as measured, is handled
 // here: one LibreOffice profile per slot (a profile serves one running LibreOffice at a time),
 // soffice.bin spawned directly, exit code 81 on a fresh profile (the profile was made; run again),
-// a fontconfig alias for the usual Chinese font names, and calibre's QtWebEngine flags when
-// running as root.
+// a fontconfig alias for the usual Chinese font names, Calc's built-in page header and footer
+// switched off (below), and calibre's QtWebEngine flags when running as root.
 
 export interface ExternalTool {
   path: string;
@@ -190,6 +190,107 @@ export function fontconfigFile(): string {
   ].join('\n');
 }
 
+// Calc gives a sheet without a page setup of its own (CSV, TSV, an .ods without page styles, an
+// HTML or text table named .xls) its built-in page style, which prints the sheet name as header
+// (`document` for a CSV: the scratch file's name) and the English `Page 1` as footer on every
+// page. A Basic macro in each profile, bound to the application's OnLoadFinished event (it runs
+// inside --convert-to, between loading and export), switches off the header or footer of
+// Calc's own page styles (Default, Report) that is still what a new spreadsheet has. Headers and
+// footers the file sets are kept, so is every one of an .xls or .xlsx (their page styles are the
+// importer's `PageStyle_…`, even for Excel's "Sheet1" / "Page 1" presets). A Basic error would
+// open a dialog that never closes without a display: every error ends the macro silently, the
+// built-in header then printed. The blank spreadsheet makes the comparison hold in any UI language.
+const PAGE_STYLE_MACRO = [
+  'Function Contents(oContent As Object) As String',
+  '  Dim s As String, oText As Object, oFields As Object, nFields As Integer',
+  '  For Each oText In Array(oContent.LeftText, oContent.CenterText, oContent.RightText)',
+  '    nFields = 0',
+  '    oFields = oText.TextFields.createEnumeration()',
+  '    Do While oFields.hasMoreElements()',
+  '      oFields.nextElement()',
+  '      nFields = nFields + 1',
+  '    Loop',
+  '    s = s & oText.String & Chr(1) & nFields & Chr(1)',
+  '  Next',
+  '  Contents = s',
+  'End Function',
+  '',
+  'Sub DropBuiltInHeaderFooter(oEvent As Object)',
+  '  On Error GoTo Done',
+  '  Dim oDoc As Object',
+  '  oDoc = oEvent.Source',
+  '  If Not oDoc.supportsService("com.sun.star.sheet.SpreadsheetDocument") Then Exit Sub',
+  '  Dim aHidden(0) As New com.sun.star.beans.PropertyValue',
+  '  aHidden(0).Name = "Hidden"',
+  '  aHidden(0).Value = True',
+  '  Dim oBlank As Object, oBuiltIn As Object, oStyles As Object, oStyle As Object, sName As Variant',
+  '  oBlank = StarDesktop.loadComponentFromURL("private:factory/scalc", "_blank", 0, aHidden())',
+  '  oStyles = oDoc.StyleFamilies.getByName("PageStyles")',
+  '  For Each sName In Array("Default", "Report")',
+  '    If oStyles.hasByName(sName) Then',
+  '      oStyle = oStyles.getByName(sName)',
+  '      oBuiltIn = oBlank.StyleFamilies.getByName("PageStyles").getByName(sName)',
+  '      If oStyle.HeaderIsOn And Contents(oStyle.RightPageHeaderContent) = Contents(oBuiltIn.RightPageHeaderContent) Then',
+  '        If oStyle.HeaderIsShared Or Contents(oStyle.LeftPageHeaderContent) = Contents(oBuiltIn.LeftPageHeaderContent) Then oStyle.HeaderIsOn = False',
+  '      End If',
+  '      If oStyle.FooterIsOn And Contents(oStyle.RightPageFooterContent) = Contents(oBuiltIn.RightPageFooterContent) Then',
+  '        If oStyle.FooterIsShared Or Contents(oStyle.LeftPageFooterContent) = Contents(oBuiltIn.LeftPageFooterContent) Then oStyle.FooterIsOn = False',
+  '      End If',
+  '    End If',
+  '  Next',
+  'Done:',
+  '  On Error Resume Next',
+  '  If Not IsNull(oBlank) Then oBlank.close(True)',
+  'End Sub',
+].join('\n');
+
+const LIBRARY_DTD = '"-//OpenOffice.org//DTD OfficeDocument 1.0//EN"';
+const LIBRARIES =
+  `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE library:libraries PUBLIC ${LIBRARY_DTD} "libraries.dtd">\n` +
+  '<library:libraries xmlns:library="http://openoffice.org/2000/library" xmlns:xlink="http://www.w3.org/1999/xlink">\n' +
+  ' <library:library library:name="Standard" library:link="false"/>\n</library:libraries>\n';
+const LIBRARY = (modules: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE library:library PUBLIC ${LIBRARY_DTD} "library.dtd">\n` +
+  '<library:library xmlns:library="http://openoffice.org/2000/library" library:name="Standard" library:readonly="false" library:passwordprotected="false">' +
+  `${modules}</library:library>\n`;
+
+/** The user's Basic libraries of a profile: Standard, holding the module PageStyles alone. */
+const PROFILE_BASIC: Record<string, string> = {
+  'basic/script.xlc': LIBRARIES,
+  'basic/dialog.xlc': LIBRARIES,
+  'basic/Standard/script.xlb': LIBRARY('\n <library:element library:name="PageStyles"/>\n'),
+  'basic/Standard/dialog.xlb': LIBRARY(''),
+  'basic/Standard/PageStyles.xba':
+    `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE script:module PUBLIC ${LIBRARY_DTD} "module.dtd">\n` +
+    '<script:module xmlns:script="http://openoffice.org/2000/script" script:name="PageStyles" script:language="StarBasic">' +
+    `${escapeXml(PAGE_STYLE_MACRO)}\n</script:module>\n`,
+};
+
+const ON_LOAD_BINDING =
+  '<item oor:path="/org.openoffice.Office.Events/ApplicationEvents/Bindings"><node oor:name="OnLoadFinished" oor:op="replace">' +
+  '<prop oor:name="BindingURL" oor:op="fuse"><value>' +
+  escapeXml('vnd.sun.star.script:Standard.PageStyles.DropBuiltInHeaderFooter?language=Basic&location=application') +
+  '</value></prop></node></item>';
+
+/**
+ * Puts the macro and its event binding into a LibreOffice profile, new or made earlier: the
+ * Basic files are written over, the binding is added to the settings LibreOffice keeps there.
+ */
+async function prepareLibreofficeProfile(profile: string): Promise<void> {
+  for (const [path, text] of Object.entries(PROFILE_BASIC)) {
+    const file = join(profile, 'user', path);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text);
+  }
+  const settings = join(profile, 'user', 'registrymodifications.xcu');
+  const current = await readFile(settings, 'utf8').catch(() => null);
+  if (current?.includes(ON_LOAD_BINDING)) return;
+  const items = current?.includes('</oor:items>')
+    ? current
+    : '<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n</oor:items>\n';
+  await writeFile(settings, items.replace('</oor:items>', `${ON_LOAD_BINDING}\n</oor:items>`));
+}
+
 export interface ExternalConverterOptions {
   /** profiles of LibreOffice and calibre, one per slot, and the generated fonts.conf */
   stateDir: string;
@@ -272,8 +373,13 @@ export class ExternalConverters {
       ];
       const env = { ...process.env, FONTCONFIG_FILE: fontsConf };
       const nice = this.options.niceIncrement ?? 0;
-      let outcome = await runProcess(tool.path, args, env, signal, nice);
-      if (outcome.code === RESTART_REQUESTED) outcome = await runProcess(tool.path, args, env, signal, nice);
+      // A profile's first start lays LibreOffice's own Basic libraries over the macro: put it back each time.
+      const run = async () => {
+        await prepareLibreofficeProfile(profile);
+        return runProcess(tool.path, args, env, signal, nice);
+      };
+      let outcome = await run();
+      if (outcome.code === RESTART_REQUESTED) outcome = await run();
       const pdf = join(outDir, `${basename(input, extname(input))}.pdf`);
       // LibreOffice exits 0 even when it could not load the file: the PDF is the proof.
       const made = await stat(pdf).catch(() => null);

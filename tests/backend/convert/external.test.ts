@@ -11,6 +11,7 @@ import { Slots, fontconfigFile, runProcess } from '../../../backend/platform/con
 import { BODY_WORD } from '../../fixtures/documents/generate';
 import { partsMissing, type ConverterPart } from '../../helpers/converters-installed';
 import { convertedFiles, fixture } from '../../helpers/documents';
+import { zip } from '../../helpers/zip';
 
 // LibreOffice and calibre: what MuPDF cannot open becomes a PDF first. Each test runs when
 // what it needs is installed (.ci/run installs it all): Writer or Calc, calibre, the Noto CJK
@@ -65,6 +66,45 @@ function processesMentioning(text: string): string[] {
   return execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' })
     .split('\n')
     .filter((line) => line.includes(text) && !line.trimStart().startsWith('Z'));
+}
+
+const ODF = [
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"',
+  'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"',
+  'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"',
+  'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"',
+  'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"',
+  'office:version="1.2"',
+].join(' ');
+
+/** An .ods of one sheet 销售表 holding 苹果; `styles` is its styles.xml's body, if it has one. */
+function spreadsheetOds(styles?: string): Buffer {
+  const xml = (root: string, body: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?><office:${root} ${ODF}>${body}</office:${root}>`;
+  const parts = ['content.xml', ...(styles ? ['styles.xml'] : [])];
+  return zip([
+    { name: 'mimetype', data: 'application/vnd.oasis.opendocument.spreadsheet', store: true },
+    {
+      name: 'META-INF/manifest.xml',
+      data:
+        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">' +
+        '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>' +
+        parts
+          .map((part) => `<manifest:file-entry manifest:full-path="${part}" manifest:media-type="text/xml"/>`)
+          .join('') +
+        '</manifest:manifest>',
+    },
+    {
+      name: 'content.xml',
+      data: xml(
+        'document-content',
+        '<office:body><office:spreadsheet><table:table table:name="销售表"><table:table-row>' +
+          '<table:table-cell office:value-type="string"><text:p>苹果</text:p></table:table-cell>' +
+          '</table:table-row></table:table></office:spreadsheet></office:body>',
+      ),
+    },
+    ...(styles ? [{ name: 'styles.xml', data: xml('document-styles', styles) }] : []),
+  ]);
 }
 
 describe('runProcess', () => {
@@ -260,6 +300,61 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
       expect(result.converter).toBe('libreoffice');
       expect(result.text).toContain('测试');
       expect(result.text).toContain('文本');
+    },
+    120_000,
+  );
+
+  itNeeds(
+    ['calc', 'noto-cjk'],
+    "prints no page header or footer a spreadsheet does not set, not Calc's sheet name and Page 1",
+    async () => {
+      const csv = join(dir, 'sheet.csv');
+      await writeFile(csv, '名称,数量\n苹果,3\n香蕉,5\n');
+      const fromCsv = await converter.convertDocument({ sourcePath: csv, ext: 'csv', outDir: outDir() });
+      expect(fromCsv.text).toContain('香蕉');
+      // the sheet of a CSV is named after the scratch file, document.csv
+      expect(fromCsv.text).not.toContain('document');
+      expect(fromCsv.text).not.toContain('Page');
+
+      const ods = join(dir, 'unstyled.ods');
+      await writeFile(ods, spreadsheetOds());
+      const fromOds = await converter.convertDocument({ sourcePath: ods, ext: 'ods', outDir: outDir() });
+      expect(fromOds.text).toContain('苹果');
+      expect(fromOds.text).not.toContain('销售表');
+      expect(fromOds.text).not.toContain('Page');
+
+      // an HTML table saved as .xls, as web applications export them
+      const html = join(dir, 'exported.xls');
+      await writeFile(html, '<html><body><table><tr><td>苹果</td><td>3</td></tr></table></body></html>');
+      const fromHtml = await converter.convertDocument({ sourcePath: html, ext: 'xls', outDir: outDir() });
+      expect(fromHtml.text).toContain('苹果');
+      expect(fromHtml.text).not.toContain('Sheet1');
+      expect(fromHtml.text).not.toContain('Page');
+    },
+    120_000,
+  );
+
+  itNeeds(
+    ['calc', 'noto-cjk'],
+    'keeps the page header and footer a spreadsheet sets in its default page style',
+    async () => {
+      const ods = join(dir, 'styled.ods');
+      await writeFile(
+        ods,
+        spreadsheetOds(
+          '<office:automatic-styles><style:page-layout style:name="pm1">' +
+            '<style:header-style><style:header-footer-properties fo:min-height="0.75cm"/></style:header-style>' +
+            '<style:footer-style><style:header-footer-properties fo:min-height="0.75cm"/></style:footer-style>' +
+            '</style:page-layout></office:automatic-styles>' +
+            '<office:master-styles><style:master-page style:name="Default" style:page-layout-name="pm1">' +
+            '<style:header><text:p>季度报表</text:p></style:header><style:footer><text:p>财务部编制</text:p></style:footer>' +
+            '</style:master-page></office:master-styles>',
+        ),
+      );
+      const result = await converter.convertDocument({ sourcePath: ods, ext: 'ods', outDir: outDir() });
+      expect(result.text).toContain('苹果');
+      expect(result.text).toContain('季度报表');
+      expect(result.text).toContain('财务部编制');
     },
     120_000,
   );
