@@ -5,9 +5,10 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
 import type { Permission } from '../../shared/types/permission';
+import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { fakePolling, nextPoll } from './polling';
+import { fakePolling, nextPoll, setTabHidden } from './polling';
 import { admin, member, renderApp } from './render-app';
 
 afterEach(() =>
@@ -291,12 +292,82 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(await within(row('待审核的文档')).findByText('待转换')).toBeTruthy();
     expect(within(row('坏文件')).getByText('转换中')).toBeTruthy();
 
-    await nextPoll();
+    await nextPoll(CONVERSION_POLL.firstMs);
     expect(await within(row('待审核的文档')).findByText('已转换')).toBeTruthy();
     expect(within(row('坏文件')).getByText('转换失败')).toBeTruthy();
     const listed = requests(fetchMock, 'GET', '/api/v1/document/list').length;
-    await nextPoll(10_000);
+    await nextPoll(CONVERSION_POLL.maxMs * 3);
     expect(requests(fetchMock, 'GET', '/api/v1/document/list')).toHaveLength(listed);
+  });
+
+  it('follows documents in review whose conversion is underway, after the converting ones ended, then stops asking', async () => {
+    fakePolling();
+    // What the backend says at first: one document converting and two in review without pages.
+    const inReview = [doc(2, '复习资料', { status: 6, pages: 0 }), doc(3, '加密文件', { status: 6, pages: 0 })];
+    const converted = doc(1, '年度报告', { status: 2, pages: 5 });
+    let documents = [doc(1, '年度报告', { status: 1, pages: 0 }), ...inReview];
+    const { fetchMock } = renderApp('/admin/document/list', {
+      user: admin,
+      permissions: [perm(1, 'DocumentAPI', 'ListDocument')],
+      backend: { 'GET /api/v1/document/list': () => documentList(...documents) },
+    });
+    const row = (text: string) => within(screen.getByText(text).closest('tr') as HTMLElement);
+    const listed = () => requests(fetchMock, 'GET', '/api/v1/document/list').length;
+    await screen.findByText('年度报告');
+    expect(row('年度报告').getByText('转换中')).toBeTruthy();
+    expect(row('复习资料').getByText('待审核')).toBeTruthy();
+
+    documents = [converted, ...inReview];
+    await nextPoll(CONVERSION_POLL.firstMs);
+    expect(await row('年度报告').findByText('已转换')).toBeTruthy();
+    expect(row('年度报告').getByText(/^5 页/)).toBeTruthy();
+    // Nothing converts any more, but two documents in review have neither pages nor a failure.
+    documents = [
+      converted,
+      doc(2, '复习资料', { status: 6, pages: 8 }),
+      doc(3, '加密文件', { status: 6, pages: 0, convert_error: '文档已加密，无法转换' }),
+    ];
+    await nextPoll(CONVERSION_POLL.firstMs * 2);
+    expect(await row('复习资料').findByText(/^8 页/)).toBeTruthy();
+    expect(row('复习资料').getByText('待审核')).toBeTruthy();
+    expect(row('加密文件').getByText('转换失败：文档已加密，无法转换（审核通过时将重新转换）')).toBeTruthy();
+    expect(row('加密文件').getByText('待审核')).toBeTruthy();
+
+    const asked = listed();
+    await nextPoll(CONVERSION_POLL.maxMs * 3);
+    expect(listed()).toBe(asked);
+  });
+
+  it('asks less and less often while a conversion lasts, and not while the tab is hidden', async () => {
+    fakePolling();
+    const { fetchMock } = renderApp('/admin/document/list', {
+      user: admin,
+      permissions: [perm(1, 'DocumentAPI', 'ListDocument')],
+      backend: { 'GET /api/v1/document/list': documentList(doc(1, '年度报告', { status: 1, pages: 0 })) },
+    });
+    expect(await screen.findByText('转换中')).toBeTruthy();
+    const listed = () => requests(fetchMock, 'GET', '/api/v1/document/list').length;
+    await waitFor(() => expect(listed()).toBe(1));
+    // Each wait twice the one before (3 s, 6 s, 12 s, 24 s), then 30 s at most: from the second
+    // on, half of each passes without an ask.
+    let wait: number = CONVERSION_POLL.firstMs;
+    for (let asked = 2; asked <= 6; asked += 1) {
+      if (asked > 2) {
+        await nextPoll(wait / 2);
+        expect(listed()).toBe(asked - 1);
+      }
+      await nextPoll(asked > 2 ? wait / 2 : wait);
+      await waitFor(() => expect(listed()).toBe(asked));
+      wait = Math.min(wait * 2, CONVERSION_POLL.maxMs);
+    }
+    expect(wait).toBe(CONVERSION_POLL.maxMs);
+    // A hidden tab is not asked about; shown again, it asks at once.
+    setTabHidden(true);
+    await nextPoll(CONVERSION_POLL.maxMs * 3);
+    expect(listed()).toBe(6);
+    setTabHidden(false);
+    await waitFor(() => expect(listed()).toBe(7));
+    expect(screen.getByText('转换中')).toBeTruthy();
   });
 
   it('recovers documents from the recycle bin and empties it after confirming', async () => {

@@ -119,7 +119,7 @@ const pollRuns = new WeakMap<object, number>();
  * Query stops the asking with the screen, skips it while the tab is hidden and, as the wait
  * may be long by then, asks at once when the tab shows again.
  */
-function pollWhileUnderway<Data>(underway: (data: Data | undefined) => boolean) {
+export function pollWhileUnderway<Data>(underway: (data: Data | undefined) => boolean) {
   const answers = (query: Query<Data>) => query.state.dataUpdateCount + query.state.errorUpdateCount;
   return {
     refetchInterval: (query: Query<Data>) => {

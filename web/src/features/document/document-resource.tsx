@@ -10,7 +10,7 @@ import type { Document } from '../../../../shared/types/document';
 import type { Language } from '../../../../shared/types/language';
 import { dateColumn, TrailCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
-import type { ChoiceValue, ResourceDef, SelectOption, TreeOption } from '../../kit/admin-resource/resource';
+import type { ChoiceValue, ListPage, ResourceDef, SelectOption, TreeOption } from '../../kit/admin-resource/resource';
 import { UserPicker } from '../user/UserPicker';
 import { categoryChoices, categoryTrail, type CategoryNode } from '../category/category-tree';
 import {
@@ -18,6 +18,7 @@ import {
   deleteDocuments,
   documentKeys,
   listDocuments,
+  pollWhileUnderway,
   recommendDocuments,
   reconvertDocuments,
   setDocumentsCategory,
@@ -25,7 +26,7 @@ import {
   updateDocument,
 } from './api';
 import { deepestCategory, documentPath } from './document-links';
-import { conversionFailureLine, failedConversionReviewNote, isConverting } from './conversion';
+import { conversionFailureLine, conversionUnderway, failedConversionReviewNote } from './conversion';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { FormatIcon } from './FormatIcon';
 
@@ -144,8 +145,9 @@ export function documentResource({
         }),
         (reply) => reply.document,
       ),
-    // Approved or reconverted documents convert in the background: follow them to the end.
-    refetchWhile: (rows) => rows.some(isConverting),
+    // Approved, reconverted or uploaded documents convert in the background, in review too:
+    // the list follows them to the end as every screen showing conversions does (decision 047).
+    polling: pollWhileUnderway<ListPage<Document>>((page) => (page?.rows ?? []).some(conversionUnderway)),
     rowActions: (row) => {
       const path = documentPath(row);
       return path ? (

@@ -5,7 +5,7 @@
 // a resource never names the queries to refresh. `ResourceScreen` renders the rest: list,
 // filters, create/edit side sheet, delete with confirmation, batch actions, paging,
 // loading/empty/error states and toasts.
-import type { QueryKey } from '@tanstack/react-query';
+import type { QueryKey, UseQueryOptions } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { ApiResult } from '../../api/client';
 import type { WriteContext } from '../../api/query-client';
@@ -126,6 +126,9 @@ export interface ListPage<Row> {
   total: number;
 }
 
+/** How a list whose rows change by themselves is asked again (`ResourceDef.polling`). */
+export type ListPolling<Row> = Pick<UseQueryOptions<ListPage<Row>>, 'refetchInterval' | 'refetchOnWindowFocus'>;
+
 export interface DeleteConfirmation {
   /** The admin's own password, when the resource asks for it (users). */
   password?: string;
@@ -208,10 +211,11 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
   listKey: QueryKey;
   list: (query: ListQuery) => Promise<ListPage<Row>>;
   /**
-   * Rows still changing on the server by themselves (documents converting): while it says so
-   * of the rows shown, the list is fetched again every few seconds.
+   * Rows still changing on the server by themselves (documents converting): when and how often
+   * the list is asked again, as its feature's rule says (React Query's `refetchInterval` and
+   * `refetchOnWindowFocus` for the list's query). Without it, only the feature's writes refresh it.
    */
-  refetchWhile?: (rows: readonly Row[]) => boolean;
+  polling?: ListPolling<Row>;
   /** Turns the loaded rows into a tree (rows with `children`), for nested resources. */
   arrange?: (rows: Row[]) => Row[];
   form?: {
