@@ -251,6 +251,34 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     await userEvent.click(within(dialog).getByRole('button', { name: '取消' }));
   });
 
+  it('edits a document whose conversion ended while the form was open without sending back the status it had', async () => {
+    let status = 1;
+    const { fetchMock } = renderApp('/admin/document/list', {
+      user: admin,
+      permissions: [perm(1, 'DocumentAPI', 'ListDocument'), perm(2, 'DocumentAPI', 'UpdateDocument')],
+      backend: {
+        'GET /api/v1/document/list': () =>
+          documentList(doc(1, '转换中的文档', { status, pages: status === 2 ? 3 : 0 })),
+        'GET /api/v1/document': () => ({ status: 200, body: doc(1, '转换中的文档', { status, pages: 3 }) }),
+        'PUT /api/v1/document': { status: 200, body: {} },
+      },
+    });
+    await screen.findByText('转换中的文档');
+    await userEvent.click(screen.getByRole('button', { name: '编辑「转换中的文档」' }));
+    // The conversion ends while the form is open; the admin changes the title only.
+    status = 2;
+    const title = screen.getByLabelText('标题') as HTMLInputElement;
+    await userEvent.clear(title);
+    await userEvent.type(title, '改过标题的文档');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await toasted('保存成功');
+    expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document')[0])).toMatchObject({
+      id: 1,
+      title: '改过标题的文档',
+      status: 2,
+    });
+  });
+
   it('follows approved documents through their conversion without a reload, and stops asking once none converts', async () => {
     fakePolling();
     let approved = false;

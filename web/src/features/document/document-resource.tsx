@@ -11,12 +11,14 @@ import type { Language } from '../../../../shared/types/language';
 import { dateColumn, TrailCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ChoiceValue, ListPage, ResourceDef, SelectOption, TreeOption } from '../../kit/admin-resource/resource';
+import type { WriteContext } from '../../api/query-client';
 import { UserPicker } from '../user/UserPicker';
 import { categoryChoices, categoryTrail, type CategoryNode } from '../category/category-tree';
 import {
   checkDocuments,
   deleteDocuments,
   documentKeys,
+  documentProgressQuery,
   listDocuments,
   pollWhileUnderway,
   recommendDocuments,
@@ -79,6 +81,21 @@ function TitleCell({ doc }: { doc: Document }) {
 }
 
 const single = (value: ChoiceValue | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * The status an edit sends: the one picked, or, left as the form found it, the document's status
+ * now. A conversion may have ended while the form was open: sending the status it had then would
+ * queue it again (待转换) or be refused (转换中 is not settable), though the admin changed only a title.
+ */
+async function statusToSave(
+  picked: number | undefined,
+  row: Document,
+  context: WriteContext,
+): Promise<number | undefined> {
+  if (picked === undefined || picked !== (row.status ?? DocumentStatus.Pending)) return picked;
+  const now = await context.client.fetchQuery(documentProgressQuery(row.id ?? 0));
+  return now.status ?? picked;
+}
 
 export function documentResource({
   categories,
@@ -201,7 +218,7 @@ export function documentResource({
         status: row?.status ?? DocumentStatus.Pending,
       }),
     },
-    update: (v, row, context) =>
+    update: async (v, row, context) =>
       updateDocument(
         {
           id: row.id,
@@ -210,7 +227,7 @@ export function documentResource({
           description: v.description.trim(),
           price: v.price ?? 0,
           language: v.language ?? '',
-          status: v.status,
+          status: await statusToSave(v.status, row, context),
           category_id: trail(v.category),
         },
         context,
