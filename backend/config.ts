@@ -78,7 +78,7 @@ export interface ConvertConfig {
   jobs: number;
   /** CONVERT_TIMEOUT_MS: time limit of one document; null = the admin's `converter.timeout` minutes. */
   timeoutMs: number | null;
-  /** CONVERT_PAGE_TIMEOUT_MS: time limit of one step of one page (drawing it, its covers), default 60 s. */
+  /** CONVERT_PAGE_TIMEOUT_MS: time limit of one MuPDF step (opening a document, drawing a page), default 60 s. */
   pageTimeoutMs: number;
   /** CONVERT_MAX_PAGES: documents with more pages fail (default 10,000). */
   maxPages: number;

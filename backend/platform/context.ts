@@ -19,7 +19,7 @@ export interface ConversionSettings {
   jobs: number;
   /** the time limit of one document; null: the admin's `converter.timeout` minutes */
   timeoutMs: number | null;
-  /** one step of one page (drawing it, its covers); then the document fails naming the page */
+  /** one MuPDF step (opening the document, drawing a page, its covers); then the document fails at once */
   pageTimeoutMs: number;
   /** documents with more pages fail */
   maxPages: number;

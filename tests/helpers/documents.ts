@@ -291,6 +291,45 @@ export function passwordOfficeFile(kind: 'docx' | 'doc' | 'xls', encrypted = tru
   return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
 }
 
+/**
+ * A PDF without its xref (cut short, so MuPDF repairs it) whose `pages` pages share one resource dictionary naming
+ * `fonts` fonts. Opening it checks every page of the repaired file (pdf-completeness.ts), each of its fonts through
+ * MuPDF: pages × fonts objects read, 10 million in 200 KB, a few minutes (0.2 s a page where this was written).
+ */
+export function fontCrowdPdf(pages = 1000, fonts = 10_000): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${5 + i} 0 R`).join(' ')}] /Count ${pages} >>`,
+    `<< /Font << ${Array.from({ length: fonts }, (_, i) => `/F${i} 4 0 R`).join(' ')} >> >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ...Array.from({ length: pages }, () => '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources 3 0 R >>'),
+  ];
+  const body = objects.map((object, i) => `${i + 1} 0 obj\n${object}\nendobj\n`).join('');
+  return Buffer.from(`%PDF-1.7\n${body}trailer\n<< /Root 1 0 R >>\n%%EOF\n`, 'latin1');
+}
+
+/**
+ * One page whose form draws another form ten times, `depth` deep, the last showing one letter: 10^depth letters in
+ * 2 KB. MuPDF reads the page into a display list for ever (10^6 letters took 27 s where this was written, in WASM).
+ */
+export function formBombPdf(depth = 8): Buffer {
+  const document = new mupdf.PDFDocument();
+  const formOf = (content: string, resources: Record<string, unknown>) =>
+    document.addStream(content, {
+      Type: document.newName('XObject'),
+      Subtype: document.newName('Form'),
+      BBox: [0, 0, 100, 100],
+      Resources: resources,
+    });
+  const font = document.addSimpleFont(new mupdf.Font('Helvetica'));
+  let form = formOf('BT /F1 1 Tf (x) Tj ET', { Font: { F1: font } });
+  for (let level = 0; level < depth; level++)
+    form = formOf(Array(10).fill('/X Do').join('\n'), { XObject: { X: form } });
+  const resources = document.addObject({ XObject: { X: form } });
+  document.insertPage(-1, document.addPage([0, 0, 595, 842], 0, resources, '/X Do'));
+  return save(document);
+}
+
 /** The Chinese fixture encrypted with a user password (AES-256). */
 export function encryptedPdf(): Buffer {
   const document = new mupdf.PDFDocument(readFileSync(fixture('chinese.pdf')));

@@ -63,6 +63,7 @@ export async function fillInPositions(app: BackendContext, hash: string, job: Jo
       ext: source.ext,
       outDir,
       signal: job.signal,
+      limits: { pageTimeoutMs: app.conversion.pageTimeoutMs },
     });
     if (pages !== manifest.pages)
       throw new PermanentJobError(`the file has ${pages} pages, its conversion ${manifest.pages}`);

@@ -27,6 +27,11 @@ type CancelFlag = Int32Array;
 interface InspectTask {
   kind: 'inspect';
   source: WorkerSource;
+  /**
+   * `'open'` as the document begins to open: opening it, counting and checking its pages is one step of the budget
+   * after which the thread is ended (page-pool.ts, TaskMessage)
+   */
+  progress: MessagePort;
 }
 
 interface RenderTask extends Omit<RenderSettings, 'cover'> {
@@ -38,8 +43,8 @@ interface RenderTask extends Omit<RenderSettings, 'cover'> {
   /** the covers, for the slice that starts at page 1 */
   cover: RenderSettings['cover'] | null;
   /**
-   * `{ page }` as each step of a page begins (reading it, its covers, its SVG, its WebP: each has the page budget,
-   * page-pool.ts), each finished page's number, then 'end'
+   * `'open'` before the document is opened, `{ page }` as each step of a page begins (reading it, its covers, its SVG,
+   * its WebP), each finished page's number, then 'end'
    */
   progress: MessagePort;
   cancel: CancelFlag;
@@ -52,6 +57,8 @@ interface PositionsTask {
   to: number;
   outDir: string;
   gzipLevel: number;
+  /** `'open'`, then `{ page }` as each page begins */
+  progress: MessagePort;
   cancel: CancelFlag;
 }
 
@@ -140,6 +147,8 @@ function inspect(
   task: InspectTask,
 ): { ok: true; pages: number; width: number; height: number; incompleteFrom: number | null } | Failure {
   try {
+    // Up to the first page's size, MuPDF alone runs here (the file is read synchronously, through openStream).
+    task.progress.postMessage('open');
     const document = documentOf(task.source);
     if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
     const pages = document.countPages();
@@ -153,6 +162,8 @@ function inspect(
     exitIfWasmBroke(error);
     closeCurrent();
     return failure(error);
+  } finally {
+    task.progress.close();
   }
 }
 
@@ -325,6 +336,7 @@ async function render(task: RenderTask): Promise<{ ok: true; pages: PageFile[]; 
     svgs.destroy();
   };
   try {
+    task.progress.postMessage('open');
     const document = documentOf(task.source);
     if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
     for (let n = task.from; n <= task.to; n++) {
@@ -378,11 +390,13 @@ async function render(task: RenderTask): Promise<{ ok: true; pages: PageFile[]; 
  */
 function positions(task: PositionsTask): { ok: true } | Failure {
   try {
+    task.progress.postMessage('open');
     const document = documentOf(task.source);
     if (!document) return { ok: false, reason: 'encrypted', detail: 'a password is needed to open it' };
     for (let n = task.from; n <= task.to; n++) {
       if (Atomics.load(task.cancel, 0) === 1)
         return { ok: false, reason: 'aborted', detail: `stopped before page ${n}` };
+      task.progress.postMessage({ page: n });
       const page = document.loadPage(n - 1);
       const list = page.toDisplayList();
       try {
@@ -399,6 +413,7 @@ function positions(task: PositionsTask): { ok: true } | Failure {
     closeCurrent();
     return failure(error);
   } finally {
+    task.progress.close();
     mupdf.emptyStore();
   }
 }

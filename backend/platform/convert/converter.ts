@@ -37,9 +37,10 @@ export interface ConversionLimits {
   /** the whole conversion, external converter included; then ConversionError('timeout') */
   timeoutMs: number;
   /**
-   * one step of one page (drawing it, its covers, its WebP); then its thread is ended and
-   * ConversionError('page-too-complex') names the page: a page that would draw for hours no longer holds a
-   * conversion until `timeoutMs`
+   * one step of a task on the MuPDF threads: opening the document (counting and checking its pages), or one step of
+   * one page (drawing it, its covers, its WebP); then its thread is ended and the document fails with
+   * ConversionError('document-too-complex'), or ConversionError('page-too-complex') naming the page: a page tree or a
+   * page that would take hours no longer holds a conversion until `timeoutMs`
    */
   pageTimeoutMs: number;
   /** documents with more pages are refused before any page is rendered */
@@ -264,8 +265,15 @@ class Converter implements DocumentConverter {
           detail: `positions are read from the PDF ${plan.converter} made`,
         });
       const { source } = await this.prepare(request, plan, scratch, signal);
-      const { pages } = await this.pool.inspect(source, signal);
-      await this.pool.positionsAll(source, pages, request.outDir, RENDER_SETTINGS.gzipLevel, signal);
+      const { pages } = await this.pool.inspect(source, signal, limits.pageTimeoutMs);
+      await this.pool.positionsAll(
+        source,
+        pages,
+        request.outDir,
+        RENDER_SETTINGS.gzipLevel,
+        signal,
+        limits.pageTimeoutMs,
+      );
       return { pages, positionFiles: Array.from({ length: pages }, (_, i) => positionsFile(i + 1)) };
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
@@ -327,7 +335,7 @@ class Converter implements DocumentConverter {
       );
 
     const { source, pdfFile } = await this.prepare(request, plan, scratch, signal);
-    const info = await this.pool.inspect(source, signal);
+    const info = await this.pool.inspect(source, signal, limits.pageTimeoutMs);
     // A damaged file is refused rather than published with blank pages (pdf-completeness.ts).
     if (info.incompleteFrom !== null) throw incompleteFile(info.incompleteFrom);
     if (info.pages === 0) throw new ConversionError('no-pages');

@@ -16,6 +16,7 @@ export type ConversionFailure =
   | 'converter-missing'
   | 'converter-failed'
   | 'worker-crashed'
+  | 'document-too-complex'
   | 'page-too-complex'
   | 'timeout'
   | 'aborted';
@@ -34,6 +35,7 @@ const MESSAGES: Record<ConversionFailure, string> = {
   'converter-missing': '服务器未安装转换此格式所需的程序',
   'converter-failed': '文档转换失败',
   'worker-crashed': '转换进程意外退出，文档转换失败',
+  'document-too-complex': '文档结构过于复杂，无法在限定时间内打开',
   'page-too-complex': '页面过于复杂，无法在限定时间内转换',
   timeout: '文档转换超时',
   aborted: '文档转换已取消',

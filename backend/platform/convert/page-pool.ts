@@ -128,15 +128,52 @@ export interface PagePoolOptions {
 const STOP_GRACE_MS = 10_000;
 
 /**
- * The default time budget of one step of a page (drawing it, its covers, its WebP): MuPDF's calls are synchronous
- * and cannot be interrupted, so a page that would draw for ever (a pattern of 0.02 pt tiles filling a 14400 pt page)
- * has its thread ended after that long. A heavy page takes seconds (2 million rectangles: 3 s for the SVG and 7 s for
- * a raster in native mutool).
+ * The default time budget of one step of a task on a thread: opening the document (reading its page tree, counting and
+ * checking its pages), or one step of a page (drawing it, its covers, its WebP). MuPDF's calls are synchronous and
+ * cannot be interrupted, so a page that would draw for ever (a pattern of 0.02 pt tiles filling a 14400 pt page) or a
+ * page tree that would take hours to check has its thread ended after that long. A heavy page takes seconds (2 million
+ * rectangles: 3 s for the SVG and 7 s for a raster in native mutool).
  */
 export const PAGE_TIMEOUT_MS = 60_000;
 
-/** What a slice's thread reports on its progress port: a page begun (`{ page }`), a page written (its number), the end. */
-type SliceMessage = number | { page: number } | 'end';
+/**
+ * What a task's thread reports on its progress port: the document being opened (`'open'`) and a step of a page begun
+ * (`{ page }`), each of which has the step budget (StepBudget); a page written (its number); the end of a slice.
+ */
+type TaskMessage = 'open' | { page: number } | number | 'end';
+
+/**
+ * The budget of a task's steps: each step its thread announces restarts it; past it `overrun` is aborted with the error
+ * naming the step, and piscina ends the thread. Only the threads' MuPDF steps are announced: ending a thread inside
+ * other native code (zlib, libvips) can abort the process (runOnThread).
+ */
+class StepBudget {
+  readonly overrun = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly budgetMs: number) {}
+
+  begin(step: 'open' | { page: number }): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.overrun.abort(this.overrunError(step)), this.budgetMs);
+  }
+
+  end(): void {
+    clearTimeout(this.timer);
+  }
+
+  private overrunError(step: 'open' | { page: number }): ConversionError {
+    if (step === 'open') {
+      return new ConversionError('document-too-complex', {
+        detail: `opening the document took more than ${this.budgetMs} ms`,
+      });
+    }
+    return new ConversionError('page-too-complex', {
+      detail: `page ${step.page} took more than ${this.budgetMs} ms`,
+      message: `页面过于复杂，无法在限定时间内转换（第 ${step.page} 页）`,
+    });
+  }
+}
 
 /**
  * Pages per slice: about two slices per thread, at most 32 pages. A slice's pages share one SVG
@@ -236,9 +273,52 @@ export class PagePool {
     }
   }
 
-  /** Page count and first page size; ConversionError when MuPDF cannot open the document. */
-  async inspect(source: WorkerSource, signal: AbortSignal): Promise<DocumentInfo> {
-    const result = await this.run<InspectResult>({ kind: 'inspect', source }, signal);
+  /**
+   * A task whose thread announces its steps on a progress port (TaskMessage), each given `budgetMs` (StepBudget).
+   * `onMessage` is told the pages written and the end of a slice; with `untilEnd`, the result waits for that end
+   * (the result comes through another port and may overtake the pages).
+   */
+  private async runBudgeted<T>(
+    task: object,
+    signal: AbortSignal,
+    budgetMs: number,
+    { onMessage, untilEnd = false }: { onMessage?: (message: number | 'end') => void; untilEnd?: boolean } = {},
+  ): Promise<T> {
+    const channel = new MessageChannel();
+    const budget = new StepBudget(budgetMs);
+    // ('close' would not do for the end: a piscina thread sleeps between tasks before its close is sent.)
+    let ended!: () => void;
+    const allReported = new Promise<void>((resolve) => (ended = resolve));
+    channel.port1.on('message', (message: TaskMessage) => {
+      if (message === 'open' || typeof message === 'object') return budget.begin(message);
+      if (message === 'end') {
+        budget.end();
+        ended();
+      }
+      onMessage?.(message);
+    });
+    try {
+      const result = await this.run<T>(
+        { ...task, progress: channel.port2 },
+        signal,
+        [channel.port2],
+        budget.overrun.signal,
+      );
+      if (untilEnd) await allReported;
+      return result;
+    } finally {
+      // An ended thread sends no 'end'.
+      budget.end();
+      channel.port1.close();
+    }
+  }
+
+  /**
+   * Page count and first page size; ConversionError when MuPDF cannot open the document, or
+   * ConversionError('document-too-complex') when opening it takes longer than `budgetMs` (its thread is ended).
+   */
+  async inspect(source: WorkerSource, signal: AbortSignal, budgetMs = PAGE_TIMEOUT_MS): Promise<DocumentInfo> {
+    const result = await this.runBudgeted<InspectResult>({ kind: 'inspect', source }, signal, budgetMs);
     if (!result.ok) throw new ConversionError(result.reason, { detail: result.detail });
     return { pages: result.pages, width: result.width, height: result.height, incompleteFrom: result.incompleteFrom };
   }
@@ -246,7 +326,8 @@ export class PagePool {
   /**
    * Renders every page into `outDir`, reporting each finished page; slices run on all threads. A page whose step
    * (drawing it, its covers, its WebP) lasts longer than `pageTimeoutMs` has its thread ended, and the document fails
-   * with ConversionError('page-too-complex') naming it.
+   * with ConversionError('page-too-complex') naming it; a thread that opens the document for its slice has as long to
+   * open it (ConversionError('document-too-complex')).
    */
   async renderAll(
     source: WorkerSource,
@@ -272,53 +353,14 @@ export class PagePool {
 
     const renderSlice = async (index: number) => {
       const { from, to } = slices[index]!;
-      const channel = new MessageChannel();
-      // Pages, then 'end': the task's result comes through another port and may overtake them.
-      // ('close' would not do: a piscina thread sleeps between tasks before its close is sent.)
-      let ended!: () => void;
-      const allReported = new Promise<void>((resolve) => (ended = resolve));
-      // Each step of a page begins with `{ page }`: the step has the budget, or its thread is ended.
-      const overrun = new AbortController();
-      let budget: NodeJS.Timeout | undefined;
-      const begun = (page: number) => {
-        clearTimeout(budget);
-        budget = setTimeout(() => {
-          overrun.abort(
-            new ConversionError('page-too-complex', {
-              detail: `page ${page} took more than ${pageTimeoutMs} ms`,
-              message: `页面过于复杂，无法在限定时间内转换（第 ${page} 页）`,
-            }),
-          );
-        }, pageTimeoutMs);
-      };
-      channel.port1.on('message', (message: SliceMessage) => {
-        if (message === 'end') {
-          clearTimeout(budget);
-          ended();
-        } else if (typeof message === 'number') onPage(++done);
-        else begun(message.page);
+      const task = { kind: 'render', source, from, to, outDir, ...settings, cover: from === 1 ? settings.cover : null };
+      const result = await this.runBudgeted<RenderResult>(task, slicesSignal, pageTimeoutMs, {
+        onMessage: (message) => message !== 'end' && onPage(++done),
+        untilEnd: true,
       });
-      try {
-        const task = {
-          kind: 'render',
-          source,
-          from,
-          to,
-          outDir,
-          ...settings,
-          cover: from === 1 ? settings.cover : null,
-          progress: channel.port2,
-        };
-        const result = await this.run<RenderResult>(task, slicesSignal, [channel.port2], overrun.signal);
-        if (!result.ok) throw new ConversionError(result.reason, { detail: `page ${from}–${to}: ${result.detail}` });
-        await allReported;
-        results[index] = result.pages;
-        texts[index] = result.texts;
-      } finally {
-        // An ended thread sends no 'end'.
-        clearTimeout(budget);
-        channel.port1.close();
-      }
+      if (!result.ok) throw new ConversionError(result.reason, { detail: `page ${from}–${to}: ${result.detail}` });
+      results[index] = result.pages;
+      texts[index] = result.texts;
     };
 
     // One lane per thread takes the next slice; after a failure no new slice starts, and the
@@ -341,7 +383,8 @@ export class PagePool {
 
   /**
    * Writes the positions of every page's characters into `outDir` (`<n>.pos.gz`), and nothing
-   * else: for a document converted before they were kept. Slices run on all threads.
+   * else: for a document converted before they were kept. Slices run on all threads; opening the document and each
+   * page have `budgetMs`, as in renderAll.
    */
   async positionsAll(
     source: WorkerSource,
@@ -349,6 +392,7 @@ export class PagePool {
     outDir: string,
     gzipLevel: number,
     signal: AbortSignal,
+    budgetMs = PAGE_TIMEOUT_MS,
   ): Promise<void> {
     // No SVG device to share here: slices only even out the threads' load.
     const size = Math.max(1, Math.min(MAX_SLICE * 4, Math.ceil(pages / (this.threads * 2))));
@@ -359,9 +403,10 @@ export class PagePool {
         const from = next;
         const to = Math.min(pages, from + size - 1);
         next = to + 1;
-        const result = await this.run<WorkerFailure | { ok: true }>(
+        const result = await this.runBudgeted<WorkerFailure | { ok: true }>(
           { kind: 'positions', source, from, to, outDir, gzipLevel },
           signal,
+          budgetMs,
         ).catch((error: unknown) => ({ ok: false as const, error }));
         if (result.ok) continue;
         failure ??=

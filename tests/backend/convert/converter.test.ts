@@ -19,6 +19,8 @@ import {
   encryptedPdf,
   passwordOfficeFile,
   fixture,
+  fontCrowdPdf,
+  formBombPdf,
   illustratedPageWith,
   illustratedPdf,
   pageGrey,
@@ -65,6 +67,33 @@ function convert(
 async function stillConverts(): Promise<void> {
   const result = await convert(fixture('scanned.pdf'), 'pdf');
   expect(result.pages).toBe(1);
+}
+
+/** Milliseconds of CPU the process spends in the next second. */
+async function cpuInASecond(): Promise<number> {
+  const cpu = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const { user, system } = process.cpuUsage(cpu);
+  return (user + system) / 1000;
+}
+
+/**
+ * Nothing of a document whose thread was ended is left: no scratch folder, no thread still busy
+ * with it (it would keep a core busy, every second: 578 ms of CPU in 1 s; a busy second of the
+ * process's own, 587 ms once in a run of this whole file, passes), and the pool converts on both
+ * threads.
+ */
+async function nothingLeftRunning(): Promise<void> {
+  const scratch = (await readdir(join(dir, 'work'))).filter((name) => /^(job|positions)-/.test(name));
+  expect(scratch).toEqual([]);
+  const seconds = [await cpuInASecond()];
+  while (seconds.at(-1)! >= 400 && seconds.length < 3) seconds.push(await cpuInASecond());
+  expect(seconds.at(-1)).toBeLessThan(400);
+  const [first, second] = await Promise.all([
+    convert(fixture('chinese.pdf'), 'pdf'),
+    convert(fixture('scanned.pdf'), 'pdf'),
+  ]);
+  expect([first.pages, second.pages]).toEqual([3, 1]);
 }
 
 /** The page parsed by librsvg (sharp) as an SVG of the page's size in points (rounded). */
@@ -512,18 +541,32 @@ describe('bad input fails that document with a Chinese reason, and the engine ke
       message: '页面过于复杂，无法在限定时间内转换（第 1 页）',
     });
     expect((await beside).pages).toBe(3);
-    // Nothing of the bomb's is left: no scratch folder, and no thread still drawing the page (it
-    // would keep a core busy); the pool converts on both threads.
-    expect((await readdir(join(dir, 'work'))).filter((name) => name.startsWith('job'))).toEqual([]);
-    const cpu = process.cpuUsage();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const { user, system } = process.cpuUsage(cpu);
-    expect((user + system) / 1000).toBeLessThan(400);
-    const [first, second] = await Promise.all([
-      convert(fixture('chinese.pdf'), 'pdf'),
-      convert(fixture('scanned.pdf'), 'pdf'),
-    ]);
-    expect([first.pages, second.pages]).toEqual([3, 1]);
+    await nothingLeftRunning();
+  }, 20_000);
+
+  it('a document that takes minutes to open (a repaired PDF whose 1,000 pages share 10,000 fonts, each checked): its thread is ended after the step budget, the conversions beside it go on', async () => {
+    const crowd = await write('font-crowd.pdf', fontCrowdPdf());
+    const beside = convert(fixture('chinese.pdf'), 'pdf');
+    const error = await conversionFailure(convert(crowd, 'pdf', { limits: { pageTimeoutMs: 1000 } }));
+    expect(error).toMatchObject({
+      reason: 'document-too-complex',
+      message: '文档结构过于复杂，无法在限定时间内打开',
+    });
+    expect((await beside).pages).toBe(3);
+    await nothingLeftRunning();
+  }, 20_000);
+
+  it('the positions pass (a document converted before they were kept) gives each page the step budget too', async () => {
+    const bomb = await write('form-bomb.pdf', formBombPdf());
+    const outDir = join(dir, `out-${++outputs}`);
+    const error = await conversionFailure(
+      converter.extractPositions({ sourcePath: bomb, ext: 'pdf', outDir, limits: { pageTimeoutMs: 1000 } }),
+    );
+    expect(error).toMatchObject({
+      reason: 'page-too-complex',
+      message: '页面过于复杂，无法在限定时间内转换（第 1 页）',
+    });
+    await nothingLeftRunning();
   }, 20_000);
 
   it('more pages than the limit, an unsupported format, UMD', async () => {
