@@ -5,9 +5,9 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PagePositions } from '../../../backend/platform/convert/converter';
-import { api, login, registerMember, startBackend, useBackend, type Member } from '../../helpers/backend';
+import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../../helpers/backend';
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../../helpers/document-api';
-import { linesPdf } from '../../helpers/documents';
+import { formBombPdf, linesPdf } from '../../helpers/documents';
 
 // The text of a document's pages inside the reader. Where the characters of a page are
 // (`/view/page/<hash>/<n>.json`): kept by the conversion for every page, served under the page
@@ -228,6 +228,57 @@ describe('documents converted before the positions were kept', () => {
         '第二行文字',
       ]);
       expect(fs.existsSync(path.join(dataDir, 'documents', 'positions-backfill.json'))).toBe(true);
+    } finally {
+      await second?.close();
+      if (!second) fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('a page that takes too long gives up its thread after CONVERT_PAGE_TIMEOUT_MS, its job failed', async () => {
+    const first = await startBackend();
+    const dataDir = first.dataDir;
+    let second: Awaited<ReturnType<typeof startBackend>> | undefined;
+    try {
+      const admin = await login(first.url, 'admin', first.adminPassword);
+      const member = await uploader(first.url, admin);
+      const pdf = await createDocument(first.url, member.token, linesPdf([['Old conversion']]), 'old.pdf');
+      await waitForStatus(first.url, member.token, pdf.id, [2]);
+      await first.close({ keepData: true });
+
+      // Converted before the positions were kept, from an upload that is now a page MuPDF reads
+      // for ever (10^8 letters in nested forms): the positions job gets it.
+      const folder = hashFolder(dataDir, pdf.hash);
+      for (const file of fs.readdirSync(folder)) if (file.endsWith('.pos.gz')) fs.rmSync(path.join(folder, file));
+      const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      delete manifest.positions;
+      fs.writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify(manifest));
+      fs.rmSync(path.join(dataDir, 'documents', 'positions-backfill.json'), { force: true });
+      const upload = await withDatabase(dataDir, (db) =>
+        db.selectFrom('attachment').select('path').where('hash', '=', pdf.hash).executeTakeFirstOrThrow(),
+      );
+      fs.writeFileSync(path.join(dataDir, upload.path.replace(/^\/+/, '')), formBombPdf());
+
+      second = await startBackend({ dataDir, env: { CONVERT_PAGE_TIMEOUT_MS: '1000' } });
+      const failure = () =>
+        withDatabase(dataDir, (db) =>
+          db
+            .selectFrom('job')
+            .select('last_error')
+            .where('dedupe_key', '=', `document.positions:${pdf.hash}`)
+            .where('state', '=', 'failed')
+            .executeTakeFirst(),
+        );
+      // The default budget (60 s) would keep the thread far longer than this wait.
+      let failed = await failure();
+      for (let waited = 0; !failed; waited += 100) {
+        if (waited > 30_000) throw new Error('the positions job did not fail');
+        await sleep(100);
+        failed = await failure();
+      }
+      expect(failed.last_error).toContain('page-too-complex: page 1 took more than 1000 ms');
     } finally {
       await second?.close();
       if (!second) fs.rmSync(dataDir, { recursive: true, force: true });
