@@ -32,6 +32,10 @@ export interface UserTable {
   login_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** ms since the epoch of the last password change: login tokens issued before it are refused (migration 030) */
+  sessions_from: Generated<number | null>;
+  /** the session (token UUID) that changed its own password, which stays */
+  session_kept: Generated<string | null>;
 }
 
 export interface GroupTable {

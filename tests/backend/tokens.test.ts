@@ -14,8 +14,13 @@ afterEach(() => {
 describe('TokenService.verify', () => {
   it('answers the claims of a token it issued, every time', async () => {
     const tokens = new TokenService('secret-a', 7);
+    const before = Date.now();
     const { token, uuid, exp } = await tokens.issue(42);
-    for (let i = 0; i < 3; i++) expect(await tokens.verify(token)).toEqual({ userId: 42, uuid, exp });
+    const claims = await tokens.verify(token);
+    expect(claims).toEqual({ userId: 42, uuid, exp, issuedAtMs: expect.any(Number) });
+    expect(claims!.issuedAtMs).toBeGreaterThanOrEqual(before);
+    expect(claims!.issuedAtMs).toBeLessThanOrEqual(Date.now());
+    for (let i = 0; i < 2; i++) expect(await tokens.verify(token)).toEqual(claims);
   });
 
   it('refuses a token it checked before once its expiry has passed', async () => {

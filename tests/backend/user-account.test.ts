@@ -119,9 +119,13 @@ describe('Login and Logout', () => {
     expect(res.status).toBe(200);
     expect(res.body.user.id).toBe(member.user.id);
     const claims = JSON.parse(Buffer.from(res.body.token.split('.')[1], 'base64url').toString());
-    expect(Object.keys(claims).sort()).toEqual(['HaveAccess', 'UUID', 'UserId', 'exp', 'iat', 'iss'].sort());
+    // MOREDOC's claims, and ours: IssuedAtMs, iat in ms (a password change ends the sessions before it).
+    expect(Object.keys(claims).sort()).toEqual(
+      ['HaveAccess', 'IssuedAtMs', 'UUID', 'UserId', 'exp', 'iat', 'iss'].sort(),
+    );
     expect(claims).toMatchObject({ UserId: member.user.id, iss: 'moredoc' });
     expect(claims.exp - claims.iat).toBe(365 * 86400);
+    expect(Math.floor(claims.IssuedAtMs / 1000)).toBe(claims.iat);
   });
 
   it('logs in by the e-mail address, in any letter case, with the same refusals as a username', async () => {
@@ -170,6 +174,48 @@ describe('Login and Logout', () => {
     expect((await api(backend.url, 'GET', '/api/v1/user/group', { token: member.token })).status).toBe(401);
     expect((await api(backend.url, 'DELETE', '/api/v1/user/logout')).body).toEqual({});
     expect((await login(backend.url, member.username, member.password)).length).toBeGreaterThan(20);
+  });
+});
+
+describe('a password change', () => {
+  const signedIn = async (token: string) =>
+    (await api(backend.url, 'GET', '/api/v1/user/group', { token })).status === 200;
+
+  it("ends the member's other sessions and keeps the one that changed it", async () => {
+    const member = await registerMember(backend.url);
+    const elsewhere = await login(backend.url, member.username, member.password);
+    const changed = await api(backend.url, 'PUT', '/api/v1/user/password', {
+      token: member.token,
+      body: { old_password: member.password, new_password: 'changed-password-1' },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expect(await signedIn(member.token)).toBe(true);
+    expect(await signedIn(elsewhere)).toBe(false);
+    // A login right after the change (the same second, the same millisecond even) is a new session.
+    expect(await signedIn(await login(backend.url, member.username, 'changed-password-1'))).toBe(true);
+  });
+
+  it("by an admin ends every session of the member, and none of the admin's", async () => {
+    const member = await registerMember(backend.url);
+    const elsewhere = await login(backend.url, member.username, member.password);
+    const byPassword = await api(backend.url, 'PUT', '/api/v1/user/password', {
+      token: backend.adminToken,
+      body: { id: member.user.id, new_password: 'set-by-admin-1' },
+    });
+    expect(byPassword.status, byPassword.text).toBe(200);
+    expect(await signedIn(member.token)).toBe(false);
+    expect(await signedIn(elsewhere)).toBe(false);
+    expect(await signedIn(backend.adminToken)).toBe(true);
+
+    const again = await login(backend.url, member.username, 'set-by-admin-1');
+    const bySetUser = await api(backend.url, 'PUT', '/api/v1/user', {
+      token: backend.adminToken,
+      // 2: the members' group of a new site
+      body: { id: member.user.id, password: 'set-by-admin-2', group_id: [2] },
+    });
+    expect(bySetUser.status, bySetUser.text).toBe(200);
+    expect(await signedIn(again)).toBe(false);
+    expect(await signedIn(backend.adminToken)).toBe(true);
   });
 });
 
@@ -300,7 +346,10 @@ describe('FindPassword', () => {
       body: { email: 'reset@example.com', token, password: 'brand-new-1' },
     });
     expect(two.status).toBe(200);
-    expect(await login(backend.url, member.username, 'brand-new-1')).toBeTruthy();
+    // The sessions opened before the reset are over; a login right after it works.
+    expect((await api(backend.url, 'GET', '/api/v1/user/group', { token: member.token })).status).toBe(401);
+    const fresh = await login(backend.url, member.username, 'brand-new-1');
+    expect((await api(backend.url, 'GET', '/api/v1/user/group', { token: fresh })).status).toBe(200);
     const again = await api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', {
       body: { email: 'reset@example.com', token, password: 'brand-new-2' },
     });

@@ -105,7 +105,8 @@ export const adminRpcs = [
       }
       const password = await hashPassword(req.new_password, ctx.app.passwordCost);
       await ctx.db.transaction().execute(async (trx) => {
-        await setPassword(trx, targetId, password);
+        // The member's own change keeps the session that made it; an admin's change of someone else's keeps none.
+        await setPassword(trx, targetId, password, targetId === me.id ? me.uuid : null);
         if (targetId === me.id) await addDynamic(trx, me.id, DynamicType.Password, '修改了登录密码');
       });
       return {};
@@ -216,9 +217,10 @@ export const adminRpcs = [
       await userOr404(ctx.db, req.id);
       await assertGroupsExist(ctx.db, groupIds);
       const password = req.password ? await hashPassword(req.password, ctx.app.passwordCost) : null;
+      const me = ctx.requireUser();
       await ctx.db.transaction().execute(async (trx) => {
         await setUserGroups(trx, req.id, groupIds);
-        if (password) await setPassword(trx, req.id, password);
+        if (password) await setPassword(trx, req.id, password, req.id === me.id ? me.uuid : null);
       });
       return {};
     },

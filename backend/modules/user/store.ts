@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db';
 import { like, notBelowZero, tablesWithColumn } from '../../db/dialect';
 import { now, type UserTable } from '../../db/schema';
+import { passwordChanged } from '../../platform/auth/session';
 import { countOf, likePattern, offsetOf, parseOrder, rowOr404 } from '../../wire/request';
 import { memberIds } from '../group/service';
 
@@ -217,8 +218,21 @@ export async function updateProfile(db: Database, id: number, columns: ProfileCo
     .execute();
 }
 
-export async function setPassword(db: Database, id: number, passwordHash: string): Promise<void> {
-  await db.updateTable('user').set({ password: passwordHash, updated_at: now() }).where('id', '=', id).execute();
+/**
+ * A new password; the user's sessions opened before it end, but for `keptSession` (the token UUID of
+ * the session that changed its own password).
+ */
+export async function setPassword(
+  db: Database,
+  id: number,
+  passwordHash: string,
+  keptSession: string | null = null,
+): Promise<void> {
+  await db
+    .updateTable('user')
+    .set({ password: passwordHash, updated_at: now(), ...passwordChanged(keptSession) })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function recordLogin(db: Database, id: number, ip: string): Promise<void> {

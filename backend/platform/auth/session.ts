@@ -5,8 +5,10 @@ import type { Database } from '../../db';
 import { now } from '../../db/schema';
 import { SUPER_USER_ID } from '../../../shared/permissions';
 
-// Who is calling, and may they? A token that is invalid, expired, logged out or belongs to a
-// deleted user leaves the request anonymous; each RPC then decides (docs/moredoc.md §4).
+// Who is calling, and may they? A token that is invalid, expired, logged out, belongs to a
+// deleted user or was issued before its user's password changed (but for the session that
+// changed it: `passwordChanged`) leaves the request anonymous; each RPC then decides
+// (docs/moredoc.md §4).
 // Reads the user and grant tables; owns `logout`, the list of revoked tokens.
 
 export interface SessionUser {
@@ -24,11 +26,19 @@ export async function resolveSession(app: BackendContext, token: string | null):
     .selectFrom('user')
     .select((eb) => [
       'id',
+      'sessions_from',
+      'session_kept',
       eb.exists(eb.selectFrom('logout').select('logout.id').where('logout.uuid', '=', claims.uuid)).as('logged_out'),
     ])
     .where('user.id', '=', claims.userId)
     .executeTakeFirst();
   if (!user || Boolean(user.logged_out)) return null;
+  if (
+    user.sessions_from !== null &&
+    claims.issuedAtMs < Number(user.sessions_from) &&
+    claims.uuid !== user.session_kept
+  )
+    return null;
   return { id: claims.userId, uuid: claims.uuid, exp: claims.exp };
 }
 
@@ -118,4 +128,13 @@ export async function revokeToken(db: Database, claims: TokenClaims): Promise<vo
 /** Revoked tokens that have expired anyway need no row any more. */
 export async function pruneRevokedTokens(db: Database): Promise<void> {
   await db.deleteFrom('logout').where('expired_at', '<', now()).execute();
+}
+
+/**
+ * What a password change writes beside the new hash: the sessions opened before it end, but for
+ * `kept`, the session that changed its own password (a reset by mail or SMS, or an admin's
+ * change of someone else's, keeps none).
+ */
+export function passwordChanged(kept: string | null): { sessions_from: number; session_kept: string | null } {
+  return { sessions_from: Date.now(), session_kept: kept };
 }

@@ -4,12 +4,18 @@ import type { Database } from '../../db';
 import { sharedSecret } from './secrets';
 
 // Login tokens as MOREDOC issues them (docs/moredoc.md §4): HS256, claims UserId, UUID,
-// HaveAccess=false, exp, iat, iss="moredoc". Logout blacklists the UUID.
+// HaveAccess=false, exp, iat, iss="moredoc", and ours, IssuedAtMs (iat in ms, which MOREDOC's
+// clients ignore). Logout blacklists the UUID.
 
 export interface TokenClaims {
   userId: number;
   uuid: string;
   exp: number;
+  /**
+   * When it was issued, in ms: our `IssuedAtMs` claim (a password change ends the sessions opened before
+   * it, even within the same second), else `iat` (MOREDOC's tokens, seconds), else 0.
+   */
+  issuedAtMs: number;
 }
 
 const ISSUER = 'moredoc';
@@ -40,10 +46,11 @@ export class TokenService {
   }
 
   async issue(userId: number): Promise<{ token: string; uuid: string; exp: number }> {
-    const iat = Math.floor(Date.now() / 1000);
+    const issuedAtMs = Date.now();
+    const iat = Math.floor(issuedAtMs / 1000);
     const exp = iat + this.expireDays * 86400;
     const uuid = crypto.randomUUID();
-    const token = await new SignJWT({ UserId: userId, UUID: uuid, HaveAccess: false })
+    const token = await new SignJWT({ UserId: userId, UUID: uuid, HaveAccess: false, IssuedAtMs: issuedAtMs })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setExpirationTime(exp)
       .setIssuedAt(iat)
@@ -78,7 +85,13 @@ export class TokenService {
       const uuid = payload.UUID;
       if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId <= 0 || typeof uuid !== 'string')
         return null;
-      return { userId, uuid, exp: payload.exp };
+      const issuedAtMs =
+        typeof payload.IssuedAtMs === 'number'
+          ? payload.IssuedAtMs
+          : typeof payload.iat === 'number'
+            ? payload.iat * 1000
+            : 0;
+      return { userId, uuid, exp: payload.exp, issuedAtMs };
     } catch {
       return null;
     }
