@@ -695,6 +695,52 @@ describe('the reader', { timeout: 20_000 }, () => {
   });
 });
 
+/** The bodies of the reading positions the reader kept (`PUT /api/v1/document/reading`). */
+const readingWrites = (fetchMock: ReturnType<typeof scriptedFetch>) =>
+  fetchMock.mock.calls
+    .filter(
+      ([input, init]) =>
+        (init as RequestInit | undefined)?.method === 'PUT' &&
+        new URL(String(input), 'http://localhost').pathname === '/api/v1/document/reading',
+    )
+    .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as { document_id: number; page: number });
+
+describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }, () => {
+  const kept = (page?: number): Backend => ({
+    'GET /api/v1/document/reading': { status: 200, body: page ? { document_id: 42, page } : {} },
+    'PUT /api/v1/document/reading': { status: 200, body: {} },
+  });
+
+  it('keeps a document the member only opened, once, at its first page (a one-page document too)', async () => {
+    const { fetchMock } = renderApp('/library/7/42', {
+      backend: backend({ pages: 1, preview: 0 }, kept(), true),
+      user: member,
+    });
+    await waitFor(() => expect(readingWrites(fetchMock)).toEqual([{ document_id: 42, page: 1 }]));
+    expect(await screen.findByText('— 全文完 —')).toBeTruthy();
+    expect(readingWrites(fetchMock)).toHaveLength(1);
+  });
+
+  it('keeps the place saved before on opening, so resuming there never loses it to page 1', async () => {
+    const { fetchMock } = renderApp('/library/7/42', { backend: backend({}, kept(5), true), user: member });
+    const resume = await screen.findByRole('button', { name: '继续阅读（第 5 页）' });
+    await waitFor(() => expect(readingWrites(fetchMock)).toEqual([{ document_id: 42, page: 5 }]));
+    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+    await userEvent.click(resume);
+    expect(screen.getByLabelText('当前第 5 页，共 8 页')).toBeTruthy();
+    // The page read is kept once the reader has stayed on it a moment.
+    await waitFor(() => expect(readingWrites(fetchMock)).toHaveLength(2), { timeout: 5_000 });
+    expect(readingWrites(fetchMock).map((write) => write.page)).toEqual([5, 5]);
+  });
+
+  it("keeps nothing of a visitor's opening on the server", async () => {
+    const { fetchMock } = renderApp('/library/7/42', { backend: backend({}, kept()) });
+    expect(await screen.findByRole('heading', { name: '免费预览已结束' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: '古籍修复室' })).toBeTruthy();
+    expect(readingWrites(fetchMock)).toEqual([]);
+  });
+});
+
 describe('find in this document', () => {
   const found = {
     'GET /api/v1/document/find': (url: URL) => ({

@@ -1,11 +1,14 @@
 // Resume reading: where this reader last read a document, kept as they read (a member's on the
 // server, so it follows them to any device; a visitor's in this browser), and offered when they
-// open it again ("继续阅读（第 N 页）").
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+// open it again ("继续阅读（第 N 页）"). A member's opening is kept too, so that 最近阅读 lists
+// every document they opened, a one-page one included.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReadingPosition } from '../../../../shared/types/document';
 import { api, unwrap } from '../../api/client';
+import { invalidateAfter } from '../../api/query-client';
 import { documentKeys } from '../document/api';
+import { readingHistoryKeys } from '../reading-history/api';
 
 /** How long the reader stays on a page before it is kept as the place to resume. */
 const SETTLE_MS = 800;
@@ -28,7 +31,9 @@ export const readingPositionQuery = (documentId: number, userId: number) => ({
 
 /**
  * The page to offer resuming at (null: none), and keeps the page being read once the reader
- * has moved (opening at page 1 does not overwrite the place to resume from).
+ * has moved (opening at page 1 does not overwrite the place to resume from). A member's opening
+ * is kept once, as soon as the server has said where they last read: that place again (it
+ * becomes their newest reading and stays the place to resume from), or the page opened at.
  */
 export function useResumeReading(
   documentId: number,
@@ -36,6 +41,7 @@ export function useResumeReading(
   current: number,
 ): { offer: number | null; dismiss: () => void } {
   const member = userId > 0;
+  const client = useQueryClient();
   const remote = useQuery({ ...readingPositionQuery(documentId, userId), enabled: member });
   const [local] = useState(() => (member ? 0 : storedPage(documentId)));
   const [dismissed, setDismissed] = useState(false);
@@ -44,10 +50,30 @@ export function useResumeReading(
   // Once the reader has left the page they opened at, every page they settle on is kept.
   if (!moved && current !== first) setMoved(true);
 
+  const keep = useCallback(
+    (page: number) =>
+      void invalidateAfter(
+        api.put<ReadingPosition>('/api/v1/document/reading', { document_id: documentId, page }),
+        { client },
+        [readingHistoryKeys.all],
+      ),
+    [client, documentId],
+  );
+
+  // Only an answer asked after opening counts: a cached one may be older than the member's last
+  // reading. Once the reader has moved, the write below keeps the opening too.
+  const opened = useRef(false);
+  const known = member && remote.isSuccess && remote.isFetchedAfterMount && !remote.isFetching;
+  useEffect(() => {
+    if (!known || opened.current) return;
+    opened.current = true;
+    if (!moved) keep(remote.data?.page || first);
+  }, [known, moved, keep, remote.data, first]);
+
   useEffect(() => {
     if (!moved) return undefined;
     const timer = setTimeout(() => {
-      if (member) void api.put<ReadingPosition>('/api/v1/document/reading', { document_id: documentId, page: current });
+      if (member) keep(current);
       else {
         try {
           window.localStorage.setItem(storageKey(documentId), String(current));
@@ -57,7 +83,7 @@ export function useResumeReading(
       }
     }, SETTLE_MS);
     return () => clearTimeout(timer);
-  }, [current, documentId, member, moved]);
+  }, [current, documentId, member, moved, keep]);
 
   const page = member ? (remote.data?.page ?? 0) : local;
   const offer = !dismissed && !moved && page > 1 ? page : null;
