@@ -163,3 +163,44 @@ describe('/member/download', { timeout: 20_000 }, () => {
     expect(row('免费资料').getByText('免费')).toBeTruthy();
   });
 });
+
+describe('/member/reading', { timeout: 20_000 }, () => {
+  it('offers 清空全部 only while there is something to clear', async () => {
+    let cleared = false;
+    renderApp('/member/reading', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/reading/list': () => ({
+          status: 200,
+          body: cleared
+            ? {}
+            : {
+                total: 1,
+                reading: [{ document_id: 5, title: '年度报告', ext: '.pdf', pages: 12, page: 4, category_id: [7] }],
+              },
+        }),
+        'DELETE /api/v1/document/reading/all': () => {
+          cleared = true;
+          return { status: 200, body: {} };
+        },
+      },
+    });
+    expect(await screen.findByRole('link', { name: '年度报告' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '清空全部阅读记录' }));
+    await userEvent.click(
+      within(screen.getByRole('group', { name: '确定清空全部阅读记录？' })).getByRole('button', { name: '确定' }),
+    );
+    expect(await screen.findByText('暂无阅读记录')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '清空全部阅读记录' })).toBeNull();
+  });
+
+  it('offers no 清空全部 on an empty history', async () => {
+    renderApp('/member/reading', {
+      user: member,
+      backend: { 'GET /api/v1/document/reading/list': { status: 200, body: {} } },
+    });
+    expect(await screen.findByText('暂无阅读记录')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '清空全部阅读记录' })).toBeNull();
+    expect(screen.queryByText('清空全部')).toBeNull();
+  });
+});

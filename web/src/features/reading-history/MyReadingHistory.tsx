@@ -1,5 +1,6 @@
 // 最近阅读 (/member/reading): the documents the member read, newest first, with the page they
-// stopped at (the link opens the reader there); each removable, or all at once.
+// stopped at (the link opens the reader there); each removable, or all at once (offered only
+// while there is something to clear).
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import type { ReadingRecord } from '../../../../shared/types/document';
@@ -74,7 +75,7 @@ export function MyReadingHistory() {
     <MemberListPanel
       title="最近阅读"
       titleId="reading-history-title"
-      above={<ClearHistory />}
+      above={(data) => ((data?.total ?? 0) > 0 ? <ClearHistory /> : null)}
       query={readingHistoryQuery}
       rowsOf={(data) => data.reading?.map((r) => ({ ...r, id: r.document_id }))}
       failure="阅读记录加载失败"

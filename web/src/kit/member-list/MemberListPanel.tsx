@@ -32,8 +32,11 @@ export function MemberListPanel<Data extends { total?: number }, Key extends Que
 }: {
   title: string;
   titleId: string;
-  /** What comes between the heading and the list (e.g. tabs choosing what is listed). */
-  above?: ReactNode;
+  /**
+   * What comes between the heading and the list (e.g. tabs choosing what is listed); given the
+   * list's answer (undefined until it comes) where it depends on it (清空全部 only on a list).
+   */
+  above?: ReactNode | ((data: Data | undefined) => ReactNode);
   /** The list query of one page, e.g. `myOrdersQuery`. */
   query: (page: number, size: number) => UseQueryOptions<Data, Error, Data, Key>;
   rowsOf: (data: Data) => Row[] | undefined;
@@ -45,7 +48,7 @@ export function MemberListPanel<Data extends { total?: number }, Key extends Que
   const list = useQuery({ ...query(page, PAGE_SIZE), placeholderData: keepPreviousData });
   return (
     <Panel title={title} titleId={titleId} heading="h1">
-      {above}
+      {typeof above === 'function' ? above(list.data) : above}
       <QueryStates
         query={list}
         loadingRows={5}
