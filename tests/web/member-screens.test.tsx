@@ -204,3 +204,27 @@ describe('/member/reading', { timeout: 20_000 }, () => {
     expect(screen.queryByText('清空全部')).toBeNull();
   });
 });
+
+describe('/member', { timeout: 20_000 }, () => {
+  it('counts all of the member’s documents under 文档, as 我的文档 lists them, not only the public ones', async () => {
+    const { fetchMock } = renderApp('/member', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: { ...member, doc_count: 3, article_count: 2 } },
+        'GET /api/v1/document/list': (url) =>
+          url.searchParams.get('user_id') === String(member.id)
+            ? { status: 200, body: { total: 29, document: [{ id: 9, title: '待审核的文档', status: 6 }] } }
+            : { status: 400, body: { code: 3, message: '参数错误' } },
+      },
+    });
+    const figure = async (label: string) =>
+      (await screen.findByText(label, { selector: 'dt' })).nextElementSibling?.textContent;
+    await waitFor(async () => expect(await figure('文档')).toBe('29'));
+    expect(await figure('文章')).toBe('2');
+    expect(
+      fetchMock.mock.calls.filter(
+        ([input]) => new URL(String(input), 'http://localhost').pathname === '/api/v1/document/list',
+      ),
+    ).toHaveLength(1);
+  });
+});

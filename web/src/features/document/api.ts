@@ -248,6 +248,13 @@ export const myDocumentsQuery = (userId: number, page: number, size: number) =>
     ...pollWhileUnderway<ListDocumentReply>((reply) => (reply?.document ?? []).some(conversionUnderway)),
   });
 
+/** How many documents the member has, in every status as 我的文档 lists them (their summary's 文档). */
+export const myDocumentCountQuery = (userId: number) =>
+  queryOptions({
+    queryKey: [...documentKeys.mine, userId, 'count'] as const,
+    queryFn: async () => unwrap(await listDocuments({ user_id: [userId], page: 1, size: 1 })).total ?? 0,
+  });
+
 /**
  * The member's newest documents, to follow what an upload created (CreateDocument answers
  * `{}`): asked again while one of them converts (in review too, until it has pages or failed).
