@@ -233,6 +233,29 @@ describe('the library, from upload to download', () => {
     await visitor.locator('.app-comment', { hasText: '讲得很清楚，谢谢分享' }).waitFor();
   });
 
+  it('on a phone a comment is sent by a click on its button at the bottom of the screen, where the download bar returns', async () => {
+    const member = await newMember();
+    const page = await pageAs(member.token, { width: 390, height: 844 });
+    await page.goto(need('path'));
+    const bar = page.getByRole('region', { name: '下载', exact: true });
+    await bar.getByRole('button', { name: '下载' }).waitFor();
+    await page.getByLabel('发表评论').fill('第二页的图很有用');
+    await expect.poll(() => bar.isVisible()).toBe(false);
+    // The button in the band the bar covers when it is shown, the text field still focused.
+    const send = page.getByRole('button', { name: '发表评论' });
+    await send.evaluate((button) => window.scrollBy(0, button.getBoundingClientRect().bottom - (innerHeight - 16)));
+    const box = (await send.boundingBox())!;
+    expect(box.y + box.height / 2).toBeGreaterThan(844 - 64);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+    const posted = page.waitForRequest(
+      (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/comment',
+    );
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await posted;
+    await page.locator('.app-comment', { hasText: '第二页的图很有用' }).getByText('审核中').waitFor();
+    await expect.poll(() => bar.isVisible()).toBe(true);
+  });
+
   it('a member favourites, unfavourites and rates the document in the reader: one visit, one view', async () => {
     const member = await newMember();
     // Read without the author: a read that counts no view.

@@ -130,6 +130,12 @@ export function DownloadButton({
 export const DOWNLOAD_PANEL_ID = 'document-download';
 
 /**
+ * How long after a text field lost the focus the download bar comes back: a phone's tap sends its mousedown (which
+ * blurs the field), mouseup and click only after the finger is lifted, so no pressed pointer holds the bar back then.
+ */
+const KEYBOARD_GONE_AFTER_MS = 300;
+
+/**
  * The side card of the reader: format, size, price and the download button; after a refusal
  * (its own or the download bar's), its reason, and VIP where VIP members download for free
  * (the way past credits and limits).
@@ -170,16 +176,43 @@ export function DownloadPanel({
   );
 }
 
-/** Whether the keyboard is in a text field, kept up to date. */
+/**
+ * Whether the keyboard is in a text field, kept up to date. It goes at once; it comes back only once no pointer is
+ * pressed and the tap or click that took the focus away is over: pressing a form's button (回复, 发表评论) blurs its
+ * text field first, and a bar shown again at that moment would take the click meant for the button under it.
+ */
 function useTyping(): boolean {
   const [typing, setTyping] = useState(false);
   useEffect(() => {
-    const update = () => setTyping(isTyping(document.activeElement));
+    let pressed = false;
+    let timer: number | undefined;
+    const update = () => {
+      window.clearTimeout(timer);
+      if (isTyping(document.activeElement)) setTyping(true);
+      else if (!pressed)
+        timer = window.setTimeout(() => {
+          if (!pressed) setTyping(isTyping(document.activeElement));
+        }, KEYBOARD_GONE_AFTER_MS);
+    };
+    const press = () => {
+      pressed = true;
+    };
+    const release = () => {
+      pressed = false;
+      update();
+    };
     document.addEventListener('focusin', update);
     document.addEventListener('focusout', update);
+    window.addEventListener('pointerdown', press, true);
+    window.addEventListener('pointerup', release, true);
+    window.addEventListener('pointercancel', release, true);
     return () => {
+      window.clearTimeout(timer);
       document.removeEventListener('focusin', update);
       document.removeEventListener('focusout', update);
+      window.removeEventListener('pointerdown', press, true);
+      window.removeEventListener('pointerup', release, true);
+      window.removeEventListener('pointercancel', release, true);
     };
   }, []);
   return typing;
