@@ -12,7 +12,7 @@ import { problemsOf } from '../../web/src/features/article/ArticleForm';
 import { commentThreads } from '../../web/src/features/comment/CommentSection';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { admin, member, holdCalls, renderApp, type Backend } from './render-app';
+import { admin, member, holdCalls, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -351,6 +351,32 @@ describe('article page', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: '发表评论' }));
     expect(await screen.findByText('评论内容长度不能超过1000个字符')).toBeTruthy();
     expect(requests(fetchMock, 'POST', '/api/v1/comment')).toHaveLength(0);
+  });
+
+  it('after a wrong captcha empties the captcha field for the new image', async () => {
+    const { fetchMock } = renderApp('/article/detail/about', {
+      user: member,
+      settings: { ...settings, security: { ...settings.security, enable_captcha_comment: true } },
+      backend: articleBackend({
+        'GET /api/v1/user/captcha': {
+          status: 200,
+          body: { enable: true, id: 'cap-1', captcha: 'data:image/png;base64,AA==', type: 'digit' },
+        },
+        'POST /api/v1/comment': { status: 400, body: { code: 3, message: '验证码错误' } },
+      }),
+    });
+    await userEvent.type(await screen.findByLabelText('发表评论'), '很实用');
+    const captcha = await screen.findByLabelText<HTMLInputElement>('验证码');
+    await userEvent.type(captcha, '9999');
+    await userEvent.click(screen.getByRole('button', { name: '发表评论' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.description === '验证码错误')).toBe(true));
+    expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/comment')[0])).toMatchObject({
+      captcha: '9999',
+      captcha_id: 'cap-1',
+    });
+    await waitFor(() => expect(requests(fetchMock, 'GET', '/api/v1/user/captcha')).toHaveLength(2));
+    expect(captcha.value).toBe('');
+    expect((screen.getByLabelText('发表评论') as HTMLTextAreaElement).value).toBe('很实用');
   });
 });
 

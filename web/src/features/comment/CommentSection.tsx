@@ -93,7 +93,11 @@ function CommentForm({
       onDone?.();
     },
     onError: (error) => {
-      if (captcha.required) captcha.refresh();
+      // A new image after any refusal (the backend may have spent the old one), and its field empty for it.
+      if (captcha.required) {
+        setCaptchaText('');
+        captcha.refresh();
+      }
       toastFailure('评论失败', error);
     },
   });
