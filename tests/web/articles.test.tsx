@@ -378,6 +378,33 @@ describe('article page', { timeout: 30_000 }, () => {
     expect(captcha.value).toBe('');
     expect((screen.getByLabelText('发表评论') as HTMLTextAreaElement).value).toBe('很实用');
   });
+
+  it('deletes one’s own comment only once 确定 confirms it', async () => {
+    vi.stubGlobal('IntersectionObserver', InViewObserver);
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+    });
+    const mine: Comment[] = [
+      { id: 11, content: '我的看法', status: 1, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 },
+    ];
+    const { fetchMock } = renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/comment/list': { status: 200, body: { comment: mine } },
+        'DELETE /api/v1/comment': { status: 200, body: {} },
+      }),
+    });
+    const own = (await screen.findByText('我的看法')).closest('.app-comment') as HTMLElement;
+    await userEvent.click(within(own).getByRole('button', { name: '删除' }));
+    expect(within(own).getByRole('group', { name: '确定删除？' })).toBeTruthy();
+    await userEvent.click(within(own).getByRole('button', { name: '取消' }));
+    expect(requests(fetchMock, 'DELETE', '/api/v1/comment')).toHaveLength(0);
+    await userEvent.click(within(own).getByRole('button', { name: '删除' }));
+    await userEvent.click(within(own).getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '评论已删除')).toBe(true));
+    const [deleted] = requests(fetchMock, 'DELETE', '/api/v1/comment');
+    expect(new URL(String(deleted?.[0]), 'http://localhost').searchParams.getAll('id')).toEqual(['11']);
+  });
 });
 
 describe('feedback', () => {

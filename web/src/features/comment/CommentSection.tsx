@@ -1,6 +1,6 @@
 // The comments under an article or a document: approved threads (a comment and its replies),
 // the reader's own comments in review marked 审核中 (or 未通过审核), the comment box with the
-// captcha the security settings ask for, replying and deleting one's own.
+// captcha the security settings ask for, replying and deleting one's own (confirmed in place).
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
@@ -10,6 +10,7 @@ import { formatRelativeTime } from '../../../../shared/format';
 import type { Comment } from '../../../../shared/types/comment';
 import { COMMENT_MAX_LENGTH, textProblems } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
+import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { QueryStates } from '../../kit/query-states/QueryStates';
@@ -184,9 +185,7 @@ function CommentItem({
             </Button>
           )}
           {mine && (
-            <Button size="small" theme="borderless" type="danger" loading={deleting} onClick={() => onDelete(comment)}>
-              删除
-            </Button>
+            <InlineConfirm label="删除" question="确定删除？" busy={deleting} onConfirm={() => onDelete(comment)} />
           )}
         </div>
         {replyingTo === comment.id && (
