@@ -171,11 +171,15 @@ describe('GetSettings', () => {
     expect(res.body.vip.enable).toBeUndefined();
     expect(res.body.vip).toMatchObject({
       title: 'VIP会员',
-      description: '开通VIP会员，畅享全站文档免积分下载',
+      description: '开通VIP会员，畅享全站文档免费下载',
       free_download: true,
       read_all_pages: true,
       times_every_day: 50,
     });
+    // The defaults name no currency: the site names its credits (system.credit_name, 魔豆).
+    expect(res.body.vip.benefits).toBe(
+      '<ul><li>免费下载全站文档</li><li>每日更多下载次数</li><li>专属会员标识</li></ul>',
+    );
     expect(res.body.vip.plans).toEqual([
       { code: 'month', title: '月度会员', days: 30, price: 30 },
       { code: 'quarter', title: '季度会员', days: 90, price: 80 },

@@ -75,6 +75,13 @@ describe('the seed at start', () => {
         .where('category', '=', 'system')
         .where('name', '=', 'sitename')
         .execute();
+      // an earlier default, which named the credits 积分, is the site's own now
+      await db
+        .updateTable('config')
+        .set({ value: '开通VIP会员，畅享全站文档免积分下载' })
+        .where('category', '=', 'vip')
+        .where('name', '=', 'description')
+        .execute();
       // a permission of a route that no longer exists stays as it is
       await db
         .insertInto('permission')
@@ -108,6 +115,14 @@ describe('the seed at start', () => {
           .where('name', '=', 'sitename')
           .executeTakeFirst(),
       ).toEqual({ label: sitename.label, value: '我的站点' });
+      expect(
+        await db
+          .selectFrom('config')
+          .select('value')
+          .where('category', '=', 'vip')
+          .where('name', '=', 'description')
+          .executeTakeFirst(),
+      ).toEqual({ value: '开通VIP会员，畅享全站文档免积分下载' });
     });
     last = undefined;
     await second.backend.close();

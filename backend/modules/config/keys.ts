@@ -392,7 +392,7 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
   ...category('vip', [
     ['enable', '是否启用VIP会员', 'false', 'switch', 10, 8],
     ['title', '会员页标题', 'VIP会员', 'text', 12, 12],
-    ['description', '会员页说明', '开通VIP会员，畅享全站文档免积分下载', 'textarea', 14],
+    ['description', '会员页说明', '开通VIP会员，畅享全站文档免费下载', 'textarea', 14],
     [
       'plans',
       '会员套餐',
@@ -404,13 +404,13 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
         placeholder: '每行一个套餐：代码|名称|天数|价格（元）|说明（可选）|推荐填 1（可选）',
       },
     ],
-    ['free_download', 'VIP免积分下载', 'true', 'switch', 30, 8],
+    ['free_download', 'VIP免费下载', 'true', 'switch', 30, 8],
     ['read_all_pages', 'VIP阅读全部页面', 'true', 'switch', 35, 8],
     ['times_every_day', 'VIP每天下载次数', '50', 'number', 40, 8, { placeholder: '0 表示与普通用户相同' }],
     [
       'benefits',
       '会员权益说明',
-      '<ul><li>免积分下载全站文档</li><li>每日更多下载次数</li><li>专属会员标识</li></ul>',
+      '<ul><li>免费下载全站文档</li><li>每日更多下载次数</li><li>专属会员标识</li></ul>',
       'textarea',
       50,
     ],
