@@ -241,14 +241,27 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
   });
 
   it('refuses an unknown plan and says why an order cannot be found', async () => {
-    renderApp('/vip/checkout?plan=lifetime', { user: member, settings: onSale });
+    const unknown = renderApp('/vip/checkout?plan=lifetime', { user: member, settings: onSale });
     expect(await screen.findByText('套餐不存在或已下架')).toBeTruthy();
+    expect(screen.getByText('请返回会员页重新选择套餐。')).toBeTruthy();
+    unknown.unmount();
     renderApp('/vip/checkout?order_no=123', {
       user: member,
       settings: onSale,
       backend: { 'GET /api/v1/order': { status: 404, body: { code: 5, message: '订单不存在' } } },
     });
     expect(await screen.findByText('订单不存在')).toBeTruthy();
+  });
+
+  it('says a plan cannot be bought while VIP is off sale, without asking to choose another plan (all are closed)', async () => {
+    renderApp('/vip/checkout?plan=year', {
+      user: member,
+      settings: { ...onSale, vip: { ...onSale.vip, enable: false } },
+    });
+    expect(await screen.findByText('VIP会员暂未开放购买')).toBeTruthy();
+    expect(screen.getByText('本站暂未开放VIP会员购买，请稍后再来或联系网站管理员。')).toBeTruthy();
+    expect(screen.queryByText(/重新选择套餐/)).toBeNull();
+    expect(screen.getByRole('link', { name: '查看会员套餐' }).getAttribute('href')).toBe('/vip');
   });
 });
 
