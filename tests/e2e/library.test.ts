@@ -596,23 +596,29 @@ describe('the library, from upload to download', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
-  it('says why a download is refused when the credits do not cover the price', async () => {
-    const poor = await newMember();
+  /** The test document's price, as its uploader sets it. */
+  const setPrice = async (price: number) => {
     const priced = await api(site.url, 'PUT', '/api/v1/document', {
       token: need('uploaderToken'),
-      body: { id: need('documentId'), title: TITLE, price: 500, category_id: [need('categoryId')] },
+      body: { id: need('documentId'), title: TITLE, price, category_id: [need('categoryId')] },
     });
     expect(priced.status).toBe(200);
+  };
+
+  it('tells a member whose credits do not cover the price by how much, with nothing to confirm', async () => {
+    const poor = await newMember();
+    await setPrice(500);
     const page = await pageAs(poor.token);
     await page.goto(need('path'));
     const panel = page.getByRole('region', { name: '下载文档' });
     await panel.getByRole('button', { name: '下载（500 魔豆）' }).click();
-    await panel.getByRole('button', { name: '确定下载' }).click();
-    await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
+    const short = panel.getByRole('group', { name: '魔豆不足' });
+    await short.getByText('下载需 500 魔豆，您现有 20 魔豆，还差 480 魔豆。').waitFor();
+    expect(await panel.getByRole('button', { name: '确定下载' }).count()).toBe(0);
     // VIP is off here: nothing offered.
     expect(await panel.getByRole('link', { name: '开通VIP，免费下载' }).count()).toBe(0);
 
-    // Where VIP members download for free, the way past the credits is offered with the reason.
+    // Where VIP members download for free, the way past the credits is offered with the shortfall.
     await setConfig(site.url, await tokenOf('admin', site.adminPassword), {
       'vip.enable': 'true',
       'vip.free_download': 'true',
@@ -623,9 +629,7 @@ describe('the library, from upload to download', () => {
       await panel.getByText('VIP免费', { exact: true }).waitFor();
       expect(await panel.getByText('VIP免费', { exact: true }).count()).toBe(1);
       await panel.getByRole('button', { name: '下载（500 魔豆）' }).click();
-      await panel.getByRole('button', { name: '确定下载' }).click();
-      await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
-      await panel.getByRole('link', { name: '开通VIP，免费下载' }).click();
+      await short.getByRole('link', { name: '开通VIP，免费下载' }).click();
       await page.waitForURL((url) => url.pathname === '/vip');
     } finally {
       await setConfig(site.url, await tokenOf('admin', site.adminPassword), { 'vip.enable': 'false' });
@@ -634,10 +638,13 @@ describe('the library, from upload to download', () => {
 
   it('on a phone keeps the price and 下载 in a bar at the bottom while reading; a refusal brings the panel with its reason', async () => {
     const poor = await newMember();
+    // The page shows 5 魔豆, within the member's 20; the price is 500 by the time they buy.
+    await setPrice(5);
     const page = await pageAs(poor.token, { width: 390, height: 844 });
     await page.goto(need('path'));
     const bar = page.getByRole('region', { name: '下载', exact: true });
-    await bar.getByText('500 魔豆').waitFor();
+    await bar.getByText('5 魔豆', { exact: true }).waitFor();
+    await setPrice(500);
     const box = (await bar.boundingBox())!;
     expect(box.y + box.height).toBeCloseTo(844, 0);
     // The panel itself is below the document, out of sight.
@@ -653,7 +660,7 @@ describe('the library, from upload to download', () => {
     const confirm = bar.getByRole('button', { name: '确定下载' });
     const confirmBox = (await confirm.boundingBox())!;
     expect(confirmBox.x + confirmBox.width).toBeLessThanOrEqual(390 + EDGE_SLACK_PX);
-    expect(await bar.getByText('500 魔豆', { exact: true }).isVisible()).toBe(true);
+    expect(await bar.getByText('5 魔豆', { exact: true }).isVisible()).toBe(true);
     await confirm.click();
     await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
     await expect
@@ -664,6 +671,19 @@ describe('the library, from upload to download', () => {
       .toBe(true);
     // The panel on the screen, the bar steps aside.
     await expect.poll(() => bar.isVisible()).toBe(false);
+    // Opened again at 500 魔豆: the bar says by how much the member is short, within the phone's width.
+    const again = await pageAs(poor.token, { width: 390, height: 844 });
+    await again.goto(need('path'));
+    const shortBar = again.getByRole('region', { name: '下载', exact: true });
+    await shortBar.getByText('500 魔豆', { exact: true }).waitFor();
+    await shortBar.getByRole('button', { name: '下载' }).click();
+    const short = shortBar.getByRole('group', { name: '魔豆不足' });
+    await short.getByText('下载需 500 魔豆，您现有 20 魔豆，还差 480 魔豆。').waitFor();
+    const shortBox = (await short.boundingBox())!;
+    expect(shortBox.x + shortBox.width).toBeLessThanOrEqual(390 + EDGE_SLACK_PX);
+    const barBox = (await shortBar.boundingBox())!;
+    expect(barBox.y + barBox.height).toBeCloseTo(844, 0);
+    expect(await shortBar.getByRole('button', { name: '确定下载' }).count()).toBe(0);
     // A wide screen has the panel beside the document and no bar.
     const wide = await pageAs(poor.token, { width: 1280, height: 900 });
     await wide.goto(need('path'));

@@ -8,7 +8,7 @@ import type { Document } from '../../shared/types/document';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { TYPING_PAUSE_MS } from '../../web/src/features/reader/FindInDocument';
 import { NEAR_MARGIN } from '../../web/src/features/reader/use-lazy-pages';
-import { clearSession } from '../../web/src/features/session/session-store';
+import { clearSession, session } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { fakePolling, nextPoll, setTabHidden } from './polling';
 import { admin, member, renderApp, type Backend, type scriptedFetch } from './render-app';
@@ -692,6 +692,101 @@ describe('the reader', { timeout: 20_000 }, () => {
     await userEvent.click(within(panel).getByRole('button', { name: /下载（5 积分）/ }));
     await userEvent.click(within(panel).getByRole('button', { name: '确定下载' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/download/abc?document_id=42'));
+  });
+
+  describe('a member short of credits', () => {
+    const credits = {
+      system: { sitename: '测试文库', credit_name: '魔豆' },
+      vip: { enable: true, free_download: true },
+    };
+    const downloadCalls = (fetchMock: ReturnType<typeof renderApp>['fetchMock']) =>
+      fetchMock.mock.calls.filter(
+        ([url]) => new URL(String(url), 'http://localhost').pathname === '/api/v1/document/download',
+      ).length;
+
+    it('is told the price, their credits, the shortfall and where credits are earned, with nothing to confirm', async () => {
+      const { fetchMock } = renderApp('/library/7/42', {
+        user: { ...member, credit_count: 2 },
+        settings: credits,
+        backend: backend(
+          {},
+          {
+            'GET /api/v1/user': { status: 200, body: { ...member, credit_count: 2 } },
+            'GET /api/v1/document/download': { status: 403, body: { code: 7, message: '魔豆不足，无法下载' } },
+          },
+        ),
+      });
+      const panel = await screen.findByRole('region', { name: '下载文档' });
+      await userEvent.click(within(panel).getByRole('button', { name: '下载（5 魔豆）' }));
+      const short = await within(panel).findByRole('group', { name: '魔豆不足' });
+      expect(short.textContent).toBe(
+        '下载需 5 魔豆，您现有 2 魔豆，还差 3 魔豆。可在个人中心每日签到，或上传文档获得魔豆。开通VIP，免费下载知道了',
+      );
+      expect(within(short).getByRole('link', { name: '个人中心' }).getAttribute('href')).toBe('/member');
+      expect(within(short).getByRole('link', { name: '上传文档' }).getAttribute('href')).toBe('/upload');
+      // VIP members download for free here: the way past the credits.
+      expect(within(short).getByRole('link', { name: '开通VIP，免费下载' }).getAttribute('href')).toBe('/vip');
+      expect(screen.queryByRole('button', { name: '确定下载' })).toBeNull();
+      expect(screen.queryByText(/确定下载？/)).toBeNull();
+      expect(downloadCalls(fetchMock)).toBe(0);
+      await userEvent.click(within(short).getByRole('button', { name: '知道了' }));
+      expect(within(panel).queryByRole('group', { name: '魔豆不足' })).toBeNull();
+    });
+
+    it('is asked to confirm when the server counts enough credits since (the session had fewer)', async () => {
+      renderApp('/library/7/42', {
+        user: { ...member, credit_count: 2 },
+        settings: credits,
+        backend: backend({}, { 'GET /api/v1/user': { status: 200, body: { ...member, credit_count: 8 } } }),
+      });
+      const panel = await screen.findByRole('region', { name: '下载文档' });
+      await userEvent.click(within(panel).getByRole('button', { name: '下载（5 魔豆）' }));
+      expect(await within(panel).findByRole('group', { name: '需 5 魔豆，确定下载？' })).toBeTruthy();
+      expect(screen.queryByRole('group', { name: '魔豆不足' })).toBeNull();
+    });
+
+    it('is told the shortfall on the next click once a download spent the credits', async () => {
+      vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+      let balance = 7;
+      const { fetchMock } = renderApp('/library/7/42', {
+        user: { ...member, credit_count: 7 },
+        settings: credits,
+        backend: backend(
+          {},
+          {
+            'GET /api/v1/user': () => ({ status: 200, body: { ...member, credit_count: balance } }),
+            'GET /api/v1/document/download': () => {
+              balance -= 5;
+              return { status: 200, body: { url: '/download/abc' } };
+            },
+          },
+        ),
+      });
+      const panel = await screen.findByRole('region', { name: '下载文档' });
+      await userEvent.click(within(panel).getByRole('button', { name: '下载（5 魔豆）' }));
+      await userEvent.click(within(panel).getByRole('button', { name: '确定下载' }));
+      await waitFor(() => expect(downloadCalls(fetchMock)).toBe(1));
+      // The session learns the new balance from the server once the download is done.
+      await waitFor(() => expect(session.value.user?.credit_count).toBe(2));
+      await userEvent.click(within(panel).getByRole('button', { name: '下载（5 魔豆）' }));
+      const short = await within(panel).findByRole('group', { name: '魔豆不足' });
+      expect(short.textContent).toContain('您现有 2 魔豆，还差 3 魔豆。');
+      expect(screen.queryByRole('button', { name: '确定下载' })).toBeNull();
+      expect(downloadCalls(fetchMock)).toBe(1);
+    });
+
+    it('downloads for free as a VIP member where VIP downloads are free', async () => {
+      vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+      const { fetchMock } = renderApp('/library/7/42', {
+        user: { ...member, is_vip: true },
+        settings: credits,
+        backend: backend({}, { 'GET /api/v1/document/download': { status: 200, body: { url: '/download/abc' } } }),
+      });
+      const panel = await screen.findByRole('region', { name: '下载文档' });
+      await userEvent.click(within(panel).getByRole('button', { name: 'VIP免费下载' }));
+      await waitFor(() => expect(downloadCalls(fetchMock)).toBe(1));
+      expect(screen.queryByRole('group', { name: '魔豆不足' })).toBeNull();
+    });
   });
 });
 

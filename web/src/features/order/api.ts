@@ -16,8 +16,8 @@ import type {
 import { OrderStatus } from '../../../../shared/vip';
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
-import { setUser } from '../session/session-store';
-import { userApi, userKeys } from '../user/api';
+import { refreshSessionUser } from '../session/session-actions';
+import { userKeys } from '../user/api';
 import { vipKeys } from '../vip/api';
 
 export const orderKeys = {
@@ -58,8 +58,7 @@ export async function refreshAfterPaid(client: QueryClient): Promise<void> {
   );
   // Not through currentUserQuery, which ends the session on any failure: a failed refresh here
   // only leaves the header's old state until the next load.
-  const current = await userApi.current();
-  if (current.ok) setUser(current.data);
+  await refreshSessionUser();
 }
 
 const memberStale = [orderKeys.all, vipKeys.mine, userKeys.current];

@@ -1,6 +1,7 @@
 // Downloading a document: the price ("免费", its credits, "VIP免费"), the button saying what
-// the download costs this reader (已购买 once they paid for it), and the server's reason in
-// Chinese when it refuses (daily limits, credits, a punishment).
+// the download costs this reader (已购买 once they paid for it), the member's shortfall when
+// their credits are below the price, and the server's reason in Chinese when it refuses
+// (daily limits, credits, a punishment: the server stays the judge).
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -16,6 +17,7 @@ import { IconDownload } from '../../ui/icons';
 import { downloadDocument, purchaseQuery } from '../document/api';
 import { creditName, DocumentPrice, vipDownloadsFree } from '../document/DocumentPrice';
 import { FormatIcon } from '../document/FormatIcon';
+import { refreshSessionUser } from '../session/session-actions';
 import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
 import { isTyping } from './typing';
@@ -50,10 +52,45 @@ function useBought(doc: Document, user: User | null | undefined): boolean {
 }
 
 /**
+ * What a member whose credits are below the price is told instead of a confirmation that could
+ * only fail: the price, their credits, the shortfall, where credits are earned, and VIP where
+ * its members download for free.
+ */
+function CreditShortfall({
+  price,
+  balance,
+  credits,
+  vip,
+  onClose,
+}: {
+  price: number;
+  balance: number;
+  credits: string;
+  vip: boolean;
+  onClose: () => void;
+}) {
+  return (
+    <span className="app-download__short" role="group" aria-label={`${credits}不足`}>
+      <span className="app-download__short-text">
+        下载需 {price} {credits}，您现有 {balance} {credits}，还差 {price - balance} {credits}。
+      </span>
+      <span className="app-download__short-text">
+        可在<Link to="/member">个人中心</Link>每日签到，或<Link to="/upload">上传文档</Link>获得{credits}。
+      </span>
+      {vip && <Link to="/vip">开通VIP，免费下载</Link>}
+      <Button size="small" onClick={onClose}>
+        知道了
+      </Button>
+    </span>
+  );
+}
+
+/**
  * The download button, named after what the download costs this reader: 免费`what`,
  * VIP免费`what`, or `what`（5 魔豆）; `label` names it instead (the bar's 下载, beside the
- * price). A member's paid download asks first (需 5 魔豆，确定下载？). `vipBadge`: marked
- * VIP免费 where VIP members download it for free (where no price beside says so already).
+ * price). A member's paid download asks first (需 5 魔豆，确定下载？), or, short of credits,
+ * says by how much (CreditShortfall). `vipBadge`: marked VIP免费 where VIP members download it
+ * for free (where no price beside says so already).
  */
 export function DownloadButton({
   doc,
@@ -72,6 +109,17 @@ export function DownloadButton({
   const settings = useSettings();
   const { user } = useSession();
   const [refusal, setRefusal] = useState<string>();
+  const [shortShown, setShortShown] = useState(false);
+  const [checking, setChecking] = useState(false);
+  const cost = downloadCost(doc, settings, user, useBought(doc, user));
+  const credits = creditName(settings);
+  const priceValue = doc.price ?? 0;
+  const price = `${priceValue} ${credits}`;
+  // Credits are spent on a second, deliberate click (a visitor's click only brings the
+  // server's reason: there is nothing to spend yet).
+  const confirmFirst = cost === 'price' && Boolean(user);
+  // MOREDOC omits a zero count.
+  const balance = user?.credit_count ?? 0;
   const download = useMutation({
     mutationFn: async (_: void, context) => unwrap(await downloadDocument(doc.id ?? 0, context)),
     onSuccess: (reply) => {
@@ -85,18 +133,30 @@ export function DownloadButton({
       setRefusal(reason);
       onRefused?.(reason);
     },
+    // Credits moved (or the server found too few): the next price check needs the new balance.
+    onSettled: () => {
+      if (confirmFirst) void refreshSessionUser();
+    },
   });
-  const cost = downloadCost(doc, settings, user, useBought(doc, user));
-  const price = `${doc.price ?? 0} ${creditName(settings)}`;
+  /**
+   * The confirmation, unless the member's credits are below the price. The session's count may
+   * be old (earned since in another tab), so a shortfall is first checked with the server; when
+   * it cannot say, the confirmation is asked and the server decides.
+   */
+  const askUnlessShort = async (ask: () => void) => {
+    if (balance >= priceValue) return ask();
+    setChecking(true);
+    const current = await refreshSessionUser();
+    setChecking(false);
+    if (current && (current.credit_count ?? 0) < priceValue) setShortShown(true);
+    else ask();
+  };
   const named = {
     free: `免费${what}`,
     bought: `已购买，免费${what}`,
     vip: `VIP免费${what}`,
     price: `${what}（${price}）`,
   };
-  // Credits are spent on a second, deliberate click (a visitor's click only brings the
-  // server's reason: there is nothing to spend yet).
-  const confirmFirst = cost === 'price' && Boolean(user);
   return (
     <span className="app-download">
       <InlineConfirm
@@ -109,14 +169,23 @@ export function DownloadButton({
             type="primary"
             theme="solid"
             icon={<IconDownload />}
-            loading={download.isPending}
-            onClick={() => (confirmFirst ? ask() : download.mutate())}
+            loading={download.isPending || checking}
+            onClick={() => (confirmFirst ? void askUnlessShort(ask) : download.mutate())}
           >
             {label ? (cost === 'bought' ? `已购买，${label}` : label) : named[cost]}
           </Button>
         )}
       />
       {vipBadge && cost === 'price' && vipDownloadsFree(settings) && <span className="app-price__vip">VIP免费</span>}
+      {shortShown && confirmFirst && balance < priceValue && (
+        <CreditShortfall
+          price={priceValue}
+          balance={balance}
+          credits={credits}
+          vip={vipDownloadsFree(settings) && !user?.is_vip}
+          onClose={() => setShortShown(false)}
+        />
+      )}
       {refusal && !onRefused && (
         <span className="app-download__refusal" role="alert">
           {refusal}

@@ -40,6 +40,17 @@ export async function fetchCurrentUser(options?: { probe?: boolean }): Promise<U
   return result.data;
 }
 
+/**
+ * The session's user as the server has it now (credits, VIP period), or undefined when it could
+ * not be read: unlike `fetchCurrentUser`, a failure keeps the session as it is.
+ */
+export async function refreshSessionUser(): Promise<User | undefined> {
+  const current = await userApi.current();
+  if (!current.ok) return undefined;
+  setUser(current.data);
+  return current.data;
+}
+
 export const currentUserQuery = () =>
   queryOptions({
     queryKey: userKeys.current,
