@@ -108,6 +108,21 @@ describe("the positions of a page's characters", () => {
 const hashFolder = (dataDir: string, hash: string) =>
   path.join(dataDir, 'documents', ...hash.slice(0, 5).split(''), hash);
 
+/**
+ * Makes the conversions of `hashes` look as a conversion from before the positions were kept left them: no
+ * positions, no mention of them in the manifest, no sweep done.
+ */
+function convertedBeforePositions(dataDir: string, ...hashes: string[]): void {
+  for (const hash of hashes) {
+    const folder = hashFolder(dataDir, hash);
+    for (const file of fs.readdirSync(folder)) if (file.endsWith('.pos.gz')) fs.rmSync(path.join(folder, file));
+    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    delete manifest.positions;
+    fs.writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify(manifest));
+  }
+  fs.rmSync(path.join(dataDir, 'documents', 'positions-backfill.json'), { force: true });
+}
+
 describe('find in the document', () => {
   const find = (wd: string, token?: string, id = doc.id) =>
     api(backend.url, 'GET', '/api/v1/document/find', { token, query: { id, wd } });
@@ -193,17 +208,7 @@ describe('documents converted before the positions were kept', () => {
       await first.close({ keepData: true });
 
       // What a conversion made before this change left: no positions, no mention of them, no sweep.
-      for (const d of [pdf, txt]) {
-        const folder = hashFolder(dataDir, d.hash);
-        for (const file of fs.readdirSync(folder)) if (file.endsWith('.pos.gz')) fs.rmSync(path.join(folder, file));
-        const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as Record<
-          string,
-          unknown
-        >;
-        delete manifest.positions;
-        fs.writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify(manifest));
-      }
-      fs.rmSync(path.join(dataDir, 'documents', 'positions-backfill.json'), { force: true });
+      convertedBeforePositions(dataDir, pdf.hash, txt.hash);
 
       second = await startBackend({ dataDir });
       expect((await get(`/view/page/${pdf.hash}/2.json`, undefined, {}, second.url)).status).toBe(404);
@@ -247,15 +252,7 @@ describe('documents converted before the positions were kept', () => {
 
       // Converted before the positions were kept, from an upload that is now a page MuPDF reads
       // for ever (10^8 letters in nested forms): the positions job gets it.
-      const folder = hashFolder(dataDir, pdf.hash);
-      for (const file of fs.readdirSync(folder)) if (file.endsWith('.pos.gz')) fs.rmSync(path.join(folder, file));
-      const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as Record<
-        string,
-        unknown
-      >;
-      delete manifest.positions;
-      fs.writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify(manifest));
-      fs.rmSync(path.join(dataDir, 'documents', 'positions-backfill.json'), { force: true });
+      convertedBeforePositions(dataDir, pdf.hash);
       const upload = await withDatabase(dataDir, (db) =>
         db.selectFrom('attachment').select('path').where('hash', '=', pdf.hash).executeTakeFirstOrThrow(),
       );
