@@ -8,7 +8,7 @@ import type { Permission } from '../../shared/types/permission';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { fakePolling, nextPoll, setTabHidden } from './polling';
+import { expectConversionPolling, fakePolling, nextPoll } from './polling';
 import { admin, member, renderApp } from './render-app';
 
 afterEach(() =>
@@ -375,26 +375,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     });
     expect(await screen.findByText('转换中')).toBeTruthy();
     const listed = () => requests(fetchMock, 'GET', '/api/v1/document/list').length;
-    await waitFor(() => expect(listed()).toBe(1));
-    // Each wait twice the one before (3 s, 6 s, 12 s, 24 s), then 30 s at most: from the second
-    // on, half of each passes without an ask.
-    let wait: number = CONVERSION_POLL.firstMs;
-    for (let asked = 2; asked <= 6; asked += 1) {
-      if (asked > 2) {
-        await nextPoll(wait / 2);
-        expect(listed()).toBe(asked - 1);
-      }
-      await nextPoll(asked > 2 ? wait / 2 : wait);
-      await waitFor(() => expect(listed()).toBe(asked));
-      wait = Math.min(wait * 2, CONVERSION_POLL.maxMs);
-    }
-    expect(wait).toBe(CONVERSION_POLL.maxMs);
-    // A hidden tab is not asked about; shown again, it asks at once.
-    setTabHidden(true);
-    await nextPoll(CONVERSION_POLL.maxMs * 3);
-    expect(listed()).toBe(6);
-    setTabHidden(false);
-    await waitFor(() => expect(listed()).toBe(7));
+    await expectConversionPolling(listed);
     expect(screen.getByText('转换中')).toBeTruthy();
   });
 

@@ -10,7 +10,7 @@ import { TYPING_PAUSE_MS } from '../../web/src/features/reader/FindInDocument';
 import { NEAR_MARGIN } from '../../web/src/features/reader/use-lazy-pages';
 import { clearSession, session } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
-import { fakePolling, nextPoll, setTabHidden } from './polling';
+import { expectConversionPolling, fakePolling, nextPoll } from './polling';
 import { admin, member, renderApp, type Backend, type scriptedFetch } from './render-app';
 
 const HASH = '0123456789abcdef0123456789abcdef';
@@ -502,26 +502,7 @@ describe('the reader', { timeout: 20_000 }, () => {
     const { fetchMock } = renderApp('/library/7/42', { backend: backend({ status: 0, pages: 0 }) });
     expect(await screen.findByText('文档等待转换')).toBeTruthy();
     const polls = () => documentReads(fetchMock).filter((url) => !url.searchParams.has('with_author')).length;
-    await waitFor(() => expect(polls()).toBe(1));
-    // Each wait twice the one before (3 s, 6 s, 12 s, 24 s), then 30 s at most: from the second
-    // on, half of each passes without an ask.
-    let wait: number = CONVERSION_POLL.firstMs;
-    for (let asked = 2; asked <= 6; asked += 1) {
-      if (asked > 2) {
-        await nextPoll(wait / 2);
-        expect(polls()).toBe(asked - 1);
-      }
-      await nextPoll(asked > 2 ? wait / 2 : wait);
-      await waitFor(() => expect(polls()).toBe(asked));
-      wait = Math.min(wait * 2, CONVERSION_POLL.maxMs);
-    }
-    expect(wait).toBe(CONVERSION_POLL.maxMs);
-    // A hidden tab is not asked about; shown again, it asks at once.
-    setTabHidden(true);
-    await nextPoll(CONVERSION_POLL.maxMs * 3);
-    expect(polls()).toBe(6);
-    setTabHidden(false);
-    await waitFor(() => expect(polls()).toBe(7));
+    await expectConversionPolling(polls);
     expect(screen.getByText('文档等待转换')).toBeTruthy();
   });
 
