@@ -372,6 +372,61 @@ describe('fair shares (fairKey)', () => {
     await waitFor(async () => started.length === 2, 'the second queue to start a job');
     expect(started).toEqual(['A1', 'B1']);
   });
+
+  it('gives two queues claiming at the same instant one job of each owner, not two of the older one', async () => {
+    // A1, A2 and B1 queued, then two queues (their own pools on PostgreSQL, as two processes) start
+    // together, one slot each. On PostgreSQL a transaction holding the job table keeps both claims
+    // waiting, then lets them go at once, with 20,000 more of A's jobs to sort so that they overlap: a
+    // claim that cannot see the other's lease takes A2 (seen in 4 runs of 4 without the claims' turns).
+    const other = await openTestDatabase();
+    const started: string[] = [];
+    const pair = [newQueue(), newQueue({ db: other })];
+    for (const [name, owner] of [
+      ['A1', 'A'],
+      ['A2', 'A'],
+      ['B1', 'B'],
+    ])
+      await pair[0]!.enqueue(kind, { name: name! }, { fairKey: owner! });
+    for (const queue of pair)
+      queue.register(
+        kind,
+        async ({ name }, { signal }) => {
+          started.push(name);
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+        },
+        { concurrency: 1 },
+      );
+    const holder = TEST_ENGINE === 'postgres' ? new pg.Client({ connectionString: databaseUrl }) : undefined;
+    try {
+      if (holder) {
+        await holder.connect();
+        const later = new Date().toISOString();
+        await holder.query(
+          `INSERT INTO job (kind, payload, max_attempts, run_after, fair_key, created_at, updated_at)
+           SELECT $1, '{"name":"A' || n || '"}', 3, $2, 'A', $2, $2 FROM generate_series(3, 20002) AS n`,
+          [kind.name, later],
+        );
+        await holder.query('BEGIN');
+        await holder.query('LOCK TABLE job IN SHARE ROW EXCLUSIVE MODE');
+      }
+      for (const queue of pair) queue.start();
+      if (holder) {
+        // Both claims wait: on the table, or one of them on the other's turn.
+        await waitFor(
+          async () =>
+            Number((await holder.query('SELECT count(*) AS n FROM pg_locks WHERE NOT granted')).rows[0].n) === 2,
+          'both claims to wait',
+        );
+        await holder.query('COMMIT');
+      }
+      await waitFor(async () => started.length === 2, 'both queues to start a job');
+      expect(started.sort()).toEqual(['A1', 'B1']);
+    } finally {
+      await holder?.end();
+    }
+    // Stopping aborts the two held jobs (a freed slot would claim A2).
+    await Promise.all(pair.map((queue) => queue.stop({ graceMs: 0 })));
+  });
 });
 
 describe('failures', () => {

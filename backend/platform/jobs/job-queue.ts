@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { isDatabaseUnavailable, type Database } from '../../db';
-import { engineOf } from '../../db/dialect';
+import { engineOf, lockKeys } from '../../db/dialect';
 import { CHANNELS, notify, type Notifications } from '../../db/notifications';
 import type { DB, JobState, JobTable } from '../../db/schema';
 import {
@@ -368,12 +368,21 @@ export class JobQueue {
    * leases it: of those whose fair key has the fewest jobs of the kind under a live lease (a
    * job without a key counts none), the oldest. Concurrent claimers (other processes on the
    * same file) are serialised by SQLite's write lock, and the outer WHERE re-checks the row.
-   * On PostgreSQL the subquery takes the row with `FOR UPDATE SKIP LOCKED`, so that claimers
-   * (other connections of the pool, other processes) skip each other's rows instead of waiting
-   * on them or leasing the same one; claims at the same instant do not see each other's lease,
-   * so two of them may each start a job of the same key (the next claim counts both).
+   * On PostgreSQL the claims of a kind take turns on an advisory lock held until their
+   * transaction commits (other connections of the pool, other processes): under READ COMMITTED
+   * the next claim's statement then sees the lease the last one wrote, so two claims at the same
+   * instant never start two jobs of one key while another key waits. The subquery also takes
+   * the row with `FOR UPDATE SKIP LOCKED`, passing over a row another statement holds.
    */
   private async claim(kind: string): Promise<JobRow | undefined> {
+    if (engineOf(this.db) === 'sqlite') return this.claimIn(this.db, kind);
+    return this.db.transaction().execute(async (trx) => {
+      await lockKeys(trx, [`job-claim:${kind}`]);
+      return this.claimIn(trx, kind);
+    });
+  }
+
+  private async claimIn(db: Kysely<DB>, kind: string): Promise<JobRow | undefined> {
     const now = new Date();
     const ts = now.toISOString();
     this.claimCount += 1;
@@ -387,7 +396,7 @@ export class JobQueue {
         ]),
       ]);
     // The keys with jobs under a live lease, counted once (as many rows as running jobs at most).
-    const leased = this.db
+    const leased = db
       .selectFrom('job')
       .select((eb) => ['fair_key', eb.fn.countAll<number>().as('running')])
       .where('kind', '=', kind)
@@ -396,7 +405,7 @@ export class JobQueue {
       .where('fair_key', 'is not', null)
       .groupBy('fair_key')
       .as('leased');
-    const fairest = this.db
+    const fairest = db
       .selectFrom('job')
       .leftJoin(leased, 'leased.fair_key', 'job.fair_key')
       .select('job.id')
@@ -407,8 +416,8 @@ export class JobQueue {
       .orderBy('job.id')
       .limit(1);
     // Only the job rows are locked: the counts are not rows to lock.
-    const next = engineOf(this.db) === 'postgres' ? fairest.forUpdate('job').skipLocked() : fairest;
-    return this.db
+    const next = engineOf(db) === 'postgres' ? fairest.forUpdate('job').skipLocked() : fairest;
+    return db
       .updateTable('job')
       .set((eb) => ({
         state: 'running',
