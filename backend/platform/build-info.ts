@@ -10,12 +10,12 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import dayjs from 'dayjs';
+import { formatDate } from '../../shared/format';
 
 export interface BuildInfo {
   /** the git commit built, '' when unknown */
   hash: string;
-  /** when it was built, "YYYY-MM-DD HH:mm:ss" in the server's time zone, '' when unknown */
+  /** when it was built, "YYYY-MM-DD HH:mm:ss" in China time (as every date the site shows), '' when unknown */
   build_at: string;
 }
 
@@ -23,7 +23,7 @@ export interface BuildInfo {
 export const BUNDLED_BUILD_INFO = fileURLToPath(new URL('../build-info.json', import.meta.url));
 
 export function buildTime(at: Date): string {
-  return dayjs(at).format('YYYY-MM-DD HH:mm:ss');
+  return formatDate(at, 'YYYY-MM-DD HH:mm:ss');
 }
 
 /** The commit checked out where `cwd` is, or '' (no git, not a checkout: the Docker image). */

@@ -572,6 +572,10 @@ describe('GetStats', () => {
       hash: head,
       build_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
     });
+    // From the sources the build is when the process started, in China time as every date of the site
+    // (the server's own zone, UTC here, put it 8 hours back).
+    const builtAt = Date.parse(`${holder.body.build_at.replace(' ', 'T')}+08:00`);
+    expect(Math.abs(Date.now() - builtAt)).toBeLessThan(2 * 3600_000);
     const tagged = await startBackend({ env: { BUILD_HASH: 'f00dfeed', BUILD_AT: '2026-11-27 08:00:00' } });
     try {
       const token = await login(tagged.url, 'admin', tagged.adminPassword);
