@@ -6,7 +6,7 @@ import { checkArchive } from './archive-guard';
 import { detectConverters, type ConverterReport } from './detect';
 import { ConversionError, abortReason, incompleteFile } from './errors';
 import { ExternalConverters } from './external';
-import { notText, planConversion, sniffContent, type ConverterName, type FormatPlan } from './formats';
+import { notText, planConversion, sniffContent, textTableImport, type ConverterName, type FormatPlan } from './formats';
 import {
   PAGE_TIMEOUT_MS,
   PagePool,
@@ -388,11 +388,16 @@ class Converter implements DocumentConverter {
     const key = randomUUID();
     const ext = request.ext.replace(/^\./, '').toLowerCase();
     let input = request.sourcePath;
-    if (plan.input === 'utf8-text') {
+    let libreofficeFilter = plan.libreofficeFilter;
+    if (plan.input === 'utf8-text' || plan.input === 'text-table') {
       const text = decodeTextFile(await readFile(request.sourcePath));
       if (text === null) throw notText(ext);
-      input = join(scratch, plan.converter === 'mupdf' ? 'document.txt' : `document.${ext}`);
-      await writeFile(input, text);
+      const table = plan.input === 'text-table' ? textTableImport(text) : null;
+      libreofficeFilter ??= table?.filter;
+      if (table?.utf8 ?? true) {
+        input = join(scratch, plan.converter === 'mupdf' ? 'document.txt' : `document.${ext}`);
+        await writeFile(input, text);
+      }
     } else if (plan.input === 'png-image') {
       input = join(scratch, 'document.png');
       try {
@@ -417,7 +422,7 @@ class Converter implements DocumentConverter {
       // A plain name with the upload's extension: LibreOffice picks its filter by it, and names the PDF after it.
       const named = join(scratch, `document.${ext}`);
       if (input !== named) await copyFile(input, named);
-      pdf = await external.libreofficeToPdf(named, join(scratch, 'out'), signal, plan.libreofficeFilter);
+      pdf = await external.libreofficeToPdf(named, join(scratch, 'out'), signal, libreofficeFilter);
     } else {
       const named = join(scratch, `document.${ext}`);
       await copyFile(input, named);

@@ -36,8 +36,11 @@ export type ContentKind =
 
 export interface FormatPlan {
   converter: ConverterName;
-  /** How the upload is handed over: as it is, decoded to UTF-8 first, or re-encoded as PNG. */
-  input: 'as-is' | 'utf8-text' | 'png-image';
+  /**
+   * How the upload is handed over: as it is, decoded to UTF-8 first, re-encoded as PNG, or as a
+   * spreadsheet that is text (textTableImport decides).
+   */
+  input: 'as-is' | 'utf8-text' | 'png-image' | 'text-table';
   /** The file name MuPDF recognises the format by (MuPDF plans). */
   mupdfName?: string;
   /** Reflowable formats are laid out on pages of one size (MuPDF plans). */
@@ -142,14 +145,37 @@ function groupExtensions(...keys: string[]): Set<string> {
   return new Set(extensionGroups.filter((group) => keys.includes(group.key)).flatMap((group) => group.extensions));
 }
 
+// LibreOffice's text import filter by its name, with its options: field separator, text
+// delimiter, character set 76 = UTF-8, first line. A name it does not know (`CSV`) is not
+// refused: a file whose extension LibreOffice maps elsewhere (.xlsx) then opens as plain text.
+const CSV_FILTER = 'Text - txt - csv (StarCalc)';
 const DELIMITED_TEXT: Record<string, string> = {
-  // LibreOffice CSV filter options: field separator, text delimiter, character set 76 = UTF-8, first line.
-  csv: 'CSV:44,34,76,1',
-  tsv: 'CSV:9,34,76,1',
+  csv: `${CSV_FILTER}:44,34,76,1`,
+  tsv: `${CSV_FILTER}:9,34,76,1`,
 };
 const OFFICE_EXTENSIONS = new Set(
   [...groupExtensions('word', 'ppt', 'excel')].filter((ext) => !(ext in DELIMITED_TEXT)),
 );
+const SPREADSHEET_EXTENSIONS = new Set([...groupExtensions('excel')].filter((ext) => !(ext in DELIMITED_TEXT)));
+
+// An HTML page says its character set in a <meta> (charset=… or http-equiv Content-Type), which
+// LibreOffice follows; without one it reads bytes that are not UTF-8 as Windows-1252.
+const HTML_START = /^\s*</;
+const DECLARED_CHARSET = /<meta[^>]*charset\s*=/i;
+
+/**
+ * How LibreOffice gets a spreadsheet extension (.xls, .xlsx, .et, .ods) whose bytes are text, as
+ * web applications export "Excel" files: tab- or comma-separated text, or an HTML table, often in
+ * GBK. Left to itself LibreOffice reads such text as Windows-1252. An HTML page that declares its
+ * character set goes as it is; other text goes decoded to UTF-8 (decodeTextFile, as a .txt): an
+ * HTML page without a declaration for LibreOffice's own detection, delimited text with the CSV
+ * filter of a .tsv when its first line holds a tab, of a .csv otherwise.
+ */
+export function textTableImport(text: string): { utf8: boolean; filter?: string } {
+  if (HTML_START.test(text)) return { utf8: !DECLARED_CHARSET.test(text) };
+  const firstLine = text.slice(0, text.search(/\r|\n|$/));
+  return { utf8: true, filter: firstLine.includes('\t') ? DELIMITED_TEXT.tsv : DELIMITED_TEXT.csv };
+}
 const OFFICE_CONTENT: readonly ContentKind[] = ['ole', 'zip', 'rtf', 'text'];
 const TEXT_EXTENSIONS = groupExtensions('text');
 const MUPDF_IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'bmp', 'tif', 'tiff', 'webp']);
@@ -199,6 +225,8 @@ export function planConversion(extension: string, content: ContentKind): FormatP
   if (OFFICE_EXTENSIONS.has(ext)) {
     // Many ".doc" files are RTF, HTML or docx in disguise; LibreOffice detects those itself.
     expect(OFFICE_CONTENT);
+    if (content === 'text' && SPREADSHEET_EXTENSIONS.has(ext))
+      return { converter: 'libreoffice', input: 'text-table', archive: false };
     return { converter: 'libreoffice', input: 'as-is', archive: content === 'zip' };
   }
   if (ext in DELIMITED_TEXT) {

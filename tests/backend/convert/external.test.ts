@@ -306,6 +306,43 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
 
   itNeeds(
     ['calc', 'noto-cjk'],
+    'reads a text table named .xls or .xlsx, UTF-8 or GBK, tab- or comma-separated or HTML, as Chinese cells',
+    async () => {
+      // 苹果 and 香蕉 in GBK
+      const gbk = (...parts: string[]) =>
+        Buffer.concat(
+          parts.map((part) =>
+            part === '苹果'
+              ? Buffer.from('c6bbb9fb', 'hex')
+              : part === '香蕉'
+                ? Buffer.from('cfe3bdb6', 'hex')
+                : Buffer.from(part),
+          ),
+        );
+      const cases: { name: string; ext: string; bytes: Buffer }[] = [
+        { name: 'utf8-tsv.xls', ext: 'xls', bytes: Buffer.from('苹果\t3\n香蕉\t5\n') },
+        { name: 'gbk-tsv.xls', ext: 'xls', bytes: gbk('苹果', '\t3\r\n', '香蕉', '\t5\r\n') },
+        { name: 'gbk-csv.xlsx', ext: 'xlsx', bytes: gbk('苹果', ',3\r\n', '香蕉', ',5\r\n') },
+        {
+          name: 'gbk-html.xls',
+          ext: 'xls',
+          bytes: gbk('<table><tr><td>', '苹果', '</td><td>3</td></tr><tr><td>', '香蕉', '</td><td>5</td></tr></table>'),
+        },
+      ];
+      for (const { name, ext, bytes } of cases) {
+        const source = join(dir, name);
+        await writeFile(source, bytes);
+        const result = await converter.convertDocument({ sourcePath: source, ext, outDir: outDir() });
+        expect(result.converter, name).toBe('libreoffice');
+        // a cell a word: the characters are right and the separator split the lines
+        expect(result.text.split(/\s+/), name).toEqual(expect.arrayContaining(['苹果', '3', '香蕉', '5']));
+      }
+    },
+    120_000,
+  );
+
+  itNeeds(
+    ['calc', 'noto-cjk'],
     "prints no page header or footer a spreadsheet does not set, not Calc's sheet name and Page 1",
     async () => {
       const csv = join(dir, 'sheet.csv');

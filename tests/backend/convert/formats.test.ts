@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversionError } from '../../../backend/platform/convert/errors';
-import { planConversion, sniffContent, type ContentKind } from '../../../backend/platform/convert/formats';
+import {
+  planConversion,
+  sniffContent,
+  textTableImport,
+  type ContentKind,
+} from '../../../backend/platform/convert/formats';
 import { fixture, passwordOfficeFile, textPdf } from '../../helpers/documents';
 import { zip } from '../../helpers/zip';
 
@@ -110,11 +115,32 @@ describe('planConversion', () => {
     expect(planConversion('csv', 'text')).toMatchObject({
       converter: 'libreoffice',
       input: 'utf8-text',
-      libreofficeFilter: 'CSV:44,34,76,1',
+      libreofficeFilter: 'Text - txt - csv (StarCalc):44,34,76,1',
     });
+    // a spreadsheet extension holding text: the import is chosen from the text (textTableImport)
+    expect(planConversion('xls', 'text')).toMatchObject({ converter: 'libreoffice', input: 'text-table' });
+    expect(planConversion('doc', 'text')).toMatchObject({ converter: 'libreoffice', input: 'as-is' });
     expect(planConversion('azw3', 'kf8').converter).toBe('calibre');
     expect(planConversion('mobi', 'kf8').converter).toBe('calibre');
     expect(planConversion('chm', 'chm').converter).toBe('calibre');
+  });
+
+  it('imports a spreadsheet that is text by its separator, or as HTML that keeps a declared charset', () => {
+    expect(textTableImport('名称\t数量\n苹果,3\t1')).toEqual({
+      utf8: true,
+      filter: 'Text - txt - csv (StarCalc):9,34,76,1',
+    });
+    expect(textTableImport('名称,数量\r\n苹果\t3')).toEqual({
+      utf8: true,
+      filter: 'Text - txt - csv (StarCalc):44,34,76,1',
+    });
+    expect(textTableImport('\n <table><tr><td>苹果</td></tr></table>')).toEqual({ utf8: true });
+    expect(textTableImport('<html><head><meta charset="gbk"></head><body><table></table></body></html>')).toEqual({
+      utf8: false,
+    });
+    expect(
+      textTableImport('<html><head><META http-equiv="Content-Type" content="text/html; charset=GB2312"></head></html>'),
+    ).toEqual({ utf8: false });
   });
 
   function failure(ext: string, kind: ContentKind): ConversionError {
