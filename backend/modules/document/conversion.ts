@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import {
   MISSING_CONVERTER_MESSAGES,
   POSITIONS_VERSION,
   refusalOf,
+  renderingRoute,
   sniffContent,
   type ContentKind,
   type ConversionResult,
@@ -38,6 +40,7 @@ import {
   awaitsReviewConversion,
   documentsByHash,
   failedWith,
+  fileHashOf,
   setText,
   updateDocuments,
   waitingHashes,
@@ -50,7 +53,10 @@ import {
 // of them in one transaction. The engine (platform/convert) works in a local folder; the
 // outputs then move into the blob store under documents/<h0>/…/<h4>/<md5>/, with a manifest
 // written last that says a complete conversion is there (a same-file upload reuses it, when
-// the file's content bears out the upload's extension: refuseOtherContent).
+// the file's content bears out the upload's extension: refuseOtherContent). "The same file" is
+// the same bytes under an extension of the same rendering route: a document's hash is its
+// file's MD5, or one made from it and the route when documents of that MD5 render another way
+// (documentHashFor).
 // Status 0 or 5 → 1 while the job runs → 2 with the page count, or 3 with the reason. A file
 // asked for while its job runs (a reconversion, another upload) gets one more run of that job.
 // A document in review (6) converts too, keeping its status: its pages are there for the
@@ -97,6 +103,20 @@ export async function enqueueConversions(
 }
 
 /**
+ * The hash a new document of this file and extension is made under, which names its job and
+ * the folder of its pages: the file's MD5, unless documents of that MD5 go another rendering
+ * route (a .txt renders as plain text, a .csv of the same bytes as a table); then the MD5 of
+ * `<md5>:<route>`, shared by every document of the file that goes this route. The same bytes
+ * under two routes thus convert apart, and under one route once.
+ */
+export async function documentHashFor(db: Database, fileHash: string, ext: string): Promise<string> {
+  const route = renderingRoute(ext);
+  const others = await db.selectFrom('document').select('ext').where('hash', '=', fileHash).execute();
+  if (others.every((d) => renderingRoute(d.ext || ext) === route)) return fileHash;
+  return createHash('md5').update(`${fileHash}:${route}`).digest('hex');
+}
+
+/**
  * `preview` as MOREDOC computes it: the smaller of `max_preview` and `max_preview_percent` % of the pages, at least 1.
  */
 export function previewPages(pages: number, maxPreview: number, maxPreviewPercent: number): number {
@@ -130,6 +150,7 @@ async function storeOutputs(
   outDir: string,
   result: ConversionResult,
   text: string,
+  ext: string,
 ): Promise<Manifest> {
   const names = [
     ...result.pageFiles.map((p) => p.file),
@@ -156,6 +177,7 @@ async function storeOutputs(
     textPages: result.pages,
     positions: POSITIONS_VERSION,
     converter: result.converter,
+    route: renderingRoute(ext),
     convertedAt: new Date().toISOString(),
   });
   await writeManifest(app, hash, manifest);
@@ -375,6 +397,8 @@ export async function runConversion(
     // A conversion from before the page texts were kept apart: its text cannot be cut at a page
     // (page-text.ts), so the file is converted again; the engine has no pass for the text alone.
     if (manifest && !manifest.textPages) manifest = null;
+    // Pages of another route (documents of that one all gone, their folder not yet purged) are not these documents'.
+    if (manifest?.route !== undefined && manifest.route !== renderingRoute(ext)) manifest = null;
     let text: string;
     if (manifest) {
       text = await readText(app, hash, manifest.text);
@@ -396,7 +420,7 @@ export async function runConversion(
       });
       await progress.flush();
       text = result.text;
-      manifest = await storeOutputs(app, hash, outDir, result, text);
+      manifest = await storeOutputs(app, hash, outDir, result, text, ext);
     }
     await refreshSearchIndex(app, await applyManifest(app, hash, manifest, text, agrees));
     return manifest;
@@ -455,13 +479,17 @@ async function refuseOtherContent(
   return { agrees, ext: refusal(uploaded.toLowerCase()) === null ? uploaded : extensionOf(agreeing[0]!, uploaded) };
 }
 
-/** The stored original of the file: the key of a document upload with this hash, and its extension. */
+/**
+ * The stored original of the documents of `hash`: the key of a document upload of their file
+ * (fileHashOf: their hash, or their upload's under another route), and its extension.
+ */
 export async function sourceOf(
   app: BackendContext,
   hash: string,
   documents: readonly DocumentRow[],
 ): Promise<{ key: string; ext: string }> {
-  const paths = await documentUploadPaths(app.db, hash);
+  const fileHash = documents.length ? await fileHashOf(app.db, documents) : hash;
+  const paths = await documentUploadPaths(app.db, fileHash);
   const preferred = documents.map((d) => d.ext);
   const path = paths.find((p) => preferred.some((ext) => ext && p.endsWith(ext))) ?? paths[0];
   if (!path)
@@ -470,7 +498,7 @@ export async function sourceOf(
       detail: `no upload with hash ${hash}`,
     });
   const key = keyOfPath(path);
-  return { key, ext: key.slice(key.lastIndexOf(hash) + hash.length) };
+  return { key, ext: key.slice(key.lastIndexOf(fileHash) + fileHash.length) };
 }
 
 /**

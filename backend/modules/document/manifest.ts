@@ -33,6 +33,11 @@ export interface Manifest {
    */
   positions?: number;
   converter: string;
+  /**
+   * the rendering route of the extension it was converted under (renderingRoute); absent in a
+   * conversion made before it was recorded
+   */
+  route?: string;
   convertedAt: string;
 }
 

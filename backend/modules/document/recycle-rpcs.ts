@@ -16,6 +16,7 @@ import { documentFilter, viewerOf } from './read-rpcs';
 import {
   DOCUMENT_COLUMNS,
   documentsByIds,
+  fileHashOf,
   listDocuments,
   purgeDocuments,
   recycledIds,
@@ -29,16 +30,14 @@ import {
 async function purge(ctx: RpcContext, ids: readonly number[]): Promise<void> {
   const purged = await ctx.db.transaction().execute(async (trx) => {
     const gone = await purgeDocuments(trx, ids);
+    // The uploaded file goes too once nothing uses it, also when these documents' hash is not its own (documentHashFor).
+    const files = await Promise.all(gone.map((d) => fileHashOf(trx, [d])));
     await retireDocumentAttachments(
       trx,
       gone.map((d) => d.attachment_id).filter((id) => id > 0),
     );
     await recountListed(trx, []);
-    await schedulePurges(
-      ctx.app,
-      gone.map((d) => d.hash),
-      trx,
-    );
+    await schedulePurges(ctx.app, [...gone.map((d) => d.hash), ...files], trx);
     return gone;
   });
   await refreshSearchIndex(

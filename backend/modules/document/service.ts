@@ -17,6 +17,7 @@ export {
   documentByUuid,
   documentsByHash,
   documentsByIds,
+  fileHashOf,
   hashHasDocuments,
   isPublic,
   isSearchable,

@@ -190,9 +190,38 @@ export async function documentsByHash(db: Database, hash: string): Promise<Docum
   return db.selectFrom('document').selectAll().where('hash', '=', hash).orderBy('id').execute();
 }
 
-/** Is any document (recycled ones included) made from this file? */
+/**
+ * Is any document (recycled ones included) made from this file: of this hash, or uploaded as it
+ * (a document whose hash is its file's under another rendering route: documentHashFor)?
+ */
 export async function hashHasDocuments(db: Database, hash: string): Promise<boolean> {
-  return (await db.selectFrom('document').select('id').where('hash', '=', hash).executeTakeFirst()) !== undefined;
+  const row = await db
+    .selectFrom('document')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb('hash', '=', hash),
+        eb('attachment_id', 'in', eb.selectFrom('attachment').select('id').where('hash', '=', hash)),
+      ]),
+    )
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The MD5 of the uploaded file these documents were made from: their upload's, which differs from
+ * their hash when the same bytes were first made a document of another rendering route; their hash
+ * for a document without an upload (imported from MOREDOC).
+ */
+export async function fileHashOf(
+  db: Database,
+  documents: readonly Pick<DocumentRow, 'hash' | 'attachment_id'>[],
+): Promise<string> {
+  const ids = documents.map((d) => d.attachment_id).filter((id) => id > 0);
+  const upload = ids.length
+    ? await db.selectFrom('attachment').select('hash').where('id', 'in', ids).orderBy('id').executeTakeFirst()
+    : undefined;
+  return upload?.hash || (documents[0]?.hash ?? '');
 }
 
 // ---------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import { DynamicType, addCredit, addDynamic, deductCredit } from '../user/servic
 import { documentReviewed, tell } from '../message/service';
 import { recountListed } from './author-counts';
 import { mayUpload } from './access';
-import { enqueueConversions } from './conversion';
+import { documentHashFor, enqueueConversions } from './conversion';
 import { refreshSearchIndex } from './indexing';
 import { documentKeywords } from './keywords';
 import {
@@ -267,7 +267,7 @@ export const writeRpcs = [
               ext: upload.ext,
               status,
               language: doc.language,
-              hash: upload.hash,
+              hash: await documentHashFor(trx, upload.hash, upload.ext),
               attachment_id: upload.id,
               recommend_at: null,
               deleted_at: null,

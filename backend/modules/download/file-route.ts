@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { attachmentDisposition, parseByteRange } from '../../wire/file-headers';
 import type { BackendContext } from '../../platform/context';
-import { documentById, originalKey } from '../document/service';
+import { documentById, fileHashOf, originalKey } from '../document/service';
 import { verifyDownload } from './link';
 
 // `GET /download/<token>?user_id=…&document_id=…&filename=…` (docs/moredoc.md §9): the
@@ -53,7 +53,7 @@ export function serveDownload(app: FastifyInstance, ctx: BackendContext): void {
     if (!grant) return refuse(reply, 400, EXPIRED);
     const doc = await documentById(ctx.db, grant.documentId);
     if (!doc || doc.hash !== grant.hash) return refuse(reply, 404, '文档不存在');
-    const key = originalKey(doc.hash, doc.ext);
+    const key = originalKey(await fileHashOf(ctx.db, [doc]), doc.ext);
     const stat = await ctx.blobs.stat(key);
     if (!stat) return refuse(reply, 404, '文档文件不存在');
 

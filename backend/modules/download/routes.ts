@@ -10,6 +10,7 @@ import {
   bumpCounter,
   documentById,
   documentsByIds,
+  fileHashOf,
   listedDocumentFields,
   isPublic,
   originalKey,
@@ -57,7 +58,7 @@ async function downloadableDocument(ctx: RpcContext, id: number): Promise<Docume
 }
 
 async function assertOriginalStored(ctx: RpcContext, doc: DocumentRow): Promise<void> {
-  if (!doc.hash || !(await ctx.app.blobs.exists(originalKey(doc.hash, doc.ext))))
+  if (!doc.hash || !(await ctx.app.blobs.exists(originalKey(await fileHashOf(ctx.db, [doc]), doc.ext))))
     throw notFound('文档文件不存在，请联系管理员');
 }
 

@@ -29,7 +29,7 @@ export type { ConverterName } from './formats';
 export type { ConverterReport } from './detect';
 export type { CoverFiles, PageFile, PageKind, PendingImages, ScanTarget } from './page-pool';
 export { ConversionError, MISSING_CONVERTER_MESSAGES, type ConversionFailure } from './errors';
-export { refusalOf, sniffContent, type ContentKind } from './formats';
+export { refusalOf, renderingRoute, sniffContent, type ContentKind } from './formats';
 export { PAGE_BREAK } from './text';
 export { positionsFile, POSITIONS_VERSION, type PagePositions, type PositionsLine } from './text-positions';
 

@@ -1,6 +1,6 @@
 import { open, readFile } from 'node:fs/promises';
 import * as CFB from 'cfb';
-import { extensionGroups } from '../../../shared/constants';
+import { extensionGroup, extensionGroups } from '../../../shared/constants';
 import { ConversionError } from './errors';
 import { decodeTextFile } from './text';
 
@@ -190,6 +190,22 @@ export function externalConverterOf(extension: string): 'libreoffice' | 'calibre
   if (OFFICE_EXTENSIONS.has(ext) || ext in DELIMITED_TEXT) return 'libreoffice';
   if (ext === 'azw3' || ext === 'azw4' || ext === 'chm') return 'calibre';
   return null;
+}
+
+/**
+ * What decides, besides its bytes, how a file of this extension is rendered. The same bytes under
+ * two extensions of one route render alike (.jpg and .png: by the content; .doc and .docx:
+ * LibreOffice reads the content as Writer); under two routes they need not: a .txt is plain text
+ * through MuPDF, a .csv a table through LibreOffice, a .tsv one cut at tabs.
+ */
+export function renderingRoute(extension: string): string {
+  const ext = extension.replace(/^\./, '').toLowerCase();
+  if (TEXT_EXTENSIONS.has(ext)) return 'text';
+  if (MUPDF_IMAGE_EXTENSIONS.has(ext)) return 'image';
+  if (ext === 'mobi' || ext === 'azw' || ext === 'azw3') return 'mobi';
+  // LibreOffice picks Writer, Impress or Calc by the extension when the content leaves it a choice (text).
+  if (OFFICE_EXTENSIONS.has(ext)) return `office-${extensionGroup(ext)}`;
+  return ext;
 }
 
 /** The error for a text format (txt, md, csv, fb2…) whose bytes are not text. */

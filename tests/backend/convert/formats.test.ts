@@ -7,6 +7,7 @@ import { ConversionError } from '../../../backend/platform/convert/errors';
 import {
   planConversion,
   sniffContent,
+  renderingRoute,
   textTableImport,
   type ContentKind,
 } from '../../../backend/platform/convert/formats';
@@ -141,6 +142,16 @@ describe('planConversion', () => {
     expect(
       textTableImport('<html><head><META http-equiv="Content-Type" content="text/html; charset=GB2312"></head></html>'),
     ).toEqual({ utf8: false });
+  });
+
+  it('gives extensions that render the same bytes alike one rendering route, and others their own', () => {
+    expect(renderingRoute('.TXT')).toBe(renderingRoute('md'));
+    expect(renderingRoute('doc')).toBe(renderingRoute('docx'));
+    expect(renderingRoute('xls')).toBe(renderingRoute('ods'));
+    expect(renderingRoute('jpg')).toBe(renderingRoute('png'));
+    expect(renderingRoute('azw3')).toBe(renderingRoute('mobi'));
+    const distinct = ['txt', 'csv', 'tsv', 'doc', 'xls', 'ppt', 'pdf', 'epub', 'fb2', 'azw4', 'jpg'];
+    expect(new Set(distinct.map(renderingRoute)).size).toBe(distinct.length);
   });
 
   function failure(ext: string, kind: ContentKind): ConversionError {

@@ -150,7 +150,8 @@ describe('a file uploaded again under an extension its content does not bear out
 
     const other = await uploader(backend.url, backend.adminToken);
     const renamed = await createDocument(backend.url, other.token, file, '改名为 EPUB.epub');
-    expect(renamed.hash).toBe(pdf.hash);
+    // another rendering route: not the PDF's pages, whatever the content check says
+    expect(renamed.hash).not.toBe(pdf.hash);
     expect(await waitForStatus(backend.url, other.token, renamed.id, [2, 3])).toMatchObject({
       status: 3,
       convert_error: mismatch,
@@ -168,13 +169,68 @@ describe('a file uploaded again under an extension its content does not bear out
 
     const other = await uploader(backend.url, backend.adminToken);
     const pdf = await createDocument(backend.url, other.token, file, '再作为 PDF.pdf');
-    expect(pdf.hash).toBe(renamed.hash);
+    expect(pdf.hash).not.toBe(renamed.hash);
     expect(await waitForStatus(backend.url, other.token, pdf.id, [2, 3])).toMatchObject({ status: 2, pages: 1 });
     expect(await waitForStatus(backend.url, author.token, renamed.id, [2, 3])).toMatchObject({
       status: 3,
       convert_error: mismatch,
     });
   });
+});
+
+describe('the same bytes as .txt and as .csv', () => {
+  const calc = missing('calc', 'noto-cjk');
+
+  it.skipIf(calc !== undefined)(
+    `convert apart, plain text and a table, while each extension again reuses its own conversion${calc ? ` — ${calc}` : ''}`,
+    async () => {
+      const file = Buffer.from('水果,数量\n苹果,3\n香蕉,5\n');
+      const txt = await createDocument(backend.url, author.token, file, '水果清单.txt');
+      const asText = await waitForStatus(backend.url, author.token, txt.id, [2, 3]);
+      const other = await uploader(backend.url, backend.adminToken);
+      const csv = await createDocument(backend.url, other.token, file, '水果清单.csv');
+      const asTable = await waitForStatus(backend.url, other.token, csv.id, [2, 3]);
+
+      expect([asText.status, asTable.status]).toEqual([2, 2]);
+      // MuPDF lays the text out as it is; LibreOffice puts each value in a cell of its own
+      expect(asText.content).toContain('苹果,3');
+      expect(asTable.content).toContain('苹果');
+      expect(asTable.content).not.toContain(',');
+      expect(csv.hash).not.toBe(txt.hash);
+      const manifest = (hash: string) =>
+        JSON.parse(fs.readFileSync(path.join(hashFolder(backend.dataDir, hash), 'manifest.json'), 'utf8')) as {
+          converter: string;
+          convertedAt: string;
+        };
+      expect([manifest(txt.hash).converter, manifest(csv.hash).converter]).toEqual(['mupdf', 'libreoffice']);
+      const pageOf = async (hash: string) => (await page(`${backend.url}/view/page/${hash}/1.svg`)).body;
+      expect((await pageOf(csv.hash)).equals(await pageOf(txt.hash))).toBe(false);
+
+      // the .csv's original is the uploaded file, though its hash is not the file's MD5
+      const link = await api(backend.url, 'GET', '/api/v1/document/download', {
+        token: other.token,
+        query: { id: csv.id },
+      });
+      expect(link.status).toBe(200);
+      expect(Buffer.from(await (await fetch(backend.url + link.body.url)).arrayBuffer())).toEqual(file);
+
+      const convertedAt = [manifest(txt.hash).convertedAt, manifest(csv.hash).convertedAt];
+      const third = await uploader(backend.url, backend.adminToken);
+      const csvAgain = await createDocument(backend.url, third.token, file, '又一份清单.csv');
+      const txtAgain = await createDocument(backend.url, third.token, file, '又一份清单.txt');
+      expect([csvAgain.hash, txtAgain.hash]).toEqual([csv.hash, txt.hash]);
+      expect(await waitForStatus(backend.url, third.token, csvAgain.id, [2, 3])).toMatchObject({
+        status: 2,
+        content: asTable.content,
+      });
+      expect(await waitForStatus(backend.url, third.token, txtAgain.id, [2, 3])).toMatchObject({
+        status: 2,
+        content: asText.content,
+      });
+      // each rendering converted once: the second upload of each took the pages there
+      expect([manifest(txt.hash).convertedAt, manifest(csv.hash).convertedAt]).toEqual(convertedAt);
+    },
+  );
 });
 
 describe("a conversion kept from before the pages' texts were kept apart", () => {
