@@ -731,6 +731,33 @@ describe('deleting and the recycle bin', () => {
     }
   });
 
+  it('purges the same bytes made a .txt and a .csv (two hashes) and their upload once neither document is left', async () => {
+    await backend.setConfig({ 'security.attachment_retention_minute': '0' });
+    try {
+      const content = textFile(unique('文本与表格'));
+      const text = await createDocument(backend.url, author.token, content, '文本.txt');
+      const table = await createDocument(backend.url, author.token, content, '表格.csv');
+      expect(table.hash).not.toBe(text.hash);
+      await waitForStatus(backend.url, author.token, text.id, [2, 3]);
+      await waitForStatus(backend.url, author.token, table.id, [2, 3]);
+      const fs = await import('node:fs');
+      const shards = (hash: string) => `${backend.dataDir}/documents/${hash.slice(0, 5).split('').join('/')}`;
+      const purge = async (id: number) => {
+        await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id } });
+        expect((await backend.admin('DELETE', '/api/v1/document/recycle', { query: { id } })).status).toBe(200);
+        await waitForJobs('document.purge-files');
+      };
+
+      await purge(text.id);
+      expect(fs.readdirSync(shards(text.hash))).toContain(`${text.hash}.csv`);
+      await purge(table.id);
+      expect(fs.readdirSync(shards(text.hash))).toEqual([]);
+      expect(fs.existsSync(`${shards(table.hash)}/${table.hash}`)).toBe(false);
+    } finally {
+      await backend.setConfig({ 'security.attachment_retention_minute': '1440' });
+    }
+  });
+
   it('empties the recycle bin right after a settings save (SQLite: its transaction once waited for itself)', async () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('设置后清空')), '设置后清空.txt');
     await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: doc.id } });
