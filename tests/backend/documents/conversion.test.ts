@@ -41,6 +41,20 @@ async function svgSize(svg: Buffer): Promise<{ width?: number; height?: number; 
   return sharp(svg).metadata();
 }
 
+/** The states of the conversion jobs of the file `hash`, oldest first. */
+async function jobStates(hash: string): Promise<string[]> {
+  const rows = await withDatabase(backend.dataDir, (db) =>
+    db
+      .selectFrom('job')
+      .select('state')
+      .where('kind', '=', 'document.convert')
+      .where('dedupe_key', '=', `document.convert:${hash}`)
+      .orderBy('id')
+      .execute(),
+  );
+  return rows.map((row) => row.state);
+}
+
 async function jobRuns(hash: string): Promise<number> {
   const row = await withDatabase(backend.dataDir, (db) =>
     db
@@ -132,6 +146,9 @@ describe('a PDF, upload to pages', () => {
       preview_ext: '.svg',
     });
     expect(fs.statSync(pageFile).mtimeMs).toBe(before);
+    // The job records its end just after the status it sets: a reconversion asked for in between would be
+    // one more run of that job (again), not a job of its own.
+    await expect.poll(() => jobStates(doc.hash)).toEqual(['done', 'done']);
 
     expect((await backend.admin('PUT', '/api/v1/document/reconvert', { body: { id: [twin.id] } })).status).toBe(200);
     await waitForStatus(backend.url, other.token, twin.id, [2]);
