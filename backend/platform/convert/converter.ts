@@ -6,7 +6,14 @@ import { checkArchive } from './archive-guard';
 import { detectConverters, type ConverterReport } from './detect';
 import { ConversionError, abortReason, incompleteFile } from './errors';
 import { ExternalConverters } from './external';
-import { notText, planConversion, sniffContent, textTableImport, type ConverterName, type FormatPlan } from './formats';
+import {
+  notText,
+  planConversion,
+  sniffContent,
+  officeTextImport,
+  type ConverterName,
+  type FormatPlan,
+} from './formats';
 import {
   PAGE_TIMEOUT_MS,
   PagePool,
@@ -389,12 +396,12 @@ class Converter implements DocumentConverter {
     const ext = request.ext.replace(/^\./, '').toLowerCase();
     let input = request.sourcePath;
     let libreofficeFilter = plan.libreofficeFilter;
-    if (plan.input === 'utf8-text' || plan.input === 'text-table') {
+    if (plan.input === 'utf8-text' || plan.input === 'office-text') {
       const text = decodeTextFile(await readFile(request.sourcePath));
       if (text === null) throw notText(ext);
-      const table = plan.input === 'text-table' ? textTableImport(text) : null;
-      libreofficeFilter ??= table?.filter;
-      if (table?.utf8 ?? true) {
+      const office = plan.input === 'office-text' ? officeTextImport(ext, text) : null;
+      libreofficeFilter ??= office?.filter;
+      if (office?.utf8 ?? true) {
         input = join(scratch, plan.converter === 'mupdf' ? 'document.txt' : `document.${ext}`);
         await writeFile(input, text);
       }

@@ -37,10 +37,10 @@ export type ContentKind =
 export interface FormatPlan {
   converter: ConverterName;
   /**
-   * How the upload is handed over: as it is, decoded to UTF-8 first, re-encoded as PNG, or as a
-   * spreadsheet that is text (textTableImport decides).
+   * How the upload is handed over: as it is, decoded to UTF-8 first, re-encoded as PNG, or as an
+   * Office file that is text (officeTextImport decides).
    */
-  input: 'as-is' | 'utf8-text' | 'png-image' | 'text-table';
+  input: 'as-is' | 'utf8-text' | 'png-image' | 'office-text';
   /** The file name MuPDF recognises the format by (MuPDF plans). */
   mupdfName?: string;
   /** Reflowable formats are laid out on pages of one size (MuPDF plans). */
@@ -162,17 +162,28 @@ const SPREADSHEET_EXTENSIONS = new Set([...groupExtensions('excel')].filter((ext
 // LibreOffice follows; without one it reads bytes that are not UTF-8 as Windows-1252.
 const HTML_START = /^\s*</;
 const DECLARED_CHARSET = /<meta[^>]*charset\s*=/i;
+// Writer's own import of HTML and of text in a named character set (options: character set, line
+// end, font, language). Left to pick by the extension, LibreOffice opened an HTML "Word" file with
+// Writer/Web, whose PDF left the first paragraph out on a blank first page, and an HTML or text
+// "PowerPoint" file as an empty slide.
+const WRITER_HTML_FILTER = 'HTML (StarWriter)';
+const WRITER_TEXT_FILTER = 'Text (encoded):UTF8,LF,,';
 
 /**
- * How LibreOffice gets a spreadsheet extension (.xls, .xlsx, .et, .ods) whose bytes are text, as
- * web applications export "Excel" files: tab- or comma-separated text, or an HTML table, often in
- * GBK. Left to itself LibreOffice reads such text as Windows-1252. An HTML page that declares its
- * character set goes as it is; other text goes decoded to UTF-8 (decodeTextFile, as a .txt): an
- * HTML page without a declaration for LibreOffice's own detection, delimited text with the CSV
- * filter of a .tsv when its first line holds a tab, of a .csv otherwise.
+ * How LibreOffice gets an Office extension whose bytes are text, as web applications export
+ * "Excel" and "Word" files: tab- or comma-separated text, an HTML page or table, or plain text,
+ * in UTF-8 or GBK. Left to itself LibreOffice reads such text as Windows-1252. An HTML page that
+ * declares its character set goes as it is; other text goes decoded to UTF-8 (decodeTextFile,
+ * as a .txt). A spreadsheet extension (.xls, .xlsx, .et, .ods): HTML for Calc's own detection,
+ * delimited text with the CSV filter of a .tsv when its first line holds a tab, of a .csv
+ * otherwise. A Word or presentation extension: HTML and plain text through Writer's import.
  */
-export function textTableImport(text: string): { utf8: boolean; filter?: string } {
-  if (HTML_START.test(text)) return { utf8: !DECLARED_CHARSET.test(text) };
+export function officeTextImport(extension: string, text: string): { utf8: boolean; filter?: string } {
+  const ext = extension.replace(/^\./, '').toLowerCase();
+  const html = HTML_START.test(text);
+  const utf8 = !html || !DECLARED_CHARSET.test(text);
+  if (!SPREADSHEET_EXTENSIONS.has(ext)) return { utf8, filter: html ? WRITER_HTML_FILTER : WRITER_TEXT_FILTER };
+  if (html) return { utf8 };
   const firstLine = text.slice(0, text.search(/\r|\n|$/));
   return { utf8: true, filter: firstLine.includes('\t') ? DELIMITED_TEXT.tsv : DELIMITED_TEXT.csv };
 }
@@ -239,10 +250,9 @@ export function planConversion(extension: string, content: ContentKind): FormatP
     return { converter: 'mupdf', input: 'as-is', mupdfName: 'document.pdf', archive: false };
   }
   if (OFFICE_EXTENSIONS.has(ext)) {
-    // Many ".doc" files are RTF, HTML or docx in disguise; LibreOffice detects those itself.
+    // Many ".doc" files are RTF, HTML or docx in disguise; LibreOffice detects RTF and docx itself.
     expect(OFFICE_CONTENT);
-    if (content === 'text' && SPREADSHEET_EXTENSIONS.has(ext))
-      return { converter: 'libreoffice', input: 'text-table', archive: false };
+    if (content === 'text') return { converter: 'libreoffice', input: 'office-text', archive: false };
     return { converter: 'libreoffice', input: 'as-is', archive: content === 'zip' };
   }
   if (ext in DELIMITED_TEXT) {

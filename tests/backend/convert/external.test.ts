@@ -305,6 +305,51 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
   );
 
   itNeeds(
+    ['writer', 'noto-cjk'],
+    'reads an HTML or text file named .doc or .ppt, UTF-8 or GBK, whole: every paragraph, on one page',
+    async () => {
+      // 图书馆 and 读者 in GBK
+      const gbk = (...parts: string[]) =>
+        Buffer.concat(
+          parts.map((part) =>
+            part === '图书馆'
+              ? Buffer.from('cdbccae9b9dd', 'hex')
+              : part === '读者'
+                ? Buffer.from('b6c1d5df', 'hex')
+                : Buffer.from(part),
+          ),
+        );
+      const page = (head = '') => ['<html>', head, '<body><p>', '图书馆', '</p><p>', '读者', '</p></body></html>'];
+      const cases: { name: string; ext: string; bytes: Buffer }[] = [
+        // Writer/Web's PDF left the first paragraph out, on a blank first page
+        { name: 'utf8-html.doc', ext: 'doc', bytes: Buffer.from(page().join('')) },
+        // read as Windows-1252: nothing Chinese left
+        { name: 'gbk-html.doc', ext: 'doc', bytes: gbk(...page()) },
+        {
+          name: 'gbk-html-declared.doc',
+          ext: 'doc',
+          bytes: gbk(...page('<head><meta http-equiv="Content-Type" content="text/html; charset=gb2312"></head>')),
+        },
+        { name: 'gbk-text.doc', ext: 'doc', bytes: gbk('图书馆', '\r\n', '读者', '\r\n') },
+        // Impress made an empty slide of it
+        { name: 'gbk-html.ppt', ext: 'ppt', bytes: gbk(...page()) },
+      ];
+      for (const { name, ext, bytes } of cases) {
+        const source = join(dir, name);
+        await writeFile(source, bytes);
+        const result = await converter.convertDocument({ sourcePath: source, ext, outDir: outDir() });
+        expect([name, result.converter, result.pages, result.text.replace(/\s+/g, '')]).toEqual([
+          name,
+          'libreoffice',
+          1,
+          '图书馆读者',
+        ]);
+      }
+    },
+    120_000,
+  );
+
+  itNeeds(
     ['calc', 'noto-cjk'],
     'reads a text table named .xls or .xlsx, UTF-8 or GBK, tab- or comma-separated or HTML, as Chinese cells',
     async () => {

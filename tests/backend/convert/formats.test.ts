@@ -8,7 +8,7 @@ import {
   planConversion,
   sniffContent,
   renderingRoute,
-  textTableImport,
+  officeTextImport,
   type ContentKind,
 } from '../../../backend/platform/convert/formats';
 import { fixture, passwordOfficeFile, textPdf } from '../../helpers/documents';
@@ -118,30 +118,50 @@ describe('planConversion', () => {
       input: 'utf8-text',
       libreofficeFilter: 'Text - txt - csv (StarCalc):44,34,76,1',
     });
-    // a spreadsheet extension holding text: the import is chosen from the text (textTableImport)
-    expect(planConversion('xls', 'text')).toMatchObject({ converter: 'libreoffice', input: 'text-table' });
-    expect(planConversion('doc', 'text')).toMatchObject({ converter: 'libreoffice', input: 'as-is' });
+    // an Office extension holding text: the import is chosen from the text (officeTextImport)
+    expect(planConversion('xls', 'text')).toMatchObject({ converter: 'libreoffice', input: 'office-text' });
+    expect(planConversion('doc', 'text')).toMatchObject({ converter: 'libreoffice', input: 'office-text' });
+    expect(planConversion('doc', 'ole')).toMatchObject({ converter: 'libreoffice', input: 'as-is' });
     expect(planConversion('azw3', 'kf8').converter).toBe('calibre');
     expect(planConversion('mobi', 'kf8').converter).toBe('calibre');
     expect(planConversion('chm', 'chm').converter).toBe('calibre');
   });
 
   it('imports a spreadsheet that is text by its separator, or as HTML that keeps a declared charset', () => {
-    expect(textTableImport('名称\t数量\n苹果,3\t1')).toEqual({
+    expect(officeTextImport('xls', '名称\t数量\n苹果,3\t1')).toEqual({
       utf8: true,
       filter: 'Text - txt - csv (StarCalc):9,34,76,1',
     });
-    expect(textTableImport('名称,数量\r\n苹果\t3')).toEqual({
+    expect(officeTextImport('xls', '名称,数量\r\n苹果\t3')).toEqual({
       utf8: true,
       filter: 'Text - txt - csv (StarCalc):44,34,76,1',
     });
-    expect(textTableImport('\n <table><tr><td>苹果</td></tr></table>')).toEqual({ utf8: true });
-    expect(textTableImport('<html><head><meta charset="gbk"></head><body><table></table></body></html>')).toEqual({
+    expect(officeTextImport('xls', '\n <table><tr><td>苹果</td></tr></table>')).toEqual({ utf8: true });
+    expect(
+      officeTextImport('xls', '<html><head><meta charset="gbk"></head><body><table></table></body></html>'),
+    ).toEqual({
       utf8: false,
     });
     expect(
-      textTableImport('<html><head><META http-equiv="Content-Type" content="text/html; charset=GB2312"></head></html>'),
+      officeTextImport(
+        'xls',
+        '<html><head><META http-equiv="Content-Type" content="text/html; charset=GB2312"></head></html>',
+      ),
     ).toEqual({ utf8: false });
+  });
+
+  it('imports a Word or presentation file that is text through Writer, HTML with a declared charset as it is', () => {
+    for (const ext of ['doc', 'DOCX', 'wps', 'ppt', 'pptx']) {
+      expect(officeTextImport(ext, '第一章\n正文')).toEqual({ utf8: true, filter: 'Text (encoded):UTF8,LF,,' });
+      expect(officeTextImport(ext, '<html><body><p>第一章</p></body></html>')).toEqual({
+        utf8: true,
+        filter: 'HTML (StarWriter)',
+      });
+      expect(officeTextImport(ext, '<html><head><meta charset="gbk"></head><body></body></html>')).toEqual({
+        utf8: false,
+        filter: 'HTML (StarWriter)',
+      });
+    }
   });
 
   it('gives extensions that render the same bytes alike one rendering route, and others their own', () => {
