@@ -121,6 +121,33 @@ describe('config screen', { timeout: 20_000 }, () => {
     );
     expect(requests(fetchMock, 'PUT', '/api/v1/config')).toHaveLength(1);
   });
+
+  it('shows the settings read-only, saying why, to a role that may list them but not update them', async () => {
+    const { fetchMock } = renderApp('/admin/config/system', {
+      user: { id: 9, username: 'kefu' },
+      permissions: configPermissions,
+      backend: backend(),
+    });
+    const name = (await screen.findByLabelText('网站名称')) as HTMLInputElement;
+    expect(name.value).toBe('魔豆文库');
+    expect(screen.getByRole('note').textContent).toContain('修改需要「更新系统配置」权限');
+    expect(name.closest('fieldset')?.disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: '保存' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '还原' })).toBeNull();
+    expect(requests(fetchMock, 'PUT', '/api/v1/config')).toHaveLength(0);
+  });
+
+  it('lets a role holding UpdateConfig edit and save', async () => {
+    renderApp('/admin/config/system', {
+      user: { id: 9, username: 'ops' },
+      permissions: [...configPermissions, perm(3, '/api.v1.ConfigAPI/UpdateConfig', '更新系统配置')],
+      backend: backend(),
+    });
+    const name = (await screen.findByLabelText('网站名称')) as HTMLInputElement;
+    expect(name.closest('fieldset')?.disabled).toBe(false);
+    expect(screen.queryByRole('note')).toBeNull();
+    expect(screen.getByRole('button', { name: '保存' })).toBeTruthy();
+  });
 });
 
 describe('role permissions', { timeout: 20_000 }, () => {

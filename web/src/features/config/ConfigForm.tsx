@@ -1,9 +1,11 @@
 // One config category as a form, generated from the category's rows
 // (`GET /api/v1/config/list?category=…`). Saving sends only this category's rows; the write
-// refreshes the public settings, so the site name and logo change without a rebuild.
+// refreshes the public settings, so the site name and logo change without a rebuild. A role
+// that may list the settings but not update them sees them read-only, told why.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, type FormEvent } from 'react';
 import { UNUSED_CONFIG_KEYS } from '../../../../shared/config-rules';
+import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Config } from '../../../../shared/types/config';
 import { unwrap } from '../../api/client';
 import { FormFields } from '../../kit/admin-resource/FormFields';
@@ -15,9 +17,13 @@ import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
+import { usePermissionCheck } from '../session/use-session';
 import '../../kit/admin-resource/admin-resource.css';
+import './config-form.css';
 import { configCategoryQuery, saveConfig } from './api';
 import { configField, configValues, toWire } from './config-fields';
+
+const UPDATE_CONFIG = grpcPermissionPath('ConfigAPI', 'UpdateConfig');
 
 const FOCUSABLE =
   'input:not([type="hidden"]):not([disabled]), textarea:not([disabled]), button:not([disabled]), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
@@ -26,6 +32,7 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
   const fields = useMemo(() => rows.map((row) => configField(row, rows)), [rows]);
   const { values, errors, change, check, reset } = useFieldForm<FormValues>(() => configValues(rows));
   const context = { mode: 'edit' as const, rows: [] };
+  const mayUpdate = usePermissionCheck()(UPDATE_CONFIG);
 
   const save = useMutation({
     mutationFn: async (input: FormValues, mutation) =>
@@ -76,22 +83,32 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
 
   return (
     <form ref={form} className="app-resource-form app-config-form" noValidate onSubmit={submit} aria-label="配置表单">
-      <FormFields
-        idPrefix={`config-${category}`}
-        fields={fields}
-        values={values}
-        errors={errors}
-        context={context}
-        onChange={change}
-      />
-      <div className="app-form-actions">
-        <Button type="primary" theme="solid" htmlType="submit" loading={save.isPending}>
-          保存
-        </Button>
-        <Button disabled={save.isPending} onClick={() => reset(configValues(rows))}>
-          还原
-        </Button>
-      </div>
+      {!mayUpdate && (
+        <p className="app-config-form__read-only" role="note">
+          您只能查看这些配置：修改需要「更新系统配置」权限，请联系管理员。
+        </p>
+      )}
+      {/* A disabled fieldset disables every input, switch and upload button inside it. */}
+      <fieldset className="app-config-form__fields" disabled={!mayUpdate}>
+        <FormFields
+          idPrefix={`config-${category}`}
+          fields={fields}
+          values={values}
+          errors={errors}
+          context={context}
+          onChange={change}
+        />
+      </fieldset>
+      {mayUpdate && (
+        <div className="app-form-actions">
+          <Button type="primary" theme="solid" htmlType="submit" loading={save.isPending}>
+            保存
+          </Button>
+          <Button disabled={save.isPending} onClick={() => reset(configValues(rows))}>
+            还原
+          </Button>
+        </div>
+      )}
     </form>
   );
 }
