@@ -290,6 +290,32 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
     expect(within(dialog).getByText(/删除的文章进入回收站，可以在回收站恢复/)).toBeTruthy();
     expect(within(dialog).queryByText(/此操作不可恢复/)).toBeNull();
   });
+
+  it('offers 编辑 on an article only to a role holding UpdateArticle', async () => {
+    const articles: Backend = {
+      'GET /api/v1/article/list': {
+        status: 200,
+        body: { article: [{ id: 3, title: '站点公告', status: 1 }], total: 1 },
+      },
+    };
+    const list = perm(1, '/api.v1.ArticleAPI/ListArticle', '文章列表');
+    const { unmount } = renderApp('/admin/article/list', {
+      user: { id: 9, username: 'kefu' },
+      permissions: [list],
+      backend: articles,
+    });
+    expect(await screen.findByText('站点公告')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: '编辑「站点公告」' })).toBeNull();
+    unmount();
+
+    renderApp('/admin/article/list', {
+      user: { id: 9, username: 'editor' },
+      permissions: [list, perm(2, '/api.v1.ArticleAPI/UpdateArticle', '更新文章')],
+      backend: articles,
+    });
+    const edit = await screen.findByRole('link', { name: '编辑「站点公告」' });
+    expect(edit.getAttribute('href')).toBe('/admin/article/set?id=3');
+  });
 });
 
 describe('dashboard', { timeout: 20_000 }, () => {

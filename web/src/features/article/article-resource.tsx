@@ -75,7 +75,8 @@ const rejectReason: ActionInput = {
   placeholder: '如：内容与主题无关',
 };
 
-export function articleResource(categories: readonly Category[]): ResourceDef<Article> {
+/** `mayEdit`: whether the user holds UpdateArticle (编辑 leads to a form only they could save). */
+export function articleResource(categories: readonly Category[], mayEdit: boolean): ResourceDef<Article> {
   const options = categoryOptions(categories);
   return {
     key: 'article',
@@ -108,15 +109,17 @@ export function articleResource(categories: readonly Category[]): ResourceDef<Ar
         }),
         (r) => r.article,
       ),
-    rowActions: (row) => (
-      <Link
-        className="app-resource-link"
-        to={`/admin/article/set?id=${row.id ?? ''}`}
-        aria-label={`编辑「${row.title ?? ''}」`}
-      >
-        编辑
-      </Link>
-    ),
+    rowActions: mayEdit
+      ? (row) => (
+          <Link
+            className="app-resource-link"
+            to={`/admin/article/set?id=${row.id ?? ''}`}
+            aria-label={`编辑「${row.title ?? ''}」`}
+          >
+            编辑
+          </Link>
+        )
+      : undefined,
     remove: (ids, _confirmation, context) => deleteArticles(ids, context),
     deletion: { recoverable: true, note: '删除的文章进入回收站，可以在回收站恢复。' },
     batchActions: [

@@ -11,8 +11,9 @@ import { ResourceScreen } from '../../kit/admin-resource/ResourceScreen';
 export function ArticleListPage() {
   const categories = useQuery(allCategoriesQuery(CATEGORY_TYPE.article));
   const holds = usePermissionCheck();
-  const resource = useMemo(() => articleResource(categories.data ?? []), [categories.data]);
   const write = holds(grpcPermissionPath('ArticleAPI', 'CreateArticle'));
+  const edit = holds(grpcPermissionPath('ArticleAPI', 'UpdateArticle'));
+  const resource = useMemo(() => articleResource(categories.data ?? [], edit), [categories.data, edit]);
   return (
     <ResourceScreen
       resource={resource}
