@@ -305,6 +305,42 @@ describe('on a phone (390 px)', () => {
       .toBe(true);
   });
 
+  it("lists the dashboard's converters readably: each version on one line, each description as wide as the card", async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(page, '/admin/dashboard');
+    const table = page.locator('.app-admin-dashboard__envs');
+    await table.locator('tbody tr').first().waitFor();
+    const cells = await table.evaluate((element) =>
+      [...element.querySelectorAll('tbody tr')].map((tr) => {
+        const [name, , version, description] = [...tr.querySelectorAll('td')];
+        // The lines a cell's text takes: its text's boxes whose tops lie more than 8 px apart (the
+        // smaller 必需 beside a name sits a few pixels lower on the same line).
+        const lines = (cell: Element) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          const tops = [...range.getClientRects()].map((r) => r.top).sort((a, b) => a - b);
+          return tops.filter((top, i) => i === 0 || top - tops[i - 1]! > 8).length;
+        };
+        return {
+          name: name!.textContent,
+          nameLines: lines(name!),
+          versionLines: lines(version!),
+          descriptionWidth: description!.getBoundingClientRect().width,
+          tableWidth: element.getBoundingClientRect().width,
+        };
+      }),
+    );
+    expect(cells.length).toBeGreaterThan(0);
+    for (const cell of cells) {
+      // Before, the 版本 column was 30 px wide and printed 1.28.1 a character or two a line.
+      expect(cell.versionLines, `${cell.name} 版本`).toBe(1);
+      expect(cell.nameLines, `${cell.name} 组件`).toBe(1);
+      expect(cell.descriptionWidth, `${cell.name} 说明`).toBeGreaterThan(cell.tableWidth * 0.9);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
   it("keeps the menu in its column on a wide screen, without the drawer's button; a 768 px tablet has the drawer", async () => {
     const page = await open();
     await loginAsAdmin(page, '/admin/friendlink');
