@@ -516,6 +516,53 @@ describe('admin screens', { timeout: 20_000 }, () => {
     expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/report')[0])).toEqual({ id: 31, status: true, remark: '已删除' });
   });
 
+  it('links the documents that comments and reports are about to their reader, as it does articles', async () => {
+    const { unmount } = renderApp('/admin/comment', {
+      user: admin,
+      permissions: [perm(1, '/api.v1.CommentAPI/ListComment')],
+      backend: {
+        'GET /api/v1/comment/list': {
+          status: 200,
+          body: {
+            comment: [
+              { id: 21, content: '很有帮助', status: 0, type: 0, document_id: 8, document_title: '高等数学讲义' },
+              {
+                id: 22,
+                content: '写得好',
+                status: 0,
+                type: 1,
+                document_id: 1,
+                document_title: '关于我们',
+                document_uuid: 'about',
+              },
+            ],
+            total: 2,
+          },
+        },
+      },
+    });
+    expect((await screen.findByRole('link', { name: '高等数学讲义' })).getAttribute('href')).toBe('/library/1/8');
+    expect(screen.getByRole('link', { name: '关于我们' }).getAttribute('href')).toBe('/article/detail/about');
+    unmount();
+
+    renderApp('/admin/report', {
+      user: admin,
+      permissions: [perm(1, '/api.v1.ReportAPI/ListReport')],
+      backend: {
+        'GET /api/v1/report/list': {
+          status: 200,
+          body: {
+            report: [{ id: 31, type: 0, document_id: 12, document_title: '考研真题', reason: 1, username: 'amy' }],
+            total: 1,
+          },
+        },
+      },
+    });
+    const link = await screen.findByRole('link', { name: '考研真题' });
+    expect(link.getAttribute('href')).toBe('/library/1/12');
+    expect(link.getAttribute('target')).toBe('_blank');
+  });
+
   it('checks the article form like the server before sending', () => {
     const empty = problemsOf({
       title: ' ',

@@ -8,6 +8,7 @@ import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
+import { documentPathById } from '../document/document-links';
 import { checkComments, commentKeys, deleteComments, listComments } from './api';
 import './comments.css';
 
@@ -18,15 +19,18 @@ const TARGET_OPTIONS = [
   { value: TargetType.Article, label: '文章' },
 ];
 
-/** Where the comment was written: the article's page (documents: their title until the library links them). */
+/** Where the comment was written, linked: the article's page, or the document's reader (opened by its id). */
 function TargetCell({ comment }: { comment: Comment }) {
   const title = comment.document_title || `#${comment.document_id ?? ''}`;
-  const kind = comment.type === TargetType.Article ? '文章' : '文档';
+  const isArticle = comment.type === TargetType.Article;
+  const path = isArticle
+    ? comment.document_uuid && `/article/detail/${comment.document_uuid}`
+    : comment.document_id && documentPathById(comment.document_id);
   return (
     <span>
-      <Tag size="small">{kind}</Tag>{' '}
-      {comment.type === TargetType.Article && comment.document_uuid ? (
-        <Link to={`/article/detail/${comment.document_uuid}`} target="_blank">
+      <Tag size="small">{isArticle ? '文章' : '文档'}</Tag>{' '}
+      {path ? (
+        <Link to={path} target="_blank">
           {title}
         </Link>
       ) : (

@@ -9,6 +9,7 @@ import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi';
+import { documentPathById } from '../document/document-links';
 import { deleteReports, handleReport, listReports, reportKeys } from './api';
 
 const STATUS_FILTER = reportStatusOptions.map((o) => ({ value: o.value === 'true', label: o.label }));
@@ -17,14 +18,18 @@ const TARGET_OPTIONS = [
   { value: TargetType.Article, label: '文章' },
 ];
 
+/** The reported item, linked so that the admin can judge it: the article's page, or the document's reader. */
 function TargetCell({ report }: { report: Report }) {
   const title = report.document_title || `#${report.document_id ?? ''}`;
   const isArticle = report.type === TargetType.Article;
+  const path = isArticle
+    ? `/article/detail/${report.document_uuid || report.document_id}`
+    : report.document_id && documentPathById(report.document_id);
   return (
     <span>
       <Tag size="small">{isArticle ? '文章' : '文档'}</Tag>{' '}
-      {isArticle ? (
-        <Link to={`/article/detail/${report.document_uuid || report.document_id}`} target="_blank">
+      {path ? (
+        <Link to={path} target="_blank">
           {title}
         </Link>
       ) : (
