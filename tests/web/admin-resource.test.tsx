@@ -1,10 +1,11 @@
 // The shared admin resource screen, driven by a small described resource against a fake
 // backend answering through the real API client (mocked fetch).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { api, unwrap } from '../../web/src/api/client';
 import { createQueryClient, invalidateAfter } from '../../web/src/api/query-client';
 import type { ResourceDef } from '../../web/src/kit/admin-resource/resource';
@@ -110,22 +111,31 @@ const bookResource: ResourceDef<Book, Values> = {
     invalidateAfter(api.delete('/api/v1/book', { id: ids }), context, [['book']]),
 };
 
-function renderBookScreen() {
+/** The book screen at `/books` (a memory router: its address and history are the list's). */
+function renderBookScreen(at = '/books') {
+  const router = createMemoryRouter(
+    [
+      { path: '/books', element: <ResourceScreen resource={bookResource} /> },
+      { path: '/elsewhere', element: <p>别处</p> },
+    ],
+    { initialEntries: [at] },
+  );
   render(
     <QueryClientProvider client={createQueryClient()}>
       <UiProvider>
-        <ResourceScreen resource={bookResource} />
+        <RouterProvider router={router} />
       </UiProvider>
     </QueryClientProvider>,
   );
+  return router;
 }
 
 /** The book screen against a fake backend holding `count` books. */
-function renderScreen(count = 23) {
+function renderScreen(count = 23, at?: string) {
   const backend = fakeBackend(count);
   api.configure({ fetch: backend.fetchMock as unknown as typeof fetch });
-  renderBookScreen();
-  return backend;
+  const router = renderBookScreen(at);
+  return { ...backend, router };
 }
 
 const calls = (fetchMock: ReturnType<typeof fakeBackend>['fetchMock'], method: string) =>
@@ -172,6 +182,49 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     expect(last?.searchParams.get('page')).toBe('1');
     await userEvent.click(screen.getByRole('button', { name: '重置' }));
     await waitFor(() => expect(bodyRows()).toHaveLength(10));
+  });
+
+  it('keeps its page and filter in the address, so that coming back shows the same rows', async () => {
+    const { fetchMock, router } = renderScreen(23);
+    await screen.findByText('书籍1');
+    await userEvent.type(screen.getByLabelText('关键字'), '书籍{Enter}');
+    await waitFor(() => expect(router.state.location.search).toBe('?wd=%E4%B9%A6%E7%B1%8D'));
+    await userEvent.click(screen.getByText('3', { selector: '.semi-page-item' }));
+    expect(await screen.findByText('书籍21')).toBeTruthy();
+    expect(new URLSearchParams(router.state.location.search).get('page')).toBe('3');
+
+    // Away (an edit screen) and back: page 3 of the filtered list, the keyword in its box.
+    await act(() => router.navigate('/elsewhere'));
+    expect(await screen.findByText('别处')).toBeTruthy();
+    await act(() => router.navigate(-1));
+    expect(await screen.findByText('书籍21')).toBeTruthy();
+    expect((screen.getByLabelText('关键字') as HTMLInputElement).value).toBe('书籍');
+    const last = calls(fetchMock, 'GET').at(-1)?.url;
+    expect(last?.searchParams.get('page')).toBe('3');
+    expect(last?.searchParams.get('wd')).toBe('书籍');
+
+    // Back once more: the first page again.
+    await act(() => router.navigate(-1));
+    await waitFor(() => expect(screen.queryByText('书籍21')).toBeNull());
+    expect(await screen.findByText('书籍1')).toBeTruthy();
+  });
+
+  it('opens at the page, size and filter its address names, and ignores a size it does not offer', async () => {
+    const { fetchMock } = renderScreen(23, '/books?wd=%E4%B9%A6%E7%B1%8D2&page=2&size=20');
+    await waitFor(() => expect(calls(fetchMock, 'GET')).toHaveLength(1));
+    const first = calls(fetchMock, 'GET')[0]!.url;
+    expect([first.searchParams.get('page'), first.searchParams.get('size'), first.searchParams.get('wd')]).toEqual([
+      '2',
+      '20',
+      '书籍2',
+    ]);
+    expect((screen.getByLabelText('关键字') as HTMLInputElement).value).toBe('书籍2');
+    cleanup();
+
+    const odd = renderScreen(23, '/books?size=7&page=x');
+    await waitFor(() => expect(calls(odd.fetchMock, 'GET')).toHaveLength(1));
+    const url = calls(odd.fetchMock, 'GET')[0]!.url;
+    expect([url.searchParams.get('page'), url.searchParams.get('size')]).toEqual(['1', '10']);
   });
 
   it('shows Chinese messages and sends nothing while the form is invalid', async () => {

@@ -44,6 +44,13 @@ export function FilterBar({
   onApply: (values: FilterValues) => void;
 }) {
   const [draft, setDraft] = useState<FilterValues>(applied);
+  // Filters applied from elsewhere (back and forward through the list's addresses) replace the draft.
+  const appliedKey = JSON.stringify(applied);
+  const [shown, setShown] = useState(appliedKey);
+  if (shown !== appliedKey) {
+    setShown(appliedKey);
+    setDraft(applied);
+  }
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onApply(draft);

@@ -14,15 +14,8 @@ import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FilterBar } from './FilterBar';
 import { ResourceFormSheet } from './ResourceFormSheet';
-import type {
-  ActionInput,
-  BatchChoice,
-  ChoiceValue,
-  FilterValues,
-  FormMode,
-  FormValues,
-  ResourceDef,
-} from './resource';
+import type { ActionInput, BatchChoice, ChoiceValue, FormMode, FormValues, ResourceDef } from './resource';
+import { useListState } from './list-state';
 import { useMayCall } from './permission-check';
 import { useResourceList } from './use-resource';
 import './admin-resource.css';
@@ -78,10 +71,17 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
   headerExtra?: ReactNode;
 }) {
   const paged = (resource.pageSize ?? DEFAULT_PAGE_SIZE) > 0;
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(resource.pageSize || DEFAULT_PAGE_SIZE);
-  const [filters, setFilters] = useState<FilterValues>({});
-  const [selected, setSelected] = useState<number[]>([]);
+  const { page, size, filters, setPage, setSize, applyFilters } = useListState(
+    resource.filters,
+    resource.pageSize || DEFAULT_PAGE_SIZE,
+    PAGE_SIZES,
+  );
+  // The selection belongs to the rows on show: another page or filter (back and forward
+  // included) starts with none, so that a batch never acts on rows out of sight.
+  const where = JSON.stringify([page, size, filters]);
+  const [selection, setSelection] = useState<{ where: string; ids: number[] }>({ where, ids: [] });
+  const selected = selection.where === where ? selection.ids : [];
+  const setSelected = (ids: number[]) => setSelection({ where, ids });
   const [sheet, setSheet] = useState<Sheet<Row>>(null);
   const [pending, setPending] = useState<PendingConfirm | null>(null);
 
@@ -233,16 +233,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
       </div>
       <section className="app-panel">
         {resource.filters && resource.filters.length > 0 && (
-          <FilterBar
-            idPrefix={idPrefix}
-            filters={resource.filters}
-            applied={filters}
-            onApply={(next) => {
-              setFilters(next);
-              setPage(1);
-              setSelected([]);
-            }}
-          />
+          <FilterBar idPrefix={idPrefix} filters={resource.filters} applied={filters} onApply={applyFilters} />
         )}
         <div className="app-resource-toolbar" role="toolbar" aria-label={`${resource.noun}操作`}>
           {canCreate && (
@@ -345,15 +336,8 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                     // buttons themselves stay named "Previous" and "Next" by Semi, which no prop changes).
                     prevText: <IconChevronLeft size="large" />,
                     nextText: <IconChevronRight size="large" />,
-                    onPageChange: (next: number) => {
-                      setPage(next);
-                      setSelected([]);
-                    },
-                    onPageSizeChange: (next: number) => {
-                      setSize(next);
-                      setPage(1);
-                      setSelected([]);
-                    },
+                    onPageChange: setPage,
+                    onPageSizeChange: setSize,
                   }
                 : false
             }

@@ -1,0 +1,83 @@
+// Where an admin list is — its page, page size and applied filters — kept in the address
+// (`?page=3&size=20&status=6`), so that coming back to the list (the browser's back from an
+// edit screen, a reload, a shared link) shows the same rows.
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import type { FilterDef, FilterValue, FilterValues } from './resource';
+
+/** The parameter names a filter keeps its value under (a date range: its two ends). */
+function filterKeys(filter: FilterDef): string[] {
+  return filter.kind === 'date-range' ? [filter.from, filter.to] : [filter.name];
+}
+
+/** A value read back from the address: a select's option of that spelling, else a number, a boolean or the text. */
+function readValue(filter: FilterDef, text: string): FilterValue {
+  if (filter.kind === 'keyword' || filter.kind === 'date-range') return text;
+  if (filter.kind === 'select') {
+    const option = filter.options.find((o) => String(o.value) === text);
+    if (option) return option.value;
+  }
+  if (/^-?\d+$/.test(text)) return Number(text);
+  if (text === 'true' || text === 'false') return text === 'true';
+  return text;
+}
+
+function positiveInteger(text: string | null): number | undefined {
+  const value = Number(text);
+  return text && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+export interface ListState {
+  page: number;
+  size: number;
+  filters: FilterValues;
+  setPage: (page: number) => void;
+  setSize: (size: number) => void;
+  /** New filters, from the first page. */
+  applyFilters: (filters: FilterValues) => void;
+}
+
+export function useListState(
+  filterDefs: readonly FilterDef[] | undefined,
+  defaultSize: number,
+  sizes: readonly number[],
+): ListState {
+  const [params, setParams] = useSearchParams();
+  const search = params.toString();
+
+  const page = positiveInteger(params.get('page')) ?? 1;
+  const askedSize = positiveInteger(params.get('size'));
+  const size = askedSize && sizes.includes(askedSize) ? askedSize : defaultSize;
+  const filters = useMemo(() => {
+    const read = new URLSearchParams(search);
+    const values: FilterValues = {};
+    for (const filter of filterDefs ?? [])
+      for (const key of filterKeys(filter)) {
+        const text = read.get(key);
+        if (text !== null && text !== '') values[key] = readValue(filter, text);
+      }
+    return values;
+  }, [filterDefs, search]);
+
+  const go = useCallback(
+    (next: { page: number; size: number; filters: FilterValues }) => {
+      const out = new URLSearchParams();
+      for (const [key, value] of Object.entries(next.filters))
+        if (value !== undefined && value !== '') out.set(key, String(value));
+      if (next.page > 1) out.set('page', String(next.page));
+      if (next.size !== defaultSize) out.set('size', String(next.size));
+      // The list stays where the admin scrolled it, as before the state moved to the address.
+      setParams(out, { preventScrollReset: true });
+    },
+    [defaultSize, setParams],
+  );
+
+  return {
+    page,
+    size,
+    filters,
+    setPage: (next) => go({ page: next, size, filters }),
+    setSize: (next) => go({ page: 1, size: next, filters }),
+    applyFilters: (next) => go({ page: 1, size, filters: next }),
+  };
+}
