@@ -261,6 +261,24 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     });
   });
 
+  it('keeps a half-filled sheet open on a click beside it; an untouched one closes', async () => {
+    renderScreen(3);
+    await screen.findByText('书籍1');
+    const mask = () => document.querySelector('.semi-sidesheet-mask') as HTMLElement;
+
+    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
+    await userEvent.click(mask());
+    await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
+
+    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
+    await userEvent.type(within(sheetRoot()).getByLabelText('书名'), '红楼梦');
+    await userEvent.click(mask());
+    expect((within(sheetRoot()).getByLabelText('书名') as HTMLInputElement).value).toBe('红楼梦');
+    // 取消 still closes it: leaving is then a choice.
+    await userEvent.click(within(sheetRoot()).getByRole('button', { name: '取消' }));
+    await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
+  });
+
   it('edits a row with its values filled in', async () => {
     const { fetchMock } = renderScreen(3);
     await screen.findByText('书籍2');

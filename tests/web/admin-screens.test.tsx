@@ -187,6 +187,23 @@ describe('role permissions', { timeout: 20_000 }, () => {
     expect([...body.permission_id].sort()).toEqual([11, 12, 13, 21]);
     await waitFor(() => expect(toasts.value.some((t) => t.title === '权限已保存')).toBe(true));
   });
+
+  it('keeps the ticked permissions when a click lands beside the sheet', async () => {
+    const { fetchMock } = renderApp('/admin/user/group', {
+      user: admin,
+      permissions: [all[3]!],
+      backend: groupBackend([21]),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: /设置「编辑」的权限/ }));
+    const sheet = within((await screen.findByText('设置权限：编辑')).closest('.semi-sidesheet-inner') as HTMLElement);
+    await sheet.findByText('已选 1 项权限', { exact: false });
+    const service = sheet.getByText('用户管理').closest('.semi-tree-option') as HTMLElement;
+    await userEvent.click(service.querySelector('.semi-checkbox') as HTMLElement);
+    await userEvent.click(document.querySelector('.semi-sidesheet-mask') as HTMLElement);
+    expect(screen.getByText('设置权限：编辑')).toBeTruthy();
+    expect(sheet.getByText('已选 4 项权限', { exact: false })).toBeTruthy();
+    expect(requests(fetchMock, 'PUT', '/api/v1/group/permission')).toHaveLength(0);
+  });
 });
 
 describe('user list', { timeout: 20_000 }, () => {

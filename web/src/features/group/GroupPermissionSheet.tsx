@@ -75,11 +75,14 @@ function GrantEditor({
   permissions,
   granted,
   onClose,
+  onEdit,
 }: {
   group: Group;
   permissions: Permission[];
   granted: number[];
   onClose: () => void;
+  /** Told at the first change, so that the sheet no longer closes on a click beside it. */
+  onEdit: () => void;
 }) {
   const known = useMemo(() => new Set(permissions.map((p) => p.id)), [permissions]);
   const [checked, setChecked] = useState<string[]>(() => granted.filter((id) => known.has(id)).map(String));
@@ -104,7 +107,10 @@ function GrantEditor({
         multiple
         leafOnly
         value={checked}
-        onChange={(value) => setChecked(Array.isArray(value) ? value.map(String) : [])}
+        onChange={(value) => {
+          setChecked(Array.isArray(value) ? value.map(String) : []);
+          onEdit();
+        }}
         filterTreeNode
         showFilteredOnly
         searchPlaceholder="搜索权限"
@@ -132,6 +138,7 @@ export function GroupPermissionSheet({ group, onClose }: { group: Group; onClose
   const granted = useQuery(groupPermissionsQuery(group.id ?? 0));
   const title = `设置权限：${group.title ?? ''}`;
   const failed = permissions.error ?? granted.error;
+  const [edited, setEdited] = useState(false);
   return (
     <SideSheet
       visible
@@ -139,6 +146,8 @@ export function GroupPermissionSheet({ group, onClose }: { group: Group; onClose
       onCancel={onClose}
       width={sheetWidth(640)}
       closeIcon={<IconClose aria-label="关闭" />}
+      // A stray click beside the sheet must not throw away the boxes ticked (取消 and ✕ still close it).
+      maskClosable={!edited}
     >
       {failed ? (
         <ErrorState
@@ -149,7 +158,13 @@ export function GroupPermissionSheet({ group, onClose }: { group: Group; onClose
           }}
         />
       ) : permissions.data && granted.data ? (
-        <GrantEditor group={group} permissions={permissions.data} granted={granted.data} onClose={onClose} />
+        <GrantEditor
+          group={group}
+          permissions={permissions.data}
+          granted={granted.data}
+          onClose={onClose}
+          onEdit={() => setEdited(true)}
+        />
       ) : (
         <Skeleton.Paragraph rows={8} />
       )}

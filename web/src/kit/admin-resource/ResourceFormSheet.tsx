@@ -1,6 +1,6 @@
 // Create or edit one row in a side sheet: the described fields, checked before sending;
 // a success closes the sheet (the feature's write has refreshed the list), a failure keeps
-// the input and says why.
+// the input and says why; a click beside the sheet does not throw away what was typed.
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { unwrap } from '../../api/client';
@@ -25,7 +25,9 @@ export interface ResourceFormSheetProps<Row, Values extends FormValues> {
 export function ResourceFormSheet<Row, Values extends FormValues>(props: ResourceFormSheetProps<Row, Values>) {
   const { resource, mode, record, rows, onClose } = props;
   const form = resource.form;
-  const { values, errors, change, check } = useFieldForm<Values>(() => (form ? form.initial(record) : ({} as Values)));
+  const { values, errors, edited, change, check } = useFieldForm<Values>(() =>
+    form ? form.initial(record) : ({} as Values),
+  );
   const context: FieldContext<Row> = { mode, record, rows };
   const verb = mode === 'create' ? '创建' : '保存';
 
@@ -67,7 +69,9 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
       onCancel={save.isPending ? undefined : onClose}
       width={sheetWidth(560)}
       closeIcon={<IconClose aria-label="关闭" />}
-      maskClosable={!save.isPending}
+      // A click beside the sheet closes it only while nothing was typed: a stray click must not
+      // throw away a half-filled form (取消 and ✕ still close it).
+      maskClosable={!save.isPending && !edited}
       footer={
         <div className="app-resource-form__footer">
           <Button onClick={onClose} disabled={save.isPending}>

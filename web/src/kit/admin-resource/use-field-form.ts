@@ -7,11 +7,15 @@ import { validateForm, type FieldErrors } from './validation';
 export function useFieldForm<Values extends FormValues>(initial: () => Values) {
   const [values, setValues] = useState<Values>(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [edited, setEdited] = useState(false);
   return {
     values,
     errors,
+    /** Whether a field was changed since the start or the last reset. */
+    edited,
     /** FormFields' onChange: the new value, and that field's message goes. */
     change: (name: string, value: unknown) => {
+      setEdited(true);
       setValues((current) => ({ ...current, [name]: value }));
       setErrors(({ [name]: _fixed, ...rest }) => rest);
     },
@@ -23,6 +27,7 @@ export function useFieldForm<Values extends FormValues>(initial: () => Values) {
     },
     /** Back to `next`, without messages. */
     reset: (next: Values) => {
+      setEdited(false);
       setValues(next);
       setErrors({});
     },
