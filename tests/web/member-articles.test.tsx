@@ -236,6 +236,30 @@ describe('写文章', { timeout: 30_000 }, () => {
     await userEvent.click(within(form).getByRole('button', { name: '发布' }));
     await toasted('文章已发布');
   });
+
+  it('asks before leaving a form with unsaved changes, and leaves only on 离开', async () => {
+    const { router } = renderWithCategories('/member/article/set', listBackend([published]));
+    const form = await screen.findByRole('form', { name: '发布文章' });
+    // Untouched: leaving asks nothing.
+    await act(() => router.navigate('/member/article'));
+    expect(await screen.findByRole('heading', { name: '我的文章', level: 1 })).toBeTruthy();
+    await act(() => router.navigate('/member/article/set'));
+    const again = await screen.findByRole('form', { name: '发布文章' });
+    expect(again).not.toBe(form);
+
+    await userEvent.type(within(again).getByLabelText('标题'), '写了一半');
+    await act(() => router.navigate('/member/article'));
+    const ask = await screen.findByRole('alertdialog', { name: '离开此页' });
+    expect(ask.textContent).toContain('文章还没有保存');
+    expect(router.state.location.pathname).toBe('/member/article/set');
+    await userEvent.click(within(ask).getByRole('button', { name: '留下继续编辑' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect((within(again).getByLabelText('标题') as HTMLInputElement).value).toBe('写了一半');
+
+    await act(() => router.navigate('/member/article'));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: '离开' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/member/article'));
+  });
 });
 
 describe('编辑文章', { timeout: 30_000 }, () => {

@@ -5,6 +5,7 @@
 // article waits for review.
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, useNavigate } from 'react-router-dom';
 import { ReviewStatus } from '../../../../shared/constants';
 import type { Article } from '../../../../shared/types/article';
@@ -19,6 +20,7 @@ import { imageUploadTarget } from '../upload/api';
 import { articlePath, articleQuery, createArticle, recommendArticles, updateArticle } from './api';
 import { ArticleStatusTag, authorArticleStatusOptions } from './ArticleStatusTag';
 import { RichTextEditor } from '../../kit/rich-text/RichTextEditor';
+import { LeaveGuard } from '../../kit/routing/LeaveGuard';
 import './article-admin.css';
 
 type Field = 'title' | 'identifier' | 'keywords' | 'description' | 'content';
@@ -90,9 +92,12 @@ export function ArticleForm({
   const navigate = useNavigate();
   const [form, setForm] = useState(() => stateOf(article));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  // Changed since it was opened or last saved: leaving then asks first.
+  const [edited, setEdited] = useState(false);
   const set =
     <K extends keyof FormState>(key: K) =>
     (value: FormState[K]) => {
+      setEdited(true);
       setForm((f) => ({ ...f, [key]: value }));
       setErrors((e) => ({ ...e, [key]: undefined }));
     };
@@ -116,6 +121,8 @@ export function ArticleForm({
       return undefined;
     },
     onSuccess: (saved) => {
+      // Saved: nothing to lose any more, before any navigation below.
+      flushSync(() => setEdited(false));
       if (member) {
         toastSavedByMember(saved);
         navigate(MY_ARTICLES);
@@ -243,6 +250,7 @@ export function ArticleForm({
             />
           </div>
         )}
+        <LeaveGuard when={edited && !save.isPending} question="文章还没有保存，离开后修改的内容会丢失。确定离开吗？" />
         <div className="app-article-form__actions">
           <Button htmlType="submit" theme="solid" type="primary" loading={save.isPending}>
             {article?.id ? '保存' : '发布'}

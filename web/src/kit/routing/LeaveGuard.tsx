@@ -1,0 +1,44 @@
+// Asks before leaving a screen whose form holds unsaved changes: a move inside the site (a
+// menu entry, a link, the browser's back) waits for 离开 or 留下, asked in place (decision
+// 031); a reload or a closed tab gets the browser's own question.
+import { useEffect, useRef } from 'react';
+import { useBlocker } from 'react-router-dom';
+import { Button } from '../../ui/semi';
+import './leave-guard.css';
+
+export function LeaveGuard({ when, question }: { when: boolean; question: string }) {
+  // A save that leaves the screen re-renders with `when` off (flushSync) before it navigates.
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname,
+  );
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!when) return undefined;
+    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [when]);
+
+  const blocked = blocker.state === 'blocked';
+  useEffect(() => {
+    if (!blocked) return;
+    box.current?.scrollIntoView?.({ block: 'center' });
+    box.current?.focus();
+  }, [blocked]);
+
+  if (!blocked) return null;
+  return (
+    <div ref={box} className="app-leave-guard" role="alertdialog" aria-label="离开此页" tabIndex={-1}>
+      <p className="app-leave-guard__question">{question}</p>
+      <div className="app-leave-guard__actions">
+        <Button type="danger" onClick={() => blocker.proceed?.()}>
+          离开
+        </Button>
+        <Button theme="solid" type="primary" onClick={() => blocker.reset?.()}>
+          留下继续编辑
+        </Button>
+      </div>
+    </div>
+  );
+}
