@@ -517,12 +517,17 @@ describe('admin document screens', { timeout: 30_000 }, () => {
         'DELETE /api/v1/category': { status: 400, body: { code: 9, message: refusal, error: refusal } },
       },
     });
-    // A category visitors see documents in cannot be deleted from here at all.
+    // A category visitors see documents in cannot be deleted from here at all: a tap on 删除
+    // (a phone shows no title) says why, and asks nothing.
     const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
     await screen.findByText('待整理');
-    expect(within(row('教育资料')).getByRole('button', { name: '删除「教育资料」' }).hasAttribute('disabled')).toBe(
-      true,
+    const blocked = within(row('教育资料')).getByRole('button', { name: '删除「教育资料」' });
+    expect(blocked.getAttribute('aria-description')).toBe('分类下还有文档，不能删除');
+    await userEvent.click(blocked);
+    await waitFor(() =>
+      expect(toasts.value.find((t) => t.title === '不能删除分类')?.description).toBe('分类下还有文档，不能删除'),
     );
+    expect(screen.queryByRole('dialog')).toBeNull();
 
     await userEvent.click(within(row('待整理')).getByRole('button', { name: '删除「待整理」' }));
     const dialog = screen.getByRole('dialog');

@@ -210,10 +210,13 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                 theme="borderless"
                 type="danger"
                 icon={<IconDelete />}
-                disabled={Boolean(blocked)}
+                // Not `disabled`: a tap on a phone (which shows no title) gets the reason why it
+                // cannot be deleted, and a screen reader its description.
+                className={blocked ? 'app-resource-action--blocked' : undefined}
+                aria-description={blocked}
                 title={blocked}
                 aria-label={`删除「${label}」`}
-                onClick={() => askDelete([row])}
+                onClick={() => (blocked ? toast.warning(`不能删除${resource.noun}`, blocked) : askDelete([row]))}
               >
                 删除
               </Button>
