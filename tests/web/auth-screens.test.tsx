@@ -143,6 +143,31 @@ describe('login screen', () => {
     expect(await screen.findByRole('button', { name: 'QQ登录' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: '微信登录' })).toBeNull();
   });
+
+  it("tells visitors of a closed site that it is closed, with the admin's statement, and that only admins sign in", async () => {
+    renderApp('/auth/login', {
+      settings: {
+        ...settings,
+        security: { enable_register: true, is_close: true, close_statement: '<p>系统升级中</p><p>预计今晚恢复</p>' },
+      },
+    });
+    const notice = await screen.findByTestId('login-site-closed');
+    expect(notice.textContent).toContain('站点已关闭');
+    expect([...notice.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
+      '系统升级中',
+      '预计今晚恢复',
+      '目前仅管理员可以登录。',
+    ]);
+    expect(screen.getByRole('button', { name: '登录' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: '注册账号' })).toBeNull();
+  });
+
+  it('says nothing of a closure while the site is open', async () => {
+    renderApp('/auth/login');
+    await screen.findByRole('heading', { name: '登录' });
+    expect(screen.queryByTestId('login-site-closed')).toBeNull();
+    expect(screen.queryByText('站点已关闭')).toBeNull();
+  });
 });
 
 describe('register screen', () => {

@@ -6,8 +6,10 @@ import { Link } from 'react-router-dom';
 import { EMAIL_MAX_LENGTH } from '../../../../shared/validation';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
+import { Notice } from '../../ui/Notice';
 import { TabSwitch } from '../../ui/TabSwitch';
 import { OAuthButtons } from '../oauth/OAuthButtons';
+import { closeStatement } from '../settings/close-statement';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
 import { checkLoginName, checkPassword } from '../user/validation';
@@ -97,6 +99,23 @@ export function LoginForm({ target }: { target: string }) {
       <h1 id="login-title" className="app-auth-title">
         登录
       </h1>
+      {settings.security?.is_close && (
+        // Visitors of a closed site land here from every page: say why, and who may still sign in.
+        <div className="app-auth-closed" data-testid="login-site-closed">
+          <Notice
+            type="warning"
+            description={
+              <>
+                <strong>站点已关闭</strong>
+                {closeStatement(settings).map((line, i) => (
+                  <p key={i}>{line}</p>
+                ))}
+                <p>目前仅管理员可以登录。</p>
+              </>
+            }
+          />
+        </div>
+      )}
       {smsEnabled && <TabSwitch label="登录方式" tabs={MODES} active={mode} onChange={setMode} />}
       {smsEnabled && mode === 'sms' ? <MobileLoginForm target={target} /> : <PasswordLoginForm target={target} />}
       <div className="app-auth-links">

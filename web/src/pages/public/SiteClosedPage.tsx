@@ -5,12 +5,10 @@ import { settingsQuery } from '../../features/settings/api';
 import { useLogout } from '../../features/session/session-actions';
 import { useSession } from '../../features/session/use-session';
 import { siteName } from '../../features/settings/use-settings';
-import { plainParagraphs } from '../../ui/plain-text';
+import { closeStatement } from '../../features/settings/close-statement';
 import { ScreenMessage } from '../../ui/ScreenMessage';
 import { Button } from '../../ui/semi';
 import './site-closed.css';
-
-const DEFAULT_STATEMENT = '网站维护中，暂时无法访问，请稍后再来。';
 
 /**
  * Shown to a logged-in user who is no admin while `security.is_close` is on (the gateway
@@ -21,7 +19,6 @@ export function SiteClosedPage() {
   const { user } = useSession();
   const logout = useLogout();
   const name = siteName(settings);
-  const statement = plainParagraphs(settings.security?.close_statement);
   return (
     <ScreenMessage
       className="app-site-closed"
@@ -30,7 +27,7 @@ export function SiteClosedPage() {
       titleId="site-closed-title"
     >
       <div className="app-site-closed__statement" data-testid="close-statement">
-        {(statement.length > 0 ? statement : [DEFAULT_STATEMENT]).map((line, i) => (
+        {closeStatement(settings).map((line, i) => (
           <p key={i}>{line}</p>
         ))}
       </div>
