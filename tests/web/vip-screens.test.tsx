@@ -253,16 +253,19 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(await screen.findByText('订单不存在')).toBeTruthy();
   });
 
-  it('says a plan cannot be bought while VIP is off sale, without asking to choose another plan (all are closed)', async () => {
-    renderApp('/vip/checkout?plan=year', {
-      user: member,
-      settings: { ...onSale, vip: { ...onSale.vip, enable: false } },
-    });
-    expect(await screen.findByText('VIP会员暂未开放购买')).toBeTruthy();
-    expect(screen.getByText('本站暂未开放VIP会员购买，请稍后再来或联系网站管理员。')).toBeTruthy();
-    expect(screen.queryByText(/重新选择套餐/)).toBeNull();
-    expect(screen.getByRole('link', { name: '查看会员套餐' }).getAttribute('href')).toBe('/vip');
-  });
+  it.each(['/vip/checkout?plan=year', '/vip/checkout', '/vip/checkout?plan=lifetime'])(
+    'says %s cannot be bought while VIP is off sale, without asking to choose another plan (all are closed)',
+    async (path) => {
+      renderApp(path, {
+        user: member,
+        settings: { ...onSale, vip: { ...onSale.vip, enable: false } },
+      });
+      expect(await screen.findByText('VIP会员暂未开放购买')).toBeTruthy();
+      expect(screen.getByText('本站暂未开放VIP会员购买，请稍后再来或联系网站管理员。')).toBeTruthy();
+      expect(screen.queryByText(/重新选择套餐|套餐不存在/)).toBeNull();
+      expect(screen.getByRole('link', { name: '查看会员套餐' }).getAttribute('href')).toBe('/vip');
+    },
+  );
 });
 
 describe('member screens', { timeout: 20_000 }, () => {

@@ -376,12 +376,13 @@ export function VipCheckout() {
   }
   const plan = (settings.vip?.plans ?? []).find((p) => p.code === planCode);
   if (!plan || !settings.vip?.enable) {
-    // VIP off sale closes every plan: choosing another cannot help, unlike a plan that is gone.
+    // VIP off sale closes every plan, named or not: choosing another cannot help, unlike a plan that is gone.
+    const offSale = !settings.vip?.enable;
     return (
       <Panel title="购买VIP" titleId="checkout-title" heading="h1">
         <EmptyState
-          title={plan ? 'VIP会员暂未开放购买' : '套餐不存在或已下架'}
-          description={plan ? '本站暂未开放VIP会员购买，请稍后再来或联系网站管理员。' : '请返回会员页重新选择套餐。'}
+          title={offSale ? 'VIP会员暂未开放购买' : '套餐不存在或已下架'}
+          description={offSale ? '本站暂未开放VIP会员购买，请稍后再来或联系网站管理员。' : '请返回会员页重新选择套餐。'}
         >
           <Link to="/vip">查看会员套餐</Link>
         </EmptyState>
