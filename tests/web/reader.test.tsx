@@ -313,6 +313,11 @@ describe('the reader', { timeout: 20_000 }, () => {
     await userEvent.clear(jump);
     await userEvent.click(screen.getByRole('button', { name: '跳转' }));
     expect(screen.getByRole('alert').textContent).toBe('请输入页码');
+    // A page number typed with a fraction was typed: it is not a page, rather than missing.
+    await userEvent.type(jump, '2.5');
+    await userEvent.click(screen.getByRole('button', { name: '跳转' }));
+    expect(screen.getByRole('alert').textContent).toBe('页码应为整数');
+    expect(screen.getByLabelText('当前第 7 页，共 8 页')).toBeTruthy();
   });
 
   it('zooms in and out by steps, back to fit-width, with the buttons and the keyboard', async () => {

@@ -327,8 +327,12 @@ export function DocumentPages({
   const submitJump = (event: FormEvent) => {
     event.preventDefault();
     const page = Number(jump.trim());
-    if (!jump.trim() || !Number.isInteger(page)) {
+    if (!jump.trim()) {
       setJumpError('请输入页码');
+      return;
+    }
+    if (!Number.isInteger(page)) {
+      setJumpError('页码应为整数');
       return;
     }
     if (page < 1 || page > total) {
