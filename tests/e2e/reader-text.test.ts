@@ -145,6 +145,26 @@ describe('find in this document', () => {
     }
   });
 
+  it("marks on the pages the words in the box: other words typed replace the chosen hit's, an empty box marks none", async () => {
+    const page = await openReader(VIEWPORTS[0]);
+    await page.getByRole('button', { name: '查找' }).click();
+    const box = page.getByLabel('查找文档中的文字');
+    await box.fill('Beacon');
+    await page.getByRole('list', { name: '查找结果' }).getByRole('button').nth(2).click();
+    await expect.poll(() => currentMark(page)).toMatchObject({ page: 4, inSight: true });
+    const marks = page.locator('[data-page="4"] .app-text-layer__mark');
+    expect(await marks.count()).toBe(2);
+
+    await box.fill('second');
+    await expect.poll(() => page.getByText('共 1 处').count()).toBe(1);
+    // "second" once on page 4, not yet chosen: no beacon left marked, and no current mark.
+    await expect.poll(() => marks.count()).toBe(1);
+    expect(await page.locator('.app-text-layer__mark--current').count()).toBe(0);
+
+    await box.fill('');
+    await expect.poll(() => page.locator('.app-text-layer__mark').count()).toBe(0);
+  });
+
   it('finds nothing past the preview for a visitor, and never asks for the text of a page they may not read', async () => {
     const page = await openReader(VIEWPORTS[0]);
     const asked: string[] = [];

@@ -299,6 +299,14 @@ export function DocumentPages({
     [goTo],
   );
 
+  // Other words typed (or none): the pages mark those, none of them the current one yet, as a
+  // browser's find does; the words of the hit chosen last are no longer marked.
+  const markWords = useCallback(
+    (words: string) =>
+      setChosen((was) => (was?.words === words ? was : words ? { words, page: 0, occurrence: -1, index: -1 } : null)),
+    [],
+  );
+
   /** Copied text carries the address of the page it was copied from. */
   const onCopy = (event: ClipboardEvent<HTMLElement>) => {
     const selection = window.getSelection();
@@ -416,6 +424,7 @@ export function DocumentPages({
             linkNote={linkNote}
             current={chosen}
             onChoose={choose}
+            onWords={markWords}
             onClose={() => {
               setFinding(false);
               setChosen(null);

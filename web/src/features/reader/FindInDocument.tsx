@@ -50,6 +50,7 @@ export function FindInDocument({
   linkNote,
   current,
   onChoose,
+  onWords,
   onClose,
 }: {
   documentId: number;
@@ -62,6 +63,8 @@ export function FindInDocument({
   linkNote?: string;
   current: ChosenHit | null;
   onChoose: (hit: ChosenHit) => void;
+  /** The words looked for changed (typed, or cleared: ''): the pages mark these from now on. */
+  onWords: (words: string) => void;
   onClose: () => void;
 }) {
   const [typed, setTyped] = useState(initialWords);
@@ -72,6 +75,7 @@ export function FindInDocument({
     const timer = setTimeout(() => setWords(typed.trim()), TYPING_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [typed, composing]);
+  useEffect(() => onWords(words), [words, onWords]);
   const found = useQuery(findInDocumentQuery(documentId, words));
   const hits = words && found.data ? (found.data.hit ?? []) : [];
   const total = found.data?.total ?? 0;
