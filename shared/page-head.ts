@@ -5,7 +5,7 @@
 import { DocumentStatus } from './constants';
 import { findAnswer, type CallAnswer } from './api-call';
 import { articleCall, articleCategoryOf, documentCall } from './page-data';
-import { articlePagePath, categoryPagePath, documentPagePath } from './page-paths';
+import { articlePagePath, articleShownCategory, categoryPagePath, documentPagePath } from './page-paths';
 import { isIndexable } from './robots';
 import { unreachable } from './unreachable';
 import type { RouteMatch } from './routes';
@@ -178,9 +178,10 @@ export function pageTrail(input: PageInput): Crumb[] {
       const key = pageArticleKey(input.match, input.categories);
       if (key === undefined)
         return [home, articles, ...crumbsOf(categoryTrail(input.categories, Number(input.match?.params.category)))];
-      // An article: under the category of the path it was opened from, else its own last one (as the reader shows it).
+      // An article: as the reader shows it; a path's category while the article is not known.
       const article = articleOf(input);
-      const categoryId = Number(input.match?.params.category) || article?.category_id?.[article.category_id.length - 1];
+      const pathCategory = Number(input.match?.params.category);
+      const categoryId = article ? articleShownCategory(article, pathCategory) : pathCategory || undefined;
       const crumbs = [home, articles, ...crumbsOf(categoryTrail(input.categories, categoryId))];
       return article?.title ? [...crumbs, { name: article.title, path: articlePagePath(article) }] : crumbs;
     }

@@ -25,3 +25,16 @@ export function articlePagePath(article: { id?: number; identifier?: string }): 
 export function categoryPagePath(category: { id?: number; type?: number }): string {
   return category.type === 1 ? `/article/${category.id ?? ''}` : `/library/${category.id ?? ''}`;
 }
+
+/**
+ * The category an article is shown under (its breadcrumbs): the one of the address it was
+ * opened from when the article is in it, else its own last one; none without categories.
+ */
+export function articleShownCategory(
+  article: { category_id?: readonly number[] },
+  pathCategory?: number,
+): number | undefined {
+  return pathCategory && article.category_id?.includes(pathCategory)
+    ? pathCategory
+    : article.category_id?.[article.category_id.length - 1];
+}

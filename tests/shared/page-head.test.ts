@@ -471,6 +471,14 @@ describe('page head', () => {
       '站务',
       '站点升级公告',
     ]);
+    // and under its own when opened under a category it is not in
+    const onlyNotices = [{ key: articleCall('12').key, data: { ...article, category_id: [7] } }];
+    expect(pageTrail(pageInput('/article/8/detail/12', { answers: onlyNotices })).map((c) => c.name)).toEqual([
+      '首页',
+      '文章资讯',
+      '公告',
+      '站点升级公告',
+    ]);
   });
 
   it('gives `/article/about` the head of the article about, and an article category its category head', () => {

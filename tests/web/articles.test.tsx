@@ -241,6 +241,23 @@ describe('article page', { timeout: 30_000 }, () => {
     ).toBe('77');
   });
 
+  it('moves an article opened under a category it is not in to its own, with its own breadcrumb', async () => {
+    const categories = [
+      { id: 5, title: '站内公告', type: 1, enable: true, parent_id: 0 },
+      { id: 6, title: '使用帮助', type: 1, enable: true, parent_id: 0 },
+    ];
+    const notice: Article = { ...about, id: 9, identifier: 'notice', title: '维护公告', category_id: [5] };
+    const { router } = renderApp('/article/6/detail/notice', {
+      categories,
+      backend: articleBackend({ 'GET /api/v1/article': { status: 200, body: notice } }),
+    });
+    expect(await screen.findByRole('heading', { name: '维护公告', level: 1 })).toBeTruthy();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/article/5/detail/notice'));
+    const trail = screen.getByRole('navigation', { name: '当前位置' });
+    expect(within(trail).getByRole('link', { name: '站内公告' }).getAttribute('href')).toBe('/article/5');
+    expect(within(trail).queryByRole('link', { name: '使用帮助' })).toBeNull();
+  });
+
   it('says when an article does not exist', async () => {
     renderApp('/article/detail/gone', { backend: articleBackend() });
     expect(await screen.findByText('文章不存在')).toBeTruthy();

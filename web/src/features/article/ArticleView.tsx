@@ -2,9 +2,10 @@
 // body (HTML the server sanitised), related articles, 举报 and the comments. Its author sees
 // a pending or rejected article with its review state.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { useCallback, useEffect, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import { ReviewStatus, TargetType } from '../../../../shared/constants';
+import { articleShownCategory } from '../../../../shared/page-paths';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Article } from '../../../../shared/types/article';
 import { ApiError, errorMessage } from '../../api/client';
@@ -22,7 +23,7 @@ import './article.css';
 
 function Breadcrumb({ article, categoryId }: { article: Article; categoryId?: number }) {
   const categories = useArticleCategories();
-  const leaf = categoryId ?? article.category_id?.at(-1);
+  const leaf = articleShownCategory(article, categoryId);
   const trail = leaf ? categoryTrail(categories, leaf) : [];
   return (
     <nav className="app-breadcrumb" aria-label="当前位置">
@@ -99,6 +100,16 @@ export function ArticleView({
     [client, articleKey],
   );
   const holds = usePermissionCheck();
+  // Keep the address canonical, as the reader does for documents: an article opened under a
+  // category it is not in (/article/6/detail/x) moves to its own, breadcrumb and all.
+  const navigate = useNavigate();
+  const canonical =
+    query.data && categoryId !== undefined && !query.data.category_id?.includes(categoryId)
+      ? articlePath(query.data, articleShownCategory(query.data))
+      : undefined;
+  useEffect(() => {
+    if (canonical) void navigate(canonical, { replace: true });
+  }, [canonical, navigate]);
   if (query.isPending) {
     return (
       <div className="app-article" aria-busy="true">
