@@ -430,6 +430,34 @@ describe('pages of what is not there', () => {
   });
 });
 
+describe('a document page on a phone', () => {
+  it('wraps a description without spaces (a link) inside its box, rather than cutting it at the edge', async () => {
+    const member = await uploader(site.backendUrl, adminToken);
+    const link = `https://pan.example.com/s/${'a1b2c3d4'.repeat(12)}`;
+    const linked = await createDocument(
+      site.backendUrl,
+      member.token,
+      readFileSync(fixture('chinese.pdf')),
+      '资料链接.pdf',
+      {
+        category_id: [category],
+        description: `下载地址：${link}`,
+      },
+    );
+    await waitForStatus(site.backendUrl, member.token, linked.id, [2]);
+    const page = await site.open();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/library/${category}/${linked.id}`);
+    const description = page.locator('.app-reader-head__description');
+    await description.waitFor();
+    const box = await description.evaluate((element) => ({
+      scrollWidth: element.scrollWidth,
+      clientWidth: element.clientWidth,
+    }));
+    expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth);
+  });
+});
+
 describe('the floating bar (反馈, 返回顶部)', () => {
   it('covers no content: beside the panels from 1024 px up, in the bottom corner below', async () => {
     const page = await site.open();
