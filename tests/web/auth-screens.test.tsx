@@ -162,10 +162,23 @@ describe('login screen', () => {
     expect(screen.queryByRole('link', { name: '注册账号' })).toBeNull();
   });
 
-  it('says nothing of a closure while the site is open', async () => {
+  it('tells visitors of a site open to members only that they must sign in, and where to sign up when they may', async () => {
+    const { unmount } = renderApp('/auth/login', {
+      settings: { ...settings, security: { enable_register: true, login_required: true } },
+    });
+    expect((await screen.findByTestId('login-required')).textContent).toBe('本站需登录后才能访问，请登录或注册账号。');
+    expect(screen.getByRole('link', { name: '注册账号' })).toBeTruthy();
+    unmount();
+    renderApp('/auth/login', { settings: { ...settings, security: { login_required: true } } });
+    expect((await screen.findByTestId('login-required')).textContent).toBe('本站需登录后才能访问，请登录。');
+    expect(screen.queryByRole('link', { name: '注册账号' })).toBeNull();
+  });
+
+  it('says nothing of a closure or of signing in first while the site is open to all', async () => {
     renderApp('/auth/login');
     await screen.findByRole('heading', { name: '登录' });
     expect(screen.queryByTestId('login-site-closed')).toBeNull();
+    expect(screen.queryByTestId('login-required')).toBeNull();
     expect(screen.queryByText('站点已关闭')).toBeNull();
   });
 });

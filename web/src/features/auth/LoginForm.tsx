@@ -3,6 +3,7 @@
 // back to `target`.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { siteSwitchesFrom } from '../../../../shared/access';
 import { EMAIL_MAX_LENGTH } from '../../../../shared/validation';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
@@ -93,15 +94,16 @@ export function LoginForm({ target }: { target: string }) {
   const settings = useSettings();
   const smsEnabled = useSmsEnabled();
   const [mode, setMode] = useState<Mode>('password');
+  const site = siteSwitchesFrom(settings);
 
   return (
     <section aria-labelledby="login-title">
       <h1 id="login-title" className="app-auth-title">
         登录
       </h1>
-      {settings.security?.is_close && (
+      {site.closed ? (
         // Visitors of a closed site land here from every page: say why, and who may still sign in.
-        <div className="app-auth-closed" data-testid="login-site-closed">
+        <div className="app-auth-notice" data-testid="login-site-closed">
           <Notice
             type="warning"
             description={
@@ -115,12 +117,26 @@ export function LoginForm({ target }: { target: string }) {
             }
           />
         </div>
+      ) : (
+        site.loginRequired && (
+          // So do the visitors of a site open to members only.
+          <div className="app-auth-notice" data-testid="login-required">
+            <Notice
+              type="info"
+              description={
+                settings.security?.enable_register
+                  ? '本站需登录后才能访问，请登录或注册账号。'
+                  : '本站需登录后才能访问，请登录。'
+              }
+            />
+          </div>
+        )
       )}
       {smsEnabled && <TabSwitch label="登录方式" tabs={MODES} active={mode} onChange={setMode} />}
       {smsEnabled && mode === 'sms' ? <MobileLoginForm target={target} /> : <PasswordLoginForm target={target} />}
       <div className="app-auth-links">
         <Link to="/auth/forgot">忘记密码？</Link>
-        {settings.security?.enable_register && !settings.security.is_close && (
+        {settings.security?.enable_register && !site.closed && (
           <Link to={target === '/' ? '/auth/register' : `/auth/register?redirect=${encodeURIComponent(target)}`}>
             注册账号
           </Link>
