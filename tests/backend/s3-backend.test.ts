@@ -146,6 +146,23 @@ describe('a document in the bucket', () => {
     expect((await get(link.body.url, { 'if-none-match': `"${doc.hash}"` })).status).toBe(304);
     expect((await get(link.body.url, { range: `bytes=${pdf.length}-` })).status).toBe(416);
   });
+
+  it('reuses the conversion for the same file uploaded again without reading the original back', async () => {
+    // The original in the bucket made into bytes that are no PDF: a reuse that downloaded it to check its
+    // content would refuse the new document (文件内容与扩展名 .pdf 不符); the manifest says what it holds.
+    const folder = `documents/${doc.hash.slice(0, 5).split('').join('/')}`;
+    const stored = backend.s3.objectFile(`${folder}/${doc.hash}.pdf`);
+    const bytes = fs.readFileSync(stored);
+    fs.writeFileSync(stored, Buffer.from('这不是 PDF 文件'));
+    try {
+      const other = await uploader(backend.url, backend.adminToken);
+      const twin = await createDocument(backend.url, other.token, pdf, '同一个文件.pdf');
+      expect(twin.hash).toBe(doc.hash);
+      expect(await waitForStatus(backend.url, other.token, twin.id, [2, 3])).toMatchObject({ status: 2, pages: 3 });
+    } finally {
+      fs.writeFileSync(stored, bytes);
+    }
+  });
 });
 
 describe('images under /uploads/ from the bucket', () => {

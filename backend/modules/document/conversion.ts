@@ -151,6 +151,7 @@ async function storeOutputs(
   result: ConversionResult,
   text: string,
   ext: string,
+  content: ContentKind,
 ): Promise<Manifest> {
   const names = [
     ...result.pageFiles.map((p) => p.file),
@@ -178,6 +179,7 @@ async function storeOutputs(
     positions: POSITIONS_VERSION,
     converter: result.converter,
     route: renderingRoute(ext),
+    content,
     convertedAt: new Date().toISOString(),
   });
   await writeManifest(app, hash, manifest);
@@ -390,13 +392,17 @@ export async function runConversion(
   const scratch = await scratchFolder('moredoc-document');
   try {
     const source = await sourceOf(app, hash, documents);
-    const sourcePath = await originalFile(app, source.key, source.ext, scratch);
-    const { agrees, ext } = await refuseOtherContent(app, hash, documents, source.ext, await sniffContent(sourcePath));
-    if (ext === null) return null;
     let manifest = fresh ? null : await readManifest(app, hash);
     // A conversion from before the page texts were kept apart: its text cannot be cut at a page
     // (page-text.ts), so the file is converted again; the engine has no pass for the text alone.
     if (manifest && !manifest.textPages) manifest = null;
+    // The original is read (on S3: downloaded) only to convert it, or to learn what it holds when
+    // the conversion reused does not say.
+    let sourcePath: string | undefined;
+    const original = async () => (sourcePath ??= await originalFile(app, source.key, source.ext, scratch));
+    const content = manifest?.content ?? (await sniffContent(await original()));
+    const { agrees, ext } = await refuseOtherContent(app, hash, documents, source.ext, content);
+    if (ext === null) return null;
     // Pages of another route (documents of that one all gone, their folder not yet purged) are not these documents'.
     if (manifest?.route !== undefined && manifest.route !== renderingRoute(ext)) manifest = null;
     let text: string;
@@ -407,7 +413,7 @@ export async function runConversion(
       const outDir = join(scratch, 'out');
       const progress = progressReporter(job);
       const result = await app.converter.convertDocument({
-        sourcePath,
+        sourcePath: await original(),
         ext,
         outDir,
         signal: job.signal,
@@ -420,7 +426,7 @@ export async function runConversion(
       });
       await progress.flush();
       text = result.text;
-      manifest = await storeOutputs(app, hash, outDir, result, text, ext);
+      manifest = await storeOutputs(app, hash, outDir, result, text, ext, content);
     }
     await refreshSearchIndex(app, await applyManifest(app, hash, manifest, text, agrees));
     return manifest;

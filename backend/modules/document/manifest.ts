@@ -1,5 +1,5 @@
 import type { BackendContext } from '../../platform/context';
-import { positionsFile, type PendingImages } from '../../platform/convert/converter';
+import { positionsFile, type ContentKind, type PendingImages } from '../../platform/convert/converter';
 import { outputFolder, outputKey } from './files';
 
 // The manifest of a file's conversion (documents/<h0>/…/<md5>/manifest.json): written last by a
@@ -38,6 +38,11 @@ export interface Manifest {
    * conversion made before it was recorded
    */
   route?: string;
+  /**
+   * what the file's bytes hold (sniffContent), so that a reuse checks them against its extension
+   * without reading the original back; absent in a conversion made before it was recorded
+   */
+  content?: ContentKind;
   convertedAt: string;
 }
 
