@@ -165,14 +165,20 @@ describe('role permissions', { timeout: 20_000 }, () => {
     'PUT /api/v1/group/permission': { status: 200, body: {} },
   });
 
-  it('grants a whole service, its list permission included, by checking the service', async () => {
-    const { fetchMock } = renderApp('/admin/user/group', {
+  /** /admin/user/group with the group 编辑 holding `granted`, its permission sheet opened. */
+  async function openPermissionSheet(granted: number[]) {
+    const rendered = renderApp('/admin/user/group', {
       user: admin,
       permissions: [all[3]!],
-      backend: groupBackend([21]),
+      backend: groupBackend(granted),
     });
     await userEvent.click(await screen.findByRole('button', { name: /设置「编辑」的权限/ }));
     const sheet = within((await screen.findByText('设置权限：编辑')).closest('.semi-sidesheet-inner') as HTMLElement);
+    return { ...rendered, sheet };
+  }
+
+  it('grants a whole service, its list permission included, by checking the service', async () => {
+    const { fetchMock, sheet } = await openPermissionSheet([21]);
     expect(await sheet.findByText('已选 1 项权限', { exact: false })).toBeTruthy();
     const service = sheet.getByText('用户管理').closest('.semi-tree-option') as HTMLElement;
     await userEvent.click(service.querySelector('.semi-checkbox') as HTMLElement);
@@ -189,13 +195,7 @@ describe('role permissions', { timeout: 20_000 }, () => {
   });
 
   it('keeps the ticked permissions when a click lands beside the sheet', async () => {
-    const { fetchMock } = renderApp('/admin/user/group', {
-      user: admin,
-      permissions: [all[3]!],
-      backend: groupBackend([21]),
-    });
-    await userEvent.click(await screen.findByRole('button', { name: /设置「编辑」的权限/ }));
-    const sheet = within((await screen.findByText('设置权限：编辑')).closest('.semi-sidesheet-inner') as HTMLElement);
+    const { fetchMock, sheet } = await openPermissionSheet([21]);
     await sheet.findByText('已选 1 项权限', { exact: false });
     const service = sheet.getByText('用户管理').closest('.semi-tree-option') as HTMLElement;
     await userEvent.click(service.querySelector('.semi-checkbox') as HTMLElement);

@@ -23,6 +23,18 @@ const SKIP_CALIBRE = 'skipped: calibre not installed';
 const missing = partsMissing(tools);
 
 /** `it`, skipped with the reason (in its title) when one of `parts` is not installed. */
+/** The GBK bytes of the words below, for files exported in GBK (Node encodes no GBK itself). */
+const GBK_WORDS: Record<string, string> = {
+  苹果: 'c6bbb9fb',
+  香蕉: 'cfe3bdb6',
+  图书馆: 'cdbccae9b9dd',
+  读者: 'b6c1d5df',
+};
+
+/** The parts one after the other: a word of GBK_WORDS in GBK, anything else as ASCII. */
+const gbk = (...parts: string[]): Buffer =>
+  Buffer.concat(parts.map((part) => (part in GBK_WORDS ? Buffer.from(GBK_WORDS[part]!, 'hex') : Buffer.from(part))));
+
 function itNeeds(parts: ConverterPart[], title: string, test: () => Promise<void>, timeout?: number): void {
   const reason = missing(...parts);
   it.skipIf(reason !== undefined)(reason ? `${title} — ${reason}` : title, test, timeout);
@@ -308,17 +320,6 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
     ['writer', 'noto-cjk'],
     'reads an HTML or text file named .doc or .ppt, UTF-8 or GBK, whole: every paragraph, on one page',
     async () => {
-      // 图书馆 and 读者 in GBK
-      const gbk = (...parts: string[]) =>
-        Buffer.concat(
-          parts.map((part) =>
-            part === '图书馆'
-              ? Buffer.from('cdbccae9b9dd', 'hex')
-              : part === '读者'
-                ? Buffer.from('b6c1d5df', 'hex')
-                : Buffer.from(part),
-          ),
-        );
       const page = (head = '') => ['<html>', head, '<body><p>', '图书馆', '</p><p>', '读者', '</p></body></html>'];
       const cases: { name: string; ext: string; bytes: Buffer }[] = [
         // Writer/Web's PDF left the first paragraph out, on a blank first page
@@ -353,17 +354,6 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
     ['calc', 'noto-cjk'],
     'reads a text table named .xls or .xlsx, UTF-8 or GBK, tab- or comma-separated or HTML, as Chinese cells',
     async () => {
-      // 苹果 and 香蕉 in GBK
-      const gbk = (...parts: string[]) =>
-        Buffer.concat(
-          parts.map((part) =>
-            part === '苹果'
-              ? Buffer.from('c6bbb9fb', 'hex')
-              : part === '香蕉'
-                ? Buffer.from('cfe3bdb6', 'hex')
-                : Buffer.from(part),
-          ),
-        );
       const cases: { name: string; ext: string; bytes: Buffer }[] = [
         { name: 'utf8-tsv.xls', ext: 'xls', bytes: Buffer.from('苹果\t3\n香蕉\t5\n') },
         { name: 'gbk-tsv.xls', ext: 'xls', bytes: gbk('苹果', '\t3\r\n', '香蕉', '\t5\r\n') },
