@@ -338,6 +338,36 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
 });
 
 describe('dashboard', { timeout: 20_000 }, () => {
+  it('counts what waits for review, each a link to its filtered list, for the lists the user holds', async () => {
+    const { fetchMock } = renderApp('/admin/dashboard', {
+      user: { id: 9, username: 'editor' },
+      permissions: [
+        perm(61, '/api.v1.DocumentAPI/ListDocument', '获取文档列表'),
+        perm(71, '/api.v1.CommentAPI/ListComment', '获取评论列表'),
+      ],
+      backend: {
+        'GET /api/v1/document/list': (url) => ({
+          status: 200,
+          body: url.searchParams.getAll('status').join() === '6' ? { document: [{ id: 1 }], total: 4 } : {},
+        }),
+        'GET /api/v1/comment/list': (url) => ({
+          status: 200,
+          body: url.searchParams.getAll('status').join() === '0' ? { comment: [{ id: 1 }], total: 17 } : {},
+        }),
+      },
+    });
+    const panel = within((await screen.findByRole('heading', { name: '待处理' })).closest('section') as HTMLElement);
+    const documents = await panel.findByRole('link', { name: '待审核文档 4 篇' });
+    expect(documents.getAttribute('href')).toBe('/admin/document/list?status=6');
+    const comments = await panel.findByRole('link', { name: '待审核评论 17 条' });
+    expect(comments.getAttribute('href')).toBe('/admin/comment?status=0');
+    expect(panel.queryByText('待审核文章')).toBeNull();
+    expect(panel.queryByText('未处理举报')).toBeNull();
+    const asked = fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://localhost').pathname);
+    expect(asked).not.toContain('/api/v1/report/list');
+    expect(asked).not.toContain('/api/v1/article/list');
+  });
+
   it('offers shortcuts to the screens the user may open, menu-less ones included', async () => {
     renderApp('/admin/dashboard', {
       user: admin,

@@ -1,0 +1,97 @@
+// The dashboard's 待处理: how many documents, articles and comments wait for review and how
+// many reports for handling, each a link to its list filtered so (the lists keep their filters
+// in the address, decision 049). Only what the user may list is counted; the counts live under
+// each list's keys, so that a review elsewhere refreshes them.
+import { useQueries } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { DocumentStatus, ReviewStatus } from '../../../../shared/constants';
+import { grpcPermissionPath } from '../../../../shared/permissions';
+import { unwrap } from '../../api/client';
+import { Panel } from '../../ui/Panel';
+import { articleKeys, listArticles } from '../article/api';
+import { commentKeys, listComments } from '../comment/api';
+import { documentKeys, listDocuments } from '../document/api';
+import { listReports, reportKeys } from '../report/api';
+import { usePermissionCheck } from '../session/use-session';
+import './dashboard.css';
+
+interface Waiting {
+  key: string;
+  label: string;
+  unit: string;
+  /** The list, filtered to what waits. */
+  to: string;
+  permission: string;
+  queryKey: readonly unknown[];
+  count: () => Promise<number>;
+}
+
+const WAITING: readonly Waiting[] = [
+  {
+    key: 'document',
+    label: '待审核文档',
+    unit: '篇',
+    to: `/admin/document/list?status=${DocumentStatus.PendingReview}`,
+    permission: grpcPermissionPath('DocumentAPI', 'ListDocument'),
+    queryKey: [...documentKeys.admin, 'waiting'],
+    count: async () =>
+      unwrap(await listDocuments({ status: [DocumentStatus.PendingReview], page: 1, size: 1 })).total ?? 0,
+  },
+  {
+    key: 'article',
+    label: '待审核文章',
+    unit: '篇',
+    to: `/admin/article/list?status=${ReviewStatus.Pending}`,
+    permission: grpcPermissionPath('ArticleAPI', 'ListArticle'),
+    queryKey: [...articleKeys.admin, 'waiting'],
+    count: async () => unwrap(await listArticles({ status: [ReviewStatus.Pending], page: 1, size: 1 })).total ?? 0,
+  },
+  {
+    key: 'comment',
+    label: '待审核评论',
+    unit: '条',
+    to: `/admin/comment?status=${ReviewStatus.Pending}`,
+    permission: grpcPermissionPath('CommentAPI', 'ListComment'),
+    queryKey: [...commentKeys.admin, 'waiting'],
+    count: async () => unwrap(await listComments({ status: [ReviewStatus.Pending], page: 1, size: 1 })).total ?? 0,
+  },
+  {
+    key: 'report',
+    label: '未处理举报',
+    unit: '条',
+    to: '/admin/report?status=false',
+    permission: grpcPermissionPath('ReportAPI', 'ListReport'),
+    queryKey: [...reportKeys.admin, 'waiting'],
+    count: async () => unwrap(await listReports({ status: [false], page: 1, size: 1 })).total ?? 0,
+  },
+];
+
+export function PendingWork() {
+  const holds = usePermissionCheck();
+  const items = WAITING.filter((item) => holds(item.permission));
+  const counts = useQueries({
+    queries: items.map((item) => ({ queryKey: item.queryKey, queryFn: item.count })),
+  });
+  if (items.length === 0) return null;
+  return (
+    <Panel title="待处理" titleId="dashboard-pending">
+      <ul className="app-admin-dashboard__pending">
+        {items.map((item, i) => {
+          const count = counts[i];
+          const figure = count?.isError ? '加载失败' : count?.data === undefined ? '…' : `${count.data} ${item.unit}`;
+          return (
+            <li key={item.key} data-pending={item.key}>
+              <Link
+                to={item.to}
+                className={`app-admin-dashboard__pending-item${count?.data ? ' app-admin-dashboard__pending-item--due' : ''}`}
+              >
+                <span>{item.label}</span>
+                <strong>{figure}</strong>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </Panel>
+  );
+}
