@@ -533,6 +533,29 @@ describe('admin screens', { timeout: 20_000 }, () => {
     expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/report')[0])).toEqual({ id: 31, status: true, remark: '已删除' });
   });
 
+  it('keeps a note being written when a click lands beside its dialog', async () => {
+    renderApp('/admin/report', {
+      user: admin,
+      permissions: [perm(1, '/api.v1.ReportAPI/ListReport'), perm(2, '/api.v1.ReportAPI/UpdateReport')],
+      backend: {
+        'GET /api/v1/report/list': {
+          status: 200,
+          body: { report: [{ id: 31, type: 1, document_id: 1, document_title: '关于我们', reason: 2 }], total: 1 },
+        },
+      },
+    });
+    const beside = () => document.querySelector('.semi-modal-wrap') as HTMLElement;
+    await userEvent.click(await screen.findByRole('button', { name: '处理「关于我们」' }));
+    await screen.findByLabelText('处理备注');
+    await userEvent.click(beside());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await userEvent.click(screen.getByRole('button', { name: '处理「关于我们」' }));
+    await userEvent.type(await screen.findByLabelText('处理备注'), '已核实，文章已修改');
+    await userEvent.click(beside());
+    expect((screen.getByLabelText('处理备注') as HTMLTextAreaElement).value).toBe('已核实，文章已修改');
+  });
+
   it('links the documents that comments and reports are about to their reader, as it does articles', async () => {
     const { unmount } = renderApp('/admin/comment', {
       user: admin,

@@ -347,6 +347,21 @@ describe('admin screens', { timeout: 30_000 }, () => {
     expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({ id: 7, reason: '已收到转账' });
   });
 
+  it('/admin/order keeps a reason being written when a click lands beside its dialog', async () => {
+    renderApp('/admin/order', {
+      user: admin,
+      permissions: [perm(1, 'OrderAPI', 'ListOrder'), perm(2, 'OrderAPI', 'ConfirmOrder')],
+      backend: {
+        'GET /api/v1/order/list': { status: 200, body: { total: 1, order: [{ ...pending, provider: 'manual' }] } },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: `确认收款 ${pending.order_no}` }));
+    const dialog = within(await screen.findByRole('dialog'));
+    await userEvent.type(dialog.getByLabelText('收款说明'), '已收到转账');
+    await userEvent.click(document.querySelector('.semi-modal-wrap') as HTMLElement);
+    expect((screen.getByLabelText('收款说明') as HTMLTextAreaElement).value).toBe('已收到转账');
+  });
+
   it('/admin/user/vip grants days to chosen users with a reason', async () => {
     const { fetchMock } = renderApp('/admin/user/vip', {
       user: admin,

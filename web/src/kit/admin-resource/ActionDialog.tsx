@@ -32,7 +32,7 @@ export interface ActionDialogProps<Values extends FormValues> {
 
 export function ActionDialog<Values extends FormValues>(props: ActionDialogProps<Values>) {
   const { idPrefix, title, message, okText, danger, fields, initial, run, success, failure, onClose } = props;
-  const { values, errors, change, check } = useFieldForm<Values>(() => initial);
+  const { values, errors, edited, change, check } = useFieldForm<Values>(() => initial);
   const context = { mode: 'edit' as const, rows: [] };
   const action = useMutation({
     mutationFn: async (input: Values, mutation) => unwrap(await run(input, mutation)),
@@ -52,7 +52,8 @@ export function ActionDialog<Values extends FormValues>(props: ActionDialogProps
       visible
       title={title}
       onCancel={action.isPending ? undefined : onClose}
-      maskClosable={!action.isPending}
+      // A stray click beside the dialog must not throw away what was written (取消 still closes it).
+      maskClosable={!action.isPending && !edited}
       width={dialogWidth(480)}
       footer={
         <div className="app-resource-form__footer">

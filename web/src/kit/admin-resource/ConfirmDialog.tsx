@@ -66,12 +66,14 @@ export function ConfirmDialog({
     }
     onConfirm(askPassword ? password : undefined, choice ? chosen : input ? written : undefined);
   };
+  // Something written or chosen: a stray click beside the dialog must not throw it away.
+  const edited = password !== '' || !isEmptyChoice(chosen) || text !== (input?.initial ?? '');
   return (
     <Modal
       visible
       title={title}
       onCancel={busy ? undefined : onCancel}
-      maskClosable={!busy}
+      maskClosable={!busy && !edited}
       footer={
         // Our own buttons: Semi's default ones are named "confirm"/"cancel" for screen readers.
         <div className="app-resource-form__footer">
