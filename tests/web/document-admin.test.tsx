@@ -251,6 +251,27 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     await userEvent.click(within(dialog).getByRole('button', { name: '取消' }));
   });
 
+  it('opened at an address filtering by uploader, names the uploader, not their id', async () => {
+    const { fetchMock } = renderApp('/admin/document/list?user=2&status=6', {
+      user: admin,
+      permissions: [perm(1, 'DocumentAPI', 'ListDocument')],
+      settings: { system: { sitename: '测试文库' }, language: [{ id: 1, language: '中文（简体）', code: 'zh-CN' }] },
+      backend: {
+        'GET /api/v1/document/list': documentList(doc(1, '待审核的文档', { status: 6 })),
+        'GET /api/v1/user/list': (url) => ({
+          status: 200,
+          body: url.searchParams.getAll('id').join() === '2' ? { user: [{ id: 2, username: 'reader01' }] } : {},
+        }),
+      },
+    });
+    await screen.findByText('待审核的文档');
+    const listed = requests(fetchMock, 'GET', '/api/v1/document/list').map(([url]) => new URL(String(url), 'http://x'));
+    expect(listed[0]?.searchParams.get('user_id')).toBe('2');
+    const uploader = document.getElementById('admin-document-filter-user') as HTMLElement;
+    await waitFor(() => expect(uploader.textContent).toContain('reader01'));
+    expect(uploader.textContent).not.toMatch(/^2$|#2/);
+  });
+
   it('edits a document whose conversion ended while the form was open without sending back the status it had', async () => {
     let status = 1;
     const { fetchMock } = renderApp('/admin/document/list', {

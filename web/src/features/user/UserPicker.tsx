@@ -1,10 +1,11 @@
 // Picks users by searching names (ListUser `wd`); chosen users keep their names while the
-// search moves on.
+// search moves on, and users given by id alone (a list's filter read from its address) are
+// named by asking for them.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FieldDef, FormMode } from '../../kit/admin-resource/resource';
 import { Select } from '../../ui/semi-admin';
-import { userSearchQuery } from './api';
+import { userSearchQuery, usersByIdQuery } from './api';
 
 interface Choice {
   value: number;
@@ -26,7 +27,14 @@ export function UserPicker({
   const [chosen, setChosen] = useState<Choice[]>([]);
   const found = useQuery({ ...userSearchQuery(term), placeholderData: keepPreviousData });
   const results: Choice[] = (found.data ?? []).map((u) => ({ value: u.id ?? 0, label: u.username ?? '' }));
+  const known = [...chosen.filter((c) => value.includes(c.value)), ...results];
+  const unnamed = value.filter((uid) => !known.some((k) => k.value === uid));
+  const named = useQuery(usersByIdQuery(unnamed));
+  const asked: Choice[] = (named.data ?? [])
+    .filter((u) => u.id && unnamed.includes(u.id))
+    .map((u) => ({ value: u.id ?? 0, label: u.username ?? '' }));
   const options = [
+    ...asked,
     ...chosen.filter((c) => value.includes(c.value) && !results.some((r) => r.value === c.value)),
     ...results,
   ];

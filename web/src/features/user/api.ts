@@ -57,6 +57,7 @@ export const userKeys = {
   /** The admin's user lists and user searches. */
   admin: ['user', 'admin'] as const,
   search: (term: string) => ['user', 'admin', 'search', term] as const,
+  named: (ids: readonly number[]) => ['user', 'admin', 'named', ...ids] as const,
 };
 
 export const userApi = {
@@ -147,6 +148,14 @@ export const userSearchQuery = (term: string) =>
   queryOptions({
     queryKey: userKeys.search(term),
     queryFn: async () => unwrap(await listUsers({ page: 1, size: 20, wd: term || undefined })).user ?? [],
+  });
+
+/** The users `ids` (a picker given ids it has not found by a search, e.g. from the address). */
+export const usersByIdQuery = (ids: readonly number[]) =>
+  queryOptions({
+    queryKey: userKeys.named(ids),
+    queryFn: async () => unwrap(await listUsers({ page: 1, size: ids.length, id: ids })).user ?? [],
+    enabled: ids.length > 0,
   });
 
 /**
