@@ -310,6 +310,29 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
     expect(within(dialog).queryByText(/此操作不可恢复/)).toBeNull();
   });
 
+  it('says a role without UpdateArticle may not edit, instead of a form it could not save', async () => {
+    const list = perm(1, '/api.v1.ArticleAPI/ListArticle', '文章列表');
+    const backend: Backend = {
+      'GET /api/v1/article': { status: 200, body: { id: 3, title: '站点公告', content: '<p>正文</p>', status: 1 } },
+    };
+    const { unmount } = renderApp('/admin/article/set?id=3', {
+      user: { id: 9, username: 'kefu' },
+      permissions: [list],
+      backend,
+    });
+    expect((await screen.findByRole('note')).textContent).toBe('您没有修改文章的权限，请联系管理员。');
+    expect(screen.queryByRole('form')).toBeNull();
+    unmount();
+
+    renderApp('/admin/article/set?id=3', {
+      user: { id: 9, username: 'editor' },
+      permissions: [list, perm(2, '/api.v1.ArticleAPI/UpdateArticle', '更新文章')],
+      backend,
+    });
+    expect(await screen.findByRole('form', { name: '编辑文章' })).toBeTruthy();
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+
   it('offers 编辑 on an article only to a role holding UpdateArticle', async () => {
     const articles: Backend = {
       'GET /api/v1/article/list': {
