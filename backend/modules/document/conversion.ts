@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db';
-import { lockRows } from '../../db/dialect';
+import { lockKeys, lockRows } from '../../db/dialect';
 import type { DB } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
 import {
@@ -109,9 +109,12 @@ export async function enqueueConversions(
  * `<md5>:<route>`, shared by every document of the file that goes this route. The same bytes
  * under two routes thus convert apart, and under one route once.
  */
-export async function documentHashFor(db: Database, fileHash: string, ext: string): Promise<string> {
+export async function documentHashFor(trx: Database, fileHash: string, ext: string): Promise<string> {
+  // Creations of documents of one file take turns until their transaction ends (PostgreSQL; SQLite's
+  // writes already do): two at once would each see none of the other's route and take the MD5 alike.
+  await lockKeys(trx, [`document-file:${fileHash}`]);
   const route = renderingRoute(ext);
-  const others = await db.selectFrom('document').select('ext').where('hash', '=', fileHash).execute();
+  const others = await trx.selectFrom('document').select('ext').where('hash', '=', fileHash).execute();
   if (others.every((d) => renderingRoute(d.ext || ext) === route)) return fileHash;
   return createHash('md5').update(`${fileHash}:${route}`).digest('hex');
 }

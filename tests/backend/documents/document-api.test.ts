@@ -1,7 +1,9 @@
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, registerMember, useBackend, withDatabase, withSearchIndex, type Member } from '../../helpers/backend';
 import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { recordedConversions } from '../../helpers/recorded-conversions';
+import { databaseOf } from '../../helpers/test-database';
 
 // DocumentAPI and RecycleAPI through HTTP: creating from uploads, who sees what, the lists
 // and their filters, editing, reviewing, filing, ratings, the recycle bin and what follows
@@ -185,6 +187,53 @@ describe('CreateDocument', () => {
     await waitForJobs('document.convert');
     // Asked for by the admin, converted on behalf of the document's uploader.
     expect(await fairKeys()).toEqual([key, key, key, key]);
+  });
+
+  it('gives the same bytes made a .txt and a .csv at the same instant two hashes (two renderings)', async () => {
+    // Two members (each creation locks its uploader's row), the same bytes.
+    const content = textFile(unique('同时的文本与表格'));
+    const other = await uploader(backend.url, backend.adminToken);
+    const [txt, csv] = await Promise.all([
+      uploadDocument(backend.url, author.token, content, '同时.txt'),
+      uploadDocument(backend.url, other.token, content, '同时.csv'),
+    ]);
+    const create = (member: Member, attachmentId: number, title: string) =>
+      api(backend.url, 'POST', '/api/v1/document', {
+        token: member.token,
+        body: { category_id: [], document: [{ title, attachment_id: attachmentId, price: 0 }] },
+      });
+    // On PostgreSQL a transaction holding the document table keeps both creations waiting, then lets them go
+    // at once: each looked for documents of the file before the other's was written, and both took its MD5.
+    const url = databaseOf(backend.dataDir);
+    const holder = url ? new pg.Client({ connectionString: url }) : undefined;
+    try {
+      if (holder) {
+        await holder.connect();
+        await holder.query('BEGIN');
+        await holder.query('LOCK TABLE document IN SHARE ROW EXCLUSIVE MODE');
+      }
+      const created = Promise.all([
+        create(author, txt!.body.data.id, '同时文本'),
+        create(other, csv!.body.data.id, '同时表格'),
+      ]);
+      if (holder) {
+        // Both wait: on the table, or one on the other's turn.
+        await expect
+          .poll(async () =>
+            Number((await holder.query('SELECT count(*) AS n FROM pg_locks WHERE NOT granted')).rows[0].n),
+          )
+          .toBe(2);
+        await holder.query('COMMIT');
+      }
+      expect((await created).map((res) => res.status)).toEqual([200, 200]);
+    } finally {
+      await holder?.end();
+    }
+    const rows = await withDatabase(backend.dataDir, (db) =>
+      db.selectFrom('document').select(['ext', 'hash']).where('title', 'in', ['同时文本', '同时表格']).execute(),
+    );
+    expect(rows).toHaveLength(2);
+    expect(new Set(rows.map((row) => row.hash)).size).toBe(2);
   });
 
   it('makes one document of an upload sent in two requests at once', async () => {
