@@ -45,7 +45,7 @@ describe('npm run build:server and the conversion worker', () => {
     const scripts = (
       JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
     ).scripts;
-    expect(scripts['start:worker']).toBe('node dist/server/backend/worker.mjs');
+    expect(scripts['start:worker']).toBe('exec node dist/server/backend/worker.mjs');
     expect(existsSync(join(out, 'backend', 'worker.mjs'))).toBe(true);
   });
 

@@ -393,7 +393,8 @@ describe('Dockerfile', () => {
   it('starts what `npm run start:prod` starts', async () => {
     const pkg = JSON.parse(await readRepo('package.json')) as { scripts: Record<string, string> };
     const cmd = execForm(instructions(runtime, 'CMD').at(-1)!.args);
-    expect(cmd.join(' ')).toBe(pkg.scripts['start:prod']);
+    // npm's shell `exec`s it, so that npm's SIGTERM reaches node (tests/ops/npm-start.test.ts).
+    expect(`exec ${cmd.join(' ')}`).toBe(pkg.scripts['start:prod']);
   });
 
   it('copies from the build context only what .dockerignore lets in', async () => {

@@ -1,12 +1,13 @@
-// `npm start` as an operator stops it: a signal to npm alone (a service manager, `kill` of the
-// npm process) stops the site too, its requests in flight finishing, instead of leaving the
-// server running without its npm.
+// The npm scripts as an operator stops them: a signal to npm alone (a service manager, `kill` of
+// the npm process) stops the process it started too, its requests in flight or its jobs
+// finishing, instead of leaving it running without its npm (each script `exec`s: dash, npm's
+// shell, would otherwise die of the signal and leave its child behind).
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { gatewayProcessEnv } from '../gateway/helpers';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,12 +20,65 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-describe('npm start', () => {
-  it('stops the server when npm is sent SIGTERM', async () => {
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Script {
+  script: string;
+  /** Where npm runs it (the production build's folder for start:prod). */
+  cwd: () => string;
+  env: Record<string, string>;
+  /** Reads from the output what says the process runs: a URL that answers, or a process id. */
+  started: RegExp;
+  /** Whether the process it started still runs, from what `started` matched. */
+  runs: (found: string) => Promise<boolean>;
+}
+
+const byUrl = (path: string) => (port: string) => answers(`http://127.0.0.1:${port}${path}`);
+
+const SCRIPTS: Script[] = [
+  {
+    script: 'start',
+    cwd: () => ROOT,
+    env: {},
+    started: /running at http:\/\/localhost:(\d+)/,
+    runs: byUrl('/healthz'),
+  },
+  {
+    script: 'start:prod',
+    cwd: () => join(inject('serverBundles'), '../..'),
+    env: {},
+    started: /running at http:\/\/localhost:(\d+)/,
+    runs: byUrl('/healthz'),
+  },
+  {
+    script: 'backend',
+    cwd: () => ROOT,
+    env: { BACKEND_PORT: '0' },
+    started: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+    runs: byUrl('/readyz'),
+  },
+  {
+    script: 'worker',
+    cwd: () => ROOT,
+    env: {},
+    started: /worker running jobs \(pid (\d+)/,
+    runs: async (pid) => alive(+pid),
+  },
+];
+
+describe.each(SCRIPTS)('npm run $script', ({ script, cwd, env, started, runs }) => {
+  it('stops what it started when npm is sent SIGTERM', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'npm-start-'));
-    const npm = spawn('npm', ['start'], {
-      cwd: ROOT,
-      env: gatewayProcessEnv({ DATA_DIR: dataDir }),
+    const npm = spawn('npm', ['run', script], {
+      cwd: cwd(),
+      env: gatewayProcessEnv({ DATA_DIR: dataDir, ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -33,18 +87,16 @@ describe('npm start', () => {
     const exited = new Promise<void>((resolve) => npm.on('exit', () => resolve()));
     try {
       const deadline = Date.now() + 60_000;
-      let port: string | undefined;
-      while (!(port = /running at http:\/\/localhost:(\d+)/.exec(out)?.[1]) && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 100));
-      expect(port, out).toBeDefined();
-      const health = `http://127.0.0.1:${port}/healthz`;
-      expect(await answers(health)).toBe(true);
+      let found: string | undefined;
+      while (!(found = started.exec(out)?.[1]) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(found, out).toBeDefined();
+      expect(await runs(found!)).toBe(true);
 
       npm.kill('SIGTERM');
       await exited;
       const stopBy = Date.now() + 15_000;
-      while ((await answers(health)) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 200));
-      expect(await answers(health), 'the server still answers after npm stopped').toBe(false);
+      while ((await runs(found!)) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 200));
+      expect(await runs(found!), `${script} still runs after npm stopped`).toBe(false);
     } finally {
       if (npm.exitCode === null) npm.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
