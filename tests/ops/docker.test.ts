@@ -185,6 +185,21 @@ describe('docker-compose.yml with the postgres profile', () => {
     expect(site.depends_on?.postgres).toEqual({ condition: 'service_healthy', required: false });
   });
 
+  it('has site take the S3 variables, so that a site whose files moved to a bucket (blobs:copy) reads them there', () => {
+    const site = compose.services.site!;
+    const S3 = [
+      'S3_BUCKET',
+      'S3_ENDPOINT',
+      'S3_REGION',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+      'S3_FORCE_PATH_STYLE',
+      'S3_PREFIX',
+    ];
+    for (const key of [...S3, 'S3_PRESIGNED_DOWNLOADS', 'S3_CACHE_MB'])
+      expect(site.environment?.[key], key).toBe(`\${${key}:-}`);
+  });
+
   it('is explained in docs/operations.md: the variables to set, the copy of a SQLite site, pg_dump', async () => {
     const readme = await readRepo('docs/operations.md');
     const section = readme.slice(readme.indexOf('### Running with PostgreSQL'));
