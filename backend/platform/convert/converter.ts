@@ -24,7 +24,7 @@ import {
   type RenderSettings,
   type WorkerSource,
 } from './page-pool';
-import { decodeTextFile, joinPageTexts } from './text';
+import { decodeTextFile, joinPageTexts, textAsXhtml } from './text';
 import { CONVERTER_WORK_DIR, scratchFolder } from '../scratch';
 import { positionsFile } from './text-positions';
 
@@ -401,8 +401,11 @@ class Converter implements DocumentConverter {
       if (text === null) throw notText(ext);
       const office = plan.input === 'office-text' ? officeTextImport(ext, text) : null;
       libreofficeFilter ??= office?.filter;
-      if (office?.utf8 ?? true) {
-        input = join(scratch, plan.converter === 'mupdf' ? 'document.txt' : `document.${ext}`);
+      if (plan.converter === 'mupdf') {
+        input = join(scratch, plan.mupdfName!);
+        await writeFile(input, textAsXhtml(text));
+      } else if (office?.utf8 ?? true) {
+        input = join(scratch, `document.${ext}`);
         await writeFile(input, text);
       }
     } else if (plan.input === 'png-image') {

@@ -261,7 +261,8 @@ export function planConversion(extension: string, content: ContentKind): FormatP
   }
   if (TEXT_EXTENSIONS.has(ext)) {
     expect(['text']);
-    return { converter: 'mupdf', input: 'utf8-text', mupdfName: 'document.txt', reflowable: true, archive: false };
+    // Laid out from HTML of the text (textAsXhtml), not by MuPDF's text reader.
+    return { converter: 'mupdf', input: 'utf8-text', mupdfName: 'document.xhtml', reflowable: true, archive: false };
   }
   switch (ext) {
     case 'epub':

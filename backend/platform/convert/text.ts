@@ -216,3 +216,21 @@ export function decodeTextFile(bytes: Uint8Array, { partial = false } = {}): str
   if (text === null) return null;
   return countControlCharacters(text) > text.length / 100 ? null : text;
 }
+
+const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+// Control characters XML does not allow (a form feed among them): they go, as MuPDF's text reader ignored them.
+// eslint-disable-next-line no-control-regex -- leaving control characters out is the point
+const NOT_IN_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+/**
+ * A plain-text file as the XHTML page MuPDF lays it out from (name it `.xhtml`): every character
+ * as written, lines kept, in the fixed-width face of MuPDF's own text reader. That reader is not
+ * used: it takes a line starting with `#` for a Markdown heading and loses all that follows a
+ * Chinese second-level one (a .md file showed its title alone), and reads `&amp;` as `&`. Its
+ * HTML parser decodes `&amp;amp;` to `&` too; its XML parser does not.
+ */
+export function textAsXhtml(text: string): string {
+  const body = text.replace(NOT_IN_XML, '').replace(/[&<>]/g, (c) => XML_ESCAPES[c]!);
+  return `<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><style>body{white-space:pre-wrap;font-family:monospace}</style></head><body>${body}</body></html>`;
+}

@@ -12,6 +12,8 @@ import {
   type ConversionResult,
   type DocumentConverter,
 } from '../../../backend/platform/convert/converter';
+
+import { textAsXhtml } from '../../../backend/platform/convert/text';
 import { conversionFailure } from './conversion-failure';
 import { BODY_WORD } from '../../fixtures/documents/generate';
 import {
@@ -404,8 +406,8 @@ describe('formats MuPDF opens itself', () => {
     const pages = result.text.split('\f');
     expect(result.pages).toBeGreaterThan(3);
     expect(pages).toHaveLength(result.pages);
-    // MuPDF's own layout of the same text on the engine's A5 pages, 12 pt
-    const laidOut = mupdf.Document.openDocument(Buffer.from(source), 'document.txt');
+    // MuPDF's layout of the same text on the engine's A5 pages, 12 pt
+    const laidOut = mupdf.Document.openDocument(Buffer.from(textAsXhtml(source)), 'document.xhtml');
     laidOut.layout(420, 595, 12);
     expect(laidOut.countPages()).toBe(result.pages);
     const pageOf = (texts: string[]) => texts.findIndex((text) => text.includes('暗号玄武湖'));
@@ -414,6 +416,28 @@ describe('formats MuPDF opens itself', () => {
     );
     expect(expected).toBeGreaterThan(0);
     expect(pageOf(pages)).toBe(expected);
+  });
+
+  it('Markdown and text keep every line as written: Chinese headings, lists, tables and entities', async () => {
+    const source = [
+      '# 学习笔记',
+      '',
+      '## 第一节',
+      '',
+      '- 要点一：**重要**内容',
+      '',
+      '| 表头 | 值 |',
+      '|---|---|',
+      '',
+      '## 第二节',
+      '',
+      '结尾暗号青龙潭 &amp; <b>',
+    ].join('\n');
+    const result = await convert(await write('notes.md', source), 'md');
+    expect(result.pages).toBe(1);
+    for (const line of ['第一节', '要点一：**重要**内容', '| 表头 | 值 |', '第二节', '结尾暗号青龙潭 &amp; <b>'])
+      expect(result.text).toContain(line);
+    expect((await convert(await write('notes.txt', source), 'txt')).text).toContain('结尾暗号青龙潭 &amp; <b>');
   });
 
   it('comic book archives and images, WebP included', async () => {

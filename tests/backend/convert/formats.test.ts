@@ -96,7 +96,7 @@ describe('planConversion', () => {
     expect(planConversion('txt', 'text')).toMatchObject({
       converter: 'mupdf',
       input: 'utf8-text',
-      mupdfName: 'document.txt',
+      mupdfName: 'document.xhtml',
     });
     expect(planConversion('md', 'text')).toMatchObject({ converter: 'mupdf', input: 'utf8-text' });
     expect(planConversion('fb2', 'text')).toMatchObject({ converter: 'mupdf', mupdfName: 'document.fb2' });
