@@ -46,6 +46,7 @@ interface ComposeService {
   healthcheck?: { test?: string[]; disable?: boolean };
   deploy?: { replicas?: number };
   pull_policy?: string;
+  stop_grace_period?: string;
 }
 interface ComposeFile {
   services: Record<string, ComposeService>;
@@ -183,6 +184,15 @@ describe('docker-compose.yml with the postgres profile', () => {
     expect(site.environment?.DATABASE_URL).toBe('${DATABASE_URL:-}');
     // `required: false`: without the profile the default `docker compose up` starts site alone.
     expect(site.depends_on?.postgres).toEqual({ condition: 'service_healthy', required: false });
+  });
+
+  it('gives every process of the image longer than its own 10 s to stop before Compose kills it', () => {
+    // SIGTERM: the gateway finishes its requests and the worker its jobs for up to 10 s, then close
+    // the database; Compose's default is to kill at 10 s, the moment they would give up.
+    for (const name of ['site', 'site-1', 'site-2', 'worker']) {
+      const grace = /^(\d+)s$/.exec(compose.services[name]?.stop_grace_period ?? '')?.[1];
+      expect(Number(grace), name).toBeGreaterThan(10);
+    }
   });
 
   it('has site take the S3 variables, so that a site whose files moved to a bucket (blobs:copy) reads them there', () => {
