@@ -7,6 +7,7 @@
 // must be at the same migration as this version. A target that already holds a site (a
 // user, or the settings a first start writes) is refused. The SQLite search index is not
 // copied: it is derived from the tables and rebuilt by the PostgreSQL search engine.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
@@ -257,7 +258,8 @@ export async function main(env: Record<string, string | undefined>, argv: readon
       process.stderr.write(`db:copy: ${error.message}\n`);
       return 1;
     }
-    if ((error as NodeJS.ErrnoException).code === 'SQLITE_CANTOPEN') {
+    // better-sqlite3 throws a bare TypeError when the file's folder is missing, SQLITE_CANTOPEN otherwise.
+    if ((error as NodeJS.ErrnoException).code === 'SQLITE_CANTOPEN' || !existsSync(from)) {
       process.stderr.write(`db:copy: no SQLite database at ${from} (--from names it; default DATA_DIR/moredoc.db)\n`);
       return 1;
     }

@@ -227,6 +227,15 @@ describe.skipIf(!clusterUrl)('npm run db:copy', () => {
     expect(another.user.id).toBeGreaterThan(member.user.id);
   }, 60_000);
 
+  it('names a SQLite file that is not there in one line, its folder missing too', async () => {
+    const missing = path.join(sqliteFile, 'no-such-folder', 'moredoc.db');
+    const result = await copy(missing, url);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `db:copy: no SQLite database at ${missing} (--from names it; default DATA_DIR/moredoc.db)\n`,
+    );
+  }, 120_000);
+
   it('refuses a target that holds a site', async () => {
     const again = await copy(sqliteFile, url);
     expect(again.code).toBe(1);
