@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { configValueProblem } from '../shared/config-rules';
+import { PASSWORD_LENGTH, passwordProblems } from '../shared/validation';
 import { findConfigKey } from './modules/config/keys';
 import { assertBlobKey } from './platform/blobs/blob-store';
 import type { S3BlobStoreOptions } from './platform/blobs/s3-blob-store';
@@ -397,8 +398,11 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     );
   }
   const adminPassword = env.ADMIN_PASSWORD || undefined;
-  if (adminPassword !== undefined && adminPassword.length < 6) {
-    throw new ConfigError('ADMIN_PASSWORD must be at least 6 characters long');
+  // The rule the login applies: a password it refuses would make an admin who cannot sign in.
+  if (adminPassword !== undefined && passwordProblems(adminPassword).length > 0) {
+    throw new ConfigError(
+      `ADMIN_PASSWORD must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters long, as the login takes them`,
+    );
   }
   const expireRaw = env.JWT_EXPIRE_DAYS?.trim() || '365';
   if (!/^\d+$/.test(expireRaw) || Number(expireRaw) < 1 || Number(expireRaw) > 3650) {

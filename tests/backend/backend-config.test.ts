@@ -251,6 +251,8 @@ describe('loadBackendConfig', () => {
     [{ JWT_SECRET: 'short' }, /JWT_SECRET/],
     [{ JWT_SECRET: 'moredoc' }, /JWT_SECRET/],
     [{ ADMIN_PASSWORD: '123' }, /ADMIN_PASSWORD/],
+    // The login refuses a password past 128 characters: such an admin could never sign in.
+    [{ ADMIN_PASSWORD: '密'.repeat(129) }, 'ADMIN_PASSWORD must be 6 to 128 characters long, as the login takes them'],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ JWT_EXPIRE_DAYS: '0' }, /JWT_EXPIRE_DAYS/],
     [{ CONFIG_SECURITY_NO_SUCH_KEY: 'x' }, /CONFIG_SECURITY_NO_SUCH_KEY/],
