@@ -30,6 +30,10 @@ export interface EmbeddedBackend extends InProcessBackend {
   initialAdmin: { username: string; password: string; generated: boolean } | null;
   /** DATABASE_URL with its password masked, or null: SQLite in DATA_DIR */
   database: string | null;
+  /** S3_BUCKET, or null: the files in DATA_DIR */
+  bucket: string | null;
+  /** RUN_JOBS: false leaves the jobs to the workers */
+  runsJobs: boolean;
   close(): Promise<void>;
 }
 
@@ -64,6 +68,8 @@ export async function startEmbeddedBackend(
     ...inProcessBackend(app),
     initialAdmin: app.initialAdmin,
     database: config.database?.label ?? null,
+    bucket: config.s3?.bucket ?? null,
+    runsJobs: config.runJobs,
     close: () => app.close(),
   };
 }

@@ -130,7 +130,9 @@ export async function main(env: Record<string, string | undefined> = process.env
   const lines = [`moredoc-site is running at ${siteUrl(config, port)}`];
   if (config.publicOrigin) lines.push(`public origin: ${config.publicOrigin}`);
   const database = embedded?.database ? `, database ${embedded.database}` : '';
-  lines.push(`backend: ${config.backendUrl ?? `embedded, data in ${config.dataDir}${database}`}`);
+  const bucket = embedded?.bucket ? `, files in bucket ${embedded.bucket}` : '';
+  const jobs = embedded && !embedded.runsJobs ? ', jobs left to the workers (RUN_JOBS=false)' : '';
+  lines.push(`backend: ${config.backendUrl ?? `embedded, data in ${config.dataDir}${database}${bucket}${jobs}`}`);
   const admin = embedded?.initialAdmin;
   if (admin?.generated) {
     lines.push('', `admin account created: username "${admin.username}", password "${admin.password}"`);

@@ -134,6 +134,22 @@ describe('gateway/server.ts', () => {
         await rm(dataDir, { recursive: true, force: true });
       }
     });
+
+    it('says in its start frame where the files are and that the workers run the jobs', async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'gateway-embedded-'));
+      try {
+        const child = spawnServer({ DATA_DIR: dataDir, ...server.s3.env, RUN_JOBS: 'false' });
+        children.push(child);
+        await listeningUrl(child);
+        expect(child.stdout()).toContain(
+          `backend: embedded, data in ${dataDir}, files in bucket ${server.s3.env.S3_BUCKET}, jobs left to the workers (RUN_JOBS=false)`,
+        );
+        child.process.kill('SIGTERM');
+        expect(await child.exited).toBe(0);
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    });
   });
 
   it('exits with code 1 when the SPA is not built', async () => {
