@@ -263,6 +263,9 @@ describe('the compose profile `scale` and deploy/nginx-scale.conf', () => {
       'S3_SECRET_ACCESS_KEY',
       'S3_FORCE_PATH_STYLE',
       'JWT_SECRET',
+      // The first 网站域名 of whichever instance creates the settings first: a worker may be that one.
+      'PUBLIC_ORIGIN',
+      'ADMIN_PASSWORD',
     ];
     for (const name of instances) {
       const s = service(name);
