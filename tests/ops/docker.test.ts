@@ -439,6 +439,11 @@ describe('Dockerfile', () => {
     // what the image builds itself never comes from the host
     for (const path of ['node_modules', 'dist', 'web/dist', 'data', '.git'])
       expect(isIgnored(dockerignore, path), path).toBe(true);
+    // nor the operator's files beside docker-compose.yml (docs/operations.md): `.env` with the
+    // passwords and keys, the override and MOREDOC's folder with its app.toml; a change to one
+    // would also build the whole image again
+    for (const path of ['.env', 'docker-compose.override.yml', 'moredoc'])
+      expect(isIgnored(dockerignore, path), path).toBe(true);
   });
 });
 
