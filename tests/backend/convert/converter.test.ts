@@ -433,7 +433,7 @@ describe('formats MuPDF opens itself', () => {
       '',
       '结尾暗号青龙潭 &amp; <b>',
     ].join('\n');
-    const result = await convert(await write('notes.md', source), 'md');
+    const result = await convert(await write('笔记.md', source), 'md');
     expect(result.pages).toBe(1);
     for (const line of ['第一节', '要点一：**重要**内容', '| 表头 | 值 |', '第二节', '结尾暗号青龙潭 &amp; <b>'])
       expect(result.text).toContain(line);
