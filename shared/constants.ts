@@ -1,5 +1,6 @@
 // Business constants of docs/product.md §4, §8 and §9 and the enumerations of docs/moredoc.md §12,
 // with the Chinese labels the UI shows.
+import { formatBytes } from './format';
 
 export interface Option<V extends string | number = number> {
   value: V;
@@ -29,8 +30,9 @@ export function uploadLimitBytes(maxDocumentSizeMb: number | undefined): number 
  * an upload whose Content-Length passes the limit by more is refused from its headers.
  */
 export const UPLOAD_ENVELOPE_BYTES = 64 * 1024;
-export const uploadTooLargeMessage = (limitBytes: number) =>
-  `文件大小超出限制（最大 ${Math.floor(limitBytes / 1024 / 1024)} MB）`;
+/** The refusal of a file over the limit; `size`, when known, says by how much (50.003 MB reads 50 MB). */
+export const uploadTooLargeMessage = (limitBytes: number, size?: number) =>
+  `文件大小超出限制（最大 ${Math.floor(limitBytes / 1024 / 1024)} MB${size === undefined ? '' : `，超出 ${formatBytes(size - limitBytes)}`}）`;
 
 export const TOAST = {
   maxShown: 5,

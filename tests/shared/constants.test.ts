@@ -110,5 +110,8 @@ describe('the upload limit', () => {
       50 * 1024 * 1024,
     ]);
     expect(uploadTooLargeMessage(uploadLimitBytes(20))).toBe('文件大小超出限制（最大 20 MB）');
+    expect(uploadTooLargeMessage(uploadLimitBytes(20), uploadLimitBytes(20) + 1536)).toBe(
+      '文件大小超出限制（最大 20 MB，超出 1.5 KB）',
+    );
   });
 });

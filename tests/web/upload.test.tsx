@@ -107,7 +107,7 @@ describe('member upload', { timeout: 20_000 }, () => {
       '不支持的文档类型（.exe）',
     );
     expect(within(within(items).getByRole('listitem', { name: '太大了.docx' })).getByRole('alert').textContent).toBe(
-      '文件大小超出限制（最大 1 MB）',
+      '文件大小超出限制（最大 1 MB，超出 1 MB）',
     );
 
     const report = await uploadOf('年度报告.pdf');
@@ -222,6 +222,35 @@ describe('member upload', { timeout: 20_000 }, () => {
     const asked = reads();
     await nextPoll(CONVERSION_POLL.maxMs * 3);
     expect(reads()).toBe(asked);
+  });
+});
+
+describe('the size limit', () => {
+  it('says by how much a file is over, as its rounded size reads like the limit', async () => {
+    renderUpload({});
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [
+      file('略大.pdf', 1024 * 1024 + 3 * 1024),
+    ]);
+    const item = within(screen.getByRole('region', { name: '文件列表' })).getByRole('listitem', { name: '略大.pdf' });
+    expect(within(item).getByText('1 MB')).toBeTruthy();
+    expect(within(item).getByRole('alert').textContent).toBe('文件大小超出限制（最大 1 MB，超出 3 KB）');
+  });
+
+  it('holds the server 50 MB limit when the site sets none', async () => {
+    ScriptedUpload.sent = [];
+    renderApp('/upload', {
+      user: member,
+      settings: { ...settings, security: { ...settings.security, max_document_size: 0 } },
+      backend: { 'GET /api/v1/user/caniuploaddocument': { status: 200, body: {} } },
+    });
+    api.configure({ createXhr: () => new ScriptedUpload() as unknown as XMLHttpRequest });
+    expect(await screen.findByText(/单个文件不超过 50 MB。$/)).toBeTruthy();
+    await userEvent.upload(screen.getByTestId('document-files') as HTMLInputElement, [
+      file('巨大.pdf', 50 * 1024 * 1024 + 1),
+    ]);
+    const item = within(screen.getByRole('region', { name: '文件列表' })).getByRole('listitem', { name: '巨大.pdf' });
+    expect(within(item).getByRole('alert').textContent).toBe('文件大小超出限制（最大 50 MB，超出 1 B）');
+    expect(ScriptedUpload.sent).toHaveLength(0);
   });
 });
 

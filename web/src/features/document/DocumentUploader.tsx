@@ -11,6 +11,7 @@ import {
   documentStatusOptions,
   extensionGroups,
   optionLabel,
+  uploadLimitBytes,
 } from '../../../../shared/constants';
 import { formatBytes } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
@@ -351,7 +352,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
   };
 
   const publishable = items.filter((item) => item.phase === 'uploaded' || item.phase === 'publish-failed').length;
-  const maxMb = settings.security?.max_document_size ?? 0;
+  const maxMb = uploadLimitBytes(settings.security?.max_document_size) / 1024 / 1024;
   const offered = formats.data ?? DOCUMENT_EXTENSIONS;
   return (
     <div className="app-upload">
@@ -383,7 +384,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
             }}
           />
           <p className="app-upload__hint">
-            支持 {formatNames(offered)} 格式，可一次选择多个文件{maxMb > 0 ? `，单个文件不超过 ${maxMb} MB` : ''}。
+            支持 {formatNames(offered)} 格式，可一次选择多个文件，单个文件不超过 {maxMb} MB。
           </p>
         </div>
       </section>

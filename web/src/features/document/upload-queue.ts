@@ -1,7 +1,7 @@
 // The state of a batch of document files: each file is checked before it is sent (type,
 // size), uploaded with its progress, then described (title, category, price, description)
 // and published as a document. One file's refusal or failure never stops the others.
-import { DOCUMENT_EXTENSIONS } from '../../../../shared/constants';
+import { DOCUMENT_EXTENSIONS, uploadLimitBytes, uploadTooLargeMessage } from '../../../../shared/constants';
 import type { ConfigSecurity } from '../../../../shared/types/config';
 import { cleanName } from '../../../../shared/validation';
 import { checkMaxLength, checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
@@ -54,8 +54,8 @@ export function refusalOf(
   }
   if (formats && !formats.includes(ext)) return `服务器暂时无法转换 .${ext} 格式的文档`;
   if (file.size === 0) return '文件为空';
-  const maxMb = security?.max_document_size ?? 0;
-  if (maxMb > 0 && file.size > maxMb * 1024 * 1024) return `文件大小超出限制（最大 ${maxMb} MB）`;
+  const limit = uploadLimitBytes(security?.max_document_size);
+  if (file.size > limit) return uploadTooLargeMessage(limit, file.size);
   return undefined;
 }
 
