@@ -71,6 +71,12 @@ describe('npm run backend with S3_BUCKET', () => {
       /^Configuration error: S3_ACCESS_KEY_ID \/ S3_SECRET_ACCESS_KEY: http:\/\/127\.0\.0\.1:\d+ refused access to the bucket "moredoc-test" \(HTTP 403[^\n]*\n$/,
     ],
     [
+      // Neither the S3_* keys nor any of the SDK's own (no AWS_* variables, no HOME, no instance role).
+      'no keys',
+      () => ({ S3_ACCESS_KEY_ID: '', S3_SECRET_ACCESS_KEY: '', AWS_EC2_METADATA_DISABLED: 'true' }),
+      /^Configuration error: S3_ACCESS_KEY_ID \/ S3_SECRET_ACCESS_KEY: no keys for the bucket "moredoc-test" at http:\/\/127\.0\.0\.1:\d+: set both, or the AWS_\* variables, or give the machine an instance role \(Could not load credentials from any providers\)\n$/,
+    ],
+    [
       'an unreachable endpoint',
       () => ({ S3_ENDPOINT: 'http://127.0.0.1:9' }),
       /^Configuration error: S3_ENDPOINT: http:\/\/127\.0\.0\.1:9 cannot be reached \(ECONNREFUSED[^\n]*\n$/,

@@ -616,6 +616,14 @@ function bucketCheckError(thrown: unknown, opts: S3BlobStoreOptions): S3BucketCh
   const error = thrown instanceof BlobStoreUnavailableError ? thrown.cause : thrown;
   const status = statusOf(error);
   const where = opts.endpoint ?? `AWS S3 (${opts.region})`;
+  // No request was sent: without S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY the SDK's own chain
+  // (AWS_* variables, profile files, instance role) found no keys either.
+  if (error instanceof Error && error.name === 'CredentialsProviderError') {
+    return new S3BucketCheckError(
+      'S3_ACCESS_KEY_ID',
+      `S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: no keys for the bucket "${opts.bucket}" at ${where}: set both, or the AWS_* variables, or give the machine an instance role (${error.message})`,
+    );
+  }
   if (status === 404)
     return new S3BucketCheckError('S3_BUCKET', `S3_BUCKET: there is no bucket "${opts.bucket}" at ${where}`);
   if (status === 403 || status === 401) {
