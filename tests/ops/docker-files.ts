@@ -163,3 +163,47 @@ export function imageReference(image: string): { name: string; tag: string | nul
     ? { name: withTag, tag: null, digest }
     : { name: withTag.slice(0, colon), tag: withTag.slice(colon + 1), digest };
 }
+
+/**
+ * A compose value as Compose interpolates it from `env` (the shell and `.env`): `$$`, `$VAR`,
+ * `${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${VAR:+replacement}`, `${VAR+replacement}`,
+ * the operands themselves interpolated (nested). An unset variable reads as empty.
+ */
+export function interpolate(value: string, env: Record<string, string>): string {
+  let out = '';
+  let at = 0;
+  while (at < value.length) {
+    const dollar = value.indexOf('$', at);
+    if (dollar === -1) return out + value.slice(at);
+    out += value.slice(at, dollar);
+    if (value[dollar + 1] === '$') {
+      out += '$';
+      at = dollar + 2;
+      continue;
+    }
+    const bare = /^\$([A-Za-z_]\w*)/.exec(value.slice(dollar));
+    if (bare) {
+      out += env[bare[1]!] ?? '';
+      at = dollar + bare[0].length;
+      continue;
+    }
+    if (value[dollar + 1] !== '{') throw new Error(`cannot read "${value.slice(dollar)}"`);
+    // The braced expression ends at the brace that closes it, past any nested ones.
+    let depth = 0;
+    let end = dollar + 1;
+    for (; end < value.length; end += 1) {
+      if (value[end] === '{') depth += 1;
+      else if (value[end] === '}' && --depth === 0) break;
+    }
+    const expression = /^([A-Za-z_]\w*)(?:(:?[-+])([\s\S]*))?$/.exec(value.slice(dollar + 2, end));
+    if (!expression) throw new Error(`cannot read "${value.slice(dollar, end + 1)}"`);
+    const [, name, operator, operand = ''] = expression;
+    const set = env[name!];
+    const present = operator?.startsWith(':') ? Boolean(set) : set !== undefined;
+    if (operator?.endsWith('-')) out += present ? set : interpolate(operand, env);
+    else if (operator?.endsWith('+')) out += present ? interpolate(operand, env) : '';
+    else out += set ?? '';
+    at = end + 1;
+  }
+  return out;
+}

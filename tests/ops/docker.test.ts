@@ -12,11 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { loadBackendConfig } from '../../backend/config';
 import { productionBuild, productionDependencies } from '../helpers/production-build';
 import {
   composeTable,
   execForm,
   imageReference,
+  interpolate,
   isIgnored,
   parseCopy,
   parseDockerfile,
@@ -160,10 +162,17 @@ describe('every compose file', () => {
   });
 });
 
+/** A service's environment as Compose gives it when the shell and `.env` hold `env`. */
+function siteEnvironment(service: ComposeService, env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(service.environment ?? {}).map(([key, value]) => [key, interpolate(String(value), env)]),
+  );
+}
+
 describe('docker-compose.yml with the postgres profile', () => {
   let compose: ComposeFile;
   beforeAll(async () => {
-    compose = parseYaml(await readRepo('docker-compose.yml')) as ComposeFile;
+    compose = parseYaml(await readRepo('docker-compose.yml'), { merge: true }) as ComposeFile;
   });
 
   it('runs the official PostgreSQL 15 or 16 image in a volume of its own, health-checked', () => {
@@ -206,8 +215,36 @@ describe('docker-compose.yml with the postgres profile', () => {
       'S3_FORCE_PATH_STYLE',
       'S3_PREFIX',
     ];
-    for (const key of [...S3, 'S3_PRESIGNED_DOWNLOADS', 'S3_CACHE_MB'])
-      expect(site.environment?.[key], key).toBe(`\${${key}:-}`);
+    const env = Object.fromEntries(
+      [...S3, 'S3_PRESIGNED_DOWNLOADS', 'S3_CACHE_MB'].map((key) => [key, `${key}-value`]),
+    );
+    const seen = siteEnvironment(site, env);
+    for (const key of Object.keys(env)) expect(seen[key], key).toBe(env[key]);
+    // An empty one counts as unset, as the backend reads it.
+    expect(siteEnvironment(site, {})).toMatchObject(Object.fromEntries(Object.keys(env).map((key) => [key, ''])));
+  });
+
+  it("starts site on its volume with a .env that holds only the scale profile's secrets", () => {
+    // The variables "Many instances" has the operator set for `--profile scale`, in `.env`: MinIO's
+    // root user and password are S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY, without S3_BUCKET (its default).
+    const scaleSecrets = {
+      POSTGRES_PASSWORD: 'change-me',
+      S3_ACCESS_KEY_ID: 'moredoc',
+      S3_SECRET_ACCESS_KEY: 'minio-root-password',
+      JWT_SECRET: 'a-jwt-secret-of-32-characters-xx',
+    };
+    const env = siteEnvironment(compose.services.site!, scaleSecrets);
+    // The embedded backend's configuration, which refuses S3 keys without a bucket, takes it.
+    const config = loadBackendConfig(env);
+    expect(config.s3).toBeUndefined();
+    expect(env).toMatchObject({ S3_BUCKET: '', S3_ACCESS_KEY_ID: '', S3_SECRET_ACCESS_KEY: '' });
+    expect(config.jwtSecret).toBe(scaleSecrets.JWT_SECRET);
+    // The scale instances still get the secret.
+    expect(siteEnvironment(compose.services['site-1']!, scaleSecrets)).toMatchObject({
+      S3_ACCESS_KEY_ID: 'moredoc',
+      S3_SECRET_ACCESS_KEY: 'minio-root-password',
+      S3_BUCKET: 'moredoc',
+    });
   });
 
   it('is explained in docs/operations.md: the variables to set, the copy of a SQLite site, pg_dump', async () => {
