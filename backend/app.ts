@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import pkg from '../package.json' with { type: 'json' };
 import { ConfigError, type BackendConfig } from './config';
@@ -154,6 +155,24 @@ function lazyConverter(
 }
 
 /**
+ * LIBREOFFICE_PATH or CALIBRE_PATH naming nothing that exists is a mistake the operator would
+ * otherwise learn of from a failed conversion: it stops the start. A folder that exists may get
+ * the program later (looked for again when a conversion needs it).
+ */
+async function checkConverterPaths(convert: BackendConfig['convert']): Promise<void> {
+  const configured = [
+    ['LIBREOFFICE_PATH', convert.libreofficePath, 'soffice, soffice.bin or the LibreOffice program folder'],
+    ['CALIBRE_PATH', convert.calibrePath, 'ebook-convert or its folder'],
+  ] as const;
+  for (const [variable, value, expected] of configured) {
+    if (typeof value !== 'string' || (await stat(value).catch(() => null))) continue;
+    throw new ConfigError(
+      `${variable} points to nothing: "${value}" does not exist (name ${expected}, or off to do without it)`,
+    );
+  }
+}
+
+/**
  * The files' store, chosen here only: S3_BUCKET's bucket (a wrong setting stops the start), else DATA_DIR. The S3
  * engine's module is imported only when S3_BUCKET is set, and the AWS SDK with it (s3-blob-store.ts).
  */
@@ -214,6 +233,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   registerExpectContinue(app);
   registerBodyTimeout(app, config.bodyTimeoutMs);
 
+  await checkConverterPaths(config.convert);
   const blobs = await openBlobStore(config);
   const opened = config.database
     ? await openPostgres({

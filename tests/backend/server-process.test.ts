@@ -34,6 +34,23 @@ describe('npm run backend', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('Configuration error: BACKEND_PORT must be an integer between 0 and 65535, got "eighty"');
   });
+
+  it.each([
+    ['LIBREOFFICE_PATH', 'soffice, soffice.bin or the LibreOffice program folder'],
+    ['CALIBRE_PATH', 'ebook-convert or its folder'],
+  ])('exits with status 1 and one line when %s points to nothing', async (variable, expected) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-server-'));
+    try {
+      const missing = path.join(dataDir, 'not-installed', 'program');
+      const { code, stderr } = await run({ DATA_DIR: dataDir, BACKEND_PORT: '0', [variable]: missing }, null);
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        `Configuration error: ${variable} points to nothing: "${missing}" does not exist (name ${expected}, or off to do without it)\n`,
+      );
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('npm run backend with S3_BUCKET', () => {
