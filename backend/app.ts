@@ -173,10 +173,13 @@ async function checkConverterPaths(convert: BackendConfig['convert']): Promise<v
 }
 
 /**
- * The files' store, chosen here only: S3_BUCKET's bucket (a wrong setting stops the start), else DATA_DIR. The S3
+ * The files' store, chosen here only: S3_BUCKET's bucket (a wrong setting stops the start; `check`, the
+ * bucket's answer, is part of /readyz), else DATA_DIR. The S3
  * engine's module is imported only when S3_BUCKET is set, and the AWS SDK with it (s3-blob-store.ts).
  */
-async function openBlobStore(config: BackendConfig): Promise<{ store: BlobStore; close(): void }> {
+async function openBlobStore(
+  config: BackendConfig,
+): Promise<{ store: BlobStore; close(): void; check?: (signal: AbortSignal) => Promise<void> }> {
   if (!config.s3) return { store: await LocalBlobStore.open(config.dataDir), close: () => undefined };
   const { S3BlobStore, S3BucketCheckError } = await import('./platform/blobs/s3-blob-store');
   const store = await S3BlobStore.open(config.s3).catch((error: unknown) => {
@@ -184,7 +187,7 @@ async function openBlobStore(config: BackendConfig): Promise<{ store: BlobStore;
   });
   const cacheBytes = config.s3CacheBytes ?? 0;
   const cached = cacheBytes > 0 ? new CachedBlobStore(store, { ...CACHE_DEFAULTS, maxBytes: cacheBytes }) : store;
-  return { store: cached, close: () => store.close() };
+  return { store: cached, close: () => store.close(), check: (signal) => store.checkBucket(signal) };
 }
 
 /** The search indexes on the engine the database runs on, and how to bring each up to date after the start. */
@@ -319,7 +322,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   };
 
   new SignInLimit(db, config.signInLimit).register(app);
-  registerReadiness(app, db);
+  registerReadiness(app, { db, ...(blobs.check ? { blobs: blobs.check } : {}) });
   for (const service of services) await serveService(app, context, service);
   app.decorate('viewFiles', viewFilesInProcess(context));
   app.decorate('contentChanges', context.contentChanges);

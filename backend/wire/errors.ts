@@ -101,6 +101,8 @@ export const conflict = (message: string) => new ApiError(Code.AlreadyExists, me
 export const forbidden = (message: string) => new ApiError(Code.PermissionDenied, message);
 export const unauthenticated = (message = NOT_LOGGED_IN) => new ApiError(Code.Unauthenticated, message);
 export const unavailable = (message: string) => new ApiError(Code.Unavailable, message);
+/** The blob store (the S3 bucket) did not answer: BlobStoreUnavailableError's message, and /readyz's. */
+export const BLOB_STORE_UNAVAILABLE = '文件存储暂时不可用，请稍后再试';
 /** Too many requests of one kind in a while: 429, code 8. */
 export const tooManyRequests = (message: string) => new ApiError(Code.ResourceExhausted, message);
 /** A third party we called (an OAuth provider) failed or answered nonsense: 502, code 14. */

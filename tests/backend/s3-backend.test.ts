@@ -286,6 +286,27 @@ describe('with S3_PRESIGNED_DOWNLOADS', () => {
   });
 });
 
+describe('/readyz', () => {
+  it('says 503 while the bucket does not answer, and ready again once it does', async () => {
+    const readiness = async () => {
+      const res = await fetch(`${backend.url}/readyz`);
+      return { status: res.status, cache: res.headers.get('cache-control'), body: await res.json() };
+    };
+    expect(await readiness()).toEqual({ status: 200, cache: 'no-store', body: { status: 'ready' } });
+    await backend.s3.pause();
+    try {
+      expect(await readiness()).toEqual({
+        status: 503,
+        cache: 'no-store',
+        body: { code: 14, message: '文件存储暂时不可用，请稍后再试', error: '文件存储暂时不可用，请稍后再试' },
+      });
+    } finally {
+      await backend.s3.resume();
+    }
+    expect(await readiness()).toEqual({ status: 200, cache: 'no-store', body: { status: 'ready' } });
+  });
+});
+
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {

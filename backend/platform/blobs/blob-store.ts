@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { ApiError, Code } from '../../wire/errors';
+import { ApiError, BLOB_STORE_UNAVAILABLE, Code } from '../../wire/errors';
 
 // Where the backend keeps files (uploads, document originals, rendered pages): named by
 // `/`-separated keys, never by filesystem paths, so that an S3-compatible store can replace
@@ -118,7 +118,7 @@ export class BlobStoreError extends Error {
 export class BlobStoreUnavailableError extends ApiError {
   override name = 'BlobStoreUnavailableError';
   constructor(options: { cause: unknown }) {
-    super(Code.Unavailable, '文件存储暂时不可用，请稍后再试');
+    super(Code.Unavailable, BLOB_STORE_UNAVAILABLE);
     this.cause = options.cause;
   }
 }

@@ -203,6 +203,11 @@ export class S3BlobStore implements BlobStore {
     this.client.destroy();
   }
 
+  /** Resolves once the bucket answers a HeadBucket (`/readyz`); BlobStoreUnavailableError while the service is away. */
+  async checkBucket(signal?: AbortSignal): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), signal ? { abortSignal: signal } : {});
+  }
+
   async put(key: string, source: Readable | Buffer, opts: S3PutOptions = {}): Promise<PutResult> {
     const { size, md5 } = await this.upload(this.objectKey(key), source, {
       maxBytes: opts.maxBytes,
