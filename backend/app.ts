@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import pkg from '../package.json' with { type: 'json' };
 import { ConfigError, type BackendConfig } from './config';
-import { openDatabase, openPostgres, type BackendDatabase } from './db';
+import { isDatabaseUnavailable, openDatabase, openPostgres, type BackendDatabase } from './db';
 import { PostgresNotifications } from './db/notifications';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { loadBuildInfo, type BuildInfo } from './platform/build-info';
@@ -242,7 +242,16 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     ? await openPostgres({
         ...config.database,
         onQuery: opts.onQuery,
-        onIdleError: (error) => app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed'),
+        onIdleError: (error) => {
+          // The server ended it (a restart, a shutdown, pg_terminate_backend: 57P01…) or it was cut:
+          // nothing is lost and the pool opens another when one is needed, so no error to page anyone for.
+          if (isDatabaseUnavailable(error)) {
+            app.log.warn(
+              { reason: error.message, code: (error as { code?: string }).code },
+              'an idle PostgreSQL connection of the pool was closed by the server or cut; the pool opens a new one when needed',
+            );
+          } else app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed');
+        },
       })
     : await openDatabase(config.dataDir, opts.onQuery);
   const { db } = opened;
