@@ -16,7 +16,7 @@ import { documentFilter, viewerOf } from './read-rpcs';
 import {
   DOCUMENT_COLUMNS,
   documentsByIds,
-  fileHashOf,
+  fileHashesOf,
   listDocuments,
   purgeDocuments,
   recycledIds,
@@ -31,7 +31,7 @@ async function purge(ctx: RpcContext, ids: readonly number[]): Promise<void> {
   const purged = await ctx.db.transaction().execute(async (trx) => {
     const gone = await purgeDocuments(trx, ids);
     // The uploaded file goes too once nothing uses it, also when these documents' hash is not its own (documentHashFor).
-    const files = await Promise.all(gone.map((d) => fileHashOf(trx, [d])));
+    const files = await fileHashesOf(trx, gone);
     await retireDocumentAttachments(
       trx,
       gone.map((d) => d.attachment_id).filter((id) => id > 0),

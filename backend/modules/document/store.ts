@@ -224,6 +224,23 @@ export async function fileHashOf(
   return upload?.hash || (documents[0]?.hash ?? '');
 }
 
+/** fileHashOf of each document on its own, in one query for all of them (a purge of many). */
+export async function fileHashesOf(
+  db: Database,
+  documents: readonly Pick<DocumentRow, 'hash' | 'attachment_id'>[],
+): Promise<string[]> {
+  const ids = [...new Set(documents.map((d) => d.attachment_id).filter((id) => id > 0))];
+  const uploads = new Map(
+    ids.length
+      ? (await db.selectFrom('attachment').select(['id', 'hash']).where('id', 'in', ids).execute()).map((a) => [
+          a.id,
+          a.hash,
+        ])
+      : [],
+  );
+  return documents.map((d) => uploads.get(d.attachment_id) || d.hash);
+}
+
 // ---------------------------------------------------------------------------------------
 // Writes
 

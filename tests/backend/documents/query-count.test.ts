@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, registerMember, useBackend, withDatabase, type Member } from '../../helpers/backend';
 import { insertDocument } from '../../helpers/document-fixtures';
@@ -154,5 +155,71 @@ describe('GetSettings', () => {
     const { body, queries } = await counted('/api/v1/settings', {});
     expect(body.language.length).toBeGreaterThan(0);
     expect(queries).toEqual([]);
+  });
+});
+
+describe('DeleteRecycleDocument', () => {
+  /** `count` recycled documents, each made from an upload whose hash is not the document's own. */
+  async function recycledWithUploads(count: number) {
+    const made: { id: number; upload: string }[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const doc = await insertDocument(backend.dataDir, {
+        userId: author.user.id,
+        title: `清除计数${i}`,
+        deletedAt: new Date().toISOString(),
+      });
+      const upload = crypto.randomBytes(16).toString('hex');
+      await withDatabase(backend.dataDir, async (db) => {
+        const ts = new Date().toISOString();
+        const { id } = await db
+          .insertInto('attachment')
+          .values({
+            hash: upload,
+            user_id: author.user.id,
+            type_id: doc.id,
+            type: 2,
+            path: `/uploads/documents/${upload}.pdf`,
+            name: `${doc.title}.pdf`,
+            size: doc.bytes.length,
+            width: 0,
+            height: 0,
+            ext: '.pdf',
+            ip: '127.0.0.1',
+            created_at: ts,
+            updated_at: ts,
+            deleted_at: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await db.updateTable('document').set({ attachment_id: id }).where('id', '=', doc.id).execute();
+      });
+      made.push({ id: doc.id, upload });
+    }
+    return made;
+  }
+
+  /** The purge of these documents: its queries, and the hashes whose files it scheduled for removal. */
+  async function purge(documents: { id: number }[]) {
+    const queries: string[] = [];
+    const res = await calls.run(queries, () =>
+      backend.admin('DELETE', '/api/v1/document/recycle', { query: { id: documents.map((d) => d.id) } }),
+    );
+    expect(res.status, res.text).toBe(200);
+    const scheduled = await withDatabase(backend.dataDir, (db) =>
+      db.selectFrom('job').select('payload').where('kind', '=', 'document.purge-files').execute(),
+    );
+    return { queries, scheduled: scheduled.map((j) => (JSON.parse(j.payload) as { hash: string }).hash) };
+  }
+
+  it("looks up the uploads' hashes with one query whatever the batch's size, and schedules their files", async () => {
+    const lookups = (queries: string[]) =>
+      queries.filter((q) => /^select\b.*\bfrom "attachment" where "id" in/.test(q));
+    const small = await recycledWithUploads(2);
+    const large = await recycledWithUploads(6);
+    const one = await purge(small);
+    const six = await purge(large);
+    expect(lookups(one.queries)).toHaveLength(1);
+    expect(lookups(six.queries)).toHaveLength(1);
+    expect(six.scheduled).toEqual(expect.arrayContaining([...small, ...large].map((d) => d.upload)));
   });
 });
