@@ -844,4 +844,41 @@ describe.runIf(TEST_ENGINE === 'postgres')('while the database is away', () => {
       'warn the PostgreSQL notification connection failed; reconnecting',
     ]);
   });
+
+  it('says at warn that an outcome could not be recorded while it is away, and runs the job again once back', async () => {
+    const said: string[] = [];
+    const logger = {
+      info: () => undefined,
+      warn: (_obj: object, msg: string) => said.push(msg),
+      error: (_obj: object, msg: string) => loggedErrors.push(msg),
+    };
+    const queue = newQueue({ logger });
+    const name = new URL(databaseUrl!).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: inject('postgresUrl') });
+    await admin.connect();
+    const kind = jobKind<null>('test.away-while-running');
+    let runs = 0;
+    // The first run takes the database away from under the queue just before its outcome is written.
+    queue.register(kind, async () => {
+      runs += 1;
+      if (runs > 1) return;
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    });
+    try {
+      const job = await queue.enqueue(kind, null);
+      queue.start();
+      const unrecorded =
+        'recording a job outcome failed, the database is unavailable; the job will run again when its lease expires';
+      await waitFor(async () => said.includes(unrecorded) || loggedErrors.length > 0, 'the failed write to be told');
+      expect(loggedErrors).toEqual([]);
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      expect(await jobIn(queue, job.id, 'done')).toMatchObject({ attempts: 2 });
+      expect(runs).toBe(2);
+      expect(said.filter((msg) => msg === unrecorded)).toHaveLength(1);
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+  });
 });

@@ -501,10 +501,18 @@ export class JobQueue {
     try {
       await this.writeOutcome(job, outcome, worker);
     } catch (error) {
-      this.log.error(
-        { err: error, job: job.row.id },
-        'recording a job outcome failed; the job will run again when its lease expires',
-      );
+      // The database away (restarted, the connection ended under the job) is no fault of the job's.
+      if (isDatabaseUnavailable(error)) {
+        this.log.warn(
+          { reason: (error as Error).message || (error as { code?: string }).code, job: job.row.id },
+          'recording a job outcome failed, the database is unavailable; the job will run again when its lease expires',
+        );
+      } else {
+        this.log.error(
+          { err: error, job: job.row.id },
+          'recording a job outcome failed; the job will run again when its lease expires',
+        );
+      }
     }
   }
 
