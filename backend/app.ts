@@ -173,9 +173,9 @@ async function checkConverterPaths(convert: BackendConfig['convert']): Promise<v
 }
 
 /**
- * The files' store, chosen here only: S3_BUCKET's bucket (a wrong setting stops the start; `check`, the
- * bucket's answer, is part of /readyz), else DATA_DIR. The S3
- * engine's module is imported only when S3_BUCKET is set, and the AWS SDK with it (s3-blob-store.ts).
+ * The files' store, chosen here only: S3_BUCKET's bucket (a wrong setting stops the start; `check`,
+ * whether the bucket answers, is part of /readyz), else DATA_DIR. The S3 engine's module is
+ * imported only when S3_BUCKET is set, and the AWS SDK with it (s3-blob-store.ts).
  */
 async function openBlobStore(
   config: BackendConfig,
