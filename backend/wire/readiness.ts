@@ -10,8 +10,8 @@ import { ApiError, BLOB_STORE_UNAVAILABLE, unavailable } from './errors';
 // and the bucket, one HeadBucket, both at once, and says 503 when either fails in any way (a
 // server stopped or refusing connections) or does not come back in time (a server that stopped
 // answering, a pool with no free connection). Nothing is cached: each probe costs one query and
-// one request to the bucket. The gateway's `/readyz` asks this route (docs/operations.md,
-// "Health checks").
+// one request to the bucket (docs/decisions/050-readiness-asks-the-s3-bucket-too.md). The gateway's
+// `/readyz` asks this route (docs/operations.md, "Health checks").
 
 /** How long the database and the bucket have to answer: below the gateway's 2 s for the whole check. */
 export const READY_PING_MS = 1_500;
