@@ -1,5 +1,10 @@
 import * as CFB from 'cfb';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
@@ -334,6 +339,39 @@ export function formBombPdf(depth = 8): Buffer {
 export function encryptedPdf(): Buffer {
   const document = new mupdf.PDFDocument(readFileSync(fixture('chinese.pdf')));
   return save(document, 'encrypt=aes-256,user-password=secret,owner-password=owner');
+}
+
+/** The red of calibreEpub's cover image. */
+export const COVER_RED = { r: 200, g: 30, b: 30 };
+
+/**
+ * An EPUB as calibre writes one (`ebook-convert book.txt book.epub`, `ebook-convert` at `calibrePath`): two chapters
+ * of Chinese text (the first: `第一章 开端`), and a cover page (titlepage.xhtml: an inline <svg> holding an <image>)
+ * showing a 300×400 PNG of COVER_RED (`cover: 'red'`) or the cover calibre draws itself from the title (`'calibre'`).
+ */
+export async function calibreEpub(calibrePath: string, cover: 'red' | 'calibre'): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'calibre-epub-'));
+  try {
+    const text = join(dir, 'book.txt');
+    await writeFile(
+      text,
+      `第一章 开端\n\n麒麟出现在城市图书馆的门前。春眠不觉晓，处处闻啼鸟。\n\n第二章 结尾\n\n夜来风雨声，花落知多少。\n`,
+    );
+    const args = [text, join(dir, 'book.epub'), '--title', '城市图书馆'];
+    if (cover === 'red') {
+      const png = join(dir, 'cover.png');
+      await sharp({ create: { width: 300, height: 400, channels: 3, background: COVER_RED } })
+        .png()
+        .toFile(png);
+      args.push('--cover', png);
+    }
+    await promisify(execFile)(calibrePath, args, {
+      env: { ...process.env, CALIBRE_CONFIG_DIRECTORY: join(dir, 'config'), CALIBRE_TEMP_DIR: dir },
+    });
+    return await readFile(join(dir, 'book.epub'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** What a conversion writes for a document of `pages` pages: each page's SVG and characters' positions, the covers. */

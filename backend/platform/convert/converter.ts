@@ -4,6 +4,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkArchive } from './archive-guard';
 import { detectConverters, type ConverterReport } from './detect';
+import { epubWithSvgImagesAsImg } from './epub-svg';
 import { ConversionError, abortReason, incompleteFile } from './errors';
 import { ExternalConverters } from './external';
 import {
@@ -417,6 +418,9 @@ class Converter implements DocumentConverter {
       } catch (error) {
         throw new ConversionError('corrupt', { detail: (error as Error).message });
       }
+    } else if (plan.input === 'epub') {
+      const rewritten = join(scratch, plan.mupdfName!);
+      if (await epubWithSvgImagesAsImg(request.sourcePath, rewritten, signal)) input = rewritten;
     }
 
     if (plan.converter === 'mupdf') {

@@ -37,10 +37,11 @@ export type ContentKind =
 export interface FormatPlan {
   converter: ConverterName;
   /**
-   * How the upload is handed over: as it is, decoded to UTF-8 first, re-encoded as PNG, or as an
-   * Office file that is text (officeTextImport decides).
+   * How the upload is handed over: as it is, decoded to UTF-8 first, re-encoded as PNG, as an
+   * Office file that is text (officeTextImport decides), or as an EPUB whose inline SVG images
+   * become <img> first (epub-svg.ts).
    */
-  input: 'as-is' | 'utf8-text' | 'png-image' | 'office-text';
+  input: 'as-is' | 'utf8-text' | 'png-image' | 'office-text' | 'epub';
   /** The file name MuPDF recognises the format by (MuPDF plans). */
   mupdfName?: string;
   /** Reflowable formats are laid out on pages of one size (MuPDF plans). */
@@ -267,7 +268,7 @@ export function planConversion(extension: string, content: ContentKind): FormatP
   switch (ext) {
     case 'epub':
       expect(['zip']);
-      return { converter: 'mupdf', input: 'as-is', mupdfName: 'document.epub', reflowable: true, archive: true };
+      return { converter: 'mupdf', input: 'epub', mupdfName: 'document.epub', reflowable: true, archive: true };
     case 'fb2':
       expect(['text']);
       return { converter: 'mupdf', input: 'as-is', mupdfName: 'document.fb2', reflowable: true, archive: false };

@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentConverter, type DocumentConverter } from '../../../backend/platform/convert/converter';
 import { conversionFailure } from './conversion-failure';
@@ -10,7 +12,7 @@ import { detectConverters } from '../../../backend/platform/convert/detect';
 import { Slots, fontconfigFile, runProcess } from '../../../backend/platform/convert/external';
 import { BODY_WORD } from '../../fixtures/documents/generate';
 import { partsMissing, type ConverterPart } from '../../helpers/converters-installed';
-import { convertedFiles, fixture } from '../../helpers/documents';
+import { COVER_RED, calibreEpub, convertedFiles, fixture } from '../../helpers/documents';
 import { zip } from '../../helpers/zip';
 
 // LibreOffice and calibre: what MuPDF cannot open becomes a PDF first. Each test runs when
@@ -498,6 +500,40 @@ describe(tools.calibre ? `calibre ${tools.calibre.version}` : `calibre (${SKIP_C
       await expectPagesOfPdf(result.text, join(out, 'document.pdf'));
     },
     120_000,
+  );
+
+  /** Page 1 of an EPUB calibre made, converted: its cover image, drawn, and no text (MuPDF's `[image]` was). */
+  async function expectCoverImageOnPage1(epub: Buffer): Promise<{ r: number; g: number; b: number }> {
+    const out = outDir();
+    const sourcePath = join(dir, `calibre-${outputs}.epub`);
+    await writeFile(sourcePath, epub);
+    const result = await converter.convertDocument({ sourcePath, ext: 'epub', outDir: out });
+    expect(result).toMatchObject({ converter: 'mupdf', width: 420, height: 595 });
+    const texts = result.text.split('\f');
+    expect(texts[0]).toBe('');
+    expect(texts[1]).toContain('第一章开端');
+    const page1 = await readFile(join(out, result.pageFiles[0]!.file));
+    const svg = (result.pageFiles[0]!.kind === 'svg-gzip' ? gunzipSync(page1) : page1).toString('utf8');
+    expect(svg).toMatch(/<image\b/);
+    const { channels } = await sharp(join(out, result.cover.png)).stats();
+    const [r, g, b] = channels.map((channel) => channel.mean) as [number, number, number];
+    return { r, g, b };
+  }
+
+  itNeeds(
+    ['calibre'],
+    "an EPUB calibre made opens on its cover: the inline <svg> of calibre's cover page drawn as its image",
+    async () => {
+      // The cover, 300×400 px, is drawn the page's width (420 × 560 pt of 420 × 595): red all but the bottom strip.
+      const red = await expectCoverImageOnPage1(await calibreEpub(tools.calibre!.path, 'red'));
+      expect(red.r).toBeGreaterThan(COVER_RED.r - 5);
+      expect(red.g).toBeLessThan(COVER_RED.g + 40);
+      expect(red.b).toBeLessThan(COVER_RED.b + 40);
+      // calibre's own cover, drawn from the title when none is given: a coloured page, not a white one.
+      const drawn = await expectCoverImageOnPage1(await calibreEpub(tools.calibre!.path, 'calibre'));
+      expect(Math.min(drawn.r, drawn.g, drawn.b)).toBeLessThan(220);
+    },
+    60_000,
   );
 
   itNeeds(

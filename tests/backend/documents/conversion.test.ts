@@ -12,7 +12,15 @@ import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-searc
 import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../../helpers/backend';
 import { partsMissing } from '../../helpers/converters-installed';
 import { createDocument, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
-import { convertedFiles, encryptedPdf, fixture, linesPdf, scannedPdf, textPdf } from '../../helpers/documents';
+import {
+  calibreEpub,
+  convertedFiles,
+  encryptedPdf,
+  fixture,
+  linesPdf,
+  scannedPdf,
+  textPdf,
+} from '../../helpers/documents';
 import { isImageThread, threadStates } from '../../helpers/threads';
 import { deflated, zip } from '../../helpers/zip';
 import { BODY_WORD } from '../../fixtures/documents/generate';
@@ -23,7 +31,8 @@ import { BODY_WORD } from '../../fixtures/documents/generate';
 
 const backend = useBackend();
 /** Why a test of LibreOffice or calibre cannot run here, undefined when it can. */
-const missing = partsMissing(await detectConverters());
+const converters = await detectConverters();
+const missing = partsMissing(converters);
 let author: Member;
 
 const hashFolder = (dataDir: string, hash: string) =>
@@ -328,6 +337,19 @@ describe('other formats', () => {
     expect(done.pages).toBeGreaterThan(0);
     expect(done.content).toContain('图书馆');
   });
+
+  const calibre = missing('calibre');
+  it.skipIf(calibre !== undefined)(
+    `an EPUB calibre made: its description is the book's first words, not its cover page's${calibre ? ` — ${calibre}` : ''}`,
+    async () => {
+      // calibre's cover page (an inline <svg> of the cover image) was laid out by MuPDF as the text "[image]".
+      const epub = await calibreEpub(converters.calibre!.path, 'red');
+      const doc = await createDocument(backend.url, author.token, epub, '城市图书馆.epub');
+      const done = await waitForStatus(backend.url, author.token, doc.id, [2, 3]);
+      expect(done.status).toBe(2);
+      expect(done.description).toMatch(/^第一章 ?开端/);
+    },
+  );
 
   it('renders a 200 dpi scan as WebP (once the page images job has run: page-images.test.ts) and serves it whatever extension is asked for', async () => {
     const doc = await createDocument(backend.url, author.token, await scannedPdf(2, 200), '扫描件.pdf');
