@@ -44,7 +44,7 @@ interface RenderTask extends Omit<RenderSettings, 'cover'> {
   cover: RenderSettings['cover'] | null;
   /**
    * `'open'` before the document is opened, `{ page }` as each step of a page begins (reading it, its covers, its SVG,
-   * its WebP), each finished page's number, then 'end'
+   * its WebP), each finished page's number, `'encoding'` while it waits for the covers' encoding, then 'end'
    */
   progress: MessagePort;
   cancel: CancelFlag;
@@ -365,6 +365,8 @@ async function render(task: RenderTask): Promise<{ ok: true; pages: PageFile[]; 
       }
       task.progress.postMessage(prepared.n);
     }
+    // The covers' encoding, bounded by their size, is not a MuPDF step: the last page's budget ends here.
+    if (background.length > 0) task.progress.postMessage('encoding');
     await Promise.all(background);
     lowerImageThreads(true);
   } catch (error) {

@@ -138,9 +138,10 @@ export const PAGE_TIMEOUT_MS = 60_000;
 
 /**
  * What a task's thread reports on its progress port: the document being opened (`'open'`) and a step of a page begun
- * (`{ page }`), each of which has the step budget (StepBudget); a page written (its number); the end of a slice.
+ * (`{ page }`), each of which has the step budget (StepBudget); a page written (its number); its MuPDF steps over, the
+ * slice waiting for the covers libvips encodes (`'encoding'`: no budget, as for the images jobs); the end of a slice.
  */
-type TaskMessage = 'open' | { page: number } | number | 'end';
+type TaskMessage = 'open' | { page: number } | number | 'encoding' | 'end';
 
 /**
  * The budget of a task's steps: each step its thread announces restarts it; past it `overrun` is aborted with the error
@@ -291,6 +292,7 @@ export class PagePool {
     const allReported = new Promise<void>((resolve) => (ended = resolve));
     channel.port1.on('message', (message: TaskMessage) => {
       if (message === 'open' || typeof message === 'object') return budget.begin(message);
+      if (message === 'encoding') return budget.end();
       if (message === 'end') {
         budget.end();
         ended();

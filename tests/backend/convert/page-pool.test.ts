@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { RENDER_SETTINGS } from '../../../backend/platform/convert/converter';
 import { ConversionError } from '../../../backend/platform/convert/errors';
 import { PagePool, type WorkerSource } from '../../../backend/platform/convert/page-pool';
 import { threadModule } from '../../../backend/platform/thread-modules';
-import { fixture } from '../../helpers/documents';
+import { fixture, textPdf } from '../../helpers/documents';
 import { isImageThread, threadStates } from '../../helpers/threads';
 
 // A worker thread that dies under its task fails that document only; the pool starts a new
@@ -55,6 +55,39 @@ describe('PagePool', () => {
     expect(rendered.texts).toHaveLength(3);
     expect(done).toEqual([1, 2, 3]);
   });
+});
+
+describe("a slice's wait for its covers' encoding", () => {
+  it("is no page's step: covers encoded past the step budget (6 s against 3 s) do not fail the document", async () => {
+    // libvips' work is bounded by the image's size and a thread ended inside it can abort the process: the covers'
+    // encoding has no budget, like the images jobs' (StepBudget). It was under the budget of the slice's last step.
+    const slowCovers = new PagePool({
+      threads: 1,
+      idleTimeoutMs: 1_000,
+      workerUrl: await threadModule(new URL('./workers/slow-cover-worker.ts', import.meta.url)),
+    });
+    const out = await mkdtemp(join(dir, 'slow-cover-'));
+    try {
+      const pdf = join(out, 'one-page.pdf');
+      await writeFile(pdf, textPdf(1));
+      const rendered = await slowCovers.renderAll(
+        source(pdf, 'slow-cover'),
+        1,
+        out,
+        RENDER_SETTINGS,
+        never,
+        () => {},
+        3_000,
+      );
+      expect(rendered.pageFiles.map((page) => page.file)).toEqual(['1.gzip.svg']);
+      const { files } = RENDER_SETTINGS.cover;
+      expect((await readdir(out)).filter((name) => name.startsWith('cover.')).sort()).toEqual(
+        [files.bigPng, files.png, files.webp].sort(),
+      );
+    } finally {
+      await slowCovers.close();
+    }
+  }, 30_000);
 });
 
 describe('a pool whose worker module cannot load', () => {
