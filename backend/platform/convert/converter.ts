@@ -4,7 +4,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkArchive } from './archive-guard';
 import { detectConverters, type ConverterReport } from './detect';
-import { epubWithSvgImagesAsImg } from './epub-svg';
+import { epubWithoutSvg } from './epub-svg';
 import { ConversionError, abortReason, incompleteFile } from './errors';
 import { ExternalConverters } from './external';
 import {
@@ -420,7 +420,7 @@ class Converter implements DocumentConverter {
       }
     } else if (plan.input === 'epub') {
       const rewritten = join(scratch, plan.mupdfName!);
-      if (await epubWithSvgImagesAsImg(request.sourcePath, rewritten, signal)) input = rewritten;
+      if (await epubWithoutSvg(request.sourcePath, rewritten, signal)) input = rewritten;
     }
 
     if (plan.converter === 'mupdf') {

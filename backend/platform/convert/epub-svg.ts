@@ -3,12 +3,15 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
 import { ConversionError } from './errors';
 
-// MuPDF (the npm build has no SVG handler) lays out an inline <svg> of an EPUB page as the text
-// "[image]". calibre makes the cover page of every EPUB it writes so (titlepage.xhtml: an <svg>
-// holding an <image xlink:href="cover.jpeg">), as do Sigil and many publishers: the book opened
-// on a page that said "[image]", and its description began with it. Before MuPDF sees such a
-// book, each inline <svg> holding images becomes those images as <img> (which MuPDF paints,
-// fitted to the page), in a copy of the EPUB; the other entries are copied as they are stored.
+// MuPDF's npm build has no SVG and no WebP handler: it lays out an inline <svg> of an EPUB page,
+// and an <img> of an SVG or WebP file, as the text "[image]". calibre makes the cover page of
+// every EPUB it writes so (titlepage.xhtml: an <svg> holding an <image xlink:href="cover.jpeg">),
+// as do Sigil and many publishers: the book opened on a page that said "[image]", and its
+// description began with it. Before MuPDF sees such a book, in a copy of the EPUB: an inline
+// <svg> holding images becomes those images as <img> (which MuPDF paints, fitted to the page);
+// one drawn without an image becomes an <img> of it drawn by librsvg (sharp) as a PNG; an SVG or
+// WebP file becomes a PNG under its own name (MuPDF knows an image by its bytes, not its name).
+// The other entries are copied as they are stored.
 
 /** The pages of an EPUB (XHTML or HTML) whose markup is read for inline SVG. */
 const CONTENT_DOCUMENT = /\.(xhtml|html|htm|xml)$/i;
@@ -20,25 +23,80 @@ const IMAGE = /<(?:[\w.-]+:)?image\b([^>]*?)\/?>/g;
 const HREF = /(?:^|\s)(?:[\w.-]+:)?href\s*=\s*("[^"]*"|'[^']*')/;
 const WIDTH = /(?:^|\s)width\s*=\s*(?:"([^"]*)"|'([^']*)')/;
 const CSS_LENGTH = /^\d+(\.\d+)?(%|px|pt|em|rem|in|cm|mm)?$/;
+const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
+const XLINK_NAMESPACE = 'http://www.w3.org/1999/xlink';
+
+/** Image files MuPDF cannot decode, by their name: drawn as PNG by sharp. */
+const UNREADABLE_IMAGE = /\.(svg|svgz|webp)$/i;
+/** The longest side of an SVG or WebP drawn as PNG, in pixels (as a page's raster: RENDER_SETTINGS). */
+const MAX_SIDE = 2480;
+// librsvg draws an SVG's pixel as one pixel at 72 dpi. An SVG file, shown at its size, is drawn
+// so: MuPDF shows a PNG's pixel as 0.75 pt, a CSS pixel as a browser does. An inline svg has the
+// width of its <img>, and is drawn with twice as many pixels, to stay sharp when the reader zooms.
+const FILE_DENSITY = 72;
+const INLINE_DENSITY = 144;
+
+/** The CSS width of an <img> standing for an inline <svg> with these attributes. */
+function widthOf(attributes: string): string {
+  const width = WIDTH.exec(attributes);
+  const declared = (width?.[1] ?? width?.[2] ?? '').trim();
+  if (!CSS_LENGTH.test(declared)) return '100%';
+  return /\d$/.test(declared) ? `${declared}px` : declared;
+}
 
 /**
  * The page's markup with every inline <svg> that holds images replaced by those images as <img>,
- * as wide as the svg was (calibre's covers: 100 %, the page's width; no width: 100 %, as a
- * browser draws an outer svg), or null when it has none. The image keeps its proportions;
- * MuPDF scales an image larger than the page down to fit it.
+ * and every other one by the <img> of its PNG that `draw` gives (null: left as it is), as wide as
+ * the svg was (calibre's covers: 100 %, the page's width; no width: 100 %, as a browser draws an
+ * outer svg); null when nothing changed. The image keeps its proportions; MuPDF scales an image
+ * larger than the page down to fit it.
  */
-export function inlineSvgImagesAsImg(markup: string): string | null {
-  let changed = false;
-  const result = markup.replace(INLINE_SVG, (svg, _prefix: string, attributes: string, body: string) => {
-    const hrefs = [...body.matchAll(IMAGE)].map((image) => HREF.exec(image[1]!)?.[1]).filter((href) => !!href);
-    if (hrefs.length === 0) return svg;
-    changed = true;
-    const width = WIDTH.exec(attributes);
-    const declared = (width?.[1] ?? width?.[2] ?? '').trim();
-    const css = CSS_LENGTH.test(declared) ? (/\d$/.test(declared) ? `${declared}px` : declared) : '100%';
-    return hrefs.map((href) => `<img src=${href} alt="" style="width:${css}"/>`).join('');
-  });
-  return changed ? result : null;
+export async function inlineSvgAsImg(
+  markup: string,
+  draw: (svg: string) => Promise<Buffer | null>,
+): Promise<string | null> {
+  const replacements: (string | null)[] = [];
+  for (const [svg, prefix, attributes, body] of markup.matchAll(INLINE_SVG)) {
+    const style = `width:${widthOf(attributes!)}`;
+    const hrefs = [...body!.matchAll(IMAGE)].map((image) => HREF.exec(image[1]!)?.[1]).filter((href) => !!href);
+    if (hrefs.length > 0) {
+      replacements.push(hrefs.map((href) => `<img src=${href} alt="" style="${style}"/>`).join(''));
+      continue;
+    }
+    const png = await draw(standalone(svg, prefix!));
+    replacements.push(png && `<img src="data:image/png;base64,${png.toString('base64')}" alt="" style="${style}"/>`);
+  }
+  if (replacements.every((replacement) => replacement === null)) return null;
+  let next = 0;
+  return markup.replace(INLINE_SVG, (svg) => replacements[next++] ?? svg);
+}
+
+/** An inline svg as a document of its own: the namespaces its page declared on an ancestor, declared on it. */
+function standalone(svg: string, prefix: string): string {
+  const declare = (name: string, uri: string) => (svg.includes(`${name}=`) ? '' : ` ${name}="${uri}"`);
+  const namespaces =
+    declare(prefix ? `xmlns:${prefix.slice(0, -1)}` : 'xmlns', SVG_NAMESPACE) + declare('xmlns:xlink', XLINK_NAMESPACE);
+  return svg.replace(/^<[^\s>/]+/, (tag) => tag + namespaces);
+}
+
+/**
+ * An SVG (a document, or a WebP image) drawn as PNG by librsvg or libwebp through sharp, its longest side at most
+ * MAX_SIDE pixels; null when sharp cannot read it.
+ */
+async function drawnAsPng(image: Buffer, density: number): Promise<Buffer | null> {
+  try {
+    // sharp loads with the first image to draw, not at the process's start (as converter.ts).
+    const { default: sharp } = await import('sharp');
+    const { width = 0, height = 0 } = await sharp(image, { density }).metadata();
+    if (width === 0 || height === 0) return null;
+    const scale = Math.min(1, MAX_SIDE / Math.max(width, height));
+    return await sharp(image, { density: Math.max(1, density * scale) })
+      .resize(Math.min(MAX_SIDE, Math.round(width * scale)) || 1, null, { withoutEnlargement: true })
+      .png()
+      .toBuffer();
+  } catch {
+    return null;
+  }
 }
 
 /** Bytes of the entry's data, inflated. */
@@ -53,6 +111,7 @@ const CENTRAL_HEADER = 0x02014b50;
 const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
 /** General purpose flag bit 3: sizes in a data descriptor after the data (ours go in the header). */
 const DATA_DESCRIPTOR = 0x0008;
+const STORE = 0;
 const DEFLATE = 8;
 const ZIP32_LIMIT = 0xffffffff;
 
@@ -107,12 +166,12 @@ function centralRecord(written: WrittenEntry): Buffer {
 }
 
 /**
- * Writes to `target` a copy of the EPUB at `source` whose pages have their inline SVG images as
- * <img> (inlineSvgImagesAsImg), and answers true; false, writing nothing, when no page has any
- * (or the book is too large for a plain zip, which no EPUB is). The archive was checked already
- * (archive-guard.ts): only the pages are inflated here, the other entries are copied as stored.
+ * Writes to `target` a copy of the EPUB at `source` in which MuPDF finds no SVG or WebP (see above), and answers
+ * true; false, writing nothing, when it has none (or is too large for a plain zip, which no EPUB is). The archive was
+ * checked already (archive-guard.ts): only the pages and the SVG and WebP files are inflated here, the other entries
+ * are copied as stored.
  */
-export async function epubWithSvgImagesAsImg(source: string, target: string, signal?: AbortSignal): Promise<boolean> {
+export async function epubWithoutSvg(source: string, target: string, signal?: AbortSignal): Promise<boolean> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.openPromise(source, { lazyEntries: true, decodeStrings: false, autoClose: false });
@@ -121,17 +180,23 @@ export async function epubWithSvgImagesAsImg(source: string, target: string, sig
   }
   try {
     const entries: yauzl.Entry[] = [];
-    const pages = new Map<yauzl.Entry, Buffer>();
+    /** the new bytes of an entry, deflated (a page) or stored (a PNG, compressed already) */
+    const replaced = new Map<yauzl.Entry, { bytes: Buffer; deflate: boolean }>();
     for await (const entry of zip.eachEntry()) {
       if (signal?.aborted) throw new ConversionError('aborted');
       entries.push(entry);
-      if (!CONTENT_DOCUMENT.test(entry.fileNameRaw.toString('latin1'))) continue;
-      const markup = (await inflated(zip, entry)).toString('latin1');
-      if (!/svg/i.test(markup)) continue;
-      const rewritten = inlineSvgImagesAsImg(markup);
-      if (rewritten !== null) pages.set(entry, Buffer.from(rewritten, 'latin1'));
+      const name = entry.fileNameRaw.toString('latin1');
+      if (UNREADABLE_IMAGE.test(name)) {
+        const png = await drawnAsPng(await inflated(zip, entry), FILE_DENSITY);
+        if (png) replaced.set(entry, { bytes: png, deflate: false });
+      } else if (CONTENT_DOCUMENT.test(name)) {
+        const markup = (await inflated(zip, entry)).toString('latin1');
+        if (!/svg/i.test(markup)) continue;
+        const rewritten = await inlineSvgAsImg(markup, (svg) => drawnAsPng(Buffer.from(svg, 'latin1'), INLINE_DENSITY));
+        if (rewritten !== null) replaced.set(entry, { bytes: Buffer.from(rewritten, 'latin1'), deflate: true });
+      }
     }
-    if (pages.size === 0 || entries.length >= 0xffff || zip.fileSize >= ZIP32_LIMIT / 2) return false;
+    if (replaced.size === 0 || entries.length >= 0xffff || zip.fileSize >= ZIP32_LIMIT / 2) return false;
 
     const file = await open(target, 'w');
     try {
@@ -143,15 +208,15 @@ export async function epubWithSvgImagesAsImg(source: string, target: string, sig
       const written: WrittenEntry[] = [];
       for (const entry of entries) {
         if (signal?.aborted) throw new ConversionError('aborted');
-        const page = pages.get(entry);
-        const body = page && deflateRawSync(page);
-        const record: WrittenEntry = page
+        const replacement = replaced.get(entry);
+        const body = replacement && (replacement.deflate ? deflateRawSync(replacement.bytes) : replacement.bytes);
+        const record: WrittenEntry = replacement
           ? {
               entry,
-              method: DEFLATE,
-              crc: crc32(page),
+              method: replacement.deflate ? DEFLATE : STORE,
+              crc: crc32(replacement.bytes),
               compressedSize: body!.length,
-              uncompressedSize: page.length,
+              uncompressedSize: replacement.bytes.length,
               offset,
             }
           : {

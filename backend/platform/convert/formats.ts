@@ -38,8 +38,8 @@ export interface FormatPlan {
   converter: ConverterName;
   /**
    * How the upload is handed over: as it is, decoded to UTF-8 first, re-encoded as PNG, as an
-   * Office file that is text (officeTextImport decides), or as an EPUB whose inline SVG images
-   * become <img> first (epub-svg.ts).
+   * Office file that is text (officeTextImport decides), or as an EPUB whose SVG and WebP
+   * images become <img> of PNG first (epub-svg.ts).
    */
   input: 'as-is' | 'utf8-text' | 'png-image' | 'office-text' | 'epub';
   /** The file name MuPDF recognises the format by (MuPDF plans). */

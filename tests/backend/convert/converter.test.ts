@@ -341,6 +341,74 @@ describe('formats MuPDF opens itself', () => {
     await expectSvgPage(result.outDir, '1.gzip.svg', 420, 595);
   });
 
+  it('EPUB: SVG, inline or in a file, and WebP images are drawn, never as the text "[image]"', async () => {
+    // MuPDF's npm build has no SVG or WebP handler: each of these pages was the text "[image]" (epub-svg.ts).
+    const colours = { red: [200, 30, 30], blue: [30, 60, 200], green: [30, 160, 60], yellow: [230, 200, 20] } as const;
+    const png = (colour: keyof typeof colours) =>
+      sharp({ create: { width: 300, height: 400, channels: 3, background: rgb(colour) } });
+    const rgb = (colour: keyof typeof colours) => {
+      const [r, g, b] = colours[colour];
+      return { r, g, b };
+    };
+    const pages = [
+      // an inline svg holding an image, its namespaces declared on the page (<html xmlns:svg>), the href in single quotes
+      `<div><svg:svg width="100%" height="100%" viewBox="0 0 300 400"><svg:image width="300" height="400" xlink:href='images/cover.png'/></svg:svg></div>`,
+      // an inline svg drawn without an image
+      `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="400"><rect width="300" height="400" fill="rgb(${colours.blue.join(',')})"/></svg>`,
+      `<p><img src="images/photo.webp" alt="照片"/></p>`,
+      `<p><img src="images/drawing.svg" alt=""/></p>`,
+      `<p>${BODY_WORD}在最后一页。</p>`,
+    ];
+    const drawing = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="400"><rect width="300" height="400" fill="rgb(${colours.yellow.join(',')})"/></svg>`;
+    const epub = zip([
+      { name: 'mimetype', data: 'application/epub+zip', store: true },
+      {
+        name: 'META-INF/container.xml',
+        data: '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
+      },
+      {
+        name: 'OEBPS/content.opf',
+        data:
+          '<?xml version="1.0" encoding="UTF-8"?><package xmlns="http://www.idpf.org/2007/opf" version="2.0" unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>图</dc:title><dc:identifier id="id">svg-pages</dc:identifier></metadata><manifest>' +
+          pages
+            .map((_, i) => `<item id="p${i + 1}" href="p${i + 1}.xhtml" media-type="application/xhtml+xml"/>`)
+            .join('') +
+          '</manifest><spine>' +
+          pages.map((_, i) => `<itemref idref="p${i + 1}"/>`).join('') +
+          '</spine></package>',
+      },
+      ...pages.map((body, i) => ({
+        name: `OEBPS/p${i + 1}.xhtml`,
+        data: `<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:svg="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><head><title>${i + 1}</title></head><body>${body}</body></html>`,
+      })),
+      { name: 'OEBPS/images/cover.png', data: await png('red').png().toBuffer() },
+      { name: 'OEBPS/images/photo.webp', data: await png('green').webp({ lossless: true }).toBuffer() },
+      { name: 'OEBPS/images/drawing.svg', data: drawing },
+    ]);
+    const result = await convert(await write('svg-pages.epub', epub), 'epub');
+    expect(result.pages).toBe(5);
+    expect(result.text.split('\f')).toEqual(['', '', '', '', `${BODY_WORD}在最后一页。`]);
+    /** The share of page n's pixels (its SVG drawn by librsvg) within 40 of the colour in every channel. */
+    const shareOf = async (n: number, colour: keyof typeof colours) => {
+      const page = result.pageFiles[n - 1]!;
+      const bytes = await readFile(join(result.outDir, page.file));
+      const { data, info } = await sharp(page.kind === 'svg-gzip' ? gunzipSync(bytes) : bytes)
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      let near = 0;
+      for (let i = 0; i < data.length; i += 3)
+        if (colours[colour].every((value, c) => Math.abs(data[i + c]! - value) <= 40)) near++;
+      return near / (info.width * info.height);
+    };
+    // The cover as wide as the page's text (348 × 464 pt between 36 pt margins: 65 %); the inline drawing 300 px wide,
+    // MuPDF's pixel a point (300 × 400 pt: 48 %); the images of 300 × 400 pixels at 0.75 pt (225 × 300 pt: 27 %).
+    expect(await shareOf(1, 'red')).toBeGreaterThan(0.6);
+    expect(await shareOf(2, 'blue')).toBeGreaterThan(0.4);
+    expect(await shareOf(3, 'green')).toBeGreaterThan(0.25);
+    expect(await shareOf(4, 'yellow')).toBeGreaterThan(0.25);
+  });
+
   it('MOBI (version 6)', async () => {
     const result = await convert(fixture('chinese.mobi'), 'mobi');
     expect(result.converter).toBe('mupdf');
