@@ -26,6 +26,13 @@ const CSS_LENGTH = /^\d+(\.\d+)?(%|px|pt|em|rem|in|cm|mm)?$/;
 const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
 const XLINK_NAMESPACE = 'http://www.w3.org/1999/xlink';
 
+/**
+ * The largest page or image read here, inflated: the archive's limit (1 GiB by default) is no
+ * size to hold in memory, and no EPUB's page or picture comes near it. A larger one is copied as
+ * it is.
+ */
+const MAX_READ_BYTES = 32 * 1024 ** 2;
+
 /** Image files MuPDF cannot decode, by their name: drawn as PNG by sharp. */
 const UNREADABLE_IMAGE = /\.(svg|svgz|webp)$/i;
 /** The longest side of an SVG or WebP drawn as PNG, in pixels (as a page's raster: RENDER_SETTINGS). */
@@ -186,6 +193,7 @@ export async function epubWithoutSvg(source: string, target: string, signal?: Ab
       if (signal?.aborted) throw new ConversionError('aborted');
       entries.push(entry);
       const name = entry.fileNameRaw.toString('latin1');
+      if (entry.uncompressedSize > MAX_READ_BYTES) continue;
       if (UNREADABLE_IMAGE.test(name)) {
         const png = await drawnAsPng(await inflated(zip, entry), FILE_DENSITY);
         if (png) replaced.set(entry, { bytes: png, deflate: false });

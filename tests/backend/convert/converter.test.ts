@@ -409,6 +409,35 @@ describe('formats MuPDF opens itself', () => {
     expect(await shareOf(4, 'yellow')).toBeGreaterThan(0.25);
   });
 
+  it('EPUB: an SVG file past 32 MiB is not read into memory to be drawn, and the book converts', async () => {
+    // a drawing librsvg reads, past the limit by comments of 1 MiB (libxml2 refuses a single one over 10 MB)
+    const comment = Buffer.from(`<!-- ${'x'.repeat(1024 ** 2)} -->`);
+    const svg = Buffer.concat([
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="400">'),
+      ...Array.from({ length: 33 }, () => comment),
+      Buffer.from('<rect width="300" height="400" fill="blue"/></svg>'),
+    ]);
+    const epub = zip([
+      { name: 'mimetype', data: 'application/epub+zip', store: true },
+      {
+        name: 'META-INF/container.xml',
+        data: '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
+      },
+      {
+        name: 'content.opf',
+        data: '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="2.0"><manifest><item id="p" href="p.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="p"/></spine></package>',
+      },
+      {
+        name: 'p.xhtml',
+        data: `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p>${BODY_WORD}</p><p><img src="big.svg" alt=""/></p></body></html>`,
+      },
+      { name: 'big.svg', data: deflated(svg) },
+    ]);
+    const result = await convert(await write('big-svg.epub', epub), 'epub');
+    // left to MuPDF, which has no SVG handler
+    expect(result.text.replace(/\s+/g, '')).toBe(`${BODY_WORD}[image]`);
+  });
+
   it('MOBI (version 6)', async () => {
     const result = await convert(fixture('chinese.mobi'), 'mobi');
     expect(result.converter).toBe('mupdf');
