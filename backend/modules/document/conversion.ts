@@ -23,6 +23,7 @@ import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jo
 import { scratchFolder } from '../../platform/scratch';
 import { documentUploadPaths } from '../attachment/service';
 import { documentFailed, tell } from '../message/service';
+import { freePages } from './access';
 import { recountListed } from './author-counts';
 import { keyOfPath, outputKey } from './files';
 import { refreshSearchIndex } from './indexing';
@@ -42,6 +43,7 @@ import {
   failedWith,
   fileHashOf,
   setText,
+  textOf,
   updateDocuments,
   waitingHashes,
   WAITING_STATUSES,
@@ -279,6 +281,12 @@ async function applyManifest(
       const key = JSON.stringify(columns);
       updates.set(key, { ids: [...(updates.get(key)?.ids ?? []), d.id], columns });
     }
+    // A description made from the text before (as this function or GetDocument makes one) follows the new text: a
+    // reconversion that mends the pages (an EPUB's cover page once read "[image]") mends it too. One a person wrote stays.
+    const madeFromText = new Set(documents.filter((d) => d.description.trim() === '').map((d) => d.id));
+    for (const d of documents.filter((doc) => !madeFromText.has(doc.id))) {
+      if (d.description === descriptionFrom(await textOf(trx, d.id), freePages(d), d.pages)) madeFromText.add(d.id);
+    }
     for (const { ids, columns } of updates.values()) await updateDocuments(trx, ids, columns);
     const pagedText = { content: text, pages: manifest.textPages ?? 0 };
     await setText(
@@ -287,9 +295,9 @@ async function applyManifest(
       pagedText,
     );
     // Lists show the description to everybody: it comes from the document's free pages alone.
-    for (const d of documents.filter((doc) => doc.description.trim() === '')) {
+    for (const d of documents.filter((doc) => madeFromText.has(doc.id))) {
       const description = descriptionFrom(pagedText, preview.get(d.id)!, manifest.pages);
-      if (description) await updateDocuments(trx, [d.id], { description });
+      if (description !== d.description) await updateDocuments(trx, [d.id], { description });
     }
     await recountListed(
       trx,

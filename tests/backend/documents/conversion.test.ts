@@ -7,7 +7,9 @@ import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_BREAK } from '../../../backend/platform/convert/converter';
 import { detectConverters } from '../../../backend/platform/convert/detect';
+import { descriptionFrom } from '../../../backend/modules/document/page-text';
 import { SqliteSearchIndex } from '../../../backend/platform/search/sqlite-search-index';
 import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../../helpers/backend';
 import { partsMissing } from '../../helpers/converters-installed';
@@ -163,6 +165,48 @@ describe('a PDF, upload to pages', () => {
     await waitForStatus(backend.url, other.token, twin.id, [2]);
     expect(fs.statSync(pageFile).mtimeMs).toBeGreaterThan(before);
     expect(await jobRuns(doc.hash)).toBe(3);
+  });
+});
+
+describe('a reconversion of documents converted when their first page read "[image]"', () => {
+  it('makes a description made from the text again from the new text; one a person wrote stays', async () => {
+    const file = fs.readFileSync(fixture('chinese.epub'));
+    const made = await createDocument(backend.url, author.token, file, '简介来自正文.epub');
+    const other = await uploader(backend.url, backend.adminToken);
+    const written = await createDocument(backend.url, other.token, file, '作者写的简介.epub', {
+      description: '作者写的简介',
+    });
+    const fresh = await waitForStatus(backend.url, author.token, made.id, [2]);
+    await waitForStatus(backend.url, other.token, written.id, [2]);
+    // What a conversion before EPUB covers were drawn left: a first page of "[image]", the description made from it.
+    const old = await withDatabase(backend.dataDir, async (db) => {
+      const row = await db
+        .selectFrom('document_content')
+        .select(['content', 'pages'])
+        .where('document_id', '=', made.id)
+        .executeTakeFirstOrThrow();
+      const text = { content: `[image]${PAGE_BREAK}${row.content}`, pages: row.pages + 1 };
+      const description = descriptionFrom(text, fresh.preview, fresh.pages + 1);
+      await db.updateTable('document_content').set(text).where('document_id', 'in', [made.id, written.id]).execute();
+      await db
+        .updateTable('document')
+        .set({ pages: fresh.pages + 1 })
+        .where('id', 'in', [made.id, written.id])
+        .execute();
+      await db.updateTable('document').set({ description }).where('id', '=', made.id).execute();
+      return description;
+    });
+    expect(old).toMatch(/^\[image\] /);
+
+    const reconvert = await backend.admin('PUT', '/api/v1/document/reconvert', { body: { id: [made.id, written.id] } });
+    expect(reconvert.status).toBe(200);
+    const [again, kept] = [
+      await waitForStatus(backend.url, author.token, made.id, [2]),
+      await waitForStatus(backend.url, other.token, written.id, [2]),
+    ];
+    expect(again.description).toBe(fresh.description);
+    expect(again.description).not.toContain('[image]');
+    expect(kept.description).toBe('作者写的简介');
   });
 });
 
