@@ -210,7 +210,8 @@ export async function epubWithoutSvg(source: string, target: string, signal?: Ab
     try {
       let offset = 0;
       const write = async (bytes: Buffer) => {
-        await file.write(bytes);
+        for (let done = 0; done < bytes.length;)
+          done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
         offset += bytes.length;
       };
       const written: WrittenEntry[] = [];
