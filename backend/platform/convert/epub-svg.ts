@@ -1,6 +1,8 @@
-import { open } from 'node:fs/promises';
-import { crc32, deflateRawSync } from 'node:zlib';
+import { createWriteStream } from 'node:fs';
+import type { PassThrough } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
+import yazl from 'yazl';
 import { ConversionError } from './errors';
 
 // MuPDF's npm build has no SVG and no WebP handler: it lays out an inline <svg> of an EPUB page,
@@ -11,7 +13,7 @@ import { ConversionError } from './errors';
 // <svg> holding images becomes those images as <img> (which MuPDF paints, fitted to the page);
 // one drawn without an image becomes an <img> of it drawn by librsvg (sharp) as a PNG; an SVG or
 // WebP file becomes a PNG under its own name (MuPDF knows an image by its bytes, not its name).
-// The other entries are copied as they are stored.
+// The other entries keep their data and their compression (yazl writes the copy).
 
 /** The pages of an EPUB (XHTML or HTML) whose markup is read for inline SVG. */
 const CONTENT_DOCUMENT = /\.(xhtml|html|htm|xml)$/i;
@@ -106,6 +108,10 @@ async function drawnAsPng(image: Buffer, density: number): Promise<Buffer | null
   }
 }
 
+/** General purpose flag bit 11: the entry's name is UTF-8 (else CP437, read here byte for byte). */
+const UTF8_NAME = 0x0800;
+const STORE = 0;
+
 /** Bytes of the entry's data, inflated. */
 async function inflated(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -113,70 +119,10 @@ async function inflated(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer>
   return Buffer.concat(chunks);
 }
 
-const LOCAL_HEADER = 0x04034b50;
-const CENTRAL_HEADER = 0x02014b50;
-const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
-/** General purpose flag bit 3: sizes in a data descriptor after the data (ours go in the header). */
-const DATA_DESCRIPTOR = 0x0008;
-const STORE = 0;
-const DEFLATE = 8;
-const ZIP32_LIMIT = 0xffffffff;
-
-interface WrittenEntry {
-  entry: yauzl.Entry;
-  method: number;
-  crc: number;
-  compressedSize: number;
-  uncompressedSize: number;
-  offset: number;
-}
-
-/** The fields a local header and a central directory record share, from `versionNeeded` to the name's length. */
-function sharedFields(written: WrittenEntry): Buffer {
-  const { entry } = written;
-  const fields = Buffer.alloc(26);
-  // a page deflated here needs 2.0 to extract, whatever its stored entry needed
-  fields.writeUInt16LE(
-    written.method === DEFLATE ? Math.max(20, entry.versionNeededToExtract) : entry.versionNeededToExtract,
-    0,
-  );
-  fields.writeUInt16LE(entry.generalPurposeBitFlag & ~DATA_DESCRIPTOR, 2);
-  fields.writeUInt16LE(written.method, 4);
-  fields.writeUInt16LE(entry.lastModFileTime, 6);
-  fields.writeUInt16LE(entry.lastModFileDate, 8);
-  fields.writeUInt32LE(written.crc >>> 0, 10);
-  fields.writeUInt32LE(written.compressedSize, 14);
-  fields.writeUInt32LE(written.uncompressedSize, 18);
-  fields.writeUInt16LE(entry.fileNameRaw.length, 22);
-  fields.writeUInt16LE(0, 24); // no extra field
-  return fields;
-}
-
-function signature(value: number): Buffer {
-  const bytes = Buffer.alloc(4);
-  bytes.writeUInt32LE(value);
-  return bytes;
-}
-
-function centralRecord(written: WrittenEntry): Buffer {
-  const { entry } = written;
-  const shared = sharedFields(written);
-  const tail = Buffer.alloc(14);
-  tail.writeUInt16LE(0, 0); // no comment
-  tail.writeUInt16LE(0, 2); // disk 0
-  tail.writeUInt16LE(entry.internalFileAttributes, 4);
-  tail.writeUInt32LE(entry.externalFileAttributes >>> 0, 6);
-  tail.writeUInt32LE(written.offset, 10);
-  const madeBy = Buffer.alloc(2);
-  madeBy.writeUInt16LE(entry.versionMadeBy);
-  return Buffer.concat([signature(CENTRAL_HEADER), madeBy, shared, tail, entry.fileNameRaw]);
-}
-
 /**
  * Writes to `target` a copy of the EPUB at `source` in which MuPDF finds no SVG or WebP (see above), and answers
- * true; false, writing nothing, when it has none (or is too large for a plain zip, which no EPUB is). The archive was
- * checked already (archive-guard.ts): only the pages and the SVG and WebP files are inflated here, the other entries
- * are copied as stored.
+ * true; false, writing nothing, when it has none. The archive was checked already (archive-guard.ts): only the pages
+ * and the SVG and WebP files are held in memory here, the other entries stream through.
  */
 export async function epubWithoutSvg(source: string, target: string, signal?: AbortSignal): Promise<boolean> {
   let zip: yauzl.ZipFile;
@@ -204,56 +150,36 @@ export async function epubWithoutSvg(source: string, target: string, signal?: Ab
         if (rewritten !== null) replaced.set(entry, { bytes: Buffer.from(rewritten, 'latin1'), deflate: true });
       }
     }
-    if (replaced.size === 0 || entries.length >= 0xffff || zip.fileSize >= ZIP32_LIMIT / 2) return false;
+    if (replaced.size === 0) return false;
 
-    const file = await open(target, 'w');
+    // yazl writes the copy: a replaced entry from its new bytes, any other from its inflated data,
+    // compressed as it was (the EPUB's `mimetype` first and stored, as the format requires). yazl
+    // reports a failure (a name it refuses, an entry's data that cannot be read) on the ZipFile.
+    const copy = new yazl.ZipFile();
+    const failed = new Promise<never>((_, reject) => copy.once('error', reject));
+    const written = pipeline(copy.outputStream, createWriteStream(target));
     try {
-      let offset = 0;
-      const write = async (bytes: Buffer) => {
-        for (let done = 0; done < bytes.length;)
-          done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
-        offset += bytes.length;
-      };
-      const written: WrittenEntry[] = [];
       for (const entry of entries) {
-        if (signal?.aborted) throw new ConversionError('aborted');
+        const name = entry.fileNameRaw.toString(entry.generalPurposeBitFlag & UTF8_NAME ? 'utf8' : 'latin1');
+        const options = { mtime: entry.getLastModDate(), compress: entry.compressionMethod !== STORE };
         const replacement = replaced.get(entry);
-        const body = replacement && (replacement.deflate ? deflateRawSync(replacement.bytes) : replacement.bytes);
-        const record: WrittenEntry = replacement
-          ? {
-              entry,
-              method: replacement.deflate ? DEFLATE : STORE,
-              crc: crc32(replacement.bytes),
-              compressedSize: body!.length,
-              uncompressedSize: replacement.bytes.length,
-              offset,
-            }
-          : {
-              entry,
-              method: entry.compressionMethod,
-              crc: entry.crc32,
-              compressedSize: entry.compressedSize,
-              uncompressedSize: entry.uncompressedSize,
-              offset,
-            };
-        await write(Buffer.concat([signature(LOCAL_HEADER), sharedFields(record), entry.fileNameRaw]));
-        if (body) await write(body);
+        if (name.endsWith('/')) copy.addEmptyDirectory(name, { mtime: options.mtime });
+        else if (replacement) copy.addBuffer(replacement.bytes, name, { ...options, compress: replacement.deflate });
         else
-          for await (const chunk of await zip.openReadStreamPromise(entry, { decodeFileData: false }))
-            await write(chunk as Buffer);
-        written.push(record);
+          copy.addReadStreamLazy(name, { ...options, size: entry.uncompressedSize }, (done) => {
+            if (signal?.aborted) return copy.emit('error', new ConversionError('aborted'));
+            zip.openReadStream(entry, (error, data) => {
+              data?.on('error', (cause) => copy.emit('error', cause));
+              done(error, data);
+            });
+          });
       }
-      const directoryOffset = offset;
-      for (const record of written) await write(centralRecord(record));
-      const end = Buffer.alloc(22);
-      end.writeUInt32LE(END_OF_CENTRAL_DIRECTORY, 0);
-      end.writeUInt16LE(written.length, 8);
-      end.writeUInt16LE(written.length, 10);
-      end.writeUInt32LE(offset - directoryOffset, 12);
-      end.writeUInt32LE(directoryOffset, 16);
-      await write(end);
-    } finally {
-      await file.close();
+      copy.end();
+      await Promise.race([written, failed]);
+    } catch (error) {
+      written.catch(() => undefined);
+      (copy.outputStream as PassThrough).destroy();
+      throw error;
     }
     return true;
   } catch (error) {
