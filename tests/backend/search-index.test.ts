@@ -170,7 +170,23 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
     ]);
     expect(await ids('报告')).toEqual([1]);
     expect(await ids('市场的变化')).toEqual([1]);
-    expect(await ids('市场的报告')).toEqual([]);
+  });
+
+  it('finds the words of a run typed without spaces each on its own, only when no text holds the run', async () => {
+    await index.upsert([
+      entry(1, { content: `${FILLER}红楼梦是古典名著。${FILLER}书中的林黛玉聪慧多才。` }),
+      entry(2, { content: `${FILLER}红楼梦的作者是曹雪芹。` }),
+      entry(3, { content: FILLER }),
+    ]);
+    const apart = await index.search({ text: '红楼梦林黛玉' });
+    expect(apart.hits.map((hit) => hit.id)).toEqual([1]);
+    expect(apart.total).toBe(1);
+    expect(apart.hits[0]!.snippet).toContain('<em>红楼梦</em>');
+    expect(await ids('曹雪芹红楼梦')).toEqual([2]);
+    expect(await ids('红楼梦贾宝玉')).toEqual([]);
+    // A text that holds the run as typed is all that is found: the words apart are no longer asked.
+    await index.upsert([entry(4, { title: '红楼梦林黛玉人物谈', content: FILLER })]);
+    expect(await ids('红楼梦林黛玉')).toEqual([4]);
   });
 
   it('does not match a word across punctuation or a space, but does across a line wrap', async () => {

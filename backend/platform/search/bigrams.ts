@@ -182,6 +182,16 @@ function cjkRunTerm(run: string): QueryTerm {
   return { kind: 'phrase', tokens, literal: { text, cjk: true }, ...(isDictionaryWord(text) ? { word: text } : {}) };
 }
 
+/** The terms once each, at most MAX_TERMS of them. */
+function uniqueTerms(terms: readonly QueryTerm[]): QueryTerm[] {
+  const unique = new Map<string, QueryTerm>();
+  for (const term of terms) {
+    const key = term.kind === 'char' ? `c:${term.char}` : `p:${term.tokens.join(' ')}`;
+    if (!unique.has(key)) unique.set(key, term);
+  }
+  return [...unique.values()].slice(0, MAX_TERMS);
+}
+
 /**
  * Splits a query into required terms. Each whitespace-separated word splits further where the
  * script changes: a CJK run is one term (punctuation ends it), and the other words between
@@ -227,16 +237,32 @@ export function parseQuery(query: string): ParsedQuery {
     flushLatin();
   }
 
-  const unique = new Map<string, QueryTerm>();
-  for (const term of terms) {
-    const key = term.kind === 'char' ? `c:${term.char}` : `p:${term.tokens.join(' ')}`;
-    if (!unique.has(key)) unique.set(key, term);
-  }
-  const kept = [...unique.values()].slice(0, MAX_TERMS);
+  const kept = uniqueTerms(terms);
   // A lone letter or digit ("c", "2") is a word of nearly every text: looked for in titles.
   const isSingleLetter = (term: QueryTerm) =>
     term.kind === 'phrase' && term.tokens.length === 1 && Array.from(term.tokens[0]!).length === 1;
   return { terms: kept, titleOnly: kept.length > 0 && kept.every(isSingleLetter) };
+}
+
+// ICU's dictionary word breaker, built into Node (the article module cuts keywords with it too).
+const wordBreaker = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/**
+ * The query again with each CJK run that holds several words cut into them, each required on
+ * its own (`红楼梦林黛玉` → `红楼梦` and `林黛玉`; a lone character stays a prefix term): what a
+ * search asks when the runs as phrases find nothing, since Chinese is typed without spaces
+ * between words that a text need not hold side by side. Undefined when no run splits.
+ */
+export function separateWordsQuery(parsed: ParsedQuery): ParsedQuery | undefined {
+  let split = false;
+  const terms = parsed.terms.flatMap((term): QueryTerm[] => {
+    if (term.kind !== 'phrase' || !term.literal?.cjk) return [term];
+    const words = Array.from(wordBreaker.segment(term.literal.text), (part) => part.segment);
+    if (words.length < 2) return [term];
+    split = true;
+    return words.map(cjkRunTerm);
+  });
+  return split ? { terms: uniqueTerms(terms), titleOnly: false } : undefined;
 }
 
 /** An FTS5 string: always quoted, so that no user input is read as an operator or a column. */

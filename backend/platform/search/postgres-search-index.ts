@@ -23,7 +23,7 @@
 // The tables are made on first use (no migration): a rebuildable cache whose shape follows the
 // tokenizer version, like the SQLite engine's.
 import crypto from 'node:crypto';
-import { TOKENIZER_VERSION, foldText, indexTerms, parseQuery } from './bigrams';
+import { TOKENIZER_VERSION, foldText, indexTerms, parseQuery, separateWordsQuery, type ParsedQuery } from './bigrams';
 import { DEFAULT_WEIGHTS, checkWeights, type ColumnWeights } from './bm25';
 import {
   DESCRIPTION_COUNTS,
@@ -620,6 +620,14 @@ export class PostgresSearchIndex implements SearchIndex {
     const started = performance.now();
     const parsed = parseQuery(query.text);
     await this.ready();
+    let found = await this.searchParsed(parsed, query);
+    // Words typed together that the texts hold apart: each word on its own (bigrams.ts).
+    const separate = found.total === 0 ? separateWordsQuery(parsed) : undefined;
+    if (separate) found = await this.searchParsed(separate, query);
+    return { ...found, tookMs: performance.now() - started };
+  }
+
+  private async searchParsed(parsed: ParsedQuery, query: SearchQuery): Promise<Omit<SearchResult, 'tookMs'>> {
     const { size, offset } = pageWindow(query);
     const statement = this.planner.search({
       parsed,
@@ -631,7 +639,7 @@ export class PostgresSearchIndex implements SearchIndex {
       needles: needlesOf(parsed).needles,
       reach: this.reach,
     });
-    if (!statement) return { total: 0, hits: [], tookMs: performance.now() - started };
+    if (!statement) return { total: 0, hits: [] };
     const rows = await this.run<SearchRow>(statement);
     const page = rows.filter((row): row is SearchRow & { id: number } => row.id !== null);
     const texts = page.filter((row): row is SearchRow & WindowRow => row.title !== null);
@@ -640,7 +648,7 @@ export class PostgresSearchIndex implements SearchIndex {
       page.map((row) => ({ id: row.id, rank: row.rank ?? 0 })),
       parsed,
     );
-    return { total: rows[0]?.total ?? 0, hits, tookMs: performance.now() - started };
+    return { total: rows[0]?.total ?? 0, hits };
   }
 
   /**

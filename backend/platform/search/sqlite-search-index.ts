@@ -7,7 +7,7 @@
 // install on another engine has none of them. The SQL of a query is planned in search-plan.ts,
 // the hits' highlights and snippets are made in search-hits.ts.
 import type SQLite from 'better-sqlite3';
-import { TOKENIZER_VERSION, foldText, indexTokens, parseQuery, type ParsedQuery } from './bigrams';
+import { TOKENIZER_VERSION, foldText, indexTokens, parseQuery, separateWordsQuery, type ParsedQuery } from './bigrams';
 import { DEFAULT_WEIGHTS, checkWeights, type ColumnWeights } from './bm25';
 import { HitDescriber, type RankedRow } from './search-hits';
 import {
@@ -365,15 +365,23 @@ export class SqliteSearchIndex implements SearchIndex {
   async search(query: SearchQuery): Promise<SearchResult> {
     const started = performance.now();
     const parsed = parseQuery(query.text);
+    let found = await this.searchParsed(parsed, query);
+    // Words typed together that the texts hold apart: each word on its own (bigrams.ts).
+    const separate = found.total === 0 ? separateWordsQuery(parsed) : undefined;
+    if (separate) found = await this.searchParsed(separate, query);
+    return { ...found, tookMs: performance.now() - started };
+  }
+
+  private async searchParsed(parsed: ParsedQuery, query: SearchQuery): Promise<Omit<SearchResult, 'tookMs'>> {
     const filters = query.filters ?? {};
     const plan = this.planner.plan(parsed, filters, query.sort ?? 'relevance');
-    if (!plan) return { total: 0, hits: [], tookMs: performance.now() - started };
+    if (!plan) return { total: 0, hits: [] };
     const { size, offset } = pageWindow(query);
     const total = this.countMatches(plan, query.maxTotal);
     let rows: RankedRow[] = [];
     if (total > 0 && plan.tiered === undefined) rows = this.pageOf(plan, size, offset);
     else if (total > 0 && plan.tiered !== undefined) rows = this.tieredPage(parsed, filters, plan.tiered, size, offset);
-    return { total, hits: await this.hits.describe(rows, parsed), tookMs: performance.now() - started };
+    return { total, hits: await this.hits.describe(rows, parsed) };
   }
 
   /**
