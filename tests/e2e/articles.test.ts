@@ -336,10 +336,12 @@ describe('script never runs', () => {
 });
 
 describe('phones', () => {
-  it('fits the article list and an article into 390 px', async () => {
+  it('fits the article list, an article and a search for a long word into 390 px', async () => {
     const visit = await site.visit();
     await visit.page.setViewportSize({ width: 390, height: 844 });
-    for (const path of ['/article', '/article/detail/agreement', '/article/feedback']) {
+    // As long a word as the search box takes: its heading and "no hit" line break it.
+    const longWord = 'abcdefghij'.repeat(10);
+    for (const path of ['/article', '/article/detail/agreement', '/article/feedback', `/article?wd=${longWord}`]) {
       await visit.page.goto(path);
       await visit.page.locator('h1').first().waitFor();
       await visit.page.waitForLoadState('networkidle');
