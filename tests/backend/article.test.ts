@@ -435,6 +435,24 @@ describe('full-text search', () => {
     expect((await search({ wd: '  ' })).body).toEqual({});
   });
 
+  it('sorts by the views that reading moves and the favourites that members add', async () => {
+    const older = await admin('POST', '/api/v1/article', { body: { title: '先发的白鹭观察', content: '<p>白鹭</p>' } });
+    const newer = await admin('POST', '/api/v1/article', { body: { title: '后发的白鹭观察', content: '<p>白鹭</p>' } });
+    const order = async (sort: string) =>
+      (await search({ wd: '白鹭', sort })).body.article.map((a: { id: number }) => a.id);
+    // Both at 0: the newer first. A visitor reads the older one, a member favourites it.
+    expect(await order('view_count')).toEqual([newer.body.id, older.body.id]);
+    expect((await api(backend.url, 'GET', '/api/v1/article', { query: { id: older.body.id } })).status).toBe(200);
+    expect(await order('view_count')).toEqual([older.body.id, newer.body.id]);
+    const member = await registerMember(backend.url);
+    const favorite = await api(backend.url, 'POST', '/api/v1/favorite', {
+      token: member.token,
+      body: { type: 1, document_id: older.body.id },
+    });
+    expect(favorite.status).toBe(200);
+    expect(await order('favorite_count')).toEqual([older.body.id, newer.body.id]);
+  });
+
   it('indexes the seeded footer pages after the start', async () => {
     for (let i = 0; i < 50; i += 1) {
       if ((await search({ wd: '免责声明' })).body.total) break;

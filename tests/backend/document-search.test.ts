@@ -143,6 +143,14 @@ describe('SearchDocument', () => {
     expect(ids(views.body).indexOf(learning.id)).toBeLessThan(ids(views.body).indexOf(library.id));
   });
 
+  it('sorts by the views that reading moves (浏览最多)', async () => {
+    const read = await api(backend.url, 'GET', '/api/v1/document', {
+      query: { id: reports[2]!.id, with_author: 'true' },
+    });
+    expect(read.status).toBe(200);
+    expect(ids((await search({ wd: '报告', sort: 'view_count' })).body)[0]).toBe(reports[2]!.id);
+  });
+
   it('sorts by the download and favourite counts that downloads and favourites move', async () => {
     const member = await registerMember(backend.url);
     const downloaded = await api(backend.url, 'GET', '/api/v1/document/download', {

@@ -1,7 +1,7 @@
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import { richTextToText } from '../../platform/rich-text';
-import type { SearchEntry } from '../../platform/search/search-index';
+import type { SearchAttributes, SearchEntry } from '../../platform/search/search-index';
 import { articlesForIndex, categoryIdsOf, publishedArticleIds, type ArticleRow } from './store';
 
 // The search index (platform/search, collection 'article') holds what readers may find:
@@ -48,6 +48,22 @@ export async function refreshArticleIndex(app: BackendContext, ids: readonly num
     if (findable.length) await app.search.article.upsert(await entriesOf(app, findable));
   } catch (error) {
     app.log.error({ err: error, articles: ids.slice(0, 20) }, 'updating the article search index failed');
+  }
+}
+
+/**
+ * The index sorts by views and favourites too: a published article's counter that moved is
+ * written there. Derived data, so a failure is only logged.
+ */
+export async function refreshArticleCounters(
+  app: BackendContext,
+  id: number,
+  counters: Pick<SearchAttributes, 'viewCount' | 'favoriteCount'>,
+): Promise<void> {
+  try {
+    await app.search.article.updateAttributes(id, counters);
+  } catch (error) {
+    app.log.error({ err: error, article: id }, 'updating the counters in the article search index failed');
   }
 }
 

@@ -15,6 +15,7 @@ export {
   publishedArticleLinks,
   publishedArticleStamp,
   publishedArticles,
+  publishedFavoriteCount,
   setCommentCount as setArticleCommentCount,
   type ArticleTarget,
 } from './store';

@@ -111,6 +111,12 @@ export async function bumpFavoriteCount(db: Database, id: number, delta: number)
     .execute();
 }
 
+/** The favourite counter of a published article outside the recycle bin (undefined for any other). */
+export async function publishedFavoriteCount(db: Database, id: number): Promise<number | undefined> {
+  const row = await publishedArticlesOf(db).select('favorite_count').where('id', '=', id).executeTakeFirst();
+  return row?.favorite_count;
+}
+
 export async function setCommentCount(db: Database, id: number, count: number): Promise<void> {
   await db.updateTable('article').set({ comment_count: count }).where('id', '=', id).execute();
 }

@@ -67,6 +67,19 @@ async function indexDocuments(app: BackendContext, ids: readonly number[]): Prom
   }
 }
 
+/**
+ * The index sorts by views too (浏览最多): a document read gets its new count there. Derived data,
+ * so a failure is only logged; the favourite and download counts follow their own writes.
+ */
+export async function refreshSearchViews(app: BackendContext, row: DocumentRow, viewCount: number): Promise<void> {
+  if (!isSearchable(row)) return;
+  try {
+    await app.search.document.updateAttributes(row.id, { viewCount });
+  } catch (error) {
+    app.log.error({ err: error, document: row.id }, 'updating the view count in the search index failed');
+  }
+}
+
 /** Empties the index and fills it again from the document tables, 100 documents at a time. */
 export async function rebuildSearchIndex(app: BackendContext): Promise<number> {
   await app.search.document.clear();

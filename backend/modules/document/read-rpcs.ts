@@ -12,6 +12,7 @@ import { conversionProgress } from './conversion';
 import { keywordsOf, segmentTitle } from './keywords';
 import { findInPages, foldWords } from './find';
 import { countViewToday, hotDocuments } from './hot';
+import { refreshSearchViews } from './indexing';
 import {
   Document,
   DocumentScore,
@@ -192,7 +193,11 @@ export const readRpcs = [
         description = descriptionFrom(text, freePages(row), row.pages);
         if (description) writes.push(updateDocuments(ctx.db, [row.id], { description }));
       }
-      if (req.with_author) writes.push(bumpCounter(ctx.db, row.id, 'view_count', 1), countViewToday(ctx.db, row.id));
+      if (req.with_author)
+        writes.push(
+          bumpCounter(ctx.db, row.id, 'view_count', 1).then(() => refreshSearchViews(ctx.app, row, row.view_count + 1)),
+          countViewToday(ctx.db, row.id),
+        );
       const [[presented], author, progress] = await Promise.all([
         presentDocuments(ctx.db, [row], {
           viewer: { ...viewer, admin: true },

@@ -8,7 +8,7 @@ import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { bumpCounter, documentById, documentsByIds, isPublic, listedDocumentFields } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
 import { DynamicType, addCredit, addDynamic, bumpFavoriteCount } from '../user/service';
-import { articleTitles, bumpArticleFavorites, publishedArticles } from '../article/service';
+import { articleTitles, bumpArticleFavorites, publishedArticles, publishedFavoriteCount } from '../article/service';
 import {
   Favorite,
   GetFavoriteRequest,
@@ -61,14 +61,18 @@ async function bumpTarget(db: Database, type: number, id: number, delta: number)
   else await bumpCounter(db, id, 'favorite_count', delta);
 }
 
-/** The search index sorts by favourites too: it gets the new count (derived data, so a failure is only logged). */
+/** The search indexes sort by favourites too: they get the new count (derived data, so a failure is only logged). */
 async function syncFavoriteCount(ctx: RpcContext, type: number, id: number): Promise<void> {
-  if (type !== FavoriteType.Document) return;
   try {
-    const fresh = await documentById(ctx.db, id);
-    if (fresh) await ctx.app.search.document.updateAttributes(id, { favoriteCount: fresh.favorite_count });
+    if (type === FavoriteType.Article) {
+      const favoriteCount = await publishedFavoriteCount(ctx.db, id);
+      if (favoriteCount !== undefined) await ctx.app.search.article.updateAttributes(id, { favoriteCount });
+    } else {
+      const fresh = await documentById(ctx.db, id);
+      if (fresh) await ctx.app.search.document.updateAttributes(id, { favoriteCount: fresh.favorite_count });
+    }
   } catch (error) {
-    ctx.request.log.error({ err: error, document: id }, 'updating the favourite count in the search index failed');
+    ctx.request.log.error({ err: error, type, target: id }, 'updating the favourite count in the search index failed');
   }
 }
 
