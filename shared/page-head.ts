@@ -341,11 +341,20 @@ function partsOf(input: PageInput, site: string): Parts {
     case 'library':
     case 'library-category':
       return categoryParts(input, site, '/library');
-    case 'article-category':
+    case 'article-category': {
       if (pageArticleKey(input.match, input.categories) !== undefined) return articleParts(input, site);
+      // With `wd` the list pages show the article search's hits: titled after the words, as /search is.
+      const words = summary(input.query.wd, 40);
+      if (words)
+        return {
+          title: `“${words}”的文章搜索结果 - ${site}`,
+          description: `在${site}搜索“${words}”的文章`,
+          canonicalPath: `/article?wd=${encodeURIComponent(input.query.wd ?? '')}`,
+        };
       return input.match?.params.category
         ? categoryParts(input, site, '/article')
         : { title: `${route.title} - ${site}`, canonicalPath: '/article' };
+    }
     case 'article-category-detail-id':
       return articleParts(input, site);
     case 'search': {

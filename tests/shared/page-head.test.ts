@@ -537,6 +537,12 @@ describe('page head', () => {
       canonical: `${ORIGIN}/search?wd=${encodeURIComponent('数学 练习')}`,
     });
     expect(pageHead(input('/search')).title).toBe('搜索 - 魔豆文库');
+    // The article list pages search the articles with the same parameter.
+    for (const path of ['/article?wd=数学', '/article/7?wd=数学&page=2'])
+      expect(pageHead(pageInput(path)), path).toMatchObject({
+        title: '“数学”的文章搜索结果 - 魔豆文库',
+        canonical: `${ORIGIN}/article?wd=${encodeURIComponent('数学')}`,
+      });
     expect(pageTrail(input('/search')).map((c) => c.name)).toEqual(['首页', '搜索']);
   });
 
