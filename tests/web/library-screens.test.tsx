@@ -251,6 +251,17 @@ describe('search', { timeout: 20_000 }, () => {
     );
   });
 
+  it('says that the filters found nothing, not the words, and offers to clear them (the order kept)', async () => {
+    renderApp('/search?wd=%E5%A4%A9%E6%96%87&category_id=7&ext=pdf&period=week&sort=latest', {
+      backend: { 'GET /api/v1/document/search': { status: 200, body: {} } },
+    });
+    expect(await screen.findByText('当前筛选条件下没有找到相关文档')).toBeTruthy();
+    expect(screen.queryByText('请检查输入是否正确，或者换一个更简短、更常用的关键词。')).toBeNull();
+    expect(screen.getByRole('link', { name: '清除筛选条件' }).getAttribute('href')).toBe(
+      '/search?wd=%E5%A4%A9%E6%96%87&sort=latest',
+    );
+  });
+
   it('offers suggestions for an empty query and for a query without hits', async () => {
     const withWords = { ...settings, system: { ...settings.system, recommend_words: ['图书馆'] } };
     const empty = renderApp('/search', { settings: withWords });
@@ -263,6 +274,7 @@ describe('search', { timeout: 20_000 }, () => {
       backend: { 'GET /api/v1/document/search': { status: 200, body: {} } },
     });
     expect(await screen.findByText('没有找到相关文档')).toBeTruthy();
+    expect(screen.getByText('请检查输入是否正确，或者换一个更简短、更常用的关键词。')).toBeTruthy();
     expect(
       document.querySelectorAll(
         '[data-ad-slot="search_top"], [data-ad-slot="search_bottom"], [data-ad-slot="search_right"]',

@@ -123,6 +123,8 @@ export function SearchScreen() {
   const href = (change: Partial<SearchState>) => toAddress({ ...state, page: 1, ...change });
   const total = results.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE));
+  // No hit with a filter on: the words may well be right, the filters too narrow.
+  const filtered = Boolean(state.category || state.ext || state.language || state.period);
 
   return (
     <div className="app-container app-search">
@@ -193,6 +195,13 @@ export function SearchScreen() {
                       hrefFor={(page) => toAddress({ ...state, page })}
                       noun="结果"
                     />
+                  ) : filtered ? (
+                    <EmptyState
+                      title="当前筛选条件下没有找到相关文档"
+                      description="放宽分类、格式、行业或时间的筛选试试。"
+                    >
+                      <Link to={toAddress({ wd: state.wd, page: 1, period: '', sort: state.sort })}>清除筛选条件</Link>
+                    </EmptyState>
                   ) : (
                     <Suggestions
                       words={recommended.filter((w) => w !== state.wd)}
