@@ -293,6 +293,36 @@ describe('article page', { timeout: 30_000 }, () => {
     expect(within(other).getByRole('button', { name: '回复' })).toBeTruthy();
   });
 
+  it('shows the newest 20 threads, then 20 more at each 查看更多评论, and asks for the newest comments first', async () => {
+    vi.stubGlobal('IntersectionObserver', InViewObserver);
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+    });
+    const approved: Comment[] = Array.from({ length: 45 }, (_, i) => ({
+      id: 100 - i,
+      content: `第${100 - i}楼`,
+      status: 1,
+      user: { id: 3, username: 'bob' },
+      user_id: 3,
+      document_id: 1,
+      type: 1,
+    }));
+    const { fetchMock } = renderApp('/article/detail/about', {
+      backend: articleBackend({ 'GET /api/v1/comment/list': { status: 200, body: { comment: approved } } }),
+    });
+    expect(await screen.findByText('第100楼')).toBeTruthy();
+    const shown = () => document.querySelectorAll('.app-comments__thread').length;
+    expect(shown()).toBe(20);
+    expect(screen.queryByText('第80楼')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '查看更多评论（还有 25 条）' }));
+    expect(shown()).toBe(40);
+    await userEvent.click(screen.getByRole('button', { name: '查看更多评论（还有 5 条）' }));
+    expect(shown()).toBe(45);
+    expect(screen.queryByRole('button', { name: /查看更多评论/ })).toBeNull();
+    const list = requests(fetchMock, 'GET', '/api/v1/comment/list')[0]!;
+    expect(new URL(String(list[0]), 'http://localhost').searchParams.get('order')).toBe('id desc');
+  });
+
   it('checks a comment before sending it, then sends it with the target', async () => {
     const { fetchMock } = renderApp('/article/detail/about', {
       user: member,

@@ -24,6 +24,9 @@ import { useSettings } from '../settings/use-settings';
 import { approvedCommentsQuery, createComment, deleteComments, myCommentsQuery } from './api';
 import './comments.css';
 
+/** Threads shown at first and added by each 查看更多评论: a page of hundreds stays light on a phone. */
+const THREADS_PER_STEP = 20;
+
 interface Thread {
   comment: Comment;
   replies: Comment[];
@@ -217,6 +220,7 @@ export function CommentSection({
   const approved = useQuery({ ...approvedCommentsQuery(type, targetId), enabled: near });
   const mine = useQuery({ ...myCommentsQuery(type, targetId, user?.id ?? 0), enabled: near && Boolean(user?.id) });
   const [replyingTo, setReplyingTo] = useState<number>();
+  const [shownThreads, setShownThreads] = useState(THREADS_PER_STEP);
   const remove = useMutation({
     mutationFn: async (comment: Comment, context) => unwrap(await deleteComments([comment.id ?? 0], context)),
     onSuccess: () => toast.success('评论已删除'),
@@ -246,40 +250,55 @@ export function CommentSection({
         isEmpty={(list) => commentThreads(list, mine.data ?? []).length === 0}
         empty={<p className="app-comments__empty">还没有评论，来说第一句吧。</p>}
       >
-        {(list) => (
-          <ol className="app-comments__list">
-            {commentThreads(list, mine.data ?? []).map(({ comment, replies }) => (
-              <li key={comment.id} className="app-comments__thread">
-                <CommentItem
-                  comment={comment}
-                  type={type}
-                  targetId={targetId}
-                  replyingTo={replyingTo}
-                  onReply={setReplyingTo}
-                  onDelete={(c) => remove.mutate(c)}
-                  deleting={remove.isPending && remove.variables?.id === comment.id}
-                />
-                {replies.length > 0 && (
-                  <ol className="app-comments__replies">
-                    {replies.map((reply) => (
-                      <li key={reply.id}>
-                        <CommentItem
-                          comment={reply}
-                          type={type}
-                          targetId={targetId}
-                          replyingTo={replyingTo}
-                          onReply={setReplyingTo}
-                          onDelete={(c) => remove.mutate(c)}
-                          deleting={remove.isPending && remove.variables?.id === reply.id}
-                        />
-                      </li>
-                    ))}
-                  </ol>
-                )}
-              </li>
-            ))}
-          </ol>
-        )}
+        {(list) => {
+          const threads = commentThreads(list, mine.data ?? []);
+          const hidden = threads.length - shownThreads;
+          return (
+            <>
+              <ol className="app-comments__list">
+                {threads.slice(0, shownThreads).map(({ comment, replies }) => (
+                  <li key={comment.id} className="app-comments__thread">
+                    <CommentItem
+                      comment={comment}
+                      type={type}
+                      targetId={targetId}
+                      replyingTo={replyingTo}
+                      onReply={setReplyingTo}
+                      onDelete={(c) => remove.mutate(c)}
+                      deleting={remove.isPending && remove.variables?.id === comment.id}
+                    />
+                    {replies.length > 0 && (
+                      <ol className="app-comments__replies">
+                        {replies.map((reply) => (
+                          <li key={reply.id}>
+                            <CommentItem
+                              comment={reply}
+                              type={type}
+                              targetId={targetId}
+                              replyingTo={replyingTo}
+                              onReply={setReplyingTo}
+                              onDelete={(c) => remove.mutate(c)}
+                              deleting={remove.isPending && remove.variables?.id === reply.id}
+                            />
+                          </li>
+                        ))}
+                      </ol>
+                    )}
+                  </li>
+                ))}
+              </ol>
+              {hidden > 0 && (
+                <Button
+                  className="app-comments__more"
+                  block
+                  onClick={() => setShownThreads((shown) => shown + THREADS_PER_STEP)}
+                >
+                  查看更多评论（还有 {hidden} 条）
+                </Button>
+              )}
+            </>
+          );
+        }}
       </QueryStates>
     </section>
   );

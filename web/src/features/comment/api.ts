@@ -24,15 +24,16 @@ export const listComments = (query: ListCommentRequest) =>
   api.get<ListCommentReply>('/api/v1/comment/list', { ...query });
 
 /**
- * Approved comments and replies on one item, oldest first (the backend returns them all). The
- * status is asked for: without it an admin would be answered every comment, rejected ones too.
+ * Approved comments and replies on one item, newest first (the backend returns up to 1,000 of
+ * them: an item with more shows its newest). The status is asked for: without it an admin would
+ * be answered every comment, rejected ones too.
  */
 export const approvedCommentsQuery = (type: number, targetId: number) =>
   queryOptions({
     queryKey: commentKeys.approved(type, targetId),
     queryFn: async () =>
       unwrap(
-        await listComments({ type: [type], document_id: targetId, status: [ReviewStatus.Approved], order: 'id asc' }),
+        await listComments({ type: [type], document_id: targetId, status: [ReviewStatus.Approved], order: 'id desc' }),
       ).comment ?? [],
   });
 
