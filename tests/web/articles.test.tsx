@@ -323,6 +323,55 @@ describe('article page', { timeout: 30_000 }, () => {
     expect(new URL(String(list[0]), 'http://localhost').searchParams.get('order')).toBe('id desc');
   });
 
+  it('counts the 回复 @name： of a reply to a reply towards the limit, and sends it before the words', async () => {
+    vi.stubGlobal('IntersectionObserver', InViewObserver);
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+    });
+    const approved: Comment[] = [
+      { id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, user_id: 3, document_id: 1, type: 1 },
+      {
+        id: 11,
+        parent_id: 10,
+        content: '同感',
+        status: 1,
+        user: { id: 4, username: 'carol' },
+        user_id: 4,
+        document_id: 1,
+        type: 1,
+      },
+    ];
+    const { fetchMock } = renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/comment/list': (url) => ({
+          status: 200,
+          body: { comment: url.searchParams.get('user_id') ? [] : approved },
+        }),
+        'POST /api/v1/comment': { status: 200, body: { id: 12, content: '回复 @carol：是的', status: 0 } },
+      }),
+    });
+    const reply = (await screen.findByText('同感')).closest('.app-comment') as HTMLElement;
+    await userEvent.click(within(reply).getByRole('button', { name: '回复' }));
+    const box = await screen.findByLabelText('回复 @carol');
+    const send = () => userEvent.click(within(box.closest('form')!).getByRole('button', { name: '回复' }));
+    // 回复 @carol： is 10 characters of the 1,000.
+    expect(screen.getByText('0 / 990')).toBeTruthy();
+    await userEvent.click(box);
+    await userEvent.paste('长'.repeat(991));
+    await send();
+    expect(await screen.findByText('评论内容长度不能超过990个字符')).toBeTruthy();
+    expect(requests(fetchMock, 'POST', '/api/v1/comment')).toHaveLength(0);
+    await userEvent.clear(box);
+    await userEvent.type(box, '是的');
+    await send();
+    await waitFor(() => expect(requests(fetchMock, 'POST', '/api/v1/comment')).toHaveLength(1));
+    expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/comment')[0])).toMatchObject({
+      parent_id: 11,
+      content: '回复 @carol：是的',
+    });
+  });
+
   it('checks a comment before sending it, then sends it with the target', async () => {
     const { fetchMock } = renderApp('/article/detail/about', {
       user: member,

@@ -74,6 +74,9 @@ function CommentForm({
   const [captchaText, setCaptchaText] = useState('');
   const [errors, setErrors] = useState<{ content?: string; captcha?: string }>({});
   const replyTo = parent?.user?.username;
+  // A reply to a reply is sent after 回复 @name：, which counts towards the limit too.
+  const prefix = replyTo && parent?.parent_id ? `回复 @${replyTo}：` : '';
+  const max = COMMENT_MAX_LENGTH - [...prefix].length;
   const send = useMutation({
     mutationFn: async (text: string, context) =>
       unwrap(
@@ -110,12 +113,12 @@ function CommentForm({
     event.preventDefault();
     const text = content.trim();
     const next = {
-      content: textProblems(text, '评论内容', COMMENT_MAX_LENGTH, true)[0],
+      content: textProblems(text, '评论内容', max, true)[0],
       captcha: captchaProblem(captcha, captchaText),
     };
     setErrors(next);
     if (next.content || next.captcha) return;
-    send.mutate(replyTo && parent?.parent_id ? `回复 @${replyTo}：${text}` : text);
+    send.mutate(prefix + text);
   };
 
   const id = parent ? `reply-${parent.id}` : 'comment-content';
@@ -131,7 +134,7 @@ function CommentForm({
           setErrors((e) => ({ ...e, content: undefined }));
         }}
         placeholder={replyTo ? `回复 @${replyTo}…` : '说说你的看法…'}
-        max={COMMENT_MAX_LENGTH}
+        max={max}
         rows={parent ? 2 : 3}
         error={errors.content}
       />
