@@ -372,6 +372,34 @@ describe('article page', { timeout: 30_000 }, () => {
     });
   });
 
+  it('warns before deleting one’s own comment that the replies under it go with it', async () => {
+    vi.stubGlobal('IntersectionObserver', InViewObserver);
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+    });
+    const approved: Comment[] = [
+      { id: 20, content: '我的评论', status: 1, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 },
+      { id: 21, parent_id: 20, content: '回一句', status: 1, user: { id: 3, username: 'bob' }, user_id: 3 },
+      { id: 22, parent_id: 20, content: '再回一句', status: 1, user: { id: 4, username: 'carol' }, user_id: 4 },
+      { id: 23, content: '另一条', status: 1, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 },
+    ];
+    renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/comment/list': (url) => ({
+          status: 200,
+          body: { comment: url.searchParams.get('user_id') ? [] : approved },
+        }),
+      }),
+    });
+    const own = (await screen.findByText('我的评论')).closest('.app-comment') as HTMLElement;
+    await userEvent.click(within(own).getByRole('button', { name: '删除' }));
+    expect(within(own).getByText('确定删除？其下的 2 条回复也会一起删除。')).toBeTruthy();
+    const alone = screen.getByText('另一条').closest('.app-comment') as HTMLElement;
+    await userEvent.click(within(alone).getByRole('button', { name: '删除' }));
+    expect(within(alone).getByText('确定删除？')).toBeTruthy();
+  });
+
   it('checks a comment before sending it, then sends it with the target', async () => {
     const { fetchMock } = renderApp('/article/detail/about', {
       user: member,

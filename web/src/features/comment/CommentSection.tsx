@@ -157,6 +157,7 @@ function CommentItem({
   onReply,
   onDelete,
   deleting,
+  replyCount = 0,
 }: {
   comment: Comment;
   type: number;
@@ -165,6 +166,8 @@ function CommentItem({
   onReply: (id: number | undefined) => void;
   onDelete: (comment: Comment) => void;
   deleting: boolean;
+  /** The replies under it, which the server deletes with it (everybody's). */
+  replyCount?: number;
 }) {
   const { user } = useSession();
   const mine = user?.id !== undefined && user.id === comment.user_id;
@@ -191,7 +194,12 @@ function CommentItem({
             </Button>
           )}
           {mine && (
-            <InlineConfirm label="删除" question="确定删除？" busy={deleting} onConfirm={() => onDelete(comment)} />
+            <InlineConfirm
+              label="删除"
+              question={replyCount > 0 ? `确定删除？其下的 ${replyCount} 条回复也会一起删除。` : '确定删除？'}
+              busy={deleting}
+              onConfirm={() => onDelete(comment)}
+            />
           )}
         </div>
         {replyingTo === comment.id && (
@@ -269,6 +277,7 @@ export function CommentSection({
                       onReply={setReplyingTo}
                       onDelete={(c) => remove.mutate(c)}
                       deleting={remove.isPending && remove.variables?.id === comment.id}
+                      replyCount={replies.length}
                     />
                     {replies.length > 0 && (
                       <ol className="app-comments__replies">
