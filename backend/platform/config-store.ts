@@ -32,8 +32,9 @@ export class ConfigSnapshot {
     return /^[+-]?\d+$/.test(value) ? Number.parseInt(value, 10) : 0;
   }
   list(category: string, name: string): string[] {
+    // A Chinese admin's full-width comma separates as well as the ASCII one the form asks for.
     return this.raw(category, name)
-      .split(',')
+      .split(/[,，]/u)
       .map((s) => s.trim())
       .filter(Boolean);
   }

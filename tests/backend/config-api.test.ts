@@ -189,7 +189,7 @@ describe('GetSettings', () => {
 
   it('reflects config changes at once, with the analytics and list rules', async () => {
     await backend.setConfig({
-      'system.recommend_words': ' 考研, ,公务员 ,',
+      'system.recommend_words': ' 考研, ,公务员 ,教师资格证，四六级 ，',
       'system.analytics': '<script>var a = 1;</script>\n<p>x</p><script async src="x"> var b = 2; </script>',
       'security.document_allowed_ext': '.pdf,.docx',
       'oauth.wechat': 'true',
@@ -200,7 +200,8 @@ describe('GetSettings', () => {
       'pay.manual_instructions': '转账至测试账户',
     });
     const res = await api(backend.url, 'GET', '/api/v1/settings');
-    expect(res.body.system.recommend_words).toEqual(['考研', '公务员']);
+    // Full-width commas separate too (the words are typed on a Chinese keyboard).
+    expect(res.body.system.recommend_words).toEqual(['考研', '公务员', '教师资格证', '四六级']);
     expect(res.body.system.analytics).toBe('var a = 1;\nvar b = 2;');
     expect(res.body.security.document_allowed_ext).toEqual(['.pdf', '.docx']);
     expect(res.body.oauth).toEqual({ wechat: true });
