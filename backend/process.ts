@@ -1,13 +1,13 @@
-import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadBackendConfig, type BackendConfig } from './config';
 import { buildBackend } from './app';
 import { DatabaseStartError } from './db';
+import { closeGracefully } from './platform/graceful-close';
 import { boundHeapGrowth } from './platform/heap';
 
 // What `npm run backend` (server.ts) and `npm run worker` (worker.ts) do alike: read the
 // environment once, build the backend (which checks what only a try can: the database, the S3
 // bucket), answer a bad setting or an unreachable engine with one line and exit 1, and close
-// gracefully on SIGINT/SIGTERM (10 s).
+// gracefully on SIGINT/SIGTERM (10 s; backend/platform/graceful-close.ts).
 
 export async function startBackendProcess(adjust: (config: BackendConfig) => BackendConfig = (config) => config) {
   boundHeapGrowth();
@@ -28,7 +28,7 @@ export async function startBackendProcess(adjust: (config: BackendConfig) => Bac
     }
     throw error;
   }
-  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+  closeGracefully({ delay: 10_000 }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'closing after an error');
     else if (signal) app.log.info(`received ${signal}, closing`);
     await app.close();

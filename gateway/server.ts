@@ -1,11 +1,11 @@
 // The gateway process: configuration from the environment (exit 1 on a bad value), the
 // embedded backend unless BACKEND_URL is set, listen, and a graceful shutdown on SIGTERM/
 // SIGINT in which in-flight requests finish.
-import closeWithGrace from 'close-with-grace';
 import type { Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { closeGracefully } from '../backend/platform/graceful-close';
 import { boundHeapGrowth } from '../backend/platform/heap';
 import { buildGateway } from './app';
 import { loadGatewayConfig, type GatewayConfig, type LogLevel } from './config';
@@ -107,7 +107,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     logStream,
   });
 
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+  closeGracefully({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down: finishing requests in flight');
     // The port closes first and the requests already here are answered as usual; only then

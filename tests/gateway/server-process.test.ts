@@ -190,6 +190,26 @@ describe('gateway/server.ts', () => {
     expect(await child.exited).toBe(0);
   });
 
+  it('lets requests in flight finish when SIGTERM comes twice at once, as `npm run` passes on the one its process group got', async () => {
+    const child = spawnServer({ BACKEND_URL: stub.url, LOG_LEVEL: 'info' });
+    children.push(child);
+    const url = await listeningUrl(child);
+    const slow = send(`${url}/api/v1/slow`);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(stub.requests.some((r) => r.url === '/api/v1/slow')).toBe(true);
+    // systemd's stop (or a terminal's Ctrl-C) signals npm and node alike, and npm forwards its own
+    // to node a moment later: once node has taken the first (two sent at once would merge into one).
+    child.process.kill('SIGTERM');
+    while (!child.stdout().includes('shutting down')) await new Promise((r) => setTimeout(r, 10));
+    child.process.kill('SIGTERM');
+
+    const res = await slow;
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+    expect(await child.exited).toBe(0);
+    expect(child.stderr()).not.toContain('second SIGTERM');
+  });
+
   it(`streams a ${UPLOAD_MB} MB upload without growing the process by anything near the upload size`, async () => {
     const child = spawnServer({ BACKEND_URL: stub.url, UPSTREAM_TIMEOUT_MS: '60000' });
     children.push(child);
