@@ -36,6 +36,7 @@ import type { InitialAdmin } from './modules/user/seed';
 import { groupService } from './modules/group/routes';
 import { permissionService } from './modules/permission/routes';
 import { configService } from './modules/config/routes';
+import { buildSettings } from './modules/config/settings';
 import { navigationService } from './modules/navigation/routes';
 import { categoryService } from './modules/category/routes';
 import { friendlinkService } from './modules/friendlink/routes';
@@ -336,6 +337,9 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   app.decorate('viewFiles', viewFilesInProcess(context));
   app.decorate('contentChanges', context.contentChanges);
   app.addHook('onReady', async () => {
+    // The settings every page asks for, read now: an instance answers them from memory while
+    // PostgreSQL is away even if it had served nothing yet. A read that fails is made by the first call.
+    await buildSettings(db, await settings.snapshot(), pkg.version).catch(() => undefined);
     // RUN_JOBS=false: a web instance; it enqueues, the workers (`npm run worker`) run.
     if (config.runJobs) {
       await removeAbandonedScratch();

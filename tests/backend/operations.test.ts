@@ -3,10 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildBackend } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 import type { FastifyInstance } from 'fastify';
+import { dropDatabase } from '../helpers/postgres';
+import { migratedDatabase } from '../helpers/test-database';
 
 const ADMIN_PASSWORD = 'admin-test-password';
 
@@ -22,7 +25,7 @@ function captureLog() {
   return { lines, stream };
 }
 
-async function start(level: string) {
+async function start(level: string, env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-ops-'));
   const log = captureLog();
   const config = loadBackendConfig({
@@ -30,6 +33,7 @@ async function start(level: string) {
     ADMIN_PASSWORD,
     LOG_LEVEL: level,
     CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+    ...env,
   });
   const app = await buildBackend(config, { logger: { level, stream: log.stream }, passwordCost: 10 });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -94,6 +98,35 @@ describe('the backend on its own at LOG_LEVEL=warn', () => {
     await fetch(`${url}/api/v1/settings`);
     await fetch(`${url}/api/v1/nothing-here`);
     expect(log.lines.filter((l) => l.method)).toEqual([]);
+  });
+});
+
+describe.skipIf(!inject('postgresUrl'))('a backend on PostgreSQL that has served nothing yet', () => {
+  it('answers the settings every page needs from memory while the database is away', async () => {
+    const url = await migratedDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const site = await start('silent', { DATABASE_URL: url });
+    const admin = new pg.Client({ connectionString: inject('postgresUrl') });
+    await admin.connect();
+    try {
+      // An instance just started (a restart, one more behind the load balancer) when the database goes away.
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      const settings = await fetch(`${site.url}/api/v1/settings`);
+      expect(settings.status).toBe(200);
+      expect(((await settings.json()) as { system: { sitename: string } }).system.sitename).toBe('魔豆文库');
+      const list = await fetch(`${site.url}/api/v1/document/list?page=1`);
+      expect([list.status, ((await list.json()) as { message: string }).message]).toEqual([
+        503,
+        '数据库暂时不可用，请稍后再试',
+      ]);
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await site.app.close();
+      await admin.end();
+      await dropDatabase(url);
+      fs.rmSync(site.dataDir, { recursive: true, force: true });
+    }
   });
 });
 
