@@ -340,6 +340,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     // The settings every page asks for, read now: an instance answers them from memory while
     // PostgreSQL is away even if it had served nothing yet. A read that fails is made by the first call.
     await buildSettings(db, await settings.snapshot(), pkg.version).catch(() => undefined);
+    if (notifications) await settings.listen(notifications);
     // RUN_JOBS=false: a web instance; it enqueues, the workers (`npm run worker`) run.
     if (config.runJobs) {
       await removeAbandonedScratch();

@@ -1,12 +1,13 @@
 import type { Database } from '../db';
+import { CHANNELS, notify, type Notifications } from '../db/notifications';
 
 // Read access to the `config` table, typed the way MOREDOC converts values by input_type
 // (docs/moredoc.md §10). Cached in memory. Every write to the table bumps the `config` row of
 // `change_counter` (`settingsChanged`); a process compares that number with the one its cache
 // was read at, at most once a second and behind the answer, so that a change made through any
 // process sharing the database is seen by all of them within `SETTINGS_CHECK_MS` (plus one
-// request, which starts the comparison). The process that made the change reads them again
-// at once (`reload`), before it answers.
+// request, which starts the comparison; on PostgreSQL a NOTIFY starts it at once: `listen`). The
+// process that made the change reads them again at once (`reload`), before it answers.
 
 interface Entry {
   value: string;
@@ -59,6 +60,7 @@ export async function settingsChanged(db: Database): Promise<void> {
     .set((eb) => ({ value: eb('value', '+', 1) }))
     .where('name', '=', COUNTER)
     .execute();
+  await notify(db, CHANNELS.settings, '');
 }
 
 async function settingsVersion(db: Database): Promise<number> {
@@ -117,6 +119,29 @@ export class ConfigStore {
     this.generation += 1;
     this.checkedAt = 0;
     await this.check(true).catch(() => undefined);
+  }
+
+  /**
+   * On PostgreSQL, the other processes' changes are compared as soon as they are committed (a
+   * NOTIFY), not behind the first request after them: without it, an instance that had been idle
+   * answered that request with the settings of before the change, however long ago it was made
+   * (an order refused 「VIP会员暂未开放购买」 on B after an admin had opened VIP on A).
+   */
+  listen(notifications: Notifications): Promise<() => void> {
+    const compare = () => {
+      if (!this.cached) return;
+      // After any comparison under way, which may have read the version before the change.
+      this.refreshing = (this.refreshing ?? Promise.resolve())
+        .then(
+          () => this.check(),
+          () => this.check(),
+        )
+        .catch(() => undefined)
+        .finally(() => {
+          this.refreshing = null;
+        });
+    };
+    return notifications.subscribe(CHANNELS.settings, { onNotify: compare, onReconnect: compare });
   }
 
   /** Compares the version, and reads the settings when it moved (or when `force`d). */

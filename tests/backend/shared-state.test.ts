@@ -107,6 +107,21 @@ describe('two backends on one database', () => {
     expect(latency).toBeLessThan(SETTINGS_CHECK_MS + 2000);
   });
 
+  it.runIf(TEST_ENGINE === 'postgres')(
+    'answer the first request after a change made through the other with it, however long they stayed idle',
+    async () => {
+      const vipOpen = async (backend: StartedBackend) =>
+        (await api(backend.url, 'GET', '/api/v1/settings')).body.vip.enable === true;
+      const token = await login(first.url, 'admin', first.adminPassword);
+      const before = await vipOpen(second);
+      await setConfig(first.url, token, { 'vip.enable': String(!before) });
+      // Longer than the comparison interval, with no request to the second backend meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, SETTINGS_CHECK_MS * 3));
+      expect(await vipOpen(second)).toBe(!before);
+      await setConfig(first.url, token, { 'vip.enable': String(before) });
+    },
+  );
+
   it(`list a language added through the other in their settings within ${SETTINGS_CHECK_MS} ms (plus a request)`, async () => {
     const codes = async (backend: StartedBackend) =>
       ((await api(backend.url, 'GET', '/api/v1/settings')).body.language as { code: string }[]).map((l) => l.code);
