@@ -771,13 +771,14 @@ describe('scheduling', () => {
     expect(await queue.get(job.id)).toBeNull();
   });
 
-  it('aborts handlers that outlast the stop grace; another queue takes the job up when the lease expires', async () => {
+  it('aborts handlers that outlast the stop grace and gives their jobs back at once, the attempt not counted', async () => {
     const first = newQueue();
     const kind = jobKind<null>('test.interrupted');
     const reasons: unknown[] = [];
     first.register(kind, async (_payload, { signal }) => {
       await new Promise((resolve) => signal.addEventListener('abort', resolve));
       reasons.push(signal.reason);
+      throw signal.reason;
     });
     const job = await first.enqueue(kind, null);
     first.start();
@@ -785,7 +786,8 @@ describe('scheduling', () => {
     await first.stop({ graceMs: 50 });
     expect(reasons).toHaveLength(1);
     expect(reasons[0]).toBeInstanceOf(JobInterruptedError);
-    expect((await first.get(job.id))?.state).toBe('running');
+    // Claimable now by the next start, with as many attempts left as before this one.
+    expect(await first.get(job.id)).toMatchObject({ state: 'queued', attempts: 0, leaseOwner: null });
 
     const second = newQueue();
     let ranAgain = false;
@@ -793,8 +795,27 @@ describe('scheduling', () => {
       ranAgain = true;
     });
     second.start();
-    expect(await jobIn(second, job.id, 'done')).toMatchObject({ attempts: 2 });
+    expect(await jobIn(second, job.id, 'done')).toMatchObject({ attempts: 1 });
     expect(ranAgain).toBe(true);
+  });
+
+  it('leaves the job of a handler that does not return on the abort to its lease; another queue takes it up then', async () => {
+    const first = newQueue();
+    const kind = jobKind<null>('test.deaf');
+    let release: () => void = () => undefined;
+    first.register(kind, () => new Promise<void>((resolve) => (release = resolve)));
+    const job = await first.enqueue(kind, null);
+    first.start();
+    await jobIn(first, job.id, 'running');
+    await first.stop({ graceMs: 50 });
+    // It may still be writing: nobody else runs the job before its lease has expired.
+    expect((await first.get(job.id))?.state).toBe('running');
+    release();
+
+    const second = newQueue();
+    second.register(kind, () => undefined);
+    second.start();
+    expect(await jobIn(second, job.id, 'done')).toMatchObject({ attempts: 2 });
   });
 });
 

@@ -232,8 +232,9 @@ export class JobQueue {
   }
 
   /**
-   * Stops claiming, waits up to `graceMs` for running handlers, then aborts the rest (their
-   * leases simply expire and another start takes them up again). Safe to call twice.
+   * Stops claiming, waits up to `graceMs` for running handlers, then aborts the rest. Those
+   * whose handler returned on the abort are given back at once, the attempt not counted; the
+   * leases of the others expire and another start takes them up again. Safe to call twice.
    */
   async stop(opts: { graceMs?: number } = {}): Promise<void> {
     if (this.state === 'stopping') return this.stopping!;
@@ -255,13 +256,46 @@ export class JobQueue {
     await this.ticking;
     const running = () => [...this.active].map((job) => job.settled);
     if (!(await settledWithin(running(), graceMs))) {
-      for (const job of this.active) this.abandon(job, new JobInterruptedError('shutdown'));
+      const interrupted = [...this.active];
+      for (const job of interrupted) this.abandon(job, new JobInterruptedError('shutdown'));
       if (!(await settledWithin(running(), ABORT_WAIT_MS))) {
         this.log.warn(
           { jobs: [...this.active].map((job) => job.row.id) },
           'job handlers did not return after abort; their leases will expire',
         );
       }
+      await Promise.all(interrupted.filter((job) => !this.active.has(job)).map((job) => this.giveBack(job)));
+    }
+  }
+
+  /**
+   * A job stopped by this process's shutdown, its handler returned: queued again now rather than
+   * when its lease expires, and the attempt it was in not counted. Without it each restart of a
+   * worker (a deployment) kept a long conversion waiting JOB_LEASE_MS and used up one of its
+   * attempts: after three, the document failed for good.
+   */
+  private async giveBack(job: ActiveJob): Promise<void> {
+    const ts = new Date().toISOString();
+    try {
+      await this.db
+        .updateTable('job')
+        .set((eb) => ({
+          state: 'queued',
+          attempts: eb('attempts', '-', 1),
+          lease_owner: null,
+          lease_expires_at: null,
+          run_after: ts,
+          updated_at: ts,
+        }))
+        .where('id', '=', job.row.id)
+        .where('lease_owner', '=', job.owner)
+        .where('state', '=', 'running')
+        .execute();
+    } catch (error) {
+      this.log.warn(
+        { job: job.row.id, reason: (error as Error).message },
+        'giving back an interrupted job failed; it runs again when its lease expires',
+      );
     }
   }
 
