@@ -15,6 +15,9 @@ export function isFailure(status: number): boolean {
   return status !== 200;
 }
 
+/** The message of a failure that had no answer at all (network error, timeout, the server gone mid-request). */
+export const NO_RESPONSE_MESSAGE = 'Unknown Error';
+
 function field(data: unknown, key: string): unknown {
   return typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined;
 }
@@ -30,6 +33,6 @@ export function normalizeFailure(input?: FailureInput): ApiFailure {
   let message: string;
   if (typeof serverMessage === 'string' && serverMessage !== '') message = serverMessage;
   else if (input?.status) message = `${input.status} ${input.statusText ?? ''}`.trim();
-  else message = 'Unknown Error';
+  else message = NO_RESPONSE_MESSAGE;
   return { status, data: { code: typeof serverCode === 'number' ? serverCode : 500, message } };
 }

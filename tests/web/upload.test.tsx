@@ -133,6 +133,39 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(ScriptedUpload.sent.map((u) => u.fileName)).toEqual(['年度报告.pdf', '讲义.pptx']);
   });
 
+  it('offers 重试 for an upload cut off or refused for a while, in Chinese, and not for a file the server refused', async () => {
+    renderUpload({});
+    const input = (await screen.findByTestId('document-files')) as HTMLInputElement;
+    await userEvent.upload(input, [file('断线.pdf'), file('存储.pdf')], { applyAccept: false });
+    const items = screen.getByRole('region', { name: '文件列表' });
+    const row = (name: string) => within(items).getByRole('listitem', { name });
+
+    // The instance that took the upload was stopped: no answer at all.
+    const cut = await uploadOf('断线.pdf');
+    act(() => cut.onerror?.());
+    expect(await within(row('断线.pdf')).findByRole('alert')).toHaveProperty(
+      'textContent',
+      '上传中断：与网站的连接断开了，请检查网络后重试',
+    );
+    (await uploadOf('存储.pdf')).answer(503, { code: 503, message: '文件存储暂时不可用，请稍后再试' });
+    expect(await within(row('存储.pdf')).findByText('文件存储暂时不可用，请稍后再试')).toBeTruthy();
+
+    await userEvent.upload(input, [file('非法.pdf')], { applyAccept: false });
+    (await uploadOf('非法.pdf')).answer(400, { code: 400, message: '文件已被标记为非法文件，禁止上传' });
+    expect(await within(row('非法.pdf')).findByText('文件已被标记为非法文件，禁止上传')).toBeTruthy();
+    expect(within(row('非法.pdf')).queryByRole('button', { name: /重试/ })).toBeNull();
+
+    // Sent again, from the start, without choosing the file again.
+    await userEvent.click(within(row('断线.pdf')).getByRole('button', { name: '重试 断线.pdf' }));
+    await waitFor(() => expect(ScriptedUpload.sent.filter((u) => u.fileName === '断线.pdf')).toHaveLength(2));
+    ScriptedUpload.sent
+      .filter((u) => u.fileName === '断线.pdf')[1]!
+      .answer(200, { code: 200, message: 'ok', data: { id: 21 } });
+    expect(await within(row('断线.pdf')).findByText('已上传，待发布')).toBeTruthy();
+    expect(within(row('断线.pdf')).queryByRole('alert')).toBeNull();
+    expect(within(row('存储.pdf')).getByRole('button', { name: '重试 存储.pdf' })).toBeTruthy();
+  });
+
   it('takes the title from the file name cleaned as the server stores it, and counts a title of bidi overrides as none', async () => {
     renderUpload({});
     await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [

@@ -13,6 +13,7 @@ import {
   optionLabel,
   uploadLimitBytes,
 } from '../../../../shared/constants';
+import { NO_RESPONSE_MESSAGE, type ApiFailure } from '../../../../shared/api-failure';
 import { formatBytes } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
 import { toast } from '../../kit/toasts/toast-store';
@@ -65,10 +66,12 @@ function UploadRow({
   item,
   tree,
   dispatch,
+  onRetry,
 }: {
   item: UploadItem;
   tree: readonly CategoryNode[];
   dispatch: (action: UploadAction) => void;
+  onRetry: () => void;
 }) {
   const id = `upload-${item.key}`;
   const describable =
@@ -80,6 +83,11 @@ function UploadRow({
         <span className="app-upload__name">{item.file.name}</span>
         <span className="app-upload__size">{formatBytes(item.file.size)}</span>
         <span className="app-upload__phase">{PHASE_TEXT[item.phase]}</span>
+        {item.phase === 'failed' && item.retryable && (
+          <Button size="small" theme="borderless" onClick={onRetry} aria-label={`重试 ${item.file.name}`}>
+            重试
+          </Button>
+        )}
         {item.phase !== 'publishing' && item.phase !== 'published' && (
           <Button
             size="small"
@@ -257,6 +265,18 @@ function formatNames(formats: readonly string[]): string {
   return names.join('、');
 }
 
+/**
+ * What a failed upload says, and whether sending it again may help: when nothing answered (the
+ * connection cut, the site restarting) or the server was unavailable (its file storage or
+ * database away: 503), not when it refused the file.
+ */
+function uploadFailure(failure: ApiFailure): { reason: string; retryable: boolean } {
+  if (failure.data.message === NO_RESPONSE_MESSAGE)
+    return { reason: '上传中断：与网站的连接断开了，请检查网络后重试', retryable: true };
+  const retryable = failure.status >= 500 || failure.status === 408 || failure.status === 429;
+  return { reason: failure.data.message || '上传失败，请稍后再试', retryable };
+}
+
 export function DocumentUploader({ userId }: { userId: number }) {
   const settings = useSettings();
   const formats = useQuery(documentFormatsQuery());
@@ -283,12 +303,9 @@ export function DocumentUploader({ userId }: { userId: number }) {
       }).then((result) => {
         const attachmentId = result.ok ? result.data.data?.id : undefined;
         if (attachmentId) dispatch({ type: 'uploaded', key: item.key, attachmentId });
-        else
-          dispatch({
-            type: 'failed',
-            key: item.key,
-            reason: (result.ok ? undefined : result.data.message) || '上传失败，请稍后再试',
-          });
+        else if (result.ok)
+          dispatch({ type: 'failed', key: item.key, reason: '上传失败，请稍后再试', retryable: true });
+        else dispatch({ type: 'failed', key: item.key, ...uploadFailure(result) });
       });
     }
   }, [items]);
@@ -420,7 +437,16 @@ export function DocumentUploader({ userId }: { userId: number }) {
           </div>
           <ul className="app-upload__items">
             {items.map((item) => (
-              <UploadRow key={item.key} item={item} tree={tree} dispatch={dispatch} />
+              <UploadRow
+                key={item.key}
+                item={item}
+                tree={tree}
+                dispatch={dispatch}
+                onRetry={() => {
+                  started.current.delete(item.key);
+                  dispatch({ type: 'retry', key: item.key });
+                }}
+              />
             ))}
           </ul>
           <div className="app-form-actions">

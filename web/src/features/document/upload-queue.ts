@@ -19,6 +19,8 @@ export interface UploadItem {
   progress: number;
   /** Why the file was refused, or why its upload or publication failed. */
   reason?: string;
+  /** A failed upload that may pass if sent again (no answer, the server unavailable): 重试 is offered. */
+  retryable?: boolean;
   attachmentId?: number;
   title: string;
   categoryId?: number;
@@ -112,7 +114,8 @@ export type UploadAction =
   | { type: 'start'; key: number }
   | { type: 'progress'; key: number; progress: number }
   | { type: 'uploaded'; key: number; attachmentId: number }
-  | { type: 'failed'; key: number; reason: string }
+  | { type: 'failed'; key: number; reason: string; retryable: boolean }
+  | { type: 'retry'; key: number }
   | { type: 'edit'; key: number; patch: DetailsPatch }
   | { type: 'apply-to-all'; patch: Partial<Pick<UploadItem, 'categoryId' | 'price'>> }
   | { type: 'invalid'; key: number; errors: Errors<DetailField> }
@@ -147,7 +150,18 @@ export function uploadQueue(items: UploadItem[], action: UploadAction): UploadIt
         reason: undefined,
       }));
     case 'failed':
-      return update(action.key, (item) => ({ ...item, phase: 'failed', reason: action.reason }));
+      return update(action.key, (item) => ({
+        ...item,
+        phase: 'failed',
+        reason: action.reason,
+        retryable: action.retryable,
+      }));
+    case 'retry':
+      return update(action.key, (item) =>
+        item.phase === 'failed'
+          ? { ...item, phase: 'waiting', progress: 0, reason: undefined, retryable: false }
+          : item,
+      );
     case 'edit':
       return update(action.key, (item) => {
         const errors = { ...item.errors };
