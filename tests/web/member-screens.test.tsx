@@ -228,3 +228,37 @@ describe('/member', { timeout: 20_000 }, () => {
     ).toHaveLength(1);
   });
 });
+
+describe('/member/favorite', { timeout: 20_000 }, () => {
+  it('goes back a page when the last favourite of the last page is removed, instead of saying there are none', async () => {
+    let favorites = Array.from({ length: 11 }, (_, i) => ({
+      id: 11 - i,
+      document_id: 11 - i,
+      title: `收藏的文档 ${11 - i}`,
+    }));
+    renderApp('/member/favorite', {
+      user: member,
+      backend: {
+        'GET /api/v1/favorite/list': (url) => {
+          const [page, size] = [Number(url.searchParams.get('page')), Number(url.searchParams.get('size'))];
+          return {
+            status: 200,
+            body: { total: favorites.length, favorite: favorites.slice((page - 1) * size, page * size) },
+          };
+        },
+        'DELETE /api/v1/favorite': (url) => {
+          const removed = url.searchParams.getAll('id').map(Number);
+          favorites = favorites.filter((f) => !removed.includes(f.id));
+          return { status: 200, body: {} };
+        },
+      },
+    });
+    expect(await screen.findByText('收藏的文档 11')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '下一页' }));
+    await userEvent.click(await screen.findByRole('button', { name: '取消收藏「收藏的文档 1」' }));
+    await userEvent.click(screen.getByRole('button', { name: '确定' }));
+    expect(await screen.findByText('收藏的文档 11')).toBeTruthy();
+    expect(screen.getByText('收藏的文档 2')).toBeTruthy();
+    expect(screen.queryByText('暂无收藏的文档')).toBeNull();
+  });
+});

@@ -46,6 +46,11 @@ export function MemberListPanel<Data extends { total?: number }, Key extends Que
 }) {
   const [page, setPage] = useState(1);
   const list = useQuery({ ...query(page, PAGE_SIZE), placeholderData: keepPreviousData });
+  // The last row of the last page removed (or gone meanwhile): back to the page that is now the
+  // last, not the empty state, which would say the member has none at all (set while rendering,
+  // as React allows for state that follows other data).
+  if (list.isSuccess && !list.isPlaceholderData && page > 1 && (rowsOf(list.data) ?? []).length === 0)
+    setPage(Math.max(1, Math.min(page - 1, Math.ceil((list.data.total ?? 0) / PAGE_SIZE))));
   return (
     <Panel title={title} titleId={titleId} heading="h1">
       {typeof above === 'function' ? above(list.data) : above}
