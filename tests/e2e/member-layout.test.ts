@@ -1,5 +1,6 @@
 // Layouts of the member's screens that broke on a phone or a wide screen (issue 46): a failed
-// row of 我的文档 at 390 px, and the checkout's 支付方式 and buttons at 1280 and 390 px.
+// row of 我的文档 at 390 px, its edit form opened from far down the list, and the checkout's
+// 支付方式 and buttons at 1280 and 390 px.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, registerMember, withDatabase, type Member } from '../helpers/backend';
@@ -58,6 +59,25 @@ describe('我的文档 on a phone', () => {
     expect(await tag.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     expect(reasonBox.y).toBeGreaterThanOrEqual(tagBox.y + tagBox.height - 1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
+
+describe('我的文档 编辑 far down the list', () => {
+  it('brings the edit form into view with its title focused, at 390 and 1280 px', async () => {
+    const member = await registerMember(site.backendUrl);
+    for (let i = 1; i <= 10; i += 1)
+      await insertDocument(site.dataDir, { userId: member.user.id, title: `第${i}份讲义` });
+    for (const width of [390, 1280]) {
+      const page = await memberPage(member, width);
+      await page.goto('/member/document');
+      await page.getByRole('button', { name: '编辑「第1份讲义」' }).click();
+      const heading = page.getByRole('heading', { name: '编辑文档「第1份讲义」' });
+      await heading.waitFor();
+      const top = (await box(heading)).y;
+      expect(top, `${width}`).toBeGreaterThanOrEqual(0);
+      expect(top, `${width}`).toBeLessThan(900);
+      expect(await page.evaluate(() => document.activeElement?.id), `${width}`).toBe('edit-title');
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 // 我的文档 (/member/document): the member's uploads with their status, an edit form (title,
 // category, price, keywords, description) and delete (to the recycle bin), confirmed in place.
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { Document } from '../../../../shared/types/document';
 import { cleanName } from '../../../../shared/validation';
@@ -35,6 +35,13 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
   const [keywords, setKeywords] = useState(doc.keywords ?? '');
   const [description, setDescription] = useState(doc.description ?? '');
   const [errors, setErrors] = useState<Errors<EditField>>({});
+  // The form opens above the list: brought into view with its title field focused, or a 编辑
+  // pressed far down the list (on a phone, any row but the first) would seem to do nothing.
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    form.current?.closest('section')?.scrollIntoView?.({ block: 'start' });
+    form.current?.querySelector<HTMLInputElement>('#edit-title')?.focus({ preventScroll: true });
+  }, []);
   const save = useMutation({
     mutationFn: async (_: void, context) =>
       unwrap(
@@ -71,7 +78,7 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
   };
   return (
     <Panel title={`编辑文档「${doc.title ?? ''}」`} titleId="my-document-edit-title">
-      <form onSubmit={submit} noValidate className="app-my-documents__form">
+      <form ref={form} onSubmit={submit} noValidate className="app-my-documents__form">
         <TextField
           id="edit-title"
           label="标题"
