@@ -15,16 +15,19 @@ export function isFailure(status: number): boolean {
   return status !== 200;
 }
 
-/** The message of a failure that had no answer at all (network error, timeout, the server gone mid-request). */
-export const NO_RESPONSE_MESSAGE = 'Unknown Error';
-
 function field(data: unknown, key: string): unknown {
   return typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined;
 }
 
 /**
+ * What a failure says when nothing answered: the site is down or the network gone. The member
+ * reads it under the failed action's title (修改失败, 加载失败…), so it is Chinese (decision 052).
+ */
+export const NO_ANSWER_MESSAGE = '无法连接服务器，请检查网络后重试';
+
+/**
  * `input` is what came back; undefined means there was no response at all (network error,
- * timeout). Message: the server's, else "status statusText", else "Unknown Error".
+ * timeout). Message: the server's, else "status statusText", else NO_ANSWER_MESSAGE.
  */
 export function normalizeFailure(input?: FailureInput): ApiFailure {
   const status = input?.status || 500;
@@ -33,6 +36,6 @@ export function normalizeFailure(input?: FailureInput): ApiFailure {
   let message: string;
   if (typeof serverMessage === 'string' && serverMessage !== '') message = serverMessage;
   else if (input?.status) message = `${input.status} ${input.statusText ?? ''}`.trim();
-  else message = NO_RESPONSE_MESSAGE;
+  else message = NO_ANSWER_MESSAGE;
   return { status, data: { code: typeof serverCode === 'number' ? serverCode : 500, message } };
 }

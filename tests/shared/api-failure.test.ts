@@ -27,9 +27,10 @@ describe('normalizeFailure', () => {
   it('uses only the status when there is no status text', () => {
     expect(normalizeFailure({ status: 502, data: {} })).toEqual({ status: 502, data: { code: 500, message: '502' } });
   });
-  it('says Unknown Error with status and code 500 when there was no response', () => {
-    expect(normalizeFailure()).toEqual({ status: 500, data: { code: 500, message: 'Unknown Error' } });
-    expect(normalizeFailure({})).toEqual({ status: 500, data: { code: 500, message: 'Unknown Error' } });
+  it('says in Chinese that the server could not be reached, with status and code 500, when there was no response', () => {
+    const noAnswer = { status: 500, data: { code: 500, message: '无法连接服务器，请检查网络后重试' } };
+    expect(normalizeFailure()).toEqual(noAnswer);
+    expect(normalizeFailure({})).toEqual(noAnswer);
   });
   it('ignores an empty server message and a non-numeric code', () => {
     expect(normalizeFailure({ status: 401, statusText: 'Unauthorized', data: { message: '', code: '16' } })).toEqual({

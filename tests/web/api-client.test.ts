@@ -93,12 +93,12 @@ describe('api client', () => {
     });
   });
 
-  it('answers "Unknown Error" with status 500 when there is no response', async () => {
+  it('answers that the server could not be reached, with status 500, when there is no response', async () => {
     const { client } = clientWith(() => Promise.reject(new TypeError('Failed to fetch')));
     expect(await client.get('/api/v1/settings')).toEqual({
       ok: false,
       status: 500,
-      data: { code: 500, message: 'Unknown Error' },
+      data: { code: 500, message: '无法连接服务器，请检查网络后重试' },
     });
   });
 
@@ -118,7 +118,11 @@ describe('api client', () => {
       await Promise.resolve();
       expect(settled).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
-      expect(await pending).toEqual({ ok: false, status: 500, data: { code: 500, message: 'Unknown Error' } });
+      expect(await pending).toEqual({
+        ok: false,
+        status: 500,
+        data: { code: 500, message: '无法连接服务器，请检查网络后重试' },
+      });
     } finally {
       vi.useRealTimers();
     }
