@@ -1,5 +1,6 @@
 // The member area's states in Chromium when the site goes away under the member: the pictures
-// of the empty and error states come as chunks of their own, which then cannot load either.
+// of the empty and error states come as chunks of their own, which then cannot load either, nor
+// can the code of the next screen.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerMember } from '../helpers/backend';
@@ -31,5 +32,19 @@ describe('the member area without the illustrations', () => {
     await expect.poll(() => failed.isVisible()).toBe(true);
     expect(await failed.getByRole('button', { name: '重试' }).isVisible()).toBe(true);
     expect(await page.getByRole('link', { name: '个人中心' }).first().isVisible()).toBe(true);
+  });
+
+  it('says in Chinese that the next screen could not load when its code cannot be fetched', async () => {
+    const page = await memberPage(1280);
+    await page.goto('/member');
+    await appTookOver(page);
+    await page.route('**/assets/**', (route) => route.abort());
+
+    await page.getByRole('link', { name: '我的收藏' }).first().click();
+    await page.getByRole('heading', { name: '出错啦！' }).waitFor();
+    expect(await page.getByText('页面没能加载完整，可能是网络中断或网站刚刚更新，请刷新页面重试。').isVisible()).toBe(
+      true,
+    );
+    expect(await page.locator('body').innerText()).not.toMatch(/dynamically imported module|preload CSS/);
   });
 });

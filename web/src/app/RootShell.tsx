@@ -51,9 +51,19 @@ function errorStatus(error: unknown): number {
   return 500;
 }
 
+/**
+ * What the browsers (Chromium, Firefox, Safari) and Vite's preloading say when a screen's code or
+ * stylesheet cannot be fetched: the site went down under the visitor, or a new release replaced it.
+ */
+const CODE_NOT_LOADED =
+  /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS/;
+
+/** Said instead of the browser's English when the next screen's code did not come. */
+const CODE_NOT_LOADED_DETAIL = '页面没能加载完整，可能是网络中断或网站刚刚更新，请刷新页面重试。';
+
 function errorDetail(error: unknown): string | undefined {
   if (isRouteErrorResponse(error)) return typeof error.data === 'string' ? error.data : error.statusText;
-  if (error instanceof Error) return error.message;
+  if (error instanceof Error) return CODE_NOT_LOADED.test(error.message) ? CODE_NOT_LOADED_DETAIL : error.message;
   return undefined;
 }
 
