@@ -166,6 +166,19 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(within(row('存储.pdf')).getByRole('button', { name: '重试 存储.pdf' })).toBeTruthy();
   });
 
+  it('asks before a move to another screen drops the files uploaded but not published', async () => {
+    renderUpload({});
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('课件.pdf')]);
+    (await uploadOf('课件.pdf')).answer(200, { code: 200, data: { id: 13 } });
+    await screen.findByText('已上传，待发布');
+
+    await userEvent.click(screen.getByRole('link', { name: '首页' }));
+    const ask = await screen.findByRole('alertdialog', { name: '离开此页' });
+    expect(ask.textContent).toContain('还有 1 个文件没有发布');
+    await userEvent.click(within(ask).getByRole('button', { name: '留下继续编辑' }));
+    expect(screen.getByRole('listitem', { name: '课件.pdf' })).toBeTruthy();
+  });
+
   it('takes the title from the file name cleaned as the server stores it, and counts a title of bidi overrides as none', async () => {
     renderUpload({});
     await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [

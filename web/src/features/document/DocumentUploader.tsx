@@ -16,6 +16,7 @@ import {
 import { NO_ANSWER_MESSAGE, type ApiFailure } from '../../../../shared/api-failure';
 import { formatBytes } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
+import { LeaveGuard } from '../../kit/routing/LeaveGuard';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button, Input } from '../../ui/semi';
 import { IconUpload } from '../../ui/icons';
@@ -369,6 +370,9 @@ export function DocumentUploader({ userId }: { userId: number }) {
   };
 
   const publishable = items.filter((item) => item.phase === 'uploaded' || item.phase === 'publish-failed').length;
+  // Files on their way or waiting for 发布: leaving the screen drops them, to be uploaded again.
+  const unpublished =
+    publishable + items.filter((item) => item.phase === 'waiting' || item.phase === 'uploading').length;
   const maxMb = uploadLimitBytes(settings.security?.max_document_size) / 1024 / 1024;
   const offered = formats.data ?? DOCUMENT_EXTENSIONS;
   return (
@@ -463,6 +467,10 @@ export function DocumentUploader({ userId }: { userId: number }) {
         </section>
       )}
       {published.length > 0 && <PublishedDocuments userId={userId} titles={published} />}
+      <LeaveGuard
+        when={unpublished > 0 && !publish.isPending}
+        question={`还有 ${unpublished} 个文件没有发布，离开后需要重新上传。确定离开吗？`}
+      />
     </div>
   );
 }
