@@ -61,6 +61,31 @@ describe('/member/document', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/document prices', { timeout: 20_000 }, () => {
+  it("says a priced document's price in the site's credit name, as 我的下载 does", async () => {
+    renderApp('/member/document', {
+      user: member,
+      settings: { ...settings, system: { ...settings.system, credit_name: '魔豆' } },
+      backend: {
+        'GET /api/v1/document/list': {
+          status: 200,
+          body: {
+            total: 2,
+            document: [
+              { id: 8, title: '付费讲义', status: 2, price: 5, category_id: [7] },
+              { id: 7, title: '免费讲义', status: 2, category_id: [7] },
+            ],
+          },
+        },
+      },
+    });
+    const row = async (title: string) =>
+      within((await screen.findByRole('link', { name: title })).closest('tr') as HTMLElement);
+    expect((await row('付费讲义')).getByText('5 魔豆')).toBeTruthy();
+    expect((await row('免费讲义')).getByText('免费')).toBeTruthy();
+  });
+});
+
 describe('/member/document while documents convert', { timeout: 20_000 }, () => {
   it('updates the rows when their conversions end, keeping what the edit form holds, then stops asking', async () => {
     fakePolling();

@@ -19,9 +19,11 @@ import { EmptyState } from '../../ui/states';
 import { CategorySelect } from '../category/CategorySelect';
 import { uploadRightQuery } from '../upload/api';
 import { categoryTrail, useDocumentCategories } from '../category/category-tree';
+import { useSettings } from '../settings/use-settings';
 import { deleteDocuments, myDocumentsQuery, updateDocument } from './api';
 import { conversionFailureLine, FAILED_CONVERSION_ADVICE } from './conversion';
 import { deepestCategory, documentPath } from './document-links';
+import { creditName } from './DocumentPrice';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { FormatIcon } from './FormatIcon';
 
@@ -181,6 +183,7 @@ function FirstUpload({ userId }: { userId: number }) {
 }
 
 export function MyDocuments({ userId }: { userId: number }) {
+  const credits = creditName(useSettings());
   const [editing, setEditing] = useState<Document>();
   return (
     <>
@@ -228,7 +231,7 @@ export function MyDocuments({ userId }: { userId: number }) {
             },
           },
           { title: '页数', cell: (doc) => doc.pages || '-' },
-          { title: '价格', cell: (doc) => doc.price || '免费' },
+          { title: '价格', cell: (doc) => (doc.price ? `${doc.price} ${credits}` : '免费') },
           { title: '上传时间', cell: (doc) => recordTime(doc.created_at) },
           {
             title: '操作',
