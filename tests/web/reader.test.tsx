@@ -600,6 +600,21 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/api/v1/document/related'))).toBe(false);
   });
 
+  it('tells the uploader that a document of theirs is in the recycle bin, with no download, comments or related list', async () => {
+    const { fetchMock } = renderApp('/library/7/42', {
+      user: member,
+      backend: backend({ status: 2, pages: 3, user_id: member.id, deleted_at: '2026-11-21T08:00:00Z' }),
+    });
+    expect(await screen.findByText('文档已删除，在回收站中，仅上传者和管理员可以查看。')).toBeTruthy();
+    expect(await screen.findByRole('img', { name: '第 1 页' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: '下载文档' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /下载/ })).toBeNull();
+    expect(screen.queryByRole('heading', { name: '相关文档' })).toBeNull();
+    const asked = fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://localhost').pathname);
+    expect(asked).not.toContain('/api/v1/document/related');
+    expect(asked).not.toContain('/api/v1/comment/list');
+  });
+
   it('says a document does not exist when the server answers 404', async () => {
     renderApp('/library/7/99', {
       backend: { 'GET /api/v1/document': { status: 404, body: { code: 5, message: '文档不存在' } } },

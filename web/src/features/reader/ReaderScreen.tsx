@@ -181,9 +181,16 @@ const HIDDEN_NOTES: Partial<Record<number, string>> = {
   [DocumentStatus.Disabled]: '文档已被禁用，仅上传者和管理员可以阅读。',
 };
 
+/**
+ * A document in the recycle bin: answered to its uploader (a message of 我的消息 still leads to it)
+ * and the admins, who read it but cannot download it or comment on it (the server refuses both).
+ */
+const RECYCLED_NOTE = '文档已删除，在回收站中，仅上传者和管理员可以查看。';
+
 function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string; categoryId: number }) {
   const { shown, locked, failed, retry } = useReadablePages(doc);
-  const hiddenNote = HIDDEN_NOTES[doc.status ?? DocumentStatus.Pending];
+  const recycled = Boolean(doc.deleted_at);
+  const hiddenNote = recycled ? RECYCLED_NOTE : HIDDEN_NOTES[doc.status ?? DocumentStatus.Pending];
   const readable = (doc.status === DocumentStatus.Converted || hiddenNote !== undefined) && (doc.pages ?? 0) > 0;
   const deepest = deepestCategory(doc) ?? categoryId;
   const [refusal, setRefusal] = useState<string>();
@@ -240,14 +247,14 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
           </div>
         )}
         <AdSlot slot="document_bottom" />
-        {doc.id && !UNCOMMENTABLE.includes(doc.status ?? 0) && (
+        {doc.id && !recycled && !UNCOMMENTABLE.includes(doc.status ?? 0) && (
           <div className="app-panel">
             <LazyCommentSection type={TargetType.Document} targetId={doc.id} />
           </div>
         )}
       </div>
       <aside className="app-reader-screen__side" aria-label="文档信息">
-        <DownloadPanel doc={doc} refusal={refusal} onRefused={setRefusal} />
+        {!recycled && <DownloadPanel doc={doc} refusal={refusal} onRefused={setRefusal} />}
         <AuthorCard doc={doc} />
         <section className="app-panel" aria-label="文档操作">
           <DocumentActions doc={doc} path={path} />
@@ -255,7 +262,7 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
         {/* The server names related documents of a public document only (404 for a hidden one). */}
         {!hiddenNote && <RelatedDocuments id={doc.id ?? 0} categoryId={deepest} />}
       </aside>
-      <DownloadBar doc={doc} onRefused={setRefusal} />
+      {!recycled && <DownloadBar doc={doc} onRefused={setRefusal} />}
     </div>
   );
 }
