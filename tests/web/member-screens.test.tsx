@@ -287,3 +287,16 @@ describe('/member/favorite', { timeout: 20_000 }, () => {
     expect(screen.queryByText('暂无收藏的文档')).toBeNull();
   });
 });
+
+describe('/member/profile avatar', { timeout: 20_000 }, () => {
+  it('names every image format it takes, BMP included, in its hint as in its refusal', async () => {
+    renderApp('/member/profile', { user: member, backend: { 'GET /api/v1/user': { status: 200, body: member } } });
+    expect(await screen.findByText('支持 JPG、PNG、GIF、WEBP、BMP，不超过 5 MB')).toBeTruthy();
+    await userEvent.upload(
+      screen.getByLabelText('选择头像图片'),
+      new File(['hello'], 'avatar.txt', { type: 'text/plain' }),
+      { applyAccept: false },
+    );
+    expect(await screen.findByText('请上传 JPG、PNG、GIF、WEBP、BMP 格式的图片')).toBeTruthy();
+  });
+});

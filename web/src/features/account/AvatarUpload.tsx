@@ -6,11 +6,13 @@ import { UserAvatar } from '../session/UserMenu';
 import { uploadAvatar } from '../upload/api';
 
 const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/bmp'];
+/** The formats of AVATAR_TYPES as the member knows them, in the hint and the refusal alike. */
+const AVATAR_FORMATS = ['JPG', 'PNG', 'GIF', 'WEBP', 'BMP'];
 const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Why an avatar file is refused before upload, or undefined. */
 export function checkAvatarFile(file: Pick<File, 'type' | 'size'>): string | undefined {
-  if (!AVATAR_TYPES.includes(file.type)) return '请上传 JPG、PNG、GIF、WEBP 或 BMP 格式的图片';
+  if (!AVATAR_TYPES.includes(file.type)) return `请上传 ${AVATAR_FORMATS.join('、')} 格式的图片`;
   if (file.size > AVATAR_MAX_BYTES) return '头像图片不能超过 5 MB';
   return undefined;
 }
@@ -34,7 +36,7 @@ export function AvatarUpload() {
       <Button loading={uploading} onClick={choose}>
         更换头像
       </Button>
-      <span className="app-field__hint">支持 JPG、PNG、GIF、WEBP，不超过 5 MB</span>
+      <span className="app-field__hint">支持 {AVATAR_FORMATS.join('、')}，不超过 5 MB</span>
     </div>
   );
 }
