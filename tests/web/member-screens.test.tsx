@@ -86,6 +86,28 @@ describe('/member/document prices', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/document 编辑', { timeout: 20_000 }, () => {
+  it('refuses a price above what the server takes, as the upload does, without sending it', async () => {
+    const { fetchMock } = renderApp('/member/document', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/list': {
+          status: 200,
+          body: { total: 1, document: [{ id: 8, title: '讲义', status: 2, category_id: [7] }] },
+        },
+        'GET /api/v1/category/list': { status: 200, body: { category: [{ id: 7, title: '教育', enable: true }] } },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '编辑「讲义」' }));
+    const price = screen.getByLabelText('价格');
+    await userEvent.clear(price);
+    await userEvent.type(price, '2000000');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('价格不能超过 1000000')).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === 'PUT')).toBe(false);
+  });
+});
+
 describe('/member/document while documents convert', { timeout: 20_000 }, () => {
   it('updates the rows when their conversions end, keeping what the edit form holds, then stops asking', async () => {
     fakePolling();

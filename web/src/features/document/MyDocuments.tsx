@@ -4,11 +4,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { Document } from '../../../../shared/types/document';
-import { cleanName } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { RightLink } from '../../kit/rights/RightLink';
-import { checkMaxLength, checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
+import { checkMaxLength, type Errors } from '../../kit/forms/checks';
 import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
@@ -25,6 +24,7 @@ import { conversionFailureLine, FAILED_CONVERSION_ADVICE } from './conversion';
 import { deepestCategory, documentPath } from './document-links';
 import { creditName } from './DocumentPrice';
 import { DocumentStatusTag } from './DocumentStatusTag';
+import { checkDetails } from './upload-queue';
 import { FormatIcon } from './FormatIcon';
 
 type EditField = 'title' | 'category' | 'price' | 'keywords' | 'description';
@@ -68,13 +68,11 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = collectErrors<EditField>({
-      title: checkRequired(cleanName(title), '请输入文档标题') ?? checkMaxLength(cleanName(title), 255, '文档标题'),
-      category: categoryId ? undefined : '请选择文档分类',
-      price: /^\d+$/.test(price.trim()) ? undefined : '价格必须是不小于 0 的整数',
-      keywords: checkMaxLength(keywords.trim(), 255, '关键词'),
-      description: checkMaxLength(description.trim(), 512, '文档简介'),
-    });
+    // The upload's checks of the same details (upload-queue.ts), and the keywords.
+    const details = checkDetails({ title, categoryId, price, description });
+    const keywordsError = checkMaxLength(keywords.trim(), 255, '关键词');
+    const found: Errors<EditField> | null =
+      details || keywordsError ? { ...details, ...(keywordsError ? { keywords: keywordsError } : {}) } : null;
     setErrors(found ?? {});
     if (!found) save.mutate();
   };
