@@ -108,6 +108,39 @@ describe('/member/document 编辑', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/document 删除', { timeout: 20_000 }, () => {
+  it('closes the edit form of a document once it is deleted', async () => {
+    let deleted = false;
+    renderApp('/member/document', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/list': () => ({
+          status: 200,
+          body: deleted
+            ? { total: 1, document: [{ id: 9, title: '教案', status: 2, category_id: [7] }] }
+            : {
+                total: 2,
+                document: [
+                  { id: 9, title: '教案', status: 2, category_id: [7] },
+                  { id: 8, title: '讲义', status: 2, category_id: [7] },
+                ],
+              },
+        }),
+        'DELETE /api/v1/document': () => {
+          deleted = true;
+          return { status: 200, body: {} };
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '编辑「讲义」' }));
+    expect(screen.getByRole('heading', { name: '编辑文档「讲义」' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '删除「讲义」' }));
+    await userEvent.click(screen.getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(screen.queryByRole('link', { name: '讲义' })).toBeNull());
+    expect(screen.queryByRole('heading', { name: '编辑文档「讲义」' })).toBeNull();
+  });
+});
+
 describe('/member/document while documents convert', { timeout: 20_000 }, () => {
   it('updates the rows when their conversions end, keeping what the edit form holds, then stops asking', async () => {
     fakePolling();

@@ -150,10 +150,13 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
   );
 }
 
-function DeleteDocument({ doc }: { doc: Document }) {
+function DeleteDocument({ doc, onDeleted }: { doc: Document; onDeleted: () => void }) {
   const remove = useMutation({
     mutationFn: async (_: void, context) => unwrap(await deleteDocuments([doc.id ?? 0], context)),
-    onSuccess: () => toast.success('删除成功', `「${doc.title ?? ''}」已移入回收站`),
+    onSuccess: () => {
+      onDeleted();
+      toast.success('删除成功', `「${doc.title ?? ''}」已移入回收站`);
+    },
     onError: (error) => toastFailure('删除失败', error),
   });
   return (
@@ -243,7 +246,11 @@ export function MyDocuments({ userId }: { userId: number }) {
                 >
                   编辑
                 </Button>
-                <DeleteDocument doc={doc} />
+                {/* its edit form, if open, goes with it: a save would edit a document in the recycle bin */}
+                <DeleteDocument
+                  doc={doc}
+                  onDeleted={() => setEditing((open) => (open?.id === doc.id ? undefined : open))}
+                />
               </span>
             ),
           },
