@@ -25,6 +25,11 @@ function field(data: unknown, key: string): unknown {
  */
 export const NO_ANSWER_MESSAGE = '无法连接服务器，请检查网络后重试';
 
+/** Whether the failure is one where nothing answered (as normalizeFailure makes it), not the server's. */
+export function nothingAnswered(failure: ApiFailure): boolean {
+  return failure.status === 500 && failure.data.code === 500 && failure.data.message === NO_ANSWER_MESSAGE;
+}
+
 /**
  * `input` is what came back; undefined means there was no response at all (network error,
  * timeout). Message: the server's, else "status statusText", else NO_ANSWER_MESSAGE.

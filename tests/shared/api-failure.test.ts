@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFailure, normalizeFailure } from '../../shared/api-failure';
+import { isFailure, normalizeFailure, nothingAnswered } from '../../shared/api-failure';
 
 describe('isFailure', () => {
   it('treats only 200 as success', () => {
@@ -37,5 +37,17 @@ describe('normalizeFailure', () => {
       status: 401,
       data: { code: 500, message: '401 Unauthorized' },
     });
+  });
+});
+
+describe('nothingAnswered', () => {
+  it('tells a failure where nothing answered from a server that answered 500', () => {
+    expect(nothingAnswered(normalizeFailure())).toBe(true);
+    expect(nothingAnswered(normalizeFailure({ status: 500, statusText: 'Internal Server Error', data: {} }))).toBe(
+      false,
+    );
+    expect(nothingAnswered(normalizeFailure({ status: 502, data: { code: 14, message: '后端服务暂时不可用' } }))).toBe(
+      false,
+    );
   });
 });

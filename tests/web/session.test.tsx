@@ -159,6 +159,46 @@ describe('session transitions through the API', () => {
     expect(fetchMock.mock.calls[0]?.[1]?.method).toBe('DELETE');
   });
 
+  it('keeps the member signed in, and says so, when the logout call got no answer (the cookie is still there)', async () => {
+    signIn(amy);
+    useBackend({
+      'DELETE /api/v1/user/logout': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    function LogoutButton() {
+      const logout = useLogout();
+      const { user } = useSession();
+      return (
+        <button type="button" onClick={() => void logout()}>
+          退出 {user?.username}
+        </button>
+      );
+    }
+    const router = createMemoryRouter(
+      [
+        { path: '/member', Component: LogoutButton },
+        { path: '/', Component: () => <p>首页</p> },
+      ],
+      { initialEntries: ['/member'] },
+    );
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <RouterProvider router={router} />
+      </AppProviders>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: '退出 amy' }));
+    await waitFor(() =>
+      expect(toasts.value[0]).toMatchObject({
+        title: '退出登录失败',
+        description: '无法连接服务器，请检查网络后重试',
+        color: 'error',
+      }),
+    );
+    expect(session.value.loggedIn).toBe(true);
+    expect(router.state.location.pathname).toBe('/member');
+  });
+
   it('re-renders components that read the session when it changes', async () => {
     function Who() {
       const { user, isAdmin } = useSession();

@@ -4,6 +4,7 @@ import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { User } from '../../../../shared/types/user';
+import { nothingAnswered } from '../../../../shared/api-failure';
 import { ApiError } from '../../api/client';
 import { userApi, userKeys } from '../user/api';
 import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
@@ -63,13 +64,19 @@ export const currentUserQuery = () =>
  * session, go to / (whose guard decides as for a visitor), and only then drop the session's
  * data: dropped while the screen left behind (an admin list, the member's downloads) was still
  * shown, it was asked for again without the session, and the 401 sent the visitor to the
- * login page instead of home.
+ * login page instead of home. When nothing answered, the cookie is still there: the member
+ * stays signed in and is told, rather than seeing a signed-out screen on a shared computer
+ * that the next page load signs in again.
  */
 export function useLogout(): () => Promise<void> {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return useCallback(async () => {
-    await userApi.logout();
+    const result = await userApi.logout();
+    if (!result.ok && nothingAnswered(result)) {
+      toastFailure('退出登录失败', result);
+      return;
+    }
     clearSession();
     await navigate('/');
     queryClient.removeQueries({ queryKey: userKeys.all });
