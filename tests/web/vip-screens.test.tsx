@@ -253,6 +253,14 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(await screen.findByText('订单不存在')).toBeTruthy();
   });
 
+  it('asks to choose a plan first, not that one was withdrawn, when none is named', async () => {
+    renderApp('/vip/checkout', { user: member, settings: onSale });
+    expect(await screen.findByText('请先选择会员套餐')).toBeTruthy();
+    expect(screen.getByText('在会员页选择要开通的套餐后再来下单。')).toBeTruthy();
+    expect(screen.queryByText(/套餐不存在|已下架/)).toBeNull();
+    expect(screen.getByRole('link', { name: '查看会员套餐' }).getAttribute('href')).toBe('/vip');
+  });
+
   it.each(['/vip/checkout?plan=year', '/vip/checkout', '/vip/checkout?plan=lifetime'])(
     'says %s cannot be bought while VIP is off sale, without asking to choose another plan (all are closed)',
     async (path) => {

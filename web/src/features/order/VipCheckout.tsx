@@ -376,14 +376,16 @@ export function VipCheckout() {
   }
   const plan = (settings.vip?.plans ?? []).find((p) => p.code === planCode);
   if (!plan || !settings.vip?.enable) {
-    // VIP off sale closes every plan, named or not: choosing another cannot help, unlike a plan that is gone.
-    const offSale = !settings.vip?.enable;
+    // VIP off sale closes every plan, named or not: choosing another cannot help, unlike a plan that
+    // is gone; with no plan named (the address typed or bookmarked) there is one to choose first.
+    const [title, description] = !settings.vip?.enable
+      ? ['VIP会员暂未开放购买', '本站暂未开放VIP会员购买，请稍后再来或联系网站管理员。']
+      : planCode
+        ? ['套餐不存在或已下架', '请返回会员页重新选择套餐。']
+        : ['请先选择会员套餐', '在会员页选择要开通的套餐后再来下单。'];
     return (
       <Panel title="购买VIP" titleId="checkout-title" heading="h1">
-        <EmptyState
-          title={offSale ? 'VIP会员暂未开放购买' : '套餐不存在或已下架'}
-          description={offSale ? '本站暂未开放VIP会员购买，请稍后再来或联系网站管理员。' : '请返回会员页重新选择套餐。'}
-        >
+        <EmptyState title={title} description={description}>
           <Link to="/vip">查看会员套餐</Link>
         </EmptyState>
       </Panel>
