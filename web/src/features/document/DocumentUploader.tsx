@@ -13,7 +13,7 @@ import {
   optionLabel,
   uploadLimitBytes,
 } from '../../../../shared/constants';
-import { NO_ANSWER_MESSAGE, type ApiFailure } from '../../../../shared/api-failure';
+import { nothingAnswered, type ApiFailure } from '../../../../shared/api-failure';
 import { formatBytes } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
 import { LeaveGuard } from '../../kit/routing/LeaveGuard';
@@ -272,7 +272,7 @@ function formatNames(formats: readonly string[]): string {
  * database away: 503), not when it refused the file.
  */
 function uploadFailure(failure: ApiFailure): { reason: string; retryable: boolean } {
-  if (failure.data.message === NO_ANSWER_MESSAGE)
+  if (nothingAnswered(failure))
     return { reason: '上传中断：与网站的连接断开了，请检查网络后重试', retryable: true };
   const retryable = failure.status >= 500 || failure.status === 408 || failure.status === 429;
   return { reason: failure.data.message || '上传失败，请稍后再试', retryable };
