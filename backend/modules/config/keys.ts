@@ -78,7 +78,7 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['title', '首页标题', 'MOREDOC · 魔豆文库', 'text', 20],
     ['keywords', '网站关键字', 'MOREDOC · 魔豆文库', 'text', 30],
     ['description', '网站描述', 'MOREDOC · 魔豆文库', 'textarea', 40],
-    ['recommend_words', '首页搜索推荐词', '', 'text', 50, 24, { placeholder: '多个推荐词用英文逗号分隔' }],
+    ['recommend_words', '首页搜索推荐词', '', 'text', 50, 24, { placeholder: '多个推荐词用逗号分隔' }],
     ['logo', '网站Logo', '', 'image', 60, 12],
     ['favicon', '网站Favicon', '', 'image', 61, 12],
     ['register_background', '注册页背景图', '', 'image', 62, 12],
