@@ -7,10 +7,12 @@ import { measure, readManifest } from '../helpers/web-bundle';
 const DIST = inject('webDist');
 
 /**
- * KiB gzip; the public first screen must stay light, the admin shell is loaded once. / at 174:
- * it measured 172.1 with the home page's 热门文档 and 猜你喜欢 sections and the header's 消息 bell.
+ * KiB gzip; the public first screen must stay light, the admin shell is loaded once. / at 175:
+ * it measured 172.1 with the home page's 热门文档 and 猜你喜欢 sections and the header's 消息 bell,
+ * 174.2 once every screen's failures said in Chinese that nothing answered and a screen whose code
+ * could not load asked for a reload (0.4 KiB more in the app's own chunk, the vendor chunk unchanged).
  */
-const BUDGET = { home: 174, admin: 450 };
+const BUDGET = { home: 175, admin: 450 };
 
 describe('SPA bundle budget (web/dist of the production build)', () => {
   const manifest = readManifest(DIST);
