@@ -291,6 +291,36 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(frame1!.style.aspectRatio).toBe('600 / 800');
   });
 
+  it('tries the failed pages again by themselves once another page comes, or the browser is back online', async () => {
+    renderApp('/library/7/42', { backend: backend() });
+    await screen.findByRole('img', { name: '第 1 页' });
+    await waitFor(() => expect(nearObserver()?.options.rootMargin).toBe(NEAR_MARGIN));
+    nearObserver()?.fire([2, 3]);
+    await screen.findByRole('img', { name: '第 3 页' });
+    // The file store is away: every page fails, and each says so with its own 重试.
+    for (const page of [1, 2, 3]) fireEvent.error(pageImage(page) as HTMLElement);
+    expect(screen.getAllByRole('alert')).toHaveLength(3);
+    expect(pageImage(1)).toBeNull();
+
+    // It is back: the reader retries one page, it comes, and the other two try again unasked.
+    const frame = (page: number) => screen.getByRole('figure', { name: `第 ${page} 页` });
+    await userEvent.click(within(frame(1)).getByRole('button', { name: '重试' }));
+    fireEvent.load(pageImage(1) as HTMLElement);
+    expect(pageImage(2)?.getAttribute('src')).toBe(`/view/page/${HASH}/2.gzip.svg?retry=1`);
+    expect(pageImage(3)?.getAttribute('src')).toBe(`/view/page/${HASH}/3.gzip.svg?retry=1`);
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    // Away again for the two: nothing comes that would retry them, until the browser is online.
+    fireEvent.error(pageImage(2) as HTMLElement);
+    fireEvent.error(pageImage(3) as HTMLElement);
+    expect(screen.getAllByRole('alert')).toHaveLength(2);
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect(pageImage(2)?.getAttribute('src')).toBe(`/view/page/${HASH}/2.gzip.svg?retry=2`);
+    expect(pageImage(3)?.getAttribute('src')).toBe(`/view/page/${HASH}/3.gzip.svg?retry=2`);
+    // The page that came is left alone.
+    expect(pageImage(1)?.getAttribute('src')).toBe(`/view/page/${HASH}/1.gzip.svg?retry=1`);
+  });
+
   it('keeps the n / N counter on the page being read and jumps to a page typed in', async () => {
     renderApp('/library/7/42', { backend: backend({}, {}, true), user: member });
     const counter = await screen.findByLabelText('当前第 1 页，共 8 页');

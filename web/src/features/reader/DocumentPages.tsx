@@ -5,6 +5,9 @@
 // and
 // fit-width, full screen, find in the document; keyboard ←/→ (page) and +/− (zoom). Over each
 // page its text, selectable where the site lets this reader copy it, and the marks of a find.
+// A page whose image failed offers 重试; the failed pages try again by themselves, once each,
+// when another page's image comes, the browser is back online or the window gets the focus
+// again (the file store or the site was away for a while: the reader clicks nothing).
 import {
   useCallback,
   useEffect,
@@ -61,6 +64,8 @@ function PageFrame({
   selectable,
   findWords,
   findCurrent,
+  retryRound,
+  onImage,
 }: {
   doc: Document;
   page: number;
@@ -72,9 +77,21 @@ function PageFrame({
   findWords: string;
   /** the place of the chosen hit among this page's (−1: the hit is elsewhere) */
   findCurrent: number;
+  /** Bumped when the failed pages should try again (each of them once). */
+  retryRound: number;
+  /** Told whether the image of this page came (true) or failed (false). */
+  onImage: (page: number, came: boolean) => void;
 }) {
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
+  const [round, setRound] = useState(retryRound);
+  if (round !== retryRound) {
+    setRound(retryRound);
+    if (failed) {
+      setFailed(false);
+      setAttempt((n) => n + 1);
+    }
+  }
   const [ownRatio, setOwnRatio] = useState<string>();
   // The text comes after the image: nothing of it holds the page's first paint.
   const [loaded, setLoaded] = useState(false);
@@ -100,8 +117,12 @@ function PageFrame({
           onLoad={(event) => {
             setOwnRatio(shapeOf(event.currentTarget, ratio));
             setLoaded(true);
+            onImage(page, true);
           }}
-          onError={() => setFailed(true)}
+          onError={() => {
+            setFailed(true);
+            onImage(page, false);
+          }}
         />
       ) : null}
       {loaded && hash && (
@@ -206,6 +227,33 @@ export function DocumentPages({
       : null,
   );
   const [copyRefusal, setCopyRefusal] = useState<string>();
+
+  // The pages whose image failed: once an image comes again, or the browser is back online or
+  // the window focused, each of them tries once more (a round), and no round while none failed.
+  const failedPages = useRef(new Set<number>());
+  const [retryRound, setRetryRound] = useState(0);
+  const retryFailed = useCallback(() => {
+    if (failedPages.current.size > 0) setRetryRound((n) => n + 1);
+  }, []);
+  const onImage = useCallback(
+    (page: number, came: boolean) => {
+      if (!came) {
+        failedPages.current.add(page);
+        return;
+      }
+      failedPages.current.delete(page);
+      retryFailed();
+    },
+    [retryFailed],
+  );
+  useEffect(() => {
+    window.addEventListener('online', retryFailed);
+    window.addEventListener('focus', retryFailed);
+    return () => {
+      window.removeEventListener('online', retryFailed);
+      window.removeEventListener('focus', retryFailed);
+    };
+  }, [retryFailed]);
 
   const afterPages = useRef<HTMLDivElement>(null);
   /** Scrolls `element`'s top just below the toolbar, which sticks (below the site's header on a wide screen). */
@@ -475,6 +523,8 @@ export function DocumentPages({
                 selectable={copyText === true}
                 findWords={chosen?.words ?? ''}
                 findCurrent={chosen?.page === page ? chosen.occurrence : -1}
+                retryRound={retryRound}
+                onImage={onImage}
               />
               {page % AD_EVERY === 0 && page < shownPages && <AdSlot slot="document_between" />}
             </div>
