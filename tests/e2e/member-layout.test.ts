@@ -1,6 +1,7 @@
 // Layouts of the member's screens that broke on a phone or a wide screen (issue 46): a failed
 // row of 我的文档 at 390 px, its edit form opened from far down the list, and the checkout's
-// 支付方式 and buttons at 1280 and 390 px.
+// 支付方式 and buttons at 1280 and 390 px; the header's first row (the site's name, 开通会员 and
+// the visitor's or member's links) at 390 px.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, registerMember, withDatabase, type Member } from '../helpers/backend';
@@ -106,6 +107,29 @@ describe('the checkout', () => {
       expect(Math.abs(label.x - term.x), `${width}`).toBeLessThan(1);
       expect(Math.abs(option.x - value.x), `${width}`).toBeLessThan(1);
       if (width === 1280) expect(Math.abs(payBox.x - value.x)).toBeLessThan(1);
+    }
+  });
+});
+
+describe('the header on a phone, VIP on sale', () => {
+  it("keeps 开通会员 on the site name's row at 390 px, for a visitor and for a member", async () => {
+    const member = await registerMember(site.backendUrl);
+    const visitor = (await site.visit()).page;
+    await visitor.setViewportSize({ width: 390, height: 900 });
+    for (const [who, page] of [
+      ['visitor', visitor],
+      ['member', await memberPage(member, 390)],
+    ] as const) {
+      await page.goto('/library');
+      const vip = page.getByRole('link', { name: '开通会员' });
+      await vip.waitFor();
+      const brand = await box(page.locator('.app-header__brand'));
+      // 开通会员 and the last item of the user's corner (注册, or the member's menu) share its row.
+      for (const item of [await box(vip), await box(page.locator('.app-header__user > *').last())]) {
+        expect(item.y, who).toBeGreaterThanOrEqual(brand.y - 12);
+        expect(item.y + item.height, who).toBeLessThanOrEqual(brand.y + brand.height + 12);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), who).toBeLessThanOrEqual(390);
     }
   });
 });
