@@ -30,6 +30,8 @@ export interface TableProgress {
   tables: number;
   copied: number;
   rows: number;
+  /** True once, when every row of the table is in (its last report). */
+  done: boolean;
 }
 
 export interface CopyResult {
@@ -151,7 +153,14 @@ export async function copySqliteToPostgres(options: {
             throw new CopyRefusedError(`table ${table}: columns ${extra.join(', ')} have no place on PostgreSQL`);
           const names = wanted.filter((c) => sourceColumns.includes(c));
           const rows = (source.prepare(`SELECT count(*) AS n FROM ${quote(table)}`).get() as { n: number }).n;
-          const progress: TableProgress = { table, index: i + 1, tables: order.length, copied: 0, rows };
+          const progress: TableProgress = {
+            table,
+            index: i + 1,
+            tables: order.length,
+            copied: 0,
+            rows,
+            done: false,
+          };
           options.onProgress?.(progress);
           const perBatch = Math.max(1, Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / names.length)));
           const select = source
@@ -174,6 +183,8 @@ export async function copySqliteToPostgres(options: {
             if (batch.length >= perBatch) await flush();
           }
           await flush();
+          progress.done = true;
+          options.onProgress?.(progress);
           result.tables.push({ table, rows: progress.copied });
         }
         // Identity columns continue after the largest id copied.
@@ -233,19 +244,18 @@ export async function main(env: Record<string, string | undefined>, argv: readon
   }
   const terminal = process.stdout.isTTY === true;
   const started = Date.now();
-  let lastTable = '';
   try {
     const result = await copySqliteToPostgres({
       from,
       to,
+      // A table's line says the rows copied so far out of its total while it copies (on a terminal,
+      // rewritten in place), and its rows once they are all in: one line per table in a log.
       onProgress: (p) => {
-        const line = `db:copy: table ${p.index}/${p.tables} ${p.table}: ${p.copied}/${p.rows} rows`;
-        if (terminal) process.stdout.write(`\r\x1b[2K${line}`);
-        else if (p.table !== lastTable && p.copied === 0) process.stdout.write(`${line}\n`);
-        lastTable = p.table;
+        const head = `db:copy: table ${p.index}/${p.tables} ${p.table}:`;
+        if (p.done) process.stdout.write(`${terminal ? '\r\x1b[2K' : ''}${head} ${p.copied} rows\n`);
+        else if (terminal) process.stdout.write(`\r\x1b[2K${head} ${p.copied}/${p.rows} rows copied`);
       },
     });
-    if (terminal) process.stdout.write('\n');
     const rows = result.tables.reduce((sum, t) => sum + t.rows, 0);
     process.stdout.write(
       `db:copy: done: ${result.tables.length} tables, ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s` +
