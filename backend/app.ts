@@ -130,6 +130,8 @@ export interface BuildBackendOptions {
   converter?: (settings: ConverterSettings) => DocumentConverter;
   /** Told the SQL of every query (tests pin how many queries an RPC makes). */
   onQuery?: (sql: string) => void;
+  /** Wraps the files' store (tests hold a write back to stop the process at that point). */
+  blobStore?: (store: BlobStore) => BlobStore;
 }
 
 /**
@@ -311,7 +313,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     captcha: new CaptchaStore(db, opts.captchaGenerator),
     mailer: new Mailer(settings),
     sms: new SmsSender(settings, config.sms, app.log),
-    blobs: blobs.store,
+    blobs: opts.blobStore ? opts.blobStore(blobs.store) : blobs.store,
     jobs,
     contentChanges: new ContentChanges(app.log),
     converter: conversion.converter,

@@ -148,7 +148,12 @@ export async function originalFile(app: BackendContext, key: string, ext: string
   return copy;
 }
 
-/** Moves the engine's outputs into the blob store; the manifest goes last, old files not in it go after. */
+/**
+ * Moves the engine's outputs into the blob store; the manifest goes last, old files not in it go
+ * after. `signal` (the job's) stops it between two files and ends the file being read, so that a
+ * shutdown finds the job's handler returned and gives the job back at once: thousands of pages
+ * to an S3 bucket take far longer than the second the queue waits after its abort.
+ */
 async function storeOutputs(
   app: BackendContext,
   hash: string,
@@ -157,6 +162,7 @@ async function storeOutputs(
   text: string,
   ext: string,
   content: ContentKind,
+  signal: AbortSignal,
 ): Promise<Manifest> {
   const names = [
     ...result.pageFiles.map((p) => p.file),
@@ -166,8 +172,13 @@ async function storeOutputs(
     result.cover.bigPng,
   ];
   if (result.pdfFile) names.push(result.pdfFile);
-  for (const name of names) await app.blobs.put(outputKey(hash, name), createReadStream(join(outDir, name)));
+  for (const name of names) {
+    signal.throwIfAborted();
+    await app.blobs.put(outputKey(hash, name), createReadStream(join(outDir, name), { signal }));
+  }
+  signal.throwIfAborted();
   await app.blobs.put(outputKey(hash, TEXT_FILE), Buffer.from(text, 'utf8'));
+  signal.throwIfAborted();
   const pendingImages = Object.fromEntries(
     result.pageFiles.flatMap((p) => (p.pending ? [[String(p.n), p.pending]] : [])),
   );
@@ -437,7 +448,7 @@ export async function runConversion(
       });
       await progress.flush();
       text = result.text;
-      manifest = await storeOutputs(app, hash, outDir, result, text, ext, content);
+      manifest = await storeOutputs(app, hash, outDir, result, text, ext, content, job.signal);
     }
     await refreshSearchIndex(app, await applyManifest(app, hash, manifest, text, agrees));
     return manifest;

@@ -1,12 +1,15 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import { getPriority } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import SQLite from 'better-sqlite3';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { BlobStore, PutOptions, PutResult } from '../../../backend/platform/blobs/blob-store';
 import { PAGE_BREAK } from '../../../backend/platform/convert/converter';
 import { detectConverters } from '../../../backend/platform/convert/detect';
 import { descriptionFrom } from '../../../backend/modules/document/page-text';
@@ -366,6 +369,54 @@ describe('a reconversion asked for while the file converts', () => {
     }
     expect(seen).toEqual([5, 1, 2]);
     expect(await jobRuns(doc.hash)).toBe(1);
+  }, 120_000);
+});
+
+describe('a shutdown while the pages are being stored', () => {
+  it('stops storing at the abort: the job is queued again at once, its attempt not counted, and converts at the next start', async () => {
+    // The store holds the write of the third page (streamed from the conversion's folder) until
+    // that stream is ended; it then answers as if the write had finished just as the abort came.
+    let writes = 0;
+    let storing!: () => void;
+    const reached = new Promise<void>((resolve) => (storing = resolve));
+    const holdThirdPage = (store: BlobStore): BlobStore =>
+      new Proxy(store, {
+        get(target, name) {
+          if (name !== 'put') {
+            const value: unknown = Reflect.get(target, name);
+            return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+          }
+          return async (key: string, source: Readable | Buffer, opts?: PutOptions): Promise<PutResult> => {
+            if (!key.startsWith('documents/') || Buffer.isBuffer(source) || ++writes !== 3)
+              return target.put(key, source, opts);
+            storing();
+            await once(source, 'close');
+            return { size: 0, md5: '' };
+          };
+        },
+      });
+    const first = await startBackend({ build: { blobStore: holdThirdPage } });
+    const member = await uploader(first.url, await login(first.url, 'admin', first.adminPassword));
+    const doc = await createDocument(first.url, member.token, textPdf(6), '存储中停止.pdf');
+    await reached;
+    // The queue's grace (5 s), its abort, then a second for the handler to return.
+    await first.close({ keepData: true });
+    const job = await withDatabase(first.dataDir, (db) =>
+      db
+        .selectFrom('job')
+        .select(['state', 'attempts', 'lease_owner'])
+        .where('dedupe_key', '=', `document.convert:${doc.hash}`)
+        .executeTakeFirstOrThrow(),
+    );
+    expect(job).toEqual({ state: 'queued', attempts: 0, lease_owner: null });
+    expect(fs.existsSync(path.join(hashFolder(first.dataDir, doc.hash), 'manifest.json'))).toBe(false);
+
+    const second = await startBackend({ dataDir: first.dataDir });
+    try {
+      expect(await waitForStatus(second.url, member.token, doc.id, [2, 3])).toMatchObject({ status: 2, pages: 6 });
+    } finally {
+      await second.close();
+    }
   }, 120_000);
 });
 
