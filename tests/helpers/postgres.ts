@@ -261,3 +261,15 @@ export async function othersWaitForLock(client: pg.Client): Promise<boolean> {
   );
   return rows[0]!.n > 0;
 }
+
+/**
+ * How many lock requests wait in the database `client` is on. pg_locks covers the whole cluster,
+ * where the other test files' databases wait for their own locks at the same time.
+ */
+export async function waitingLocks(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_locks
+      WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+  );
+  return rows[0]!.n;
+}
