@@ -133,6 +133,27 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(ScriptedUpload.sent.map((u) => u.fileName)).toEqual(['年度报告.pdf', '讲义.pptx']);
   });
 
+  it('refuses a file picked twice, in one pick or again later, so it never becomes two documents', async () => {
+    renderUpload({});
+    const input = (await screen.findByTestId('document-files')) as HTMLInputElement;
+    const notes = file('笔记.pdf');
+    await userEvent.upload(input, [notes, notes], { applyAccept: false });
+    const items = screen.getByRole('region', { name: '文件列表' });
+    const rows = () => within(items).getAllByRole('listitem', { name: '笔记.pdf' });
+    expect(rows()).toHaveLength(2);
+    expect(within(rows()[1]!).getByRole('alert').textContent).toBe('已在列表中，不会重复上传');
+    (await uploadOf('笔记.pdf')).answer(200, { code: 200, message: 'ok', data: { id: 31 } });
+    expect(await within(rows()[0]!).findByText('已上传，待发布')).toBeTruthy();
+
+    // Picked again after its upload: refused too; a file of the same name but other bytes is not.
+    const other = new File([new Uint8Array(2048)], '笔记.pdf', { lastModified: notes.lastModified });
+    await userEvent.upload(input, [notes, other], { applyAccept: false });
+    expect(within(rows()[2]!).getByRole('alert').textContent).toBe('已在列表中，不会重复上传');
+    await waitFor(() => expect(ScriptedUpload.sent).toHaveLength(2));
+    expect(ScriptedUpload.sent.map((u) => (u.body?.get('file') as File).size)).toEqual([1024, 2048]);
+    expect(within(rows()[3]!).queryByText('已在列表中，不会重复上传')).toBeNull();
+  });
+
   it('offers 重试 for an upload cut off or refused for a while, in Chinese, and not for a file the server refused', async () => {
     renderUpload({});
     const input = (await screen.findByTestId('document-files')) as HTMLInputElement;

@@ -30,7 +30,7 @@ import { documentFormatsQuery, uploadDocumentFile } from '../upload/api';
 import {
   checkDetails,
   DESCRIPTION_MAX,
-  newItem,
+  newItems,
   TITLE_MAX,
   uploadQueue,
   type DetailsPatch,
@@ -272,8 +272,7 @@ function formatNames(formats: readonly string[]): string {
  * database away: 503), not when it refused the file.
  */
 function uploadFailure(failure: ApiFailure): { reason: string; retryable: boolean } {
-  if (nothingAnswered(failure))
-    return { reason: '上传中断：与网站的连接断开了，请检查网络后重试', retryable: true };
+  if (nothingAnswered(failure)) return { reason: '上传中断：与网站的连接断开了，请检查网络后重试', retryable: true };
   const retryable = failure.status >= 500 || failure.status === 408 || failure.status === 429;
   return { reason: failure.data.message || '上传失败，请稍后再试', retryable };
 }
@@ -313,7 +312,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
 
   const addFiles = (files: FileList | null) => {
     if (!files || files.length === 0) return;
-    dispatch({ type: 'add', items: [...files].map((file) => newItem(file, settings.security, batch, formats.data)) });
+    dispatch({ type: 'add', items: newItems([...files], items, settings.security, batch, formats.data) });
   };
 
   const publish = useMutation({

@@ -84,6 +84,32 @@ export function newItem(
   };
 }
 
+/** The same file picked again: same name, size and last-modified time. */
+const sameFile = (a: File, b: File) => a.name === b.name && a.size === b.size && a.lastModified === b.lastModified;
+
+export const ALREADY_LISTED = '已在列表中，不会重复上传';
+
+/**
+ * The items of newly picked files, after the ones already listed: a file already in the list
+ * (not refused) or picked twice in this pick is refused, so one file never becomes two documents.
+ */
+export function newItems(
+  files: readonly File[],
+  listed: readonly UploadItem[],
+  security: ConfigSecurity | undefined,
+  defaults: { categoryId?: number; price?: string },
+  formats?: readonly string[],
+): UploadItem[] {
+  const taken = listed.filter((item) => item.phase !== 'refused').map((item) => item.file);
+  return files.map((file) => {
+    if (taken.some((other) => sameFile(other, file)))
+      return { ...newItem(file, security, defaults, formats), phase: 'refused', reason: ALREADY_LISTED };
+    const item = newItem(file, security, defaults, formats);
+    if (item.phase !== 'refused') taken.push(file);
+    return item;
+  });
+}
+
 /** The checks of a file's details before it is published; null when they pass. */
 export function checkDetails(
   item: Pick<UploadItem, 'title' | 'categoryId' | 'price' | 'description'>,
