@@ -306,6 +306,31 @@ describe('member screens', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.search).toBe(`?order_no=${pending.order_no}`));
   });
 
+  it('/member/order says why a closed order closed', async () => {
+    const closed = (id: number, close_reason: string): Order => ({
+      ...pending,
+      id,
+      order_no: `20240501102030123400${id}`,
+      status: 2,
+      close_reason,
+    });
+    renderApp('/member/order', {
+      user: member,
+      settings: onSale,
+      backend: {
+        'GET /api/v1/order/mine': {
+          status: 200,
+          body: { total: 3, order: [closed(11, 'cancel'), closed(12, 'timeout'), closed(13, 'admin')] },
+        },
+      },
+    });
+    const table = within(await screen.findByRole('table'));
+    const status = (no: string) => table.getByText(no).closest('tr')?.textContent;
+    expect(status('2024050110203012340011')).toContain('已关闭（会员取消）');
+    expect(status('2024050110203012340012')).toContain('已关闭（超时未支付）');
+    expect(status('2024050110203012340013')).toContain('已关闭（管理员关闭）');
+  });
+
   it('/member shows the VIP state with the end date', async () => {
     renderApp('/member', {
       user: member,

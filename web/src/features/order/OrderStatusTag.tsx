@@ -1,6 +1,12 @@
 import { optionLabel } from '../../../../shared/constants';
 import type { Order } from '../../../../shared/types/order';
-import { OrderStatus, formatFen, orderStatusOptions, paymentProviderOptions } from '../../../../shared/vip';
+import {
+  OrderStatus,
+  closeReasonOptions,
+  formatFen,
+  orderStatusOptions,
+  paymentProviderOptions,
+} from '../../../../shared/vip';
 import { Tag } from '../../ui/semi';
 
 const COLORS: Record<number, 'orange' | 'green' | 'grey' | 'purple'> = {
@@ -10,12 +16,22 @@ const COLORS: Record<number, 'orange' | 'green' | 'grey' | 'purple'> = {
   [OrderStatus.Refunded]: 'purple',
 };
 
-/** 待支付 / 已支付 / 已关闭 / 已退款, and 关闭后到账 for a payment the admin must look at. */
+/**
+ * 待支付 / 已支付 / 已关闭 / 已退款, a closed order with why (会员取消, 超时未支付, 管理员关闭,
+ * 套餐已变更 from `close_reason`), and 关闭后到账 for a payment the admin must look at.
+ */
 export function OrderStatusTag({ order }: { order: Order }) {
   const status = order.status ?? OrderStatus.Pending;
+  const reason =
+    status === OrderStatus.Closed && order.close_reason
+      ? `（${optionLabel(closeReasonOptions, order.close_reason, order.close_reason)}）`
+      : '';
   return (
     <span className="app-order-actions">
-      <Tag color={COLORS[status] ?? 'grey'}>{optionLabel(orderStatusOptions, status, '未知')}</Tag>
+      <Tag color={COLORS[status] ?? 'grey'}>
+        {optionLabel(orderStatusOptions, status, '未知')}
+        {reason}
+      </Tag>
       {order.late_paid && <Tag color="red">关闭后到账</Tag>}
     </span>
   );
