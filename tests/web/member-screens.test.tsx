@@ -83,6 +83,13 @@ describe('/member/document prices', { timeout: 20_000 }, () => {
       within((await screen.findByRole('link', { name: title })).closest('tr') as HTMLElement);
     expect((await row('付费讲义')).getByText('5 魔豆')).toBeTruthy();
     expect((await row('免费讲义')).getByText('免费')).toBeTruthy();
+
+    // The edit form's price hint names the unit.
+    await userEvent.click(screen.getByRole('button', { name: '编辑「付费讲义」' }));
+    expect(screen.getByLabelText('价格').getAttribute('aria-describedby')).toBeTruthy();
+    expect(
+      document.getElementById(screen.getByLabelText('价格').getAttribute('aria-describedby') ?? '')?.textContent,
+    ).toBe('下载所需魔豆，0 表示免费下载');
   });
 });
 

@@ -31,6 +31,7 @@ type EditField = 'title' | 'category' | 'price' | 'keywords' | 'description';
 
 function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }) {
   const tree = useDocumentCategories();
+  const credits = creditName(useSettings());
   const [title, setTitle] = useState(doc.title ?? '');
   const [categoryId, setCategoryId] = useState<number | undefined>(deepestCategory(doc));
   const [price, setPrice] = useState(String(doc.price ?? 0));
@@ -111,7 +112,7 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
           value={price}
           onChange={setPrice}
           error={errors.price}
-          hint="0 表示免费下载"
+          hint={`下载所需${credits}，0 表示免费下载`}
         />
         <TextField
           id="edit-keywords"
