@@ -256,6 +256,8 @@ describe('search', { timeout: 20_000 }, () => {
       backend: { 'GET /api/v1/document/search': { status: 200, body: {} } },
     });
     expect(await screen.findByText('当前筛选条件下没有找到相关文档')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('“天文”的搜索结果');
+    expect(screen.queryByText(/找到约/)).toBeNull();
     expect(screen.queryByText('请检查输入是否正确，或者换一个更简短、更常用的关键词。')).toBeNull();
     expect(screen.getByRole('link', { name: '清除筛选条件' }).getAttribute('href')).toBe(
       '/search?wd=%E5%A4%A9%E6%96%87&sort=latest',

@@ -147,7 +147,8 @@ export function SearchScreen() {
             <section className="app-panel app-search__filters" aria-label="筛选">
               <h1 className="app-search__heading">
                 “{state.wd}”的搜索结果
-                {results.data && !results.isPlaceholderData && (
+                {/* No hit: the empty state below says so, not a count of 0. */}
+                {results.data && !results.isPlaceholderData && total > 0 && (
                   <span className="app-search__stats">
                     找到约 {total} 条结果{results.data.spend ? `，用时 ${results.data.spend} 秒` : ''}
                   </span>
