@@ -197,6 +197,36 @@ describe('article search', { timeout: 30_000 }, () => {
   });
 });
 
+describe('search box limits', { timeout: 20_000 }, () => {
+  it('takes the same longest query in the header box and the article box, and says when a query was cut', async () => {
+    const { router } = renderApp('/article', {
+      backend: {
+        'GET /api/v1/article/list': { status: 200, body: {} },
+        'GET /api/v1/document/search': { status: 200, body: {} },
+      },
+    });
+    const long = '天文'.repeat(60);
+    const articleBox = within(await screen.findByRole('search', { name: '搜索文章' }));
+    const articleInput = articleBox.getByRole('textbox', { name: '搜索文章' }) as HTMLInputElement;
+    const header = within(screen.getByRole('search', { name: '站内搜索' }));
+    const headerInput = header.getByRole('searchbox', { name: '搜索关键词' }) as HTMLInputElement;
+    expect(screen.queryByText(/关键词最多/)).toBeNull();
+
+    await userEvent.click(articleInput);
+    await userEvent.paste(long);
+    expect(articleInput.value).toBe(long.slice(0, 100));
+    expect(screen.getByText('关键词最多 100 个字，超出的部分不会输入')).toBeTruthy();
+
+    await userEvent.click(headerInput);
+    await userEvent.paste(long);
+    expect(headerInput.value).toBe(long.slice(0, 100));
+    expect(screen.getAllByText('关键词最多 100 个字，超出的部分不会输入')).toHaveLength(2);
+    await userEvent.click(header.getByRole('button', { name: '搜索' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search'));
+    expect(new URLSearchParams(router.state.location.search).get('wd')).toBe(long.slice(0, 100));
+  });
+});
+
 describe('article page', { timeout: 30_000 }, () => {
   it('shows /article/about (no such category) as the article whose identifier is about, titled after it', async () => {
     renderApp('/article/about', { backend: articleBackend() });

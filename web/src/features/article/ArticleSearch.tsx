@@ -10,12 +10,12 @@ import { IconSearch } from '../../ui/icons';
 import { Pager } from '../../ui/Pager';
 import { Button, Input } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
+import { MAX_QUERY_LENGTH, QueryLimitNote } from '../search/SearchBox';
 import { ArticleMeta } from './ArticleList';
 import { articlePath, searchArticlesQuery } from './api';
 import './article.css';
 
 const SEARCH_PAGE_SIZE = 10;
-const MAX_QUERY_LENGTH = 100;
 
 export function ArticleSearchBox({ initial = '' }: { initial?: string }) {
   const navigate = useNavigate();
@@ -35,6 +35,7 @@ export function ArticleSearchBox({ initial = '' }: { initial?: string }) {
         aria-label="搜索文章"
       />
       <Button htmlType="submit" theme="solid" icon={<IconSearch />} aria-label="搜索" />
+      <QueryLimitNote query={text} />
     </form>
   );
 }

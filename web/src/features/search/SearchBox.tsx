@@ -5,8 +5,20 @@ import { Link, useNavigate } from 'react-router-dom';
 import { IconSearch } from '../../ui/icons';
 import './search.css';
 
-/** Longest query sent; the server searches the first words of longer ones anyway. */
-export const MAX_QUERY_LENGTH = 64;
+/**
+ * Longest query a search box takes, the document search's and the article search's alike
+ * (docs/api.md, search): past it the box takes no more and says so (QueryLimitNote).
+ */
+export const MAX_QUERY_LENGTH = 100;
+
+/** Said under a search box once its query reaches MAX_QUERY_LENGTH (typed or pasted and cut). */
+export function QueryLimitNote({ query }: { query: string }) {
+  return query.length >= MAX_QUERY_LENGTH ? (
+    <p className="app-search-box__limit" role="status">
+      关键词最多 {MAX_QUERY_LENGTH} 个字，超出的部分不会输入
+    </p>
+  ) : null;
+}
 
 export const searchPath = (wd: string) => `/search?wd=${encodeURIComponent(wd)}`;
 
@@ -51,6 +63,7 @@ export function SearchBox({
           {size === 'large' && <span>搜索</span>}
         </button>
       </form>
+      <QueryLimitNote query={wd} />
       {recommended.length > 0 && (
         <p className="app-search-box__words">
           <span>热门搜索：</span>
