@@ -257,15 +257,11 @@ function categoryContent(input: PageInput, head: PageHead): string {
   if (articles) {
     // The same calls as the page's (shared/page-data.ts articleListPageCalls).
     const state = articleListState(input.query);
-    const hits = state.wd ? findAnswer(input.answers, articleSearchCall(state.wd, state.page)) : undefined;
+    const categoryIds = category?.id ? articleCategoryIds(input.categories, category.id) : [];
+    const hits = state.wd ? findAnswer(input.answers, articleSearchCall(state.wd, state.page, categoryIds)) : undefined;
     const list = state.wd
       ? hits && { articles: hits.hits, total: hits.total }
-      : findAnswer(
-          input.answers,
-          articleListCall(
-            articleListRequest(category?.id ? articleCategoryIds(input.categories, category.id) : [], state.page),
-          ),
-        );
+      : findAnswer(input.answers, articleListCall(articleListRequest(categoryIds, state.page)));
     if (list) {
       const pages = Math.max(1, Math.ceil(list.total / ARTICLE_PAGE_SIZE));
       parts.push(

@@ -372,12 +372,19 @@ export interface ArticleHits {
   spend: string;
 }
 
-/** One page of the articles' full-text search (10 hits, highlighted). */
-export const articleSearchCall = (wd: string, page: number): ApiCall<ArticleHits> =>
+/**
+ * One page of the articles' full-text search (10 hits, highlighted), in these categories (a
+ * category's page: the category and those below it) or in all when none.
+ */
+export const articleSearchCall = (
+  wd: string,
+  page: number,
+  categoryIds: readonly number[] = [],
+): ApiCall<ArticleHits> =>
   apiCall({
-    key: ['article', 'search', wd, page],
+    key: ['article', 'search', wd, page, ...(categoryIds.length ? [categoryIds.join(',')] : [])],
     path: '/api/v1/article/search',
-    query: { wd, page },
+    query: { wd, page, ...(categoryIds.length ? { category_id: [...categoryIds] } : {}) },
     select: (body: SearchArticleReply) => ({
       hits: body.article ?? [],
       total: body.total ?? 0,
@@ -447,8 +454,9 @@ export function articleListPageCalls(
   const category = articleCategoryOf(categories, x);
   if (x !== undefined && !category) return articlePageCalls(x);
   const state = articleListState(query);
+  const categoryIds = category?.id ? articleCategoryIds(categories, category.id) : [];
   const list = state.wd
-    ? articleSearchCall(state.wd, state.page)
-    : articleListCall(articleListRequest(category?.id ? articleCategoryIds(categories, category.id) : [], state.page));
+    ? articleSearchCall(state.wd, state.page, categoryIds)
+    : articleListCall(articleListRequest(categoryIds, state.page));
   return [list, recommendedArticlesCall()];
 }

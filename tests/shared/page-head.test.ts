@@ -265,6 +265,10 @@ describe('the calls of the article pages', () => {
     expect(articleListPageCalls(categories, undefined, { wd: ' 升级 ', page: '3' })[0]!.key).toEqual(
       articleSearchCall('升级', 3).key,
     );
+    // a category's page searches that category and those below it
+    expect(callUrl(articleListPageCalls(categories, '7', { wd: '升级' })[0]!)).toBe(
+      `/api/v1/article/search?wd=${encodeURIComponent('升级')}&page=1&category_id=7&category_id=8`,
+    );
   });
 
   it('read the page from the address and shape the answers as the screens keep them', () => {

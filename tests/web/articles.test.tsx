@@ -183,6 +183,38 @@ describe('article search', { timeout: 30_000 }, () => {
     );
   });
 
+  it('searches a category on its page, says so, and offers to search every article', async () => {
+    const categories = [
+      { id: 5, title: '站内公告', type: 1, enable: true, parent_id: 0 },
+      { id: 6, title: '维护', type: 1, enable: true, parent_id: 5 },
+      { id: 8, title: '使用帮助', type: 1, enable: true, parent_id: 0 },
+    ];
+    const { fetchMock, router } = renderApp('/article/5?wd=%E5%8D%87%E7%BA%A7', {
+      categories,
+      backend: {
+        'GET /api/v1/article/list': { status: 200, body: {} },
+        'GET /api/v1/article/search': { status: 200, body: {} },
+      },
+    });
+    expect(await screen.findByRole('heading', { name: '在「站内公告」中搜索：升级', level: 1 })).toBeTruthy();
+    await waitFor(() => expect(requests(fetchMock, 'GET', '/api/v1/article/search')).toHaveLength(1));
+    const sent = new URL(String(requests(fetchMock, 'GET', '/api/v1/article/search')[0]?.[0]), 'http://localhost');
+    expect(sent.searchParams.getAll('category_id')).toEqual(['5', '6']);
+    expect(screen.getByRole('link', { name: '在全部文章中搜索“升级”' }).getAttribute('href')).toBe(
+      '/article?wd=%E5%8D%87%E7%BA%A7',
+    );
+
+    // The box of a category's page searches that category again.
+    const box = screen.getByRole('search', { name: '搜索文章' });
+    const input = within(box).getByRole('textbox', { name: '搜索文章' });
+    await userEvent.clear(input);
+    await userEvent.type(input, '公告');
+    await userEvent.click(within(box).getByRole('button', { name: '搜索' }));
+    await waitFor(() =>
+      expect(router.state.location.pathname + router.state.location.search).toBe('/article/5?wd=%E5%85%AC%E5%91%8A'),
+    );
+  });
+
   it('searches from the box', async () => {
     const { router } = renderApp('/article', {
       backend: {

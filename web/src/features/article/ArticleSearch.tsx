@@ -17,13 +17,14 @@ import './article.css';
 
 const SEARCH_PAGE_SIZE = 10;
 
-export function ArticleSearchBox({ initial = '' }: { initial?: string }) {
+/** The search box of `path`: `/article` searches every article, a category's page that category. */
+export function ArticleSearchBox({ initial = '', path = '/article' }: { initial?: string; path?: string }) {
   const navigate = useNavigate();
   const [text, setText] = useState(initial);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const wd = text.trim();
-    navigate(wd ? `/article?wd=${encodeURIComponent(wd)}` : '/article');
+    navigate(wd ? `${path}?wd=${encodeURIComponent(wd)}` : path);
   };
   return (
     <form className="app-article-search" role="search" aria-label="搜索文章" onSubmit={submit}>
@@ -54,22 +55,26 @@ function Hit({ hit }: { hit: ArticleHit }) {
 }
 
 /**
- * The hits for `wd`, page `page` (in the URL), with the count and the time taken; a page past
- * the last one says so, with links to the first and the last page (`hrefFor`).
+ * The hits for `wd`, page `page` (in the URL), in `categoryIds` (all when none), with the count
+ * and the time taken; a page past the last one says so, with links to the first and the last
+ * page (`hrefFor`).
  */
 export function ArticleSearchResults({
   wd,
   page,
+  categoryIds = [],
   onPage,
   hrefFor,
 }: {
   wd: string;
   page: number;
+  /** A category's page: the category and those below it. */
+  categoryIds?: readonly number[];
   onPage: (page: number) => void;
   /** The address of page `n` of these hits. */
   hrefFor: (page: number) => string;
 }) {
-  const results = useQuery(searchArticlesQuery(wd, page));
+  const results = useQuery(searchArticlesQuery(wd, page, categoryIds));
   const total = results.data?.total ?? 0;
   return (
     <QueryStates

@@ -58,8 +58,8 @@ export const recommendedArticlesQuery = () => callQuery(recommendedArticlesCall(
 export const relatedArticlesQuery = (key: string) => callQuery(relatedArticlesCall(key));
 
 /** Full-text search (10 hits a page, highlighted); the previous page stays while the next loads. */
-export const searchArticlesQuery = (wd: string, page: number) =>
-  queryOptions({ ...callQuery(articleSearchCall(wd, page)), placeholderData: keepPreviousData });
+export const searchArticlesQuery = (wd: string, page: number, categoryIds: readonly number[] = []) =>
+  queryOptions({ ...callQuery(articleSearchCall(wd, page, categoryIds)), placeholderData: keepPreviousData });
 
 /** 我的文章: one page of the member's own articles in every status, newest first. */
 export const myArticlesQuery = (userId: number, page: number, size: number) =>

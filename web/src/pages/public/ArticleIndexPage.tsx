@@ -1,4 +1,4 @@
-import { useLocation, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { articleCategoryIds, articleCategoryOf, articleListState } from '../../../../shared/page-data';
 import { ArticleCategoryNav } from '../../features/article/ArticleCategoryNav';
 import { ArticleList, RecommendedArticles } from '../../features/article/ArticleList';
@@ -14,7 +14,7 @@ import { ArticleReader } from './ArticleDetailPage';
 /**
  * `/article` and `/article/{category}`: the articles of a category (and below it), paged in
  * the URL, with the search box and the recommended ones aside; `/article?wd=…` the search's
- * hits. Where no article category has the key (MOREDOC's footer links, `/article/about`),
+ * hits, `/article/{category}?wd=…` those in the category (and below it), saying so. Where no article category has the key (MOREDOC's footer links, `/article/about`),
  * the article with that identifier is shown instead.
  */
 export function ArticleIndexPage() {
@@ -30,6 +30,8 @@ export function ArticleIndexPage() {
 
   const { page, wd } = articleListState(Object.fromEntries(search));
   const trail = node?.id ? categoryTrail(categories, node.id) : [];
+  // A category's page lists, and searches, that category and those below it.
+  const categoryIds = listed?.id ? articleCategoryIds(allCategories, listed.id) : [];
   const paramsFor = (next: number) => {
     const params = new URLSearchParams(search);
     if (next > 1) params.set('page', String(next));
@@ -49,13 +51,20 @@ export function ArticleIndexPage() {
       {/* Beside the list at the top of the side column; on a phone, where the side column goes
           below the list, above it (after ten articles and the pager it was out of reach). */}
       <section className="app-article-index__search" aria-label="搜索文章">
-        <ArticleSearchBox key={wd} initial={wd} />
+        <ArticleSearchBox key={wd} initial={wd} path={node ? pathname : '/article'} />
       </section>
       <div className="app-article-index__main">
         {wd ? (
           <>
-            <h1 className="app-article-index__title">搜索：{wd}</h1>
-            <ArticleSearchResults wd={wd} page={page} onPage={goTo} hrefFor={hrefFor} />
+            <h1 className="app-article-index__title">
+              {node ? `在「${node.title ?? ''}」中搜索：${wd}` : `搜索：${wd}`}
+            </h1>
+            {node && (
+              <p className="app-article-index__description">
+                <Link to={`/article?wd=${encodeURIComponent(wd)}`}>在全部文章中搜索“{wd}”</Link>
+              </p>
+            )}
+            <ArticleSearchResults wd={wd} page={page} categoryIds={categoryIds} onPage={goTo} hrefFor={hrefFor} />
           </>
         ) : (
           <>
@@ -63,7 +72,7 @@ export function ArticleIndexPage() {
             {node?.description && <p className="app-article-index__description">{node.description}</p>}
             <ArticleCategoryNav current={node} trail={trail} />
             <ArticleList
-              categoryIds={listed?.id ? articleCategoryIds(allCategories, listed.id) : []}
+              categoryIds={categoryIds}
               categoryId={listed?.id}
               page={page}
               onPage={goTo}
