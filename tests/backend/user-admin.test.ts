@@ -378,6 +378,10 @@ describe('DeleteUser', () => {
 
 describe('ListUser', () => {
   it('shows visitors a fixed public column set, with groups and a total', async () => {
+    await api(backend.url, 'PUT', '/api/v1/user/profile', {
+      token: member.token,
+      body: { id: member.user.id, email: 'member@example.com', realname: '张三' },
+    });
     const res = await api(backend.url, 'GET', '/api/v1/user/list', { query: { page: 1, size: 1 } });
     expect(res.status).toBe(200);
     expect(res.body.user.length).toBeGreaterThan(1); // size is clamped to at least 10
@@ -385,6 +389,7 @@ describe('ListUser', () => {
     for (const user of res.body.user) {
       expect(user.email).toBeUndefined();
       expect(user.register_ip).toBeUndefined();
+      expect(user.realname).toBeUndefined(); // a real name is not for visitors (GetUser neither)
       expect(user.group_id.length).toBeGreaterThan(0);
     }
   });

@@ -27,13 +27,15 @@ export const PUBLIC_PROFILE_COLUMNS = [
   'article_count',
 ] as const;
 
-/** Columns of a user in ListUser without the ListUser permission. */
+/**
+ * Columns of a user in ListUser without the ListUser permission. MOREDOC adds `realname`, so
+ * that anybody could read every member's real name from the list: left out, as GetUser does.
+ */
 export const PUBLIC_LIST_COLUMNS = [
   'id',
   'username',
   'signature',
   'avatar',
-  'realname',
   'doc_count',
   'follow_count',
   'fans_count',
