@@ -25,6 +25,19 @@ const favouritesOf = (userId: number) =>
   );
 
 describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
+  it("quotes the title HTML-escaped in the member's dynamic, which clients read as HTML (MOREDOC's form)", async () => {
+    const owner = await registerMember(backend.url);
+    const title = '<img src=x onerror=alert(1)>C++ & "STL"';
+    const doc = await insertDocument(backend.dataDir, { userId: owner.user.id, title });
+    const member = await registerMember(backend.url);
+    expect((await favorite(member, { document_id: doc.id })).status).toBe(200);
+    const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
+    expect(dynamics.body.dynamic[0]).toMatchObject({
+      type: 2,
+      content: '收藏了文档《&lt;img src=x onerror=alert(1)&gt;C++ &amp; &quot;STL&quot;》',
+    });
+  });
+
   it("keeps a document once, lists it with the document's details, and forgets it again", async () => {
     const owner = await registerMember(backend.url);
     const doc = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '机器学习入门' });

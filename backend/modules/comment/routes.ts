@@ -13,6 +13,7 @@ import { PunishmentType, barReason } from '../punishment/service';
 import {
   DynamicType,
   addDynamic,
+  dynamicTitle,
   checkCaptcha,
   publicProfilesOf,
   setCommentCounts,
@@ -232,7 +233,7 @@ export const commentService = defineService(
             trx,
             me.id,
             DynamicType.Comment,
-            `评论了${type === TargetType.Article ? '文章' : '文档'}《${info.title}》`,
+            `评论了${type === TargetType.Article ? '文章' : '文档'}《${dynamicTitle(info.title)}》`,
           );
           if (status === ReviewStatus.Approved) await recount(trx, [row]);
           if (status === ReviewStatus.Approved && parent) await tellAnswered(trx, [{ answered: parent, reply: row }]);

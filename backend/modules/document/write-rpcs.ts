@@ -11,7 +11,7 @@ import { documentUploadsOf, linkAttachment } from '../attachment/service';
 import { existingCategoryIds, recountCategories } from '../category/service';
 import { groupsOfUser } from '../group/service';
 import { enabledLanguages } from '../language/service';
-import { DynamicType, addCredit, addDynamic, deductCredit } from '../user/service';
+import { DynamicType, addCredit, addDynamic, deductCredit, dynamicTitle } from '../user/service';
 import { documentReviewed, tell } from '../message/service';
 import { recountListed } from './author-counts';
 import { mayUpload } from './access';
@@ -275,7 +275,7 @@ export const writeRpcs = [
           }
           // Still unused under the uploader's lock: a request with the same upload at once waited here and loses.
           if (!(await linkAttachment(trx, upload.id, row.id))) throw badRequest('文档文件参数attachment_id不正确');
-          await addDynamic(trx, me.id, DynamicType.Upload, `上传了文档《${row.title}》`);
+          await addDynamic(trx, me.id, DynamicType.Upload, `上传了文档《${dynamicTitle(row.title)}》`);
           created.push(row.id);
         }
         await setCategoryLinks(trx, created, categoryIds);
@@ -355,7 +355,7 @@ export const writeRpcs = [
         for (const doc of gone) {
           if (penalty > 0) await deductCredit(trx, doc.user_id, penalty);
           if (doc.user_id === me.id)
-            await addDynamic(trx, me.id, DynamicType.DeleteDocument, `删除了文档《${doc.title}》`);
+            await addDynamic(trx, me.id, DynamicType.DeleteDocument, `删除了文档《${dynamicTitle(doc.title)}》`);
         }
         await recountListed(
           trx,

@@ -17,7 +17,7 @@ import {
   type DocumentRow,
 } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
-import { DynamicType, addCredit, addDynamic, spendCredits } from '../user/service';
+import { DynamicType, addCredit, addDynamic, dynamicTitle, spendCredits } from '../user/service';
 import { serveDownload } from './file-route';
 import { downloadUrl } from './link';
 import { DocumentPurchase, DownloadDocumentReply, ListUserDownloadReply } from '../../../shared/messages/download';
@@ -175,7 +175,7 @@ export const downloadService = defineService(
             price: doc.price,
           });
           await bumpCounter(trx, doc.id, 'download_count', 1);
-          if (me) await addDynamic(trx, me.id, DynamicType.Download, `下载了文档《${doc.title}》`);
+          if (me) await addDynamic(trx, me.id, DynamicType.Download, `下载了文档《${dynamicTitle(doc.title)}》`);
         });
         await syncDownloadCount(ctx, doc.id);
         return {

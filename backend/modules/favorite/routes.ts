@@ -7,7 +7,7 @@ import { mapUnique, requireIds } from '../../wire/request';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { bumpCounter, documentById, documentsByIds, isPublic, listedDocumentFields } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
-import { DynamicType, addCredit, addDynamic, bumpFavoriteCount } from '../user/service';
+import { DynamicType, addCredit, addDynamic, bumpFavoriteCount, dynamicTitle } from '../user/service';
 import { articleTitles, bumpArticleFavorites, publishedArticles, publishedFavoriteCount } from '../article/service';
 import {
   Favorite,
@@ -121,7 +121,7 @@ export const favoriteService = defineService('FavoriteAPI', [
             trx,
             me.id,
             DynamicType.Favorite,
-            `收藏了${target.type === FavoriteType.Article ? '文章' : '文档'}《${target.title}》`,
+            `收藏了${target.type === FavoriteType.Article ? '文章' : '文档'}《${dynamicTitle(target.title)}》`,
           );
           return row;
         }),

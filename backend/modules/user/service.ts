@@ -15,6 +15,7 @@ export {
   PUBLIC_PROFILE_COLUMNS,
   addCredit,
   addDynamic,
+  dynamicTitle,
   bumpFavoriteCount,
   countUsers,
   deductCredit,

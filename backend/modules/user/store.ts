@@ -3,6 +3,7 @@ import type { Database } from '../../db';
 import { like, notBelowZero, tablesWithColumn } from '../../db/dialect';
 import { now, type UserTable } from '../../db/schema';
 import { passwordChanged } from '../../platform/auth/session';
+import { escapeHtml } from '../../platform/search/highlight';
 import { countOf, likePattern, offsetOf, parseOrder, rowOr404 } from '../../wire/request';
 import { memberIds } from '../group/service';
 
@@ -348,6 +349,16 @@ export const DynamicType = {
   Follow: 13,
   DeleteDocument: 14,
 } as const;
+
+/**
+ * A document's or article's title as a dynamic quotes it. A dynamic's content is HTML, as
+ * MOREDOC writes it (`html.EscapeString` of the title, inside a link) and as clients read it
+ * (MOREDOC's shows it as HTML, ours takes its text): a title written raw ran as markup in the
+ * one and lost its `<…>` in the other.
+ */
+export function dynamicTitle(title: string): string {
+  return escapeHtml(title);
+}
 
 export async function addDynamic(db: Database, userId: number, type: number, content: string): Promise<void> {
   const ts = now();
