@@ -97,6 +97,7 @@ describe('login CSRF: sign-in calls from another site are refused even without a
   const signIns: Array<[string, string]> = [
     ['POST', '/api/v1/user/login'],
     ['POST', '/api/v1/user/register'],
+    ['POST', '/api/v1/user/email/code'],
     ['POST', '/api/v1/user/findpassword/stepone'],
     ['PUT', '/api/v1/user/findpassword/steptwo'],
     ['POST', '/api/v1/oauth/login'],

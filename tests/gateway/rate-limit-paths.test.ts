@@ -97,6 +97,7 @@ describe('the other sign-in limits hold for encoded spellings', () => {
       (i) => ({ username: `bypass${process.pid}x${i}`, password: 'member-password' }),
     ],
     ['POST', '/api/v1/user/findpassword/%73tepone', () => ({ email: 'not-an-email' })],
+    ['POST', '/api/v1/user/email/%63ode', () => ({ email: 'someone@example.com', type: 0 })],
     [
       'PUT',
       '/api/v1/user/findpassword/%73teptwo',
