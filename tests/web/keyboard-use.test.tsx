@@ -1,6 +1,6 @@
 // What a keyboard alone does on the public screens: the skip link past the header, and a form sent
 // with wrong fields taking the keyboard to the first of them.
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearSession } from '../../web/src/features/session/session-store';
@@ -28,5 +28,33 @@ describe('keyboard use', () => {
     // The next Tab goes on inside the screen, not back to the header.
     await userEvent.tab();
     await waitFor(() => expect(main.contains(document.activeElement)).toBe(true));
+  });
+
+  it('takes the keyboard to the first wrong field when the login form is refused by its checks', async () => {
+    renderApp('/auth/login');
+    const username = await screen.findByLabelText('用户名');
+    await userEvent.type(screen.getByLabelText('密码'), 'secret123');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(document.activeElement).toBe(username));
+    expect(username.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it("takes the keyboard to the register form's first wrong field, past the right ones", async () => {
+    renderApp('/auth/register');
+    await userEvent.type(await screen.findByLabelText('用户名'), 'amy01');
+    await userEvent.click(screen.getByRole('button', { name: '注册' }));
+    const email = screen.getByLabelText('邮箱');
+    await waitFor(() => expect(document.activeElement).toBe(email));
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('takes the keyboard to 反馈内容 when the feedback dialog is sent empty', async () => {
+    renderApp('/');
+    await userEvent.click(await screen.findByRole('button', { name: '意见反馈' }));
+    const dialog = within(await screen.findByRole('dialog', { name: '意见反馈' }));
+    await userEvent.click(dialog.getByRole('button', { name: '提交反馈' }));
+    const content = dialog.getByLabelText('反馈内容');
+    await waitFor(() => expect(document.activeElement).toBe(content));
+    expect(content.getAttribute('aria-invalid')).toBe('true');
   });
 });

@@ -7,6 +7,7 @@ import { TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
 import { userApi } from '../user/api';
 import { checkConfirmation, checkPassword } from '../user/validation';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 
 type PasswordField = 'old' | 'next' | 'confirmation';
 
@@ -14,6 +15,7 @@ type PasswordField = 'old' | 'next' | 'confirmation';
 export function PasswordForm() {
   const { form, setForm, set } = useFormValues<Record<PasswordField, string>>({ old: '', next: '', confirmation: '' });
   const [errors, setErrors] = useState<Errors<PasswordField>>({});
+  const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const [saving, setSaving] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -24,7 +26,7 @@ export function PasswordForm() {
       confirmation: checkConfirmation(form.next, form.confirmation),
     });
     setErrors(invalid ?? {});
-    if (invalid) return;
+    if (invalid) return focusFirstInvalid();
     setSaving(true);
     const result = await userApi.updatePassword({ old_password: form.old, new_password: form.next });
     setSaving(false);
@@ -37,7 +39,7 @@ export function PasswordForm() {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="password-title">
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate aria-labelledby="password-title">
       <h2 id="password-title" className="app-panel__title">
         修改密码
       </h2>

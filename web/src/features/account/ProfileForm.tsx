@@ -12,6 +12,7 @@ import { userApi } from '../user/api';
 import { checkEmail } from '../user/validation';
 import { AvatarUpload } from './AvatarUpload';
 import { EmailField } from '../auth/AuthFields';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 
 // The mobile number is not among them: it changes only by SMS code (MobileBinding).
 type ProfileField = 'realname' | 'email' | 'identity' | 'address' | 'signature';
@@ -26,6 +27,7 @@ export function ProfileForm({ user }: { user: User }) {
   const { user: signedIn } = useSession();
   const { form, set } = useFormValues(() => profileOf(user));
   const [errors, setErrors] = useState<Errors<ProfileField>>({});
+  const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const [saving, setSaving] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -38,7 +40,8 @@ export function ProfileForm({ user }: { user: User }) {
       signature: checkMaxLength(form.signature, 255, '个性签名'),
     });
     setErrors(invalid ?? {});
-    if (invalid || !user.id) return;
+    if (invalid) return focusFirstInvalid();
+    if (!user.id) return;
     const fields = Object.fromEntries(PROFILE_FIELDS.map((f) => [f, form[f].trim()])) as Record<ProfileField, string>;
     setSaving(true);
     // The backend writes every profile column, so the current avatar and mobile number (an
@@ -59,7 +62,7 @@ export function ProfileForm({ user }: { user: User }) {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="profile-title">
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate aria-labelledby="profile-title">
       <h2 id="profile-title" className="app-panel__title">
         基本资料
       </h2>

@@ -38,7 +38,7 @@ const MODES = [
 function PasswordLoginForm({ target }: { target: string }) {
   const settings = useSettings();
   const captcha = useCaptcha('login', captchaEnabled(settings.security, 'login'));
-  const { errors, submitting, submit: signIn } = useSignInForm<Field>(target);
+  const { errors, submitting, submit: signIn, formRef } = useSignInForm<Field>(target);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [captchaText, setCaptchaText] = useState('');
@@ -63,7 +63,7 @@ function PasswordLoginForm({ target }: { target: string }) {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
       <TextField
         id="username"
         label="用户名"

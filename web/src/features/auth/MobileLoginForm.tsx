@@ -17,7 +17,7 @@ export function MobileLoginForm({ target }: { target: string }) {
   const registrationOpen = settings.security?.enable_register === true && !settings.security.is_close;
   const smsCaptcha = useSmsCaptcha();
   const { form, set } = useFormValues({ mobile: '', code: '' });
-  const { errors, setErrors, submitting, submit: signIn } = useSignInForm<Field>(target);
+  const { errors, setErrors, submitting, submit: signIn, formRef } = useSignInForm<Field>(target);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -32,7 +32,7 @@ export function MobileLoginForm({ target }: { target: string }) {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
       {registrationOpen && <p className="app-auth-note">验证码登录，未注册手机号将自动注册</p>}
       <MobileCodeFields
         type="login"

@@ -14,7 +14,7 @@ type Field = 'mobile' | 'captcha' | 'code' | 'username' | 'password' | 'confirma
 export function MobileRegisterForm({ target }: { target: string }) {
   const smsCaptcha = useSmsCaptcha();
   const { form, set } = useFormValues({ mobile: '', code: '', username: '', password: '', confirmation: '' });
-  const { errors, setErrors, submitting, submit: signIn } = useSignInForm<Field>(target);
+  const { errors, setErrors, submitting, submit: signIn, formRef } = useSignInForm<Field>(target);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -36,7 +36,7 @@ export function MobileRegisterForm({ target }: { target: string }) {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
       <MobileCodeFields
         type="register"
         form={form}

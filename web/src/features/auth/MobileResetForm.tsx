@@ -9,6 +9,7 @@ import { userApi } from '../user/api';
 import { checkConfirmation, checkPassword } from '../user/validation';
 import { MobileCodeFields, mobileCodeProblems, mobileCodeRequest, useSmsCaptcha } from './SmsCode';
 import { AuthSubmitButton, NewPasswordFields } from './AuthFields';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 
 type Field = 'mobile' | 'captcha' | 'code' | 'password' | 'confirmation';
 
@@ -17,6 +18,7 @@ export function MobileResetForm() {
   const smsCaptcha = useSmsCaptcha();
   const { form, set } = useFormValues({ mobile: '', code: '', password: '', confirmation: '' });
   const [errors, setErrors] = useState<Errors<Field>>({});
+  const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const [submitting, setSubmitting] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -27,7 +29,7 @@ export function MobileResetForm() {
       confirmation: checkConfirmation(form.password, form.confirmation),
     });
     setErrors(invalid ?? {});
-    if (invalid) return;
+    if (invalid) return focusFirstInvalid();
     setSubmitting(true);
     const result = await userApi.findPasswordByMobile({
       ...mobileCodeRequest(form),
@@ -43,7 +45,7 @@ export function MobileResetForm() {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
       <p className="app-state__description">输入绑定的手机号，用短信验证码设置新密码。</p>
       <MobileCodeFields
         type="find_password"

@@ -11,12 +11,14 @@ import { userApi } from '../user/api';
 import { checkConfirmation, checkEmail, checkPassword } from '../user/validation';
 import { CaptchaField, captchaFields, captchaProblem, type CaptchaState } from './CaptchaField';
 import { AuthSubmitButton, EmailField, NewPasswordFields } from './AuthFields';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 
 /** Step one: the e-mail address the reset link goes to. */
 export function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
   const [email, setEmail] = useState('');
   const [captchaText, setCaptchaText] = useState('');
   const [errors, setErrors] = useState<Errors<'email' | 'captcha'>>({});
+  const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const [submitting, setSubmitting] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
 
@@ -24,7 +26,7 @@ export function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
     event.preventDefault();
     const invalid = collectErrors({ email: checkEmail(email), captcha: captchaProblem(captcha, captchaText) });
     setErrors(invalid ?? {});
-    if (invalid) return;
+    if (invalid) return focusFirstInvalid();
     setSubmitting(true);
     const result = await userApi.findPasswordStepOne({
       email: email.trim(),
@@ -56,7 +58,7 @@ export function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
       <p className="app-state__description">输入注册时使用的邮箱，我们会发送一封重置密码的邮件。</p>
       <EmailField value={email} onChange={setEmail} error={errors.email} placeholder="请输入注册邮箱" />
       <CaptchaField captcha={captcha} value={captchaText} onChange={setCaptchaText} error={errors.captcha} />
@@ -70,6 +72,7 @@ export function ResetPasswordForm({ email, token, captcha }: { email: string; to
   const navigate = useNavigate();
   const { form, setForm, set } = useFormValues({ password: '', confirmation: '', captcha: '' });
   const [errors, setErrors] = useState<Errors<'password' | 'confirmation' | 'captcha'>>({});
+  const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const [submitting, setSubmitting] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -80,7 +83,7 @@ export function ResetPasswordForm({ email, token, captcha }: { email: string; to
       captcha: captchaProblem(captcha, form.captcha),
     });
     setErrors(invalid ?? {});
-    if (invalid) return;
+    if (invalid) return focusFirstInvalid();
     setSubmitting(true);
     const result = await userApi.findPasswordStepTwo({
       email,
@@ -102,7 +105,7 @@ export function ResetPasswordForm({ email, token, captcha }: { email: string; to
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
       <p className="app-state__description">为 {email} 设置新密码。</p>
       <NewPasswordFields label="新密码" form={form} set={set} errors={errors} />
       <CaptchaField captcha={captcha} value={form.captcha} onChange={set('captcha')} error={errors.captcha} />

@@ -38,7 +38,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
     code: '',
     captcha: '',
   });
-  const { errors, setErrors, submitting, submit: signIn } = useSignInForm<Field>(target);
+  const { errors, setErrors, submitting, submit: signIn, formRef } = useSignInForm<Field>(target);
 
   const validateForCode = () => {
     const invalid = collectErrors({ email: checkEmail(form.email), captcha: captchaProblem(captcha, form.captcha) });
@@ -74,7 +74,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
       <NewUsernameField value={form.username} onChange={set('username')} error={errors.username} />
       <EmailField value={form.email} onChange={set('email')} error={errors.email} placeholder="用于找回密码" />
       <NewPasswordFields label="密码" form={form} set={set} errors={errors} />

@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { safeRedirect } from '../../../../shared/access';
 import type { ApiResult } from '../../api/client';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { closeToast, toast } from '../../kit/toasts/toast-store';
 import { completeSignIn } from '../session/session-actions';
@@ -61,12 +62,14 @@ export function useFinishSignIn(target: string) {
  * which retracts the last attempt's failure, checks the fields (`problems`: nothing is sent while
  * one is wrong), sends with the button busy and finishes the sign-in. When the visitor is not
  * signed in, the form is usable again and `submit` answers the refused result, for the form to
- * renew a captcha the backend consumed.
+ * renew a captcha the backend consumed. `formRef` goes on the <form>: a refused check takes the
+ * keyboard to the first wrong field.
  */
 export function useSignInForm<F extends string>(target: string) {
   const { finish, retractFailure } = useFinishSignIn(target);
   const [errors, setErrors] = useState<Errors<F>>({});
   const [submitting, setSubmitting] = useState(false);
+  const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const submit = async <A extends LoginAnswer>(
     problems: Record<F, string | undefined>,
     send: () => Promise<ApiResult<A>>,
@@ -75,12 +78,15 @@ export function useSignInForm<F extends string>(target: string) {
     retractFailure();
     const invalid = collectErrors<F>(problems);
     setErrors(invalid ?? {});
-    if (invalid) return undefined;
+    if (invalid) {
+      focusFirstInvalid();
+      return undefined;
+    }
     setSubmitting(true);
     const result = await send();
     if (await finish(result, typeof messages === 'function' ? messages(result) : messages)) return undefined;
     setSubmitting(false);
     return result;
   };
-  return { errors, setErrors, submitting, submit };
+  return { errors, setErrors, submitting, submit, formRef };
 }

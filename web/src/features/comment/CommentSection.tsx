@@ -23,6 +23,7 @@ import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
 import { approvedCommentsQuery, createComment, deleteComments, myCommentsQuery } from './api';
 import './comments.css';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 
 /** Threads shown at first and added by each 查看更多评论: a page of hundreds stays light on a phone. */
 const THREADS_PER_STEP = 20;
@@ -73,6 +74,7 @@ function CommentForm({
   const [content, setContent] = useState('');
   const [captchaText, setCaptchaText] = useState('');
   const [errors, setErrors] = useState<{ content?: string; captcha?: string }>({});
+  const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const replyTo = parent?.user?.username;
   // A reply to a reply is sent after 回复 @name：, which counts towards the limit too.
   const prefix = replyTo && parent?.parent_id ? `回复 @${replyTo}：` : '';
@@ -117,13 +119,13 @@ function CommentForm({
       captcha: captchaProblem(captcha, captchaText),
     };
     setErrors(next);
-    if (next.content || next.captcha) return;
+    if (next.content || next.captcha) return focusFirstInvalid();
     send.mutate(prefix + text);
   };
 
   const id = parent ? `reply-${parent.id}` : 'comment-content';
   return (
-    <form className="app-comment-form" onSubmit={submit} noValidate>
+    <form ref={formRef} className="app-comment-form" onSubmit={submit} noValidate>
       <TextAreaField
         id={id}
         label={replyTo ? `回复 @${replyTo}` : '发表评论'}

@@ -16,6 +16,7 @@ import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
 import { screenshotUploadTarget, sendFeedback } from './api';
 import './feedback.css';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 
 type Field = 'content' | 'contact' | 'captcha';
 
@@ -30,6 +31,7 @@ export function FeedbackForm({ onClose }: { onClose?: () => void }) {
   const [image, setImage] = useState('');
   const [captchaText, setCaptchaText] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const [sent, setSent] = useState(false);
 
   const send = useMutation({
@@ -67,7 +69,8 @@ export function FeedbackForm({ onClose }: { onClose?: () => void }) {
       captcha: captchaProblem(captcha, captchaText),
     };
     setErrors(next);
-    if (!next.content && !next.contact && !next.captcha) send.mutate();
+    if (next.content || next.contact || next.captcha) focusFirstInvalid();
+    else send.mutate();
   };
 
   if (sent) {
@@ -90,7 +93,7 @@ export function FeedbackForm({ onClose }: { onClose?: () => void }) {
 
   const clear = (field: Field) => setErrors((e) => ({ ...e, [field]: undefined }));
   return (
-    <form className="app-feedback" onSubmit={submit} noValidate aria-label="意见反馈">
+    <form ref={formRef} className="app-feedback" onSubmit={submit} noValidate aria-label="意见反馈">
       <TextAreaField
         id="feedback-content"
         label="反馈内容"
