@@ -1,10 +1,12 @@
 // What a keyboard alone does on the public screens: the skip link past the header, and a form sent
 // with wrong fields taking the keyboard to the first of them.
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
+import { Button } from '../../web/src/ui/semi';
 import { renderApp } from './render-app';
 
 afterEach(() =>
@@ -56,5 +58,27 @@ describe('keyboard use', () => {
     const content = dialog.getByLabelText('反馈内容');
     await waitFor(() => expect(document.activeElement).toBe(content));
     expect(content.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('keeps the focus on a button that turns busy and idle again, which Semi draws anew each time', async () => {
+    function SaveButton() {
+      const [busy, setBusy] = useState(false);
+      return (
+        <Button loading={busy} onClick={() => setBusy((was) => !was)}>
+          保存
+        </Button>
+      );
+    }
+    render(<SaveButton />);
+    const before = screen.getByRole('button', { name: '保存' });
+    await userEvent.tab();
+    expect(document.activeElement).toBe(before);
+    await userEvent.keyboard('{Enter}');
+    const busy = screen.getByRole('button', { name: '保存' });
+    // Semi's busy button is another <button>: the focus moved with it.
+    expect(busy).not.toBe(before);
+    expect(document.activeElement).toBe(busy);
+    await userEvent.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '保存' }));
   });
 });

@@ -8,7 +8,8 @@
 // Semi's design tokens (--semi-color-* on body), which the package entry would have loaded.
 import '@douyinfe/semi-ui-19/lib/es/_base/base.css';
 
-export { default as Button } from '@douyinfe/semi-ui-19/lib/es/button';
+// Button: Semi's, keeping the focus while it turns busy and back (Button.tsx).
+export { Button } from './Button';
 export { default as Input } from '@douyinfe/semi-ui-19/lib/es/input';
 export { default as Skeleton } from '@douyinfe/semi-ui-19/lib/es/skeleton';
 export { default as Spin } from '@douyinfe/semi-ui-19/lib/es/spin';
