@@ -978,3 +978,22 @@ describe('find in this document', () => {
     expect(screen.queryByText(/超出免费预览范围/)).toBeNull();
   });
 });
+
+describe('the reader by keyboard', { timeout: 20_000 }, () => {
+  it('gives the focus back to 举报 when its form closes, instead of dropping it on the page', async () => {
+    renderApp('/library/7/42', {
+      backend: backend({}, { 'GET /api/v1/favorite': { status: 200, body: {} } }, true),
+      user: member,
+    });
+    const report = await screen.findByRole('button', { name: '举报' });
+    report.focus();
+    await userEvent.keyboard('{Enter}');
+    const form = await screen.findByRole('form', { name: '举报文档' });
+    expect(report.getAttribute('aria-controls')).toBe(form.id);
+    const cancel = within(form).getByRole('button', { name: '取消' });
+    cancel.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.queryByRole('form', { name: '举报文档' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '举报' }));
+  });
+});

@@ -2,7 +2,7 @@
 // favourite, share its link, report it (docs/product.md §9 reasons). Members only; visitors are
 // offered the login.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { COPYRIGHT_REPORT_HINT, COPYRIGHT_REPORT_REASON, reportReasonOptions } from '../../../../shared/constants';
@@ -42,7 +42,7 @@ function FavoriteButton({ doc }: { doc: Document }) {
   );
 }
 
-function ReportForm({ doc, onDone }: { doc: Document; onDone: () => void }) {
+function ReportForm({ id, doc, onDone }: { id: string; doc: Document; onDone: () => void }) {
   const [reason, setReason] = useState<number>();
   const [remark, setRemark] = useState('');
   const [error, setError] = useState<string>();
@@ -62,7 +62,7 @@ function ReportForm({ doc, onDone }: { doc: Document; onDone: () => void }) {
     if (!problem) report.mutate();
   };
   return (
-    <form className="app-report" onSubmit={submit} aria-label="举报文档" noValidate>
+    <form id={id} className="app-report" onSubmit={submit} aria-label="举报文档" noValidate>
       <fieldset className="app-report__reasons">
         <legend>举报原因</legend>
         {reportReasonOptions.map((option) => (
@@ -140,13 +140,25 @@ export function DocumentActions({ doc, path }: { doc: Document; path: string }) 
   const { loggedIn } = useSession();
   const { pathname } = useLocation();
   const [reporting, setReporting] = useState(false);
+  const reportId = useId();
+  // The form closed (取消, or sent): the keyboard goes back to 举报, not to the page's top.
+  const closeReport = () => {
+    setReporting(false);
+    document.getElementById(`${reportId}-opener`)?.focus();
+  };
   return (
     <div className="app-doc-actions">
       <div className="app-doc-actions__buttons">
         {loggedIn ? (
           <>
             <FavoriteButton doc={doc} />
-            <Button type="tertiary" onClick={() => setReporting((open) => !open)} aria-expanded={reporting}>
+            <Button
+              id={`${reportId}-opener`}
+              type="tertiary"
+              onClick={() => setReporting((open) => !open)}
+              aria-expanded={reporting}
+              aria-controls={reporting ? reportId : undefined}
+            >
               举报
             </Button>
           </>
@@ -157,7 +169,7 @@ export function DocumentActions({ doc, path }: { doc: Document; path: string }) 
         )}
         <ShareLink path={path} />
       </div>
-      {reporting && <ReportForm doc={doc} onDone={() => setReporting(false)} />}
+      {reporting && <ReportForm id={reportId} doc={doc} onDone={closeReport} />}
     </div>
   );
 }
