@@ -215,6 +215,8 @@ describe('search', { timeout: 20_000 }, () => {
       },
     });
     expect(await screen.findByText('找到约 11 条结果，用时 0.012 秒')).toBeTruthy();
+    // Said aloud: the count is a live region's.
+    expect(screen.getByText('找到约 11 条结果，用时 0.012 秒').getAttribute('role')).toBe('status');
     const results = screen.getByRole('region', { name: '搜索结果' });
     expect([...results.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['麒麟', '麒麟']);
     expect(

@@ -147,12 +147,14 @@ export function SearchScreen() {
             <section className="app-panel app-search__filters" aria-label="筛选">
               <h1 className="app-search__heading">
                 “{state.wd}”的搜索结果
-                {/* No hit: the empty state below says so, not a count of 0. */}
-                {results.data && !results.isPlaceholderData && total > 0 && (
-                  <span className="app-search__stats">
-                    找到约 {total} 条结果{results.data.spend ? `，用时 ${results.data.spend} 秒` : ''}
-                  </span>
-                )}
+                {/* A live region, there before its words: a screen reader hears the count of a new
+                    search or filter, which changes no focus. No hit: the empty state below says so,
+                    not a count of 0. */}
+                <span className="app-search__stats" role="status">
+                  {results.data && !results.isPlaceholderData && total > 0
+                    ? `找到约 ${total} 条结果${results.data.spend ? `，用时 ${results.data.spend} 秒` : ''}`
+                    : ''}
+                </span>
               </h1>
               <FilterLine label="分类" htmlFor="search-category">
                 <select
