@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
+import { InlineConfirm } from '../../web/src/kit/confirm/InlineConfirm';
 import { Button } from '../../web/src/ui/semi';
 import { renderApp } from './render-app';
 
@@ -80,5 +81,30 @@ describe('keyboard use', () => {
     expect(document.activeElement).toBe(busy);
     await userEvent.keyboard('{Enter}');
     expect(document.activeElement).toBe(screen.getByRole('button', { name: '保存' }));
+  });
+});
+
+describe('an action confirmed in place, by keyboard', () => {
+  it('asks with the focus on 取消, takes Escape for 取消 and gives the focus back to the trigger', async () => {
+    const confirmed: number[] = [];
+    render(
+      <InlineConfirm
+        label="删除"
+        accessibleName="删除「城市图书馆的一天」"
+        question="确定删除？"
+        onConfirm={() => confirmed.push(1)}
+      />,
+    );
+    await userEvent.tab();
+    await userEvent.keyboard('{Enter}');
+    const question = screen.getByRole('group', { name: '确定删除？' });
+    expect(document.activeElement).toBe(within(question).getByRole('button', { name: '取消' }));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('group', { name: '确定删除？' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '删除「城市图书馆的一天」' }));
+    await userEvent.keyboard('{Enter}');
+    await userEvent.keyboard('{Shift>}{Tab}{/Shift}{Enter}');
+    expect(confirmed).toEqual([1]);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '删除「城市图书馆的一天」' }));
   });
 });
