@@ -3,10 +3,12 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
+import { createMemoryRouter, RouterProvider, useSearchParams } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { InlineConfirm } from '../../web/src/kit/confirm/InlineConfirm';
+import { PageLinks } from '../../web/src/kit/paging/PageLinks';
 import { Button } from '../../web/src/ui/semi';
 import { renderApp } from './render-app';
 
@@ -106,5 +108,21 @@ describe('an action confirmed in place, by keyboard', () => {
     await userEvent.keyboard('{Shift>}{Tab}{/Shift}{Enter}');
     expect(confirmed).toEqual([1]);
     expect(document.activeElement).toBe(screen.getByRole('button', { name: '删除「城市图书馆的一天」' }));
+  });
+});
+
+describe('page links, by keyboard', () => {
+  it('keeps the focus in the paging when 下一页 is gone on the last page, on the current number', async () => {
+    function Paged() {
+      const [params] = useSearchParams();
+      return <PageLinks page={Number(params.get('page') ?? 1)} pages={2} hrefFor={(n) => `/list?page=${n}`} />;
+    }
+    const router = createMemoryRouter([{ path: '/list', element: <Paged /> }], { initialEntries: ['/list'] });
+    render(<RouterProvider router={router} />);
+    screen.getByRole('link', { name: '下一页' }).focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+    expect(screen.queryByRole('link', { name: '下一页' })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('link', { name: '第 2 页' })));
   });
 });

@@ -1,5 +1,6 @@
 // Numbered paging as links, so the page lives in the address: it survives a reload and the
 // back button, and every page has its own URL.
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import './page-links.css';
 
@@ -28,9 +29,26 @@ export function PageLinks({
   hrefFor: (n: number) => string;
   label?: string;
 }) {
+  const nav = useRef<HTMLElement>(null);
+  // A link followed by the keyboard may be gone on the new page (下一页 on the last one): the focus
+  // then goes to the current page's number, not to the page's top.
+  const followed = useRef(false);
+  useEffect(() => {
+    if (!followed.current) return;
+    followed.current = false;
+    if (!nav.current?.contains(document.activeElement))
+      nav.current?.querySelector<HTMLElement>('[aria-current="page"]')?.focus();
+  }, [page]);
   if (pages <= 1) return null;
   return (
-    <nav className="app-page-links" aria-label={label}>
+    <nav
+      ref={nav}
+      className="app-page-links"
+      aria-label={label}
+      onClick={() => {
+        followed.current = true;
+      }}
+    >
       {page > 1 ? (
         <Link to={hrefFor(page - 1)} className="app-page-links__step" rel="prev">
           上一页
