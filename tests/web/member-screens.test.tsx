@@ -115,6 +115,28 @@ describe('/member/document 编辑', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/document 编辑 by keyboard', { timeout: 20_000 }, () => {
+  it("gives the focus back to the row's 编辑 when the form is closed", async () => {
+    renderApp('/member/document', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/list': {
+          status: 200,
+          body: { total: 1, document: [{ id: 8, title: '讲义', status: 2, category_id: [7] }] },
+        },
+        'GET /api/v1/category/list': { status: 200, body: { category: [{ id: 7, title: '教育', enable: true }] } },
+      },
+    });
+    (await screen.findByRole('button', { name: '编辑「讲义」' })).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByLabelText('标题'));
+    screen.getByRole('button', { name: '取消' }).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.queryByRole('heading', { name: '编辑文档「讲义」' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '编辑「讲义」' }));
+  });
+});
+
 describe('/member/document 删除', { timeout: 20_000 }, () => {
   it('closes the edit form of a document once it is deleted', async () => {
     let deleted = false;

@@ -184,12 +184,24 @@ function FirstUpload({ userId }: { userId: number }) {
   );
 }
 
+const editButtonId = (doc: Document) => `my-document-edit-${doc.id ?? 0}`;
+
 export function MyDocuments({ userId }: { userId: number }) {
   const credits = creditName(useSettings());
   const [editing, setEditing] = useState<Document>();
   return (
     <>
-      {editing && <DocumentEditForm key={editing.id} doc={editing} onDone={() => setEditing(undefined)} />}
+      {editing && (
+        <DocumentEditForm
+          key={editing.id}
+          doc={editing}
+          onDone={() => {
+            setEditing(undefined);
+            // Saved or not, the keyboard goes back to the row's 编辑, not to the page's top.
+            document.getElementById(editButtonId(editing))?.focus();
+          }}
+        />
+      )}
       <MemberListPanel
         title="我的文档"
         titleId="my-documents-title"
@@ -240,6 +252,7 @@ export function MyDocuments({ userId }: { userId: number }) {
             cell: (doc) => (
               <span className="app-my-documents__actions">
                 <Button
+                  id={editButtonId(doc)}
                   size="small"
                   theme="borderless"
                   onClick={() => setEditing(doc)}
