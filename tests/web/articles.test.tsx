@@ -434,6 +434,36 @@ describe('article page', { timeout: 30_000 }, () => {
     });
   });
 
+  it('takes the keyboard into a reply box under 回复 and back to 回复 when it is cancelled', async () => {
+    vi.stubGlobal('IntersectionObserver', InViewObserver);
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+    });
+    const approved: Comment[] = [
+      { id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, user_id: 3, document_id: 1, type: 1 },
+    ];
+    renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/comment/list': (url) => ({
+          status: 200,
+          body: { comment: url.searchParams.get('user_id') ? [] : approved },
+        }),
+      }),
+    });
+    const comment = (await screen.findByText('写得好')).closest('.app-comment') as HTMLElement;
+    const reply = within(comment).getByRole('button', { name: '回复' });
+    reply.focus();
+    await userEvent.keyboard('{Enter}');
+    const box = await screen.findByLabelText('回复 @bob');
+    expect(reply.getAttribute('aria-expanded')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    within(box.closest('form')!).getByRole('button', { name: '取消' }).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.queryByLabelText('回复 @bob')).toBeNull();
+    expect(document.activeElement).toBe(within(comment).getByRole('button', { name: '回复' }));
+  });
+
   it('warns before deleting one’s own comment that the replies under it go with it', async () => {
     vi.stubGlobal('IntersectionObserver', InViewObserver);
     onTestFinished(() => {

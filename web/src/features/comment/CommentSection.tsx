@@ -76,6 +76,11 @@ function CommentForm({
   const [errors, setErrors] = useState<{ content?: string; captcha?: string }>({});
   const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const replyTo = parent?.user?.username;
+  // A reply's box opens under 回复: the keyboard goes into it.
+  const replying = Boolean(parent);
+  useEffect(() => {
+    if (replying) formRef.current?.querySelector('textarea')?.focus();
+  }, [replying, formRef]);
   // A reply to a reply is sent after 回复 @name：, which counts towards the limit too.
   const prefix = replyTo && parent?.parent_id ? `回复 @${replyTo}：` : '';
   const max = COMMENT_MAX_LENGTH - [...prefix].length;
@@ -188,9 +193,11 @@ function CommentItem({
         <div className="app-comment__actions">
           {user && comment.status === ReviewStatus.Approved && (
             <Button
+              id={`comment-reply-${comment.id ?? 0}`}
               size="small"
               theme="borderless"
               onClick={() => onReply(replyingTo === comment.id ? undefined : comment.id)}
+              aria-expanded={replyingTo === comment.id}
             >
               回复
             </Button>
@@ -205,7 +212,16 @@ function CommentItem({
           )}
         </div>
         {replyingTo === comment.id && (
-          <CommentForm type={type} targetId={targetId} parent={comment} onDone={() => onReply(undefined)} />
+          <CommentForm
+            type={type}
+            targetId={targetId}
+            parent={comment}
+            onDone={() => {
+              onReply(undefined);
+              // Sent or cancelled, the keyboard goes back to 回复, not to the page's top.
+              document.getElementById(`comment-reply-${comment.id ?? 0}`)?.focus();
+            }}
+          />
         )}
       </div>
     </div>
