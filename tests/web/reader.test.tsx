@@ -996,4 +996,19 @@ describe('the reader by keyboard', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('form', { name: '举报文档' })).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: '举报' }));
   });
+
+  it('closes the find bar on Escape or 关闭, giving the focus back to 查找', async () => {
+    renderApp('/library/7/42', { backend: backend() });
+    (await screen.findByRole('button', { name: '查找' })).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByLabelText('查找文档中的文字'));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByLabelText('查找文档中的文字')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '查找' }));
+    await userEvent.keyboard('{Enter}');
+    screen.getByRole('button', { name: '关闭' }).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.queryByLabelText('查找文档中的文字')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '查找' }));
+  });
 });

@@ -456,7 +456,7 @@ export function DocumentPages({
             适合宽度
           </Button>
         </span>
-        <Button size="small" onClick={() => setFinding((open) => !open)} aria-expanded={finding}>
+        <Button id="reader-find" size="small" onClick={() => setFinding((open) => !open)} aria-expanded={finding}>
           查找
         </Button>
         <Button size="small" onClick={() => setThumbnails((open) => !open)} aria-expanded={thumbnails}>
@@ -476,6 +476,8 @@ export function DocumentPages({
             onClose={() => {
               setFinding(false);
               setChosen(null);
+              // The bar's 关闭 goes with it: the keyboard goes back to 查找, not to the page's top.
+              document.getElementById('reader-find')?.focus();
             }}
           />
         )}

@@ -89,6 +89,12 @@ export function FindInDocument({
   return (
     <div className="app-find" role="search" aria-label="在文档中查找">
       <form
+        // Escape closes the bar, as a browser's own find does.
+        onKeyDown={(event) => {
+          if (event.key !== 'Escape') return;
+          event.preventDefault();
+          onClose();
+        }}
         className="app-find__form"
         onSubmit={(event) => {
           event.preventDefault();
