@@ -295,7 +295,7 @@ describe('script never runs', () => {
 
     const { page: member, username } = await memberPage(`/article/detail/${identifier}`);
     const watch = await watchForScript(member);
-    await member.getByText('正文').waitFor();
+    await member.getByText('正文', { exact: true }).waitFor();
     const articleId = Number(
       await member.evaluate(async (key) => {
         const res = await fetch(`/api/v1/article?identifier=${key}`);

@@ -529,9 +529,10 @@ describe(tools.calibre ? `calibre ${tools.calibre.version}` : `calibre (${SKIP_C
       expect(red.r).toBeGreaterThan(COVER_RED.r - 5);
       expect(red.g).toBeLessThan(COVER_RED.g + 40);
       expect(red.b).toBeLessThan(COVER_RED.b + 40);
-      // calibre's own cover, drawn from the title when none is given: a coloured page, not a white one.
+      // calibre's own cover, drawn from the title when none is given: not a white page. calibre
+      // picks its colours at random, some pale (a mean of 221 was seen), so only white is refused.
       const drawn = await expectCoverImageOnPage1(await calibreEpub(tools.calibre!.path, 'calibre'));
-      expect(Math.min(drawn.r, drawn.g, drawn.b)).toBeLessThan(220);
+      expect(Math.min(drawn.r, drawn.g, drawn.b)).toBeLessThan(250);
     },
     60_000,
   );
