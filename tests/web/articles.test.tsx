@@ -71,6 +71,20 @@ function articleBackend(extra: Backend = {}): Backend {
   };
 }
 
+/** The comments load as they come near the viewport: here, at once (happy-dom's observer never reports). */
+function commentsInView() {
+  vi.stubGlobal('IntersectionObserver', InViewObserver);
+  onTestFinished(() => {
+    vi.unstubAllGlobals();
+  });
+}
+
+/** The comment list answering the approved comments (as they are when asked), none of the member's own in review. */
+const approvedOnly = (approved: () => Comment[]) => (url: URL) => ({
+  status: 200,
+  body: { comment: url.searchParams.get('user_id') ? [] : approved() },
+});
+
 describe('article list', () => {
   it('shows a skeleton while loading (never 暂无文章), then the articles with their links', async () => {
     const { fetchMock } = renderApp('/article', {
@@ -327,11 +341,7 @@ describe('article page', { timeout: 30_000 }, () => {
   });
 
   it('shows the reader’s own comments in review as 审核中, beside the approved ones', async () => {
-    // The comments load as they come near the viewport: here, at once (happy-dom's observer never reports).
-    vi.stubGlobal('IntersectionObserver', InViewObserver);
-    onTestFinished(() => {
-      vi.unstubAllGlobals();
-    });
+    commentsInView();
     const approved: Comment[] = [
       { id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, document_id: 1, type: 1 },
     ];
@@ -356,10 +366,7 @@ describe('article page', { timeout: 30_000 }, () => {
   });
 
   it('shows the newest 20 threads, then 20 more at each 查看更多评论, and asks for the newest comments first', async () => {
-    vi.stubGlobal('IntersectionObserver', InViewObserver);
-    onTestFinished(() => {
-      vi.unstubAllGlobals();
-    });
+    commentsInView();
     const approved: Comment[] = Array.from({ length: 45 }, (_, i) => ({
       id: 100 - i,
       content: `第${100 - i}楼`,
@@ -386,10 +393,7 @@ describe('article page', { timeout: 30_000 }, () => {
   });
 
   it('counts the 回复 @name： of a reply to a reply towards the limit, and sends it before the words', async () => {
-    vi.stubGlobal('IntersectionObserver', InViewObserver);
-    onTestFinished(() => {
-      vi.unstubAllGlobals();
-    });
+    commentsInView();
     const approved: Comment[] = [
       { id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, user_id: 3, document_id: 1, type: 1 },
       {
@@ -406,10 +410,7 @@ describe('article page', { timeout: 30_000 }, () => {
     const { fetchMock } = renderApp('/article/detail/about', {
       user: member,
       backend: articleBackend({
-        'GET /api/v1/comment/list': (url) => ({
-          status: 200,
-          body: { comment: url.searchParams.get('user_id') ? [] : approved },
-        }),
+        'GET /api/v1/comment/list': approvedOnly(() => approved),
         'POST /api/v1/comment': { status: 200, body: { id: 12, content: '回复 @carol：是的', status: 0 } },
       }),
     });
@@ -435,20 +436,14 @@ describe('article page', { timeout: 30_000 }, () => {
   });
 
   it('takes the keyboard into a reply box under 回复 and back to 回复 when it is cancelled', async () => {
-    vi.stubGlobal('IntersectionObserver', InViewObserver);
-    onTestFinished(() => {
-      vi.unstubAllGlobals();
-    });
+    commentsInView();
     const approved: Comment[] = [
       { id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, user_id: 3, document_id: 1, type: 1 },
     ];
     renderApp('/article/detail/about', {
       user: member,
       backend: articleBackend({
-        'GET /api/v1/comment/list': (url) => ({
-          status: 200,
-          body: { comment: url.searchParams.get('user_id') ? [] : approved },
-        }),
+        'GET /api/v1/comment/list': approvedOnly(() => approved),
       }),
     });
     const comment = (await screen.findByText('写得好')).closest('.app-comment') as HTMLElement;
@@ -465,10 +460,7 @@ describe('article page', { timeout: 30_000 }, () => {
   });
 
   it('warns before deleting one’s own comment that the replies under it go with it', async () => {
-    vi.stubGlobal('IntersectionObserver', InViewObserver);
-    onTestFinished(() => {
-      vi.unstubAllGlobals();
-    });
+    commentsInView();
     const approved: Comment[] = [
       { id: 20, content: '我的评论', status: 1, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 },
       { id: 21, parent_id: 20, content: '回一句', status: 1, user: { id: 3, username: 'bob' }, user_id: 3 },
@@ -478,10 +470,7 @@ describe('article page', { timeout: 30_000 }, () => {
     renderApp('/article/detail/about', {
       user: member,
       backend: articleBackend({
-        'GET /api/v1/comment/list': (url) => ({
-          status: 200,
-          body: { comment: url.searchParams.get('user_id') ? [] : approved },
-        }),
+        'GET /api/v1/comment/list': approvedOnly(() => approved),
       }),
     });
     const own = (await screen.findByText('我的评论')).closest('.app-comment') as HTMLElement;
@@ -513,10 +502,7 @@ describe('article page', { timeout: 30_000 }, () => {
   });
 
   it('keeps the byline’s comment count with the approved comments, without reading the article again', async () => {
-    vi.stubGlobal('IntersectionObserver', InViewObserver);
-    onTestFinished(() => {
-      vi.unstubAllGlobals();
-    });
+    commentsInView();
     let approved: Comment[] = [
       { id: 5, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, user_id: 3, document_id: 1, type: 1 },
     ];
@@ -524,10 +510,7 @@ describe('article page', { timeout: 30_000 }, () => {
       user: member,
       backend: articleBackend({
         'GET /api/v1/article': { status: 200, body: { ...about, comment_count: 1 } },
-        'GET /api/v1/comment/list': (url) => ({
-          status: 200,
-          body: { comment: url.searchParams.get('user_id') ? [] : approved },
-        }),
+        'GET /api/v1/comment/list': approvedOnly(() => approved),
         'POST /api/v1/comment': () => {
           const created = {
             id: 12,
@@ -596,10 +579,7 @@ describe('article page', { timeout: 30_000 }, () => {
   });
 
   it('deletes one’s own comment only once 确定 confirms it', async () => {
-    vi.stubGlobal('IntersectionObserver', InViewObserver);
-    onTestFinished(() => {
-      vi.unstubAllGlobals();
-    });
+    commentsInView();
     const mine: Comment[] = [
       { id: 11, content: '我的看法', status: 1, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 },
     ];

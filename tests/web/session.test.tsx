@@ -33,6 +33,33 @@ function useBackend(backend: Backend) {
   return fetchMock;
 }
 
+function LogoutButton() {
+  const logout = useLogout();
+  const { user } = useSession();
+  return (
+    <button type="button" onClick={() => void logout()}>
+      退出 {user?.username}
+    </button>
+  );
+}
+
+/** A screen at `path` with a 退出 button, and 首页 at /. */
+function renderLogoutAt(path: string) {
+  const router = createMemoryRouter(
+    [
+      { path, Component: LogoutButton },
+      { path: '/', Component: () => <p>首页</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return router;
+}
+
 describe('session store (docs/product.md §4)', () => {
   beforeEach(() => initSession(window.localStorage));
   afterEach(() => {
@@ -131,27 +158,7 @@ describe('session transitions through the API', () => {
     signIn(amy);
     setPermissions([listUser]);
     const fetchMock = useBackend({ 'DELETE /api/v1/user/logout': { status: 200, body: {} } });
-    function LogoutButton() {
-      const logout = useLogout();
-      const { user } = useSession();
-      return (
-        <button type="button" onClick={() => void logout()}>
-          退出 {user?.username}
-        </button>
-      );
-    }
-    const router = createMemoryRouter(
-      [
-        { path: '/member', Component: LogoutButton },
-        { path: '/', Component: () => <p>首页</p> },
-      ],
-      { initialEntries: ['/member'] },
-    );
-    render(
-      <AppProviders queryClient={createQueryClient()}>
-        <RouterProvider router={router} />
-      </AppProviders>,
-    );
+    const router = renderLogoutAt('/member');
     await userEvent.click(screen.getByRole('button', { name: '退出 amy' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(session.value.loggedIn).toBe(false);
@@ -166,27 +173,7 @@ describe('session transitions through the API', () => {
         throw new TypeError('Failed to fetch');
       },
     });
-    function LogoutButton() {
-      const logout = useLogout();
-      const { user } = useSession();
-      return (
-        <button type="button" onClick={() => void logout()}>
-          退出 {user?.username}
-        </button>
-      );
-    }
-    const router = createMemoryRouter(
-      [
-        { path: '/member', Component: LogoutButton },
-        { path: '/', Component: () => <p>首页</p> },
-      ],
-      { initialEntries: ['/member'] },
-    );
-    render(
-      <AppProviders queryClient={createQueryClient()}>
-        <RouterProvider router={router} />
-      </AppProviders>,
-    );
+    const router = renderLogoutAt('/member');
     await userEvent.click(screen.getByRole('button', { name: '退出 amy' }));
     await waitFor(() =>
       expect(toasts.value[0]).toMatchObject({
