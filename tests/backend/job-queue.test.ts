@@ -19,7 +19,7 @@ import {
 } from '../../backend/platform/jobs/job-queue';
 import { LISTENER_APPLICATION_NAME, PostgresNotifications } from '../../backend/db/notifications';
 import { bulkKind, crashKind, preciseNow, wakeKind } from '../helpers/job-worker';
-import { dropDatabase, waitingLocks } from '../helpers/postgres';
+import { dropDatabase, lockWaiters } from '../helpers/postgres';
 import { migratedDatabase, TEST_ENGINE } from '../helpers/test-database';
 
 // The durable job queue on real SQLite files: in this process, and in child processes that
@@ -412,7 +412,7 @@ describe('fair shares (fairKey)', () => {
       for (const queue of pair) queue.start();
       if (holder) {
         // Both claims wait: on the table, or one of them on the other's turn.
-        await waitFor(async () => (await waitingLocks(holder)) === 2, 'both claims to wait');
+        await waitFor(async () => (await lockWaiters(holder)) === 2, 'both claims to wait');
         await holder.query('COMMIT');
       }
       await waitFor(async () => started.length === 2, 'both queues to start a job');

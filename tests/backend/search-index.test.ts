@@ -20,7 +20,7 @@ import type { SearchEntry, SearchQuery } from '../../backend/platform/search/sea
 import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
 import { HEAD_BYTES, MAX_CONTENT_LENGTH, headOf } from '../../backend/platform/search/stored-texts';
 import { tsvectorParts } from '../../backend/platform/search/tsvectors';
-import { createDatabase, dropDatabase, othersWaitForLock } from '../helpers/postgres';
+import { createDatabase, dropDatabase, lockWaiters } from '../helpers/postgres';
 import { postgresKysely, searchEngines, type SearchStore, type TestIndex } from '../helpers/search-engines';
 
 const FILLER = '今天天气很好，我们一起去公园散步。公园里有很多花草树木，空气清新。';
@@ -814,7 +814,7 @@ describe.skipIf(!inject('postgresUrl'))('PostgresSearchIndex', () => {
       let watching = true;
       const waitsForLock = async () => {
         while (watching) {
-          if (await othersWaitForLock(emptying)) return 'waits for a lock';
+          if ((await lockWaiters(emptying)) > 0) return 'waits for a lock';
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         return 'stopped watching';

@@ -250,26 +250,16 @@ export async function dropDatabase(url: string): Promise<void> {
 }
 
 /**
- * Does any other connection to the database `client` is on wait for a lock? Read afresh on
- * every call: inside a transaction, pg_stat_activity would otherwise show its first look.
+ * How many other connections to the database `client` is on wait for a lock (a table's, a row's,
+ * an advisory one). Only that database: the other test files' databases in the cluster wait for
+ * their own locks at the same time. Read afresh on every call: inside a transaction,
+ * pg_stat_activity would otherwise show its first look.
  */
-export async function othersWaitForLock(client: pg.Client): Promise<boolean> {
+export async function lockWaiters(client: pg.Client): Promise<number> {
   await client.query('SELECT pg_stat_clear_snapshot()');
   const { rows } = await client.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM pg_stat_activity
       WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-  );
-  return rows[0]!.n > 0;
-}
-
-/**
- * How many lock requests wait in the database `client` is on. pg_locks covers the whole cluster,
- * where the other test files' databases wait for their own locks at the same time.
- */
-export async function waitingLocks(client: pg.Client): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM pg_locks
-      WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   );
   return rows[0]!.n;
 }

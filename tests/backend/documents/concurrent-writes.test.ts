@@ -4,7 +4,7 @@ import type { ConverterSettings, DocumentConverter } from '../../../backend/plat
 import { api, useBackend, type Member } from '../../helpers/backend';
 import { createDocument, uploader } from '../../helpers/document-api';
 import { recordedConversions } from '../../helpers/recorded-conversions';
-import { othersWaitForLock } from '../../helpers/postgres';
+import { lockWaiters } from '../../helpers/postgres';
 import { databaseOf, TEST_ENGINE } from '../../helpers/test-database';
 
 // Writes that meet on one document: its conversion being recorded while its owner deletes it or
@@ -69,7 +69,7 @@ describe.runIf(TEST_ENGINE === 'postgres')('a file two members upload while its 
     try {
       const lockUser = (client: pg.Client, id: number) =>
         client.query('SELECT id FROM "user" WHERE id = $1 FOR NO KEY UPDATE', [id]);
-      const waitsForLock = () => othersWaitForLock(review);
+      const waitsForLock = async () => (await lockWaiters(review)) > 0;
       const firstConverted = async () =>
         (
           await review.query<{ status: number }>('SELECT status::int AS status FROM document WHERE id = $1', [

@@ -4,7 +4,7 @@ import { api, registerMember, useBackend, withDatabase, withSearchIndex, type Me
 import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { recordedConversions } from '../../helpers/recorded-conversions';
 import { databaseOf } from '../../helpers/test-database';
-import { waitingLocks } from '../../helpers/postgres';
+import { lockWaiters } from '../../helpers/postgres';
 
 // DocumentAPI and RecycleAPI through HTTP: creating from uploads, who sees what, the lists
 // and their filters, editing, reviewing, filing, ratings, the recycle bin and what follows
@@ -219,7 +219,7 @@ describe('CreateDocument', () => {
       ]);
       if (holder) {
         // Both wait: on the table, or one on the other's turn.
-        await expect.poll(() => waitingLocks(holder)).toBe(2);
+        await expect.poll(() => lockWaiters(holder)).toBe(2);
         await holder.query('COMMIT');
       }
       expect((await created).map((res) => res.status)).toEqual([200, 200]);

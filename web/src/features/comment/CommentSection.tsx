@@ -280,6 +280,18 @@ export function CommentSection({
         empty={<p className="app-comments__empty">还没有评论，来说第一句吧。</p>}
       >
         {(list) => {
+          const item = (comment: Comment, replyCount?: number) => (
+            <CommentItem
+              comment={comment}
+              type={type}
+              targetId={targetId}
+              replyingTo={replyingTo}
+              onReply={setReplyingTo}
+              onDelete={(c) => remove.mutate(c)}
+              deleting={remove.isPending && remove.variables?.id === comment.id}
+              replyCount={replyCount}
+            />
+          );
           const threads = commentThreads(list, mine.data ?? []);
           const hidden = threads.length - shownThreads;
           return (
@@ -287,30 +299,11 @@ export function CommentSection({
               <ol className="app-comments__list">
                 {threads.slice(0, shownThreads).map(({ comment, replies }) => (
                   <li key={comment.id} className="app-comments__thread">
-                    <CommentItem
-                      comment={comment}
-                      type={type}
-                      targetId={targetId}
-                      replyingTo={replyingTo}
-                      onReply={setReplyingTo}
-                      onDelete={(c) => remove.mutate(c)}
-                      deleting={remove.isPending && remove.variables?.id === comment.id}
-                      replyCount={replies.length}
-                    />
+                    {item(comment, replies.length)}
                     {replies.length > 0 && (
                       <ol className="app-comments__replies">
                         {replies.map((reply) => (
-                          <li key={reply.id}>
-                            <CommentItem
-                              comment={reply}
-                              type={type}
-                              targetId={targetId}
-                              replyingTo={replyingTo}
-                              onReply={setReplyingTo}
-                              onDelete={(c) => remove.mutate(c)}
-                              deleting={remove.isPending && remove.variables?.id === reply.id}
-                            />
-                          </li>
+                          <li key={reply.id}>{item(reply)}</li>
                         ))}
                       </ol>
                     )}
