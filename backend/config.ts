@@ -6,6 +6,7 @@ import { PASSWORD_LENGTH, passwordProblems } from '../shared/validation';
 import { findConfigKey } from './modules/config/keys';
 import { assertBlobKey } from './platform/blobs/blob-store';
 import type { S3BlobStoreOptions } from './platform/blobs/s3-blob-store';
+import { scratchRoot } from './platform/scratch';
 import type { BuildInfo } from './platform/build-info';
 import type { SignInLimitSetting } from './platform/sign-in-limit';
 import type { PaymentEndpoints } from './platform/context';
@@ -445,4 +446,32 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
   if (jwtSecret !== undefined) config.jwtSecret = jwtSecret;
   if (adminPassword !== undefined) config.adminPassword = adminPassword;
   return config;
+}
+
+/** Where a backend so configured keeps what it has, as its start lines say it. */
+export interface StoragePlaces {
+  /** the tables, and the signing keys generated into them (table `secret`) */
+  database: string;
+  /** uploads, documents and their pages, sitemaps */
+  files: string;
+  /** the conversions' scratch folders */
+  scratch: string;
+}
+
+/**
+ * DATA_DIR holds only what neither DATABASE_URL nor S3_BUCKET took away: with both set it holds
+ * nothing, so a start line saying "data in DATA_DIR" would send an operator to back up the wrong place.
+ */
+export function storagePlaces(config: Pick<BackendConfig, 'dataDir' | 'database' | 's3'>): StoragePlaces {
+  const s3 = config.s3;
+  return {
+    database: config.database?.label ?? `SQLite ${path.join(config.dataDir, 'moredoc.db')}`,
+    files: s3 ? `bucket ${s3.bucket}${s3.prefix ? ` under ${s3.prefix}` : ''}` : config.dataDir,
+    scratch: scratchRoot(),
+  };
+}
+
+/** The places in one line (`npm run backend`, the worker). */
+export function storageLine(places: StoragePlaces): string {
+  return `database ${places.database}, files in ${places.files}, scratch in ${places.scratch}`;
 }

@@ -1,3 +1,4 @@
+import { storageLine, storagePlaces } from './config';
 import { exitOnError, startBackendProcess } from './process';
 
 // `npm run backend`: the embedded backend on its own. Reads the environment once, listens,
@@ -6,8 +7,7 @@ import { exitOnError, startBackendProcess } from './process';
 async function main(): Promise<void> {
   const { config, app } = await startBackendProcess();
   const address = await app.listen({ host: config.host, port: config.port });
-  const database = config.database ? `, database ${config.database.label}` : '';
-  console.log(`MOREDOC-compatible backend listening on ${address} (data in ${config.dataDir}${database})`);
+  console.log(`MOREDOC-compatible backend listening on ${address} (${storageLine(storagePlaces(config))})`);
   const admin = app.initialAdmin;
   if (admin) {
     console.log(

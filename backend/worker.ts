@@ -1,3 +1,4 @@
+import { storageLine, storagePlaces } from './config';
 import { exitOnError, startBackendProcess } from './process';
 
 // `npm run worker`: the same backend without HTTP. It opens the database and the store, runs
@@ -12,9 +13,7 @@ async function main(): Promise<void> {
   const { config, app } = await startBackendProcess((config) => ({ ...config, runJobs: true }));
   // Runs the modules' start hooks and starts the job queue (the app's onReady), without a port.
   await app.ready();
-  const database = config.database ? `database ${config.database.label}` : `data in ${config.dataDir}`;
-  const files = config.s3 ? `, files in bucket ${config.s3.bucket}` : '';
-  console.log(`MOREDOC-compatible worker running jobs (pid ${process.pid}, ${database}${files})`);
+  console.log(`MOREDOC-compatible worker running jobs (pid ${process.pid}, ${storageLine(storagePlaces(config))})`);
 }
 
 main().catch(exitOnError);

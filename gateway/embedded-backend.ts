@@ -1,5 +1,5 @@
 // With no BACKEND_URL the gateway runs the embedded backend itself, in its own process, with
-// its data under DATA_DIR, and stops it on shutdown. The backend listens on no port: the
+// its data under DATA_DIR (or in PostgreSQL and S3), and stops it on shutdown. The backend listens on no port: the
 // gateway hands its calls to the backend's router in process (in-process-dispatcher.ts), the
 // pages and covers to its page routes (view-files.ts). Nothing else can reach it, so it needs
 // no caller check, and the peer address it sees is the client address the gateway forwards.
@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { buildBackend, type BuildBackendOptions } from '../backend/app';
-import { loadBackendConfig } from '../backend/config';
+import { loadBackendConfig, storagePlaces, type StoragePlaces } from '../backend/config';
 import { InProcessDispatcher } from './in-process-dispatcher';
 import type { Readable } from 'node:stream';
 import type { ViewFiles } from '../shared/view-files';
@@ -28,10 +28,8 @@ export interface InProcessBackend {
 export interface EmbeddedBackend extends InProcessBackend {
   /** the admin account created by this start (first start only), else null */
   initialAdmin: { username: string; password: string; generated: boolean } | null;
-  /** DATABASE_URL with its password masked, or null: SQLite in DATA_DIR */
-  database: string | null;
-  /** S3_BUCKET, or null: the files in DATA_DIR */
-  bucket: string | null;
+  /** where its database, files and scratch folders are */
+  storage: StoragePlaces;
   /** RUN_JOBS: false leaves the jobs to the workers */
   runsJobs: boolean;
   close(): Promise<void>;
@@ -67,8 +65,7 @@ export async function startEmbeddedBackend(
   return {
     ...inProcessBackend(app),
     initialAdmin: app.initialAdmin,
-    database: config.database?.label ?? null,
-    bucket: config.s3?.bucket ?? null,
+    storage: storagePlaces(config),
     runsJobs: config.runJobs,
     close: () => app.close(),
   };

@@ -129,10 +129,18 @@ export async function main(env: Record<string, string | undefined> = process.env
   const { port } = app.server.address() as AddressInfo;
   const lines = [`moredoc-site is running at ${siteUrl(config, port)}`];
   if (config.publicOrigin) lines.push(`public origin: ${config.publicOrigin}`);
-  const database = embedded?.database ? `, database ${embedded.database}` : '';
-  const bucket = embedded?.bucket ? `, files in bucket ${embedded.bucket}` : '';
-  const jobs = embedded && !embedded.runsJobs ? ', jobs left to the workers (RUN_JOBS=false)' : '';
-  lines.push(`backend: ${config.backendUrl ?? `embedded, data in ${config.dataDir}${database}${bucket}${jobs}`}`);
+  if (embedded) {
+    const { database, files, scratch } = embedded.storage;
+    const jobs = embedded.runsJobs ? '' : ', jobs left to the workers (RUN_JOBS=false)';
+    lines.push(
+      `backend: embedded${jobs}`,
+      `  database: ${database} (with the generated keys)`,
+      `  files: ${files}`,
+      `  scratch: ${scratch}`,
+    );
+  } else {
+    lines.push(`backend: ${config.backendUrl}`);
+  }
   const admin = embedded?.initialAdmin;
   if (admin?.generated) {
     lines.push('', `admin account created: username "${admin.username}", password "${admin.password}"`);

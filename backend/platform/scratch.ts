@@ -16,8 +16,13 @@ const SCRATCH_NAMES: readonly { folder: string | null; pattern: RegExp }[] = [
   { folder: CONVERTER_WORK_DIR, pattern: /^(?:job|positions)-(\d+)-/ },
 ];
 
-/** A fresh folder `<parent>/<prefix>-<pid>-XXXXXX`; `parent` defaults to the system's temporary folder. */
-export function scratchFolder(prefix: string, parent = tmpdir()): Promise<string> {
+/** Where the scratch folders go: the system's temporary folder (TMPDIR), not DATA_DIR. */
+export function scratchRoot(): string {
+  return tmpdir();
+}
+
+/** A fresh folder `<parent>/<prefix>-<pid>-XXXXXX`; `parent` defaults to the scratch root. */
+export function scratchFolder(prefix: string, parent = scratchRoot()): Promise<string> {
   return mkdtemp(join(parent, `${prefix}-${process.pid}-`));
 }
 
@@ -33,7 +38,7 @@ function processAlive(pid: number): boolean {
 }
 
 /** Removes the scratch folders of processes that no longer run; answers how many went. */
-export async function removeAbandonedScratch(root = tmpdir()): Promise<number> {
+export async function removeAbandonedScratch(root = scratchRoot()): Promise<number> {
   let removed = 0;
   for (const { folder, pattern } of SCRATCH_NAMES) {
     const dir = folder ? join(root, folder) : root;

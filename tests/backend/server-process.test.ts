@@ -17,8 +17,14 @@ describe('npm run backend', () => {
   it('starts on an empty DATA_DIR, prints the URL and the generated admin password, and stops on SIGINT', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-server-'));
     try {
-      const { code, stdout } = await run({ DATA_DIR: dataDir, BACKEND_PORT: '0' }, /password "[^"]+"/);
-      expect(stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(data in /);
+      const { code, stdout } = await run(
+        { DATA_DIR: dataDir, BACKEND_PORT: '0', TMPDIR: os.tmpdir() },
+        /password "[^"]+"/,
+      );
+      expect(stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(/);
+      expect(stdout).toContain(
+        `(database SQLite ${path.join(dataDir, 'moredoc.db')}, files in ${dataDir}, scratch in ${os.tmpdir()})`,
+      );
       expect(stdout).toMatch(/username "admin", password "[\w-]{12,}"/);
       expect(code).toBe(0);
       expect(fs.existsSync(path.join(dataDir, 'moredoc.db'))).toBe(true);

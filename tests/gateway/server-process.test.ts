@@ -135,15 +135,17 @@ describe('gateway/server.ts', () => {
       }
     });
 
-    it('says in its start frame where the files are and that the workers run the jobs', async () => {
+    it('says in its start frame where the database, the files and the scratch folders are, and that the workers run the jobs', async () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'gateway-embedded-'));
       try {
-        const child = spawnServer({ DATA_DIR: dataDir, ...server.s3.env, RUN_JOBS: 'false' });
+        const child = spawnServer({ DATA_DIR: dataDir, ...server.s3.env, RUN_JOBS: 'false', TMPDIR: tmpdir() });
         children.push(child);
         await listeningUrl(child);
-        expect(child.stdout()).toContain(
-          `backend: embedded, data in ${dataDir}, files in bucket ${server.s3.env.S3_BUCKET}, jobs left to the workers (RUN_JOBS=false)`,
-        );
+        const frame = child.stdout().slice(child.stdout().lastIndexOf('  ┌'));
+        expect(frame).toContain('│ backend: embedded, jobs left to the workers (RUN_JOBS=false) ');
+        expect(frame).toContain(`│   database: SQLite ${join(dataDir, 'moredoc.db')} (with the generated keys) `);
+        expect(frame).toContain(`│   files: bucket ${server.s3.env.S3_BUCKET} `);
+        expect(frame).toContain(`│   scratch: ${tmpdir()} `);
         child.process.kill('SIGTERM');
         expect(await child.exited).toBe(0);
       } finally {
@@ -280,7 +282,8 @@ describe('gateway/server.ts', () => {
       ]) {
         expect(inside).toContain(text);
       }
-      expect(first.stdout()).toContain(`backend: embedded, data in ${dataDir}`);
+      expect(inside).toContain(`│   database: SQLite ${join(dataDir, 'moredoc.db')} (with the generated keys) `);
+      expect(inside).toContain(`│   files: ${dataDir} `);
       expect(existsSync(dataDir)).toBe(true);
       const login = await send(`${url}/api/v1/user/login`, {
         method: 'POST',

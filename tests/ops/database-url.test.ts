@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, dropDatabase } from '../helpers/postgres';
 import { freePort } from '../helpers/ports';
 import { runUntil, type Run } from '../helpers/processes';
+import { useS3 } from '../helpers/s3';
 
 const clusterUrl = inject('postgresUrl');
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -49,6 +50,7 @@ const commands: Record<string, (env: Record<string, string>, until: RegExp | nul
 };
 
 describe.skipIf(!clusterUrl)('DATABASE_URL at the start', () => {
+  const bucket = useS3();
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'moredoc-database-url-'));
   });
@@ -56,7 +58,7 @@ describe.skipIf(!clusterUrl)('DATABASE_URL at the start', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('keeps every table in PostgreSQL and shows the URL without its password', async () => {
+  it('keeps every table in PostgreSQL, shows the URL without its password, and no DATA_DIR when S3 has the files', async () => {
     const url = await createDatabase(clusterUrl);
     const password = new URL(url).password;
     try {
@@ -64,7 +66,7 @@ describe.skipIf(!clusterUrl)('DATABASE_URL at the start', () => {
       const first = await commands['npm run backend']!({ DATABASE_URL: withSsl }, /password "[^"]+"/);
       expect(first.code).toBe(0);
       expect(first.stdout).toMatch(
-        /listening on http:\/\/127\.0\.0\.1:\d+ \(data in .*, database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/test_\w+\?sslmode=disable\)/,
+        /listening on http:\/\/127\.0\.0\.1:\d+ \(database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/test_\w+\?sslmode=disable, files in /,
       );
       expect(first.stdout).toMatch(/username "admin", password "[\w-]{12,}"/);
       expect(first.stdout + first.stderr).not.toContain(password);
@@ -77,9 +79,18 @@ describe.skipIf(!clusterUrl)('DATABASE_URL at the start', () => {
       } finally {
         await client.end();
       }
-      const again = await commands['npm start']!({ DATABASE_URL: withSsl }, /running at/);
+      // With the files in S3 too, DATA_DIR holds nothing: the start frame does not send anyone there.
+      const again = await commands['npm start']!(
+        { DATABASE_URL: withSsl, ...bucket.s3.env, TMPDIR: os.tmpdir() },
+        /running at/,
+      );
       expect(again.code).toBe(0);
-      expect(again.stdout).toMatch(/backend: embedded, data in .*, database postgres:\/\/postgres:\*\*\*@/);
+      expect(again.stdout).toMatch(
+        /│ backend: embedded +│\n.*│ {3}database: postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/test_\w+\?sslmode=disable \(with the generated keys\) +│\n/,
+      );
+      expect(again.stdout).toContain(`│   files: bucket ${bucket.s3.bucket} `);
+      expect(again.stdout).toContain(`│   scratch: ${os.tmpdir()} `);
+      expect(again.stdout).not.toContain(dataDir);
       expect(again.stdout).not.toContain('admin account created');
       expect(again.stdout + again.stderr).not.toContain(password);
     } finally {

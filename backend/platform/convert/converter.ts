@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { checkArchive } from './archive-guard';
 import { detectConverters, type ConverterReport } from './detect';
@@ -26,7 +26,7 @@ import {
   type WorkerSource,
 } from './page-pool';
 import { decodeTextFile, joinPageTexts, textAsXhtml } from './text';
-import { CONVERTER_WORK_DIR, scratchFolder } from '../scratch';
+import { CONVERTER_WORK_DIR, scratchFolder, scratchRoot } from '../scratch';
 import { positionsFile } from './text-positions';
 
 // The document conversion engine: an upload in, its pages (SVG or WebP), covers, text and page
@@ -217,7 +217,7 @@ class Converter implements DocumentConverter {
   private readonly limits: ConversionLimits;
 
   constructor(private readonly settings: ConverterSettings) {
-    this.workDir = settings.workDir ?? join(tmpdir(), CONVERTER_WORK_DIR);
+    this.workDir = settings.workDir ?? join(scratchRoot(), CONVERTER_WORK_DIR);
     this.limits = { ...DEFAULT_LIMITS, ...settings.limits };
     this.pool = new PagePool({
       threads: settings.workers ?? availableParallelism(),
