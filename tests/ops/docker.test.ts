@@ -247,6 +247,26 @@ describe('docker-compose.yml with the postgres profile', () => {
     });
   });
 
+  it("keeps site on its volume when the scale profile's `.env` names its bucket, which the scale instances and MinIO take", () => {
+    // The bucket of `--profile scale` is SCALE_S3_BUCKET: S3_BUCKET, were it in this `.env`, would send
+    // the default site's files to that bucket (on AWS S3, since it has no S3_ENDPOINT).
+    const scaleEnv = {
+      POSTGRES_PASSWORD: 'change-me',
+      S3_ACCESS_KEY_ID: 'moredoc',
+      S3_SECRET_ACCESS_KEY: 'minio-root-password',
+      SCALE_S3_BUCKET: 'moredoc-files',
+    };
+    expect(loadBackendConfig(siteEnvironment(compose.services.site!, scaleEnv)).s3).toBeUndefined();
+    for (const name of ['site-1', 'site-2', 'worker', 'minio-setup']) {
+      expect(siteEnvironment(compose.services[name]!, scaleEnv).S3_BUCKET, name).toBe('moredoc-files');
+    }
+    // A `.env` written before SCALE_S3_BUCKET keeps its scale instances on the bucket it named.
+    const { SCALE_S3_BUCKET: _, ...older } = { ...scaleEnv, S3_BUCKET: 'kept-bucket' };
+    expect(siteEnvironment(compose.services['site-1']!, older).S3_BUCKET).toBe('kept-bucket');
+    expect(siteEnvironment(compose.services['minio-setup']!, older).S3_BUCKET).toBe('kept-bucket');
+    expect(siteEnvironment(compose.services['site-1']!, {}).S3_BUCKET).toBe('moredoc');
+  });
+
   it('is explained in docs/operations.md: the variables to set, the copy of a SQLite site, pg_dump', async () => {
     const readme = await readRepo('docs/operations.md');
     const section = readme.slice(readme.indexOf('### Running with PostgreSQL'));
