@@ -524,6 +524,15 @@ describe.skipIf(DEFAULT_ENGINES_ONLY)('the S3 store alone', () => {
     });
   });
 
+  it('lists and deletes a folder of more than 1,000 objects, which S3 answers a page at a time', async () => {
+    const store = await open();
+    const keys = Array.from({ length: 1001 }, (_, i) => `documents/many/${String(i).padStart(4, '0')}.svg`);
+    await server!.plant(keys.map((key) => ({ key: `${prefix}${key}`, body: Buffer.from(key) })));
+    expect(await collect(store.list('documents/many'))).toEqual(keys);
+    expect(await store.deletePrefix('documents/many')).toBe(1001);
+    expect(await collect(store.list('documents'))).toEqual([]);
+  });
+
   it('keeps a known MD5 as metadata, also for a multipart upload, and abandons bytes that differ', async () => {
     const store = await open();
     const bytes = crypto.randomBytes(11 * 1024 * 1024);
