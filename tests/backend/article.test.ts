@@ -453,6 +453,25 @@ describe('full-text search', () => {
     expect(await order('favorite_count')).toEqual([older.body.id, newer.body.id]);
   });
 
+  it('counts every one of the reads made at once in the index', async () => {
+    const READS = 8;
+    // Made in this order: a tie in views goes to the newer, so `fewer` would pass `read` at READS - 1.
+    const made: number[] = [];
+    for (const title of ['多读的鸬鹚笔记', '同时读的鸬鹚笔记', '少读的鸬鹚笔记'])
+      made.push(
+        (await admin('POST', '/api/v1/article', { body: { title, content: '<p>鸬鹚</p>' } })).body.id as number,
+      );
+    const [more, read, fewer] = made as [number, number, number];
+    const view = (id: number) => api(backend.url, 'GET', '/api/v1/article', { query: { id } });
+    // One read either side of READS, one after another: `read` sorts between them only when the index holds exactly READS.
+    for (let i = 0; i < READS + 1; i += 1) await view(more);
+    for (let i = 0; i < READS - 1; i += 1) await view(fewer);
+    const reads = await Promise.all(Array.from({ length: READS }, () => view(read)));
+    expect(reads.map((r) => r.status)).toEqual(Array.from({ length: READS }, () => 200));
+    const order = (await search({ wd: '鸬鹚', sort: 'view_count' })).body.article.map((a: { id: number }) => a.id);
+    expect(order).toEqual([more, read, fewer]);
+  });
+
   it('indexes the seeded footer pages after the start', async () => {
     for (let i = 0; i < 50; i += 1) {
       if ((await search({ wd: '免责声明' })).body.total) break;

@@ -151,6 +151,30 @@ describe('SearchDocument', () => {
     expect(ids((await search({ wd: '报告', sort: 'view_count' })).body)[0]).toBe(reports[2]!.id);
   });
 
+  it('counts every one of the reads made at once in the index', async () => {
+    const READS = 8;
+    const [fewer, read, more] = [
+      await insertDocument(backend.dataDir, { userId: 1, title: '候鸟迁徙记录（少）' }),
+      await insertDocument(backend.dataDir, { userId: 1, title: '候鸟迁徙记录（读）' }),
+      await insertDocument(backend.dataDir, { userId: 1, title: '候鸟迁徙记录（多）' }),
+    ];
+    // One view either side of READS: `read` sorts between them only when the index holds exactly READS
+    // (a tie goes to the newer, so `fewer`, the newest, would pass it at READS - 1).
+    const created = (day: number) => new Date(Date.UTC(2024, 4, day)).toISOString();
+    await indexDocuments(backend.dataDir, [
+      { id: fewer.id, title: fewer.title, content: '候鸟', viewCount: READS - 1, createdAt: created(3) },
+      { id: read.id, title: read.title, content: '候鸟', viewCount: 0, createdAt: created(2) },
+      { id: more.id, title: more.title, content: '候鸟', viewCount: READS + 1, createdAt: created(1) },
+    ]);
+    const reads = await Promise.all(
+      Array.from({ length: READS }, () =>
+        api(backend.url, 'GET', '/api/v1/document', { query: { id: read.id, with_author: 'true' } }),
+      ),
+    );
+    expect(reads.map((r) => r.status)).toEqual(Array.from({ length: READS }, () => 200));
+    expect(ids((await search({ wd: '候鸟迁徙', sort: 'view_count' })).body)).toEqual([more.id, read.id, fewer.id]);
+  });
+
   it('sorts by the download and favourite counts that downloads and favourites move', async () => {
     const member = await registerMember(backend.url);
     const downloaded = await api(backend.url, 'GET', '/api/v1/document/download', {

@@ -25,7 +25,7 @@ import {
   type ArticleRow,
 } from './store';
 import { articlesChanged } from './changes';
-import { refreshArticleCounters } from './indexing';
+import { countArticleView } from './indexing';
 import { publishRefusal } from './service';
 import { articleInput, checkIdentifier, presentArticles, randomIdentifier } from './view';
 
@@ -204,7 +204,7 @@ export const articleRpcs = [
       if (row.status === PUBLISHED_ARTICLE_STATUS && !isAuthor && !ctx.permitted) {
         await addView(ctx.db, row.id);
         row.view_count += 1;
-        await refreshArticleCounters(ctx.app, row.id, { viewCount: row.view_count });
+        await countArticleView(ctx.app, row.id);
       }
       return presentOne(ctx, row);
     },

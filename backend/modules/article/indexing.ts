@@ -1,7 +1,7 @@
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import { richTextToText } from '../../platform/rich-text';
-import type { SearchAttributes, SearchEntry } from '../../platform/search/search-index';
+import type { SearchEntry } from '../../platform/search/search-index';
 import { articlesForIndex, categoryIdsOf, publishedArticleIds, type ArticleRow } from './store';
 
 // The search index (platform/search, collection 'article') holds what readers may find:
@@ -52,18 +52,15 @@ export async function refreshArticleIndex(app: BackendContext, ids: readonly num
 }
 
 /**
- * The index sorts by views and favourites too: a published article's counter that moved is
- * written there. Derived data, so a failure is only logged.
+ * The index sorts by views too: a published article's read adds one there, as to the table (not
+ * the count read plus one: reads at once would write the same number). Derived data, so a failure
+ * is only logged.
  */
-export async function refreshArticleCounters(
-  app: BackendContext,
-  id: number,
-  counters: Pick<SearchAttributes, 'viewCount' | 'favoriteCount'>,
-): Promise<void> {
+export async function countArticleView(app: BackendContext, id: number): Promise<void> {
   try {
-    await app.search.article.updateAttributes(id, counters);
+    await app.search.article.addToCounters(id, { viewCount: 1 });
   } catch (error) {
-    app.log.error({ err: error, article: id }, 'updating the counters in the article search index failed');
+    app.log.error({ err: error, article: id }, 'updating the view count in the article search index failed');
   }
 }
 

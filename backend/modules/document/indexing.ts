@@ -68,13 +68,14 @@ async function indexDocuments(app: BackendContext, ids: readonly number[]): Prom
 }
 
 /**
- * The index sorts by views too (浏览最多): a document read gets its new count there. Derived data,
- * so a failure is only logged; the favourite and download counts follow their own writes.
+ * The index sorts by views too (浏览最多): a document read adds one there, as to the table (not the
+ * count read plus one: reads at once would write the same number). Derived data, so a failure is
+ * only logged; the favourite and download counts follow their own writes.
  */
-export async function refreshSearchViews(app: BackendContext, row: DocumentRow, viewCount: number): Promise<void> {
+export async function countSearchView(app: BackendContext, row: DocumentRow): Promise<void> {
   if (!isSearchable(row)) return;
   try {
-    await app.search.document.updateAttributes(row.id, { viewCount });
+    await app.search.document.addToCounters(row.id, { viewCount: 1 });
   } catch (error) {
     app.log.error({ err: error, document: row.id }, 'updating the view count in the search index failed');
   }

@@ -12,7 +12,7 @@ import { conversionProgress } from './conversion';
 import { keywordsOf, segmentTitle } from './keywords';
 import { findInPages, foldWords } from './find';
 import { countViewToday, hotDocuments } from './hot';
-import { refreshSearchViews } from './indexing';
+import { countSearchView } from './indexing';
 import {
   Document,
   DocumentScore,
@@ -195,7 +195,7 @@ export const readRpcs = [
       }
       if (req.with_author)
         writes.push(
-          bumpCounter(ctx.db, row.id, 'view_count', 1).then(() => refreshSearchViews(ctx.app, row, row.view_count + 1)),
+          bumpCounter(ctx.db, row.id, 'view_count', 1).then(() => countSearchView(ctx.app, row)),
           countViewToday(ctx.db, row.id),
         );
       const [[presented], author, progress] = await Promise.all([

@@ -40,6 +40,7 @@ import { HitDescriber, needlesOf } from './search-hits';
 import {
   pageWindow,
   type SearchAttributes,
+  type SearchCounters,
   type SearchCollection,
   type SearchEntry,
   type SearchIndex,
@@ -516,6 +517,18 @@ export class PostgresSearchIndex implements SearchIndex {
           attributes.categoryIds.map((categoryId) => [id, categoryId] as const),
         );
     });
+  }
+
+  async addToCounters(id: number, deltas: SearchCounters): Promise<void> {
+    await this.ready();
+    const changed = changedAttributeColumns(deltas);
+    if (changed.length === 0) return;
+    // One statement, on the hot path of reading: the row's lock orders the additions.
+    const assignments = changed.map(([name], i) => `${name} = ${name} + $${i + 2}`).join(', ');
+    await rowsOf(this.db, `UPDATE ${this.tables.entries} SET ${assignments} WHERE id = $1`, [
+      id,
+      ...changed.map(([, delta]) => delta),
+    ]);
   }
 
   async remove(ids: readonly number[]): Promise<void> {

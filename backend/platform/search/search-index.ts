@@ -12,7 +12,8 @@
 //   [created_at, view_count, download_count, favorite_count, comment_count, score], Chinese
 //   segmentation through localizedAttributes (locale `cmn`);
 // - upsert → addDocuments (created_at as epoch seconds), updateAttributes → updateDocuments
-//   (partial), remove → deleteDocuments, clear → deleteAllDocuments, count → stats;
+//   (partial), addToCounters → updateDocumentsByFunction (`doc.view_count += context.view_count`, one
+//   task, so that none is lost), remove → deleteDocuments, clear → deleteAllDocuments, count → stats;
 // - search → index.search(text, { filter, sort, page, hitsPerPage, attributesToCrop: ['content'],
 //   attributesToHighlight: ['title', 'content'], showRankingScore }) with private-use
 //   characters as highlight tags, the text HTML-escaped and the tags then swapped for <em>;
@@ -38,6 +39,11 @@ export interface SearchAttributes {
   commentCount?: number;
   score?: number;
 }
+
+/** The counters an entry sorts by, which readers and members move (a view, a download, a favourite). */
+export type SearchCounters = Partial<
+  Pick<SearchAttributes, 'viewCount' | 'downloadCount' | 'favoriteCount' | 'commentCount'>
+>;
 
 export interface SearchEntry {
   /** The document's or article's id. */
@@ -128,6 +134,11 @@ export interface SearchIndex {
   upsert(entries: readonly SearchEntry[]): Promise<void>;
   /** Changes filter and sort values (counters, categories) without indexing the text again. */
   updateAttributes(id: number, attributes: Partial<SearchAttributes>): Promise<void>;
+  /**
+   * Adds to counters in one step of the engine: views at once all count, where a count read and
+   * written back plus one would keep one of them. An id the index does not hold changes nothing.
+   */
+  addToCounters(id: number, deltas: SearchCounters): Promise<void>;
   remove(ids: readonly number[]): Promise<void>;
   search(query: SearchQuery): Promise<SearchResult>;
   /** How many entries the index holds. */

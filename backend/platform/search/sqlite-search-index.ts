@@ -13,6 +13,7 @@ import { HitDescriber, type RankedRow } from './search-hits';
 import {
   pageWindow,
   type SearchAttributes,
+  type SearchCounters,
   type SearchCollection,
   type SearchEntry,
   type SearchFilters,
@@ -273,6 +274,14 @@ export class SqliteSearchIndex implements SearchIndex {
       }
       if (attributes.categoryIds) this.setCategories(id, attributes.categoryIds);
     })();
+  }
+
+  async addToCounters(id: number, deltas: SearchCounters): Promise<void> {
+    const changed = changedAttributeColumns(deltas);
+    if (changed.length === 0) return;
+    this.statement(
+      `UPDATE ${this.entries} SET ${changed.map(([name]) => `${name} = ${name} + ?`).join(', ')} WHERE id = ?`,
+    ).run(...changed.map(([, delta]) => delta), id);
   }
 
   async remove(ids: readonly number[]): Promise<void> {
