@@ -306,6 +306,14 @@ describe('concurrent claims', () => {
 describe('fair shares (fairKey)', () => {
   const kind = jobKind<{ name: string }>('test.fair');
 
+  /**
+   * A queue whose leases never expire here. These tests hold jobs for as long as they need, and a
+   * loaded machine may delay a renewal past a short lease (400 ms): the held job would then count
+   * no more for its owner and be claimed again, a second start that no step waits for (a 600 ms
+   * stall of the event loop made "concurrency 4" time out so, 20 s on `job 5 to start`).
+   */
+  const fairQueue = (opts: Partial<JobQueueOptions> = {}) => newQueue({ leaseMs: 60_000, ...opts });
+
   /** Runs `kind` in `queue`: a job notes its name in `started`, then holds its slot until `release(name)`. */
   function holding(queue: JobQueue, concurrency: number, started: string[], gates: Map<string, () => void>) {
     queue.register(
@@ -326,7 +334,7 @@ describe('fair shares (fairKey)', () => {
     ['the same without keys: oldest first, as before', 2, 1, false, 'A1 A2 A3 A4 A5 B1'],
     ['concurrency 4, A1…A5 then B1, B2: the owner with fewer running goes first', 4, 2, true, 'A1 A2 A3 A4 B1 B2 A5'],
   ])('%s', async (_title, concurrency, jobsOfB, keyed, order) => {
-    const queue = newQueue();
+    const queue = fairQueue();
     const started: string[] = [];
     const gates = new Map<string, () => void>();
     holding(queue, concurrency, started, gates);
@@ -355,8 +363,8 @@ describe('fair shares (fairKey)', () => {
     const other = await openTestDatabase();
     const started: string[] = [];
     const gates = new Map<string, () => void>();
-    const first = newQueue();
-    const second = newQueue({ db: other });
+    const first = fairQueue();
+    const second = fairQueue({ db: other });
     for (const [name, owner] of [
       ['A1', 'A'],
       ['A2', 'A'],
@@ -380,7 +388,7 @@ describe('fair shares (fairKey)', () => {
     // claim that cannot see the other's lease takes A2 (seen in 4 runs of 4 without the claims' turns).
     const other = await openTestDatabase();
     const started: string[] = [];
-    const pair = [newQueue(), newQueue({ db: other })];
+    const pair = [fairQueue(), fairQueue({ db: other })];
     for (const [name, owner] of [
       ['A1', 'A'],
       ['A2', 'A'],
