@@ -77,7 +77,8 @@ const documentOf = (url: string, token: string, id: number) =>
   json<{ status: number; attachment?: { hash?: string } }>(`${url}/api/v1/document?id=${id}`, { token });
 
 async function startS3rver(): Promise<{ process: Started; env: Record<string, string> }> {
-  const s3 = await startNodeProcess('s3rver', 's3rver.ts', {}, dir);
+  // the legacy provider for s3rver's continuation tokens (DES), as in vitest.config.ts
+  const s3 = await startNodeProcess('s3rver', 's3rver.ts', {}, dir, ['--openssl-legacy-provider']);
   started.push(s3);
   return { process: s3, env: s3.announced.env as Record<string, string> };
 }

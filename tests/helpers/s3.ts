@@ -13,8 +13,8 @@ import type { S3BlobStoreOptions } from '../../backend/platform/blobs/s3-blob-st
 // temporary folder, one bucket made at start; stop() closes it and removes the folder.
 // s3rver 3.7 answers AbortMultipartUpload with MethodNotAllowed: the server below adds it as
 // S3 defines it (the upload's parts are dropped), so that a test can see a store abort. And its
-// objects are written as S3 keeps them (`writeObjectsWhole`), and a listing of more than 1,000
-// objects is paged without the DES cipher of its continuation tokens (`pageListsWithoutDes`).
+// objects are written as S3 keeps them (`writeObjectsWhole`). Paging a listing past 1,000 objects
+// needs Node's legacy OpenSSL provider, which vitest.config.ts gives the files that may start it.
 
 /** s3rver's access key; it checks the key id, not V4 signatures. */
 const KEY = 'S3RVER';
@@ -61,7 +61,6 @@ export async function startS3(opts: { bucket?: string } = {}): Promise<TestS3> {
       configureBuckets: [{ name: bucket }],
     });
     writeObjectsWhole(server.store);
-    pageListsWithoutDes(server);
     server.middleware.unshift(async (ctx, next) => {
       const uploadId = ctx.query.uploadId;
       if (ctx.method !== 'DELETE' || typeof uploadId !== 'string') return next();
@@ -180,58 +179,6 @@ function writeObjectsWhole(store: S3rverStore): void {
     await store.putMetadata(object.bucket, object.key, object.metadata, digest);
     return { size, md5: digest };
   };
-}
-
-/** How this helper's continuation tokens begin: base64url of `<bucket>/<the last key listed>` follows. */
-const TOKEN_PREFIX = 'moredoc-test:';
-
-/**
- * Lets ListObjectsV2 page past its 1,000 objects on Node 17+. s3rver 3.7 seals its continuation
- * tokens with single DES, which OpenSSL 3 keeps in its legacy provider: without
- * `--openssl-legacy-provider` every truncated listing answers 500 (ERR_OSSL_EVP_UNSUPPORTED), so a
- * store's list or deletePrefix of a big folder failed. Here the request's store reports no
- * truncation to s3rver's controller (which then makes no token), and the answer gets the truth
- * back with a token of ours; a token of ours in a request becomes the `start-after` it stands for.
- * In front of s3rver's router only, behind its XML encoder: the answer is still an object here.
- */
-function pageListsWithoutDes(server: S3rver): void {
-  server.middleware.splice(server.middleware.length - 1, 0, async (ctx, next) => {
-    if (ctx.method !== 'GET' || ctx.query['list-type'] !== '2') return next();
-    const bucket = ctx.path.split('/')[1] ?? '';
-    const token = ctx.query['continuation-token'];
-    if (typeof token === 'string' && token.startsWith(TOKEN_PREFIX)) {
-      const place = Buffer.from(token.slice(TOKEN_PREFIX.length), 'base64url').toString('utf8');
-      if (!place.startsWith(`${bucket}/`)) {
-        ctx.status = 400;
-        return;
-      }
-      const { 'continuation-token': _, ...query } = ctx.query;
-      ctx.query = { ...query, 'start-after': place.slice(bucket.length + 1) };
-    }
-    let lastKey: string | undefined;
-    const store = ctx.store;
-    ctx.store = Object.create(store, {
-      listObjects: {
-        value: async (...args: Parameters<S3rverStore['listObjects']>) => {
-          const listed = await store.listObjects(...args);
-          if (!listed.isTruncated) return listed;
-          lastKey = listed.objects.at(-1)?.key;
-          return { ...listed, isTruncated: false };
-        },
-      },
-    }) as S3rverStore;
-    await next();
-    const answer = (ctx.body as { ListBucketResult?: Record<string, unknown> } | undefined)?.ListBucketResult;
-    if (!answer) return;
-    if (typeof token === 'string') {
-      answer.StartAfter = undefined;
-      answer.ContinuationToken = token;
-    }
-    if (lastKey !== undefined) {
-      answer.IsTruncated = true;
-      answer.NextContinuationToken = TOKEN_PREFIX + Buffer.from(`${bucket}/${lastKey}`).toString('base64url');
-    }
-  });
 }
 
 /** One S3 server for a test file, started in `beforeAll` and stopped in `afterAll`. */

@@ -21,8 +21,6 @@ declare module 's3rver' {
     query: Record<string, string | string[] | undefined>;
     status: number;
     body: unknown;
-    /** The app's store, which the controllers call through the context (a request may be given its own). */
-    store: S3rverStore;
   }
 
   /** What a PUT hands the store (s3rver's S3Object). */
@@ -39,11 +37,6 @@ declare module 's3rver' {
     getResourcePath(bucket: string, key: string, resource: string): string;
     putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
     putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
-    /** At most `maxKeys` (1,000 at most from a request) objects after `startAfter`; `isTruncated` when more follow. */
-    listObjects(
-      bucket: string,
-      options: { prefix?: string; startAfter?: string; delimiter?: string; maxKeys?: number },
-    ): Promise<{ objects: { key: string }[]; commonPrefixes: string[]; isTruncated: boolean }>;
   }
 
   export default class S3rver {
