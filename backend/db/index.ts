@@ -32,6 +32,7 @@ import * as m027 from './migrations/027_unverified_notifications';
 import * as m028 from './migrations/028_notification_order_no';
 import * as m029 from './migrations/029_job_fair_key';
 import * as m030 from './migrations/030_user_sessions_from';
+import * as m031 from './migrations/031_dynamic_title_escaped';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '028_notification_order_no': m028,
   '029_job_fair_key': m029,
   '030_user_sessions_from': m030,
+  '031_dynamic_title_escaped': m031,
 };
 
 export type Database = Kysely<DB>;

@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { up as escapeDynamicTitles } from '../../backend/db/migrations/031_dynamic_title_escaped';
 import { api, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { creditsOf, insertDocument } from '../helpers/document-fixtures';
 
@@ -36,6 +38,40 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
       type: 2,
       content: '收藏了文档《&lt;img src=x onerror=alert(1)&gt;C++ &amp; &quot;STL&quot;》',
     });
+  });
+
+  it('escapes the titles of dynamics written raw before titles were escaped, once (migration 031)', async () => {
+    const member = await registerMember(backend.url);
+    const doc = await insertDocument(backend.dataDir, { userId: member.user.id, title: 'Tom & Jerry <b>' });
+    expect((await favorite(member, { document_id: doc.id })).status).toBe(200);
+    // As the upload and download of an older version wrote them: the title as it was typed.
+    await withDatabase(backend.dataDir, async (db) => {
+      for (const [type, content] of [
+        [3, '上传了文档《<img src=x onerror=alert(1)>C++ & "STL"》'],
+        [4, "下载了文档《It's 1 < 2》"],
+        [11, '签到成功，获得 5 魔豆奖励'],
+      ] as const) {
+        const ts = new Date().toISOString();
+        await db
+          .insertInto('dynamic')
+          .values({ user_id: member.user.id, type, content, created_at: ts, updated_at: ts })
+          .execute();
+      }
+      await escapeDynamicTitles(db as unknown as Kysely<unknown>);
+    });
+    const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
+    const contents = (dynamics.body.dynamic as { type: number; content: string }[])
+      .filter((d) => d.type !== 6)
+      .map((d) => d.content);
+    expect(contents.sort()).toEqual(
+      [
+        '上传了文档《&lt;img src=x onerror=alert(1)&gt;C++ &amp; &quot;STL&quot;》',
+        '下载了文档《It&#39;s 1 &lt; 2》',
+        // written escaped already: not escaped twice
+        '收藏了文档《Tom &amp; Jerry &lt;b&gt;》',
+        '签到成功，获得 5 魔豆奖励',
+      ].sort(),
+    );
   });
 
   it("keeps a document once, lists it with the document's details, and forgets it again", async () => {
