@@ -5,7 +5,8 @@ import { ApiError, Code, codeFromHttpStatus, httpStatusFromCode, type GrpcCode }
 // The one place where errors become responses. RPC routes answer grpc-gateway's
 // {"error","code","message"} with the gRPC code; upload routes (route config
 // `errorShape: 'http'`) answer gin's {"code","message","error"} with the HTTP status.
-// Unknown paths answer like grpc-gateway: 404 / 405 text/plain.
+// Unknown API paths and methods answer the RPC shape in Chinese too (a client shows `message`);
+// other unknown paths the file routes' plain 404, as gin's static files answer.
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -86,17 +87,21 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
+    if (!path.startsWith('/api/'))
+      return reply
+        .code(404)
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('x-content-type-options', 'nosniff')
+        .send('404 page not found');
     const known = methodsByUrl.get(path);
-    const text =
-      path.startsWith('/api/') && known && !known.has(request.method)
-        ? { status: 405, body: 'Method Not Allowed\n' }
-        : path.startsWith('/api/')
-          ? { status: 404, body: 'Not Found\n' }
-          : { status: 404, body: '404 page not found' };
-    return reply
-      .code(text.status)
-      .header('content-type', 'text/plain; charset=utf-8')
-      .header('x-content-type-options', 'nosniff')
-      .send(text.body);
+    if (known && !known.has(request.method)) {
+      reply.header('allow', [...known].join(', '));
+      return sendError(reply, request, {
+        status: 405,
+        code: Code.Unimplemented,
+        message: `该接口不支持 ${request.method} 请求`,
+      });
+    }
+    return sendError(reply, request, { status: 404, code: Code.NotFound, message: '请求的接口不存在，请检查地址' });
   });
 }

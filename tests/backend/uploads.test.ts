@@ -251,6 +251,18 @@ describe('file routes', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(ico())).toBe(true);
   });
 
+  it('answers a folder or a dot file under /uploads/ as a missing upload: 404, naming nothing', async () => {
+    const uploaded = await upload('avatar', png(20, 20, 90, 7), { token: backend.member.token });
+    expect(uploaded.status).toBe(200);
+    const folder = path.posix.dirname(uploaded.body.data.path as string);
+    for (const p of ['/uploads/', `${folder}/`, '/uploads/.x', `${folder}/.hidden.png`, `${folder}/none.png`]) {
+      const res = await fetch(backend.url + p);
+      expect(res.status, p).toBe(404);
+      expect(res.headers.get('content-type'), p).toBe('text/plain; charset=utf-8');
+      expect(await res.text(), p).toBe('404 page not found');
+    }
+  });
+
   it('never serves files outside uploads/', async () => {
     const traversal = await api(backend.url, 'PUT', '/api/v1/config', {
       token: backend.adminToken,

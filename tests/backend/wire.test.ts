@@ -55,16 +55,25 @@ describe('errors', () => {
     });
   });
 
-  it('answers unknown API paths with 404 text and wrong methods with 405 text', async () => {
-    const missing = await api(backend.url, 'GET', '/api/v1/nothing-here');
-    expect(missing.status).toBe(404);
-    expect(missing.text).toBe('Not Found\n');
-    expect(missing.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-    const trailing = await api(backend.url, 'GET', '/api/v1/user/');
-    expect(trailing.status).toBe(404);
+  it('answers unknown API paths and wrong methods in the error shape, in Chinese', async () => {
+    for (const path of ['/api/v1/nothing-here', '/api/v1/documnt/list', '/api/v1/user/', '/api/v1']) {
+      const missing = await api(backend.url, 'GET', path);
+      expect(missing.status, path).toBe(404);
+      expect(missing.headers.get('content-type'), path).toBe('application/json');
+      expect(missing.body, path).toEqual({
+        error: '请求的接口不存在，请检查地址',
+        code: 5,
+        message: '请求的接口不存在，请检查地址',
+      });
+    }
     const wrongMethod = await api(backend.url, 'PATCH', '/api/v1/user/list');
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.text).toBe('Method Not Allowed\n');
+    expect(wrongMethod.headers.get('allow')).toMatch(/^GET, HEAD$/);
+    expect(wrongMethod.body).toEqual({
+      error: '该接口不支持 PATCH 请求',
+      code: 12,
+      message: '该接口不支持 PATCH 请求',
+    });
   });
 
   it('treats an invalid or foreign token as anonymous', async () => {

@@ -75,7 +75,10 @@ async function registerFileRoutes(app: FastifyInstance, ctx: BackendContext): Pr
       prefix: '/uploads/',
       decorateReply: false,
       index: false,
-      dotfiles: 'deny',
+      // A folder or a dot file is no upload: the same 404 as a missing file, as the blob store
+      // below answers (send's 403 `Forbidden` for them named the folders that exist, in English).
+      allowedPath: (pathName) => !pathName.endsWith('/'),
+      dotfiles: 'ignore',
       wildcard: true,
       immutable: true,
       maxAge: '365d',
@@ -84,7 +87,7 @@ async function registerFileRoutes(app: FastifyInstance, ctx: BackendContext): Pr
   } else {
     app.get<{ Params: { '*': string } }>('/uploads/*', async (request, reply) => {
       const name = request.params['*'];
-      // No dot files, as @fastify/static's `dotfiles: 'deny'` (BlobKeyError refuses `.` and `..`).
+      // No dot files, as @fastify/static's `dotfiles: 'ignore'` (BlobKeyError refuses `.` and `..`).
       if (name.split('/').some((segment) => segment.startsWith('.'))) return sendNotFound(reply);
       return sendUpload(request, reply, ctx.blobs, `uploads/${name}`);
     });
