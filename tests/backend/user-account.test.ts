@@ -356,6 +356,29 @@ describe('FindPassword', () => {
     expect(again.body.message).toBe('链接无效或已过期，请重新找回密码');
   });
 
+  it('mails one reset link a minute to an address, however many ask', async () => {
+    await registerMember(backend.url, { email: 'flooded@example.com' });
+    await registerMember(backend.url, { email: 'neighbour@example.com' });
+    await enableMail();
+    const since = smtp.mails.length;
+    const ask = (email: string) => api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email } });
+    expect((await ask('flooded@example.com')).status).toBe(200);
+    await smtp.next(since);
+    const again = await ask('Flooded@Example.com');
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({
+      code: 3,
+      message: '找回密码的邮件刚刚已发送，请查收邮箱（也请看看垃圾邮件）；1 分钟后才能再次发送',
+    });
+    // Another address is not held up by it.
+    expect((await ask('neighbour@example.com')).status).toBe(200);
+    expect((await smtp.next(since + 1)).to).toEqual(['neighbour@example.com']);
+    expect(smtp.mails.slice(since).map((mail) => mail.to)).toEqual([
+      ['flooded@example.com'],
+      ['neighbour@example.com'],
+    ]);
+  });
+
   it('answers a bad reset link in Chinese, as the /auth/forgot form shows it', async () => {
     await registerMember(backend.url, { email: 'badlink@example.com' });
     await registerMember(backend.url, { email: 'other@example.com' });

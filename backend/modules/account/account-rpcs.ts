@@ -39,11 +39,12 @@ import {
   SendEmailCodeRequest,
 } from '../../../shared/messages/user';
 import { vipPeriodOf } from '../vip/service';
-import { insertEmailCode, latestEmailCode, markEmailCode } from './store';
+import { EmailCodeType, insertEmailCode, latestEmailCode, markEmailCode } from './store';
 
 // UserAPI: sign-up, sign-in, sign-out, captchas and password recovery (all PUBLIC).
 
 const EMAIL_CODE_TTL_MS = 30 * 60 * 1000;
+/** The least time between two mails of one kind (a register code, a reset link) to one address. */
 const EMAIL_CODE_INTERVAL_MS = 60 * 1000;
 /** A reset link that is malformed, forged, expired, for another address or used already: the visitor asks for a new one. */
 const RESET_LINK_INVALID = '链接无效或已过期，请重新找回密码';
@@ -206,6 +207,11 @@ export const accountRpcs = [
       // The mail's link leads to the site: never to an address taken from the request (anyone can send any Host).
       const origin = cfg.siteOrigin();
       if (!origin) throw unavailable('网站域名尚未配置，暂时无法通过邮件找回密码，请联系管理员');
+      // One reset mail a minute per address, whoever asks: the per-client limit alone let a
+      // few addresses fill a member's inbox (decision 053).
+      const latest = await latestEmailCode(ctx.db, user.email, false, EmailCodeType.FindPassword);
+      if (latest?.success && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS)
+        throw badRequest('找回密码的邮件刚刚已发送，请查收邮箱（也请看看垃圾邮件）；1 分钟后才能再次发送');
       const minutes = clamp(cfg.int('email', 'duration'), 1, 60);
       const token = await new SignJWT({ pwd: passwordFingerprint(user.password) })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -214,6 +220,12 @@ export const accountRpcs = [
         .sign(await resetKey(ctx));
       const sitename = cfg.str('system', 'sitename') || '魔豆文库';
       const link = `${origin}/auth/forgot?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
+      const mailId = await insertEmailCode(ctx.db, {
+        email: user.email,
+        code: '',
+        ip: ctx.ip,
+        type: EmailCodeType.FindPassword,
+      });
       await ctx.app.mailer.send({
         to: user.email,
         subject: `【${sitename}】找回密码`,
@@ -221,6 +233,7 @@ export const accountRpcs = [
           `<p>尊敬的 ${escapeHtml(user.username)}，您好：</p><p>您正在找回 ${escapeHtml(sitename)} 的登录密码，请在 ${minutes} 分钟内点击下面的链接重设密码：</p>` +
           `<p><a href="${escapeHtml(link)}" target="_blank">${escapeHtml(link)}</a></p><p>如果这不是您本人的操作，请忽略本邮件。</p>`,
       });
+      await markEmailCode(ctx.db, mailId, 'sent');
       return {};
     },
   }),

@@ -28,21 +28,31 @@ export async function findSign(db: Database, userId: number, signAt: number) {
     .executeTakeFirst();
 }
 
-/** Registration codes (type 0) sent to an address, newest first; `unusedOnly` skips spent ones. */
-export async function latestEmailCode(db: Database, email: string, unusedOnly: boolean) {
-  let query = db.selectFrom('email_code').selectAll().where('email', '=', email).where('type', '=', 0);
+/** What an `email_code` row was mailed for (MOREDOC's types): a registration code, a password-reset link. */
+export const EmailCodeType = { Register: 0, FindPassword: 1 } as const;
+type EmailCodeKind = (typeof EmailCodeType)[keyof typeof EmailCodeType];
+
+/** The mails of one type sent to an address, newest first; `unusedOnly` skips spent ones. */
+export async function latestEmailCode(
+  db: Database,
+  email: string,
+  unusedOnly: boolean,
+  type: EmailCodeKind = EmailCodeType.Register,
+) {
+  let query = db.selectFrom('email_code').selectAll().where('email', '=', email).where('type', '=', type);
   if (unusedOnly) query = query.where('is_used', '=', 0);
   return query.orderBy('id', 'desc').executeTakeFirst();
 }
 
+/** Records a mail about to go out (a reset link keeps no code: its token is signed). */
 export async function insertEmailCode(
   db: Database,
-  code: { email: string; code: string; ip: string },
+  code: { email: string; code: string; ip: string; type?: EmailCodeKind },
 ): Promise<number> {
   const ts = now();
   const row = await db
     .insertInto('email_code')
-    .values({ ...code, type: 0, created_at: ts, updated_at: ts })
+    .values({ type: EmailCodeType.Register, ...code, created_at: ts, updated_at: ts })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
