@@ -390,3 +390,5 @@ export const smsProviderOptions: readonly Option<string>[] = [
 /** A code is good for this long and this many wrong tries. */
 export const SMS_CODE_TTL_MINUTES = 5;
 export const SMS_CODE_MAX_ATTEMPTS = 5;
+/** A mailed register code takes as many wrong tries as a texted one. */
+export const EMAIL_CODE_MAX_ATTEMPTS = SMS_CODE_MAX_ATTEMPTS;

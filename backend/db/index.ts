@@ -33,6 +33,7 @@ import * as m028 from './migrations/028_notification_order_no';
 import * as m029 from './migrations/029_job_fair_key';
 import * as m030 from './migrations/030_user_sessions_from';
 import * as m031 from './migrations/031_dynamic_title_escaped';
+import * as m032 from './migrations/032_email_code_attempts';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '029_job_fair_key': m029,
   '030_user_sessions_from': m030,
   '031_dynamic_title_escaped': m031,
+  '032_email_code_attempts': m032,
 };
 
 export type Database = Kysely<DB>;

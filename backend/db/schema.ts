@@ -234,6 +234,8 @@ export interface EmailCodeTable {
   success: Generated<Flag>;
   error: Generated<string>;
   ip: string;
+  /** wrong tries of a register code (migration 032) */
+  attempts: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -480,6 +480,28 @@ describe('SendEmailCode and verified registration', () => {
     }
   });
 
+  it('lets a register code be tried wrong five times, then asks for a new one', async () => {
+    await enableMail();
+    await backend.setConfig({ 'security.enable_verify_register_email': 'true' });
+    try {
+      const since = smtp.mails.length;
+      const email = 'guessed@example.com';
+      expect((await api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email } })).status).toBe(200);
+      const code = /<b>(\d{6})<\/b>/.exec((await smtp.next(since)).text)![1]!;
+      const register = (tried: string) =>
+        api(backend.url, 'POST', '/api/v1/user/register', {
+          body: { username: 'guessing-user', password: 'secret-1', email, code: tried },
+        });
+      const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+      for (let i = 0; i < 5; i++) expect((await register(wrong)).body.message).toBe('邮箱验证码错误');
+      const right = await register(code);
+      expect(right.status).toBe(400);
+      expect(right.body).toMatchObject({ code: 3, message: '邮箱验证码错误次数过多或已失效，请重新获取' });
+    } finally {
+      await backend.setConfig({ 'security.enable_verify_register_email': 'false' });
+    }
+  });
+
   it('is refused while e-mail verification is off, and for registered addresses', async () => {
     const off = await api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email: 'someone@example.com' } });
     expect(off.body.message).toBe('系统未开启注册邮箱验证');

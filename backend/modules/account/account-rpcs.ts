@@ -8,6 +8,7 @@ import {
   passwordProblems,
   usernameProblems,
 } from '../../../shared/validation';
+import { EMAIL_CODE_MAX_ATTEMPTS } from '../../../shared/constants';
 import { lockKeys } from '../../db/dialect';
 import { badRequest, conflict, notFound, unavailable } from '../../wire/errors';
 import { assertValid, clamp, mapUnique } from '../../wire/request';
@@ -39,13 +40,22 @@ import {
   SendEmailCodeRequest,
 } from '../../../shared/messages/user';
 import { vipPeriodOf } from '../vip/service';
-import { EmailCodeType, insertEmailCode, latestEmailCode, markEmailCode } from './store';
+import {
+  EmailCodeType,
+  countWrongEmailCode,
+  insertEmailCode,
+  latestEmailCode,
+  markEmailCodeSent,
+  spendEmailCode,
+} from './store';
 
 // UserAPI: sign-up, sign-in, sign-out, captchas and password recovery (all PUBLIC).
 
 const EMAIL_CODE_TTL_MS = 30 * 60 * 1000;
 /** The least time between two mails of one kind (a register code, a reset link) to one address. */
 const EMAIL_CODE_INTERVAL_MS = 60 * 1000;
+/** A register code tried wrong too often, or spent by another registration meanwhile. */
+const EMAIL_CODE_SPENT = '邮箱验证码错误次数过多或已失效，请重新获取';
 /** A reset link that is malformed, forged, expired, for another address or used already: the visitor asks for a new one. */
 const RESET_LINK_INVALID = '链接无效或已过期，请重新找回密码';
 
@@ -80,7 +90,12 @@ export const accountRpcs = [
       let codeId = 0;
       if (verifyEmail) {
         const code = await latestEmailCode(ctx.db, req.email, true);
-        if (!code || !req.code || code.code !== req.code.trim()) throw badRequest('邮箱验证码错误');
+        if (code && code.attempts >= EMAIL_CODE_MAX_ATTEMPTS) throw badRequest(EMAIL_CODE_SPENT);
+        if (!code || !req.code || code.code !== req.code.trim()) {
+          // A wrong try counts against the code, as an SMS code's: six digits are not to be guessed.
+          if (code) await countWrongEmailCode(ctx.db, code.id, EMAIL_CODE_MAX_ATTEMPTS);
+          throw badRequest('邮箱验证码错误');
+        }
         if (Date.now() - Date.parse(code.created_at) > EMAIL_CODE_TTL_MS) throw badRequest('邮箱验证码已过期');
         codeId = code.id;
       }
@@ -111,7 +126,9 @@ export const accountRpcs = [
               DynamicType.Register,
               `注册成为会员，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励`,
             );
-          if (codeId) await markEmailCode(trx, codeId, 'used');
+          // Wrong tries made meanwhile may have used the code up.
+          if (codeId && !(await spendEmailCode(trx, codeId, EMAIL_CODE_MAX_ATTEMPTS)))
+            throw badRequest(EMAIL_CODE_SPENT);
           return inserted;
         }),
         '用户名已存在',
@@ -233,7 +250,7 @@ export const accountRpcs = [
           `<p>尊敬的 ${escapeHtml(user.username)}，您好：</p><p>您正在找回 ${escapeHtml(sitename)} 的登录密码，请在 ${minutes} 分钟内点击下面的链接重设密码：</p>` +
           `<p><a href="${escapeHtml(link)}" target="_blank">${escapeHtml(link)}</a></p><p>如果这不是您本人的操作，请忽略本邮件。</p>`,
       });
-      await markEmailCode(ctx.db, mailId, 'sent');
+      await markEmailCodeSent(ctx.db, mailId);
       return {};
     },
   }),
@@ -294,7 +311,7 @@ export const accountRpcs = [
         subject: `【${sitename}】注册验证码`,
         html: `<p>您的注册验证码是：<b>${code}</b>，30 分钟内有效。</p><p>如果这不是您本人的操作，请忽略本邮件。</p>`,
       });
-      await markEmailCode(ctx.db, codeId, 'sent');
+      await markEmailCodeSent(ctx.db, codeId);
       return {};
     },
   }),

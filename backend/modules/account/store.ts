@@ -58,7 +58,29 @@ export async function insertEmailCode(
   return row.id;
 }
 
-export async function markEmailCode(db: Database, id: number, mark: 'used' | 'sent'): Promise<void> {
-  const update = db.updateTable('email_code').where('id', '=', id);
-  await (mark === 'used' ? update.set({ is_used: 1, updated_at: now() }) : update.set({ success: 1 })).execute();
+/** Records that the mail went out. */
+export async function markEmailCodeSent(db: Database, id: number): Promise<void> {
+  await db.updateTable('email_code').set({ success: 1 }).where('id', '=', id).execute();
+}
+
+/** Counts a wrong try of a register code unless it has had `maxAttempts` already. */
+export async function countWrongEmailCode(db: Database, id: number, maxAttempts: number): Promise<void> {
+  await db
+    .updateTable('email_code')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('attempts', '<', maxAttempts)
+    .execute();
+}
+
+/** Spends an unused register code with fewer than `maxAttempts` wrong tries; false when it cannot be spent. */
+export async function spendEmailCode(db: Database, id: number, maxAttempts: number): Promise<boolean> {
+  const result = await db
+    .updateTable('email_code')
+    .set({ is_used: 1, updated_at: now() })
+    .where('id', '=', id)
+    .where('is_used', '=', 0)
+    .where('attempts', '<', maxAttempts)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
