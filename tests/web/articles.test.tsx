@@ -169,6 +169,26 @@ describe('article search', { timeout: 30_000 }, () => {
     expect(new URL(String(call?.[0]), 'http://localhost').searchParams.get('wd')).toBe('迁移');
   });
 
+  it('shows a hit without a highlighted title by its title as text, never as markup', async () => {
+    renderApp('/article?wd=x', {
+      backend: {
+        'GET /api/v1/article/search': {
+          status: 200,
+          body: {
+            total: 1,
+            spend: '0.002',
+            article: [{ id: 3, identifier: 'tags', title: '<b>标签</b> & <img src=x>' }],
+          },
+        },
+        'GET /api/v1/article/list': { status: 200, body: {} },
+      },
+    });
+    await screen.findByText('找到 1 篇相关文章，用时 0.002 秒');
+    const link = document.querySelector('.app-article-list a') as HTMLAnchorElement;
+    expect(link.textContent).toBe('<b>标签</b> & <img src=x>');
+    expect(link.querySelector('b, img')).toBeNull();
+  });
+
   it('says when nothing matches, without advising two-character words (one character is searched too)', async () => {
     renderApp('/article?wd=zzz', {
       backend: {

@@ -45,8 +45,12 @@ function Hit({ hit }: { hit: ArticleHit }) {
   return (
     <li className="app-article-list__item">
       <h2 className="app-article-list__title">
-        {/* Server-made HTML: the title escaped, the matches in <em>. */}
-        <Link to={articlePath(hit)} dangerouslySetInnerHTML={{ __html: hit.title_highlight || (hit.title ?? '') }} />
+        {/* Server-made HTML: the title escaped, the matches in <em>; a bare title is text. */}
+        {hit.title_highlight ? (
+          <Link to={articlePath(hit)} dangerouslySetInnerHTML={{ __html: hit.title_highlight }} />
+        ) : (
+          <Link to={articlePath(hit)}>{hit.title}</Link>
+        )}
       </h2>
       {hit.snippet && <p className="app-article-list__description" dangerouslySetInnerHTML={{ __html: hit.snippet }} />}
       <ArticleMeta article={hit} />
