@@ -34,6 +34,7 @@ import * as m029 from './migrations/029_job_fair_key';
 import * as m030 from './migrations/030_user_sessions_from';
 import * as m031 from './migrations/031_dynamic_title_escaped';
 import * as m032 from './migrations/032_email_code_attempts';
+import * as m033 from './migrations/033_email_code_ip';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '030_user_sessions_from': m030,
   '031_dynamic_title_escaped': m031,
   '032_email_code_attempts': m032,
+  '033_email_code_ip': m033,
 };
 
 export type Database = Kysely<DB>;

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, login, registerMember, startBackend, useBackend, type StartedBackend } from '../helpers/backend';
+import {
+  api,
+  login,
+  registerMember,
+  startBackend,
+  useBackend,
+  withDatabase,
+  type StartedBackend,
+} from '../helpers/backend';
 import { freePort } from '../helpers/ports';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
 import { CAPTCHA_ATTEMPTS, CAPTCHA_BACKGROUND, CAPTCHA_INKS } from '../../backend/platform/captcha';
@@ -498,6 +506,38 @@ describe('SendEmailCode and verified registration', () => {
       expect(right.status).toBe(400);
       expect(right.body).toMatchObject({ code: 3, message: '邮箱验证码错误次数过多或已失效，请重新获取' });
     } finally {
+      await backend.setConfig({ 'security.enable_verify_register_email': 'false' });
+    }
+  });
+
+  it('mails at most 20 register codes an hour for one client address, whatever the addresses', async () => {
+    await enableMail();
+    await backend.setConfig({ 'security.enable_verify_register_email': 'true' });
+    try {
+      const send = (email: string) => api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email } });
+      expect((await send('loop-0@example.com')).status).toBe(200);
+      await withDatabase(backend.dataDir, async (db) => {
+        const { ip } = await db
+          .selectFrom('email_code')
+          .select('ip')
+          .where('email', '=', 'loop-0@example.com')
+          .executeTakeFirstOrThrow();
+        // Nineteen more from the same address within the hour; the codes of other addresses do not count.
+        await db.deleteFrom('email_code').where('ip', '=', ip).where('email', '!=', 'loop-0@example.com').execute();
+        const ts = new Date().toISOString();
+        for (let i = 1; i < 20; i++)
+          await db
+            .insertInto('email_code')
+            .values({ email: `loop-${i}@example.com`, code: '123456', type: 0, ip, created_at: ts, updated_at: ts })
+            .execute();
+      });
+      const over = await send('loop-20@example.com');
+      expect(over.status).toBe(429);
+      expect(over.body).toMatchObject({ code: 8, message: '当前网络获取邮箱验证码的次数过多，请一小时后再试' });
+    } finally {
+      await withDatabase(backend.dataDir, (db) =>
+        db.deleteFrom('email_code').where('email', 'like', 'loop-%').execute(),
+      );
       await backend.setConfig({ 'security.enable_verify_register_email': 'false' });
     }
   });

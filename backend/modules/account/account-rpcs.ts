@@ -10,7 +10,7 @@ import {
 } from '../../../shared/validation';
 import { EMAIL_CODE_MAX_ATTEMPTS } from '../../../shared/constants';
 import { lockKeys } from '../../db/dialect';
-import { badRequest, conflict, notFound, unavailable } from '../../wire/errors';
+import { badRequest, conflict, notFound, tooManyRequests, unavailable } from '../../wire/errors';
 import { assertValid, clamp, mapUnique } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
 import { revokeToken } from '../../platform/auth/session';
@@ -42,6 +42,7 @@ import {
 import { vipPeriodOf } from '../vip/service';
 import {
   EmailCodeType,
+  countEmailCodesFrom,
   countWrongEmailCode,
   insertEmailCode,
   latestEmailCode,
@@ -54,6 +55,9 @@ import {
 const EMAIL_CODE_TTL_MS = 30 * 60 * 1000;
 /** The least time between two mails of one kind (a register code, a reset link) to one address. */
 const EMAIL_CODE_INTERVAL_MS = 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+/** Register codes one client address may have mailed in an hour, as many as SMS codes (sms.ip_hourly_limit's default). */
+const EMAIL_CODES_PER_CLIENT_HOUR = 20;
 /** A register code tried wrong too often, or spent by another registration meanwhile. */
 const EMAIL_CODE_SPENT = '邮箱验证码错误次数过多或已失效，请重新获取';
 /** A reset link that is malformed, forged, expired, for another address or used already: the visitor asks for a new one. */
@@ -302,6 +306,11 @@ export const accountRpcs = [
       const latest = await latestEmailCode(ctx.db, req.email, false);
       if (latest && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS)
         throw badRequest('发送太频繁，请稍后再试');
+      // Codes go to any address: without a cap per client address the site's mail account
+      // would send for a loop over addresses, at the sign-in limit's pace, all day.
+      const hourAgo = new Date(Date.now() - HOUR_MS).toISOString();
+      if ((await countEmailCodesFrom(ctx.db, ctx.ip, hourAgo)) >= EMAIL_CODES_PER_CLIENT_HOUR)
+        throw tooManyRequests('当前网络获取邮箱验证码的次数过多，请一小时后再试');
       await ctx.app.mailer.assertConfigured();
       const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
       const codeId = await insertEmailCode(ctx.db, { email: req.email, code, ip: ctx.ip });

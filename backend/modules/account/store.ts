@@ -44,6 +44,23 @@ export async function latestEmailCode(
   return query.orderBy('id', 'desc').executeTakeFirst();
 }
 
+/** The mails of one type a client address had sent since `since`. */
+export async function countEmailCodesFrom(
+  db: Database,
+  ip: string,
+  since: string,
+  type: EmailCodeKind = EmailCodeType.Register,
+): Promise<number> {
+  const { total } = await db
+    .selectFrom('email_code')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('ip', '=', ip)
+    .where('created_at', '>=', since)
+    .where('type', '=', type)
+    .executeTakeFirstOrThrow();
+  return Number(total);
+}
+
 /** Records a mail about to go out (a reset link keeps no code: its token is signed). */
 export async function insertEmailCode(
   db: Database,
