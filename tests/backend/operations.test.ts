@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildBackend } from '../../backend/app';
 import { loadBackendConfig } from '../../backend/config';
 import type { FastifyInstance } from 'fastify';
+import { api, login } from '../helpers/backend';
 import { dropDatabase } from '../helpers/postgres';
+import { startS3 } from '../helpers/s3';
 import { migratedDatabase } from '../helpers/test-database';
 
 const ADMIN_PASSWORD = 'admin-test-password';
@@ -148,6 +150,26 @@ describe('an install made before the database was private', () => {
       await second.close();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!inject('postgresUrl'))('a backend on PostgreSQL and S3', () => {
+  it('needs no DATA_DIR: the hardware screen of the admin names the disk of the scratch folders', async () => {
+    const url = await migratedDatabase();
+    const s3 = await startS3();
+    const site = await start('silent', { DATABASE_URL: url, ...s3.env });
+    try {
+      // Nothing of the site is kept there: an instance may run without the folder.
+      fs.rmSync(site.dataDir, { recursive: true, force: true });
+      const token = await login(site.url, 'admin', ADMIN_PASSWORD);
+      const device = await api(site.url, 'GET', '/api/v1/device', { token });
+      expect(device.status).toBe(200);
+      expect(device.body.disk[0]).toMatchObject({ disk_name: os.tmpdir(), total: expect.any(Number) });
+    } finally {
+      await site.app.close();
+      await s3.stop();
+      await dropDatabase(url);
     }
   });
 });

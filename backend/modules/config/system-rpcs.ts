@@ -6,6 +6,7 @@ import { badRequest, forbidden } from '../../wire/errors';
 import { checkText } from '../../wire/request';
 import { isAdmin } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
+import { scratchRoot } from '../../platform/scratch';
 import { countBanners } from '../banner/service';
 import { countCategories } from '../category/service';
 import { converterEnvironment } from '../document/service';
@@ -146,7 +147,10 @@ export const systemRpcs = [
       const total = os.totalmem();
       const available = os.freemem();
       const used = total - available;
-      const disk = await fs.promises.statfs(ctx.app.dataDir);
+      // The disk of the site's own files; with the database and the files elsewhere (PostgreSQL,
+      // S3) DATA_DIR may not exist, and the disk this machine writes is the scratch folders'.
+      const diskName = fs.existsSync(ctx.app.dataDir) ? ctx.app.dataDir : scratchRoot();
+      const disk = await fs.promises.statfs(diskName);
       const diskTotal = disk.blocks * disk.bsize;
       const diskFree = disk.bavail * disk.bsize;
       const round = (n: number) => Math.round(n * 100) / 100;
@@ -160,7 +164,7 @@ export const systemRpcs = [
         memory: { total, available, used, free: total - used, percent: round((used / total) * 100) },
         disk: [
           {
-            disk_name: ctx.app.dataDir,
+            disk_name: diskName,
             total: diskTotal,
             used: diskTotal - diskFree,
             free: diskFree,
