@@ -46,6 +46,10 @@ export class ConfigSnapshot {
   siteOrigin(): string {
     return this.raw('system', 'domain').trim().replace(/\/+$/, '');
   }
+  /** What the site calls its credits (`score.credit_name`), 魔豆 while it is not set. */
+  creditName(): string {
+    return this.raw('score', 'credit_name').trim() || '魔豆';
+  }
 }
 
 /** How stale the settings of a process may be after another process changed them. */

@@ -142,6 +142,19 @@ describe('SignToday and GetSignedToday', () => {
       user_id: member.user.id,
     });
   });
+
+  it("writes the credits' name into the dynamic as HTML text, as a title is", async () => {
+    // A dynamic is HTML (MOREDOC's client shows it so): the admin's name for the credits is escaped.
+    await backend.setConfig({ 'score.credit_name': '<i>豆</i>' });
+    try {
+      const member = await registerMember(backend.url);
+      await api(backend.url, 'PUT', '/api/v1/user/sign', { token: member.token });
+      const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
+      expect(dynamics.body.dynamic[0].content).toBe('签到成功，获得 1 &lt;i&gt;豆&lt;/i&gt;奖励');
+    } finally {
+      await backend.setConfig({ 'score.credit_name': '魔豆' });
+    }
+  });
 });
 
 describe('ListUserDynamic', () => {

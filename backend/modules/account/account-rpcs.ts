@@ -20,6 +20,7 @@ import {
   CAPTCHA_KINDS,
   DynamicType,
   addDynamic,
+  dynamicReward,
   checkCaptcha,
   createMember,
   emailTaken,
@@ -128,7 +129,7 @@ export const accountRpcs = [
               trx,
               inserted.id,
               DynamicType.Register,
-              `注册成为会员，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励`,
+              `注册成为会员，${dynamicReward(award, cfg.creditName())}`,
             );
           // Wrong tries made meanwhile may have used the code up.
           if (codeId && !(await spendEmailCode(trx, codeId, EMAIL_CODE_MAX_ATTEMPTS)))

@@ -7,7 +7,7 @@ import { rpc, type RpcContext } from '../../platform/rpc';
 import { groupAllows, groupsOfUser, type FeatureFlag } from '../group/service';
 import { mayUpload } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
-import { DynamicType, addCredit, addDynamic, listDynamics } from '../user/service';
+import { DynamicType, addCredit, addDynamic, dynamicReward, listDynamics } from '../user/service';
 import { GetUserPermissionsReply, ListUserDynamicReply, ListUserGroupReply, Sign } from '../../../shared/messages/user';
 import { findSign, insertSign, localDateKey } from './store';
 
@@ -80,12 +80,7 @@ export const memberRpcs = [
         return await ctx.db.transaction().execute(async (trx) => {
           const sign = await insertSign(trx, { user_id: me.id, sign_at: signAt, ip: ctx.ip, award });
           if (award > 0) await addCredit(trx, me.id, award);
-          await addDynamic(
-            trx,
-            me.id,
-            DynamicType.Sign,
-            `签到成功，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励`,
-          );
+          await addDynamic(trx, me.id, DynamicType.Sign, `签到成功，${dynamicReward(award, cfg.creditName())}`);
           return sign;
         });
       } catch (error) {

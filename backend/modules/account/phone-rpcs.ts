@@ -18,6 +18,7 @@ import { sendVerificationCode, spendCode } from '../sms/service';
 import {
   DynamicType,
   addDynamic,
+  dynamicReward,
   checkCaptcha,
   createMember,
   findUserByMobile,
@@ -105,7 +106,7 @@ async function createMobileMember(
         login_at: new Date().toISOString(),
         credit_count: award,
       });
-      const credits = award > 0 ? `，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励` : '';
+      const credits = award > 0 ? `，${dynamicReward(award, cfg.creditName())}` : '';
       await addDynamic(trx, inserted.id, DynamicType.Register, `通过手机号注册成为会员${credits}`);
       return inserted;
     }),

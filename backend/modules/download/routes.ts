@@ -134,8 +134,6 @@ async function syncDownloadCount(ctx: RpcContext, documentId: number): Promise<v
   }
 }
 
-const creditName = (cfg: ConfigSnapshot) => cfg.str('score', 'credit_name').trim() || '魔豆';
-
 export const downloadService = defineService(
   'DocumentAPI',
   [
@@ -164,7 +162,7 @@ export const downloadService = defineService(
           await assertWithinLimits(trx, rules);
           const pays = me !== null && (await freeReason(trx, doc, rules)) === null;
           if (pays) {
-            if (!(await spendCredits(trx, me.id, doc.price))) throw forbidden(`${creditName(cfg)}不足，无法下载`);
+            if (!(await spendCredits(trx, me.id, doc.price))) throw forbidden(`${cfg.creditName()}不足，无法下载`);
             await addCredit(trx, doc.user_id, doc.price);
           }
           await insertDownload(trx, {

@@ -18,6 +18,7 @@ import { LoginReply } from '../../../shared/messages/user';
 import {
   DynamicType,
   addDynamic,
+  dynamicReward,
   createMember,
   findUserByUsername,
   getUser,
@@ -165,7 +166,7 @@ async function signInUser(
       });
       userId = user.id;
       await insertBinding(trx, { provider, openid: identity.openid, unionid: identity.unionid, user_id: userId });
-      const reward = award > 0 ? `，获得 ${award} ${cfg.str('score', 'credit_name') || '魔豆'}奖励` : '';
+      const reward = award > 0 ? `，${dynamicReward(award, cfg.creditName())}` : '';
       await addDynamic(trx, userId, DynamicType.Register, `通过${label}注册成为会员${reward}`);
     }
     await recordLogin(trx, userId, ctx.ip);

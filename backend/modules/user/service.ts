@@ -16,6 +16,7 @@ export {
   addCredit,
   addDynamic,
   dynamicTitle,
+  dynamicReward,
   bumpFavoriteCount,
   countUsers,
   deductCredit,

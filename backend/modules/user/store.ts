@@ -360,6 +360,11 @@ export function dynamicTitle(title: string): string {
   return escapeHtml(title);
 }
 
+/** `获得 N <credits>奖励` in a dynamic: the credits' name is the admin's text, escaped as a title is. */
+export function dynamicReward(award: number, creditName: string): string {
+  return `获得 ${award} ${escapeHtml(creditName)}奖励`;
+}
+
 export async function addDynamic(db: Database, userId: number, type: number, content: string): Promise<void> {
   const ts = now();
   await db.insertInto('dynamic').values({ user_id: userId, type, content, created_at: ts, updated_at: ts }).execute();
