@@ -154,6 +154,25 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(within(rows()[3]!).queryByText('已在列表中，不会重复上传')).toBeNull();
   });
 
+  it("names the site's credits as the unit of each price and of the batch's price", async () => {
+    ScriptedUpload.sent = [];
+    renderApp('/upload', {
+      user: member,
+      settings: { ...settings, system: { ...settings.system, credit_name: '魔豆' } },
+      backend: { 'GET /api/v1/user/caniuploaddocument': { status: 200, body: {} } },
+    });
+    api.configure({ createXhr: () => new ScriptedUpload() as unknown as XMLHttpRequest });
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('讲义.pdf')]);
+    const item = screen.getByRole('listitem', { name: '讲义.pdf' });
+    const unitOf = (input: HTMLElement) =>
+      (input.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent)
+        .join('');
+    expect(unitOf(within(item).getByLabelText('价格'))).toBe('魔豆');
+    expect(unitOf(screen.getByLabelText('价格', { selector: '#upload-batch-price' }))).toBe('魔豆');
+  });
+
   it('offers 重试 for an upload cut off or refused for a while, in Chinese, and not for a file the server refused', async () => {
     renderUpload({});
     const input = (await screen.findByTestId('document-files')) as HTMLInputElement;

@@ -25,6 +25,7 @@ import { categoryTrail, useDocumentCategories, type CategoryNode } from '../cate
 import { createDocuments, documentProgressQuery, recentUploadsQuery } from './api';
 import { conversionFailureLine, FAILED_CONVERSION_ADVICE, isConverting } from './conversion';
 import { documentPath } from './document-links';
+import { creditName } from './DocumentPrice';
 import { useSettings } from '../settings/use-settings';
 import { documentFormatsQuery, uploadDocumentFile } from '../upload/api';
 import {
@@ -66,11 +67,14 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
 function UploadRow({
   item,
   tree,
+  credits,
   dispatch,
   onRetry,
 }: {
   item: UploadItem;
   tree: readonly CategoryNode[];
+  /** The site's credit name: the unit of the price. */
+  credits: string;
   dispatch: (action: UploadAction) => void;
   onRetry: () => void;
 }) {
@@ -153,10 +157,11 @@ function UploadRow({
               id={`${id}-price`}
               value={item.price}
               inputMode="numeric"
+              suffix={<span id={`${id}-price-unit`}>{credits}</span>}
               onChange={(value: string) => edit({ price: value })}
               validateStatus={item.errors.price ? 'error' : 'default'}
               aria-invalid={item.errors.price ? true : undefined}
-              aria-describedby={item.errors.price ? `${id}-price-error` : undefined}
+              aria-describedby={`${id}-price-unit${item.errors.price ? ` ${id}-price-error` : ''}`}
             />
             <FieldError id={`${id}-price-error`} message={item.errors.price} />
           </div>
@@ -279,6 +284,7 @@ function uploadFailure(failure: ApiFailure): { reason: string; retryable: boolea
 
 export function DocumentUploader({ userId }: { userId: number }) {
   const settings = useSettings();
+  const credits = creditName(settings);
   const formats = useQuery(documentFormatsQuery());
   const tree = useDocumentCategories();
   const [items, dispatch] = useReducer(uploadQueue, []);
@@ -425,18 +431,20 @@ export function DocumentUploader({ userId }: { userId: number }) {
                 dispatch({ type: 'apply-to-all', patch: { categoryId } });
               }}
             />
-            <label htmlFor="upload-batch-price" className="app-upload__batch-price">
-              价格
+            <span className="app-upload__batch-price">
+              <label htmlFor="upload-batch-price">价格</label>
               <Input
                 id="upload-batch-price"
                 value={batch.price}
                 inputMode="numeric"
+                suffix={<span id="upload-batch-price-unit">{credits}</span>}
+                aria-describedby="upload-batch-price-unit"
                 onChange={(price: string) => {
                   setBatch((b) => ({ ...b, price }));
                   dispatch({ type: 'apply-to-all', patch: { price } });
                 }}
               />
-            </label>
+            </span>
           </div>
           <ul className="app-upload__items">
             {items.map((item) => (
@@ -444,6 +452,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
                 key={item.key}
                 item={item}
                 tree={tree}
+                credits={credits}
                 dispatch={dispatch}
                 onRetry={() => {
                   started.current.delete(item.key);
