@@ -124,11 +124,11 @@ export type DownloadDocumentReply = Wire<typeof downloadMessages.DownloadDocumen
 /** `GET /api/v1/document/purchase?id=` (ours): the caller paid for it within download.free_download_duration days. */
 export type DocumentPurchase = Wire<typeof downloadMessages.DocumentPurchase>;
 
-/** `POST /api/v1/upload/document` (docs/moredoc.md §8). */
+/** `POST /api/v1/upload/document` (docs/moredoc.md §8; `hash`, the file's MD5, is ours: docs/api.md §7). */
 export interface UploadDocumentReply {
   code?: number;
   message?: string;
-  data?: { id?: number };
+  data?: { id?: number; hash?: string };
 }
 
 /** Ours: find words in one document (GET /api/v1/document/find). */

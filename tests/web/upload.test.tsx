@@ -154,6 +154,41 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(within(rows()[3]!).queryByText('已在列表中，不会重复上传')).toBeNull();
   });
 
+  it('refuses at its upload a file whose bytes the batch already holds under another name, and publishes the others', async () => {
+    let created: unknown;
+    renderUpload({
+      'POST /api/v1/document': (_url, init) => {
+        created = JSON.parse(String(init.body));
+        return { status: 200, body: {} };
+      },
+      'GET /api/v1/document/list': { status: 200, body: { total: 0 } },
+    });
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [
+      file('讲义.pdf'),
+      file('讲义（副本）.pdf'),
+    ]);
+    (await uploadOf('讲义.pdf')).answer(200, { code: 200, message: 'ok', data: { id: 41, hash: 'a'.repeat(32) } });
+    (await uploadOf('讲义（副本）.pdf')).answer(200, {
+      code: 200,
+      message: 'ok',
+      data: { id: 42, hash: 'a'.repeat(32) },
+    });
+    const copy = screen.getByRole('listitem', { name: '讲义（副本）.pdf' });
+    expect(await within(copy).findByText('内容重复')).toBeTruthy();
+    expect(within(copy).getByRole('alert').textContent).toBe('与「讲义.pdf」的内容相同，不会重复发布');
+    expect(within(copy).queryByLabelText('价格')).toBeNull();
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
+    await userEvent.click(screen.getByRole('button', { name: '发布（1）' }));
+    await waitFor(() =>
+      expect(created).toEqual({
+        category_id: [7],
+        document: [{ title: '讲义', attachment_id: 41, price: 0, description: '' }],
+      }),
+    );
+    expect(within(copy).getByText('内容重复')).toBeTruthy();
+  });
+
   it("names the site's credits as the unit of each price and of the batch's price", async () => {
     ScriptedUpload.sent = [];
     renderApp('/upload', {

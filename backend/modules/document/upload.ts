@@ -80,10 +80,12 @@ async function registerDocumentUpload(app: FastifyInstance, ctx: BackendContext)
           ext: file.ext,
           ip: clientIp(request),
         });
+        // `hash` is ours (MOREDOC answers the id alone): the upload form tells by it the same
+        // bytes picked twice under other names (docs/api.md §7).
         return reply
           .code(200)
           .header('content-type', 'application/json; charset=utf-8')
-          .send(JSON.stringify({ code: 200, message: 'ok', data: { id: attachment.id } }));
+          .send(JSON.stringify({ code: 200, message: 'ok', data: { id: attachment.id, hash: file.hash } }));
       },
     ),
   );

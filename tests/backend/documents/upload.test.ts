@@ -90,15 +90,16 @@ const part = (boundary: string, name: string) =>
   `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
 
 describe('POST /api/v1/upload/document', () => {
-  it('stores the file once under its MD5 and answers the attachment id', async () => {
+  it("stores the file once under its MD5 and answers the attachment id with the file's MD5", async () => {
     const member = await uploader(backend.url, backend.adminToken);
+    const hash = md5(pdf);
     const first = await uploadDocument(backend.url, member.token, pdf, '城市图书馆.PDF');
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ code: 200, message: 'ok', data: { id: expect.any(Number) } });
+    expect(first.body).toEqual({ code: 200, message: 'ok', data: { id: expect.any(Number), hash } });
     const again = await uploadDocument(backend.url, member.token, pdf, '副本.pdf');
     expect(again.body.data.id).not.toBe(first.body.data.id);
+    expect(again.body.data.hash).toBe(hash);
 
-    const hash = md5(pdf);
     const file = path.join(backend.dataDir, storedPath(hash, '.pdf'));
     expect(md5(fs.readFileSync(file))).toBe(hash);
     const rows = await withDatabase(backend.dataDir, (db) =>

@@ -50,6 +50,7 @@ const PHASE_TEXT: Record<UploadItem['phase'], string> = {
   uploading: '上传中',
   failed: '上传失败',
   uploaded: '已上传，待发布',
+  duplicate: '内容重复',
   publishing: '发布中',
   published: '已发布',
   'publish-failed': '发布失败',
@@ -80,7 +81,11 @@ function UploadRow({
 }) {
   const id = `upload-${item.key}`;
   const describable =
-    item.phase !== 'refused' && item.phase !== 'failed' && item.phase !== 'published' && item.phase !== 'publishing';
+    item.phase !== 'refused' &&
+    item.phase !== 'duplicate' &&
+    item.phase !== 'failed' &&
+    item.phase !== 'published' &&
+    item.phase !== 'publishing';
   const edit = (patch: DetailsPatch) => dispatch({ type: 'edit', key: item.key, patch });
   return (
     <li className={`app-upload__item app-upload__item--${item.phase}`} aria-label={item.file.name}>
@@ -308,7 +313,8 @@ export function DocumentUploader({ userId }: { userId: number }) {
           dispatch({ type: 'progress', key: item.key, progress: total > 0 ? loaded / total : 0 }),
       }).then((result) => {
         const attachmentId = result.ok ? result.data.data?.id : undefined;
-        if (attachmentId) dispatch({ type: 'uploaded', key: item.key, attachmentId });
+        const hash = result.ok ? result.data.data?.hash : undefined;
+        if (attachmentId) dispatch({ type: 'uploaded', key: item.key, attachmentId, hash });
         else if (result.ok)
           dispatch({ type: 'failed', key: item.key, reason: '上传失败，请稍后再试', retryable: true });
         else dispatch({ type: 'failed', key: item.key, ...uploadFailure(result) });

@@ -7,7 +7,15 @@ import { cleanName } from '../../../../shared/validation';
 import { checkMaxLength, checkRequired, collectErrors, type Errors } from '../../kit/forms/checks';
 
 export type UploadPhase =
-  'refused' | 'waiting' | 'uploading' | 'failed' | 'uploaded' | 'publishing' | 'published' | 'publish-failed';
+  | 'refused'
+  | 'waiting'
+  | 'uploading'
+  | 'failed'
+  | 'uploaded'
+  | 'duplicate'
+  | 'publishing'
+  | 'published'
+  | 'publish-failed';
 
 export type DetailField = 'title' | 'category' | 'price' | 'description';
 
@@ -22,6 +30,8 @@ export interface UploadItem {
   /** A failed upload that may pass if sent again (no answer, the server unavailable): 重试 is offered. */
   retryable?: boolean;
   attachmentId?: number;
+  /** The uploaded file's MD5, when the server tells it (ours: docs/api.md §7). */
+  hash?: string;
   title: string;
   categoryId?: number;
   price: string;
@@ -89,6 +99,12 @@ const sameFile = (a: File, b: File) => a.name === b.name && a.size === b.size &&
 
 export const ALREADY_LISTED = '已在列表中，不会重复上传';
 
+/** An upload whose bytes another file of the batch already brought, under another name. */
+export const sameContentAs = (name: string) => `与「${name}」的内容相同，不会重复发布`;
+
+/** The phases of a file whose content the batch holds to publish, or published. */
+const HOLDS_CONTENT: readonly UploadPhase[] = ['uploaded', 'publishing', 'published', 'publish-failed'];
+
 /**
  * The items of newly picked files, after the ones already listed: a file already in the list
  * (not refused) or picked twice in this pick is refused, so one file never becomes two documents.
@@ -100,7 +116,9 @@ export function newItems(
   defaults: { categoryId?: number; price?: string },
   formats?: readonly string[],
 ): UploadItem[] {
-  const taken = listed.filter((item) => item.phase !== 'refused').map((item) => item.file);
+  const taken = listed
+    .filter((item) => item.phase !== 'refused' && item.phase !== 'duplicate')
+    .map((item) => item.file);
   return files.map((file) => {
     if (taken.some((other) => sameFile(other, file)))
       return { ...newItem(file, security, defaults, formats), phase: 'refused', reason: ALREADY_LISTED };
@@ -139,7 +157,7 @@ export type UploadAction =
   | { type: 'remove'; key: number }
   | { type: 'start'; key: number }
   | { type: 'progress'; key: number; progress: number }
-  | { type: 'uploaded'; key: number; attachmentId: number }
+  | { type: 'uploaded'; key: number; attachmentId: number; hash?: string }
   | { type: 'failed'; key: number; reason: string; retryable: boolean }
   | { type: 'retry'; key: number }
   | { type: 'edit'; key: number; patch: DetailsPatch }
@@ -167,14 +185,22 @@ export function uploadQueue(items: UploadItem[], action: UploadAction): UploadIt
       return update(action.key, (item) => ({ ...item, phase: 'uploading', progress: 0 }));
     case 'progress':
       return update(action.key, (item) => ({ ...item, progress: action.progress }));
-    case 'uploaded':
+    case 'uploaded': {
+      // The same bytes under another name would make a second document of one file.
+      const twin = action.hash
+        ? items.find(
+            (other) => other.key !== action.key && other.hash === action.hash && HOLDS_CONTENT.includes(other.phase),
+          )
+        : undefined;
       return update(action.key, (item) => ({
         ...item,
-        phase: 'uploaded',
+        phase: twin ? 'duplicate' : 'uploaded',
         progress: 1,
         attachmentId: action.attachmentId,
-        reason: undefined,
+        hash: action.hash,
+        reason: twin ? sameContentAs(twin.file.name) : undefined,
       }));
+    }
     case 'failed':
       return update(action.key, (item) => ({
         ...item,
