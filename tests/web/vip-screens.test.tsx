@@ -226,16 +226,27 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(screen.getByText('VIP会员有效期至 2099-01-31 08:00')).toBeTruthy();
   });
 
-  it('cancels a pending order', async () => {
+  it.each([
+    ['to pay', pending],
+    ['submitted as a transfer', { ...pending, provider: 'manual', instructions: '请转账至 招商银行 6225' }],
+  ])('cancels a pending order %s only once the member confirms', async (_, order) => {
     const { fetchMock } = renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
       user: member,
       settings: onSale,
       backend: {
-        'GET /api/v1/order': { status: 200, body: pending },
+        'GET /api/v1/order': { status: 200, body: order },
         'PUT /api/v1/order/cancel': { status: 200, body: { ...pending, status: 2, close_reason: 'cancel' } },
       },
     });
     await userEvent.click(await screen.findByRole('button', { name: '取消订单' }));
+    const question = screen.getByRole('group', {
+      name: '取消后订单将关闭，无法再支付（已转账请勿取消）。确定取消订单？',
+    });
+    expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(0);
+    await userEvent.click(within(question).getByRole('button', { name: '取消' }));
+    expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: '取消订单' }));
+    await userEvent.click(screen.getByRole('button', { name: '确定取消' }));
     await waitFor(() => expect(toasts.value.some((t) => t.title === '订单已取消')).toBe(true));
     expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/cancel')[0])).toEqual({ order_no: pending.order_no });
   });

@@ -18,6 +18,7 @@ import {
 } from '../../../../shared/vip';
 import { optionLabel } from '../../../../shared/constants';
 import { unwrap } from '../../api/client';
+import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
@@ -35,6 +36,7 @@ import './order.css';
 /** How often a pending order is asked for (the backend asks the provider at most every 5 s). */
 const POLL_MS = 3000;
 const DATE = 'YYYY-MM-DD HH:mm';
+const CANCEL_QUESTION = '取消后订单将关闭，无法再支付（已转账请勿取消）。确定取消订单？';
 
 /** Phones get Alipay's wap page and WeChat Pay's H5 page instead of the computer flows. */
 function isPhone(): boolean {
@@ -293,6 +295,19 @@ function OrderCheckout({
       toast.success((closed.status ?? 0) === OrderStatus.Paid ? '订单已支付，无需取消' : '订单已取消'),
     onError: (error) => toastFailure('取消订单失败', error),
   });
+  // Asked first: a cancelled order cannot be paid or confirmed any more, a transfer already made included.
+  const cancelButton = (size?: 'large') => (
+    <InlineConfirm
+      question={CANCEL_QUESTION}
+      confirmLabel="确定取消"
+      onConfirm={() => cancel.mutate()}
+      trigger={(ask) => (
+        <Button type="danger" size={size} loading={cancel.isPending} onClick={ask}>
+          取消订单
+        </Button>
+      )}
+    />
+  );
   const status = order.data?.status ?? OrderStatus.Pending;
   // A transfer submitted earlier (another visit, 去支付 in 我的订单): its instructions come with the order.
   const submitted: PayOrderReply | undefined =
@@ -319,9 +334,7 @@ function OrderCheckout({
                 <PaymentStep payment={submitted} orderNo={orderNo} />
                 <div className="app-checkout__actions">
                   <Button onClick={() => setSwitching(true)}>更换支付方式</Button>
-                  <Button type="danger" loading={cancel.isPending} onClick={() => cancel.mutate()}>
-                    取消订单
-                  </Button>
+                  {cancelButton()}
                 </div>
               </>
             ) : (
@@ -345,9 +358,7 @@ function OrderCheckout({
                   >
                     立即支付
                   </Button>
-                  <Button type="danger" size="large" loading={cancel.isPending} onClick={() => cancel.mutate()}>
-                    取消订单
-                  </Button>
+                  {cancelButton('large')}
                 </div>
               </>
             )}
