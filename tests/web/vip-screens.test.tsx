@@ -317,6 +317,31 @@ describe('member screens', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.search).toBe(`?order_no=${pending.order_no}`));
   });
 
+  it('/member/order shows an order as it now stands when the server refuses to cancel it (closed meanwhile)', async () => {
+    let closed = false;
+    const { fetchMock } = renderApp('/member/order', {
+      user: member,
+      settings: onSale,
+      backend: {
+        'GET /api/v1/order/mine': () => ({
+          status: 200,
+          body: { total: 1, order: [closed ? { ...pending, status: 2, close_reason: 'timeout' } : pending] },
+        }),
+        'PUT /api/v1/order/cancel': () => {
+          closed = true;
+          return { status: 400, body: { code: 9, message: '订单已关闭，无法取消' } };
+        },
+      },
+    });
+    const table = within(await screen.findByRole('table'));
+    await userEvent.click(table.getByRole('button', { name: `取消订单 ${pending.order_no}` }));
+    await userEvent.click(table.getByRole('button', { name: `确认取消订单 ${pending.order_no}` }));
+    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(1));
+    expect(await table.findByText('已关闭（超时未支付）')).toBeTruthy();
+    expect(table.queryByRole('button', { name: '去支付' })).toBeNull();
+    expect(toasts.value.some((t) => t.title === '取消订单失败')).toBe(true);
+  });
+
   it('/member/order says why a closed order closed', async () => {
     const closed = (id: number, close_reason: string): Order => ({
       ...pending,

@@ -2,7 +2,8 @@
 // config offers, polls it, cancels it; admins list, close, refund and confirm, and read the
 // payment notifications. Amounts are fen. Writes that can pay an order also make the VIP
 // state and the account stale.
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { nothingAnswered } from '../../../../shared/api-failure';
 import type { Empty } from '../../../../shared/types/common';
 import type {
   CreateOrderRequest,
@@ -14,7 +15,7 @@ import type {
   PayOrderRequest,
 } from '../../../../shared/types/order';
 import { OrderStatus } from '../../../../shared/vip';
-import { api, unwrap } from '../../api/client';
+import { api, unwrap, type ApiResult } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { refreshSessionUser } from '../session/session-actions';
 import { userKeys } from '../user/api';
@@ -63,16 +64,27 @@ export async function refreshAfterPaid(client: QueryClient): Promise<void> {
 
 const memberStale = [orderKeys.all, vipKeys.mine, userKeys.current];
 
+/**
+ * A write of orders: when it succeeded, `stale` refreshes; when the server refused it, the
+ * order lists refresh too, since a refusal (订单已关闭，无法取消, 只有待支付的订单…) mostly
+ * means the order changed meanwhile (timed out, paid, closed by an admin) and the list shown is old.
+ */
+async function orderWrite<T>(call: Promise<ApiResult<T>>, context: WriteContext, stale: readonly QueryKey[]) {
+  const result = await invalidateAfter(call, context, stale);
+  if (!result.ok && !nothingAnswered(result)) await context.client.invalidateQueries({ queryKey: orderKeys.all });
+  return result;
+}
+
 /** The pending order of this plan (the same one again on a double click), or a new one. */
 export const createOrder = (request: CreateOrderRequest, context: WriteContext) =>
-  invalidateAfter(api.post<Order>('/api/v1/order', request), context, [orderKeys.all]);
+  orderWrite(api.post<Order>('/api/v1/order', request), context, [orderKeys.all]);
 
 export const payOrder = (request: PayOrderRequest, context: WriteContext) =>
-  invalidateAfter(api.post<PayOrderReply>('/api/v1/order/pay', request), context, [orderKeys.all]);
+  orderWrite(api.post<PayOrderReply>('/api/v1/order/pay', request), context, [orderKeys.all]);
 
 /** Asks the provider first: a payment made meanwhile pays the order instead. */
 export const cancelOrder = (orderNo: string, context: WriteContext) =>
-  invalidateAfter(api.put<Order>('/api/v1/order/cancel', { order_no: orderNo }), context, memberStale);
+  orderWrite(api.put<Order>('/api/v1/order/cancel', { order_no: orderNo }), context, memberStale);
 
 export const listOrders = (query: ListOrderRequest) => api.get<ListOrderReply>('/api/v1/order/list', { ...query });
 
@@ -104,12 +116,12 @@ export const notificationLogQuery = (outcome: string, page: number, size: number
 const adminStale = [orderKeys.all, vipKeys.all, userKeys.current];
 
 export const closeOrders = (ids: readonly number[], reason: string, context: WriteContext) =>
-  invalidateAfter(api.put<Empty>('/api/v1/order/close', { id: ids, reason }), context, adminStale);
+  orderWrite(api.put<Empty>('/api/v1/order/close', { id: ids, reason }), context, adminStale);
 
 /** Marks refunded and takes back the VIP days the order granted (the money goes back at the provider). */
 export const refundOrder = (id: number, reason: string, context: WriteContext) =>
-  invalidateAfter(api.put<Order>('/api/v1/order/refund', { id, reason }), context, adminStale);
+  orderWrite(api.put<Order>('/api/v1/order/refund', { id, reason }), context, adminStale);
 
 /** A transfer arrived (or a late payment is accepted): pays the order and grants its days. */
 export const confirmOrder = (id: number, reason: string, context: WriteContext) =>
-  invalidateAfter(api.put<Order>('/api/v1/order/confirm', { id, reason }), context, adminStale);
+  orderWrite(api.put<Order>('/api/v1/order/confirm', { id, reason }), context, adminStale);
