@@ -160,6 +160,18 @@ describe('the library, from upload to download', () => {
     await item.getByText('请选择文档分类').waitFor();
     await item.getByLabel('分类').selectOption(String(categoryId));
     await item.getByLabel('价格').fill(String(PRICE));
+    // The price names its unit, the site's credits, on one line beside the number, on a phone too.
+    const unit = item.locator('.app-upload__unit');
+    expect(await unit.textContent()).toBe('魔豆');
+    const wide = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const lines = (el: Element) => {
+      const text = document.createRange();
+      text.selectNodeContents(el);
+      return text.getClientRects().length;
+    };
+    expect(await unit.evaluate(lines)).toBe(1);
+    if (wide) await page.setViewportSize(wide);
     await page.getByRole('button', { name: /发布/ }).click();
     const statuses = page.getByRole('region', { name: '转换状态' });
     await statuses.getByText('已转换').waitFor({ timeout: 90_000 });

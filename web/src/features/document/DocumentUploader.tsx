@@ -162,7 +162,11 @@ function UploadRow({
               id={`${id}-price`}
               value={item.price}
               inputMode="numeric"
-              suffix={<span id={`${id}-price-unit`}>{credits}</span>}
+              suffix={
+                <span id={`${id}-price-unit`} className="app-upload__unit">
+                  {credits}
+                </span>
+              }
               onChange={(value: string) => edit({ price: value })}
               validateStatus={item.errors.price ? 'error' : 'default'}
               aria-invalid={item.errors.price ? true : undefined}
@@ -443,7 +447,11 @@ export function DocumentUploader({ userId }: { userId: number }) {
                 id="upload-batch-price"
                 value={batch.price}
                 inputMode="numeric"
-                suffix={<span id="upload-batch-price-unit">{credits}</span>}
+                suffix={
+                  <span id="upload-batch-price-unit" className="app-upload__unit">
+                    {credits}
+                  </span>
+                }
                 aria-describedby="upload-batch-price-unit"
                 onChange={(price: string) => {
                   setBatch((b) => ({ ...b, price }));
