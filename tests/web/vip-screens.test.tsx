@@ -407,6 +407,11 @@ describe('admin screens', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: `退款 ${pending.order_no}` })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: `确认收款 ${pending.order_no}` }));
     const dialog = within(await screen.findByRole('dialog'));
+    // The dialog covers the row: it names the buyer, the plan and the amount to check the transfer against.
+    const facts = [...screen.getByRole('dialog').querySelectorAll('dt')].map(
+      (dt) => `${dt.textContent}：${dt.nextElementSibling?.textContent}`,
+    );
+    expect(facts).toEqual(['用户：amy', '套餐：月度会员（30 天）', '金额：¥30.00', '支付方式：线下转账']);
     await userEvent.click(dialog.getByRole('button', { name: '确认收款' }));
     expect(await dialog.findByText('请输入收款说明')).toBeTruthy();
     expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(0);

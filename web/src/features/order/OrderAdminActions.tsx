@@ -173,7 +173,30 @@ export function OrderAdminActions({ order }: { order: Order }) {
       <ActionDialog<ReasonValues>
         idPrefix={`order-${kind}-${order.id ?? 0}`}
         title={`${spec.title} · ${no}`}
-        message={spec.message}
+        message={
+          <>
+            {/* What the decision is about, beside the dialog that covers the row (on a phone, all of it). */}
+            <dl className="app-order-facts">
+              <dt>用户</dt>
+              <dd>{order.username}</dd>
+              <dt>套餐</dt>
+              <dd>
+                {order.plan_title}（{order.days ?? 0} 天）
+              </dd>
+              <dt>金额</dt>
+              <dd>{orderAmount(order.amount)}</dd>
+              {order.paid_amount ? (
+                <>
+                  <dt>实付金额</dt>
+                  <dd>{orderAmount(order.paid_amount)}</dd>
+                </>
+              ) : null}
+              <dt>支付方式</dt>
+              <dd>{providerLabel(order.provider)}</dd>
+            </dl>
+            <p>{spec.message}</p>
+          </>
+        }
         okText={spec.okText}
         danger={spec.danger}
         fields={[
