@@ -251,6 +251,25 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/cancel')[0])).toEqual({ order_no: pending.order_no });
   });
 
+  it('shows the new price when the server refuses an order placed at an old one', async () => {
+    const repriced = {
+      ...onSale,
+      vip: { ...onSale.vip, plans: [{ code: 'month', title: '月度会员', days: 30, price: 35 }] },
+    };
+    renderApp('/vip/checkout?plan=month', {
+      user: member,
+      settings: onSale,
+      backend: {
+        'POST /api/v1/order': { status: 400, body: { code: 9, message: '套餐价格已变更，请刷新页面后重新下单' } },
+        'GET /api/v1/settings': { status: 200, body: repriced },
+      },
+    });
+    expect(await screen.findByText('¥30.00')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '立即支付' }));
+    expect(await screen.findByText('¥35.00')).toBeTruthy();
+    expect(toasts.value.some((t) => t.title === '下单失败')).toBe(true);
+  });
+
   it('refuses an unknown plan and says why an order cannot be found', async () => {
     const unknown = renderApp('/vip/checkout?plan=lifetime', { user: member, settings: onSale });
     expect(await screen.findByText('套餐不存在或已下架')).toBeTruthy();

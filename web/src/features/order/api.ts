@@ -18,6 +18,7 @@ import { OrderStatus } from '../../../../shared/vip';
 import { api, unwrap, type ApiResult } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { refreshSessionUser } from '../session/session-actions';
+import { settingsKeys } from '../settings/api';
 import { userKeys } from '../user/api';
 import { vipKeys } from '../vip/api';
 
@@ -75,9 +76,16 @@ async function orderWrite<T>(call: Promise<ApiResult<T>>, context: WriteContext,
   return result;
 }
 
-/** The pending order of this plan (the same one again on a double click), or a new one. */
-export const createOrder = (request: CreateOrderRequest, context: WriteContext) =>
-  orderWrite(api.post<Order>('/api/v1/order', request), context, [orderKeys.all]);
+/**
+ * The pending order of this plan (the same one again on a double click), or a new one. A
+ * refusal comes from settings older than the server's (the plan's price changed, the plan was
+ * withdrawn, VIP or payment switched off): they are asked again, so the checkout shows the plan as it now is.
+ */
+export async function createOrder(request: CreateOrderRequest, context: WriteContext) {
+  const result = await orderWrite(api.post<Order>('/api/v1/order', request), context, [orderKeys.all]);
+  if (!result.ok && !nothingAnswered(result)) await context.client.invalidateQueries({ queryKey: settingsKeys.all });
+  return result;
+}
 
 export const payOrder = (request: PayOrderRequest, context: WriteContext) =>
   orderWrite(api.post<PayOrderReply>('/api/v1/order/pay', request), context, [orderKeys.all]);
