@@ -220,6 +220,22 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: '立即支付' })).toBeTruthy();
   });
 
+  it('offers no 更换支付方式 for a transfer when the transfer is the only way of paying', async () => {
+    renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
+      user: member,
+      settings: { ...onSale, pay: { ...onSale.pay, providers: ['manual'] } },
+      backend: {
+        'GET /api/v1/order': {
+          status: 200,
+          body: { ...pending, provider: 'manual', instructions: '请转账至 招商银行 6225' },
+        },
+      },
+    });
+    expect(await screen.findByText('请转账至 招商银行 6225')).toBeTruthy();
+    expect(screen.getByRole('button', { name: '取消订单' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '更换支付方式' })).toBeNull();
+  });
+
   it('shows the result of a paid order with the VIP end date', async () => {
     openOrder({ status: 1, provider: 'alipay', vip_end_at: '2099-01-31T00:00:00Z' });
     expect(await screen.findByRole('heading', { name: '支付成功' })).toBeTruthy();

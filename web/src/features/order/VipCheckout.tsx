@@ -333,7 +333,7 @@ function OrderCheckout({
               <>
                 <PaymentStep payment={submitted} orderNo={orderNo} />
                 <div className="app-checkout__actions">
-                  <Button onClick={() => setSwitching(true)}>更换支付方式</Button>
+                  {providers.length > 1 && <Button onClick={() => setSwitching(true)}>更换支付方式</Button>}
                   {cancelButton()}
                 </div>
               </>
