@@ -20,7 +20,6 @@ export function MemberOrderActions({ order }: { order: Order }) {
     onSuccess: (closed) =>
       toast.success((closed.status ?? 0) === OrderStatus.Paid ? '订单已支付，无需取消' : '订单已取消'),
     onError: (error) => toastFailure('取消订单失败', error),
-    onSettled: () => setConfirming(false),
   });
   if ((order.status ?? OrderStatus.Pending) !== OrderStatus.Pending) return <span>-</span>;
   return (
@@ -39,7 +38,12 @@ export function MemberOrderActions({ order }: { order: Order }) {
         theme={confirming ? 'solid' : 'light'}
         loading={cancel.isPending}
         aria-label={confirming ? `确认取消订单 ${order.order_no ?? ''}` : `取消订单 ${order.order_no ?? ''}`}
-        onClick={() => (confirming ? cancel.mutate() : setConfirming(true))}
+        onClick={() => {
+          if (cancel.isPending) return;
+          // The question goes with the answer: a second click of a double click asks again, it cancels nothing twice.
+          setConfirming(!confirming);
+          if (confirming) cancel.mutate();
+        }}
         onBlur={() => !cancel.isPending && setConfirming(false)}
       >
         {confirming ? '确认取消' : '取消'}
