@@ -8,6 +8,7 @@ import type { Permission } from '../../shared/types/permission';
 import type { StartData } from '../../shared/types/start-data';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { fakePolling, nextPoll } from './polling';
 import { admin, holdCalls, member, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
@@ -234,6 +235,30 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(await screen.findByText('请转账至 招商银行 6225')).toBeTruthy();
     expect(screen.getByRole('button', { name: '取消订单' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: '更换支付方式' })).toBeNull();
+  });
+
+  it('keeps the transfer instructions on screen when a poll fails, polls on, and moves on once paid', async () => {
+    fakePolling();
+    const answers = [
+      { status: 200, body: { ...pending, provider: 'manual', instructions: '请转账至 招商银行 6225' } },
+      { status: 502, body: { code: 14, message: '网站暂时无法访问，请稍后再试' } },
+      { status: 200, body: { ...pending, provider: 'manual', status: 1, vip_end_at: '2099-01-31T00:00:00Z' } },
+    ];
+    renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
+      user: member,
+      settings: onSale,
+      backend: { 'GET /api/v1/order': () => answers.shift() ?? answers[answers.length - 1]! },
+    });
+    expect(await screen.findByText('请转账至 招商银行 6225')).toBeTruthy();
+    await nextPoll(3000);
+    expect(
+      await screen.findByText('订单状态暂时无法刷新（网站暂时无法访问，请稍后再试），稍后会自动重试'),
+    ).toBeTruthy();
+    expect(screen.getByText('请转账至 招商银行 6225')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '重试' })).toBeNull();
+    await nextPoll(3000);
+    expect(await screen.findByRole('heading', { name: '支付成功' })).toBeTruthy();
+    expect(screen.queryByText(/订单状态暂时无法刷新/)).toBeNull();
   });
 
   it('shows the result of a paid order with the VIP end date', async () => {

@@ -17,7 +17,7 @@ import {
   type PaymentProviderName,
 } from '../../../../shared/vip';
 import { optionLabel } from '../../../../shared/constants';
-import { unwrap } from '../../api/client';
+import { errorMessage, unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { toastFailure } from '../../kit/toasts/failure-toast';
@@ -321,50 +321,64 @@ function OrderCheckout({
     wasPending.current = status === OrderStatus.Pending;
   }, [status, client]);
 
+  const content = (data: Order) => (
+    <>
+      <OrderSummary title={data.plan_title ?? ''} days={data.days ?? 0} amount={data.amount ?? 0} order={data} />
+      {(data.status ?? OrderStatus.Pending) !== OrderStatus.Pending ? (
+        <OrderResult order={data} />
+      ) : submitted && !switching ? (
+        <>
+          <PaymentStep payment={submitted} orderNo={orderNo} />
+          <div className="app-checkout__actions">
+            {providers.length > 1 && <Button onClick={() => setSwitching(true)}>更换支付方式</Button>}
+            {cancelButton()}
+          </div>
+        </>
+      ) : (
+        <>
+          {data.provider && data.provider !== 'manual' && !payment && (
+            <Waiting>如果您已完成支付，订单状态会自动更新</Waiting>
+          )}
+          {providers.length ? (
+            <ProviderChoice providers={providers} value={chosen} onChange={setChosen} />
+          ) : (
+            <Notice type="warning" description="暂未开放在线支付，请联系管理员" />
+          )}
+          <div className="app-checkout__actions">
+            <Button
+              theme="solid"
+              type="primary"
+              size="large"
+              loading={pay.isPending}
+              disabled={pay.isPending || !chosen}
+              onClick={() => chosen && pay.mutate({ orderNo, provider: chosen })}
+            >
+              立即支付
+            </Button>
+            {cancelButton('large')}
+          </div>
+        </>
+      )}
+    </>
+  );
+
   return (
     <Panel title="订单支付" titleId="checkout-title" heading="h1">
-      <QueryStates query={order} loadingRows={5} failure="订单加载失败">
-        {(data) => (
-          <>
-            <OrderSummary title={data.plan_title ?? ''} days={data.days ?? 0} amount={data.amount ?? 0} order={data} />
-            {(data.status ?? OrderStatus.Pending) !== OrderStatus.Pending ? (
-              <OrderResult order={data} />
-            ) : submitted && !switching ? (
-              <>
-                <PaymentStep payment={submitted} orderNo={orderNo} />
-                <div className="app-checkout__actions">
-                  {providers.length > 1 && <Button onClick={() => setSwitching(true)}>更换支付方式</Button>}
-                  {cancelButton()}
-                </div>
-              </>
-            ) : (
-              <>
-                {data.provider && data.provider !== 'manual' && !payment && (
-                  <Waiting>如果您已完成支付，订单状态会自动更新</Waiting>
-                )}
-                {providers.length ? (
-                  <ProviderChoice providers={providers} value={chosen} onChange={setChosen} />
-                ) : (
-                  <Notice type="warning" description="暂未开放在线支付，请联系管理员" />
-                )}
-                <div className="app-checkout__actions">
-                  <Button
-                    theme="solid"
-                    type="primary"
-                    size="large"
-                    loading={pay.isPending}
-                    disabled={pay.isPending || !chosen}
-                    onClick={() => chosen && pay.mutate({ orderNo, provider: chosen })}
-                  >
-                    立即支付
-                  </Button>
-                  {cancelButton('large')}
-                </div>
-              </>
-            )}
-          </>
-        )}
-      </QueryStates>
+      {order.data !== undefined && order.isError ? (
+        // A poll that failed (the site restarting, the network away a moment) keeps the order, its
+        // instructions or QR code on screen, and the polling goes on.
+        <>
+          <Notice
+            type="warning"
+            description={`订单状态暂时无法刷新（${errorMessage(order.error, '订单加载失败')}），稍后会自动重试`}
+          />
+          {content(order.data)}
+        </>
+      ) : (
+        <QueryStates query={order} loadingRows={5} failure="订单加载失败">
+          {content}
+        </QueryStates>
+      )}
     </Panel>
   );
 }

@@ -40,7 +40,8 @@ export const myOrdersQuery = (page: number, size: number) =>
 
 /**
  * One of the member's orders. While `pollMs` is set and the order is pending, it is fetched
- * again every `pollMs` (each fetch lets the backend ask the provider, at most every 5 s).
+ * again every `pollMs` (each fetch lets the backend ask the provider, at most every 5 s), also
+ * after a poll that failed; not when the order could not be read at all.
  */
 export const orderQuery = (orderNo: string, pollMs?: number) =>
   queryOptions({
@@ -48,7 +49,9 @@ export const orderQuery = (orderNo: string, pollMs?: number) =>
     queryFn: async () => unwrap(await api.get<Order>('/api/v1/order', { order_no: orderNo })),
     staleTime: 0,
     refetchInterval: (query) =>
-      pollMs && (query.state.data?.status ?? OrderStatus.Pending) === OrderStatus.Pending && !query.state.error
+      pollMs &&
+      (query.state.data?.status ?? OrderStatus.Pending) === OrderStatus.Pending &&
+      (query.state.data !== undefined || !query.state.error)
         ? pollMs
         : false,
   });
