@@ -322,6 +322,9 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
       backend: { 'GET /api/v1/order': { status: 404, body: { code: 5, message: '订单不存在' } } },
     });
     expect(await screen.findByText('订单不存在')).toBeTruthy();
+    // Asking again cannot find it: the member's own orders can.
+    expect(screen.queryByRole('button', { name: '重试' })).toBeNull();
+    expect(screen.getByRole('link', { name: '查看我的订单' }).getAttribute('href')).toBe('/member/order');
   });
 
   it('asks to choose a plan first, not that one was withdrawn, when none is named', async () => {

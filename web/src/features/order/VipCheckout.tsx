@@ -17,7 +17,7 @@ import {
   type PaymentProviderName,
 } from '../../../../shared/vip';
 import { optionLabel } from '../../../../shared/constants';
-import { errorMessage, unwrap } from '../../api/client';
+import { ApiError, errorMessage, unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { toastFailure } from '../../kit/toasts/failure-toast';
@@ -364,7 +364,12 @@ function OrderCheckout({
 
   return (
     <Panel title="订单支付" titleId="checkout-title" heading="h1">
-      {order.data !== undefined && order.isError ? (
+      {order.data === undefined && order.error instanceof ApiError && order.error.status === 404 ? (
+        // Another member's order or a mistyped number: asking again cannot help, the member's own list can.
+        <EmptyState title="订单不存在" description="请在「我的订单」中查看您的订单。">
+          <Link to="/member/order">查看我的订单</Link>
+        </EmptyState>
+      ) : order.data !== undefined && order.isError ? (
         // A poll that failed (the site restarting, the network away a moment) keeps the order, its
         // instructions or QR code on screen, and the polling goes on.
         <>
