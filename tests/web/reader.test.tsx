@@ -11,7 +11,7 @@ import { NEAR_MARGIN } from '../../web/src/features/reader/use-lazy-pages';
 import { clearSession, session } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { expectConversionPolling, fakePolling, nextPoll } from './polling';
-import { admin, member, renderApp, type Backend, type scriptedFetch } from './render-app';
+import { admin, holdCalls, member, renderApp, type Backend, type scriptedFetch } from './render-app';
 
 const HASH = '0123456789abcdef0123456789abcdef';
 
@@ -687,6 +687,26 @@ describe('the reader', { timeout: 20_000 }, () => {
       user: { id: 5, username: 'bob' },
     });
     expect(within(await panel()).getByRole('button', { name: '免费下载' })).toBeTruthy();
+  });
+
+  it('downloads once on a double click of 免费下载, even before the first download answers', async () => {
+    vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+    const { fetchMock } = renderApp('/library/7/42', {
+      user: member,
+      backend: backend(
+        { price: 0 },
+        { 'GET /api/v1/document/download': { status: 200, body: { url: '/download/abc' } } },
+      ),
+    });
+    const panel = await screen.findByRole('region', { name: '下载文档' });
+    const release = holdCalls(fetchMock, (url) => url.pathname === '/api/v1/document/download');
+    await userEvent.setup({ delay: null }).dblClick(within(panel).getByRole('button', { name: '免费下载' }));
+    release();
+    await waitFor(() => expect(window.location.assign).toHaveBeenCalledWith('/download/abc'));
+    const downloads = fetchMock.mock.calls.filter(
+      ([url]) => new URL(String(url), 'http://localhost').pathname === '/api/v1/document/download',
+    );
+    expect(downloads).toHaveLength(1);
   });
 
   it('spends credits only once the member confirms the price, downloads through the signed link, and says in Chinese why a download is refused', async () => {

@@ -3,7 +3,7 @@
 // their credits are below the price, and the server's reason in Chinese when it refuses
 // (daily limits, credits, a punishment: the server stays the judge).
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatBytes } from '../../../../shared/format';
 import type { Settings } from '../../../../shared/types/config';
@@ -138,6 +138,18 @@ export function DownloadButton({
       if (confirmFirst) void refreshSessionUser();
     },
   });
+  // One download at a time: the second click of a double click would record (and count against the
+  // daily limits) a second download before the button shows it is busy.
+  const sending = useRef(false);
+  const start = () => {
+    if (sending.current) return;
+    sending.current = true;
+    download.mutate(undefined, {
+      onSettled: () => {
+        sending.current = false;
+      },
+    });
+  };
   /**
    * The confirmation, unless the member's credits are below the price. The session's count may
    * be old (earned since in another tab), so a shortfall is first checked with the server; when
@@ -163,14 +175,14 @@ export function DownloadButton({
         tone="primary"
         question={`需 ${price}，确定下载？`}
         confirmLabel="确定下载"
-        onConfirm={() => download.mutate()}
+        onConfirm={start}
         trigger={(ask) => (
           <Button
             type="primary"
             theme="solid"
             icon={<IconDownload />}
             loading={download.isPending || checking}
-            onClick={() => (confirmFirst ? void askUnlessShort(ask) : download.mutate())}
+            onClick={() => (confirmFirst ? void askUnlessShort(ask) : start())}
           >
             {label ? (cost === 'bought' ? `已购买，${label}` : label) : named[cost]}
           </Button>
