@@ -137,11 +137,13 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(screen.getByText('¥30.00')).toBeTruthy();
     expect((screen.getByRole('radio', { name: '线下转账' }) as HTMLInputElement).checked).toBe(true);
     const pay = screen.getByRole('button', { name: '立即支付' });
-    await userEvent.click(pay);
+    // A double click, its second click before the button shows it is busy, then one more.
+    await userEvent.setup({ delay: null }).dblClick(pay);
     await userEvent.click(pay);
     release();
     expect(await screen.findByText('请转账至 招商银行 6225')).toBeTruthy();
     expect(calls(fetchMock, 'POST', '/api/v1/order')).toHaveLength(1);
+    expect(calls(fetchMock, 'POST', '/api/v1/order/pay')).toHaveLength(1);
     expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/order')[0])).toEqual({ plan_code: 'month', price: 30 });
     expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/order/pay')[0])).toEqual({
       order_no: pending.order_no,

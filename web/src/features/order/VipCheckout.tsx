@@ -201,15 +201,24 @@ function PlanCheckout({
   const { providers, chosen, setChosen } = useProviderChoice();
   const [order, setOrder] = useState<Order>();
   const pay = usePay((payment) => onStarted(payment.order ?? order ?? {}, payment));
+  // One order and one payment a click: the second click of a double click comes before the button is busy.
+  const starting = useRef(false);
+  const done = () => {
+    starting.current = false;
+  };
   const place = useMutation({
-    // The same pending order comes back for the same plan: a second click pays it again.
+    // The same pending order comes back for the same plan: a later click pays it again.
     mutationFn: async (_: void, context) =>
       unwrap(await createOrder({ plan_code: plan.code ?? '', price: plan.price ?? 0 }, context)),
     onSuccess: (created) => {
       setOrder(created);
-      if (chosen) pay.mutate({ orderNo: created.order_no ?? '', provider: chosen });
+      if (chosen) pay.mutate({ orderNo: created.order_no ?? '', provider: chosen }, { onSettled: done });
+      else done();
     },
-    onError: (error) => toastFailure('下单失败', error),
+    onError: (error) => {
+      done();
+      toastFailure('下单失败', error);
+    },
   });
   const busy = place.isPending || pay.isPending;
   return (
@@ -225,7 +234,11 @@ function PlanCheckout({
               size="large"
               loading={busy}
               disabled={busy || !chosen}
-              onClick={() => place.mutate()}
+              onClick={() => {
+                if (starting.current) return;
+                starting.current = true;
+                place.mutate();
+              }}
             >
               立即支付
             </Button>
