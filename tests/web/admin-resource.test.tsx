@@ -347,6 +347,31 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     expect(calls(fetchMock, 'DELETE')[0]?.url.searchParams.getAll('id').sort()).toEqual(['1', '4']);
   });
 
+  it('goes to the page that is now the last when its last rows are deleted, in place of the empty one', async () => {
+    const { router } = renderScreen(11, '/elsewhere');
+    await act(() => router.navigate('/books?page=2'));
+    expect(await screen.findByText('书籍11')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '删除「书籍11」' }));
+    await userEvent.click(
+      within(document.querySelector('.semi-modal') as HTMLElement).getByRole('button', { name: '删除' }),
+    );
+    expect(await screen.findByText('书籍10')).toBeTruthy();
+    expect(screen.queryByText('暂无图书')).toBeNull();
+    expect(bodyRows()).toHaveLength(10);
+    expect(router.state.location.search).toBe('');
+    // The empty page left no entry behind: back is where the admin came from.
+    await act(() => router.navigate(-1));
+    expect(await screen.findByText('别处')).toBeTruthy();
+  });
+
+  it('shows the last page for an address past it (an old link)', async () => {
+    const { router } = renderScreen(23, '/books?page=9&wd=%E4%B9%A6%E7%B1%8D');
+    expect(await screen.findByText('书籍21')).toBeTruthy();
+    expect(screen.queryByText('暂无图书')).toBeNull();
+    expect(new URLSearchParams(router.state.location.search).get('page')).toBe('3');
+    expect(new URLSearchParams(router.state.location.search).get('wd')).toBe('书籍');
+  });
+
   it('says it is loading, never 暂无, while the first page is still coming', async () => {
     let answer: (response: Response) => void = () => {};
     const fetchMock = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)));

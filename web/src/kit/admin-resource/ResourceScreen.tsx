@@ -2,7 +2,7 @@
 // selection and paging, the create/edit side sheet and the confirmation dialogs, all driven
 // by one `ResourceDef`. See the README ("Admin screens as resources").
 import { useMutation } from '@tanstack/react-query';
-import { cloneElement, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { cloneElement, useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { errorMessage, unwrap, type ApiResult } from '../../api/client';
 import type { WriteContext } from '../../api/query-client';
 import { IconChevronLeft, IconChevronRight, IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
@@ -91,6 +91,13 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
   );
   const list = useResourceList(resource, query);
   const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
+  // A page left empty (its last rows deleted, or an old link past the last page) goes to the page
+  // that is now the last, in its place in the history: 暂无 would say there are none at all.
+  const lastPage = Math.max(1, Math.ceil((list.data?.total ?? 0) / size));
+  const pastLast = paged && list.isSuccess && !list.isPlaceholderData && rows.length === 0 && page > lastPage;
+  useEffect(() => {
+    if (pastLast) setPage(lastPage, { replace: true });
+  }, [pastLast, lastPage, setPage]);
   const tableRows = useMemo(() => (resource.arrange ? resource.arrange(rows) : rows), [resource, rows]);
   const allRows = useMemo(() => flatten(tableRows), [tableRows]);
   const idPrefix = `admin-${resource.key}`;

@@ -31,7 +31,8 @@ export interface ListState {
   page: number;
   size: number;
   filters: FilterValues;
-  setPage: (page: number) => void;
+  /** Another page; `replace` puts it in place of this one in the history (a page that no longer exists). */
+  setPage: (page: number, options?: { replace?: boolean }) => void;
   setSize: (size: number) => void;
   /** New filters, from the first page. */
   applyFilters: (filters: FilterValues) => void;
@@ -60,14 +61,14 @@ export function useListState(
   }, [filterDefs, search]);
 
   const go = useCallback(
-    (next: { page: number; size: number; filters: FilterValues }) => {
+    (next: { page: number; size: number; filters: FilterValues }, replace = false) => {
       const out = new URLSearchParams();
       for (const [key, value] of Object.entries(next.filters))
         if (value !== undefined && value !== '') out.set(key, String(value));
       if (next.page > 1) out.set('page', String(next.page));
       if (next.size !== defaultSize) out.set('size', String(next.size));
       // The list stays where the admin scrolled it, as before the state moved to the address.
-      setParams(out, { preventScrollReset: true });
+      setParams(out, { preventScrollReset: true, replace });
     },
     [defaultSize, setParams],
   );
@@ -76,7 +77,7 @@ export function useListState(
     page,
     size,
     filters,
-    setPage: (next) => go({ page: next, size, filters }),
+    setPage: (next, options) => go({ page: next, size, filters }, options?.replace),
     setSize: (next) => go({ page: 1, size: next, filters }),
     applyFilters: (next) => go({ page: 1, size, filters: next }),
   };
