@@ -8,7 +8,7 @@ import type { Document } from '../../shared/types/document';
 import { highlightSegments } from '../../web/src/features/search/HighlightedText';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
-import { member, renderApp, settings, type Backend } from './render-app';
+import { admin, member, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -98,6 +98,40 @@ describe('home page', { timeout: 20_000 }, () => {
     const recommended = await screen.findByRole('region', { name: '推荐文档' });
     expect(within(recommended).getByText('8 积分')).toBeTruthy();
     expect(screen.getByRole('link', { name: '古籍' }).getAttribute('href')).toBe('/search?wd=%E5%8F%A4%E7%B1%8D');
+  });
+});
+
+describe('home page of a new site', { timeout: 20_000 }, () => {
+  const empty: Backend = { 'GET /api/v1/document/list': { status: 200, body: { document: [] } } };
+
+  it('offers its owner the admin screens that fill the empty sections', async () => {
+    renderApp('/', {
+      user: admin,
+      permissions: [
+        { id: 1, method: 'GRPC', path: '/api.v1.CategoryAPI/ListCategory', title: '查看分类列表' },
+        { id: 2, method: 'GRPC', path: '/api.v1.DocumentAPI/ListDocument', title: '查看文档列表' },
+      ],
+      categories: [],
+      backend: empty,
+    });
+    const categories = await screen.findByRole('region', { name: /文档分类/ });
+    expect(within(categories).getByText('暂无分类')).toBeTruthy();
+    expect(within(categories).getByRole('link', { name: '添加文档分类' }).getAttribute('href')).toBe(
+      '/admin/document/category',
+    );
+    const latest = await screen.findByRole('region', { name: '最新文档' });
+    expect((await within(latest).findByRole('link', { name: '上传第一篇文档' })).getAttribute('href')).toBe(
+      '/admin/document/upload',
+    );
+  });
+
+  it('offers visitors and members no admin screen there', async () => {
+    renderApp('/', { user: member, categories: [], backend: empty });
+    const latest = await screen.findByRole('region', { name: '最新文档' });
+    await within(latest).findByText('暂无文档');
+    expect(screen.getByText('暂无分类')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: '添加文档分类' })).toBeNull();
+    expect(screen.queryByRole('link', { name: '上传第一篇文档' })).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useDocumentCategories } from '../category/category-tree';
+import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
 import { Panel } from '../../ui/Panel';
 import { EmptyState } from '../../ui/states';
@@ -8,6 +9,7 @@ import { EmptyState } from '../../ui/states';
 export function CategoryGrid() {
   const categories = useDocumentCategories();
   const { display = {} } = useSettings();
+  const { allowPages } = useSession();
   const visible = display.hide_category_without_document
     ? categories.filter((c) => (c.doc_count ?? 0) > 0)
     : categories;
@@ -24,7 +26,10 @@ export function CategoryGrid() {
       }
     >
       {visible.length === 0 ? (
-        <EmptyState title="暂无分类" description="管理员添加文档分类后，这里会显示分类导航。" />
+        <EmptyState title="暂无分类" description="管理员添加文档分类后，这里会显示分类导航。">
+          {/* The site's owner, on a new site: where the categories are added. */}
+          {allowPages.includes('/admin/document/category') && <Link to="/admin/document/category">添加文档分类</Link>}
+        </EmptyState>
       ) : (
         <ul className="app-home__categories">
           {visible.map((category) => (

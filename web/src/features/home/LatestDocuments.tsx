@@ -7,9 +7,11 @@ import { FormatIcon } from '../document/FormatIcon';
 import { Panel } from '../../ui/Panel';
 import { EmptyState } from '../../ui/states';
 import { QueryStates } from '../../kit/query-states/QueryStates';
+import { useSession } from '../session/use-session';
 
 export function LatestDocuments() {
   const latest = useQuery(latestDocumentsQuery());
+  const { allowPages } = useSession();
   return (
     <Panel title="最新文档" titleId="home-latest-title">
       <QueryStates
@@ -17,7 +19,11 @@ export function LatestDocuments() {
         loadingRows={4}
         failure="最新文档加载失败"
         isEmpty={(documents) => documents.length === 0}
-        empty={<EmptyState title="暂无文档" description="还没有可以阅读的文档，稍后再来看看吧。" />}
+        empty={
+          <EmptyState title="暂无文档" description="还没有可以阅读的文档，稍后再来看看吧。">
+            {allowPages.includes('/admin/document/upload') && <Link to="/admin/document/upload">上传第一篇文档</Link>}
+          </EmptyState>
+        }
       >
         {(documents) => (
           <ul className="app-home__documents">
