@@ -422,6 +422,41 @@ describe('a menu taller than the window', () => {
   });
 });
 
+describe("the current screen's entry in the menu", () => {
+  /** Whether `entry` lies inside the window's `height`, uncovered (the rail's button sits below the list). */
+  const inSight = async (entry: Locator, height: number) => {
+    const at = await entry.boundingBox();
+    return Boolean(
+      at &&
+      at.y >= 0 &&
+      at.y + at.height <= height &&
+      (await entry.evaluate((element, { x, y }) => element.contains(document.elementFromPoint(x, y)), {
+        x: at.x + at.width / 2,
+        y: at.y + at.height / 2,
+      })),
+    );
+  };
+
+  it('is in sight on a screen of a group low in the menu, on a 1280×800 screen and in the drawer', async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await loginAsAdmin(page, '/admin/config/pay');
+    const menu = page.getByRole('complementary', { name: '管理菜单' });
+    const entry = menu.getByRole('menuitem', { name: '支付配置' });
+    await entry.waitFor();
+    // Before, 系统设置 opened at the menu's foot with its twelve screens below the window's edge.
+    await expect.poll(() => inSight(entry, 800)).toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openInApp(page, '/admin/config/security');
+    await page.getByRole('heading', { level: 1, name: '安全配置' }).waitFor();
+    await page.getByRole('button', { name: '菜单', exact: true }).click();
+    await expect.poll(async () => (await menu.boundingBox())?.x).toBe(0);
+    await expect.poll(() => inSight(menu.getByRole('menuitem', { name: '安全配置' }), 844)).toBe(true);
+  });
+});
+
 describe("dates in China time, whatever the browser's zone", () => {
   it('a date range filter asks for the picked days of Beijing time, and a date and time field shows and keeps Beijing time, from a browser in New York', async () => {
     const context = await site.browser.newContext({

@@ -89,6 +89,22 @@ export function AdminLayout() {
     return () => window.removeEventListener('keydown', closeOnEscape);
   }, [menuOpen]);
 
+  useEffect(() => {
+    // The current screen's entry in view: a group opened low in the menu (系统设置's twelve
+    // screens) would otherwise end below the menu's edge, the screen shown nowhere in it. Semi
+    // marks the entry selected after its own render: looked for at the next frame.
+    const frame = requestAnimationFrame(() => {
+      const item = document.querySelector<HTMLElement>('.app-admin-layout__sider .semi-navigation-item-selected');
+      const list = item?.closest<HTMLElement>('.semi-navigation-list-wrapper');
+      if (!item || !list) return;
+      const below = item.getBoundingClientRect().bottom - list.getBoundingClientRect().bottom;
+      const above = list.getBoundingClientRect().top - item.getBoundingClientRect().top;
+      if (below > 0) list.scrollTop += below;
+      else if (above > 0) list.scrollTop -= above;
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [selected, menuOpen]);
+
   return (
     <Layout className={menuOpen ? 'app-admin-layout app-admin-layout--menu-open' : 'app-admin-layout'}>
       {menuOpen && <div className="app-admin-layout__backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
