@@ -101,6 +101,47 @@ describe('config form feedback', { timeout: 20_000 }, () => {
     }
   });
 
+  it('/admin/config/email: a test mail that fails says the values were saved, and the form shows them as stored', async () => {
+    const EMAIL: Config[] = [
+      { id: 81, name: 'enable', label: '是否启用邮件服务', value: 'false', input_type: 'switch', category: 'email' },
+      { id: 82, name: 'host', label: 'SMTP 服务器地址', value: '', input_type: 'text', category: 'email' },
+      { id: 83, name: 'test_email', label: '测试邮箱', value: '', input_type: 'text', category: 'email' },
+    ];
+    let stored = EMAIL;
+    const { fetchMock } = renderApp('/admin/config/email', {
+      user: admin,
+      permissions,
+      backend: {
+        ...configBackend({}),
+        'GET /api/v1/config/list': { status: 200, body: { config: stored } },
+        // As the server does: the values are stored, then the test mail fails.
+        'PUT /api/v1/config': (_url, init) => {
+          const sent = (JSON.parse(String(init.body)) as { config: Config[] }).config;
+          stored = EMAIL.map((row) => ({ ...row, value: sent.find((s) => s.id === row.id)?.value ?? row.value }));
+          const message = '邮件发送失败：connect ECONNREFUSED 127.0.0.1:465';
+          return { status: 503, body: { code: 14, message, error: message } };
+        },
+      },
+    });
+    const host = (await screen.findByLabelText('SMTP 服务器地址')) as HTMLInputElement;
+    await userEvent.type(host, 'smtp.example.com');
+    await userEvent.type(screen.getByLabelText('测试邮箱'), 'owner@example.com');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() =>
+      expect(toasts.value.map((t) => [t.title, t.description, t.color])).toEqual([
+        ['配置已保存，但测试邮件发送失败', '邮件发送失败：connect ECONNREFUSED 127.0.0.1:465', 'warning'],
+      ]),
+    );
+    // The stored rows are read again: 还原 goes back to what is stored, not to the values before.
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.filter(([url]) => String(url).includes('/api/v1/config/list')).length,
+      ).toBeGreaterThan(1),
+    );
+    await userEvent.click(screen.getByRole('button', { name: '还原' }));
+    expect(host.value).toBe('smtp.example.com');
+  });
+
   const PAY: Config[] = [
     { id: 61, name: 'enable', label: '是否启用支付', value: 'false', input_type: 'switch', category: 'pay' },
     {

@@ -7,7 +7,7 @@ import { useMemo, useRef, type FormEvent } from 'react';
 import { UNUSED_CONFIG_KEYS } from '../../../../shared/config-rules';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Config } from '../../../../shared/types/config';
-import { unwrap } from '../../api/client';
+import { ApiError, unwrap } from '../../api/client';
 import { FormFields } from '../../kit/admin-resource/FormFields';
 import type { FormValues } from '../../kit/admin-resource/resource';
 import { useFieldForm } from '../../kit/admin-resource/use-field-form';
@@ -20,7 +20,7 @@ import { EmptyState } from '../../ui/states';
 import { usePermissionCheck } from '../session/use-session';
 import '../../kit/admin-resource/admin-resource.css';
 import './config-form.css';
-import { configCategoryQuery, saveConfig } from './api';
+import { configCategoryQuery, saveConfig, testMailFailed } from './api';
 import { configField, configValues, toWire } from './config-fields';
 
 const UPDATE_CONFIG = grpcPermissionPath('ConfigAPI', 'UpdateConfig');
@@ -48,7 +48,10 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
         ),
       ),
     onSuccess: () => toast.success('保存成功', '配置已更新'),
-    onError: (error) => toastFailure('保存失败', error),
+    onError: (error) =>
+      error instanceof ApiError && testMailFailed(error.failure)
+        ? toast.warning('配置已保存，但测试邮件发送失败', error.message)
+        : toastFailure('保存失败', error),
   });
 
   const form = useRef<HTMLFormElement>(null);

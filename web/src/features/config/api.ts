@@ -2,6 +2,7 @@
 // of rows at a time; saving writes only the `value` of the rows sent, by id, and makes the
 // config lists and the public settings stale.
 import { queryOptions } from '@tanstack/react-query';
+import type { ApiFailure } from '../../../../shared/api-failure';
 import type { Empty } from '../../../../shared/types/common';
 import type { Config, Configs, Envs, SetupChecklist } from '../../../../shared/types/config';
 import { api, unwrap } from '../../api/client';
@@ -17,11 +18,23 @@ export const configCategoryQuery = (category: string) =>
     staleTime: 0,
   });
 
+/**
+ * Saving 邮箱配置 sends a test mail once the values are stored (docs/api.md §3): its failure, a 503
+ * of code 14 saying why, leaves them saved.
+ */
+export const testMailFailed = (failure: ApiFailure) => failure.status === 503 && failure.data.code === 14;
+
 /** Each row as listed (id, name, category) with its edited value. */
-export const saveConfig = (
+export async function saveConfig(
   rows: readonly Pick<Config, 'id' | 'name' | 'category' | 'value'>[],
   context: WriteContext,
-) => invalidateAfter(api.put<Empty>('/api/v1/config', { config: rows }), context, [configKeys.all, settingsKeys.all]);
+) {
+  const stale = [configKeys.all, settingsKeys.all];
+  const result = await invalidateAfter(api.put<Empty>('/api/v1/config', { config: rows }), context, stale);
+  if (!result.ok && testMailFailed(result))
+    await Promise.all(stale.map((queryKey) => context.client.invalidateQueries({ queryKey })));
+  return result;
+}
 
 /** What this install has for converting documents (`GET /api/v1/envs`; empty without the GetEnvs permission). */
 export const envsQuery = () =>
