@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { clearSession, session } from '../../web/src/features/session/session-store';
@@ -265,6 +265,25 @@ describe('member profile screen', () => {
     await waitFor(() =>
       expect(toasts.value.some((t) => t.title === '修改失败' && t.description === '邮箱已存在')).toBe(true),
     );
+  });
+
+  it('opens with the password form in view and its first field focused when led to #password', async () => {
+    const scrolled: Element[] = [];
+    // A spy, restored afterwards: the web project's files share one window.
+    const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    try {
+      renderApp('/member/profile#password', {
+        user: member,
+        backend: { 'GET /api/v1/user': { status: 200, body: member } },
+      });
+      const old = await screen.findByLabelText('原密码');
+      await waitFor(() => expect(document.activeElement).toBe(old));
+      expect(scrolled).toEqual([screen.getByRole('form', { name: '修改密码' })]);
+    } finally {
+      scrollIntoView.mockRestore();
+    }
   });
 
   it('checks the new password before changing it', async () => {

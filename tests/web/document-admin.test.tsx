@@ -484,7 +484,9 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(within(checklist).getByRole('link', { name: '填写网站域名' }).getAttribute('href')).toBe(
       '/admin/config/system',
     );
-    expect(within(checklist).getByRole('link', { name: '修改密码' }).getAttribute('href')).toBe('/member/profile');
+    expect(within(checklist).getByRole('link', { name: '修改密码' }).getAttribute('href')).toBe(
+      '/member/profile#password',
+    );
     expect(within(checklist).queryByText('邮件服务未配置')).toBeNull();
     cleanup();
     const { fetchMock } = renderApp('/admin/dashboard', { user: admin, backend: backend([]) });

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useLocation } from 'react-router-dom';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
 import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
@@ -11,12 +12,23 @@ import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 
 type PasswordField = 'old' | 'next' | 'confirmation';
 
+/** Where a link to the password form points: `/member/profile#password`. */
+export const PASSWORD_FORM_HASH = '#password';
+
 /** The member's password: the old one, then the new one twice. */
 export function PasswordForm() {
   const { form, setForm, set } = useFormValues<Record<PasswordField, string>>({ old: '', next: '', confirmation: '' });
   const [errors, setErrors] = useState<Errors<PasswordField>>({});
   const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const [saving, setSaving] = useState(false);
+  const { hash } = useLocation();
+  // Led here (the dashboard's 修改密码 of a new site): the form below the profile, brought into
+  // view with the keyboard in its first field.
+  useEffect(() => {
+    if (hash !== PASSWORD_FORM_HASH) return;
+    formRef.current?.scrollIntoView?.({ block: 'start' });
+    document.getElementById('old-password')?.focus({ preventScroll: true });
+  }, [hash, formRef]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

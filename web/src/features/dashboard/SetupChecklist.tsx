@@ -53,7 +53,8 @@ const ENTRIES: Record<SetupItem, ChecklistEntry> = {
   admin_password: {
     title: '管理员仍在使用初始密码',
     consequence: '初始密码在首次启动时打印到了日志里，请尽快改为只有您知道的密码。',
-    to: '/member/profile',
+    // PasswordForm's PASSWORD_FORM_HASH, spelled here: importing it would split the form into a chunk of its own.
+    to: '/member/profile#password',
     action: '修改密码',
   },
   libreoffice: {
