@@ -563,4 +563,23 @@ describe('a table wider than its panel', () => {
     ).not.toBe('sticky');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
+
+  it('on a phone keeps the names of a tree on one line after their indent (权限管理)', async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(page, '/admin/user/permission');
+    await row(page, '下载待审核文档').waitFor();
+    // The lines each name takes, after the indent of its level (permissions are two levels down).
+    const lines = await page
+      .locator('.app-resource-table tbody td:has(> .semi-table-row-indent)')
+      .evaluateAll((cells) =>
+        cells.slice(0, 10).map((cell) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          return [cell.textContent, new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size];
+        }),
+      );
+    expect(lines).toHaveLength(10);
+    expect(lines.filter(([, count]) => count !== 1)).toEqual([]);
+  });
 });
