@@ -386,6 +386,17 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
   it('shows the empty state, and the error state with a retry', async () => {
     renderScreen(0);
     expect(await screen.findByText('暂无图书')).toBeTruthy();
+    expect(screen.getByText('点击上方「新建图书」添加。')).toBeTruthy();
+  });
+
+  it('says when only the filters find nothing, and clears them', async () => {
+    const { router } = renderScreen(23, '/books?wd=%E7%BA%A2%E6%A5%BC');
+    expect(await screen.findByText('当前筛选条件下没有图书')).toBeTruthy();
+    expect(screen.queryByText('暂无图书')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '清除筛选条件' }));
+    expect(await screen.findByText('书籍1')).toBeTruthy();
+    expect(router.state.location.search).toBe('');
+    expect((screen.getByLabelText('关键字') as HTMLInputElement).value).toBe('');
   });
 
   it('shows the server message when the list cannot be loaded, and retries', async () => {

@@ -103,6 +103,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
   const idPrefix = `admin-${resource.key}`;
   const may = useMayCall();
   const canCreate = Boolean(resource.create && resource.form) && may(resource.requires?.create);
+  const createLabel = resource.createLabel ?? `新建${resource.noun}`;
   const canUpdate = Boolean(resource.update && resource.form) && may(resource.requires?.update);
   const batchActions = (resource.batchActions ?? []).filter((action) => may(action.requires));
 
@@ -248,7 +249,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
         <div className="app-resource-toolbar" role="toolbar" aria-label={`${resource.noun}操作`}>
           {canCreate && (
             <Button type="primary" theme="solid" icon={<IconPlus />} onClick={() => setSheet({ mode: 'create' })}>
-              {resource.createLabel ?? `新建${resource.noun}`}
+              {createLabel}
             </Button>
           )}
           {batchActions.map((action) => (
@@ -316,8 +317,16 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
             empty={
               list.isPending ? (
                 <LoadingState title={`正在加载${resource.noun}…`} />
+              ) : Object.keys(filters).length > 0 ? (
+                // 暂无 would say there are none at all, where only the filters find none.
+                <EmptyState title={`当前筛选条件下没有${resource.noun}`}>
+                  <Button onClick={() => applyFilters({})}>清除筛选条件</Button>
+                </EmptyState>
               ) : (
-                <EmptyState title={`暂无${resource.noun}`} />
+                <EmptyState
+                  title={`暂无${resource.noun}`}
+                  description={canCreate ? `点击上方「${createLabel}」添加。` : undefined}
+                />
               )
             }
             rowSelection={
