@@ -145,6 +145,7 @@ export async function main(env: Record<string, string | undefined> = process.env
   if (admin?.generated) {
     lines.push('', `admin account created: username "${admin.username}", password "${admin.password}"`);
     lines.push('(the password is shown only this once: note it, then change it after logging in)');
+    lines.push('(lost it? npm run admin:password gives the admin a new one)');
   } else if (admin) {
     // The operator chose this password: it stays out of the output (and the logs it lands in).
     lines.push('', `admin account created: username "${admin.username}", with the password set in ADMIN_PASSWORD`);

@@ -278,6 +278,7 @@ describe('gateway/server.ts', () => {
       for (const text of [
         'moredoc-site is running at http://localhost:',
         'admin account created: username "admin", password "',
+        'lost it? npm run admin:password gives the admin a new one',
         'press Ctrl-C to stop the site',
       ]) {
         expect(inside).toContain(text);
