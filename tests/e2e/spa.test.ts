@@ -81,6 +81,28 @@ describe('first screen', () => {
   });
 });
 
+describe('scroll position', () => {
+  it('opens a page the browser loads at its top, not where the page loaded before it was left', async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 390, height: 300 });
+    const scrolledToEnd = async () => {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      return page.evaluate(() => window.scrollY);
+    };
+    await page.goto('/');
+    expect(await scrolledToEnd()).toBeGreaterThan(300);
+    await page.goto('/article/detail/about');
+    await page.getByRole('heading', { level: 1, name: '关于我们' }).waitFor();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    // A reload still opens where the page was left.
+    const left = await scrolledToEnd();
+    expect(left).toBeGreaterThan(0);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: '关于我们' }).waitFor();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(left);
+  });
+});
+
 describe('accounts', () => {
   it('registers and lands logged in, with the token out of reach of scripts', async () => {
     const page = await open();

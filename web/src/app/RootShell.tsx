@@ -1,5 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { isRouteErrorResponse, Outlet, ScrollRestoration, useNavigation, useRouteError } from 'react-router-dom';
+import {
+  isRouteErrorResponse,
+  Outlet,
+  ScrollRestoration,
+  useNavigation,
+  useRouteError,
+  type Location,
+} from 'react-router-dom';
 import { ERROR_SCREEN } from '../../../shared/constants';
 import { ApiError } from '../api/client';
 import { settingsQuery } from '../features/settings/api';
@@ -31,6 +38,17 @@ function NavigationProgress() {
   );
 }
 
+/**
+ * Where a screen's scroll position is kept. Every page the browser loaded itself (an address
+ * typed, a link from elsewhere, a reload) has the router's key `default`: keyed by it, a page
+ * loaded so would open at the place where the one loaded before it in this tab was left (a
+ * document in its middle, whose reader then keeps that page as the place to resume). Keyed by
+ * its address instead, only a reload (or a return to it) opens where it was left.
+ */
+function scrollKey(location: Location): string {
+  return location.key === 'default' ? location.pathname + location.search : location.key;
+}
+
 /** Around every layout: head, browser check, navigation progress, toasts. */
 export function RootShell() {
   return (
@@ -40,7 +58,7 @@ export function RootShell() {
       <NavigationProgress />
       <Outlet />
       <ToastViewport />
-      <ScrollRestoration />
+      <ScrollRestoration getKey={scrollKey} />
     </>
   );
 }
