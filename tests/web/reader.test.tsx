@@ -919,6 +919,35 @@ describe('find in this document', () => {
     expect(asked(fetchMock)).toEqual(['城市']);
   });
 
+  it('starts a hit far into a long line a few characters before its words, each hit of the line apart', async () => {
+    const line =
+      '他最近修复的是一部清代刻本，书中有一幅麒麟图。画中的麒麟身披鳞甲，脚踏祥云，神态安详。王老师说，古人把麒麟看作仁兽，';
+    renderApp('/library/7/42', {
+      backend: backend(
+        {},
+        {
+          'GET /api/v1/document/find': {
+            status: 200,
+            body: {
+              total: 3,
+              readable: 8,
+              hit: [19, 26, 51].map((start) => ({ page: 2, text: line, start, length: 2 })),
+            },
+          },
+        },
+      ),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '查找' }));
+    await userEvent.type(screen.getByLabelText('查找文档中的文字'), '麒麟');
+    const hits = within(await screen.findByRole('list', { name: '查找结果' })).getAllByRole('button');
+    expect(hits.map((hit) => hit.querySelector('mark')?.previousSibling?.textContent)).toEqual([
+      '…，书中有一幅',
+      '…麟图。画中的',
+      '…师说，古人把',
+    ]);
+    for (const hit of hits) expect(hit.querySelector('mark')?.textContent).toBe('麒麟');
+  });
+
   const vipSettings = {
     system: { sitename: '测试文库' },
     vip: { enable: true, free_download: true, read_all_pages: true },

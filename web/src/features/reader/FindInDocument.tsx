@@ -24,13 +24,23 @@ export interface ChosenHit {
   index: number;
 }
 
+/**
+ * Characters of a hit's line kept before its words: the line shows on one row, cut at its end,
+ * so that the words far into a long line (a paragraph of a text file) stay in sight on a phone,
+ * and the hits of one line are told apart.
+ */
+export const HIT_LEAD = 6;
+
 function HitLine({ hit }: { hit: FoundLine }) {
   const text = hit.text ?? '';
   const start = hit.start ?? 0;
   const end = start + (hit.length ?? 0);
+  // A cut never splits a character outside the BMP (a rare CJK one) in two.
+  const cut = start - HIT_LEAD - (/[\uDC00-\uDFFF]/.test(text.charAt(start - HIT_LEAD)) ? 1 : 0);
+  const before = cut > 1 ? `…${text.slice(cut, start)}` : text.slice(0, start);
   return (
     <span className="app-find__line">
-      {text.slice(0, start)}
+      {before}
       <mark>{text.slice(start, end)}</mark>
       {text.slice(end)}
     </span>
