@@ -197,6 +197,21 @@ describe('library', { timeout: 20_000 }, () => {
     expect(await screen.findByText('第1页的文档')).toBeTruthy();
   });
 
+  it('keeps the format, industry and order, not the page, when another category is chosen', async () => {
+    renderApp('/library/7?ext=txt&language=education&sort=views&page=2', {
+      backend: libraryBackend(),
+      categories: [
+        { id: 7, title: '教育资料', type: 0, enable: true, parent_id: 0 },
+        { id: 8, title: '文学小说', type: 0, enable: true, parent_id: 0 },
+      ],
+    });
+    expect(await screen.findByText('第2页的文档')).toBeTruthy();
+    const categories = within(screen.getByRole('group', { name: '分类' }));
+    expect(categories.getByRole('link', { name: '文学小说' }).getAttribute('href')).toBe(
+      '/library/8?ext=txt&language=education&sort=views',
+    );
+  });
+
   it('opens on the page the address names, and says when nothing matches', async () => {
     renderApp('/library?page=2&ext=ppt', {
       backend: { 'GET /api/v1/document/list': { status: 200, body: { total: 0 } } },

@@ -99,7 +99,8 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
               ...choices.map((c) => ({ value: String(c.id), label: c.title ?? '' })),
             ]}
             current={category ? String(category.id) : ''}
-            hrefFor={(value) => (value ? `/library/${value}` : '/library')}
+            // Another category keeps the format, industry and order chosen (a filter like them).
+            hrefFor={(value) => hrefWith(value ? `/library/${value}` : '/library', state, {})}
           />
         )}
         <DocumentFilterChips current={state} hrefFor={href} />
