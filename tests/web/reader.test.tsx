@@ -321,6 +321,37 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(pageImage(1)?.getAttribute('src')).toBe(`/view/page/${HASH}/1.gzip.svg?retry=1`);
   });
 
+  it('tries a failed page again when the reader comes back to it', async () => {
+    renderApp('/library/7/42', { backend: backend() });
+    await screen.findByRole('img', { name: '第 1 页' });
+    await waitFor(() => expect(nearObserver()?.options.rootMargin).toBe(NEAR_MARGIN));
+    nearObserver()?.fire([2, 3]);
+    await screen.findByRole('img', { name: '第 3 页' });
+    currentObserver()?.fire([3]);
+    fireEvent.error(pageImage(3) as HTMLElement);
+    expect(within(screen.getByRole('figure', { name: '第 3 页' })).getByRole('alert').textContent).toContain(
+      '第 3 页加载失败',
+    );
+    // Read elsewhere, nothing retries it; come back to it, and it tries once more.
+    const inSight = (page: number) => {
+      const observer = currentObserver() as DrivenObserver;
+      const entries = [...observer.targets].map(
+        (target) =>
+          ({
+            target,
+            isIntersecting: (target as HTMLElement).dataset.page === String(page),
+          }) as unknown as IntersectionObserverEntry,
+      );
+      act(() => observer.callback(entries, observer as unknown as IntersectionObserver));
+    };
+    inSight(2);
+    expect(screen.getByLabelText('当前第 2 页，共 8 页')).toBeTruthy();
+    expect(pageImage(3)).toBeNull();
+    inSight(3);
+    expect(pageImage(3)?.getAttribute('src')).toBe(`/view/page/${HASH}/3.gzip.svg?retry=1`);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('keeps the n / N counter on the page being read and jumps to a page typed in', async () => {
     renderApp('/library/7/42', { backend: backend({}, {}, true), user: member });
     const counter = await screen.findByLabelText('当前第 1 页，共 8 页');

@@ -6,8 +6,9 @@
 // fit-width, full screen, find in the document; keyboard ←/→ (page) and +/− (zoom). Over each
 // page its text, selectable where the site lets this reader copy it, and the marks of a find.
 // A page whose image failed offers 重试; the failed pages try again by themselves, once each,
-// when another page's image comes, the browser is back online or the window gets the focus
-// again (the file store or the site was away for a while: the reader clicks nothing).
+// when another page's image comes, the reader comes back to a failed page, the browser is back
+// online or the window gets the focus again (the file store or the site was away for a while:
+// the reader clicks nothing).
 import {
   useCallback,
   useEffect,
@@ -246,6 +247,10 @@ export function DocumentPages({
     },
     [retryFailed],
   );
+  // Coming back to a page whose image failed (scrolled to, jumped to) is asking for it again.
+  useEffect(() => {
+    if (failedPages.current.has(current)) retryFailed();
+  }, [current, retryFailed]);
   useEffect(() => {
     window.addEventListener('online', retryFailed);
     window.addEventListener('focus', retryFailed);
