@@ -979,6 +979,24 @@ describe('find in this document', () => {
     for (const hit of hits) expect(hit.querySelector('mark')?.textContent).toBe('麒麟');
   });
 
+  it('starts a hit of a Latin line at a word, not inside one', async () => {
+    renderApp('/library/7/42', {
+      backend: backend(
+        {},
+        {
+          'GET /api/v1/document/find': {
+            status: 200,
+            body: { total: 1, readable: 8, hit: [{ page: 2, text: 'Line three of page 2.', start: 14, length: 4 }] },
+          },
+        },
+      ),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '查找' }));
+    await userEvent.type(screen.getByLabelText('查找文档中的文字'), 'page');
+    const hit = within(await screen.findByRole('list', { name: '查找结果' })).getByRole('button');
+    expect(hit.querySelector('.app-find__line')?.textContent).toBe('…of page 2.');
+  });
+
   const vipSettings = {
     system: { sitename: '测试文库' },
     vip: { enable: true, free_download: true, read_all_pages: true },
