@@ -239,6 +239,19 @@ describe('library', { timeout: 20_000 }, () => {
   });
 });
 
+describe('hot documents', { timeout: 20_000 }, () => {
+  it('says a page past the last one does not exist rather than that nothing is hot', async () => {
+    renderApp('/hot?page=3', {
+      backend: { 'GET /api/v1/document/hot': { status: 200, body: { total: 27 } } },
+    });
+    expect(await screen.findByText('没有第 3 页')).toBeTruthy();
+    expect(screen.getByText('共 2 页，这一页没有文档。')).toBeTruthy();
+    expect(screen.queryByText('暂无热门文档')).toBeNull();
+    expect(screen.getByRole('link', { name: '回到第 1 页' }).getAttribute('href')).toBe('/hot');
+    expect(screen.getByRole('link', { name: '前往最后一页（第 2 页）' }).getAttribute('href')).toBe('/hot?page=2');
+  });
+});
+
 describe('search', { timeout: 20_000 }, () => {
   it("splits the server's highlights into text and marked matches, never HTML", () => {
     expect(highlightSegments('a <em>麒麟</em> &amp; &lt;b&gt;')).toEqual([

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { HOT_PAGE_SIZE, hotPageOf } from '../../../../shared/page-data';
+import { PastLastPage, isPastLastPage } from '../../kit/paging/PastLastPage';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { Pager } from '../../ui/Pager';
 import { Panel } from '../../ui/Panel';
@@ -24,9 +25,19 @@ export function HotScreen() {
           failure="热门文档加载失败"
           isEmpty={(data) => !data.document?.length}
           empty={
-            <EmptyState title="暂无热门文档" description="最近还没有文档被浏览、下载或收藏，稍后再来看看吧。">
-              <Link to="/library">去文库看看</Link>
-            </EmptyState>
+            // A page past the last (an old link, after the ranking shrank) is not an empty ranking.
+            isPastLastPage(page, hot.data?.total ?? 0, HOT_PAGE_SIZE) ? (
+              <PastLastPage
+                page={page}
+                pages={Math.ceil((hot.data?.total ?? 0) / HOT_PAGE_SIZE)}
+                hrefFor={(n) => (n > 1 ? `/hot?page=${n}` : '/hot')}
+                noun="文档"
+              />
+            ) : (
+              <EmptyState title="暂无热门文档" description="最近还没有文档被浏览、下载或收藏，稍后再来看看吧。">
+                <Link to="/library">去文库看看</Link>
+              </EmptyState>
+            )
           }
         >
           {(data) => (
