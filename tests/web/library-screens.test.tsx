@@ -240,6 +240,12 @@ describe('library', { timeout: 20_000 }, () => {
 });
 
 describe('hot documents', { timeout: 20_000 }, () => {
+  it('says of an empty ranking that it is made hourly, not that nobody read anything', async () => {
+    renderApp('/hot', { backend: { 'GET /api/v1/document/hot': { status: 200, body: {} } } });
+    expect(await screen.findByText('暂无热门文档')).toBeTruthy();
+    expect(screen.getByText('排行每小时更新一次，目前还没有上榜的文档，稍后再来看看吧。')).toBeTruthy();
+  });
+
   it('says a page past the last one does not exist rather than that nothing is hot', async () => {
     renderApp('/hot?page=3', {
       backend: { 'GET /api/v1/document/hot': { status: 200, body: { total: 27 } } },

@@ -34,7 +34,8 @@ export function HotScreen() {
                 noun="文档"
               />
             ) : (
-              <EmptyState title="暂无热门文档" description="最近还没有文档被浏览、下载或收藏，稍后再来看看吧。">
+              // The ranking is made hourly: documents read since then are not in it yet.
+              <EmptyState title="暂无热门文档" description="排行每小时更新一次，目前还没有上榜的文档，稍后再来看看吧。">
                 <Link to="/library">去文库看看</Link>
               </EmptyState>
             )
