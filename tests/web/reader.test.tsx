@@ -381,6 +381,22 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(screen.getByLabelText('当前第 7 页，共 8 页')).toBeTruthy();
   });
 
+  it('opens the thumbnails on the page being read, not on the first ones', async () => {
+    renderApp('/library/7/42', { backend: backend({}, {}, true), user: member });
+    await screen.findByLabelText('当前第 1 页，共 8 页');
+    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+    currentObserver()?.fire([6]);
+    // (an earlier test's spy may still be in place, with its calls)
+    const scrolled = vi.spyOn(HTMLElement.prototype, 'scrollIntoView');
+    scrolled.mockClear();
+    await userEvent.click(screen.getByRole('button', { name: '缩略图' }));
+    const panel = screen.getByRole('navigation', { name: '页面缩略图' });
+    expect(within(panel).getByRole('button', { name: '跳到第 6 页' }).getAttribute('aria-current')).toBe('page');
+    expect(scrolled.mock.contexts.map((element) => (element as HTMLElement).getAttribute('aria-label'))).toEqual([
+      '跳到第 6 页',
+    ]);
+  });
+
   it('zooms in and out by steps, back to fit-width, with the buttons and the keyboard', async () => {
     renderApp('/library/7/42', { backend: backend() });
     await screen.findByRole('img', { name: '第 1 页' });

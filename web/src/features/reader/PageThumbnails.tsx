@@ -1,7 +1,8 @@
 // Small pictures of the pages this reader may read, to jump from: a panel beside the pages on a
 // wide screen, a sheet at the bottom on a phone. They are the page images themselves (the same
 // address, so the same rights, and the browser's copy serves the page when it is read), each
-// loaded only as it comes into sight in the panel.
+// loaded only as it comes into sight in the panel. Opened, the panel shows the page being read.
+import { useEffect, useRef } from 'react';
 import { pageImagePath } from '../../../../shared/page-image';
 import type { Document } from '../../../../shared/types/document';
 import { Button } from '../../ui/semi';
@@ -22,6 +23,14 @@ export function PageThumbnails({
   onChoose: (page: number) => void;
   onClose: () => void;
 }) {
+  // Opened on page 30 of 40, the panel shows page 30 and its neighbours, not pages 1 to 6.
+  const list = useRef<HTMLOListElement>(null);
+  const opened = useRef(current);
+  useEffect(() => {
+    list.current
+      ?.querySelector(`[aria-label="跳到第 ${opened.current} 页"]`)
+      ?.scrollIntoView({ block: 'center', inline: 'nearest' });
+  }, []);
   return (
     <nav className="app-thumbnails" aria-label="页面缩略图">
       <div className="app-thumbnails__head">
@@ -30,7 +39,7 @@ export function PageThumbnails({
           关闭
         </Button>
       </div>
-      <ol className="app-thumbnails__list">
+      <ol ref={list} className="app-thumbnails__list">
         {Array.from({ length: pages }, (_, i) => i + 1).map((page) => (
           <li key={page}>
             <button
