@@ -434,6 +434,18 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(screen.getByLabelText('当前第 2 页，共 8 页')).toBeTruthy();
   });
 
+  it('brings the end of the free preview into sight on → at the last free page', async () => {
+    renderApp('/library/7/42', { backend: backend() });
+    const end = await screen.findByRole('region', { name: '免费预览已结束' });
+    await act(async () => {});
+    currentObserver()?.fire([3]);
+    const scrolled = vi.spyOn(HTMLElement.prototype, 'scrollIntoView');
+    scrolled.mockClear();
+    fireEvent.keyDown(window, { key: 'ArrowRight' });
+    expect(scrolled.mock.contexts).toEqual([end.parentElement]);
+    expect(screen.getByLabelText('当前第 3 页，共 8 页')).toBeTruthy();
+  });
+
   it("ends a visitor's reading at the free preview: the pages left and the ways to read on", async () => {
     renderApp('/library/7/42', {
       backend: backend({}, {}, false),

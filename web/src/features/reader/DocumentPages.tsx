@@ -287,8 +287,12 @@ export function DocumentPages({
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
-      if (event.key === 'ArrowRight') goTo(current + 1);
-      else if (event.key === 'ArrowLeft') goTo(current - 1);
+      // → on the last page shown brings what follows into sight: the end of the free preview
+      // (why the next page does not come, and how to read on), or the end of the document.
+      if (event.key === 'ArrowRight') {
+        if (current >= shownPages && afterPages.current?.firstElementChild) bringToTop(afterPages.current);
+        else goTo(current + 1);
+      } else if (event.key === 'ArrowLeft') goTo(current - 1);
       else if (event.key === '+' || event.key === '=') zoomBy(1);
       else if (event.key === '-' || event.key === '_') zoomBy(-1);
       else return;
@@ -296,7 +300,7 @@ export function DocumentPages({
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [current, goTo, zoomBy]);
+  }, [current, goTo, zoomBy, shownPages, bringToTop]);
 
   // Entering or leaving full screen lays the pages out anew (the reader scrolls by itself, or the
   // window again): the page read when it changed is brought back into sight. The change is
