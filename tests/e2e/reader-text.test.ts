@@ -99,7 +99,8 @@ describe('find in this document', () => {
         .toEqual([
           `第 2 页${LONG_LINE}`,
           '第 4 页Another beacon, then a second beacon further out.',
-          '第 4 页Another beacon, then a second beacon further out.',
+          // far into its line: from a few characters before the word, at a word's start
+          '第 4 页…second beacon further out.',
         ]);
       await expect.poll(() => page.getByText('共 3 处').count()).toBe(1);
       // The box and its list stay inside the reader's column; the long line is cut, not wrapped or overflowing.

@@ -1022,7 +1022,7 @@ describe('find in this document', () => {
     await userEvent.click(await screen.findByRole('button', { name: '查找' }));
     await userEvent.type(screen.getByLabelText('查找文档中的文字'), 'page');
     const hit = within(await screen.findByRole('list', { name: '查找结果' })).getByRole('button');
-    expect(hit.querySelector('.app-find__line')?.textContent).toBe('…of page 2.');
+    expect(hit.querySelector('.app-find__line')?.textContent).toBe('…three of page 2.');
   });
 
   const vipSettings = {

@@ -36,10 +36,9 @@ function HitLine({ hit }: { hit: FoundLine }) {
   const start = hit.start ?? 0;
   const end = start + (hit.length ?? 0);
   // A cut never splits a character outside the BMP (a rare CJK one) in two, nor a word of a
-  // Latin script (it starts after the word's end instead).
+  // Latin script (it starts at the word's start instead).
   let cut = start - HIT_LEAD - (/[\uDC00-\uDFFF]/.test(text.charAt(start - HIT_LEAD)) ? 1 : 0);
-  const wordEnd = /\w\w/.test(text.slice(cut - 1, cut + 1)) ? /\W/.exec(text.slice(cut, start)) : null;
-  if (wordEnd) cut += wordEnd.index + 1;
+  while (cut > 0 && /\w\w/.test(text.slice(cut - 1, cut + 1))) cut -= 1;
   const before = cut > 1 ? `…${text.slice(cut, start)}` : text.slice(0, start);
   return (
     <span className="app-find__line">
