@@ -73,12 +73,11 @@ describe('the embedded backend in the gateway', () => {
   it('answers through the gateway only: it has no URL of its own', async () => {
     expect(Object.keys(backend).sort()).toEqual([
       'backendChanges',
-      'bucket',
       'close',
-      'database',
       'dispatcher',
       'initialAdmin',
       'runsJobs',
+      'storage',
       'viewFiles',
     ]);
     expect((await send(`${gw.url}/api/v1/settings`)).status).toBe(200);
