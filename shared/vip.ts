@@ -154,6 +154,29 @@ export const closeReasonOptions: readonly Option<string>[] = [
   { value: 'replaced', label: '套餐已变更' },
 ];
 
+export const TRANSFER_PROVIDER: PaymentProviderName = 'manual';
+export const TIMEOUT_CLOSE_REASON = 'timeout';
+
+/**
+ * A closed order an admin may still confirm (docs/api.md §10): a payment arrived after it
+ * closed, or a transfer whose days ran out before the admin saw the money (the member who
+ * cancelled, an admin who closed it, a replaced plan: none of these is waiting for money).
+ */
+export function confirmableAfterClose(order: {
+  status?: number;
+  late_paid?: boolean | number;
+  provider?: string;
+  close_reason?: string;
+}): boolean {
+  if (order.status !== OrderStatus.Closed) return false;
+  return Boolean(order.late_paid) || isTimedOutTransfer(order);
+}
+
+/** A transfer closed by its own timeout (`pay.manual_timeout`): the money may well be on its way. */
+export function isTimedOutTransfer(order: { provider?: string; close_reason?: string }): boolean {
+  return order.provider === TRANSFER_PROVIDER && order.close_reason === TIMEOUT_CLOSE_REASON;
+}
+
 /** What became of a payment notification. */
 export const notificationOutcomeOptions: readonly Option<string>[] = [
   { value: 'paid', label: '已入账' },

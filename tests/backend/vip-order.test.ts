@@ -240,7 +240,7 @@ describe('paying by transfer (manual provider)', () => {
     const end = (await myVip(member)).body.end_at;
     const again = await confirm(order.id);
     expect(again.status).toBe(400);
-    expect(again.body.message).toBe('只有待支付的订单或关闭后到账的订单可以确认收款');
+    expect(again.body.message).toBe('只有待支付的订单、关闭后到账的订单或超时关闭的转账订单可以确认收款');
     expect((await myVip(member)).body.end_at).toBe(end);
   });
 
@@ -369,6 +369,79 @@ describe('order timeout', () => {
     expect(await waitForStatus(backend.url, member.token, order.order_no, 2)).toMatchObject({
       close_reason: 'timeout',
     });
+  });
+
+  /** A month's order submitted as a transfer whose pay.manual_timeout days ran out. */
+  async function timedOutTransfer(member: Member) {
+    const order = (await createOrder(member, 'month', 30)).body;
+    const deadline = new Date((await payOrder(member, order.order_no)).body.order.expires_at).toISOString();
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .updateTable('job')
+        .set({ run_after: new Date(Date.now() - 1000).toISOString() })
+        .where('dedupe_key', '=', `order.expire:${order.id}:${deadline}`)
+        .execute(),
+    );
+    expect(await waitForStatus(backend.url, member.token, order.order_no, 2)).toMatchObject({
+      provider: 'manual',
+      close_reason: 'timeout',
+    });
+    return order;
+  }
+
+  it('an admin confirms a transfer closed by its timeout, once: the order is paid and grants its days', async () => {
+    const member = await registerMember(backend.url);
+    const order = await timedOutTransfer(member);
+    const before = Date.now();
+    const [first, second] = await Promise.all([confirm(order.id, '转账已到账'), confirm(order.id, '转账已到账')]);
+    const statuses = [first.status, second.status].sort();
+    expect(statuses, `${first.text} ${second.text}`).toEqual([200, 400]);
+    const confirmed = first.status === 200 ? first : second;
+    expect(confirmed.body).toMatchObject({
+      status: 1,
+      provider: 'manual',
+      paid_amount: 3000,
+      close_reason: 'timeout',
+      remark: expect.stringContaining('确认收款：转账已到账'),
+    });
+    const vip = (await myVip(member)).body;
+    expect(vip).toMatchObject({ active: true, plan_code: 'month' });
+    expect(Date.parse(vip.end_at)).toBeGreaterThanOrEqual(before + 30 * DAY_MS);
+    expect(Date.parse(vip.end_at)).toBeLessThanOrEqual(Date.now() + 30 * DAY_MS);
+    const log = await backend.admin('GET', '/api/v1/vip/log', { query: { user_id: member.user.id } });
+    expect(log.body.log).toHaveLength(1);
+    const again = await confirm(order.id);
+    expect(again.body).toMatchObject({
+      code: 9,
+      message: '只有待支付的订单、关闭后到账的订单或超时关闭的转账订单可以确认收款',
+    });
+    expect((await myVip(member)).body.end_at).toBe(vip.end_at);
+  });
+
+  it("refuses to confirm a transfer the member cancelled or an admin closed, or an online order's timeout", async () => {
+    const member = await registerMember(backend.url);
+    const cancelled = (await createOrder(member, 'month', 30)).body;
+    await payOrder(member, cancelled.order_no);
+    await api(backend.url, 'PUT', '/api/v1/order/cancel', {
+      token: member.token,
+      body: { order_no: cancelled.order_no },
+    });
+    const closed = (await createOrder(member, 'quarter', 80)).body;
+    await payOrder(member, closed.order_no);
+    const close = await backend.admin('PUT', '/api/v1/order/close', { body: { id: [closed.id], reason: '会员要求' } });
+    expect(close.status, close.text).toBe(200);
+    // An order never submitted as a transfer that times out waits for no transfer.
+    const unpaid = (await createOrder(member, 'year', 298)).body;
+    await expireNow(backend.dataDir, unpaid.id);
+    await waitForStatus(backend.url, member.token, unpaid.order_no, 2);
+    for (const order of [cancelled, closed, unpaid]) {
+      const refused = await confirm(order.id);
+      expect(refused.body, order.order_no).toMatchObject({
+        code: 9,
+        message: '只有待支付的订单、关闭后到账的订单或超时关闭的转账订单可以确认收款',
+      });
+    }
+    expect((await myVip(member)).body.active).toBeUndefined();
   });
 
   it("takes the transfer's days from pay.manual_timeout", async () => {

@@ -492,6 +492,41 @@ describe('admin screens', { timeout: 30_000 }, () => {
     expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({ id: 7, reason: '已收到转账' });
   });
 
+  it('/admin/order confirms a transfer closed by its timeout, not one the member cancelled or an admin closed', async () => {
+    const closed = (id: number, close_reason: string, provider = 'manual'): Order => ({
+      ...pending,
+      id,
+      order_no: `20240501102030123400${id}`,
+      status: 2,
+      provider,
+      close_reason,
+    });
+    const { fetchMock } = renderApp('/admin/order', {
+      user: admin,
+      permissions: [perm(1, 'OrderAPI', 'ListOrder'), perm(2, 'OrderAPI', 'ConfirmOrder')],
+      backend: {
+        'GET /api/v1/order/list': {
+          status: 200,
+          body: {
+            total: 4,
+            order: [closed(11, 'timeout'), closed(12, 'cancel'), closed(13, 'admin'), closed(14, 'timeout', 'alipay')],
+          },
+        },
+        'PUT /api/v1/order/confirm': { status: 200, body: { ...closed(11, 'timeout'), status: 1 } },
+      },
+    });
+    expect(await screen.findByText('2024050110203012340011')).toBeTruthy();
+    for (const no of ['2024050110203012340012', '2024050110203012340013', '2024050110203012340014'])
+      expect(screen.queryByRole('button', { name: `确认收款 ${no}` })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '确认收款 2024050110203012340011' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText(/这笔线下转账订单已超时关闭/)).toBeTruthy();
+    await userEvent.type(dialog.getByLabelText('收款说明'), '转账已到账');
+    await userEvent.click(dialog.getByRole('button', { name: '确认收款' }));
+    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(1));
+    expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({ id: 11, reason: '转账已到账' });
+  });
+
   it('/admin/order keeps a reason being written when a click lands beside its dialog', async () => {
     renderApp('/admin/order', {
       user: admin,

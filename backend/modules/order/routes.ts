@@ -10,6 +10,7 @@ import { checkText, positiveIds, requireIds } from '../../wire/request';
 import {
   OrderStatus,
   VipAction,
+  confirmableAfterClose,
   isPaymentProvider,
   orderStatusOptions,
   parseVipPlans,
@@ -458,9 +459,10 @@ export const orderService = defineService(
         const admin = ctx.requireUser();
         const reason = reasonOf(req.reason, '收款说明');
         const order = await orderOr404(ctx.db, req.id);
-        const reopening = order.status === OrderStatus.Closed && order.late_paid === 1;
+        // A transfer closed by its timeout is re-opened too: the member may have paid while the admin was away.
+        const reopening = confirmableAfterClose(order);
         if (order.status !== OrderStatus.Pending && !reopening)
-          throw failedPrecondition('只有待支付的订单或关闭后到账的订单可以确认收款');
+          throw failedPrecondition('只有待支付的订单、关闭后到账的订单或超时关闭的转账订单可以确认收款');
         const provider: PaymentProviderName = isPaymentProvider(order.provider) ? order.provider : 'manual';
         const note = await adminNote(ctx, '确认收款', reason);
         await ctx.db.transaction().execute(async (trx) => {

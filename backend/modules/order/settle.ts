@@ -41,7 +41,7 @@ export interface PaymentFacts {
 }
 
 /**
- * pending (or, for an admin re-opening it, closed with a late payment) → paid, and the
+ * pending (or, for an admin re-opening it, a closed order `confirmableAfterClose`) → paid, and the
  * plan's days added to the buyer's period. False when the order was not in `from`: nothing
  * changed (a repeated or concurrent notification).
  */

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db';
 import { like } from '../../db/dialect';
 import { now, type OrdersTable } from '../../db/schema';
-import { OrderStatus } from '../../../shared/vip';
+import { OrderStatus, TIMEOUT_CLOSE_REASON, TRANSFER_PROVIDER } from '../../../shared/vip';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
 
 // The `orders` table. Every change of state is one conditional UPDATE (`WHERE status = …`),
@@ -46,7 +46,10 @@ function withNote(note: string | undefined) {
   return note ? { remark: sql<string>`CASE WHEN remark = '' THEN ${note} ELSE remark || ${`\n${note}`} END` } : {};
 }
 
-/** pending (or closed with a late payment, when an admin re-opens it) → paid; false when it was not in `from`. */
+/**
+ * pending (or, when an admin re-opens it, closed with a late payment or a transfer closed by
+ * its timeout) → paid; false when it was not in `from`.
+ */
 export async function setPaid(
   db: Database,
   id: number,
@@ -74,7 +77,14 @@ export async function setPaid(
     })
     .where('id', '=', id)
     .where('status', '=', from);
-  if (from === OrderStatus.Closed) query = query.where('late_paid', '=', 1);
+  // The SQL of `confirmableAfterClose`: checked again here, so of two confirmations one wins.
+  if (from === OrderStatus.Closed)
+    query = query.where((eb) =>
+      eb.or([
+        eb('late_paid', '=', 1),
+        eb.and([eb('provider', '=', TRANSFER_PROVIDER), eb('close_reason', '=', TIMEOUT_CLOSE_REASON)]),
+      ]),
+    );
   const result = await query.executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

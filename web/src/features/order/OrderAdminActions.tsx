@@ -1,13 +1,18 @@
 // An order's row actions on /admin/order: its detail with the payment notifications, and the
-// admin's decisions, each with a reason kept on the order: confirm a payment (a transfer, or
-// a payment that arrived after the order closed), refund, close.
+// admin's decisions, each with a reason kept on the order: confirm a payment (a transfer, even
+// one closed by its timeout, or a payment that arrived after the order closed), refund, close.
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { optionLabel } from '../../../../shared/constants';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Order, PaymentNotification } from '../../../../shared/types/order';
-import { OrderStatus, closeReasonOptions, notificationOutcomeOptions } from '../../../../shared/vip';
+import {
+  OrderStatus,
+  closeReasonOptions,
+  confirmableAfterClose,
+  notificationOutcomeOptions,
+} from '../../../../shared/vip';
 import { ActionDialog } from '../../kit/admin-resource/ActionDialog';
 import { useMayCall } from '../../kit/admin-resource/permission-check';
 import { QueryStates } from '../../kit/query-states/QueryStates';
@@ -130,6 +135,7 @@ export function OrderAdminActions({ order }: { order: Order }) {
   const [open, setOpen] = useState<'detail' | 'confirm' | 'refund' | 'close' | null>(null);
   const status = order.status ?? OrderStatus.Pending;
   const latePaid = status === OrderStatus.Closed && order.late_paid === true;
+  const reopenable = confirmableAfterClose(order);
   const no = order.order_no ?? '';
   const close = () => setOpen(null);
   const reasonDialog = (kind: 'confirm' | 'refund' | 'close') => {
@@ -143,7 +149,9 @@ export function OrderAdminActions({ order }: { order: Order }) {
         failure: '确认收款失败',
         message: latePaid
           ? '这笔付款在订单关闭后到账。确认后订单改为已支付，并为会员开通套餐天数。'
-          : '确认已收到这笔订单的款项后，订单改为已支付，并为会员开通套餐天数。',
+          : reopenable
+            ? '这笔线下转账订单已超时关闭。确认已收到转账后，订单改为已支付，并为会员开通套餐天数。'
+            : '确认已收到这笔订单的款项后，订单改为已支付，并为会员开通套餐天数。',
         run: confirmOrder,
       },
       refund: {
@@ -222,7 +230,7 @@ export function OrderAdminActions({ order }: { order: Order }) {
       <Button size="small" theme="borderless" aria-label={`订单 ${no} 详情`} onClick={() => setOpen('detail')}>
         详情
       </Button>
-      {may(CONFIRM) && (status === OrderStatus.Pending || latePaid) && (
+      {may(CONFIRM) && (status === OrderStatus.Pending || reopenable) && (
         <Button size="small" theme="borderless" aria-label={`确认收款 ${no}`} onClick={() => setOpen('confirm')}>
           确认收款
         </Button>
