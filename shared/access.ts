@@ -116,6 +116,11 @@ function pageKey(page: string): string {
   return trimmed.toLowerCase();
 }
 
+/** Whether a normalised path is one of the admin screens of the route table (case ignored). */
+export function isAdminScreen(normalizedPath: string): boolean {
+  return matchRoute(normalizedPath.toLowerCase())?.route.layout === 'admin';
+}
+
 /** Whether a logged-in user may open an admin page (trailing slash and case ignored). */
 export function isAdminPageAllowed(normalizedPath: string, allowPages: readonly string[]): boolean {
   const key = pageKey(normalizedPath);
@@ -154,7 +159,8 @@ function loginDecision(normalizedPath: string, query: string): AccessDecision {
  * token-less visitor goes to the login page (path and query as `redirect`); on a closed
  * site, a logged-in user who is no admin gets `closed` (admins pass, so they can reopen it).
  * Then docs/product.md §2: a token-less visitor of a guarded path goes to the login page; a logged-in
- * visitor of an admin page outside allowPages goes home.
+ * visitor of an admin page outside allowPages goes home; a path under `/admin` that is no admin
+ * screen is served, to get the fatal 404.
  */
 export function decideAccess(path: string, query: string, session: Session): AccessDecision {
   const normalized = normalizePath(path);
@@ -168,6 +174,8 @@ export function decideAccess(path: string, query: string, session: Session): Acc
   if (guard === 'public') return { kind: 'allow' };
   if (!session.loggedIn) return loginDecision(normalized, query);
   if (guard === 'token' || isAdminPageAllowed(normalized, session.allowPages)) return { kind: 'allow' };
+  // No admin screen at all (a mistyped or stale address): served, so that it gets the 404 screen.
+  if (!isAdminScreen(normalized)) return { kind: 'allow' };
   return { kind: 'home', location: '/' };
 }
 

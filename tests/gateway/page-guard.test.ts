@@ -67,6 +67,9 @@ describe('page guard: docs/product.md §2 access rules', () => {
     ['/admin/config/system', 'login', 'home', 'page'],
     ['/admin/document/list', 'login', 'home', 'home'],
     ['/admin/user/group', 'login', 'home', 'home'],
+    // No admin screen at all: the 404 screen, not a trip home.
+    ['/admin/nothing', 'login', 'missing', 'missing'],
+    ['/admin/order/notification', 'login', 'missing', 'missing'],
   ];
 
   for (const [path, ...expected] of matrix) {
@@ -74,8 +77,8 @@ describe('page guard: docs/product.md §2 access rules', () => {
       const outcome = expected[i];
       it(`${who} → ${path} → ${outcome}`, async () => {
         const res = await visit(path, who);
-        if (outcome === 'page') {
-          expect(res.status).toBe(200);
+        if (outcome === 'page' || outcome === 'missing') {
+          expect(res.status).toBe(outcome === 'page' ? 200 : 404);
           expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
         } else if (outcome === 'login') {
           // the canonical path: trailing slash dropped

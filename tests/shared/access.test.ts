@@ -3,6 +3,7 @@ import {
   ALWAYS_ALLOWED_ADMIN_PAGES,
   ALWAYS_OPEN_PAGES,
   decideAccess,
+  isAdminScreen,
   isAlwaysOpen,
   loginLocation,
   normalizePath,
@@ -152,7 +153,20 @@ describe('decideAccess', () => {
   it('sends a logged-in user home from admin pages outside allowPages', () => {
     expect(decideAccess('/admin/user/group', '', userAdmin)).toEqual({ kind: 'home', location: '/' });
     expect(decideAccess('/admin/config/system', '', member)).toEqual({ kind: 'home', location: '/' });
-    expect(decideAccess('/administrator', '', member)).toEqual({ kind: 'home', location: '/' });
+  });
+
+  it('serves a path under /admin that is no admin screen to a logged-in user, for the 404 screen', () => {
+    for (const path of ['/admin/nothing', '/admin/order/notification', '/ADMIN/Nothing/', '/administrator']) {
+      expect(decideAccess(path, '', member), path).toEqual({ kind: 'allow' });
+      expect(decideAccess(path, '', userAdmin), path).toEqual({ kind: 'allow' });
+    }
+    expect(decideAccess('/admin/nothing', '', guest)).toEqual({
+      kind: 'login',
+      location: '/auth/login?redirect=%2Fadmin%2Fnothing',
+    });
+    expect(isAdminScreen('/admin/order')).toBe(true);
+    expect(isAdminScreen('/Admin/Order')).toBe(true);
+    expect(isAdminScreen('/admin/order/notification')).toBe(false);
   });
 
   it('guards the paths that normalise to a guarded path', () => {

@@ -73,6 +73,18 @@ describe('client-side route guards', () => {
     expect(screen.getByRole('link', { name: '返回首页' }).getAttribute('href')).toBe('/');
   });
 
+  it('shows the 404 error screen, not a trip home, for a path under /admin that is no admin screen', async () => {
+    for (const [path, user] of [
+      ['/admin/order/notification', admin],
+      ['/admin/nothing', member],
+    ] as const) {
+      const { router, unmount } = renderApp(path, { user, permissions: user === admin ? adminPermissions : [] });
+      expect(await screen.findByText(`Page Not Found: ${path}`)).toBeTruthy();
+      expect(location(router)).toBe(path);
+      unmount();
+    }
+  });
+
   it('renders a public screen inside the default layout (every public route has its screen now)', async () => {
     renderApp('/article', { backend: { 'GET /api/v1/article/list': { status: 200, body: {} } } });
     expect(await screen.findByRole('heading', { name: '文章资讯', level: 1 })).toBeTruthy();
