@@ -1,7 +1,7 @@
 // The VIP, checkout and order screens inside the real route tree, against a scripted backend:
 // what they show while loading and after, the checks before sending, and the calls they make.
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Order } from '../../shared/types/order';
 import type { Permission } from '../../shared/types/permission';
@@ -525,6 +525,31 @@ describe('admin screens', { timeout: 30_000 }, () => {
     await userEvent.click(dialog.getByRole('button', { name: '确认收款' }));
     await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(1));
     expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({ id: 11, reason: '转账已到账' });
+  });
+
+  it("/admin/order closes an order's detail with Escape and gives the keyboard back to 详情", async () => {
+    renderApp('/admin/order', {
+      user: admin,
+      permissions: [perm(1, 'OrderAPI', 'ListOrder')],
+      backend: {
+        'GET /api/v1/order/list': { status: 200, body: { total: 1, order: [{ ...pending, provider: 'manual' }] } },
+      },
+    });
+    const opener = await screen.findByRole('button', { name: `订单 ${pending.order_no} 详情` });
+    await userEvent.click(opener);
+    expect(await screen.findByText(`订单详情 · ${pending.order_no}`)).toBeTruthy();
+    // The keyboard is inside the sheet (on its ✕) when Escape is pressed; Semi reads the key's
+    // keyCode, which a browser sets and user-event does not.
+    const inside = screen.getByRole('button', { name: '关闭' });
+    act(() => inside.focus());
+    fireEvent.keyDown(inside, { key: 'Escape', code: 'Escape', keyCode: 27 });
+    await waitFor(() => expect(screen.queryByText(`订单详情 · ${pending.order_no}`)).toBeNull());
+    expect(document.activeElement).toBe(opener);
+    // The ✕ closes it the same way.
+    await userEvent.click(opener);
+    await userEvent.click(await screen.findByRole('button', { name: '关闭' }));
+    await waitFor(() => expect(screen.queryByText(`订单详情 · ${pending.order_no}`)).toBeNull());
+    expect(document.activeElement).toBe(opener);
   });
 
   it('/admin/order keeps a reason being written when a click lands beside its dialog', async () => {

@@ -2,7 +2,7 @@
 // admin's decisions, each with a reason kept on the order: confirm a payment (a transfer, even
 // one closed by its timeout, or a payment that arrived after the order closed), refund, close.
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { optionLabel } from '../../../../shared/constants';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { grpcPermissionPath } from '../../../../shared/permissions';
@@ -95,6 +95,7 @@ function OrderDetailSheet({ order, onClose }: { order: Order; onClose: () => voi
       visible
       title={`订单详情 · ${order.order_no ?? ''}`}
       onCancel={onClose}
+      closeOnEsc
       width={sheetWidth(620)}
       closeIcon={<IconClose aria-label="关闭" />}
     >
@@ -138,6 +139,12 @@ export function OrderAdminActions({ order }: { order: Order }) {
   const reopenable = confirmableAfterClose(order);
   const no = order.order_no ?? '';
   const close = () => setOpen(null);
+  // The keyboard goes back to 详情 when the sheet closes (✕, Escape or a click beside it).
+  const detailButtonId = useId();
+  const closeDetail = () => {
+    setOpen(null);
+    document.getElementById(detailButtonId)?.focus();
+  };
   const reasonDialog = (kind: 'confirm' | 'refund' | 'close') => {
     const spec = {
       confirm: {
@@ -227,7 +234,13 @@ export function OrderAdminActions({ order }: { order: Order }) {
   };
   return (
     <>
-      <Button size="small" theme="borderless" aria-label={`订单 ${no} 详情`} onClick={() => setOpen('detail')}>
+      <Button
+        id={detailButtonId}
+        size="small"
+        theme="borderless"
+        aria-label={`订单 ${no} 详情`}
+        onClick={() => setOpen('detail')}
+      >
         详情
       </Button>
       {may(CONFIRM) && (status === OrderStatus.Pending || reopenable) && (
@@ -257,7 +270,7 @@ export function OrderAdminActions({ order }: { order: Order }) {
           关闭
         </Button>
       )}
-      {open === 'detail' && <OrderDetailSheet order={order} onClose={close} />}
+      {open === 'detail' && <OrderDetailSheet order={order} onClose={closeDetail} />}
       {open && open !== 'detail' && reasonDialog(open)}
     </>
   );
