@@ -269,6 +269,36 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(screen.getByText('VIP会员有效期至 2099-01-31 08:00')).toBeTruthy();
   });
 
+  it('starts one payment of an order from 我的订单 however often 立即支付 is clicked', async () => {
+    const { fetchMock } = renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
+      user: member,
+      settings: onSale,
+      backend: {
+        'GET /api/v1/order': { status: 200, body: pending },
+        'POST /api/v1/order/pay': {
+          status: 200,
+          body: {
+            order: { ...pending, provider: 'manual' },
+            provider: 'manual',
+            instructions: '请转账至 招商银行 6225',
+          },
+        },
+      },
+    });
+    const release = holdCalls(fetchMock, (url) => url.pathname === '/api/v1/order/pay');
+    const pay = await screen.findByRole('button', { name: '立即支付' });
+    // A double click, its second click before the button shows it is busy.
+    await userEvent.setup({ delay: null }).dblClick(pay);
+    release();
+    expect(await screen.findByText('请转账至 招商银行 6225')).toBeTruthy();
+    expect(calls(fetchMock, 'POST', '/api/v1/order/pay')).toHaveLength(1);
+    expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/order/pay')[0])).toEqual({
+      order_no: pending.order_no,
+      provider: 'manual',
+      device: 'pc',
+    });
+  });
+
   it.each([
     ['to pay', pending],
     ['submitted as a transfer', { ...pending, provider: 'manual', instructions: '请转账至 招商银行 6225' }],

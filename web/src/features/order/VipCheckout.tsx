@@ -302,6 +302,21 @@ function OrderCheckout({
     setSwitching(false);
     onStarted(started);
   });
+  // One payment a click, as in PlanCheckout: the second click of a double click comes before
+  // the button is busy.
+  const starting = useRef(false);
+  const startPayment = (provider: PaymentProviderName) => {
+    if (starting.current) return;
+    starting.current = true;
+    pay.mutate(
+      { orderNo, provider },
+      {
+        onSettled: () => {
+          starting.current = false;
+        },
+      },
+    );
+  };
   const cancel = useMutation({
     mutationFn: async (_: void, context) => unwrap(await cancelOrder(orderNo, context)),
     onSuccess: (closed) =>
@@ -364,7 +379,7 @@ function OrderCheckout({
               size="large"
               loading={pay.isPending}
               disabled={pay.isPending || !chosen}
-              onClick={() => chosen && pay.mutate({ orderNo, provider: chosen })}
+              onClick={() => chosen && startPayment(chosen)}
             >
               立即支付
             </Button>
