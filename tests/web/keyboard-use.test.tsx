@@ -86,6 +86,44 @@ describe('keyboard use', () => {
   });
 });
 
+describe('a move to another screen, by keyboard and screen reader', () => {
+  /** The live region that says the page's title: the one whose words are a title (`… - 测试文库`). */
+  const saidTitle = () =>
+    screen
+      .getAllByRole('status')
+      .map((region) => region.textContent ?? '')
+      .find((text) => text.endsWith(' - 测试文库')) ?? '';
+
+  it("takes the focus to the new screen's <main> and says its title, but not on the first screen", async () => {
+    const { router } = renderApp('/');
+    await screen.findByRole('main');
+    // The first screen: a page load, which a screen reader reads by itself.
+    expect(saidTitle()).toBe('');
+    expect(document.activeElement).toBe(document.body);
+    const link = within(screen.getByRole('navigation', { name: '文档分类' })).getByRole('link', { name: '全部文档' });
+    link.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/library'));
+    await waitFor(() => expect(saidTitle()).toBe('文库资料 - 测试文库'));
+    // From the header's link to the screen: the next Tab goes on in it, as after 跳到正文.
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+    expect(document.activeElement).not.toBe(link);
+    await act(() => router.navigate('/auth/login'));
+    await waitFor(() => expect(saidTitle()).toBe('登录 - 测试文库'));
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+  });
+
+  it('leaves the focus where it is when only the query changes (a search box, a pager)', async () => {
+    const { router } = renderApp('/library');
+    await screen.findByRole('main');
+    const box = within(screen.getByRole('search', { name: '站内搜索' })).getByRole('searchbox');
+    box.focus();
+    await act(() => router.navigate('/library?page=2'));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+    expect(document.activeElement).toBe(box);
+  });
+});
+
 describe('an action confirmed in place, by keyboard', () => {
   it('asks with the focus on 取消, takes Escape for 取消 and gives the focus back to the trigger', async () => {
     const confirmed: number[] = [];

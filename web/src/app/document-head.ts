@@ -14,6 +14,7 @@ import { ApiError } from '../api/client';
 import { categoryListQuery } from '../features/category/api';
 import { useSettings } from '../features/settings/use-settings';
 import { useCurrentPage } from '../kit/routing/current-route';
+import { RouteChange } from './route-change';
 
 /** Elements of the head this module owns: replaced as a whole on every change. */
 const OWNED = 'meta[name="robots"], link[rel="canonical"], meta[property^="og:"], script[type="application/ld+json"]';
@@ -113,12 +114,14 @@ function usePageAnswers(
 const NO_CATEGORIES: readonly Category[] = [];
 
 /**
- * Keeps the head of the page on screen right (rendered once, around every layout). In the
+ * Keeps the head of the page on screen right (rendered once, around every layout), and says the
+ * title after a move to another screen. In the
  * gateway's first screen (no document) the head is the gateway's (shared/page-head.ts) and
  * nothing is worked out here.
  */
 export function PageHeadManager() {
-  return typeof document === 'undefined' ? null : createElement(PageHeadFollower);
+  // The server draws the empty live region the browser's first render has.
+  return typeof document === 'undefined' ? createElement(RouteChange, { title: '' }) : createElement(PageHeadFollower);
 }
 
 function PageHeadFollower() {
@@ -149,5 +152,6 @@ function PageHeadFollower() {
   });
   const signature = JSON.stringify(head);
   useEffect(() => applyPageHead(JSON.parse(signature) as PageHead, settings), [signature, settings]);
-  return null;
+  // A move to another screen: the focus to its <main>, its title said (app/route-change.tsx).
+  return createElement(RouteChange, { title: head.title });
 }

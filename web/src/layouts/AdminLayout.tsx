@@ -149,13 +149,14 @@ export function AdminLayout() {
             />
           </nav>
         </Layout.Header>
-        <Layout.Content className="app-admin-layout__content">
+        {/* Semi's Layout.Content (a <main>) takes no tabIndex: the screen's <main> is ours, with its class. */}
+        <main className="semi-layout-content app-admin-layout__content" tabIndex={-1}>
           <PermissionCheck.Provider value={permissionCheck}>
             <Suspense fallback={<PageLoading />}>
               <Outlet />
             </Suspense>
           </PermissionCheck.Provider>
-        </Layout.Content>
+        </main>
       </Layout>
     </Layout>
   );

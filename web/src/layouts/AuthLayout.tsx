@@ -26,7 +26,7 @@ export function AuthLayout() {
             <span>{name}</span>
           </Link>
         </header>
-        <main>
+        <main tabIndex={-1}>
           <Suspense fallback={<PageLoading />}>
             <Outlet />
           </Suspense>
