@@ -1137,4 +1137,24 @@ describe('the reader by keyboard', { timeout: 20_000 }, () => {
     expect(screen.queryByLabelText('查找文档中的文字')).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: '查找' }));
   });
+
+  it('takes the keyboard into the thumbnails at the page read, closes them on Escape or 关闭, back on 缩略图', async () => {
+    renderApp('/library/7/42', { backend: backend() });
+    const opener = await screen.findByRole('button', { name: '缩略图' });
+    opener.focus();
+    await userEvent.keyboard('{Enter}');
+    const panel = screen.getByRole('navigation', { name: '页面缩略图' });
+    expect(document.activeElement).toBe(within(panel).getByRole('button', { name: '跳到第 1 页' }));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('navigation', { name: '页面缩略图' })).toBeNull();
+    expect(document.activeElement).toBe(opener);
+    expect(opener.getAttribute('aria-expanded')).toBe('false');
+    await userEvent.keyboard('{Enter}');
+    within(screen.getByRole('navigation', { name: '页面缩略图' }))
+      .getByRole('button', { name: '关闭' })
+      .focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.queryByRole('navigation', { name: '页面缩略图' })).toBeNull();
+    expect(document.activeElement).toBe(opener);
+  });
 });

@@ -384,6 +384,12 @@ export function DocumentPages({
     event.clipboardData.setData('text/plain', `${text}\n\n——摘自《${doc.title ?? ''}》第 ${page} 页 ${address}`);
   };
 
+  const closeThumbnails = () => {
+    setThumbnails(false);
+    // The panel goes with the focus: the keyboard goes back to 缩略图, not to the page's top.
+    document.getElementById('reader-thumbnails')?.focus();
+  };
+
   const toggleFullscreen = () => {
     if (document.fullscreenElement) void document.exitFullscreen();
     else void reader.current?.requestFullscreen?.();
@@ -468,7 +474,12 @@ export function DocumentPages({
         <Button id="reader-find" size="small" onClick={() => setFinding((open) => !open)} aria-expanded={finding}>
           查找
         </Button>
-        <Button size="small" onClick={() => setThumbnails((open) => !open)} aria-expanded={thumbnails}>
+        <Button
+          id="reader-thumbnails"
+          size="small"
+          onClick={() => setThumbnails((open) => !open)}
+          aria-expanded={thumbnails}
+        >
           缩略图
         </Button>
         <Button size="small" onClick={toggleFullscreen}>
@@ -515,9 +526,9 @@ export function DocumentPages({
           onChoose={(page) => {
             goTo(page);
             // On a phone the sheet covers the pages: it goes once a page is chosen.
-            if (window.matchMedia('(max-width: 600px)').matches) setThumbnails(false);
+            if (window.matchMedia('(max-width: 600px)').matches) closeThumbnails();
           }}
-          onClose={() => setThumbnails(false)}
+          onClose={closeThumbnails}
         />
       )}
       <div className="app-reader__viewport">

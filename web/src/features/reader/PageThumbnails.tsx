@@ -21,25 +21,36 @@ export function PageThumbnails({
   current: number;
   ratio: string;
   onChoose: (page: number) => void;
+  /** Closes the panel (关闭, Escape, a page chosen on a phone): the opener takes the focus back. */
   onClose: () => void;
 }) {
-  // Opened on page 30 of 40, the panel shows page 30 and its neighbours, not pages 1 to 6.
-  const list = useRef<HTMLOListElement>(null);
-  const opened = useRef(current);
+  // Opened on page 30 of 40, the panel shows page 30 and its neighbours, not pages 1 to 6, and takes
+  // the keyboard there: it lies over the pages, and Escape closes it as it does the find bar. Only on
+  // opening: a page turned meanwhile neither scrolls it nor pulls the focus.
+  const panel = useRef<HTMLElement>(null);
   useEffect(() => {
-    list.current
-      ?.querySelector(`[aria-label="跳到第 ${opened.current} 页"]`)
-      ?.scrollIntoView({ block: 'center', inline: 'nearest' });
+    const here = panel.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    here?.scrollIntoView({ block: 'center', inline: 'nearest' });
+    here?.focus({ preventScroll: true });
   }, []);
   return (
-    <nav className="app-thumbnails" aria-label="页面缩略图">
+    <nav
+      ref={panel}
+      className="app-thumbnails"
+      aria-label="页面缩略图"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        onClose();
+      }}
+    >
       <div className="app-thumbnails__head">
         <span>缩略图</span>
         <Button size="small" onClick={onClose}>
           关闭
         </Button>
       </div>
-      <ol ref={list} className="app-thumbnails__list">
+      <ol className="app-thumbnails__list">
         {Array.from({ length: pages }, (_, i) => i + 1).map((page) => (
           <li key={page}>
             <button
