@@ -1123,6 +1123,33 @@ describe('the reader by keyboard', { timeout: 20_000 }, () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: '举报' }));
   });
 
+  it("takes the keyboard to what the 举报 form's checks refuse, the message tied to it", async () => {
+    renderApp('/library/7/42', {
+      backend: backend({}, { 'GET /api/v1/favorite': { status: 200, body: {} } }, true),
+      user: member,
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '举报' }));
+    const form = within(await screen.findByRole('form', { name: '举报文档' }));
+    await userEvent.click(form.getByRole('button', { name: '提交举报' }));
+    const first = form.getByRole('radio', { name: '垃圾广告' });
+    await waitFor(() => expect(document.activeElement).toBe(first));
+    expect(first.getAttribute('aria-invalid')).toBe('true');
+    const reasons = form.getByRole('group', { name: '举报原因' });
+    expect(reasons.getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(reasons.getAttribute('aria-describedby')!)?.textContent).toBe('请选择举报原因');
+    // A copyright report without its remark: the message is the remark's.
+    await userEvent.click(form.getByRole('radio', { name: '侵权（版权）' }));
+    expect(first.getAttribute('aria-invalid')).toBeNull();
+    await userEvent.click(form.getByRole('button', { name: '提交举报' }));
+    const remark = form.getByRole('textbox', { name: '补充说明' });
+    await waitFor(() => expect(document.activeElement).toBe(remark));
+    expect(remark.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(remark.getAttribute('aria-describedby') ?? '')?.textContent).toContain(
+      '侵权举报请在补充说明中写明权利人',
+    );
+    expect(reasons.getAttribute('aria-describedby')).toBeNull();
+  });
+
   it('closes the find bar on Escape or 关闭, giving the focus back to 查找', async () => {
     renderApp('/library/7/42', { backend: backend() });
     (await screen.findByRole('button', { name: '查找' })).focus();

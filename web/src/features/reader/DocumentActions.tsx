@@ -9,6 +9,7 @@ import { COPYRIGHT_REPORT_HINT, COPYRIGHT_REPORT_REASON, reportReasonOptions } f
 import type { Document } from '../../../../shared/types/document';
 import { REPORT_REMARK_MAX_LENGTH, reportRemarkProblems } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
@@ -46,6 +47,11 @@ function ReportForm({ id, doc, onDone }: { id: string; doc: Document; onDone: ()
   const [reason, setReason] = useState<number>();
   const [remark, setRemark] = useState('');
   const [error, setError] = useState<string>();
+  const { ref, focusFirstInvalid } = useFirstInvalidFocus();
+  const messageId = `${id}-message`;
+  // The message belongs to the reasons until one is chosen, then to the remark it is about.
+  const reasonInvalid = Boolean(error) && reason === undefined;
+  const remarkInvalid = Boolean(error) && reason !== undefined;
   const report = useMutation({
     mutationFn: async () =>
       unwrap(await reportDocument({ document_id: doc.id, reason, document_title: doc.title, remark: remark.trim() })),
@@ -59,11 +65,12 @@ function ReportForm({ id, doc, onDone }: { id: string; doc: Document; onDone: ()
     event.preventDefault();
     const problem = reason === undefined ? '请选择举报原因' : reportRemarkProblems(remark.trim(), reason)[0];
     setError(problem);
-    if (!problem) report.mutate();
+    if (problem) focusFirstInvalid();
+    else report.mutate();
   };
   return (
-    <form id={id} className="app-report" onSubmit={submit} aria-label="举报文档" noValidate>
-      <fieldset className="app-report__reasons">
+    <form ref={ref} id={id} className="app-report" onSubmit={submit} aria-label="举报文档" noValidate>
+      <fieldset className="app-report__reasons" aria-describedby={reasonInvalid ? messageId : undefined}>
         <legend>举报原因</legend>
         {reportReasonOptions.map((option) => (
           <label key={option.value}>
@@ -72,6 +79,7 @@ function ReportForm({ id, doc, onDone }: { id: string; doc: Document; onDone: ()
               name="reason"
               value={option.value}
               checked={reason === option.value}
+              aria-invalid={reasonInvalid || undefined}
               onChange={() => {
                 setReason(option.value);
                 setError(undefined);
@@ -88,11 +96,16 @@ function ReportForm({ id, doc, onDone }: { id: string; doc: Document; onDone: ()
           rows={3}
           maxLength={REPORT_REMARK_MAX_LENGTH}
           placeholder={reason === COPYRIGHT_REPORT_REASON ? COPYRIGHT_REPORT_HINT : undefined}
-          onChange={(event) => setRemark(event.target.value)}
+          onChange={(event) => {
+            setRemark(event.target.value);
+            if (remarkInvalid) setError(undefined);
+          }}
+          aria-invalid={remarkInvalid || undefined}
+          aria-describedby={remarkInvalid ? messageId : undefined}
         />
       </label>
       {error && (
-        <p className="app-field__error" role="alert">
+        <p id={messageId} className="app-field__error" role="alert">
           {error}
         </p>
       )}
