@@ -135,6 +135,33 @@ describe('/member/document 编辑 by keyboard', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('heading', { name: '编辑文档「讲义」' })).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: '编辑「讲义」' }));
   });
+
+  it('takes the keyboard to the first field a save refuses, each message tied to its field', async () => {
+    renderApp('/member/document', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/list': {
+          status: 200,
+          body: { total: 1, document: [{ id: 8, title: '讲义', status: 2, category_id: [7] }] },
+        },
+        'GET /api/v1/category/list': { status: 200, body: { category: [{ id: 7, title: '教育', enable: true }] } },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '编辑「讲义」' }));
+    const price = screen.getByLabelText('价格');
+    await userEvent.clear(price);
+    await userEvent.type(price, '-3');
+    const description = screen.getByLabelText('简介');
+    await userEvent.click(description);
+    await userEvent.paste('长'.repeat(600));
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(document.activeElement).toBe(price));
+    expect(price.getAttribute('aria-invalid')).toBe('true');
+    expect(description.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(description.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      '文档简介不能超过 512 个字符',
+    );
+  });
 });
 
 describe('/member/document 删除', { timeout: 20_000 }, () => {

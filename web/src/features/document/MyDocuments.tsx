@@ -1,13 +1,14 @@
 // 我的文档 (/member/document): the member's uploads with their status, an edit form (title,
 // category, price, keywords, description) and delete (to the recycle bin), confirmed in place.
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { Document } from '../../../../shared/types/document';
 import { unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { RightLink } from '../../kit/rights/RightLink';
 import { checkMaxLength, type Errors } from '../../kit/forms/checks';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
@@ -40,11 +41,12 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
   const [errors, setErrors] = useState<Errors<EditField>>({});
   // The form opens above the list: brought into view with its title field focused, or a 编辑
   // pressed far down the list (on a phone, any row but the first) would seem to do nothing.
-  const form = useRef<HTMLFormElement>(null);
+  // A save its checks refuse takes the keyboard to the first wrong field.
+  const { ref: form, focusFirstInvalid } = useFirstInvalidFocus();
   useEffect(() => {
     form.current?.closest('section')?.scrollIntoView?.({ block: 'start' });
     form.current?.querySelector<HTMLInputElement>('#edit-title')?.focus({ preventScroll: true });
-  }, []);
+  }, [form]);
   const save = useMutation({
     mutationFn: async (_: void, context) =>
       unwrap(
@@ -75,7 +77,8 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
     const found: Errors<EditField> | null =
       details || keywordsError ? { ...details, ...(keywordsError ? { keywords: keywordsError } : {}) } : null;
     setErrors(found ?? {});
-    if (!found) save.mutate();
+    if (found) focusFirstInvalid();
+    else save.mutate();
   };
   return (
     <Panel title={`编辑文档「${doc.title ?? ''}」`} titleId="my-document-edit-title">
@@ -133,9 +136,10 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
             value={description}
             onChange={(event) => setDescription(event.target.value)}
             aria-invalid={errors.description ? true : undefined}
+            aria-describedby={errors.description ? 'edit-description-message' : undefined}
           />
           {errors.description && (
-            <p className="app-field__error" role="alert">
+            <p id="edit-description-message" className="app-field__error" role="alert">
               {errors.description}
             </p>
           )}
