@@ -190,6 +190,20 @@ describe('写文章', { timeout: 30_000 }, () => {
     expect(requests(fetchMock, 'POST', '/api/v1/article')).toHaveLength(0);
   });
 
+  it('takes the keyboard to the first field a save refuses, the body’s editor too, its message tied to it', async () => {
+    renderWithCategories('/member/article/set', allowed);
+    const form = within(await screen.findByRole('form', { name: '发布文章' }));
+    await userEvent.click(form.getByRole('button', { name: '发布' }));
+    const title = form.getByLabelText('标题');
+    await waitFor(() => expect(document.activeElement).toBe(title));
+    await userEvent.type(title, '读书笔记');
+    await userEvent.click(form.getByRole('button', { name: '发布' }));
+    const body = form.getByRole('textbox', { name: '内容' });
+    await waitFor(() => expect(document.activeElement).toBe(body));
+    expect(body.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(body.getAttribute('aria-describedby') ?? '')?.textContent).toBe('文章内容不能为空');
+  });
+
   it('sends a new article without identifier or recommendation, then says it awaits review in 我的文章', async () => {
     const { fetchMock, router } = renderWithCategories('/member/article/set', {
       ...listBackend([pending]),

@@ -11,6 +11,7 @@ import { ReviewStatus } from '../../../../shared/constants';
 import type { Article } from '../../../../shared/types/article';
 import { ARTICLE_LIMITS, articleIdentifierProblems, nameProblems, textProblems } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { CheckboxGroupField, TextAreaField, TextField } from '../../ui/FormField';
@@ -92,6 +93,8 @@ export function ArticleForm({
   const navigate = useNavigate();
   const [form, setForm] = useState(() => stateOf(article));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  // A save its checks refuse takes the keyboard to the first wrong field (the body's editor too).
+  const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   // Changed since it was opened or last saved: leaving then asks first.
   const [edited, setEdited] = useState(false);
   const set =
@@ -141,12 +144,21 @@ export function ArticleForm({
     // A member's form has no identifier field: the one the article has is not theirs to fix.
     const next = problemsOf(member ? { ...form, identifier: '' } : form);
     setErrors(next);
-    if (Object.values(next).some(Boolean)) return;
+    if (Object.values(next).some(Boolean)) {
+      focusFirstInvalid();
+      return;
+    }
     save.mutate();
   };
 
   return (
-    <form className="app-article-form" onSubmit={submit} noValidate aria-label={article?.id ? '编辑文章' : '发布文章'}>
+    <form
+      ref={formRef}
+      className="app-article-form"
+      onSubmit={submit}
+      noValidate
+      aria-label={article?.id ? '编辑文章' : '发布文章'}
+    >
       <section className="app-panel">
         <TextField
           id="article-title"
@@ -168,9 +180,10 @@ export function ArticleForm({
             upload={articleImages}
             invalid={Boolean(errors.content)}
             labelledBy="article-content-label"
+            describedBy={errors.content ? 'article-content-message' : undefined}
           />
           {errors.content ? (
-            <p className="app-field__error" role="alert">
+            <p id="article-content-message" className="app-field__error" role="alert">
               {errors.content}
             </p>
           ) : (

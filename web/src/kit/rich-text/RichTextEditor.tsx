@@ -115,9 +115,20 @@ export interface RichTextEditorProps {
   upload: ImageUploadTarget;
   invalid?: boolean;
   labelledBy: string;
+  /** The id of the field's message while it has one (its error). */
+  describedBy?: string;
 }
 
-export function RichTextEditor({ id, value, documentKey, onChange, upload, invalid, labelledBy }: RichTextEditorProps) {
+export function RichTextEditor({
+  id,
+  value,
+  documentKey,
+  onChange,
+  upload,
+  invalid,
+  labelledBy,
+  describedBy,
+}: RichTextEditorProps) {
   const onChangeRef = useRef(onChange);
   useEffect(() => {
     onChangeRef.current = onChange;
@@ -162,6 +173,16 @@ export function RichTextEditor({ id, value, documentKey, onChange, upload, inval
     onUploaded: (path) => editor?.chain().focus().setImage({ src: path, alt: '' }).run(),
   });
   useEffect(() => () => editor?.destroy(), [editor]);
+  // The editable element is ProseMirror's, made once per document: its error state is set on it
+  // as it changes (ProseMirror leaves alone the attributes it did not set).
+  useEffect(() => {
+    const field = document.getElementById(id);
+    if (!field) return;
+    if (invalid) field.setAttribute('aria-invalid', 'true');
+    else field.removeAttribute('aria-invalid');
+    if (describedBy) field.setAttribute('aria-describedby', describedBy);
+    else field.removeAttribute('aria-describedby');
+  }, [editor, id, invalid, describedBy]);
 
   return (
     <div className={`app-rich-editor${invalid ? ' app-rich-editor--invalid' : ''}`}>
