@@ -124,6 +124,32 @@ describe('a move to another screen, by keyboard and screen reader', () => {
   });
 });
 
+describe('searching again on the results page, by keyboard', () => {
+  it('keeps the focus in the search box that was used, which shows the words of each search', async () => {
+    const { router } = renderApp('/search');
+    const box = within(await screen.findByRole('search', { name: '搜索文档' })).getByRole('searchbox');
+    const searched = (words: string) =>
+      waitFor(() => expect(router.state.location.search).toBe(`?wd=${encodeURIComponent(words)}`));
+    await userEvent.click(box);
+    await userEvent.keyboard('年度{Enter}');
+    await searched('年度');
+    expect(document.activeElement).toBe(box);
+    await userEvent.keyboard('报告{Enter}');
+    await searched('年度报告');
+    expect(document.activeElement).toBe(box);
+    // The header's box, used on the results page, keeps it too.
+    const header = within(screen.getByRole('search', { name: '站内搜索' })).getByRole('searchbox');
+    expect((header as HTMLInputElement).value).toBe('年度报告');
+    await userEvent.type(header, '汇总{Enter}');
+    await searched('年度报告汇总');
+    expect(document.activeElement).toBe(header);
+    // Another search shown by a link: both boxes say its words.
+    await act(() => router.navigate(`/search?wd=${encodeURIComponent('试卷')}`));
+    await waitFor(() => expect((box as HTMLInputElement).value).toBe('试卷'));
+    expect((header as HTMLInputElement).value).toBe('试卷');
+  });
+});
+
 describe('an action confirmed in place, by keyboard', () => {
   it('asks with the focus on 取消, takes Escape for 取消 and gives the focus back to the trigger', async () => {
     const confirmed: number[] = [];

@@ -96,7 +96,7 @@ function HeaderSearch() {
   const yields = OWN_SEARCH_BOX.has(pathname);
   return (
     <div className={`app-header__search${yields ? ' app-header__search--yields' : ''}`}>
-      <SearchBox key={initial} initial={initial} label="站内搜索" />
+      <SearchBox initial={initial} label="站内搜索" />
     </div>
   );
 }

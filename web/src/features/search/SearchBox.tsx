@@ -39,6 +39,13 @@ export function SearchBox({
 }) {
   const navigate = useNavigate();
   const [wd, setWd] = useState(initial);
+  // Another search shown (this box's, a suggested word's, back): the box says its words. Taken
+  // in place, not by drawing the box anew, which would drop the keyboard's focus on <body>.
+  const [shown, setShown] = useState(initial);
+  if (shown !== initial) {
+    setShown(initial);
+    setWd(initial);
+  }
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // An empty query opens the results page with its suggestions.

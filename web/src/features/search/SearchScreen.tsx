@@ -129,7 +129,7 @@ export function SearchScreen() {
   return (
     <div className="app-container app-search">
       <div className="app-search__box">
-        <SearchBox key={state.wd} initial={state.wd} size="large" autoFocus={!state.wd} />
+        <SearchBox initial={state.wd} size="large" autoFocus={!state.wd} />
       </div>
       <AdSlot slot="search_top" />
       {!state.wd ? (
