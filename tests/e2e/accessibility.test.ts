@@ -229,6 +229,33 @@ describe('accessibility (axe-core)', () => {
     expect(await ringOf('.app-rich-editor')).not.toBe('none');
   });
 
+  it('scrolls what the keyboard focuses out from under the sticky header, going back up the page', async () => {
+    const page = await checkedPage();
+    // Short, so that going back up the home page's links scrolls it.
+    await page.setViewportSize({ width: 1280, height: 420 });
+    await page.goto('/');
+    await appTookOver(page);
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(() => {
+      const links = document.querySelectorAll<HTMLElement>('main a[href], main button');
+      links[links.length - 1]?.focus();
+    });
+    const covered: string[] = [];
+    for (let step = 0; step < 30; step++) {
+      await page.keyboard.press('Shift+Tab');
+      const where = await page.evaluate(() => {
+        const focused = document.activeElement as HTMLElement | null;
+        if (!focused?.closest('main')) return 'out';
+        const box = focused.getBoundingClientRect();
+        const top = document.elementFromPoint(box.left + box.width / 2, box.top + Math.min(box.height / 2, 8));
+        return top && focused.contains(top) ? 'seen' : `${focused.textContent?.trim()} at ${Math.round(box.top)} px`;
+      });
+      if (where === 'out') break;
+      if (where !== 'seen') covered.push(where);
+    }
+    expect(covered).toEqual([]);
+  });
+
   it('announces a screen whose code loads as a status, its progress bar in a live region', async () => {
     const page = await checkedPage();
     await page.goto('/');

@@ -261,11 +261,13 @@ export function DocumentPages({
   }, [retryFailed]);
 
   const afterPages = useRef<HTMLDivElement>(null);
-  /** Scrolls `element`'s top just below the toolbar, which sticks (below the site's header on a wide screen). */
+  /**
+   * Scrolls `element`'s top just below the toolbar, which sticks (below the site's header on a wide
+   * screen: the page's scroll-padding, layouts.css, keeps that out already; in full screen, none).
+   */
   const bringToTop = useCallback((element: HTMLElement | null | undefined) => {
     const toolbar = reader.current?.querySelector<HTMLElement>('.app-reader__toolbar');
-    if (element && toolbar)
-      element.style.scrollMarginTop = `${(parseFloat(getComputedStyle(toolbar).top) || 0) + toolbar.offsetHeight + 8}px`;
+    if (element && toolbar) element.style.scrollMarginTop = `${toolbar.offsetHeight + 8}px`;
     element?.scrollIntoView({ block: 'start' });
   }, []);
   const goTo = useCallback(
