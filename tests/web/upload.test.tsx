@@ -346,6 +346,32 @@ describe('member upload', { timeout: 20_000 }, () => {
   });
 });
 
+describe('the upload by keyboard', { timeout: 20_000 }, () => {
+  it('takes the keyboard to the first field a 发布 refuses, and past a removed row to the next, then to 选择文件', async () => {
+    renderUpload({});
+    const input = (await screen.findByTestId('document-files')) as HTMLInputElement;
+    await userEvent.upload(input, [file('课件.pdf'), file('讲义.pdf')]);
+    (await uploadOf('课件.pdf')).answer(200, { code: 200, data: { id: 11 } });
+    (await uploadOf('讲义.pdf')).answer(200, { code: 200, data: { id: 12 } });
+    const first = await screen.findByRole('listitem', { name: '课件.pdf' });
+    await within(first).findByText('已上传，待发布');
+    const title = within(first).getByLabelText('标题');
+    await userEvent.clear(title);
+    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+    await waitFor(() => expect(document.activeElement).toBe(title));
+    expect(document.getElementById(title.getAttribute('aria-describedby') ?? '')?.textContent).toBe('请输入文档标题');
+
+    within(first).getByRole('button', { name: '移除 课件.pdf' }).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.queryByRole('listitem', { name: '课件.pdf' })).toBeNull();
+    const next = screen.getByRole('button', { name: '移除 讲义.pdf' });
+    expect(next.closest('li')?.contains(document.activeElement)).toBe(true);
+    next.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '选择文件' }));
+  });
+});
+
 describe('the size limit', () => {
   it('says by how much a file is over, as its rounded size reads like the limit', async () => {
     renderUpload({});

@@ -4,6 +4,7 @@
 // whole batch; 发布 creates the documents, whose conversion status then updates live.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useReducer, useRef, useState, type DragEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { Link } from 'react-router-dom';
 import {
   DOCUMENT_EXTENSIONS,
@@ -16,6 +17,7 @@ import {
 import { nothingAnswered, type ApiFailure } from '../../../../shared/api-failure';
 import { formatBytes } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { LeaveGuard } from '../../kit/routing/LeaveGuard';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button, Input } from '../../ui/semi';
@@ -56,6 +58,9 @@ const PHASE_TEXT: Record<UploadItem['phase'], string> = {
   'publish-failed': '发布失败',
 };
 
+/** 选择文件, where the keyboard goes back when the last row is removed. */
+const CHOOSE_FILES_ID = 'upload-choose-files';
+
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
   if (!message) return null;
   return (
@@ -71,6 +76,7 @@ function UploadRow({
   credits,
   dispatch,
   onRetry,
+  onRemove,
 }: {
   item: UploadItem;
   tree: readonly CategoryNode[];
@@ -78,6 +84,7 @@ function UploadRow({
   credits: string;
   dispatch: (action: UploadAction) => void;
   onRetry: () => void;
+  onRemove: () => void;
 }) {
   const id = `upload-${item.key}`;
   const describable =
@@ -88,7 +95,7 @@ function UploadRow({
     item.phase !== 'publishing';
   const edit = (patch: DetailsPatch) => dispatch({ type: 'edit', key: item.key, patch });
   return (
-    <li className={`app-upload__item app-upload__item--${item.phase}`} aria-label={item.file.name}>
+    <li className={`app-upload__item app-upload__item--${item.phase}`} aria-label={item.file.name} data-key={item.key}>
       <div className="app-upload__file">
         <span className="app-upload__name">{item.file.name}</span>
         <span className="app-upload__size">{formatBytes(item.file.size)}</span>
@@ -103,7 +110,7 @@ function UploadRow({
             size="small"
             theme="borderless"
             type="danger"
-            onClick={() => dispatch({ type: 'remove', key: item.key })}
+            onClick={onRemove}
             aria-label={`移除 ${item.file.name}`}
           >
             移除
@@ -185,6 +192,7 @@ function UploadRow({
               placeholder="选填，留空时使用文档正文的开头"
               onChange={(event) => edit({ description: event.target.value })}
               aria-invalid={item.errors.description ? true : undefined}
+              aria-describedby={item.errors.description ? `${id}-description-error` : undefined}
             />
             <FieldError id={`${id}-description-error`} message={item.errors.description} />
           </div>
@@ -301,6 +309,8 @@ export function DocumentUploader({ userId }: { userId: number }) {
   const [published, setPublished] = useState<string[]>([]);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  // A 发布 its checks refuse takes the keyboard to the first wrong field.
+  const { ref: list, focusFirstInvalid } = useFirstInvalidFocus<HTMLElement>();
   const started = useRef(new Set<number>());
 
   // Keep PARALLEL_UPLOADS uploads going while files wait.
@@ -376,6 +386,19 @@ export function DocumentUploader({ userId }: { userId: number }) {
       else ready.push(item);
     }
     if (ready.length > 0) publish.mutate(ready);
+    if (ready.length < candidates.length) focusFirstInvalid();
+  };
+
+  // A row removed goes with the focus: the keyboard goes on at the next row (or the one before),
+  // or back to 选择文件 when none is left.
+  const remove = (key: number) => {
+    const index = items.findIndex((item) => item.key === key);
+    const neighbour = items[index + 1] ?? items[index - 1];
+    flushSync(() => dispatch({ type: 'remove', key }));
+    const row = neighbour && list.current?.querySelector(`[data-key="${neighbour.key}"]`);
+    (
+      row?.querySelector<HTMLElement>('button, input, select, textarea') ?? document.getElementById(CHOOSE_FILES_ID)
+    )?.focus();
   };
 
   const onDrop = (event: DragEvent) => {
@@ -404,7 +427,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
         >
           <IconUpload size="extra-large" />
           <p>将文件拖到这里，或</p>
-          <Button type="primary" theme="solid" onClick={() => input.current?.click()}>
+          <Button id={CHOOSE_FILES_ID} type="primary" theme="solid" onClick={() => input.current?.click()}>
             选择文件
           </Button>
           <input
@@ -425,7 +448,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
         </div>
       </section>
       {items.length > 0 && (
-        <section className="app-panel" aria-labelledby="upload-files-title">
+        <section ref={list} className="app-panel" aria-labelledby="upload-files-title">
           <h2 id="upload-files-title" className="app-panel__title">
             文件列表
           </h2>
@@ -472,6 +495,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
                   started.current.delete(item.key);
                   dispatch({ type: 'retry', key: item.key });
                 }}
+                onRemove={() => remove(item.key)}
               />
             ))}
           </ul>
