@@ -276,6 +276,30 @@ describe('写文章', { timeout: 30_000 }, () => {
   });
 });
 
+describe('leaving 写文章 by keyboard', { timeout: 30_000 }, () => {
+  it('answers the question 留下 on Escape, and 留下 gives the focus back to the link followed', async () => {
+    const { router } = renderWithCategories('/member/article/set', listBackend([published]));
+    const form = await screen.findByRole('form', { name: '发布文章' });
+    await userEvent.type(within(form).getByLabelText('标题'), '写了一半');
+    const link = within(screen.getByRole('navigation', { name: '个人中心菜单' })).getByRole('link', {
+      name: '我的文章',
+    });
+    link.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('alertdialog', { name: '离开此页' })));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(router.state.location.pathname).toBe('/member/article/set');
+    expect(document.activeElement).toBe(link);
+    await userEvent.keyboard('{Enter}');
+    const ask = await screen.findByRole('alertdialog', { name: '离开此页' });
+    within(ask).getByRole('button', { name: '留下继续编辑' }).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(document.activeElement).toBe(link);
+  });
+});
+
 describe('编辑文章', { timeout: 30_000 }, () => {
   it('edits the member’s rejected article, which goes back to review', async () => {
     let stored: Article = {

@@ -21,21 +21,41 @@ export function LeaveGuard({ when, question }: { when: boolean; question: string
   }, [when]);
 
   const blocked = blocker.state === 'blocked';
+  // What had the focus when the question came (the link followed): 留下 gives it back there.
+  const before = useRef<Element | null>(null);
   useEffect(() => {
     if (!blocked) return;
+    before.current = document.activeElement;
     box.current?.scrollIntoView?.({ block: 'center' });
     box.current?.focus();
   }, [blocked]);
+  const stay = () => {
+    blocker.reset?.();
+    const back = before.current;
+    if (back instanceof HTMLElement && back.isConnected) back.focus();
+  };
 
   if (!blocked) return null;
   return (
-    <div ref={box} className="app-leave-guard" role="alertdialog" aria-label="离开此页" tabIndex={-1}>
+    <div
+      ref={box}
+      className="app-leave-guard"
+      role="alertdialog"
+      aria-label="离开此页"
+      tabIndex={-1}
+      // Escape answers as a dialog's does: nothing is done, the member stays.
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        stay();
+      }}
+    >
       <p className="app-leave-guard__question">{question}</p>
       <div className="app-leave-guard__actions">
         <Button type="danger" onClick={() => blocker.proceed?.()}>
           离开
         </Button>
-        <Button theme="solid" type="primary" onClick={() => blocker.reset?.()}>
+        <Button theme="solid" type="primary" onClick={stay}>
           留下继续编辑
         </Button>
       </div>
