@@ -938,6 +938,25 @@ describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }
     expect(readingWrites(fetchMock).map((write) => write.page)).toEqual([5, 5]);
   });
 
+  it('leaves the keyboard in the reader once 继续阅读 or 不用了 is answered, where ← and → turn the pages', async () => {
+    const first = renderApp('/library/7/42', { backend: backend({}, kept(5), true), user: member });
+    (await screen.findByRole('button', { name: '继续阅读（第 5 页）' })).focus();
+    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+    await userEvent.keyboard('{Enter}');
+    expect(screen.queryByRole('button', { name: '继续阅读（第 5 页）' })).toBeNull();
+    const reader = screen.getByRole('region', { name: '文档阅读器' });
+    expect(document.activeElement).toBe(reader);
+    await userEvent.keyboard('{ArrowRight}');
+    expect(screen.getByLabelText('当前第 6 页，共 8 页')).toBeTruthy();
+    first.unmount();
+
+    renderApp('/library/7/42', { backend: backend({}, kept(5), true), user: member });
+    (await screen.findByRole('button', { name: '不用了' })).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.queryByRole('button', { name: '不用了' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('region', { name: '文档阅读器' }));
+  });
+
   it("keeps nothing of a visitor's opening on the server", async () => {
     const { fetchMock } = renderApp('/library/7/42', { backend: backend({}, kept()) });
     expect(await screen.findByRole('heading', { name: '免费预览已结束' })).toBeTruthy();

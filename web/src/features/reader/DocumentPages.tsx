@@ -386,6 +386,14 @@ export function DocumentPages({
     event.clipboardData.setData('text/plain', `${text}\n\n——摘自《${doc.title ?? ''}》第 ${page} 页 ${address}`);
   };
 
+  // The offer goes once answered, with the focus: the keyboard stays in the reader (where ←/→ turn
+  // the pages), not sent to the page's top.
+  const answerResume = (page?: number) => {
+    if (page) goTo(page);
+    else resume.dismiss();
+    reader.current?.focus({ preventScroll: true });
+  };
+
   const closeThumbnails = () => {
     setThumbnails(false);
     // The panel goes with the focus: the keyboard goes back to 缩略图, not to the page's top.
@@ -428,6 +436,7 @@ export function DocumentPages({
       ref={reader}
       className={`app-reader${fullscreen ? ' app-reader--fullscreen' : ''}`}
       aria-label="文档阅读器"
+      tabIndex={-1}
       onCopy={onCopy}
     >
       <div className="app-reader__toolbar" role="toolbar" aria-label="阅读工具">
@@ -505,10 +514,10 @@ export function DocumentPages({
         )}
         {resumeAt !== null && (
           <p className="app-reader__resume">
-            <Button size="small" theme="solid" onClick={() => goTo(resumeAt)}>
+            <Button size="small" theme="solid" onClick={() => answerResume(resumeAt)}>
               继续阅读（第 {resumeAt} 页）
             </Button>
-            <Button size="small" theme="borderless" onClick={resume.dismiss} aria-label="不用了">
+            <Button size="small" theme="borderless" onClick={() => answerResume()} aria-label="不用了">
               ×
             </Button>
           </p>
