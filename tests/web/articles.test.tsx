@@ -405,9 +405,14 @@ describe('article page', { timeout: 30_000 }, () => {
     expect(screen.queryByText('第80楼')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: '查看更多评论（还有 25 条）' }));
     expect(shown()).toBe(40);
-    await userEvent.click(screen.getByRole('button', { name: '查看更多评论（还有 5 条）' }));
+    // The keyboard goes to the first thread shown (before the button: the next Tab would skip them).
+    expect(document.activeElement?.textContent).toContain('第80楼');
+    screen.getByRole('button', { name: '查看更多评论（还有 5 条）' }).focus();
+    await userEvent.keyboard('{Enter}');
     expect(shown()).toBe(45);
     expect(screen.queryByRole('button', { name: /查看更多评论/ })).toBeNull();
+    // The button gone, the focus is on the first thread it showed, not on <body>.
+    expect(document.activeElement?.textContent).toContain('第60楼');
     const list = requests(fetchMock, 'GET', '/api/v1/comment/list')[0]!;
     expect(new URL(String(list[0]), 'http://localhost').searchParams.get('order')).toBe('id desc');
   });

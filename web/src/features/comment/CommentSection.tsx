@@ -250,6 +250,15 @@ export function CommentSection({
   const mine = useQuery({ ...myCommentsQuery(type, targetId, user?.id ?? 0), enabled: near && Boolean(user?.id) });
   const [replyingTo, setReplyingTo] = useState<number>();
   const [shownThreads, setShownThreads] = useState(THREADS_PER_STEP);
+  // 查看更多评论 takes the keyboard to the first thread it shows: they come before the button, so the
+  // next Tab would skip them (and the button is gone once all are shown).
+  const threadList = useRef<HTMLOListElement>(null);
+  const firstShown = useRef<number | null>(null);
+  useEffect(() => {
+    const index = firstShown.current;
+    firstShown.current = null;
+    if (index !== null) threadList.current?.querySelector<HTMLElement>(`:scope > li:nth-child(${index + 1})`)?.focus();
+  }, [shownThreads]);
   const remove = useMutation({
     mutationFn: async (comment: Comment, context) => unwrap(await deleteComments([comment.id ?? 0], context)),
     onSuccess: () => toast.success('评论已删除'),
@@ -296,9 +305,9 @@ export function CommentSection({
           const hidden = threads.length - shownThreads;
           return (
             <>
-              <ol className="app-comments__list">
+              <ol ref={threadList} className="app-comments__list">
                 {threads.slice(0, shownThreads).map(({ comment, replies }) => (
-                  <li key={comment.id} className="app-comments__thread">
+                  <li key={comment.id} className="app-comments__thread" tabIndex={-1}>
                     {item(comment, replies.length)}
                     {replies.length > 0 && (
                       <ol className="app-comments__replies">
@@ -314,7 +323,10 @@ export function CommentSection({
                 <Button
                   className="app-comments__more"
                   block
-                  onClick={() => setShownThreads((shown) => shown + THREADS_PER_STEP)}
+                  onClick={() => {
+                    firstShown.current = shownThreads;
+                    setShownThreads(shownThreads + THREADS_PER_STEP);
+                  }}
                 >
                   查看更多评论（还有 {hidden} 条）
                 </Button>
