@@ -197,6 +197,38 @@ describe('/member/document 删除', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/document 删除 by keyboard', { timeout: 20_000 }, () => {
+  it('goes on at the row now in the place of the one deleted, and at the heading once none is left', async () => {
+    let rows = [
+      { id: 9, title: '教案', status: 2, category_id: [7] },
+      { id: 8, title: '讲义', status: 2, category_id: [7] },
+    ];
+    renderApp('/member/document', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/list': () => ({ status: 200, body: { total: rows.length, document: rows } }),
+        'DELETE /api/v1/document': (url) => {
+          const gone = url.searchParams.getAll('id').map(Number);
+          rows = rows.filter((row) => !gone.includes(row.id));
+          return { status: 200, body: {} };
+        },
+      },
+    });
+    const deleteByKeyboard = async (title: string) => {
+      screen.getByRole('button', { name: `删除「${title}」` }).focus();
+      await userEvent.keyboard('{Enter}');
+      await userEvent.keyboard('{Shift>}{Tab}{/Shift}{Enter}');
+      await waitFor(() => expect(screen.queryByRole('link', { name: title })).toBeNull());
+    };
+    await screen.findByRole('link', { name: '教案' });
+    await deleteByKeyboard('教案');
+    // The row of 讲义 took its place: the keyboard is there, not on <body>.
+    await waitFor(() => expect(screen.getByRole('row', { name: /讲义/ }).contains(document.activeElement)).toBe(true));
+    await deleteByKeyboard('讲义');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: '我的文档' })));
+  });
+});
+
 describe('/member/document while documents convert', { timeout: 20_000 }, () => {
   it('updates the rows when their conversions end, keeping what the edit form holds, then stops asking', async () => {
     fakePolling();
