@@ -229,6 +229,51 @@ describe('/member/document 删除 by keyboard', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/message by keyboard', { timeout: 20_000 }, () => {
+  it('keeps the focus in a message marked read, and goes on at the next one once a message is deleted', async () => {
+    let messages = [
+      { id: 31, title: '文档审核通过', content: '《讲义》已通过审核', created_at: '2026-11-20T08:00:00Z' },
+      {
+        id: 30,
+        title: '收到回复',
+        content: 'bob 回复了你',
+        created_at: '2026-11-19T08:00:00Z',
+        read_at: '2026-11-19T09:00:00Z',
+      },
+    ];
+    renderApp('/member/message', {
+      user: member,
+      backend: {
+        'GET /api/v1/message/list': () => ({
+          status: 200,
+          body: { total: messages.length, unread: messages.filter((m) => !m.read_at).length, message: messages },
+        }),
+        'GET /api/v1/message/unread': () => ({ status: 200, body: { count: 0 } }),
+        'PUT /api/v1/message/read': () => {
+          messages = messages.map((m) => ({ ...m, read_at: m.read_at ?? '2026-11-21T08:00:00Z' }));
+          return { status: 200, body: {} };
+        },
+        'DELETE /api/v1/message': (url) => {
+          const gone = url.searchParams.getAll('id').map(Number);
+          messages = messages.filter((m) => !gone.includes(m.id));
+          return { status: 200, body: {} };
+        },
+      },
+    });
+    const row = (title: string) => screen.getByRole('heading', { name: new RegExp(title) }).closest('li')!;
+    (await screen.findByRole('button', { name: '标为已读' })).focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('button', { name: '标为已读' })).toBeNull());
+    // The button gone with the message read: the keyboard stays in that message.
+    await waitFor(() => expect(row('文档审核通过').contains(document.activeElement)).toBe(true));
+    screen.getByRole('button', { name: '删除消息「文档审核通过」' }).focus();
+    await userEvent.keyboard('{Enter}');
+    await userEvent.keyboard('{Shift>}{Tab}{/Shift}{Enter}');
+    await waitFor(() => expect(screen.queryByRole('heading', { name: /文档审核通过/ })).toBeNull());
+    await waitFor(() => expect(row('收到回复').contains(document.activeElement)).toBe(true));
+  });
+});
+
 describe('/member/document while documents convert', { timeout: 20_000 }, () => {
   it('updates the rows when their conversions end, keeping what the edit form holds, then stops asking', async () => {
     fakePolling();

@@ -16,6 +16,7 @@ import { Pager } from '../../ui/Pager';
 import { Panel } from '../../ui/Panel';
 import { TabSwitch } from '../../ui/TabSwitch';
 import { Button } from '../../ui/semi';
+import { useRowFocusKeeper } from '../../kit/member-list/row-focus';
 import { EmptyState } from '../../ui/states';
 import { documentPathById } from '../document/document-links';
 import { deleteMessages, messagesQuery, readMessages } from './api';
@@ -53,7 +54,7 @@ function MessageItem({ message }: { message: Message }) {
   });
   const link = linkOf(message);
   return (
-    <li className={`app-messages__item${unread ? ' app-messages__item--unread' : ''}`}>
+    <li className={`app-messages__item${unread ? ' app-messages__item--unread' : ''}`} data-row={message.id}>
       <span className="app-messages__dot" aria-hidden />
       <div className="app-messages__body">
         <div className="app-messages__head">
@@ -102,6 +103,7 @@ export function MessageCentre({ userId }: { userId: number }) {
     onError: (error) => toastFailure('操作失败', error),
   });
   const unread = list.data?.unread ?? 0;
+  const { rows, onFocus, onBlur } = useRowFocusKeeper<HTMLUListElement>('messages-title', list.data?.message);
   // The last message of the last page deleted (or read, among the unread): back one page
   // (set while rendering, as React allows for state that follows other data).
   if (list.isSuccess && !list.isPlaceholderData && page > 1 && (list.data.message ?? []).length === 0)
@@ -136,7 +138,13 @@ export function MessageCentre({ userId }: { userId: number }) {
       >
         {(data) => (
           <>
-            <ul className="app-messages__list" aria-labelledby="messages-title">
+            <ul
+              ref={rows}
+              className="app-messages__list"
+              aria-labelledby="messages-title"
+              onFocus={onFocus}
+              onBlur={onBlur}
+            >
               {(data.message ?? []).map((message) => (
                 <MessageItem key={message.id} message={message} />
               ))}

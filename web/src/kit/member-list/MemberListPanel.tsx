@@ -1,9 +1,10 @@
 import { keepPreviousData, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FocusEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { Pager } from '../../ui/Pager';
 import { Panel } from '../../ui/Panel';
 import { QueryStates } from '../query-states/QueryStates';
+import { useRowFocusKeeper } from './row-focus';
 import './member-list.css';
 
 const PAGE_SIZE = 10;
@@ -14,36 +15,6 @@ export const recordTime = (value: string | undefined) => (value ? formatDate(val
 export interface MemberListColumn<Row> {
   title: string;
   cell: (row: Row) => ReactNode;
-}
-
-/**
- * A row removed (删除, 取消收藏, 清空) goes with the focus, which fell to <body>: the keyboard goes on
- * at the row now in its place (or the last one), or at the heading once the list is empty.
- */
-function useRowFocusKeeper(titleId: string, shown: readonly { id?: number }[] | undefined) {
-  const rows = useRef<HTMLTableSectionElement>(null);
-  // The row that had the focus last, while the focus stays in the list or went nowhere.
-  const focused = useRef<{ id?: number; index: number } | null>(null);
-  const onFocus = (event: FocusEvent) => {
-    const row = (event.target as Element).closest<HTMLElement>('tr[data-row]');
-    if (!row || !rows.current) return;
-    focused.current = { id: Number(row.dataset.row), index: [...rows.current.children].indexOf(row) };
-  };
-  const onBlur = (event: FocusEvent) => {
-    if (event.relatedTarget && !rows.current?.contains(event.relatedTarget as Node)) focused.current = null;
-  };
-  useEffect(() => {
-    const was = focused.current;
-    if (!was || !shown || shown.some((row) => row.id === was.id)) return;
-    focused.current = null;
-    if (document.activeElement && document.activeElement !== document.body) return;
-    const row = rows.current?.children[Math.min(was.index, (rows.current?.children.length ?? 0) - 1)];
-    const heading = document.getElementById(titleId);
-    const target = row?.querySelector<HTMLElement>('a[href], button, input') ?? heading;
-    if (target === heading) heading?.setAttribute('tabindex', '-1');
-    target?.focus();
-  }, [shown, titleId]);
-  return { rows, onFocus, onBlur };
 }
 
 /**
@@ -81,7 +52,7 @@ export function MemberListPanel<Data extends { total?: number }, Key extends Que
   // as React allows for state that follows other data).
   if (list.isSuccess && !list.isPlaceholderData && page > 1 && (rowsOf(list.data) ?? []).length === 0)
     setPage(Math.max(1, Math.min(page - 1, Math.ceil((list.data.total ?? 0) / PAGE_SIZE))));
-  const { rows, onFocus, onBlur } = useRowFocusKeeper(titleId, list.data && rowsOf(list.data));
+  const { rows, onFocus, onBlur } = useRowFocusKeeper<HTMLTableSectionElement>(titleId, list.data && rowsOf(list.data));
   return (
     <Panel title={title} titleId={titleId} heading="h1">
       {typeof above === 'function' ? above(list.data) : above}
