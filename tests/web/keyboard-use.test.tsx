@@ -10,6 +10,7 @@ import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { InlineConfirm } from '../../web/src/kit/confirm/InlineConfirm';
 import { PageLinks } from '../../web/src/kit/paging/PageLinks';
 import { Button } from '../../web/src/ui/semi';
+import { Pager } from '../../web/src/ui/Pager';
 import { renderApp } from './render-app';
 
 afterEach(() =>
@@ -172,6 +173,25 @@ describe('an action confirmed in place, by keyboard', () => {
     await userEvent.keyboard('{Shift>}{Tab}{/Shift}{Enter}');
     expect(confirmed).toEqual([1]);
     expect(document.activeElement).toBe(screen.getByRole('button', { name: '删除「城市图书馆的一天」' }));
+  });
+});
+
+describe("the member lists' 上一页 and 下一页, by keyboard", () => {
+  it('gives the focus to 上一页 when 下一页 turns disabled on the last page, and says the page', async () => {
+    function Paged() {
+      const [page, setPage] = useState(1);
+      return <Pager page={page} size={10} total={25} onChange={setPage} />;
+    }
+    render(<Paged />);
+    screen.getByRole('button', { name: '下一页' }).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '下一页' }));
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('button', { name: '下一页' }).hasAttribute('disabled')).toBe(true);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '上一页' }));
+    expect(within(screen.getByRole('navigation', { name: '分页' })).getByRole('status').textContent).toBe(
+      '第 3 / 3 页，共 25 条',
+    );
   });
 });
 

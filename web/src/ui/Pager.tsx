@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Button } from './semi';
 
 /** Previous / next paging with the position, for short member lists. */
@@ -13,16 +14,32 @@ export function Pager({
   onChange: (page: number) => void;
 }) {
   const pages = Math.max(1, Math.ceil(total / size));
+  // 下一页 on the last page (上一页 on the first) turns disabled under the keyboard, which drops the
+  // focus on <body>: it goes to the other button.
+  const nav = useRef<HTMLElement>(null);
+  const turned = useRef(false);
+  useEffect(() => {
+    if (!turned.current) return;
+    turned.current = false;
+    const focused = document.activeElement;
+    if (focused instanceof HTMLButtonElement && !focused.disabled && nav.current?.contains(focused)) return;
+    nav.current?.querySelector<HTMLElement>('button:not(:disabled)')?.focus();
+  }, [page]);
+  const turn = (next: number) => {
+    turned.current = true;
+    onChange(next);
+  };
   if (pages <= 1) return null;
   return (
-    <nav className="app-pager" aria-label="分页">
-      <Button disabled={page <= 1} onClick={() => onChange(page - 1)}>
+    <nav ref={nav} className="app-pager" aria-label="分页">
+      <Button disabled={page <= 1} onClick={() => turn(page - 1)}>
         上一页
       </Button>
-      <span className="app-pager__position">
+      {/* A live region: the page turned is heard where the focus stays. */}
+      <span className="app-pager__position" role="status">
         第 {page} / {pages} 页，共 {total} 条
       </span>
-      <Button disabled={page >= pages} onClick={() => onChange(page + 1)}>
+      <Button disabled={page >= pages} onClick={() => turn(page + 1)}>
         下一页
       </Button>
     </nav>
