@@ -412,9 +412,12 @@ describe('the reader', { timeout: 20_000 }, () => {
     fireEvent.keyDown(window, { key: '-' });
     await userEvent.click(screen.getByRole('button', { name: '缩小' }));
     expect(zoom()).toBe('75%');
-    await userEvent.click(screen.getByRole('button', { name: '缩小' }));
+    screen.getByRole('button', { name: '缩小' }).focus();
+    await userEvent.keyboard('{Enter}');
     expect(zoom()).toBe('50%');
     expect(screen.getByRole('button', { name: '缩小' }).hasAttribute('disabled')).toBe(true);
+    // Disabled under the keyboard, 缩小 gives the focus to 放大, not to <body>.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '放大' }));
     await userEvent.click(screen.getByRole('button', { name: '适合宽度' }));
     expect([pages(), zoom()]).toEqual(['100%', '100%']);
   });

@@ -286,6 +286,21 @@ export function DocumentPages({
     });
   }, []);
 
+  // 放大 at the largest step (缩小 at the smallest) turns disabled under the keyboard, which drops
+  // the focus on <body>: it goes to the other zoom button.
+  const zoomedByButton = useRef(false);
+  const zoomByButton = (direction: 1 | -1) => {
+    zoomedByButton.current = true;
+    zoomBy(direction);
+  };
+  useEffect(() => {
+    if (!zoomedByButton.current) return;
+    zoomedByButton.current = false;
+    const focused = document.activeElement;
+    if (focused instanceof HTMLButtonElement && !focused.disabled) return;
+    reader.current?.querySelector<HTMLElement>('.app-reader__zoom button:not(:disabled)')?.focus();
+  }, [zoom]);
+
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
@@ -469,13 +484,13 @@ export function DocumentPages({
           )}
         </form>
         <span className="app-reader__zoom">
-          <Button size="small" onClick={() => zoomBy(-1)} disabled={zoom <= MIN_ZOOM} aria-label="缩小">
+          <Button size="small" onClick={() => zoomByButton(-1)} disabled={zoom <= MIN_ZOOM} aria-label="缩小">
             −
           </Button>
           <span className="app-reader__zoom-value" aria-label="缩放比例">
             {Math.round(zoom * 100)}%
           </span>
-          <Button size="small" onClick={() => zoomBy(1)} disabled={zoom >= MAX_ZOOM} aria-label="放大">
+          <Button size="small" onClick={() => zoomByButton(1)} disabled={zoom >= MAX_ZOOM} aria-label="放大">
             +
           </Button>
           <Button size="small" onClick={() => setZoom(FIT_WIDTH)} aria-pressed={zoom === FIT_WIDTH}>
