@@ -59,6 +59,19 @@ describe('login by SMS code', () => {
     expect(toasts.value.some((t) => t.title === '验证码已发送')).toBe(true);
   });
 
+  it('takes the keyboard to the code field once a code is sent, as the send button counts down disabled', async () => {
+    renderApp('/auth/login', {
+      settings: smsSettings,
+      backend: { 'POST /api/v1/user/sms/code': { status: 200, body: { interval: 60 } } },
+    });
+    await userEvent.click(await screen.findByRole('tab', { name: '短信登录' }));
+    await userEvent.type(screen.getByLabelText('手机号'), '13812345678');
+    screen.getByRole('button', { name: '获取验证码' }).focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByRole('button', { name: /秒后重发/ })).toBeTruthy());
+    expect(document.activeElement).toBe(screen.getByLabelText('短信验证码'));
+  });
+
   it('signs in with the number and the code, then goes to the redirect target', async () => {
     const { fetchMock, router } = renderApp('/auth/login?redirect=%2Fmember', {
       settings: smsSettings,

@@ -1,6 +1,7 @@
 // The send button beside a verification-code field (by e-mail or SMS): it asks for a code
 // once the form's own checks pass, then counts down the seconds before the next one.
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { ApiResult } from '../../api/client';
 import { Button } from '../../ui/semi';
 import { toastFailure } from '../toasts/failure-toast';
@@ -21,6 +22,7 @@ export function CodeSendButton<T>({
 }) {
   const [seconds, setSeconds] = useState(0);
   const [sending, setSending] = useState(false);
+  const id = useId();
 
   useEffect(() => {
     if (seconds <= 0) return undefined;
@@ -39,11 +41,17 @@ export function CodeSendButton<T>({
     }
     const { notice, waitSeconds } = sent(result.data);
     toast.success('验证码已发送', notice);
-    setSeconds(waitSeconds);
+    // Counting down, the button is disabled, which drops its focus on <body>: the keyboard goes to
+    // the field the code is typed in, beside it (unless it went elsewhere meanwhile).
+    const focused = document.activeElement;
+    const lost = !focused || focused === document.body || focused.id === id;
+    flushSync(() => setSeconds(waitSeconds));
+    // (Semi draws the idle button anew: it is looked up once drawn.)
+    if (lost) document.getElementById(id)?.closest('.app-field')?.querySelector<HTMLElement>('input')?.focus();
   };
 
   return (
-    <Button onClick={() => void sendCode()} loading={sending} disabled={seconds > 0} size="large">
+    <Button id={id} onClick={() => void sendCode()} loading={sending} disabled={seconds > 0} size="large">
       {seconds > 0 ? `${seconds} 秒后重发` : label}
     </Button>
   );
