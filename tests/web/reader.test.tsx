@@ -192,8 +192,10 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(await screen.findByText('1 人收藏')).toBeTruthy();
     await settled('☆ 收藏');
     // 4.0 from two votes, then 2 stars: (400 × 2 + 200) / 3.
-    await userEvent.click(screen.getByRole('button', { name: '评 2 星' }));
-    expect(await screen.findByText('您的评分：2 星')).toBeTruthy();
+    screen.getByRole('button', { name: '评 2 星' }).focus();
+    await userEvent.keyboard('{Enter}');
+    // The stars gone, the keyboard is on the rating given, not on <body>.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByText('您的评分：2 星')));
     expect(screen.getByRole('img', { name: '评分 3.3 分' })).toBeTruthy();
     expect(screen.getByText('（3 人评分）')).toBeTruthy();
     await userEvent.click(

@@ -1,7 +1,7 @@
 // A document's rating (1–5 ★, its average and how many rated it, or 暂无评分) and the member's
 // own vote: one vote per member, which the server keeps.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import type { Document } from '../../../../shared/types/document';
@@ -37,9 +37,21 @@ function MemberVote({ doc }: { doc: Document }) {
     onSuccess: () => toast.success('评分成功', '感谢您的评价'),
     onError: (error) => toastFailure('评分失败', error),
   });
-  if (mine.isPending) return <span className="app-rating__mine">…</span>;
   const given = starsOf(mine.data?.score);
-  if (given > 0) return <span className="app-rating__mine">您的评分：{given} 星</span>;
+  // Once, when the rating voted shows.
+  const mineRef = useRef<HTMLSpanElement>(null);
+  const votedHere = rate.isSuccess && given > 0;
+  useEffect(() => {
+    if (votedHere && document.activeElement === document.body) mineRef.current?.focus();
+  }, [votedHere]);
+  if (mine.isPending) return <span className="app-rating__mine">…</span>;
+  if (given > 0)
+    return (
+      // The stars give way to the member's rating: a star voted with, gone, leaves the focus here.
+      <span className="app-rating__mine" tabIndex={-1} ref={mineRef}>
+        您的评分：{given} 星
+      </span>
+    );
   return (
     <span className="app-rating__vote" role="group" aria-label="给文档评分" onMouseLeave={() => setHover(0)}>
       {STARS.map((star) => (
