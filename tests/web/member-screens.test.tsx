@@ -274,6 +274,35 @@ describe('/member/message by keyboard', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/message 全部标为已读 by keyboard', { timeout: 20_000 }, () => {
+  it('gives the focus to the shown tab once nothing is left unread and the button turns disabled', async () => {
+    let readAt: string | undefined;
+    renderApp('/member/message', {
+      user: member,
+      backend: {
+        'GET /api/v1/message/list': () => ({
+          status: 200,
+          body: {
+            total: 1,
+            unread: readAt ? 0 : 1,
+            message: [{ id: 31, title: '文档审核通过', created_at: '2026-11-20T08:00:00Z', read_at: readAt }],
+          },
+        }),
+        'GET /api/v1/message/unread': () => ({ status: 200, body: { count: readAt ? 0 : 1 } }),
+        'PUT /api/v1/message/read': () => {
+          readAt = '2026-11-21T08:00:00Z';
+          return { status: 200, body: {} };
+        },
+      },
+    });
+    await screen.findByRole('button', { name: '标为已读' });
+    screen.getByRole('button', { name: '全部标为已读' }).focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('button', { name: '标为已读' })).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('tab', { name: '全部消息' })));
+  });
+});
+
 describe('/member/document while documents convert', { timeout: 20_000 }, () => {
   it('updates the rows when their conversions end, keeping what the edit form holds, then stops asking', async () => {
     fakePolling();

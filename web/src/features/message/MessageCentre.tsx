@@ -2,7 +2,7 @@
 // ones; each says what happened and leads to it (the document, the article, 我的文档); 查看 and
 // 标为已读 mark one read, 全部标为已读 all of them; 删除 asks first.
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { TargetType } from '../../../../shared/constants';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
@@ -98,11 +98,20 @@ export function MessageCentre({ userId }: { userId: number }) {
     ...messagesQuery(userId, page, PAGE_SIZE, show === 'unread'),
     placeholderData: keepPreviousData,
   });
+  const tools = useRef<HTMLDivElement>(null);
   const readAll = useMutation({
     mutationFn: async (_: void, context) => unwrap(await readMessages([], context)),
     onError: (error) => toastFailure('操作失败', error),
   });
   const unread = list.data?.unread ?? 0;
+  // Nothing unread left, 全部标为已读 turns disabled under the keyboard (dropping the focus on
+  // <body>): it goes to the tab beside it.
+  useEffect(() => {
+    const focused = document.activeElement;
+    const lost = focused === document.body || (focused instanceof HTMLButtonElement && focused.disabled);
+    if (readAll.isSuccess && unread === 0 && lost)
+      tools.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
+  }, [readAll.isSuccess, unread]);
   const { rows, onFocus, onBlur } = useRowFocusKeeper<HTMLUListElement>('messages-title', list.data?.message);
   // The last message of the last page deleted (or read, among the unread): back one page
   // (set while rendering, as React allows for state that follows other data).
@@ -110,7 +119,7 @@ export function MessageCentre({ userId }: { userId: number }) {
     setPage(page - 1);
   return (
     <Panel title="我的消息" titleId="messages-title" heading="h1">
-      <div className="app-messages__tools">
+      <div className="app-messages__tools" ref={tools}>
         <TabSwitch
           label="显示的消息"
           tabs={SHOWN.map((s) => (s.key === 'unread' && unread ? { ...s, label: `${s.label}（${unread}）` } : s))}
