@@ -315,7 +315,8 @@ describe('member upload', { timeout: 20_000 }, () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
     await userEvent.clear(screen.getByLabelText('价格', { selector: '#upload-batch-price' }));
     await userEvent.type(screen.getByLabelText('价格', { selector: '#upload-batch-price' }), '5');
-    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+    screen.getByRole('button', { name: /发布/ }).focus();
+    await userEvent.keyboard('{Enter}');
     await waitFor(() =>
       expect(created).toEqual({
         category_id: [7],
@@ -324,6 +325,10 @@ describe('member upload', { timeout: 20_000 }, () => {
     );
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
+    // 发布, disabled with nothing left to publish, gave the keyboard to 转换状态, not to <body>.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(statuses).getByRole('heading', { name: '转换状态' })),
+    );
     expect(await within(statuses).findByText('转换中')).toBeTruthy();
     expect(await within(statuses).findByText('已完成 2 / 5 页')).toBeTruthy();
     expect(

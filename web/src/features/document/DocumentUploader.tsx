@@ -235,7 +235,7 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
   }
   return (
     <section className="app-panel app-upload__published" aria-labelledby="upload-published-title">
-      <h2 id="upload-published-title" className="app-panel__title">
+      <h2 id="upload-published-title" className="app-panel__title" tabIndex={-1}>
         转换状态
       </h2>
       {recent.isPending ? (
@@ -408,6 +408,13 @@ export function DocumentUploader({ userId }: { userId: number }) {
   };
 
   const publishable = items.filter((item) => item.phase === 'uploaded' || item.phase === 'publish-failed').length;
+  // All published, 发布 turns disabled under the keyboard (dropping the focus on <body>): it goes
+  // to 转换状态, which the publishing just showed or added to.
+  useEffect(() => {
+    const focused = document.activeElement;
+    const lost = focused === document.body || (focused instanceof HTMLButtonElement && focused.disabled);
+    if (published.length > 0 && publishable === 0 && lost) document.getElementById('upload-published-title')?.focus();
+  }, [published.length, publishable]);
   // Files on their way or waiting for 发布: leaving the screen drops them, to be uploaded again.
   const unpublished =
     publishable + items.filter((item) => item.phase === 'waiting' || item.phase === 'uploading').length;
