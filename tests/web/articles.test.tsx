@@ -628,6 +628,20 @@ describe('article page', { timeout: 30_000 }, () => {
   });
 });
 
+describe('举报 an article, by keyboard', { timeout: 30_000 }, () => {
+  it('takes the keyboard to the reasons when 提交举报 is refused, the message tied to them', async () => {
+    renderApp('/article/about', { user: member, backend: articleBackend() });
+    await userEvent.click(await screen.findByRole('button', { name: '举报' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    await userEvent.click(await dialog.findByRole('button', { name: '提交举报' }));
+    const first = dialog.getByRole('radio', { name: '垃圾广告' });
+    await waitFor(() => expect(document.activeElement).toBe(first));
+    expect(first.getAttribute('aria-invalid')).toBe('true');
+    const reasons = dialog.getByRole('group', { name: '举报原因' });
+    expect(document.getElementById(reasons.getAttribute('aria-describedby') ?? '')?.textContent).toBe('请选择举报原因');
+  });
+});
+
 describe('feedback', () => {
   it('asks for the content first, then thanks the visitor and says what happens next', async () => {
     const { fetchMock } = renderApp('/article/feedback', {

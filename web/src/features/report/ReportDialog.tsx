@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { COPYRIGHT_REPORT_HINT, COPYRIGHT_REPORT_REASON, reportReasonOptions } from '../../../../shared/constants';
 import { REPORT_REMARK_MAX_LENGTH, reportRemarkProblems } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { TextAreaField } from '../../ui/FormField';
@@ -28,6 +29,8 @@ export function ReportDialog({
   const [reason, setReason] = useState<number>();
   const [remark, setRemark] = useState('');
   const [errors, setErrors] = useState<{ reason?: string; remark?: string }>({});
+  // A refused 提交举报 takes the keyboard to the first wrong field.
+  const { ref: fields, focusFirstInvalid } = useFirstInvalidFocus<HTMLDivElement>();
   const send = useMutation({
     mutationFn: async (_: void, context) =>
       unwrap(await createReport({ type, document_id: targetId, reason, remark: remark.trim() }, context)),
@@ -44,6 +47,7 @@ export function ReportDialog({
     };
     setErrors(next);
     if (!next.reason && !next.remark) send.mutate();
+    else focusFirstInvalid();
   };
   return (
     <Modal
@@ -63,43 +67,49 @@ export function ReportDialog({
         </div>
       }
     >
-      <p className="app-report__target">举报「{title}」</p>
-      <fieldset className="app-report__reasons" aria-describedby={errors.reason ? 'report-reason-message' : undefined}>
-        <legend className="app-field__label">举报原因</legend>
-        {reportReasonOptions.map((option) => (
-          <label key={option.value} className="app-report__reason">
-            <input
-              type="radio"
-              name="report-reason"
-              value={option.value}
-              checked={reason === option.value}
-              onChange={() => {
-                setReason(option.value);
-                setErrors((e) => ({ ...e, reason: undefined }));
-              }}
-            />
-            {option.label}
-          </label>
-        ))}
-        {errors.reason && (
-          <p id="report-reason-message" className="app-field__error" role="alert">
-            {errors.reason}
-          </p>
-        )}
-      </fieldset>
-      <TextAreaField
-        id="report-remark"
-        label={reason === COPYRIGHT_REPORT_REASON ? '补充说明' : '补充说明（选填）'}
-        value={remark}
-        onChange={(value) => {
-          setRemark(value);
-          setErrors((e) => ({ ...e, remark: undefined }));
-        }}
-        placeholder={reason === COPYRIGHT_REPORT_REASON ? COPYRIGHT_REPORT_HINT : '说明具体的问题，便于我们核实'}
-        max={REPORT_REMARK_MAX_LENGTH}
-        rows={3}
-        error={errors.remark}
-      />
+      <div ref={fields}>
+        <p className="app-report__target">举报「{title}」</p>
+        <fieldset
+          className="app-report__reasons"
+          aria-describedby={errors.reason ? 'report-reason-message' : undefined}
+        >
+          <legend className="app-field__label">举报原因</legend>
+          {reportReasonOptions.map((option) => (
+            <label key={option.value} className="app-report__reason">
+              <input
+                type="radio"
+                name="report-reason"
+                value={option.value}
+                checked={reason === option.value}
+                aria-invalid={errors.reason ? true : undefined}
+                onChange={() => {
+                  setReason(option.value);
+                  setErrors((e) => ({ ...e, reason: undefined }));
+                }}
+              />
+              {option.label}
+            </label>
+          ))}
+          {errors.reason && (
+            <p id="report-reason-message" className="app-field__error" role="alert">
+              {errors.reason}
+            </p>
+          )}
+        </fieldset>
+        <TextAreaField
+          id="report-remark"
+          label={reason === COPYRIGHT_REPORT_REASON ? '补充说明' : '补充说明（选填）'}
+          value={remark}
+          onChange={(value) => {
+            setRemark(value);
+            setErrors((e) => ({ ...e, remark: undefined }));
+          }}
+          placeholder={reason === COPYRIGHT_REPORT_REASON ? COPYRIGHT_REPORT_HINT : '说明具体的问题，便于我们核实'}
+          max={REPORT_REMARK_MAX_LENGTH}
+          rows={3}
+          error={errors.remark}
+        />
+      </div>
     </Modal>
   );
 }
