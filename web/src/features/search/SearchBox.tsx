@@ -39,12 +39,13 @@ export function SearchBox({
 }) {
   const navigate = useNavigate();
   const [wd, setWd] = useState(initial);
-  // Another search shown (this box's, a suggested word's, back): the box says its words. Taken
-  // in place, not by drawing the box anew, which would drop the keyboard's focus on <body>.
+  // Another search shown (another box's, a suggested word's, back): the box says its words, unless
+  // it holds words typed since (a search of its own, or typing on while it was on its way). Taken in
+  // place, not by drawing the box anew, which would drop the keyboard's focus on <body>.
   const [shown, setShown] = useState(initial);
   if (shown !== initial) {
     setShown(initial);
-    setWd(initial);
+    if (wd === shown) setWd(initial);
   }
   const submit = (event: FormEvent) => {
     event.preventDefault();
