@@ -11,7 +11,7 @@ import { InlineConfirm } from '../../web/src/kit/confirm/InlineConfirm';
 import { PageLinks } from '../../web/src/kit/paging/PageLinks';
 import { Button } from '../../web/src/ui/semi';
 import { Pager } from '../../web/src/ui/Pager';
-import { renderApp } from './render-app';
+import { member, renderApp } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -112,6 +112,16 @@ describe('a move to another screen, by keyboard and screen reader', () => {
     await act(() => router.navigate('/auth/login'));
     await waitFor(() => expect(saidTitle()).toBe('登录 - 测试文库'));
     expect(document.activeElement).toBe(screen.getByRole('main'));
+  });
+
+  it('takes the focus to <main> when 退出登录 on the home page took the user menu away with it', async () => {
+    renderApp('/', { user: member, backend: { 'DELETE /api/v1/user/logout': { status: 200, body: {} } } });
+    (await screen.findByRole('button', { name: '用户菜单 amy' })).focus();
+    await userEvent.keyboard('{Enter}{ArrowUp}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: '退出登录' }));
+    await userEvent.keyboard('{Enter}');
+    await screen.findByRole('link', { name: '登录' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('main')));
   });
 
   it('leaves the focus where it is when only the query changes (a search box, a pager)', async () => {

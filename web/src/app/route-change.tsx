@@ -7,18 +7,22 @@ import { useLocation } from 'react-router-dom';
  * When the path changes (not on the first screen, not when only the query or the hash does: a search
  * box or a pager keeps the focus), the focus goes to the page's <main>, unless something in it holds
  * the focus: what the new screen focused, or a link of a menu that stayed (the member area's, the
- * library's categories). It was on <body> (its link gone with the old screen) or in the header.
+ * library's categories). It was on <body> (its link gone with the old screen) or in the header. A
+ * move that left the focus on <body> goes there too whatever changed (退出登录 on the home page:
+ * the user menu went with it).
  */
-function useFocusOnNewScreen(pathname: string): void {
-  const shown = useRef(pathname);
+function useFocusOnNewScreen(pathname: string, key: string): void {
+  const shown = useRef({ pathname, key });
   useEffect(() => {
-    if (shown.current === pathname) return;
-    shown.current = pathname;
+    const was = shown.current;
+    if (was.key === key) return;
+    shown.current = { pathname, key };
     const main = document.querySelector<HTMLElement>('main');
     const focused = document.activeElement;
-    if (!main || (focused && focused !== document.body && main.contains(focused))) return;
+    const lost = !focused || focused === document.body;
+    if (!main || (!lost && (was.pathname === pathname || main.contains(focused)))) return;
     main.focus({ preventScroll: true });
-  }, [pathname]);
+  }, [pathname, key]);
 }
 
 /**
@@ -27,12 +31,12 @@ function useFocusOnNewScreen(pathname: string): void {
  * screen's data comes or its query changes (a search's words, a list's page).
  */
 export function RouteChange({ title }: { title: string }) {
-  const { pathname, search } = useLocation();
+  const { pathname, search, key } = useLocation();
   const address = pathname + search;
   const [firstAddress] = useState(address);
   const [moved, setMoved] = useState(false);
   if (!moved && address !== firstAddress) setMoved(true);
-  useFocusOnNewScreen(pathname);
+  useFocusOnNewScreen(pathname, key);
   return (
     <div role="status" className="app-visually-hidden">
       {moved ? title : ''}
