@@ -148,9 +148,10 @@ describe('searching again on the results page, by keyboard', () => {
     await userEvent.keyboard('报告{Enter}');
     await searched('年度报告');
     expect(document.activeElement).toBe(box);
-    // The header's box, used on the results page, keeps it too.
+    // The header's box, used on the results page, keeps it too. It follows the address in a render
+    // of its own, which may come after the router's state has changed.
     const header = within(screen.getByRole('search', { name: '站内搜索' })).getByRole('searchbox');
-    expect((header as HTMLInputElement).value).toBe('年度报告');
+    await waitFor(() => expect((header as HTMLInputElement).value).toBe('年度报告'));
     await userEvent.type(header, '汇总{Enter}');
     await searched('年度报告汇总');
     expect(document.activeElement).toBe(header);
