@@ -1,13 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
+import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { indexDocuments, insertDocument, type DocumentFixture } from '../helpers/document-fixtures';
+import { textPdf } from '../helpers/documents';
+import { recordedConversions } from '../helpers/recorded-conversions';
 
 // DocumentAPI.SearchDocument over the full-text index (platform/search): documents are put in
 // the index here as the document module puts them after a conversion, so that every request
 // field can be tried on known data; the whole way from an uploaded PDF is in
-// document-access.test.ts.
+// document-access.test.ts. The page a hit names is tried on uploaded, converted documents.
 
-const backend = useBackend();
+const backend = useBackend({ build: { converter: recordedConversions } });
 
 const LIBRARY_TEXT =
   '清晨七点，城市图书馆的大门还没有打开。四楼的古籍修复室里，王老师最近修复的是一部清代刻本，书中有一幅麒麟图。' +
@@ -259,5 +262,59 @@ describe('search records', () => {
     } finally {
       await backend.setConfig({ 'security.search_record_retention_days': '7' });
     }
+  });
+});
+
+describe('the page a hit names', () => {
+  /** A plain text MuPDF lays out on several pages: a word and a character of another alone on the first, both words on a later one. */
+  const notes = Array.from({ length: 360 }, (_, i) =>
+    i === 0
+      ? '第1行：星图的一角画着一只鸾鸟。'
+      : i === 320
+        ? `第${i + 1}行：星图的背面写着青鸾二字。`
+        : `第${i + 1}行：海边的灯塔在夜里亮着，渔船慢慢靠岸。`,
+  );
+  let pages: CreatedDocument;
+  let zh: CreatedDocument;
+  let zhPages: string[];
+
+  beforeAll(async () => {
+    const author = await uploader(backend.url, backend.adminToken);
+    pages = await createDocument(backend.url, author.token, textPdf(40), 'forty.pdf', { title: 'Forty pages' });
+    zh = await createDocument(backend.url, author.token, Buffer.from(notes.join('\n')), '星图笔记.txt', {
+      title: '笔记',
+    });
+    for (const doc of [pages, zh]) await waitForStatus(backend.url, author.token, doc.id, [2], 120_000);
+    const read = await api(backend.url, 'GET', '/api/v1/document', {
+      token: author.token,
+      query: { id: zh.id, with_all_content: true },
+    });
+    zhPages = (read.body.content as string).split('\f');
+  }, 180_000);
+
+  const hitOf = async (wd: string, id: number) =>
+    (await search({ wd })).body.document.find((doc: { id: number }) => doc.id === id);
+
+  it('is the page holding the most words of the query, not the first one holding any', async () => {
+    // Every page says "Page n of 40" and "Line three of page n": only page 35 holds "35".
+    const hit = await hitOf('Line three of page 35', pages.id);
+    expect(hit.snippet_page).toBe(35);
+    expect(hit.snippet).toContain('<em>Line</em> <em>three</em> <em>of</em> <em>page</em> <em>35</em>.');
+  });
+
+  it('is the page holding every Chinese word, not one holding a character of one alone', async () => {
+    const both = zhPages.findIndex((page) => page.includes('青鸾')) + 1;
+    expect(both).toBeGreaterThan(1);
+    expect(zhPages[0]).toContain('星图');
+    expect(zhPages[0]).toContain('鸾');
+    const hit = await hitOf('星图 青鸾', zh.id);
+    expect(hit.snippet_page).toBe(both);
+    expect(hit.snippet).toContain('<em>青鸾</em>');
+  });
+
+  it('is the earliest page among those holding as many words, the words typed together first', async () => {
+    // Every page holds "three of" as typed: the first. Every page holds "page" and "40" ("Page n of 40"), page 40 alone "page 40".
+    expect((await hitOf('three of', pages.id)).snippet_page).toBe(1);
+    expect((await hitOf('page 40', pages.id)).snippet_page).toBe(40);
   });
 });

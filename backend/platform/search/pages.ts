@@ -42,9 +42,19 @@ export function normalizePages(content: string): { text: string; starts: Buffer 
   return { text: parts.join(''), starts };
 }
 
+/** How many pages a paged text's page starts tell of; 0 without them. */
+export function pageCount(starts: Buffer | null): number {
+  return starts ? Math.floor(starts.length / OFFSET_BYTES) : 0;
+}
+
+/** Where page `page` (1-based, one the starts tell of) starts in a paged text, in UTF-8 bytes. */
+export function pageStart(starts: Buffer, page: number): number {
+  return starts.readUInt32LE((page - 1) * OFFSET_BYTES);
+}
+
 /** The page (1-based) holding byte `at` of a paged text, from its page starts; 0 without them. */
 export function pageAt(starts: Buffer | null, at: number): number {
-  const count = starts ? Math.floor(starts.length / OFFSET_BYTES) : 0;
+  const count = pageCount(starts);
   if (!starts || count === 0 || at < 0) return 0;
   // The last page starting at or before `at` (empty pages start where the next one does).
   let low = 0;

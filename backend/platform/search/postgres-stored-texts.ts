@@ -161,6 +161,7 @@ export class PostgresStoredTexts implements HitTextSource {
       hitTexts: (_ids, needles, reach) => this.completed(rows, needles, reach),
       column: (id, name) => this.column(id, name),
       leadingBytes: (id, count) => this.leadingBytes(id, count),
+      contents: (ids) => this.contents(ids),
     };
   }
 
@@ -227,6 +228,15 @@ export class PostgresStoredTexts implements HitTextSource {
       id,
     ]);
     return row?.value.toString('utf8') ?? '';
+  }
+
+  async contents(ids: number[]): Promise<Map<number, Buffer>> {
+    const rows = await rowsOf<{ id: number; content: Buffer }>(
+      this.db,
+      `SELECT id::float8 AS id, content FROM ${this.table} WHERE id = ANY($1::bigint[])`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, row.content]));
   }
 
   async leadingBytes(id: number, count: number): Promise<Buffer> {

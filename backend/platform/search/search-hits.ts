@@ -1,6 +1,8 @@
 // What a search answers for each entry of its page: the title highlighted and a snippet, cut
-// around the first match from the stored text (stored-texts.ts reads only the bytes around it).
-import type { ParsedQuery } from './bigrams';
+// around the first match from the stored text (stored-texts.ts reads only the bytes around it),
+// or, for a paged text and a query of several terms, around the match on its best page
+// (bestPageAt: the whole texts of those hits are read, in one statement for the page of hits).
+import { isLatinWordCodePoint, type ParsedQuery } from './bigrams';
 import {
   escapeHtml,
   highlightAll,
@@ -9,7 +11,7 @@ import {
   snippetAroundFirstMatch,
   windowAround,
 } from './highlight';
-import { pageAt } from './pages';
+import { pageAt, pageCount, pageStart } from './pages';
 import type { SearchHit } from './search-index';
 import type { HitText, HitTextSource } from './stored-texts';
 
@@ -22,6 +24,12 @@ interface Snippet {
   page: number;
 }
 
+/** A paged hit's whole content and the byte on its best page that its snippet is cut around. */
+interface BestMatch {
+  content: Buffer;
+  at: number;
+}
+
 /** An entry of a page, with its bm25 rank (0 when not ranked). */
 export interface RankedRow {
   id: number;
@@ -32,6 +40,23 @@ export interface RankedRow {
 interface Needles {
   needles: Buffer[];
   absenceIsProof: boolean;
+  /** the needles of each term that has any (a term is found where one of its strings is) */
+  terms: TermNeedles[];
+  /** the terms one after another as typed (Latin words a space apart), when every term has needles */
+  phrase: TermNeedles | undefined;
+}
+
+interface TermNeedles {
+  needles: Buffer[];
+  /** a word: found only where no letter or digit touches it, as the index matches it */
+  word: boolean;
+}
+
+/** A word's usual casings: as folded, capitalised, upper case. */
+function casings(text: string): Buffer[] {
+  return [...new Set([text, text.charAt(0).toUpperCase() + text.slice(1), text.toUpperCase()])].map((casing) =>
+    Buffer.from(casing),
+  );
 }
 
 /**
@@ -40,27 +65,117 @@ interface Needles {
  * miss then proves nothing: `ＰＹＴＨＯＮ`); a phrase of several words has no literal.
  */
 export function needlesOf(parsed: ParsedQuery): Needles {
-  const needles: Buffer[] = [];
+  const terms: TermNeedles[] = [];
   let absenceIsProof = true;
+  let phrase = '';
+  let phraseIsWords = true;
+  let lastWasCjk = false;
+  let typed = 0;
+  const seen = new Set<string>();
   for (const term of parsed.terms) {
-    if (term.kind === 'char') {
-      needles.push(Buffer.from(term.char));
-      continue;
-    }
-    if (!term.literal) {
+    const literal = term.kind === 'char' ? { text: term.char, cjk: true } : term.literal;
+    if (!literal) {
       absenceIsProof = false;
+      phraseIsWords = false;
       continue;
     }
-    const text = term.literal.text;
-    if (term.literal.cjk) {
-      needles.push(Buffer.from(text));
-      continue;
-    }
-    absenceIsProof = false;
-    const casings = new Set([text, text.charAt(0).toUpperCase() + text.slice(1), text.toUpperCase()]);
-    for (const casing of casings) needles.push(Buffer.from(casing));
+    if (!literal.cjk) absenceIsProof = false;
+    // A term typed twice is one of the distinct terms a page is ranked by.
+    if (!seen.has(literal.text))
+      terms.push({ needles: literal.cjk ? [Buffer.from(literal.text)] : casings(literal.text), word: !literal.cjk });
+    seen.add(literal.text);
+    // The text joins CJK runs without a space (bigrams.ts), words with one.
+    phrase += phrase && !(lastWasCjk && literal.cjk) ? ` ${literal.text}` : literal.text;
+    phraseIsWords &&= !literal.cjk;
+    lastWasCjk = literal.cjk;
+    typed++;
   }
-  return { needles, absenceIsProof };
+  return {
+    needles: terms.flatMap((term) => term.needles),
+    absenceIsProof,
+    terms,
+    phrase:
+      terms.length > 1 && typed === parsed.terms.length
+        ? { needles: phraseIsWords ? casings(phrase) : [Buffer.from(phrase)], word: phraseIsWords }
+        : undefined,
+  };
+}
+
+/** Where a needle found at byte `at` of a UTF-8 text stands on its own (no letter or digit touches it). */
+function standsAlone(text: Buffer, at: number, end: number): boolean {
+  return !isLatinWordCodePoint(codePointBefore(text, at)) && !isLatinWordCodePoint(codePointAt(text, end));
+}
+
+/** The code point that ends before byte `at` of a UTF-8 text; an ASCII one without decoding. */
+function codePointBefore(text: Buffer, at: number): number | undefined {
+  if (at <= 0) return undefined;
+  if (text[at - 1]! < 0x80) return text[at - 1];
+  let lead = at - 1;
+  while (lead > 0 && (text[lead]! & 0xc0) === 0x80) lead--;
+  return text.toString('utf8', lead, at).codePointAt(0);
+}
+
+/** The code point that starts at byte `at` of a UTF-8 text; an ASCII one without decoding. */
+function codePointAt(text: Buffer, at: number): number | undefined {
+  if (at >= text.length) return undefined;
+  if (text[at]! < 0x80) return text[at];
+  return text.toString('utf8', at, Math.min(text.length, at + 4)).codePointAt(0);
+}
+
+/**
+ * For each page of a paged text, where a term's needles are first found on it (-1: nowhere).
+ * Each needle is looked for once per page at most: past a match, the search goes on at the
+ * next page.
+ */
+function firstOnEachPage(text: Buffer, starts: Buffer, term: TermNeedles, into: Int32Array): void {
+  into.fill(-1);
+  const pages = into.length;
+  for (const needle of term.needles) {
+    for (let at = text.indexOf(needle); at >= 0;) {
+      const page = pageAt(starts, at) - 1;
+      if (!term.word || standsAlone(text, at, at + needle.length)) {
+        if (into[page]! < 0 || at < into[page]!) into[page] = at;
+        if (page + 1 >= pages) break;
+        at = text.indexOf(needle, Math.max(at + 1, pageStart(starts, page + 2)));
+      } else at = text.indexOf(needle, at + 1);
+    }
+  }
+}
+
+/**
+ * The byte where the snippet of a paged text is cut, on the page that matches the query best:
+ * the one holding the most distinct terms, then the one holding the terms as typed, then the
+ * earliest; on it, the typed terms where they are, else its first match. -1 when no term is
+ * found.
+ */
+export function bestPageAt(text: Buffer, starts: Buffer, needles: Needles): number {
+  const pages = pageCount(starts);
+  const distinct = new Uint8Array(pages);
+  const first = new Int32Array(pages).fill(-1);
+  const found = new Int32Array(pages);
+  for (const term of needles.terms) {
+    firstOnEachPage(text, starts, term, found);
+    for (let page = 0; page < pages; page++) {
+      const at = found[page]!;
+      if (at < 0) continue;
+      distinct[page]!++;
+      if (first[page]! < 0 || at < first[page]!) first[page] = at;
+    }
+  }
+  const typed = new Int32Array(pages).fill(-1);
+  if (needles.phrase) firstOnEachPage(text, starts, needles.phrase, typed);
+  let best = -1;
+  for (let page = 0; page < pages; page++) {
+    if (distinct[page] === 0) continue;
+    if (
+      best < 0 ||
+      distinct[page]! > distinct[best]! ||
+      (distinct[page] === distinct[best] && typed[page]! >= 0 && typed[best]! < 0)
+    )
+      best = page;
+  }
+  if (best < 0) return -1;
+  return typed[best]! >= 0 ? typed[best]! : first[best]!;
 }
 
 export class HitDescriber {
@@ -84,11 +199,12 @@ export class HitDescriber {
       needles.needles,
       this.reach,
     );
+    const best = await this.bestPages(rows, texts, parsed, needles);
     const hits: SearchHit[] = [];
     for (const row of rows) {
       const text = texts.get(row.id);
       if (!text) continue;
-      const { html, page } = await this.snippet(text, parsed, needles);
+      const { html, page } = await this.snippet(text, parsed, needles, best.get(row.id));
       hits.push({
         id: row.id,
         score: row.rank === 0 ? 0 : -row.rank,
@@ -100,17 +216,58 @@ export class HitDescriber {
     return hits;
   }
 
+  /**
+   * Where the paged hits of a query of several terms match on their best page (bestPageAt), when
+   * that is not the page of their first match: their whole contents read in one statement, only
+   * for such a query (of one term, the earliest page holding it is the first match's).
+   */
+  private async bestPages(
+    rows: RankedRow[],
+    texts: Map<number, HitText>,
+    parsed: ParsedQuery,
+    needles: Needles,
+  ): Promise<Map<number, BestMatch>> {
+    const moved = new Map<number, BestMatch>();
+    if (parsed.titleOnly || needles.terms.length < 2) return moved;
+    const paged = rows.flatMap((row) => {
+      const text = texts.get(row.id);
+      return text && text.at >= 0 && pageCount(text.pageStarts) > 1 ? [text] : [];
+    });
+    if (paged.length === 0) return moved;
+    const contents = await this.texts.contents(paged.map((text) => text.id));
+    for (const text of paged) {
+      const content = contents.get(text.id);
+      if (!content) continue;
+      const at = bestPageAt(content, text.pageStarts!, needles);
+      if (at >= 0 && pageAt(text.pageStarts, at) !== pageAt(text.pageStarts, text.at))
+        moved.set(text.id, { content, at });
+    }
+    return moved;
+  }
+
   /** Bytes of a content window reaches on each side of its needle (see `windowAround`). */
   get reach(): number {
     return this.snippetLength * 4 + 4;
   }
 
   /**
-   * Around the first match in the text, else in the description, else the text's beginning; with
-   * the page of the text it is cut from (0: not from a paged text).
+   * Around the match on the best page when one is given, else the first match in the text, else in
+   * the description, else the text's beginning; with the page of the text it is cut from (0: not
+   * from a paged text).
    */
-  private async snippet(text: HitText, parsed: ParsedQuery, { absenceIsProof }: Needles): Promise<Snippet> {
+  private async snippet(
+    text: HitText,
+    parsed: ParsedQuery,
+    { absenceIsProof }: Needles,
+    best?: BestMatch,
+  ): Promise<Snippet> {
     if (parsed.titleOnly) return this.beginningSnippet(text);
+    if (best) {
+      // Bytes that match no word of the index's (one inside a longer word) leave the first match's.
+      const window = windowAround(best.content, best.at, this.snippetLength);
+      const html = highlightWindow(window.text, parsed, window.cutBefore, window.cutAfter);
+      if (html !== undefined) return { html, page: pageAt(text.pageStarts, best.at) };
+    }
     if (text.at >= 0) {
       const window = windowAround(text.window, text.at, this.snippetLength, text.start, text.size);
       const html = highlightWindow(window.text, parsed, window.cutBefore, window.cutAfter);

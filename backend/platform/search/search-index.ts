@@ -114,8 +114,9 @@ export interface SearchHit {
   snippet: string;
   /**
    * The page (1-based) of a paged entry's text that the snippet was cut from: where its first
-   * match is, or where the text begins when it holds none. 0 when the snippet is not from a
-   * paged text (the description, an entry that is not paged).
+   * match is, or, for a query of several terms, the page holding the most distinct terms, then
+   * the terms as typed, then the earliest (search-hits.ts); where the text begins when it holds
+   * none. 0 when the snippet is not from a paged text (the description, an entry that is not paged).
    */
   page: number;
   /** HTML: the whole title, escaped, matches in <em>…</em>. */

@@ -76,6 +76,8 @@ export interface HitTextSource {
   column(id: number, name: 'description' | 'content'): string | Promise<string>;
   /** The first `count` bytes of the content's UTF-8. */
   leadingBytes(id: number, count: number): Buffer | Promise<Buffer>;
+  /** The whole contents' UTF-8 of some texts, in one statement. */
+  contents(ids: number[]): Map<number, Buffer> | Promise<Map<number, Buffer>>;
 }
 
 /**
@@ -223,6 +225,14 @@ export class StoredTexts implements HitTextSource {
           { value: string } | undefined
       )?.value ?? ''
     );
+  }
+
+  /** The whole contents' UTF-8 of some texts, in one statement. */
+  contents(ids: number[]): Map<number, Buffer> {
+    const rows = this.statement(
+      `SELECT id, CAST(content AS BLOB) AS content FROM ${this.table} WHERE id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(ids)) as { id: number; content: Buffer }[];
+    return new Map(rows.map((row) => [row.id, row.content]));
   }
 
   /** The first `count` bytes of the content's UTF-8. */
