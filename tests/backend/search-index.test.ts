@@ -679,6 +679,21 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
       });
     });
 
+    it('names the page holding the most distinct terms of a query, a word inside a longer one not counted', async () => {
+      const pages = [
+        `Pages often ${FILLER}`,
+        `${FILLER.repeat(4)} one page here. ${FILLER.repeat(4)}`,
+        `${FILLER.repeat(4)} page of notes. ${FILLER.repeat(4)}`,
+        `${FILLER.repeat(4)} the last page of notes. ${FILLER.repeat(4)}`,
+      ];
+      await index.upsert([entry(1, { content: pages.join('\f'), paged: true })]);
+      // Page 1 holds "of" and "page" only inside longer words; pages 3 and 4 both words, the first of them wins.
+      expect((await index.search({ text: 'page of' })).hits[0]).toMatchObject({
+        snippet: expect.stringContaining('<em>page</em> <em>of</em> notes'),
+        page: 3,
+      });
+    });
+
     it('names no page for a snippet from the description, nor for a text that is not paged', async () => {
       await index.upsert([
         entry(1, { description: '一份关于星系的介绍', content: PAGED, paged: true }),
