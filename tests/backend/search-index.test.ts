@@ -930,6 +930,16 @@ describe('SqliteSearchIndex', () => {
     expect((index as unknown as { statements: Map<string, unknown> }).statements.size).toBeLessThanOrEqual(500);
   });
 
+  it('reads whole texts for the best pages of one page of hits up to its budget, the rest keeping their first match', async () => {
+    const pages = [`page ${FILLER}`, `${FILLER.repeat(4)} page of notes. ${FILLER.repeat(4)}`].join('\f');
+    const size = Buffer.byteLength(pages);
+    index = new SqliteSearchIndex(opened.sqlite, 'document', { bestPageBytes: Math.floor(size * 2.5) });
+    await index.upsert([1, 2, 3].map((id) => entry(id, { content: pages, paged: true })));
+    // Two texts fit the budget, the third names the page of its first match.
+    const named = (await index.search({ text: 'page of', sort: 'newest' })).hits.map((hit) => hit.page).sort();
+    expect(named).toEqual([1, 2, 2]);
+  });
+
   it('gets the heads of long texts when the index was made before heads were kept', async () => {
     const long = `${FILLER.repeat(10)}开篇提到的词。${FILLER.repeat(1000)}`;
     await index.upsert([entry(1, { content: long }), entry(2)]);

@@ -56,6 +56,8 @@ export interface PostgresSearchIndexOptions {
   weights?: ColumnWeights;
   /** Characters of text in a snippet. */
   snippetLength?: number;
+  /** Bytes of whole texts one page of hits may read for their best pages (BEST_PAGE_BYTES). */
+  bestPageBytes?: number;
 }
 
 /** Entries written per statement: a batch is cut at this much tsvector text. */
@@ -140,6 +142,7 @@ export class PostgresSearchIndex implements SearchIndex {
    */
   private readonly usual: { sql: string; name: string; procedure: string };
   private readonly snippetLength: number | undefined;
+  private readonly bestPageBytes: number | undefined;
   private created: Promise<void> | undefined;
   /** every entry's tokens are this tokenizer version's, the dictionary words with them */
   private current = true;
@@ -166,6 +169,7 @@ export class PostgresSearchIndex implements SearchIndex {
       () => this.current,
     );
     this.snippetLength = options.snippetLength;
+    this.bestPageBytes = options.bestPageBytes;
     this.reach = new HitDescriber(this.texts, options.snippetLength).reach;
     const usual = this.planner.search({
       parsed: { terms: [{ kind: 'phrase', tokens: ['word'] }], titleOnly: false },
@@ -668,7 +672,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const rows = await this.run<SearchRow>(statement);
     const page = rows.filter((row): row is SearchRow & { id: number } => row.id !== null);
     const texts = page.filter((row): row is SearchRow & WindowRow => row.title !== null);
-    const describer = new HitDescriber(this.texts.prefetched(texts), this.snippetLength);
+    const describer = new HitDescriber(this.texts.prefetched(texts), this.snippetLength, this.bestPageBytes);
     const hits = await describer.describe(
       page.map((row) => ({ id: row.id, rank: row.rank ?? 0 })),
       parsed,

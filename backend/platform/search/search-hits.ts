@@ -178,15 +178,24 @@ export function bestPageAt(text: Buffer, starts: Buffer, needles: Needles): numb
   return typed[best]! >= 0 ? typed[best]! : first[best]!;
 }
 
+/**
+ * The bytes of whole texts one page of hits may read to find their best pages (bestPages): a text
+ * is up to 3 MB (MAX_CONTENT_LENGTH characters), and a results page of long books would read tens
+ * of megabytes per search. The hits past it, in rank order, keep the page of their first match.
+ */
+export const BEST_PAGE_BYTES = 4 * 1024 * 1024;
+
 export class HitDescriber {
   private readonly snippetLength: number;
 
   /**
    * @param snippetLength characters of text in a snippet
+   * @param bestPageBytes bytes of whole texts read for the best pages of one page of hits
    */
   constructor(
     private readonly texts: HitTextSource,
     snippetLength = DEFAULT_SNIPPET_LENGTH,
+    private readonly bestPageBytes = BEST_PAGE_BYTES,
   ) {
     this.snippetLength = Math.max(1, Math.trunc(snippetLength));
   }
@@ -219,7 +228,8 @@ export class HitDescriber {
   /**
    * Where the paged hits of a query of several terms match on their best page (bestPageAt), when
    * that is not the page of their first match: their whole contents read in one statement, only
-   * for such a query (of one term, the earliest page holding it is the first match's).
+   * for such a query (of one term, the earliest page holding it is the first match's), and no more
+   * than `bestPageBytes` of them.
    */
   private async bestPages(
     rows: RankedRow[],
@@ -229,9 +239,12 @@ export class HitDescriber {
   ): Promise<Map<number, BestMatch>> {
     const moved = new Map<number, BestMatch>();
     if (parsed.titleOnly || needles.terms.length < 2) return moved;
+    let budget = this.bestPageBytes;
     const paged = rows.flatMap((row) => {
       const text = texts.get(row.id);
-      return text && text.at >= 0 && pageCount(text.pageStarts) > 1 ? [text] : [];
+      if (!text || text.at < 0 || pageCount(text.pageStarts) <= 1 || text.size > budget) return [];
+      budget -= text.size;
+      return [text];
     });
     if (paged.length === 0) return moved;
     const contents = await this.texts.contents(paged.map((text) => text.id));

@@ -29,6 +29,8 @@ export interface SqliteSearchIndexOptions {
   weights?: ColumnWeights;
   /** Characters of text in a snippet. */
   snippetLength?: number;
+  /** Bytes of whole texts one page of hits may read for their best pages (BEST_PAGE_BYTES). */
+  bestPageBytes?: number;
 }
 
 /** Prepared statements kept per index, the oldest dropped first. */
@@ -82,7 +84,7 @@ export class SqliteSearchIndex implements SearchIndex {
       bm25,
       () => this.current,
     );
-    this.hits = new HitDescriber(this.texts, options.snippetLength);
+    this.hits = new HitDescriber(this.texts, options.snippetLength, options.bestPageBytes);
     this.createTables();
     this.current = !this.needsRebuild;
   }
