@@ -2,8 +2,9 @@
 // embedded backend unless BACKEND_URL is set, listen, and a graceful shutdown on SIGTERM/
 // SIGINT in which in-flight requests finish.
 import type { Server } from 'node:http';
+import { existsSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeGracefully } from '../backend/platform/graceful-close';
 import { boundHeapGrowth } from '../backend/platform/heap';
@@ -145,13 +146,28 @@ export async function main(env: Record<string, string | undefined> = process.env
   if (admin?.generated) {
     lines.push('', `admin account created: username "${admin.username}", password "${admin.password}"`);
     lines.push('(the password is shown only this once: note it, then change it after logging in)');
-    lines.push('(lost it? npm run admin:password gives the admin a new one)');
+    lines.push(...lostPasswordHint());
   } else if (admin) {
     // The operator chose this password: it stays out of the output (and the logs it lands in).
     lines.push('', `admin account created: username "${admin.username}", with the password set in ADMIN_PASSWORD`);
   }
   lines.push('', 'press Ctrl-C to stop the site (requests in flight finish first)');
   process.stdout.write(`\n${framed(lines)}\n\n`);
+}
+
+/**
+ * How to give the admin a new password, said as this process can run it: from the server bundle
+ * (the Docker image, `npm run start:prod`) the bundled command beside it, with node (the image
+ * has neither tsx nor scripts/); from source, the npm script.
+ */
+function lostPasswordHint(): string[] {
+  const bundled = fileURLToPath(new URL('../scripts/admin-password.mjs', import.meta.url));
+  if (!existsSync(bundled)) return ['(lost it? npm run admin:password gives the admin a new one)'];
+  const command = `node ${relative(process.cwd(), bundled)}`;
+  return [
+    `(lost it? ${command} gives the admin a new one;`,
+    ` in the Docker image: docker compose exec site ${command})`,
+  ];
 }
 
 /**

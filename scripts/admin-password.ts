@@ -2,6 +2,8 @@
 // DATA_DIR (or DATABASE_URL), for an owner who lost the one the first start printed: the one in
 // ADMIN_PASSWORD, or one generated and printed here once. The site may keep running; the admin's
 // sessions end, and the dashboard asks again for a generated password to be changed.
+// From a build and in the Docker image (no tsx there): `node dist/server/scripts/admin-password.mjs`
+// (scripts/build-server.ts bundles it).
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadBackendConfig } from '../backend/config';
 import { openDatabase, openPostgres } from '../backend/db';

@@ -1,6 +1,7 @@
-// `npm run build:server`: the server bundles (the gateway, the standalone backend, the worker, the blob
-// copy command), with the bundles of the worker threads' modules beside the server bundles that
-// start them (the threads load them by path at run time: backend/platform/thread-modules.ts, which
+// `npm run build:server`: the server bundles (the gateway, the standalone backend, the worker, the
+// operator's commands: blob copy, database copy, admin password, which the Docker image runs
+// with node as it has no tsx), with the bundles of the worker threads' modules beside the server
+// bundles that start them (the threads load them by path at run time: backend/platform/thread-modules.ts, which
 // bundles them the same way when run from source) and the data files the code reads beside its
 // own module (`new URL(file, import.meta.url)`) beside every bundle.
 // `tsx scripts/build-server.ts <outdir> [name=entry.ts …]`: more entries (tests bundle probes).
@@ -19,6 +20,7 @@ const ENTRY_POINTS: Record<string, string> = {
   'backend/worker': 'backend/worker.ts',
   'scripts/blobs-copy': 'scripts/blobs-copy.ts',
   'scripts/db-copy': 'scripts/db-copy.ts',
+  'scripts/admin-password': 'scripts/admin-password.ts',
   ...Object.fromEntries(process.argv.slice(3).map((arg) => arg.split('=', 2) as [string, string])),
 };
 

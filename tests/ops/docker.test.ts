@@ -1,6 +1,7 @@
 // What can be checked of the Docker files without a Docker engine: the compose file against
 // docs/operations.md, the Dockerfile's stages, that everything it copies exists after `npm run build`,
-// and that its start command runs the built gateway on production dependencies only.
+// and that its start command runs the built gateway on production dependencies only, as does the
+// command its start names for a lost admin password (`docker compose exec site node …`).
 // The build (in a copy of the build context) and `npm ci --omit=dev` are the run's shared ones
 // (tests/helpers/production-build.ts), which the browser tests use too.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -527,7 +528,6 @@ describe('the production image, assembled and started here as the Dockerfile say
   let runtime: Stage;
   let server: ChildProcess | undefined;
   let output = '';
-  const adminPassword = 'ops-test-admin-password';
   const stages: Record<string, string> = {};
   const stageDir = (name: string | undefined) => stages[name ?? ''] ?? join(temp, name ?? 'context');
   const runtimeCopies = () => runtime.instructions.filter((i) => i.keyword === 'COPY').map((i) => parseCopy(i.args));
@@ -563,7 +563,7 @@ describe('the production image, assembled and started here as the Dockerfile say
   });
 
   it(
-    'starts the built gateway with production dependencies only, healthy, serving the site, and stops on SIGTERM',
+    'starts the built gateway with production dependencies only, healthy, serving the site, whose named command resets the admin password, and stops on SIGTERM',
     async () => {
       // The prod-deps stage: its files from the build context, then a real `npm ci --omit=dev` (the
       // native addons it would compile taken from this work tree: productionDependencies).
@@ -615,7 +615,8 @@ describe('the production image, assembled and started here as the Dockerfile say
         HOST: '127.0.0.1',
         PORT: String(port),
         DATA_DIR: join(temp, 'data'),
-        ADMIN_PASSWORD: adminPassword,
+        // What compose gives the container when `.env` sets none: the first start generates it.
+        ADMIN_PASSWORD: '',
         CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
         LOG_LEVEL: 'warn',
       };
@@ -652,13 +653,31 @@ describe('the production image, assembled and started here as the Dockerfile say
       expect(asset.status).toBe(200);
       expect(asset.headers.get('content-encoding')).toBe('br');
 
-      const login = await fetch(`${url}/api/v1/user/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: url, 'sec-fetch-site': 'same-origin' },
-        body: JSON.stringify({ username: 'admin', password: adminPassword }),
-      });
+      const signIn = (password: string) =>
+        fetch(`${url}/api/v1/user/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: url, 'sec-fetch-site': 'same-origin' },
+          body: JSON.stringify({ username: 'admin', password }),
+        });
+      // The start's frame: the generated password, and the command that gives a new one in the image.
+      await expect.poll(() => output.includes('  └')).toBe(true);
+      const firstPassword = /admin account created: username "admin", password "(\S+)"/.exec(output)?.[1];
+      expect(firstPassword, output).toBeDefined();
+      const login = await signIn(firstPassword!);
       expect(login.status).toBe(200);
       expect(login.headers.get('set-cookie')).toMatch(/^token=/);
+
+      // Lost it: the command the frame names, as `docker compose exec site …` runs it in the running
+      // container (its working directory and environment), on what the image holds.
+      const lostPassword = / in the Docker image: docker compose exec site (node \S+)\)/.exec(output)?.[1];
+      expect(lostPassword, output).toBeDefined();
+      expect(await readRepo('docs/operations.md')).toContain(`docker compose exec site ${lostPassword}`);
+      const [, ...commandArgs] = lostPassword!.split(' ');
+      const reset = await run(process.execPath, commandArgs, { cwd: image, env });
+      const newPassword = /New password of "admin" \(.+\): (\S+)\n/.exec(reset.stdout)?.[1];
+      expect(newPassword, `${reset.stdout}${reset.stderr}`).toBeDefined();
+      expect((await signIn(firstPassword!)).status).toBe(400);
+      expect((await signIn(newPassword!)).status).toBe(200);
 
       server.kill('SIGTERM');
       expect(await exited(server), output).toBe(0);
