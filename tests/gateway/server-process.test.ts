@@ -9,7 +9,7 @@ import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
@@ -18,6 +18,8 @@ import { FIXTURE_DIST, gatewayProcessEnv, json, send, startStub, type Stub } fro
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER = join(inject('serverBundles'), 'gateway/server.mjs');
+/** What the bundle's start frame names for a lost admin password, run from ROOT. */
+const ADMIN_PASSWORD_COMMAND = `node ${relative(ROOT, join(inject('serverBundles'), 'scripts/admin-password.mjs'))}`;
 const UPLOAD_MB = 200;
 
 interface Child {
@@ -278,7 +280,9 @@ describe('gateway/server.ts', () => {
       for (const text of [
         'moredoc-site is running at http://localhost:',
         'admin account created: username "admin", password "',
-        'lost it? npm run admin:password gives the admin a new one',
+        // From the bundle (the image has no tsx): the bundled command beside it, also as Docker runs it.
+        `lost it? ${ADMIN_PASSWORD_COMMAND} gives the admin a new one;`,
+        `in the Docker image: docker compose exec site ${ADMIN_PASSWORD_COMMAND})`,
         'press Ctrl-C to stop the site',
       ]) {
         expect(inside).toContain(text);

@@ -1,7 +1,9 @@
 // The npm scripts as an operator stops them: a signal to npm alone (a service manager, `kill` of
 // the npm process) stops the process it started too, its requests in flight or its jobs
 // finishing, instead of leaving it running without its npm (each script `exec`s: dash, npm's
-// shell, would otherwise die of the signal and leave its child behind).
+// shell, would otherwise die of the signal and leave its child behind). A start also names the
+// command for a lost admin password as it runs there: the npm script from source, node on the
+// bundle from a build (the Docker image has no tsx).
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,6 +40,8 @@ interface Script {
   started: RegExp;
   /** Whether the process it started still runs, from what `started` matched. */
   runs: (found: string) => Promise<boolean>;
+  /** What its start says, once running, of a lost admin password: the command as it can be run there. */
+  lostPassword?: string;
 }
 
 const byUrl = (path: string) => (port: string) => answers(`http://127.0.0.1:${port}${path}`);
@@ -49,6 +53,7 @@ const SCRIPTS: Script[] = [
     env: {},
     started: /running at http:\/\/localhost:(\d+)/,
     runs: byUrl('/healthz'),
+    lostPassword: 'lost it? npm run admin:password gives the admin a new one',
   },
   {
     script: 'start:prod',
@@ -56,6 +61,8 @@ const SCRIPTS: Script[] = [
     env: {},
     started: /running at http:\/\/localhost:(\d+)/,
     runs: byUrl('/healthz'),
+    // The build's bundle, as the Docker image runs it (no tsx there).
+    lostPassword: 'lost it? node dist/server/scripts/admin-password.mjs gives the admin a new one',
   },
   {
     script: 'backend',
@@ -73,7 +80,7 @@ const SCRIPTS: Script[] = [
   },
 ];
 
-describe.each(SCRIPTS)('npm run $script', ({ script, cwd, env, started, runs }) => {
+describe.each(SCRIPTS)('npm run $script', ({ script, cwd, env, started, runs, lostPassword }) => {
   it('stops what it started when npm is sent SIGTERM', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'npm-start-'));
     const npm = spawn('npm', ['run', script], {
@@ -91,6 +98,7 @@ describe.each(SCRIPTS)('npm run $script', ({ script, cwd, env, started, runs }) 
       while (!(found = started.exec(out)?.[1]) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(found, out).toBeDefined();
       expect(await runs(found!)).toBe(true);
+      if (lostPassword !== undefined) expect(out).toContain(lostPassword);
 
       npm.kill('SIGTERM');
       await exited;
