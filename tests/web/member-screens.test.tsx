@@ -93,17 +93,20 @@ describe('/member/document prices', { timeout: 20_000 }, () => {
   });
 });
 
+/** 我的文档 holding one document, 讲义, in the category 教育. */
+const ONE_DOCUMENT = {
+  'GET /api/v1/document/list': {
+    status: 200,
+    body: { total: 1, document: [{ id: 8, title: '讲义', status: 2, category_id: [7] }] },
+  },
+  'GET /api/v1/category/list': { status: 200, body: { category: [{ id: 7, title: '教育', enable: true }] } },
+};
+
 describe('/member/document 编辑', { timeout: 20_000 }, () => {
   it('refuses a price above what the server takes, as the upload does, without sending it', async () => {
     const { fetchMock } = renderApp('/member/document', {
       user: member,
-      backend: {
-        'GET /api/v1/document/list': {
-          status: 200,
-          body: { total: 1, document: [{ id: 8, title: '讲义', status: 2, category_id: [7] }] },
-        },
-        'GET /api/v1/category/list': { status: 200, body: { category: [{ id: 7, title: '教育', enable: true }] } },
-      },
+      backend: ONE_DOCUMENT,
     });
     await userEvent.click(await screen.findByRole('button', { name: '编辑「讲义」' }));
     const price = screen.getByLabelText('价格');
@@ -119,13 +122,7 @@ describe('/member/document 编辑 by keyboard', { timeout: 20_000 }, () => {
   it("gives the focus back to the row's 编辑 when the form is closed", async () => {
     renderApp('/member/document', {
       user: member,
-      backend: {
-        'GET /api/v1/document/list': {
-          status: 200,
-          body: { total: 1, document: [{ id: 8, title: '讲义', status: 2, category_id: [7] }] },
-        },
-        'GET /api/v1/category/list': { status: 200, body: { category: [{ id: 7, title: '教育', enable: true }] } },
-      },
+      backend: ONE_DOCUMENT,
     });
     (await screen.findByRole('button', { name: '编辑「讲义」' })).focus();
     await userEvent.keyboard('{Enter}');
@@ -139,13 +136,7 @@ describe('/member/document 编辑 by keyboard', { timeout: 20_000 }, () => {
   it('takes the keyboard to the first field a save refuses, each message tied to its field', async () => {
     renderApp('/member/document', {
       user: member,
-      backend: {
-        'GET /api/v1/document/list': {
-          status: 200,
-          body: { total: 1, document: [{ id: 8, title: '讲义', status: 2, category_id: [7] }] },
-        },
-        'GET /api/v1/category/list': { status: 200, body: { category: [{ id: 7, title: '教育', enable: true }] } },
-      },
+      backend: ONE_DOCUMENT,
     });
     await userEvent.click(await screen.findByRole('button', { name: '编辑「讲义」' }));
     const price = screen.getByLabelText('价格');
