@@ -279,6 +279,28 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
   });
 
+  it('closes an untouched sheet with Escape, keeps a half-filled one, and gives the keyboard back to its opener', async () => {
+    renderScreen(3);
+    await screen.findByText('书籍1');
+    const opener = screen.getByRole('button', { name: /新建图书/ });
+    await userEvent.click(opener);
+    expect(sheetRoot()).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
+    expect(document.activeElement).toBe(opener);
+
+    const edit = screen.getByRole('button', { name: '编辑「书籍2」' });
+    await userEvent.click(edit);
+    const title = within(sheetRoot()).getByLabelText('书名') as HTMLInputElement;
+    await userEvent.type(title, '（下）');
+    await userEvent.keyboard('{Escape}');
+    expect(title.value).toBe('书籍2（下）');
+    // ✕ closes it, the keyboard back on 编辑.
+    await userEvent.click(within(sheetRoot()).getByRole('button', { name: '关闭' }));
+    await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
+    expect(document.activeElement).toBe(edit);
+  });
+
   it('edits a row with its values filled in', async () => {
     const { fetchMock } = renderScreen(3);
     await screen.findByText('书籍2');

@@ -582,6 +582,23 @@ describe('admin screens', { timeout: 30_000 }, () => {
     expect(document.activeElement).toBe(opener);
   });
 
+  it('/admin/order closes 支付通知记录 with Escape and gives the keyboard back to its button', async () => {
+    renderApp('/admin/order', {
+      user: admin,
+      permissions: [perm(1, 'OrderAPI', 'ListOrder'), perm(2, 'OrderAPI', 'ListPaymentNotification')],
+      backend: {
+        'GET /api/v1/order/list': { status: 200, body: { total: 1, order: [{ ...pending, provider: 'manual' }] } },
+        'GET /api/v1/order/notification': { status: 200, body: { total: 0, notification: [] } },
+      },
+    });
+    const opener = await screen.findByRole('button', { name: '支付通知记录' });
+    await userEvent.click(opener);
+    expect(await screen.findByText('暂无支付通知')).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
+    expect(document.activeElement).toBe(opener);
+  });
+
   it('/admin/order keeps a reason being written when a click lands beside its dialog', async () => {
     renderApp('/admin/order', {
       user: admin,
@@ -627,6 +644,26 @@ describe('admin screens', { timeout: 30_000 }, () => {
       days: 30,
       reason: '活动赠送',
     });
+  });
+
+  it("/admin/user/vip closes a member's 会员变更记录 with Escape and gives the keyboard back to 记录", async () => {
+    renderApp('/admin/user/vip', {
+      user: admin,
+      permissions: [perm(1, 'UserVipAPI', 'ListUserVip'), perm(2, 'UserVipAPI', 'ListUserVipLog')],
+      backend: {
+        'GET /api/v1/vip/list': {
+          status: 200,
+          body: { total: 1, user_vip: [{ user_id: 2, username: 'amy', active: true, end_at: '2099-01-01T00:00:00Z' }] },
+        },
+        'GET /api/v1/vip/log': { status: 200, body: { total: 0, log: [] } },
+      },
+    });
+    const opener = await screen.findByRole('button', { name: '「amy」的变更记录' });
+    await userEvent.click(opener);
+    expect(await screen.findByText('暂无变更记录')).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
+    expect(document.activeElement).toBe(opener);
   });
 
   /** /admin/config/vip for an admin, with one textarea row of the vip config; saves succeed. */

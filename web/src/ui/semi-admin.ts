@@ -10,7 +10,8 @@ export { Modal } from './Modal';
 export { default as Nav } from '@douyinfe/semi-ui-19/lib/es/navigation';
 export { NavCollapseButton } from './NavCollapseButton';
 export { default as Select } from '@douyinfe/semi-ui-19/lib/es/select';
-export { default as SideSheet } from '@douyinfe/semi-ui-19/lib/es/sideSheet';
+// SideSheet: Semi's, closed by Escape, its ✕ named 关闭, the focus back to its opener (SideSheet.tsx).
+export { SideSheet } from './SideSheet';
 export { default as Switch } from '@douyinfe/semi-ui-19/lib/es/switch';
 export { default as Table } from '@douyinfe/semi-ui-19/lib/es/table';
 export { default as TextArea } from '@douyinfe/semi-ui-19/lib/es/input/textarea';

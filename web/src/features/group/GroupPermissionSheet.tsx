@@ -10,7 +10,7 @@ import type { Permission } from '../../../../shared/types/permission';
 import { errorMessage, unwrap } from '../../api/client';
 import { groupPermissionsQuery, setGroupPermissions } from './api';
 import { allPermissionsQuery } from '../permission/api';
-import { IconClose, IconSearch, IconTreeTriangleDown } from '../../ui/icons';
+import { IconSearch, IconTreeTriangleDown } from '../../ui/icons';
 import { Button, Input, Skeleton, Tag } from '../../ui/semi';
 import { SideSheet, Tree, type TreeNodeData } from '../../ui/semi-admin';
 import { ErrorState } from '../../ui/states';
@@ -145,9 +145,10 @@ export function GroupPermissionSheet({ group, onClose }: { group: Group; onClose
       title={title}
       onCancel={onClose}
       width={sheetWidth(640)}
-      closeIcon={<IconClose aria-label="关闭" />}
-      // A stray click beside the sheet must not throw away the boxes ticked (取消 and ✕ still close it).
+      // A stray click beside the sheet or Escape must not throw away the boxes ticked (取消 and ✕
+      // still close it).
       maskClosable={!edited}
+      closeOnEsc={!edited}
     >
       {failed ? (
         <ErrorState

@@ -2,7 +2,7 @@
 // admin's decisions, each with a reason kept on the order: confirm a payment (a transfer, even
 // one closed by its timeout, or a payment that arrived after the order closed), refund, close.
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { optionLabel } from '../../../../shared/constants';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { grpcPermissionPath } from '../../../../shared/permissions';
@@ -16,7 +16,6 @@ import {
 import { ActionDialog } from '../../kit/admin-resource/ActionDialog';
 import { useMayCall } from '../../kit/admin-resource/permission-check';
 import { QueryStates } from '../../kit/query-states/QueryStates';
-import { IconClose } from '../../ui/icons';
 import { Button, Tag } from '../../ui/semi';
 import { SideSheet } from '../../ui/semi-admin';
 import { EmptyState } from '../../ui/states';
@@ -91,14 +90,7 @@ function OrderDetailSheet({ order, onClose }: { order: Order; onClose: () => voi
     ['开通的会员期', order.vip_start_at ? `${when(order.vip_start_at)} 至 ${when(order.vip_end_at)}` : '-'],
   ];
   return (
-    <SideSheet
-      visible
-      title={`订单详情 · ${order.order_no ?? ''}`}
-      onCancel={onClose}
-      closeOnEsc
-      width={sheetWidth(620)}
-      closeIcon={<IconClose aria-label="关闭" />}
-    >
+    <SideSheet visible title={`订单详情 · ${order.order_no ?? ''}`} onCancel={onClose} width={sheetWidth(620)}>
       <dl className="app-checkout__summary">
         {rows.map(([label, value]) => (
           <div key={label} style={{ display: 'contents' }}>
@@ -139,12 +131,6 @@ export function OrderAdminActions({ order }: { order: Order }) {
   const reopenable = confirmableAfterClose(order);
   const no = order.order_no ?? '';
   const close = () => setOpen(null);
-  // The keyboard goes back to 详情 when the sheet closes (✕, Escape or a click beside it).
-  const detailButtonId = useId();
-  const closeDetail = () => {
-    setOpen(null);
-    document.getElementById(detailButtonId)?.focus();
-  };
   const reasonDialog = (kind: 'confirm' | 'refund' | 'close') => {
     const spec = {
       confirm: {
@@ -234,13 +220,7 @@ export function OrderAdminActions({ order }: { order: Order }) {
   };
   return (
     <>
-      <Button
-        id={detailButtonId}
-        size="small"
-        theme="borderless"
-        aria-label={`订单 ${no} 详情`}
-        onClick={() => setOpen('detail')}
-      >
+      <Button size="small" theme="borderless" aria-label={`订单 ${no} 详情`} onClick={() => setOpen('detail')}>
         详情
       </Button>
       {may(CONFIRM) && (status === OrderStatus.Pending || reopenable) && (
@@ -270,7 +250,7 @@ export function OrderAdminActions({ order }: { order: Order }) {
           关闭
         </Button>
       )}
-      {open === 'detail' && <OrderDetailSheet order={order} onClose={closeDetail} />}
+      {open === 'detail' && <OrderDetailSheet order={order} onClose={close} />}
       {open && open !== 'detail' && reasonDialog(open)}
     </>
   );

@@ -6,7 +6,6 @@ import { grpcPermissionPath } from '../../../../shared/permissions';
 import { notificationOutcomeOptions } from '../../../../shared/vip';
 import { useMayCall } from '../../kit/admin-resource/permission-check';
 import { QueryStates } from '../../kit/query-states/QueryStates';
-import { IconClose } from '../../ui/icons';
 import { Pager } from '../../ui/Pager';
 import { Button } from '../../ui/semi';
 import { SideSheet } from '../../ui/semi-admin';
@@ -22,13 +21,7 @@ function NotificationLogSheet({ onClose }: { onClose: () => void }) {
   const [outcome, setOutcome] = useState<string>();
   const log = useQuery({ ...notificationLogQuery(outcome ?? '', page, PAGE_SIZE), placeholderData: keepPreviousData });
   return (
-    <SideSheet
-      visible
-      title="支付通知记录"
-      onCancel={onClose}
-      width={sheetWidth(680)}
-      closeIcon={<IconClose aria-label="关闭" />}
-    >
+    <SideSheet visible title="支付通知记录" onCancel={onClose} width={sheetWidth(680)}>
       <div className="app-order-actions" role="group" aria-label="按结果筛选">
         {[{ value: undefined, label: '全部' }, ...notificationOutcomeOptions].map((o) => (
           <Button

@@ -11,7 +11,6 @@ import { ActionDialog } from '../../kit/admin-resource/ActionDialog';
 import { useMayCall } from '../../kit/admin-resource/permission-check';
 import type { FieldDef } from '../../kit/admin-resource/resource';
 import { QueryStates } from '../../kit/query-states/QueryStates';
-import { IconClose } from '../../ui/icons';
 import { Pager } from '../../ui/Pager';
 import { Button } from '../../ui/semi';
 import { SideSheet } from '../../ui/semi-admin';
@@ -52,13 +51,7 @@ function VipLogSheet({ row, onClose }: { row: UserVip; onClose: () => void }) {
   const [page, setPage] = useState(1);
   const log = useQuery(vipLogQuery(row.user_id ?? 0, page));
   return (
-    <SideSheet
-      visible
-      title={`会员变更记录 · ${row.username ?? ''}`}
-      onCancel={onClose}
-      width={sheetWidth(560)}
-      closeIcon={<IconClose aria-label="关闭" />}
-    >
+    <SideSheet visible title={`会员变更记录 · ${row.username ?? ''}`} onCancel={onClose} width={sheetWidth(560)}>
       <QueryStates
         query={log}
         loadingRows={6}

@@ -4,7 +4,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { unwrap } from '../../api/client';
-import { IconClose } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { SideSheet } from '../../ui/semi-admin';
 import { toastFailure } from '../toasts/failure-toast';
@@ -68,10 +67,10 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
       title={title}
       onCancel={save.isPending ? undefined : onClose}
       width={sheetWidth(560)}
-      closeIcon={<IconClose aria-label="关闭" />}
-      // A click beside the sheet closes it only while nothing was typed: a stray click must not
-      // throw away a half-filled form (取消 and ✕ still close it).
+      // A click beside the sheet or Escape closes it only while nothing was typed: a stray click
+      // or key must not throw away a half-filled form (取消 and ✕ still close it).
       maskClosable={!save.isPending && !edited}
+      closeOnEsc={!edited}
       footer={
         <div className="app-resource-form__footer">
           <Button onClick={onClose} disabled={save.isPending}>

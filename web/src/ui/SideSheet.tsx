@@ -1,0 +1,47 @@
+// Semi's SideSheet as every sheet of the site has it: its ✕ named 关闭, Escape closes it, and
+// whichever way it closes (✕, Escape, 取消, a click beside it, a save) the keyboard goes back to
+// what held it when the sheet opened (the button that opened it): removing the sheet under the
+// focus left it on the page's <body>. A sheet is rendered when it opens and removed when it closes.
+import { useEffect, useState, type ComponentProps } from 'react';
+import SemiSideSheet from '@douyinfe/semi-ui-19/lib/es/sideSheet';
+import { IconClose } from './icons';
+
+export type SideSheetProps = Omit<ComponentProps<typeof SemiSideSheet>, 'onCancel'> & {
+  /** Closes the sheet (✕, Escape, a click beside it); none while it may not close (a save on its way). */
+  onCancel?: () => void;
+};
+
+/** An Escape meant for a list open inside the sheet (a Select's, a TreeSelect's): it closes that list only. */
+const closesAList = (target: EventTarget | null) =>
+  target instanceof Element &&
+  target.closest('[role="combobox"][aria-expanded="true"], .semi-popover-wrapper') !== null;
+
+export function SideSheet({ onCancel, closeOnEsc = true, ...props }: SideSheetProps) {
+  // What held the focus as the sheet opened: the click on the opener gave it the focus.
+  const [opener] = useState(() => (typeof document === 'undefined' ? null : document.activeElement));
+  const escape = closeOnEsc ? onCancel : undefined;
+
+  useEffect(() => {
+    if (!escape) return undefined;
+    // Semi's own closeOnEsc hears only a keyCode of 27, and also the Escape that closes a list
+    // open in the sheet: this one listens before the page's handlers, while that list is open.
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !closesAList(event.target)) escape();
+    };
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, [escape]);
+
+  useEffect(
+    () => () => {
+      const focused = document.activeElement;
+      const lost = !focused || focused === document.body || focused.closest('.semi-sidesheet') !== null;
+      if (lost && opener instanceof HTMLElement && opener !== document.body && opener.isConnected) opener.focus();
+    },
+    [opener],
+  );
+
+  return (
+    <SemiSideSheet closeIcon={<IconClose aria-label="关闭" />} {...props} onCancel={onCancel} closeOnEsc={false} />
+  );
+}
