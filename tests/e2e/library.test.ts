@@ -214,7 +214,7 @@ describe('the library, from upload to download', () => {
     // VIP is off here, so not offered.
     const end = page.getByRole('region', { name: '免费预览已结束' });
     expect(await end.getByRole('link', { name: '登录后下载全文' }).getAttribute('href')).toBe(
-      `/auth/login?redirect=${encodeURIComponent(need('path'))}`,
+      `/auth/login?redirect=${encodeURIComponent(`${need('path')}?page=2`)}`,
     );
     expect(await end.getByText(/继续阅读|VIP/).count()).toBe(0);
     // Nothing wider than the phone.

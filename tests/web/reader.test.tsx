@@ -459,11 +459,12 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('heading', { name: '免费预览已结束' })).toBeTruthy();
     expect(screen.getAllByRole('figure')).toHaveLength(3);
     expect(screen.getByText(/剩余/).textContent).toBe('可预览页数已用完，剩余 5 页未读。');
-    // Logging in opens nothing by itself: it is offered for what it leads to, the download.
+    // Logging in opens nothing by itself: it is offered for what it leads to, the download; it
+    // comes back where the visitor stopped, the last free page (not the first).
     const end = screen.getByRole('region', { name: '免费预览已结束' });
     expect(within(end).queryByText(/继续阅读/)).toBeNull();
     expect(within(end).getByRole('link', { name: '登录后下载全文' }).getAttribute('href')).toBe(
-      '/auth/login?redirect=%2Flibrary%2F7%2F42',
+      `/auth/login?redirect=${encodeURIComponent('/library/7/42?page=3')}`,
     );
     expect(within(end).getByRole('link', { name: '开通VIP阅读全文' }).getAttribute('href')).toBe('/vip');
     expect(within(end).queryByRole('button')).toBeNull();
@@ -1067,6 +1068,14 @@ describe('find in this document', () => {
       const summary = await screen.findByText(/超出免费预览范围/);
       expect(summary.textContent).toBe('第 6 页超出免费预览范围，下载文档或开通VIP后可阅读');
       await waitFor(() => expect(scrolled().at(-1)?.contains(end)).toBe(true));
+      // Logging in brings the visitor back to that page, not to the preview's last one.
+      const login = within(end).getByRole('link', { name: '登录后下载全文' }).getAttribute('href') ?? '';
+      const back = new URL(new URL(login, 'http://x').searchParams.get('redirect') ?? '', 'http://x');
+      expect([back.pathname, back.searchParams.get('page'), back.searchParams.get('wd')]).toEqual([
+        '/library/7/42',
+        '6',
+        '城市',
+      ]);
       expect(screen.queryByText(/未找到/)).toBeNull();
       expect(screen.getByLabelText('当前第 3 页，共 8 页')).toBeTruthy();
     } finally {

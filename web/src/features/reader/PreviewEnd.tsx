@@ -27,6 +27,10 @@ export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: num
   const vipReads = useVipReadsAll();
   const { pathname, search } = useLocation();
   const remaining = (doc.pages ?? 0) - shownPages;
+  // Back from the login where the visitor stopped: the last free page (`?page=`), not the first;
+  // a page past the preview that the address named (a search hit) stays the one to open.
+  const back = new URLSearchParams(search);
+  if (!(Number(back.get('page')) > shownPages)) back.set('page', String(shownPages));
   return (
     <section className="app-preview-end" aria-labelledby="preview-end-title">
       <h2 id="preview-end-title" className="app-preview-end__title">
@@ -44,7 +48,7 @@ export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: num
         {loggedIn ? (
           <DownloadButton doc={doc} what="下载全文" vipBadge />
         ) : (
-          <Link className="app-preview-end__action" to={loginLocation(pathname + search)}>
+          <Link className="app-preview-end__action" to={loginLocation(`${pathname}?${back.toString()}`)}>
             登录后下载全文
           </Link>
         )}
