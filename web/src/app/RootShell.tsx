@@ -17,6 +17,7 @@ import { ToastViewport } from '../kit/toasts/ToastViewport';
 import { SITE_CLOSED_TITLE } from '../../../shared/page-head';
 import { SiteClosedPage } from '../pages/public/SiteClosedPage';
 import { PageHeadManager, useDocumentTitle } from './document-head';
+import { RouteChange } from './route-change';
 import { isSiteClosedError } from './route-guard';
 import './app.css';
 
@@ -91,17 +92,23 @@ export function RootErrorBoundary() {
   const settings = useQuery(settingsQuery()).data;
   const status = errorStatus(error);
   const closed = isSiteClosedError(error);
-  useDocumentTitle(
-    settings ?? {},
-    `${closed ? SITE_CLOSED_TITLE : ERROR_SCREEN.title} - ${settings ? siteName(settings) : ''}`,
-  );
+  const title = `${closed ? SITE_CLOSED_TITLE : ERROR_SCREEN.title} - ${settings ? siteName(settings) : ''}`;
+  useDocumentTitle(settings ?? {}, title);
+  // In place of the shell and its RouteChange: reached by a move, the focus to its <main>, its title said.
+  const change = <RouteChange title={title} />;
   if (closed) {
     return (
       <>
+        {change}
         <SiteClosedPage />
         <ToastViewport />
       </>
     );
   }
-  return <ErrorScreen status={status} message={errorDetail(error)} />;
+  return (
+    <>
+      {change}
+      <ErrorScreen status={status} message={errorDetail(error)} />
+    </>
+  );
 }

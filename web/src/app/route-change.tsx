@@ -11,8 +11,8 @@ import { useLocation } from 'react-router-dom';
  * move that left the focus on <body> goes there too whatever changed (退出登录 on the home page:
  * the user menu went with it).
  */
-function useFocusOnNewScreen(pathname: string, key: string): void {
-  const shown = useRef({ pathname, key });
+function useFocusOnNewScreen(pathname: string, key: string, arrived: boolean): void {
+  const shown = useRef(arrived ? { pathname: '', key: '' } : { pathname, key });
   useEffect(() => {
     const was = shown.current;
     if (was.key === key) return;
@@ -25,18 +25,28 @@ function useFocusOnNewScreen(pathname: string, key: string): void {
   }, [pathname, key]);
 }
 
+/** The router's key of the screen the browser loaded: any other screen came by a move inside the app. */
+let loadedKey: string | undefined;
+
 /**
  * The page's `title` in a polite live region once the address changed since the first screen (a
  * page load is read by itself), so that it is heard on each move, and again when it changes as the
- * screen's data comes or its query changes (a search's words, a list's page).
+ * screen's data comes or its query changes (a search's words, a list's page). A screen that takes
+ * the place of the whole app (the error screen) renders its own: mounted by a move inside the app,
+ * it is itself that move's new screen.
  */
 export function RouteChange({ title }: { title: string }) {
   const { pathname, search, key } = useLocation();
   const address = pathname + search;
-  const [firstAddress] = useState(address);
-  const [moved, setMoved] = useState(false);
+  const [arrived] = useState(() => {
+    if (typeof document === 'undefined') return false;
+    loadedKey ??= key;
+    return key !== loadedKey;
+  });
+  const [firstAddress] = useState(arrived ? '' : address);
+  const [moved, setMoved] = useState(arrived);
   if (!moved && address !== firstAddress) setMoved(true);
-  useFocusOnNewScreen(pathname, key);
+  useFocusOnNewScreen(pathname, key, arrived);
   return (
     <div role="status" className="app-visually-hidden">
       {moved ? title : ''}

@@ -23,7 +23,8 @@ export function ScreenMessage({
   children?: ReactNode;
 } & Omit<HTMLAttributes<HTMLElement>, 'title' | 'className' | 'children'>) {
   return (
-    <main className={`app-screen-message ${className}`} aria-labelledby={titleId} {...attributes}>
+    // tabIndex -1: where the focus goes when the screen comes by a move inside the app (app/route-change.tsx).
+    <main className={`app-screen-message ${className}`} aria-labelledby={titleId} tabIndex={-1} {...attributes}>
       <Illustration name={illustration} className="app-screen-message__image" />
       <h1 id={titleId} className="app-screen-message__title">
         {title}
