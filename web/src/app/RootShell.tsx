@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import {
   isRouteErrorResponse,
   Outlet,
@@ -15,7 +16,8 @@ import { ErrorScreen } from '../kit/error-screen/ErrorScreen';
 import { siteName } from '../features/settings/use-settings';
 import { ToastViewport } from '../kit/toasts/ToastViewport';
 import { SITE_CLOSED_TITLE } from '../../../shared/page-head';
-import { SiteClosedPage } from '../pages/public/SiteClosedPage';
+import { lazy } from '../ui/lazy';
+import { PageLoading } from '../ui/PageLoading';
 import { PageHeadManager, useDocumentTitle } from './document-head';
 import { RouteChange } from './route-change';
 import { isSiteClosedError } from './route-guard';
@@ -86,6 +88,11 @@ function errorDetail(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Shown only on a closed site, never by the gateway's first render: its code comes when needed. */
+const SiteClosedPage = lazy(async () => ({
+  default: (await import('../pages/public/SiteClosedPage')).SiteClosedPage,
+}));
+
 /** Uncaught errors of any screen (docs/product.md §2/§8), and the 站点已关闭 screen of a closed site. */
 export function RootErrorBoundary() {
   const error = useRouteError();
@@ -100,7 +107,9 @@ export function RootErrorBoundary() {
     return (
       <>
         {change}
-        <SiteClosedPage />
+        <Suspense fallback={<PageLoading />}>
+          <SiteClosedPage />
+        </Suspense>
         <ToastViewport />
       </>
     );
