@@ -12,7 +12,15 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { api, setConfig } from '../helpers/backend';
 import { fixture, illustratedPdf, jpegPdf, scanJpegs, scannedPdf } from '../helpers/documents';
-import { appTookOver, EDGE_SLACK_PX, gatewayToken, openInApp, setTokenCookie, useSiteInBrowser } from './browser';
+import {
+  appTookOver,
+  EDGE_SLACK_PX,
+  gatewayToken,
+  openInApp,
+  setTokenCookie,
+  submitLogin,
+  useSiteInBrowser,
+} from './browser';
 
 /** The fixture's word that only its second page holds (tests/fixtures/documents/generate.ts). */
 const BODY_WORD = '麒麟';
@@ -220,6 +228,14 @@ describe('the library, from upload to download', () => {
     // Nothing wider than the phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(refused).toEqual([]);
+    // Logged in from there, the visitor is back where they stopped: the last free page, not the
+    // top of the document.
+    const member = await newMember();
+    await end.getByRole('link', { name: '登录后下载全文' }).click();
+    await submitLogin(page, member.username, member.password);
+    await page.waitForURL((url) => url.pathname === need('path'));
+    await page.getByLabel('当前第 2 页，共 3 页').waitFor();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   });
 
   it('a member comments in the reader; the comment waits for review, then every reader sees it (issue 15)', async () => {
