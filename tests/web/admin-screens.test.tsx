@@ -194,7 +194,7 @@ describe('role permissions', { timeout: 20_000 }, () => {
     await waitFor(() => expect(toasts.value.some((t) => t.title === '权限已保存')).toBe(true));
   });
 
-  it('keeps the ticked permissions when a click lands beside the sheet', async () => {
+  it('keeps the ticked permissions on a click beside the sheet or Escape; untouched, Escape closes it', async () => {
     const { fetchMock, sheet } = await openPermissionSheet([21]);
     await sheet.findByText('已选 1 项权限', { exact: false });
     const service = sheet.getByText('用户管理').closest('.semi-tree-option') as HTMLElement;
@@ -203,6 +203,17 @@ describe('role permissions', { timeout: 20_000 }, () => {
     expect(screen.getByText('设置权限：编辑')).toBeTruthy();
     expect(sheet.getByText('已选 4 项权限', { exact: false })).toBeTruthy();
     expect(requests(fetchMock, 'PUT', '/api/v1/group/permission')).toHaveLength(0);
+    // Escape keeps them too; untouched, the sheet closes on Escape, the keyboard back on its opener.
+    await userEvent.keyboard('{Escape}');
+    expect(sheet.getByText('已选 4 项权限', { exact: false })).toBeTruthy();
+    await userEvent.click(sheet.getByRole('button', { name: '取消' }));
+    const opener = screen.getByRole('button', { name: /设置「编辑」的权限/ });
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await userEvent.click(opener);
+    await screen.findByText('设置权限：编辑');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByText('设置权限：编辑')).toBeNull());
+    expect(document.activeElement).toBe(opener);
   });
 });
 
