@@ -2,7 +2,7 @@
 // message or hint, announced to screen readers.
 import type { ReactNode } from 'react';
 import { PasswordInput } from './PasswordInput';
-import { Input } from './semi';
+import { Input } from './semi-extra';
 import './form.css';
 
 /** The field's error, announced, or else its hint: what the input's aria-describedby names. */

@@ -3,7 +3,7 @@
 // locale, and is a div with role="button": a screen reader of a Chinese site read English there.
 import { useState, type ComponentProps } from 'react';
 import { IconEyeClosedSolid, IconEyeOpened } from './icons';
-import { Input } from './semi';
+import { Input } from './semi-extra';
 import './form.css';
 
 export type PasswordInputProps = Omit<ComponentProps<typeof Input>, 'mode' | 'type' | 'suffix'>;

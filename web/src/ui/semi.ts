@@ -10,9 +10,6 @@ import '@douyinfe/semi-ui-19/lib/es/_base/base.css';
 
 // Button: Semi's, keeping the focus while it turns busy and back (Button.tsx).
 export { Button } from './Button';
-export { default as Input } from '@douyinfe/semi-ui-19/lib/es/input';
 export { default as Skeleton } from '@douyinfe/semi-ui-19/lib/es/skeleton';
 export { default as Spin } from '@douyinfe/semi-ui-19/lib/es/spin';
-// Tag: Semi's, without its English aria-label (Tag.tsx).
-export { Tag } from './Tag';
 export { default as LocaleProvider } from '@douyinfe/semi-ui-19/lib/es/locale/localeProvider';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { formatDate } from '../../../../shared/format';
 import type { User } from '../../../../shared/types/user';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { myDocumentCountQuery } from '../document/api';
 import { UserAvatar } from '../session/UserMenu';
 import { userGroupsQuery } from '../user/api';

@@ -7,7 +7,7 @@ import { dateColumn, EnabledTag } from '../../kit/admin-resource/cells';
 import { dateTimeRender } from '../../kit/admin-resource/DateTimeInput';
 import { asList, enabledFilterOptions, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { FieldDef, ResourceDef } from '../../kit/admin-resource/resource';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { adPhase, advertisementKeys, advertisementWrites, listAdvertisements } from './api';
 
 type Values = {

@@ -1,7 +1,7 @@
 // An article's review status as a coloured tag; the reject reason is its tooltip.
 import { articleStatusOptions, optionLabel, ReviewStatus, type Option } from '../../../../shared/constants';
 import type { Article } from '../../../../shared/types/article';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 
 const STATUS_COLORS: Readonly<Record<number, 'orange' | 'green' | 'red'>> = { 0: 'orange', 1: 'green', 2: 'red' };
 

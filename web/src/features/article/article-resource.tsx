@@ -10,7 +10,7 @@ import { dateColumn } from '../../kit/admin-resource/cells';
 import type { RecycleBin } from '../../kit/admin-resource/EmptyRecycleBinButton';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ActionInput, ColumnDef, ResourceDef } from '../../kit/admin-resource/resource';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { categoryOptions } from '../category/api';
 import {
   articleKeys,

@@ -7,7 +7,7 @@ import type { Comment } from '../../../../shared/types/comment';
 import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { documentPathById } from '../document/document-links';
 import { checkComments, commentKeys, deleteComments, listComments } from './api';
 import './comments.css';

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { Panel } from '../../ui/Panel';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { envsQuery } from '../config/api';
 import './dashboard.css';
 

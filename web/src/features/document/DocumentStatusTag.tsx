@@ -1,6 +1,6 @@
 // A document's status (docs/product.md §4's eight) as a coloured tag with its Chinese label.
 import { documentStatusOptions, optionLabel } from '../../../../shared/constants';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 
 type TagColor = 'grey' | 'blue' | 'green' | 'red' | 'orange' | 'light-blue';
 

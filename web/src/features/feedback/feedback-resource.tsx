@@ -7,7 +7,7 @@ import { FEEDBACK_LIMITS } from '../../../../shared/validation';
 import { dateColumn, ImageThumb, StackCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { deleteFeedback, feedbackKeys, handleFeedback, listFeedback } from './api';
 import './feedback.css';
 

@@ -6,7 +6,8 @@ import { dateColumn } from '../../kit/admin-resource/cells';
 import { keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { IconKey } from '../../ui/icons';
-import { Button, Tag } from '../../ui/semi';
+import { Button } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { groupKeys, groupWrites, listGroups } from './api';
 
 type Values = {

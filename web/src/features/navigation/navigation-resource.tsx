@@ -9,7 +9,7 @@ import { keyword } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { parentField, titledTree } from '../../kit/admin-resource/tree';
 import { checkLink } from '../../kit/admin-resource/validation';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { fetchNavigationList, navigationKeys, navigationWrites } from './api';
 
 export type NavigationRow = Navigation & {

@@ -16,7 +16,8 @@ import {
 import { ActionDialog } from '../../kit/admin-resource/ActionDialog';
 import { useMayCall } from '../../kit/admin-resource/permission-check';
 import { QueryStates } from '../../kit/query-states/QueryStates';
-import { Button, Tag } from '../../ui/semi';
+import { Button } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { SideSheet } from '../../ui/semi-admin';
 import { EmptyState } from '../../ui/states';
 import { closeOrders, confirmOrder, notificationsQuery, refundOrder } from './api';

@@ -7,7 +7,7 @@ import {
   orderStatusOptions,
   paymentProviderOptions,
 } from '../../../../shared/vip';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 
 const COLORS: Record<number, 'orange' | 'green' | 'grey' | 'purple'> = {
   [OrderStatus.Pending]: 'orange',

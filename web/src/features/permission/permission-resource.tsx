@@ -7,7 +7,7 @@ import type { Permission } from '../../../../shared/types/permission';
 import { DateCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { listPermissions, permissionKeys, updatePermission } from './api';
 
 /** A permission row, or (negative id) the heading row of a service. */

@@ -7,7 +7,7 @@ import { DateCell, dateColumn } from '../../kit/admin-resource/cells';
 import { dateTimeRender } from '../../kit/admin-resource/DateTimeInput';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { usersField } from '../user/UserPicker';
 import {
   cancelPunishments,

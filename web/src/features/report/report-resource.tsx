@@ -8,7 +8,7 @@ import { REPORT_REMARK_MAX_LENGTH } from '../../../../shared/validation';
 import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { documentPathById } from '../document/document-links';
 import { deleteReports, handleReport, listReports, reportKeys } from './api';
 

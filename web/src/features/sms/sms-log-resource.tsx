@@ -11,7 +11,7 @@ import type { SmsLog } from '../../../../shared/types/sms';
 import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { listSmsLog, smsKeys } from './api';
 
 const STATUS_COLORS: Record<number, 'green' | 'red' | 'blue'> = {

@@ -8,7 +8,7 @@ import { dateColumn, StackCell } from '../../kit/admin-resource/cells';
 import { asList, keyword } from '../../kit/admin-resource/list-query';
 import type { ListQuery, ResourceDef } from '../../kit/admin-resource/resource';
 import { Avatar } from '../../ui/Avatar';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { createUser, deleteUsers, listUsers, updateUser, userKeys } from './api';
 import { checkEmail, checkMobile, checkPassword, checkUsername } from './validation';
 

@@ -4,7 +4,8 @@
 import { useState } from 'react';
 import { formatVipPlans, vipPlanDrafts, vipPlanProblems, type VipPlanDraft } from '../../../../shared/vip';
 import { IconDelete, IconPlus } from '../../ui/icons';
-import { Button, Input } from '../../ui/semi';
+import { Button } from '../../ui/semi';
+import { Input } from '../../ui/semi-extra';
 import { Switch } from '../../ui/semi-admin';
 import './vip.css';
 

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { formatDate } from '../../../../shared/format';
 import type { UserVip } from '../../../../shared/types/vip';
 import { QueryStates } from '../../kit/query-states/QueryStates';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { myVipQuery } from './api';
 import './vip.css';
 

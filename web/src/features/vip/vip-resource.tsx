@@ -6,7 +6,7 @@ import { VIP_PLAN_MAX_DAYS } from '../../../../shared/vip';
 import { dateColumn } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { searchedUsernames } from '../user/api';
 import { usersField } from '../user/UserPicker';
 import { VipListStatus, grantVip, listUserVips, vipKeys } from './api';

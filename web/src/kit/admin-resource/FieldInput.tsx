@@ -1,5 +1,5 @@
 // The input for one described field, by kind. Used by the resource forms and the config forms.
-import { Input } from '../../ui/semi';
+import { Input } from '../../ui/semi-extra';
 import { IconClear } from '../../ui/icons';
 import { PasswordInput } from '../../ui/PasswordInput';
 import { InputNumber, Select, Switch, TextArea, TreeSelect, type TreeNodeData } from '../../ui/semi-admin';

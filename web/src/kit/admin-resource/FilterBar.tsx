@@ -1,7 +1,8 @@
 // The filters above a resource list: keyword boxes apply on Enter or 搜索, selects at once.
 import { useState, type FormEvent } from 'react';
 import { IconClear, IconSearch } from '../../ui/icons';
-import { Button, Input } from '../../ui/semi';
+import { Button } from '../../ui/semi';
+import { Input } from '../../ui/semi-extra';
 import { DatePicker, Select } from '../../ui/semi-admin';
 import { DEFAULT_TIME_ZONE, formatDate } from '../../../../shared/format';
 import type { FilterDef, FilterValue, FilterValues } from './resource';

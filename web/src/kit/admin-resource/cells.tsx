@@ -1,7 +1,7 @@
 // Small cell renderers, and the columns made of them, shared by the resource screens.
 import { Fragment, type ReactNode } from 'react';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import type { ColumnDef } from './resource';
 
 export function EnabledTag({

@@ -4,7 +4,7 @@ import { DocumentRecordTitle } from '../../features/document/DocumentRecordTitle
 import { userDownloadsQuery } from '../../features/user/api';
 import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
 import { useSettings } from '../../features/settings/use-settings';
-import { Tag } from '../../ui/semi';
+import { Tag } from '../../ui/semi-extra';
 import { EmptyState } from '../../ui/states';
 import './member.css';
 
