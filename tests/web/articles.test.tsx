@@ -385,6 +385,31 @@ describe('article page', { timeout: 30_000 }, () => {
     expect(within(other).getByRole('button', { name: '回复' })).toBeTruthy();
   });
 
+  it('heads the comments with the public count and says how many of the reader’s own listed ones wait for review', async () => {
+    commentsInView();
+    const approved: Comment[] = [
+      { id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, document_id: 1, type: 1 },
+    ];
+    const mine: Comment[] = [
+      { id: 11, content: '第一条', status: 0, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 },
+      { id: 12, content: '第二条', status: 0, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 },
+      { id: 13, content: '第三条', status: 2, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 },
+    ];
+    renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/comment/list': (url) => ({
+          status: 200,
+          body: { comment: url.searchParams.get('user_id') === '2' ? mine : approved },
+        }),
+      }),
+    });
+    expect(await screen.findByText('第二条')).toBeTruthy();
+    expect(screen.getAllByText('审核中')).toHaveLength(2);
+    const heading = await screen.findByRole('heading', { name: /^评论（1）/ });
+    expect(heading.textContent).toBe('评论（1）（另有 2 条待审核、1 条未通过审核）');
+  });
+
   it('shows the newest 20 threads, then 20 more at each 查看更多评论, and asks for the newest comments first', async () => {
     commentsInView();
     const approved: Comment[] = Array.from({ length: 45 }, (_, i) => ({

@@ -46,6 +46,19 @@ export function commentThreads(approved: readonly Comment[], mine: readonly Comm
   return tops.reverse().map((comment) => ({ comment, replies: all.filter((c) => c.parent_id === comment.id) }));
 }
 
+/**
+ * The count in the heading is the server's public one (approved comments); the reader's own comments listed
+ * beside them but not approved yet are told apart after it, so the heading agrees with the list.
+ */
+export function unlistedCountNote(approved: readonly Comment[], mine: readonly Comment[]): string {
+  const approvedIds = new Set(approved.map((c) => c.id));
+  const own = mine.filter((c) => !approvedIds.has(c.id) && c.status !== ReviewStatus.Approved);
+  const pending = own.filter((c) => c.status !== ReviewStatus.Rejected).length;
+  const rejected = own.length - pending;
+  const parts = [pending ? `${pending} 条待审核` : '', rejected ? `${rejected} 条未通过审核` : ''].filter(Boolean);
+  return parts.length ? `（另有 ${parts.join('、')}）` : '';
+}
+
 function ReviewTag({ status }: { status?: number }) {
   if (status === ReviewStatus.Approved) return null;
   return status === ReviewStatus.Rejected ? (
@@ -266,6 +279,7 @@ export function CommentSection({
     onError: (error) => toastFailure('删除失败', error),
   });
   const count = approved.data?.length ?? 0;
+  const headingNote = unlistedCountNote(approved.data ?? [], mine.data ?? []);
   useEffect(() => {
     if (approved.data) onCount?.(approved.data.length);
   }, [approved.data, onCount]);
@@ -274,6 +288,7 @@ export function CommentSection({
     <section ref={section} className="app-comments" aria-labelledby="comments-title">
       <h2 id="comments-title" className="app-comments__title">
         评论{approved.data ? `（${count}）` : ''}
+        {approved.data && headingNote && <span className="app-comments__note">{headingNote}</span>}
       </h2>
       {user ? (
         <CommentForm type={type} targetId={targetId} />
