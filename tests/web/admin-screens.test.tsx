@@ -344,6 +344,32 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('note')).toBeNull();
   });
 
+  it('links a member’s article in review to its page for a reviewer holding GetArticle', async () => {
+    const articles: Backend = {
+      'GET /api/v1/article/list': {
+        status: 200,
+        body: { article: [{ id: 4, identifier: 'draft-4', title: '会员投稿', status: 0 }], total: 1 },
+      },
+    };
+    const list = perm(1, '/api.v1.ArticleAPI/ListArticle', '文章列表');
+    const { unmount } = renderApp('/admin/article/list', {
+      user: { id: 9, username: 'kefu' },
+      permissions: [list],
+      backend: articles,
+    });
+    expect(await screen.findByText('会员投稿')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: '会员投稿' })).toBeNull();
+    unmount();
+
+    renderApp('/admin/article/list', {
+      user: { id: 9, username: 'reviewer' },
+      permissions: [list, perm(2, '/api.v1.ArticleAPI/GetArticle', '查阅所有状态文章')],
+      backend: articles,
+    });
+    const title = await screen.findByRole('link', { name: '会员投稿' });
+    expect(title.getAttribute('href')).toBe('/article/detail/draft-4');
+  });
+
   it('offers 编辑 on an article only to a role holding UpdateArticle', async () => {
     const articles: Backend = {
       'GET /api/v1/article/list': {

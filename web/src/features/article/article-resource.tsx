@@ -30,12 +30,16 @@ import './article-admin.css';
 
 const permission = (rpc: string) => grpcPermissionPath('ArticleAPI', rpc);
 
-function TitleCell({ article }: { article: Article }) {
-  const published = article.status === ReviewStatus.Approved && !article.deleted_at;
+/**
+ * The title opens the article's page: a published one for anybody, one in review (or refused) for a role holding
+ * GetArticle (查阅所有状态文章), which the page serves with its 审核中 notice, so a reviewer reads it from the list.
+ */
+function TitleCell({ article, mayReadAll }: { article: Article; mayReadAll: boolean }) {
+  const readable = !article.deleted_at && (article.status === ReviewStatus.Approved || mayReadAll);
   return (
     <span className="app-resource-stack">
       <span>
-        {published ? (
+        {readable ? (
           <Link to={articlePath(article)} target="_blank">
             {article.title || '无标题'}
           </Link>
@@ -56,9 +60,9 @@ function TitleCell({ article }: { article: Article }) {
 const categoriesOf = (article: Article) => (article.category ?? []).map((c) => c.title).join('、') || '-';
 
 /** What both the article list and the recycle bin show of an article (推荐 beside the title). */
-const ARTICLE_COLUMNS: readonly ColumnDef<Article>[] = [
+const articleColumns = (mayReadAll = false): readonly ColumnDef<Article>[] => [
   { key: 'id', title: 'ID', width: 70 },
-  { key: 'title', title: '标题', render: (row) => <TitleCell article={row} /> },
+  { key: 'title', title: '标题', render: (row) => <TitleCell article={row} mayReadAll={mayReadAll} /> },
   { key: 'category', title: '分类', render: categoriesOf },
   { key: 'user', title: '作者', width: 90, render: (row) => row.user?.username ?? '-' },
   { key: 'status', title: '状态', width: 90, render: (row) => <ArticleStatusTag article={row} /> },
@@ -75,8 +79,15 @@ const rejectReason: ActionInput = {
   placeholder: '如：内容与主题无关',
 };
 
-/** `mayEdit`: whether the user holds UpdateArticle (编辑 leads to a form only they could save). */
-export function articleResource(categories: readonly Category[], mayEdit: boolean): ResourceDef<Article> {
+/**
+ * `mayEdit`: whether the user holds UpdateArticle (编辑 leads to a form only they could save); `mayReadAll`: whether
+ * they hold GetArticle, which opens articles of every status.
+ */
+export function articleResource(
+  categories: readonly Category[],
+  mayEdit: boolean,
+  mayReadAll = false,
+): ResourceDef<Article> {
   const options = categoryOptions(categories);
   return {
     key: 'article',
@@ -85,7 +96,7 @@ export function articleResource(categories: readonly Category[], mayEdit: boolea
     rowId: (row) => row.id ?? 0,
     rowLabel: (row) => row.title ?? '',
     columns: [
-      ...ARTICLE_COLUMNS,
+      ...articleColumns(mayReadAll),
       { key: 'view_count', title: '阅读', width: 70, render: (row) => row.view_count ?? 0 },
       { key: 'comment_count', title: '评论', width: 70, render: (row) => row.comment_count ?? 0 },
       dateColumn('created_at', '发布时间'),
@@ -189,7 +200,7 @@ export const recycledArticleResource: ResourceDef<Article> = {
   noun: '文章',
   rowId: (row) => row.id ?? 0,
   rowLabel: (row) => row.title ?? '',
-  columns: [...ARTICLE_COLUMNS, dateColumn('deleted_at', '删除时间')],
+  columns: [...articleColumns(), dateColumn('deleted_at', '删除时间')],
   filters: [{ kind: 'keyword', name: 'wd', label: '关键字', placeholder: '标题、摘要或正文' }],
   listKey: articleKeys.recycle,
   list: ({ page, size, filters }) =>

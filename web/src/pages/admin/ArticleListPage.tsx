@@ -13,7 +13,11 @@ export function ArticleListPage() {
   const holds = usePermissionCheck();
   const write = holds(grpcPermissionPath('ArticleAPI', 'CreateArticle'));
   const edit = holds(grpcPermissionPath('ArticleAPI', 'UpdateArticle'));
-  const resource = useMemo(() => articleResource(categories.data ?? [], edit), [categories.data, edit]);
+  const readAll = holds(grpcPermissionPath('ArticleAPI', 'GetArticle'));
+  const resource = useMemo(
+    () => articleResource(categories.data ?? [], edit, readAll),
+    [categories.data, edit, readAll],
+  );
   return (
     <ResourceScreen
       resource={resource}
