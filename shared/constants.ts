@@ -7,6 +7,9 @@ export interface Option<V extends string | number = number> {
   label: string;
 }
 
+/** The site's name of its credits when the admin has set none: the backend seeds it, the SPA falls back to it. */
+export const DEFAULT_CREDIT_NAME = '魔豆';
+
 /** The label of `value` in `options`, or `fallback` when it has none. */
 export function optionLabel<V extends string | number>(
   options: readonly Option<V>[],

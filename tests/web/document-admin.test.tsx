@@ -161,7 +161,7 @@ describe('member area', { timeout: 20_000 }, () => {
       },
     });
     expect((await screen.findByRole('link', { name: '古籍修复' })).getAttribute('href')).toBe('/library/1/4');
-    expect(screen.getByText('付费（积分）')).toBeTruthy();
+    expect(screen.getByText('付费（魔豆）')).toBeTruthy();
     expect(screen.getByText('免费')).toBeTruthy();
   });
 });

@@ -96,7 +96,7 @@ describe('home page', { timeout: 20_000 }, () => {
     ).toBe('/library/7/1');
     expect(within(section).getByRole('link', { name: '更多' }).getAttribute('href')).toBe('/library/7');
     const recommended = await screen.findByRole('region', { name: '推荐文档' });
-    expect(within(recommended).getByText('8 积分')).toBeTruthy();
+    expect(within(recommended).getByText('8 魔豆')).toBeTruthy();
     expect(screen.getByRole('link', { name: '古籍' }).getAttribute('href')).toBe('/search?wd=%E5%8F%A4%E7%B1%8D');
   });
 });

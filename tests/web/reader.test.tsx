@@ -508,7 +508,7 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(within(end).queryByRole('link', { name: /登录/ })).toBeNull();
     expect(within(end).getByRole('link', { name: '开通VIP阅读全文' }).getAttribute('href')).toBe('/vip');
     expect(within(end).getAllByText('VIP免费')).toHaveLength(1);
-    await userEvent.click(within(end).getByRole('button', { name: '下载全文（5 积分）' }));
+    await userEvent.click(within(end).getByRole('button', { name: '下载全文（5 魔豆）' }));
     await userEvent.click(within(end).getByRole('button', { name: '确定下载' }));
     expect(await screen.findByText('— 全文完 —')).toBeTruthy();
     expect(screen.getAllByRole('figure')).toHaveLength(8);
@@ -724,7 +724,7 @@ describe('the reader', { timeout: 20_000 }, () => {
     // (the button's name is its text alone: its icon is decorative, no "download")
     // A visitor, a member: the price, marked once (on the price line) VIP免费.
     const visitor = renderApp('/library/7/42', { backend: backend(), settings: vipSettings });
-    expect(within(await panel()).getByRole('button', { name: '下载（5 积分）' })).toBeTruthy();
+    expect(within(await panel()).getByRole('button', { name: '下载（5 魔豆）' })).toBeTruthy();
     expect(within(await panel()).getAllByText('VIP免费')).toHaveLength(1);
     expect(within(screen.getByRole('region', { name: '下载' })).getAllByText('VIP免费')).toHaveLength(1);
     visitor.unmount();
@@ -743,7 +743,7 @@ describe('the reader', { timeout: 20_000 }, () => {
       settings: { ...vipSettings, vip: { enable: true, free_download: false } },
       user: { id: 5, username: 'bob', is_vip: true },
     });
-    expect(within(await panel()).getByRole('button', { name: '下载（5 积分）' })).toBeTruthy();
+    expect(within(await panel()).getByRole('button', { name: '下载（5 魔豆）' })).toBeTruthy();
     paying.unmount();
     // The uploader downloads their own document for free.
     renderApp('/library/7/42', {
@@ -795,17 +795,17 @@ describe('the reader', { timeout: 20_000 }, () => {
         ([url]) => new URL(String(url), 'http://localhost').pathname === '/api/v1/document/download',
       ).length;
     // The first click asks; 取消 spends nothing.
-    await userEvent.click(within(panel).getByRole('button', { name: /下载（5 积分）/ }));
-    const asked = within(panel).getByRole('group', { name: '需 5 积分，确定下载？' });
-    expect(within(asked).getByText('需 5 积分，确定下载？')).toBeTruthy();
+    await userEvent.click(within(panel).getByRole('button', { name: /下载（5 魔豆）/ }));
+    const asked = within(panel).getByRole('group', { name: '需 5 魔豆，确定下载？' });
+    expect(within(asked).getByText('需 5 魔豆，确定下载？')).toBeTruthy();
     await userEvent.click(within(asked).getByRole('button', { name: '取消' }));
     expect(downloads()).toBe(0);
-    await userEvent.click(within(panel).getByRole('button', { name: /下载（5 积分）/ }));
+    await userEvent.click(within(panel).getByRole('button', { name: /下载（5 魔豆）/ }));
     await userEvent.click(within(panel).getByRole('button', { name: '确定下载' }));
     expect((await within(panel).findByRole('alert')).textContent).toBe('魔豆不足，无法下载');
     expect(downloads()).toBe(1);
     refuse = false;
-    await userEvent.click(within(panel).getByRole('button', { name: /下载（5 积分）/ }));
+    await userEvent.click(within(panel).getByRole('button', { name: /下载（5 魔豆）/ }));
     await userEvent.click(within(panel).getByRole('button', { name: '确定下载' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/download/abc?document_id=42'));
   });

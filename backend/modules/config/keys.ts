@@ -1,4 +1,4 @@
-import { DOCUMENT_EXTENSIONS } from '../../../shared/constants';
+import { DEFAULT_CREDIT_NAME, DOCUMENT_EXTENSIONS } from '../../../shared/constants';
 
 // Every configuration key the backend knows: MOREDOC's 95 keys (docs/moredoc.md §10)
 // plus our own categories `pay`, `vip`, `oauth` and `sms` (docs/api.md). The seed inserts missing
@@ -215,7 +215,7 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['secret_key', '链接签名密钥', 'moredoc', 'text', 50, 12],
   ]),
   ...category('score', [
-    ['credit_name', '积分名称', '魔豆', 'text', 1, 8],
+    ['credit_name', '积分名称', DEFAULT_CREDIT_NAME, 'text', 1, 8],
     ['register', '注册', '10', 'number', 10, 8],
     ['sign_in', '签到', '1', 'number', 20, 8],
     ['delete_document', '删除文档', '1', 'number', 25, 8],

@@ -1,10 +1,11 @@
 // What a document costs to download: free, or its price in the site's credits, marked
 // "VIP免费" when VIP members download without paying (vip settings).
+import { DEFAULT_CREDIT_NAME } from '../../../../shared/constants';
 import type { Settings } from '../../../../shared/types/config';
 import './document.css';
 
 export function creditName(settings: Settings): string {
-  return settings.system?.credit_name || '积分';
+  return settings.system?.credit_name || DEFAULT_CREDIT_NAME;
 }
 
 /** VIP members download priced documents for free (the vip config says so, and VIP is on sale). */

@@ -1,5 +1,6 @@
 // The admin's users (/admin/user/list): searchable by keyword, group and status; create with
 // password and groups, edit groups, password and profile, delete with the admin's own password.
+import { DEFAULT_CREDIT_NAME } from '../../../../shared/constants';
 import { grpcPermissionPath, SUPER_USER_ID } from '../../../../shared/permissions';
 import type { Group } from '../../../../shared/types/group';
 import type { User } from '../../../../shared/types/user';
@@ -83,7 +84,7 @@ export function userResource(
   myId: number | undefined,
   disabledUserIds: DisabledUsers,
   /** The site's name of its credits (魔豆), for the credits each user holds. */
-  credits = '积分',
+  credits = DEFAULT_CREDIT_NAME,
 ): ResourceDef<UserRow, Values> {
   const groupOptions = groups.map((g) => ({ value: g.id ?? 0, label: g.title ?? '' }));
   const groupById = new Map(groups.map((g) => [g.id, g]));

@@ -3,6 +3,7 @@ import { formatBytes } from '../../../../shared/format';
 import { DocumentRecordTitle } from '../../features/document/DocumentRecordTitle';
 import { userDownloadsQuery } from '../../features/user/api';
 import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
+import { creditName } from '../../features/document/DocumentPrice';
 import { useSettings } from '../../features/settings/use-settings';
 import { Tag } from '../../ui/semi-extra';
 import { EmptyState } from '../../ui/states';
@@ -11,7 +12,7 @@ import './member.css';
 /** `/member/download`: the documents the member downloaded, paid (with the credits it cost) or free. */
 export function MemberDownloadPage() {
   const settings = useSettings();
-  const creditName = settings.system?.credit_name || '积分';
+  const credits = creditName(settings);
   return (
     <MemberListPanel
       title="我的下载"
@@ -36,7 +37,7 @@ export function MemberDownloadPage() {
           // The credits it cost when the record kept them (downloads paid before that say only 付费).
           cell: (d) =>
             d.is_pay ? (
-              <Tag color="orange">{d.price ? `${d.price} ${creditName}` : `付费（${creditName}）`}</Tag>
+              <Tag color="orange">{d.price ? `${d.price} ${credits}` : `付费（${credits}）`}</Tag>
             ) : (
               <Tag color="green">免费</Tag>
             ),

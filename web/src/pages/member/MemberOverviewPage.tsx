@@ -1,6 +1,7 @@
 import { AccountSummary } from '../../features/account/AccountSummary';
 import { CurrentAccount } from '../../features/account/CurrentAccount';
 import { RecentActivity } from '../../features/account/RecentActivity';
+import { creditName } from '../../features/document/DocumentPrice';
 import { useSettings } from '../../features/settings/use-settings';
 import { MyVipState } from '../../features/vip/VipState';
 import { Link } from 'react-router-dom';
@@ -10,12 +11,12 @@ import './member.css';
 /** `/member`: the member's account at a glance, their VIP state, and their recent activity. */
 export function MemberOverviewPage() {
   const settings = useSettings();
-  const creditName = settings.system?.credit_name || '积分';
+  const credits = creditName(settings);
   return (
     <CurrentAccount loadingRows={4}>
       {(user) => (
         <>
-          <AccountSummary user={user} creditName={creditName} />
+          <AccountSummary user={user} creditName={credits} />
           <Panel title="VIP会员" titleId="member-vip-title">
             <MyVipState action={(active) => <Link to="/vip">{active ? '续费' : '开通VIP'}</Link>} />
           </Panel>
