@@ -78,6 +78,28 @@ describe('/admin/advertisement', { timeout: 20_000 }, () => {
     expect(within(old).getByText('已结束')).toBeTruthy();
   });
 
+  it('closes the open calendar on Escape, and the sheet on a second Escape', async () => {
+    renderApp('/admin/advertisement', {
+      user: admin,
+      permissions,
+      backend: {
+        'GET /api/v1/advertisement/list': { status: 200, body: {} },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: /新建广告/ }));
+    const sheet = await screen.findByRole('dialog');
+    const start = within(sheet).getByPlaceholderText('开始投放的时间');
+    await userEvent.click(start);
+    // A calendar shown: its pop-up bears -show (the closing animation that removes it never ends in happy-dom).
+    const calendar = () => document.querySelector('.semi-popover-wrapper-show .semi-datepicker-month-grid');
+    await waitFor(() => expect(calendar()).not.toBeNull());
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(calendar()).toBeNull());
+    expect(sheet.isConnected).toBe(true);
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(sheet.isConnected).toBe(false));
+  });
+
   it('checks the form before sending', async () => {
     const { fetchMock } = renderApp('/admin/advertisement', {
       user: admin,

@@ -11,10 +11,19 @@ export type SideSheetProps = Omit<ComponentProps<typeof SemiSideSheet>, 'onCance
   onCancel?: () => void;
 };
 
-/** An Escape meant for a list open inside the sheet (a Select's, a TreeSelect's): it closes that list only. */
+/**
+ * Marks a field whose pop-up (a DatePicker's calendar) is open and closes it on Escape itself: the sheet leaves that
+ * Escape to it.
+ */
+export const OPEN_POPUP_CLASS = 'app-popup-open';
+
+/**
+ * An Escape meant for a list or a calendar open inside the sheet (a Select's, a TreeSelect's, a DatePicker's): it
+ * closes that only.
+ */
 const closesAList = (target: EventTarget | null) =>
   target instanceof Element &&
-  target.closest('[role="combobox"][aria-expanded="true"], .semi-popover-wrapper') !== null;
+  target.closest(`[role="combobox"][aria-expanded="true"], .semi-popover-wrapper, .${OPEN_POPUP_CLASS}`) !== null;
 
 export function SideSheet({ onCancel, closeOnEsc = true, ...props }: SideSheetProps) {
   // What held the focus as the sheet opened: the click on the opener gave it the focus.
