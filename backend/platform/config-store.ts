@@ -1,3 +1,4 @@
+import { DEFAULT_CREDIT_NAME } from '../../shared/constants';
 import type { Database } from '../db';
 import { CHANNELS, notify, type Notifications } from '../db/notifications';
 
@@ -46,9 +47,9 @@ export class ConfigSnapshot {
   siteOrigin(): string {
     return this.raw('system', 'domain').trim().replace(/\/+$/, '');
   }
-  /** What the site calls its credits (`score.credit_name`), 魔豆 while it is not set. */
+  /** What the site calls its credits (`score.credit_name`), DEFAULT_CREDIT_NAME while it is not set. */
   creditName(): string {
-    return this.raw('score', 'credit_name').trim() || '魔豆';
+    return this.raw('score', 'credit_name').trim() || DEFAULT_CREDIT_NAME;
   }
 }
 
