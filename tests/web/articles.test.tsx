@@ -379,6 +379,8 @@ describe('article page', { timeout: 30_000 }, () => {
     });
     const own = (await screen.findByText('我的看法')).closest('.app-comment') as HTMLElement;
     expect(within(own).getByText('审核中')).toBeTruthy();
+    // Semi's Tag is a <div>: the comment's head holding it is no <p> (React warns of one there).
+    expect(within(own).getByText('审核中').closest('p')).toBeNull();
     expect(within(own).getByRole('button', { name: '删除' })).toBeTruthy();
     const other = screen.getByText('写得好').closest('.app-comment') as HTMLElement;
     expect(within(other).queryByText('审核中')).toBeNull();

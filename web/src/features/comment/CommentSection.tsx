@@ -197,11 +197,12 @@ function CommentItem({
     <div className="app-comment" data-comment-id={comment.id}>
       <Avatar src={comment.user?.avatar} name={name} />
       <div className="app-comment__body">
-        <p className="app-comment__head">
+        {/* A <div>: the review tag is one (Semi's Tag), which a <p> may not hold. */}
+        <div className="app-comment__head">
           <span className="app-comment__author">{name}</span>
           {comment.created_at && <time dateTime={comment.created_at}>{formatRelativeTime(comment.created_at)}</time>}
           <ReviewTag status={comment.status} />
-        </p>
+        </div>
         {/* Plain text: React escapes it, so markup in a comment shows as what it is. */}
         <p className="app-comment__content">{comment.content}</p>
         <div className="app-comment__actions">
