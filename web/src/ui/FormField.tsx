@@ -6,7 +6,7 @@ import { Input } from './semi-extra';
 import './form.css';
 
 /** The field's error, announced, or else its hint: what the input's aria-describedby names. */
-function FieldMessage({ id, error, hint }: { id: string; error?: string; hint?: string }) {
+export function FieldMessage({ id, error, hint }: { id: string; error?: string; hint?: string }) {
   if (error) {
     return (
       <p id={id} className="app-field__error" role="alert">

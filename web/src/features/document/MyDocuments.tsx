@@ -12,7 +12,7 @@ import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { MemberListPanel, recordTime } from '../../kit/member-list/MemberListPanel';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
-import { TextField } from '../../ui/FormField';
+import { FieldMessage, TextField } from '../../ui/FormField';
 import { Panel } from '../../ui/Panel';
 import { Button } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
@@ -103,11 +103,7 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
             invalid={Boolean(errors.category)}
             describedBy={errors.category ? 'edit-category-message' : undefined}
           />
-          {errors.category && (
-            <p id="edit-category-message" className="app-field__error" role="alert">
-              {errors.category}
-            </p>
-          )}
+          <FieldMessage id="edit-category-message" error={errors.category} />
         </div>
         <TextField
           id="edit-price"
@@ -138,11 +134,7 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
             aria-invalid={errors.description ? true : undefined}
             aria-describedby={errors.description ? 'edit-description-message' : undefined}
           />
-          {errors.description && (
-            <p id="edit-description-message" className="app-field__error" role="alert">
-              {errors.description}
-            </p>
-          )}
+          <FieldMessage id="edit-description-message" error={errors.description} />
         </div>
         <div className="app-form-actions">
           <Button htmlType="submit" type="primary" theme="solid" loading={save.isPending}>

@@ -8,7 +8,7 @@ import { unwrap } from '../../api/client';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
-import { TextAreaField } from '../../ui/FormField';
+import { FieldMessage, TextAreaField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
 import { Modal } from '../../ui/semi-admin';
 import { createReport } from './api';
@@ -90,11 +90,7 @@ export function ReportDialog({
               {option.label}
             </label>
           ))}
-          {errors.reason && (
-            <p id="report-reason-message" className="app-field__error" role="alert">
-              {errors.reason}
-            </p>
-          )}
+          <FieldMessage id="report-reason-message" error={errors.reason} />
         </fieldset>
         <TextAreaField
           id="report-remark"
