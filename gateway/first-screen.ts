@@ -142,7 +142,7 @@ export async function loadFirstScreen(
       // Past the time limit the page goes without its first screen, and the render is left to
       // end: aborting it ends the thread, and under load the new thread's start (the app's
       // module loaded again) made the renders queued behind it late too, each ending the next
-      // thread (bench/README.md, "One process, one HTTP exchange"). Only a render that hangs is aborted.
+      // thread (docs/performance.md §2). Only a render that hangs is aborted.
       const task = pool.run({ url, start }, { signal: AbortSignal.timeout(timeLimitMs + FIRST_SCREEN_HANG_MS) });
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => {

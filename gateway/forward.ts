@@ -3,7 +3,7 @@
 // through reply-from (plugins/upstream.ts), which streams request bodies and moves tokens; both
 // ways apply the header rules below. A CPU profile under load put reply-from's per-request
 // work (URL parsing and checks, stream plumbing, header copies) at a third of the gateway's
-// time for a proxied GET; bench/README.md has the figures.
+// time for a proxied GET; docs/performance.md §1.1 has the figures.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';

@@ -1,6 +1,6 @@
 // A page whose first screen shows an image (the reader's first page) is painted when that image
 // has arrived; on a slow phone link every file downloading beside it takes a share of the
-// bandwidth and delays it (docs: bench/README.md, "Reader"). So such a page carries its
+// bandwidth and delays it (docs/performance.md §6.1). So such a page carries its
 // stylesheets inline, and the app's code (its scripts, module preloads and stylesheet links)
 // is asked for by a small script (served by the gateway: the CSP runs no inline script) once
 // the image has loaded or failed, or after a while at the latest: after the HTML, the image

@@ -1,8 +1,8 @@
 // The reader's first page inside the page itself: on a slow phone link an image asked for
 // after the HTML costs one more round trip (0.56 s on "Slow 4G") before its first byte, so the
 // gateway fetches page 1 from the backend as a visitor (the backend decides whether a visitor
-// may see it) and puts it into the first screen's <img> as a `data:` URL (docs: bench/README.md,
-// "Reader"). The app takes the same URL over (web/src/features/reader/inlined-pages.ts) and
+// may see it) and puts it into the first screen's <img> as a `data:` URL (docs:
+// docs/performance.md §6.1). The app takes the same URL over (web/src/features/reader/inlined-pages.ts) and
 // does not fetch page 1 again. Kept with the page in the gateway's page cache: an image is
 // inlined only up to INLINE_IMAGE_MAX_BYTES.
 import type { Dispatcher } from 'undici';

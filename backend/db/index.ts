@@ -177,7 +177,7 @@ const ROLLED_BACK = {
 /**
  * The database as Kysely's SQLite driver sees it, with each query's statement prepared once
  * and reused: the driver prepares on every call, and preparing cost more than running the
- * query for the page routes' lookups (CPU profile in bench/README.md). Reuse is safe because
+ * query for the page routes' lookups (docs/performance.md §1.2). Reuse is safe because
  * the driver runs one query at a time and reads every row at once (`all`); the backend never
  * streams rows (`iterate`), which would keep a statement busy.
  */

@@ -78,7 +78,7 @@ const STALE_STATEMENT_CODES = new Set(['0A000', '26000']);
  * The pool as Kysely sees it, with each statement that takes parameters prepared once per
  * connection from its second run on (pg's named statements): PostgreSQL then parses and plans
  * it once per connection instead of on every call. Planning cost more than running the queries
- * of GetDocument and ListDocument (bench/README.md, the API on PostgreSQL). A statement run once
+ * of GetDocument and ListDocument (docs/performance.md §8). A statement run once
  * (an IN list of an unusual length, a one-off admin query) stays unnamed, and a connection keeps
  * at most PREPARED_PER_CONNECTION; one whose prepared statement went stale (a migration by
  * another instance) is closed after the failed query, and the pool opens a fresh one.

@@ -2,7 +2,7 @@
 // generation grow up to four times the live set before the next full collection when requests
 // come fast: under a mixed load of 200 connections the site's live ~60 MiB stood in an old
 // generation of up to 200 MiB, and its RSS peaked 100 MiB higher than with a fixed factor of
-// 1.5, at the same request rate (bench/README.md, memory of the site). V8 reads the factor at
+// 1.5, at the same request rate (docs/performance.md §3). V8 reads the factor at
 // each collection, so it can be set once the process runs; a `--heap-growing-percent` given on
 // node's command line wins.
 import v8 from 'node:v8';

@@ -23,7 +23,7 @@ const OWN_FILES = new Set(['mupdf-handle']);
  * The packages a bundle leaves as imports, found in node_modules when it runs; it carries every
  * other package in itself, so that a process's start reads and compiles one file instead of some
  * hundreds (a backend's start to listening: 1.2–1.7 cpu-s with every package outside, 0.8–1.2 with
- * these only; bench/README.md). Outside stay the native addons, the packages that load files of
+ * these only; docs/performance.md §10.2). Outside stay the native addons, the packages that load files of
  * their own by path, the SDKs the code loads on first use (a start does not need them), and esbuild
  * (it bundles these modules when run from source, and is not installed in production).
  */

@@ -7,7 +7,7 @@
 // then while one request makes their successor: the one invalidation signal
 // (plugins/page-changes.ts) ends them as it ends kept pages. A call
 // through the gateway and the backend cost 0.2–2 ms of CPU, one from the lane 40–85 µs
-// (bench/README.md, "One process, one HTTP exchange"), and visitors make these calls on every page;
+// (docs/performance.md §2), and visitors make these calls on every page;
 // a page image through Fastify, the rights decision and its file costs about 0.5 ms, and under
 // load its file reads through libuv's thread pool made the slowest answers of the site (seconds).
 // A session, a conditional or ranged request, any status but 200, an answer marked `private` or

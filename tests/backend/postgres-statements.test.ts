@@ -1,5 +1,5 @@
 // Statements on PostgreSQL are prepared once per connection from their second run (planning
-// cost more than running the API's queries: bench/README.md, the API on PostgreSQL), at most
+// cost more than running the API's queries: docs/performance.md §8), at most
 // PREPARED_PER_CONNECTION per connection, and a connection whose statement went stale is replaced.
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';

@@ -75,7 +75,7 @@ export interface ConverterSettings {
    * a worker thread idle this long ends (its WASM memory goes with it); default 5 s: a
    * document's pages and the documents queued behind it keep the threads busy without a gap
    * that long, and a site loaded at once after its conversions peaked at 285–295 MiB with 5 s,
-   * 297–316 with 30 s (bench/README.md, "Memory of the site under a mixed load")
+   * 297–316 with 30 s (docs/performance.md §3)
    */
   workerIdleTimeoutMs?: number;
   /**
@@ -177,7 +177,7 @@ const COVER_FILES: CoverFiles = { webp: 'cover.webp', png: 'cover.png', bigPng: 
 const REFLOW = { width: 420, height: 595, em: 12 };
 
 export const RENDER_SETTINGS: RenderSettings = {
-  // Measured on A4 pages (bench/README.md, "Conversion"): Chinese text from LibreOffice is
+  // Measured on A4 pages (docs/performance.md §4): Chinese text from LibreOffice is
   // 75–95 KB as gzip SVG; a scan embeds its JPEG, 280 KB (150 dpi) to 2.2 MB (300 dpi colour),
   // where a WebP at 150 dpi is 55–105 KB. Above 128 KB a page is also rendered as WebP and the
   // smaller file is kept: scans become WebP, and so does a very dense text page (10.5 pt, 700

@@ -179,7 +179,7 @@ class StepBudget {
 /**
  * Pages per slice: about two slices per thread, at most 32 pages. A slice's pages share one SVG
  * device (svg-pages.ts), which outlines each glyph once: longer slices convert text faster
- * (slices of 25 against 13: 0.96–0.99× mutool instead of 0.89×, bench/README.md), while two per
+ * (slices of 25 against 13: 0.96–0.99× mutool instead of 0.89×, docs/performance.md §4), while two per
  * thread still even out the threads' load.
  */
 const MAX_SLICE = 32;

@@ -4,7 +4,7 @@
 // MuPDF's WASM decode and scale it (about 100 ms of a 200 dpi A4 page's 190), writes an SVG
 // embedding it and compresses that SVG (20 ms more) only to find it over the limit. Its WebP at
 // reading resolution, decoded and scaled by sharp (libvips, native), comes later (scanWebp),
-// as a job of its own. bench/README.md, "Conversion", has the figures.
+// as a job of its own. docs/performance.md §4 has the figures.
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import type { RenderSettings, ScanTarget } from './page-pool';
@@ -20,7 +20,7 @@ const SLACK = 1;
  * scanner's grain by itself with sharp's linear kernel. Closer to 1:1 the kernel keeps every
  * grain, so the page is also smoothed by MILD_SMOOTHING, about what MuPDF's own scaler does.
  * Measured against the page before it was scanned (mean error of the grey levels, lower is
- * truer; bench/README.md, "Conversion"): 200 dpi, linear alone 3.04 and 69 KB against MuPDF's
+ * truer; docs/performance.md §4): 200 dpi, linear alone 3.04 and 69 KB against MuPDF's
  * 3.25 and 81 KB; 150 dpi, smoothed 3.33 and 76 KB against MuPDF's 3.76 and 105 KB (linear
  * alone: 4.07 and 137 KB). A scan below 150 dpi is not enlarged here: MuPDF renders it.
  */

@@ -4,8 +4,8 @@
 // WebP of the whole page, its text rasterised with the photo. Here each large JPEG of a page's
 // SVG is brought down to the reading resolution of the size it is drawn at (`raster.dpi`, as a
 // page raster would show it) and encoded as WebP, where that is smaller: the page stays vector,
-// its text sharp at every zoom, and weighs about what the page raster did. bench/README.md,
-// "Conversion", has the figures.
+// its text sharp at every zoom, and weighs about what the page raster did. docs/performance.md
+// §4 has the figures.
 //
 // Browsers draw `data:image/webp` inside an SVG, in `<img>` too (Chrome, Edge, Firefox, Safari 14,
 // the same browsers the WebP pages need). librsvg (sharp's SVG loader) does not: nothing on the

@@ -6,8 +6,8 @@ import { insertDocument } from '../../helpers/document-fixtures';
 import { TEST_ENGINE } from '../../helpers/test-database';
 
 // How many queries GetDocument and ListDocument make, on the engine under test: on PostgreSQL
-// each is a network round trip through a pool shared by every request (bench/README.md, the
-// API on PostgreSQL), so a lookup made one row at a time must not creep back. The queries are
+// each is a network round trip through a pool shared by every request (docs/performance.md
+// §8), so a lookup made one row at a time must not creep back. The queries are
 // told by the backend (`onQuery`) and counted per request through the async context of the
 // call; the settings' once-a-second freshness check (the `change_counter` row), which runs
 // behind whichever request comes at that moment, is not counted.
