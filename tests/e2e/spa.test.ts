@@ -4,7 +4,7 @@ import type { Page, Request } from 'playwright-core';
 import { buildAdminMenu } from '../../shared/routes';
 import { allowPagesFrom } from '../../shared/permissions';
 import type { Permission } from '../../shared/types/permission';
-import { logOut, navigateInApp, openInApp, submitLogin, useSiteInBrowser } from './browser';
+import { logInByCookie, logOut, navigateInApp, openInApp, submitLogin, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const { open } = site;
@@ -51,6 +51,39 @@ describe('keyboard focus', () => {
       };
     });
     expect(fits).toEqual({ visible: true, inside: true });
+  });
+
+  it("tabs through the header's bar in the order it is drawn, at 1280 px and at 390 px", async () => {
+    const page = await open();
+    /** The part of the bar that holds each element Tab reaches from the site's name until it leaves the bar. */
+    const tabbedParts = async () => {
+      await page.locator('.app-header__brand').focus();
+      const parts = ['brand'];
+      for (let step = 0; step < 40; step++) {
+        await page.keyboard.press('Tab');
+        const part = await page.evaluate(() => {
+          const focused = document.activeElement;
+          if (!focused?.closest('.app-header__bar')) return null;
+          return ['user', 'nav', 'search'].find((name) => focused.closest(`.app-header__${name}`)) ?? 'other';
+        });
+        if (part === null) break;
+        if (part !== parts.at(-1)) parts.push(part);
+      }
+      return parts;
+    };
+    // /library, where the header's search box shows at both widths; 登录 and 注册 for a visitor,
+    // the avatar's menu for a member.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/library');
+    await page.getByRole('link', { name: '登录' }).waitFor();
+    expect(await tabbedParts()).toEqual(['brand', 'nav', 'search', 'user']);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await tabbedParts()).toEqual(['brand', 'user', 'nav', 'search']);
+    await logInByCookie(page, site.url, 'admin', site.adminPassword, '/library');
+    await page.getByTestId('user-menu').waitFor();
+    expect(await tabbedParts()).toEqual(['brand', 'user', 'nav', 'search']);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await tabbedParts()).toEqual(['brand', 'nav', 'search', 'user']);
   });
 });
 

@@ -141,12 +141,7 @@ export function AppHeader() {
           {settings.system?.logo ? <img src={settings.system.logo} alt="" className="app-header__logo" /> : null}
           <span className="app-header__sitename">{name}</span>
         </Link>
-        <nav className="app-header__nav" aria-label="网站导航">
-          {navigation.map((item) => (
-            <NavigationItem key={item.id} item={item} />
-          ))}
-        </nav>
-        <HeaderSearch />
+        {/* Before the nav and the search box, where a phone draws it; wider, layouts.css draws it last. */}
         <div className="app-header__user">
           {loggedIn && user?.id ? <UploadLink userId={user.id} /> : null}
           {settings.vip?.enable && (
@@ -175,6 +170,12 @@ export function AppHeader() {
             </>
           )}
         </div>
+        <nav className="app-header__nav" aria-label="网站导航">
+          {navigation.map((item) => (
+            <NavigationItem key={item.id} item={item} />
+          ))}
+        </nav>
+        <HeaderSearch />
       </div>
       {categories.length > 0 && (
         <nav className="app-header__categories" aria-label="文档分类">
