@@ -35,6 +35,7 @@ import * as m030 from './migrations/030_user_sessions_from';
 import * as m031 from './migrations/031_dynamic_title_escaped';
 import * as m032 from './migrations/032_email_code_attempts';
 import * as m033 from './migrations/033_email_code_ip';
+import * as m034 from './migrations/034_dynamic_reward_escaped';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '031_dynamic_title_escaped': m031,
   '032_email_code_attempts': m032,
   '033_email_code_ip': m033,
+  '034_dynamic_reward_escaped': m034,
 };
 
 export type Database = Kysely<DB>;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { up as escapeDynamicTitles } from '../../backend/db/migrations/031_dynamic_title_escaped';
+import { up as escapeDynamicRewards } from '../../backend/db/migrations/034_dynamic_reward_escaped';
 import { api, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { creditsOf, insertDocument } from '../helpers/document-fixtures';
 
@@ -70,6 +71,40 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
         // written escaped already: not escaped twice
         '收藏了文档《Tom &amp; Jerry &lt;b&gt;》',
         '签到成功，获得 5 魔豆奖励',
+      ].sort(),
+    );
+  });
+
+  it("escapes the credits' name in rewards written raw before it was escaped, once (migration 034)", async () => {
+    const member = await registerMember(backend.url);
+    // As sign-in and registration wrote them before: the admin's name for the credits as typed.
+    await withDatabase(backend.dataDir, async (db) => {
+      for (const [type, content] of [
+        [11, '签到成功，获得 5 <img src=x onerror=alert(1)>豆奖励'],
+        [6, '通过QQ注册成为会员，获得 10 "A&B\'s" 豆奖励'],
+        // escaped already: not escaped twice
+        [11, '签到成功，获得 1 &lt;i&gt;豆&lt;/i&gt; &amp; 币奖励'],
+        // a title, not a reward: migration 031's
+        [3, '上传了文档《<b>》'],
+      ] as const) {
+        const ts = new Date().toISOString();
+        await db
+          .insertInto('dynamic')
+          .values({ user_id: member.user.id, type, content, created_at: ts, updated_at: ts })
+          .execute();
+      }
+      await escapeDynamicRewards(db as unknown as Kysely<unknown>);
+    });
+    const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
+    const contents = (dynamics.body.dynamic as { content: string }[])
+      .map((d) => d.content)
+      .filter((content) => !content.startsWith('注册成为会员')); // registerMember's own
+    expect(contents.sort()).toEqual(
+      [
+        '签到成功，获得 5 &lt;img src=x onerror=alert(1)&gt;豆奖励',
+        '通过QQ注册成为会员，获得 10 &quot;A&amp;B&#39;s&quot; 豆奖励',
+        '签到成功，获得 1 &lt;i&gt;豆&lt;/i&gt; &amp; 币奖励',
+        '上传了文档《<b>》',
       ].sort(),
     );
   });
