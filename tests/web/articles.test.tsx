@@ -2,11 +2,13 @@
 // scripted backend: loading, empty and error states, the checks made before sending, and
 // what each write sends.
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import userEvent from '@testing-library/user-event';
 import type { Article } from '../../shared/types/article';
 import type { Comment } from '../../shared/types/comment';
 import type { Permission } from '../../shared/types/permission';
+import { Breadcrumbs } from '../../web/src/kit/breadcrumbs/Breadcrumbs';
 import { cleanPastedHtml } from '../../web/src/kit/rich-text/RichTextEditor';
 import { problemsOf } from '../../web/src/features/article/ArticleForm';
 import { commentThreads } from '../../web/src/features/comment/CommentSection';
@@ -352,6 +354,32 @@ describe('article page', { timeout: 30_000 }, () => {
     const trail = screen.getByRole('navigation', { name: '当前位置' });
     expect(within(trail).getByRole('link', { name: '站内公告' }).getAttribute('href')).toBe('/article/5');
     expect(within(trail).queryByRole('link', { name: '使用帮助' })).toBeNull();
+  });
+
+  it('files the article in the breadcrumbs the other screens use: 首页 / 文章资讯 / its categories', async () => {
+    const categories = [
+      { id: 5, title: '站内公告', type: 1, enable: true, parent_id: 0 },
+      { id: 8, title: '维护', type: 1, enable: true, parent_id: 5 },
+    ];
+    const notice: Article = { ...about, id: 9, identifier: 'notice', title: '维护公告', category_id: [8] };
+    renderApp('/article/8/detail/notice', {
+      categories,
+      backend: articleBackend({ 'GET /api/v1/article': { status: 200, body: notice } }),
+    });
+    expect(await screen.findByRole('heading', { name: '维护公告', level: 1 })).toBeTruthy();
+    const shared = render(
+      <MemoryRouter>
+        <Breadcrumbs
+          crumbs={[
+            { label: '首页', to: '/' },
+            { label: '文章资讯', to: '/article' },
+            { label: '站内公告', to: '/article/5' },
+            { label: '维护', to: '/article/8' },
+          ]}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getAllByRole('navigation', { name: '当前位置' })[0]!.outerHTML).toBe(shared.container.innerHTML);
   });
 
   it('says when an article does not exist', async () => {

@@ -9,6 +9,7 @@ import { articleShownCategory } from '../../../../shared/page-paths';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Article } from '../../../../shared/types/article';
 import { ApiError, errorMessage } from '../../api/client';
+import { Breadcrumbs } from '../../kit/breadcrumbs/Breadcrumbs';
 import { Avatar } from '../../ui/Avatar';
 import { Skeleton } from '../../ui/semi';
 import { Tag } from '../../ui/semi-extra';
@@ -22,22 +23,19 @@ import { FavoriteButton } from './FavoriteButton';
 import { articlePath, articleQuery, relatedArticlesQuery } from './api';
 import './article.css';
 
-function Breadcrumb({ article, categoryId }: { article: Article; categoryId?: number }) {
+/** 首页 / 文章资讯 / the article's category and those above it, as the reader files a document. */
+function ArticleBreadcrumbs({ article, categoryId }: { article: Article; categoryId?: number }) {
   const categories = useArticleCategories();
   const leaf = articleShownCategory(article, categoryId);
   const trail = leaf ? categoryTrail(categories, leaf) : [];
   return (
-    <nav className="app-breadcrumb" aria-label="当前位置">
-      <Link to="/">首页</Link>
-      <span aria-hidden="true">/</span>
-      <Link to="/article">文章资讯</Link>
-      {trail.map((node) => (
-        <span key={node.id} className="app-breadcrumb__step">
-          <span aria-hidden="true">/</span>
-          <Link to={`/article/${node.id}`}>{node.title}</Link>
-        </span>
-      ))}
-    </nav>
+    <Breadcrumbs
+      crumbs={[
+        { label: '首页', to: '/' },
+        { label: '文章资讯', to: '/article' },
+        ...trail.map((node) => ({ label: node.title ?? '', to: `/article/${node.id}` })),
+      ]}
+    />
   );
 }
 
@@ -133,7 +131,7 @@ export function ArticleView({
   const title = article.title || '无标题';
   return (
     <article className="app-article" aria-labelledby="article-title">
-      <Breadcrumb article={article} categoryId={categoryId} />
+      <ArticleBreadcrumbs article={article} categoryId={categoryId} />
       <h1 id="article-title" className="app-article__title">
         {title}
       </h1>
