@@ -7,6 +7,7 @@ import {
   usernameProblems,
 } from '../../../shared/validation';
 import type { Database } from '../../db';
+import { ownsLiveRows } from '../../db/recycle-bin';
 import { ApiError, Code, badRequest, conflict, forbidden } from '../../wire/errors';
 import { assertValid, checkName, checkText, clamp, mapUnique, pick, positiveIds, requireIds } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
@@ -14,8 +15,6 @@ import { deniedMessage } from '../../platform/auth/session';
 import { rpc } from '../../platform/rpc';
 import { assertGroupsExist, groupIdsOf, refreshGroupCounts, setUserGroups } from '../group/service';
 import { vipPeriodOf } from '../vip/service';
-import { ownLiveArticles } from '../article/service';
-import { ownLiveDocuments } from '../document/service';
 import {
   DynamicType,
   PUBLIC_LIST_COLUMNS,
@@ -162,7 +161,7 @@ export const adminRpcs = [
       if (!req.password || !(await verifyPassword(req.password, caller.password))) throw badRequest('密码错误');
       if (!ids.length) return {};
       // What they own in any status, not their counts (which count what visitors can list).
-      if ((await ownLiveDocuments(ctx.db, ids)) || (await ownLiveArticles(ctx.db, ids)))
+      if ((await ownsLiveRows(ctx.db, 'document', ids)) || (await ownsLiveRows(ctx.db, 'article', ids)))
         throw new ApiError(Code.FailedPrecondition, '用户存在文档或文章，不允许删除');
       await ctx.db.transaction().execute(async (trx) => {
         const groups = [...(await groupIdsOf(trx, ids)).values()].flat();

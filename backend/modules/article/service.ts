@@ -11,7 +11,6 @@ export {
   articleTitles,
   bumpFavoriteCount as bumpArticleFavorites,
   countPublishedArticles,
-  ownLiveArticles,
   publishedArticleLinks,
   publishedArticleStamp,
   publishedArticles,

@@ -218,19 +218,6 @@ export async function recycledIds(db: Database): Promise<number[]> {
   return (await db.selectFrom('article').select('id').where('deleted_at', 'is not', null).execute()).map((r) => r.id);
 }
 
-/** Does any of these users own an article outside the recycle bin, in any status (DeleteUser refuses them)? */
-export async function ownLiveArticles(db: Database, userIds: readonly number[]): Promise<boolean> {
-  if (!userIds.length) return false;
-  const row = await db
-    .selectFrom('article')
-    .select('id')
-    .where('user_id', 'in', [...userIds])
-    .where('deleted_at', 'is', null)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Articles not in the recycle bin, of any status, written by the user. */
 export async function countArticlesBy(db: Database, userId: number): Promise<number> {
   return countOf(db.selectFrom('article').where('user_id', '=', userId).where('deleted_at', 'is', null));

@@ -21,7 +21,6 @@ export {
   hashHasDocuments,
   isPublic,
   isSearchable,
-  ownLiveDocuments,
   publicDocumentLinks,
   type DocumentRow,
 } from './store';

@@ -639,19 +639,6 @@ export async function documentsForMember(
 export const listedDocuments = (db: Database) =>
   db.selectFrom('document').where('deleted_at', 'is', null).where('status', '=', LISTED_DOCUMENT_STATUS);
 
-/** Does any of these users own a document outside the recycle bin, in any status (DeleteUser refuses them)? */
-export async function ownLiveDocuments(db: Database, userIds: readonly number[]): Promise<boolean> {
-  if (!userIds.length) return false;
-  const row = await db
-    .selectFrom('document')
-    .select('id')
-    .where('user_id', 'in', [...userIds])
-    .where('deleted_at', 'is', null)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** How many documents visitors can list (the home page's 文档 figure and the dashboard's). */
 export const countListedDocuments = (db: Database) => countOf(listedDocuments(db));
 
