@@ -418,6 +418,30 @@ describe('order timeout', () => {
     expect((await myVip(member)).body.end_at).toBe(vip.end_at);
   });
 
+  it('closes a transfer past its deadline as timed out, not replaced, when the member orders again before the job ran', async () => {
+    const member = await registerMember(backend.url);
+    const order = (await createOrder(member, 'month', 30)).body;
+    expect((await payOrder(member, order.order_no)).status).toBe(200);
+    // The days ran out a moment ago; the timeout job has not run yet.
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .updateTable('orders')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', order.id)
+        .execute(),
+    );
+    const next = (await createOrder(member, 'month', 30)).body;
+    expect(next.order_no).not.toBe(order.order_no);
+    expect((await getOrder(member.token, { order_no: order.order_no })).body).toMatchObject({
+      status: 2,
+      provider: 'manual',
+      close_reason: 'timeout',
+    });
+    const confirmed = await confirm(order.id, '转账已到账');
+    expect(confirmed.body, confirmed.text).toMatchObject({ status: 1, paid_amount: 3000 });
+    expect((await myVip(member)).body).toMatchObject({ active: true, plan_code: 'month' });
+  });
+
   it("refuses to confirm a transfer the member cancelled or an admin closed, or an online order's timeout", async () => {
     const member = await registerMember(backend.url);
     const cancelled = (await createOrder(member, 'month', 30)).body;

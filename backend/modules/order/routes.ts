@@ -9,6 +9,7 @@ import { ApiError, Code, badGateway, badRequest, deadlineExceeded, notFound, una
 import { checkText, positiveIds, requireIds } from '../../wire/request';
 import {
   OrderStatus,
+  TIMEOUT_CLOSE_REASON,
   VipAction,
   confirmableAfterClose,
   isPaymentProvider,
@@ -185,15 +186,11 @@ async function placeOrder(
     try {
       return await ctx.db.transaction().execute(async (trx) => {
         const pending = await findPendingOrder(trx, me.id, plan.code);
-        if (
-          pending &&
-          pending.amount === plan.amount &&
-          pending.days === plan.days &&
-          Date.parse(pending.expires_at) > Date.now()
-        )
-          return pending;
-        // The plan changed (or the order is about to time out): the old order makes way.
-        if (pending) await setClosed(trx, pending.id, 'replaced');
+        const expired = pending !== undefined && Date.parse(pending.expires_at) <= Date.now();
+        if (pending && !expired && pending.amount === plan.amount && pending.days === plan.days) return pending;
+        // An order past its deadline closes as timed out, its job not run yet (a transfer's can
+        // still be confirmed, decision 055); one whose plan changed makes way for the new order.
+        if (pending) await setClosed(trx, pending.id, expired ? TIMEOUT_CLOSE_REASON : 'replaced');
         const placedAt = new Date();
         const expiresAt = new Date(placedAt.getTime() + timeoutMinutes * 60_000);
         const order = await insertOrder(
