@@ -1,9 +1,10 @@
 import { message } from '../wire';
 import { Document } from './document';
 
-// DocumentAPI.SearchDocument's messages. A hit is a Document plus three fields of ours
-// (docs/api.md): `title_highlight` and `snippet`, HTML with the matches in <em>…</em>, and
-// `snippet_page`, the page the snippet comes from.
+// DocumentAPI.SearchDocument's messages. A hit is a Document plus four fields of ours
+// (docs/api.md): `title_highlight` and `snippet`, HTML with the matches in <em>…</em>,
+// `snippet_page`, the page the snippet comes from, and `match_page`, a page past the free
+// preview that matches when no free page does.
 
 export const SearchDocumentRequest = message('SearchDocumentRequest', {
   page: 'int32',
@@ -22,6 +23,7 @@ export const SearchHitDocument = message('Document', {
   title_highlight: 'string',
   snippet: 'string',
   snippet_page: 'int32',
+  match_page: 'int32',
 });
 
 export const SearchDocumentReply = message('SearchDocumentReply', {

@@ -100,8 +100,12 @@ export type DeleteFavoriteRequest = Wire<ReturnType<typeof commonMessages.IdsReq
  * A hit of `GET /api/v1/document/search`: the document plus fields of ours (docs/api.md §10): the highlights, HTML with
  * the text escaped and the matches in `<em>…</em>`, and the snippet's page.
  * `title_highlight`: The whole title.
- * `snippet`: About 120 characters of the text around the first match, `…` where cut.
- * `snippet_page`: The page of the text the snippet is cut from (1-based); absent when it is not from the text.
+ * `snippet`: About 120 characters of the free pages' text around the first match, `…` where cut; never text of a page
+ * past the free preview.
+ * `snippet_page`: The page of the text the snippet is cut from (1-based, within the free preview); absent when it is not
+ * from the text.
+ * `match_page`: When only pages past the free preview match: the first of them (a number, none of its text); the
+ * snippet is then the description. Absent otherwise.
  */
 export type SearchedDocument = Wire<typeof documentSearchMessages.SearchHitDocument>;
 

@@ -1,8 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { api, login, registerMember, setConfig, startBackend, useBackend, withDatabase } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { indexDocuments, insertDocument, type DocumentFixture } from '../helpers/document-fixtures';
-import { textPdf } from '../helpers/documents';
+import { linesPdf, textPdf } from '../helpers/documents';
 import { recordedConversions } from '../helpers/recorded-conversions';
 
 // DocumentAPI.SearchDocument over the full-text index (platform/search): documents are put in
@@ -279,6 +280,8 @@ describe('the page a hit names', () => {
   let zhPages: string[];
 
   beforeAll(async () => {
+    // Every page free: the page a hit names may be any (the free preview's own rule is tried below).
+    await setConfig(backend.url, backend.adminToken, { 'converter.max_preview': '0' });
     const author = await uploader(backend.url, backend.adminToken);
     pages = await createDocument(backend.url, author.token, textPdf(40), 'forty.pdf', { title: 'Forty pages' });
     zh = await createDocument(backend.url, author.token, Buffer.from(notes.join('\n')), '星图笔记.txt', {
@@ -317,4 +320,101 @@ describe('the page a hit names', () => {
     expect((await hitOf('three of', pages.id)).snippet_page).toBe(1);
     expect((await hitOf('page 40', pages.id)).snippet_page).toBe(40);
   });
+});
+
+describe('a hit of a document with paid pages (a free preview of 3 of 10)', () => {
+  // Words only the paid pages hold, none of them on a free page: the walk that searched for the end of a snippet to read
+  // 50 characters further would read them.
+  const PAID_WORDS = ['Xylophonequartz', 'quivers', 'beyond', 'marshes'];
+  const ledger = Array.from({ length: 10 }, (_, i) => {
+    const n = i + 1;
+    if (n === 1) return ['Harbour ledger', 'Cover page'];
+    if (n === 2) return ['The lamp oil stock is counted here.'];
+    if (n === 7) return ['The lamp room keeps the tide tables.'];
+    if (n === 9) return ['Xylophonequartz quivers beyond the marshes.'];
+    return [`Chapter ${n}`];
+  });
+  let doc: CreatedDocument;
+  const plain = (html: string) => html.replace(/<\/?em>/g, '');
+  const hitOf = async (wd: string) =>
+    (await search({ wd })).body.document?.find((hit: { id: number }) => hit.id === doc.id);
+
+  beforeAll(async () => {
+    await setConfig(backend.url, backend.adminToken, { 'converter.max_preview': '3' });
+    const author = await uploader(backend.url, backend.adminToken);
+    doc = await createDocument(backend.url, author.token, linesPdf(ledger), 'ledger.pdf', {
+      title: 'Harbour ledger',
+      price: 5,
+    });
+    await waitForStatus(backend.url, author.token, doc.id, [2], 120_000);
+  }, 180_000);
+
+  it('finds it by a word of a paid page, with none of that text and the page that holds it', async () => {
+    const hit = await hitOf('Xylophonequartz');
+    expect(hit).toBeDefined();
+    expect(hit.match_page).toBe(9);
+    expect(hit.snippet_page).toBeUndefined();
+    // The description, made from the free pages.
+    expect(plain(hit.snippet)).toMatch(/^Harbour ledger/u);
+    for (const word of PAID_WORDS) expect(plain(hit.snippet)).not.toContain(word);
+  });
+
+  it('gives no text of a paid page to a search for the words around a match there', async () => {
+    for (const wd of ['quivers beyond', 'beyond marshes', 'marshes']) {
+      const hit = await hitOf(wd);
+      expect(hit, wd).toMatchObject({ match_page: 9 });
+      for (const word of PAID_WORDS) expect(plain(hit.snippet), wd).not.toContain(word);
+    }
+  });
+
+  it('cuts the snippet from the free page that matches best, though a paid page holds every word', async () => {
+    const hit = await hitOf('lamp room');
+    expect(hit.snippet_page).toBe(2);
+    expect(hit.snippet).toContain('The <em>lamp</em> oil stock');
+    expect(plain(hit.snippet)).not.toContain('tide');
+    expect(hit.match_page).toBeUndefined();
+  });
+});
+
+describe('an index made before it kept how much of a text snippets may show', () => {
+  it('is filled again from the documents at the next start: its snippets show their text again', async () => {
+    const first = await startBackend({ build: { converter: recordedConversions } });
+    const { dataDir } = first;
+    let running: Awaited<ReturnType<typeof startBackend>> | undefined = first;
+    try {
+      const admin = await login(first.url, 'admin', first.adminPassword);
+      const logbook = await insertDocument(dataDir, { userId: 1, title: '灯塔日志' });
+      await withDatabase(dataDir, async (db) => {
+        const ts = new Date().toISOString();
+        await db
+          .insertInto('document_content')
+          .values({ document_id: logbook.id, content: '守塔人记下了今夜的潮汐。', created_at: ts, updated_at: ts })
+          .execute();
+      });
+      await api(first.url, 'POST', '/api/v1/category', { token: admin, body: { title: '日志' } });
+      const category = (await api(first.url, 'GET', '/api/v1/category/list', { query: { wd: '日志' } })).body
+        .category[0].id;
+      // Filed: the document module puts it into the index (every page free: all of its text may be shown).
+      const filed = await api(first.url, 'PUT', '/api/v1/document/category', {
+        token: admin,
+        body: { document_id: [logbook.id], category_id: [category] },
+      });
+      expect(filed.status, filed.text).toBe(200);
+      const snippet = async (url: string) =>
+        (await api(url, 'GET', '/api/v1/document/search', { query: { wd: '潮汐' } })).body.document?.[0]?.snippet;
+      expect(await snippet(first.url)).toBe('守塔人记下了今夜的<em>潮汐</em>。');
+      running = undefined;
+      await first.close({ keepData: true });
+      await withDatabase(dataDir, (db) => sql`ALTER TABLE search_document_text DROP COLUMN shown_bytes`.execute(db));
+
+      running = await startBackend({ dataDir, build: { converter: recordedConversions } });
+      const restarted = running.url;
+      await vi.waitFor(async () => expect(await snippet(restarted)).toBe('守塔人记下了今夜的<em>潮汐</em>。'), {
+        timeout: 60_000,
+        interval: 200,
+      });
+    } finally {
+      await running?.close();
+    }
+  }, 120_000);
 });

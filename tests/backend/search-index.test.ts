@@ -46,6 +46,7 @@ function entry(
     description: fields.description ?? '',
     content: fields.content ?? FILLER,
     ...(fields.paged ? { paged: true } : {}),
+    ...(fields.shownPages !== undefined ? { shownPages: fields.shownPages } : {}),
     attributes: { createdAt: '2024-01-01T00:00:00Z', ...fields.attributes },
   };
 }
@@ -712,6 +713,77 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
       expect(await store.needsRebuild(index)).toBe(true);
       await index.rebuild();
       expect((await index.search({ text: '方法' })).hits[0]).toMatchObject({ id: 1, page: 4 });
+    });
+  });
+
+  describe('a text whose snippets may show its first pages only (shownPages, a free preview)', () => {
+    // Three free pages, then two paid ones; no character of the paid pages is on a free one.
+    const FREE = ['第一页：星图的目录。', `第二页：${FILLER}星图的末尾`, '第三页：星图与鸾鸟。'];
+    const PAID = ['肆：麒麟踏雪，寻梅问鹤。', '伍：星图之上，青鸾衔枝，麒麟回首。'];
+    const book = (fields: Parameters<typeof entry>[1] = {}) =>
+      entry(1, {
+        description: '一份星图笔记',
+        content: [...FREE, ...PAID].join('\f'),
+        paged: true,
+        shownPages: 3,
+        ...fields,
+      });
+    const freeCharacters = new Set([...FREE.join(''), ...'一份星图笔记']);
+    const paidCharacters = new Set([...PAID.join('')].filter((char) => !freeCharacters.has(char)));
+    const paidIn = (snippet: string) => [...snippet].filter((char) => paidCharacters.has(char));
+
+    it('finds a word of a paid page, shows the description with none of its text, and names its page', async () => {
+      await index.upsert([book()]);
+      for (const text of ['麒麟', '寻梅问鹤', '青鸾衔枝']) {
+        const [hit] = (await index.search({ text })).hits;
+        expect(hit).toMatchObject({ id: 1, snippet: '一份星图笔记', page: 0 });
+        expect(paidIn(hit!.snippet)).toEqual([]);
+      }
+      expect((await index.search({ text: '麒麟' })).hits[0]!.matchPage).toBe(4);
+      expect((await index.search({ text: '青鸾衔枝' })).hits[0]!.matchPage).toBe(5);
+      // without a description, the beginning of the free pages
+      await index.upsert([book({ description: '' })]);
+      const [bare] = (await index.search({ text: '寻梅' })).hits;
+      expect(bare).toMatchObject({ snippet: expect.stringMatching(/^第一页：星图的目录。/u), page: 1, matchPage: 4 });
+      expect(paidIn(bare!.snippet)).toEqual([]);
+    });
+
+    it('ends a snippet of the last free page where that page ends', async () => {
+      await index.upsert([book()]);
+      const [hit] = (await index.search({ text: '鸾鸟' })).hits;
+      expect(hit).toMatchObject({ page: 3, matchPage: 0 });
+      expect(hit!.snippet).toMatch(/<em>鸾鸟<\/em>。 ?…$/u);
+      expect(paidIn(hit!.snippet)).toEqual([]);
+    });
+
+    it('cuts the snippet from the free page that matches best, even where a paid page matches better', async () => {
+      await index.upsert([book()]);
+      // Page 5 holds both words, the free pages 星图 alone (page 3 鸾 too, not 青鸾): the earliest of them.
+      const [hit] = (await index.search({ text: '星图 青鸾' })).hits;
+      expect(hit).toMatchObject({ page: 1, matchPage: 0 });
+      expect(hit!.snippet).toContain('<em>星图</em>');
+      expect(paidIn(hit!.snippet)).toEqual([]);
+    });
+
+    it('shows none of a text that is not paged when told to show none of it', async () => {
+      await index.upsert([entry(2, { description: '旧的转换', content: PAID.join('\n'), shownPages: 0 })]);
+      const [hit] = (await index.search({ text: '麒麟' })).hits;
+      expect(hit).toMatchObject({ id: 2, snippet: '旧的转换', page: 0, matchPage: 0 });
+    });
+
+    it('shows no text of an entry of an index made before it kept what may be shown, until it is stored again', async () => {
+      await index.upsert([book()]);
+      expect(await index.needsRefill()).toBe(false);
+      await store.dropShownColumn();
+      const reopened = store.open('document');
+      expect(await reopened.needsRefill()).toBe(true);
+      expect((await reopened.search({ text: '星图' })).hits[0]).toMatchObject({
+        snippet: '一份<em>星图</em>笔记',
+        page: 0,
+      });
+      await reopened.upsert([book()]);
+      expect(await reopened.needsRefill()).toBe(false);
+      expect((await reopened.search({ text: '星图' })).hits[0]).toMatchObject({ page: 1 });
     });
   });
 

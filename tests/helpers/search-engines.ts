@@ -35,6 +35,8 @@ export interface SearchStore {
   /** Changes an entry's stored text behind the index's back. */
   replaceInStoredText(id: number, from: string, to: string): Promise<void>;
   setTokenizerVersion(version: number): Promise<void>;
+  /** Drops the column of how much of each stored text a snippet may show, as an index made before it was kept. */
+  dropShownColumn(): Promise<void>;
   /** Loses the tokens of every column (the tier tables keep theirs). */
   dropAllColumnTokens(): Promise<void>;
   /** The entry's tokens as tokenizer version 1 wrote them: bigrams only, in title and content. */
@@ -85,6 +87,9 @@ async function sqliteStore(): Promise<SearchStore> {
     },
     async setTokenizerVersion(version) {
       opened.sqlite.prepare("UPDATE search_meta SET tokenizer_version = ? WHERE collection = 'document'").run(version);
+    },
+    async dropShownColumn() {
+      opened.sqlite.exec('ALTER TABLE search_document_text DROP COLUMN shown_bytes');
     },
     async dropAllColumnTokens() {
       opened.sqlite.prepare("INSERT INTO search_document_fts (search_document_fts) VALUES ('delete-all')").run();
@@ -163,6 +168,9 @@ async function postgresStore(clusterUrl: string): Promise<SearchStore> {
     },
     async setTokenizerVersion(version) {
       await run("UPDATE search_meta SET tokenizer_version = $1 WHERE collection = 'document'", [version]);
+    },
+    async dropShownColumn() {
+      await run('ALTER TABLE search_document_text DROP COLUMN shown_bytes');
     },
     async dropAllColumnTokens() {
       await run('TRUNCATE search_document_fts, search_document_fts_more');

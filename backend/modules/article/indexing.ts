@@ -76,10 +76,11 @@ export async function rebuildArticleIndex(app: BackendContext): Promise<number> 
 }
 
 /**
- * At start: a rebuild is queued when the index is empty but articles exist (the seeded pages, a database from MOREDOC).
+ * At start: a rebuild is queued when the index is empty but articles exist (the seeded pages, a database from MOREDOC),
+ * or holds entries from before it kept what their snippets may show (SearchIndex.needsRefill).
  */
-export async function scheduleArticleReindexIfEmpty(app: BackendContext): Promise<void> {
-  if ((await app.search.article.count()) > 0) return;
+export async function scheduleArticleReindexIfNeeded(app: BackendContext): Promise<void> {
+  if ((await app.search.article.count()) > 0 && !(await app.search.article.needsRefill())) return;
   if (!(await publishedArticleIds(app.db, 1)).length) return;
   await app.jobs.enqueue(reindexArticlesKind, {}, { dedupeKey: reindexArticlesKind.name });
 }

@@ -3,7 +3,7 @@ import type { BackendContext } from '../../platform/context';
 import { defineService } from '../../platform/rpc';
 import { adminRpcs } from './admin-rpcs';
 import { articleRpcs } from './article-rpcs';
-import { rebuildArticleIndex, reindexArticlesKind, scheduleArticleReindexIfEmpty } from './indexing';
+import { rebuildArticleIndex, reindexArticlesKind, scheduleArticleReindexIfNeeded } from './indexing';
 import { searchRpcs } from './search-rpcs';
 
 // ArticleAPI (docs/moredoc.md, ArticleAPI; what we answer differently: docs/api.md §13),
@@ -17,7 +17,7 @@ async function registerArticleJobs(app: FastifyInstance, ctx: BackendContext): P
     },
     { timeoutMs: 3600_000 },
   );
-  app.addHook('onReady', async () => scheduleArticleReindexIfEmpty(ctx));
+  app.addHook('onReady', async () => scheduleArticleReindexIfNeeded(ctx));
 }
 
 export const articleService = defineService('ArticleAPI', [...articleRpcs, ...searchRpcs, ...adminRpcs], {

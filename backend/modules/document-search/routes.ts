@@ -41,12 +41,19 @@ function filtersOf(req: Decoded<typeof SearchDocumentRequest>): SearchFilters {
 
 /**
  * A hit as the lists show a document (uploader, categories, file hash), the counters always
- * hidden (contract), and our highlights. The snippet may come from a page past the free preview:
- * it is short (the engine's 120 characters) and names its page.
+ * hidden (contract), and our highlights. The snippet never shows a page past the free preview
+ * (the index keeps the free pages' extent, indexing.ts); a document found only there names the
+ * page (`match_page`), with none of its text (docs/decisions/057).
  */
 function withHighlights(doc: WireDocument, hit: SearchHit) {
   const { download_count: _downloads, view_count: _views, favorite_count: _favorites, ...shown } = doc;
-  return { ...shown, title_highlight: hit.titleHighlight, snippet: hit.snippet, snippet_page: hit.page };
+  return {
+    ...shown,
+    title_highlight: hit.titleHighlight,
+    snippet: hit.snippet,
+    snippet_page: hit.page,
+    match_page: hit.matchPage,
+  };
 }
 
 export const documentSearchService = defineService('DocumentAPI', [

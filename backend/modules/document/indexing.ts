@@ -1,6 +1,8 @@
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import type { SearchEntry } from '../../platform/search/search-index';
+import { freePages } from './access';
+import { searchSnippetPages } from './page-text';
 import { categoryIdsOf, documentsByIds, isSearchable, searchableDocumentIds, textOf, type DocumentRow } from './store';
 
 // The search index (platform/search, collection 'document') holds what strangers may find:
@@ -18,7 +20,7 @@ async function entriesOf(app: BackendContext, rows: readonly DocumentRow[]): Pro
   );
   const entries: SearchEntry[] = [];
   for (const row of rows) {
-    // Every page is searched; a hit's snippet is short and names its page (docs/api.md, search).
+    // Every page is searched; a hit's snippet shows only the free pages (docs/api.md, search).
     const text = await textOf(app.db, row.id);
     entries.push({
       id: row.id,
@@ -27,6 +29,7 @@ async function entriesOf(app: BackendContext, rows: readonly DocumentRow[]): Pro
       description: row.description,
       content: text.content,
       paged: text.pages > 0,
+      shownPages: searchSnippetPages(text, freePages(row), row.pages),
       attributes: {
         categoryIds: links.get(row.id) ?? [],
         userId: row.user_id,
@@ -92,9 +95,12 @@ export async function rebuildSearchIndex(app: BackendContext): Promise<number> {
   return ids.length;
 }
 
-/** At start: a rebuild is queued when the index is empty (a database from MOREDOC) but documents exist. */
-export async function scheduleReindexIfEmpty(app: BackendContext): Promise<void> {
-  if ((await app.search.document.count()) > 0) return;
+/**
+ * At start: a rebuild is queued when the index is empty (a database from MOREDOC) but documents exist, or holds
+ * entries from before it kept what their snippets may show (SearchIndex.needsRefill: until then they show no text).
+ */
+export async function scheduleReindexIfNeeded(app: BackendContext): Promise<void> {
+  if ((await app.search.document.count()) > 0 && !(await app.search.document.needsRefill())) return;
   if (!(await searchableDocumentIds(app.db, 1)).length) return;
   await app.jobs.enqueue(reindexDocumentsKind, {}, { dedupeKey: reindexDocumentsKind.name });
 }

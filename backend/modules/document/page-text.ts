@@ -33,6 +33,16 @@ export function readableText(text: DocumentText, readable: number, total: number
 }
 
 /**
+ * How many of the first pages of a document's text a search snippet may show anybody (the search answer is the same
+ * for every asker): the free ones; of a text not split into pages, all of it only when every page is free, else none.
+ * Undefined: all of it.
+ */
+export function searchSnippetPages(text: DocumentText, free: number, total: number): number | undefined {
+  if (text.pages === 0) return free >= total ? undefined : 0;
+  return free >= text.pages ? undefined : free;
+}
+
+/**
  * An empty description's stand-in, which lists show to everybody: the first 255 characters, on
  * one line, of the pages anybody may read (`free`, of `total`).
  */

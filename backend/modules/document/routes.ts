@@ -3,7 +3,7 @@ import type { BackendContext } from '../../platform/context';
 import { defineService } from '../../platform/rpc';
 import { MAX_CONVERSION_MS, convertDocumentKind, resumeConversions, runConversion } from './conversion';
 import { purgeFiles, purgeFilesKind } from './file-purge';
-import { rebuildSearchIndex, reindexDocumentsKind, scheduleReindexIfEmpty } from './indexing';
+import { rebuildSearchIndex, reindexDocumentsKind, scheduleReindexIfNeeded } from './indexing';
 import { readManifest } from './manifest';
 import { registerPageRoutes } from './page-routes';
 import { bringImagesToReadingResolution, enqueuePageImages, pageImagesKind } from './page-images';
@@ -78,7 +78,7 @@ async function registerDocumentRoutes(app: FastifyInstance, ctx: BackendContext)
   await scheduleHotDocuments(ctx);
   app.addHook('onReady', async () => {
     await resumeConversions(ctx);
-    await scheduleReindexIfEmpty(ctx);
+    await scheduleReindexIfNeeded(ctx);
     await scheduleMissingPositions(ctx);
   });
 }

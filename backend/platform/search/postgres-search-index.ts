@@ -282,6 +282,7 @@ export class PostgresSearchIndex implements SearchIndex {
           `CREATE INDEX IF NOT EXISTS ${this.tables.categories}_entry ON ${this.tables.categories} (entry_id)`,
         );
       }
+      await this.texts.addShownColumn(trx);
       await rowsOf(
         trx,
         `CREATE OR REPLACE FUNCTION ${RUNNER}(statement text, params text[]) RETURNS SETOF record
@@ -549,6 +550,11 @@ export class PostgresSearchIndex implements SearchIndex {
   async count(): Promise<number> {
     await this.ready();
     return (await rowsOf<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM ${this.tables.entries}`))[0]!.n;
+  }
+
+  async needsRefill(): Promise<boolean> {
+    await this.ready();
+    return this.texts.anyWithoutShownPart();
   }
 
   async clear(): Promise<void> {

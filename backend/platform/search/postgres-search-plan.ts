@@ -143,7 +143,7 @@ interface TierStep {
 
 /** The columns of a search's rows: the total, then each hit of the page with its text window. */
 export const SEARCH_COLUMNS =
-  'total int, id float8, rank float8, title bytea, description bytea, size int, at int, start int, "window" text, partial boolean, page_starts bytea';
+  'total int, id float8, rank float8, title bytea, description bytea, size int, at int, start int, "window" text, partial boolean, page_starts bytea, shown int';
 
 /** How a page's matches are ranked by bm25 (see ranked()). */
 interface Ranking {
@@ -232,7 +232,7 @@ export class PostgresSearchPlanner {
     const windows = this.texts.windows('SELECT id FROM page', needles, shape.reach, 'heads');
     ctes.push(`w AS (${windows})`);
     const sql = `WITH ${ctes.join(',\n')}
-      SELECT t.n AS total, p.id::float8 AS id, p.rank, w.title, w.description, w.size, w.at, w.start, w.window, w.partial, w.page_starts
+      SELECT t.n AS total, p.id::float8 AS id, p.rank, w.title, w.description, w.size, w.at, w.start, w.window, w.partial, w.page_starts, w.shown
       FROM total AS t LEFT JOIN page AS p ON true LEFT JOIN w ON w.id = p.id ORDER BY p.tier, p.ord`;
     const procedure =
       shape.offset === 0 && steps.length > 0 ? () => procedureOf(counted, size, steps, windows) : undefined;
@@ -472,7 +472,7 @@ function procedureOf(counted: string, size: string, steps: readonly TierStep[], 
     ${tiers.join('\n    ')}
     RETURN QUERY WITH page AS MATERIALIZED (SELECT u.id, u.rank, u.ord FROM unnest(v_ids, v_ranks) WITH ORDINALITY AS u (id, rank, ord)),
       w AS (${windows})
-      SELECT v_total, p.id::float8 AS id, p.rank, w.title, w.description, w.size, w.at, w.start, w.window, w.partial, w.page_starts
+      SELECT v_total, p.id::float8 AS id, p.rank, w.title, w.description, w.size, w.at, w.start, w.window, w.partial, w.page_starts, w.shown
       FROM (SELECT 1) AS t LEFT JOIN page AS p ON true LEFT JOIN w ON w.id = p.id ORDER BY p.ord;
   END`;
 }

@@ -35,11 +35,13 @@ export interface WindowRow {
   partial: boolean;
   /** a paged text's page starts (pages.ts), else null */
   page_starts: Buffer | null;
+  /** how many of the content's first bytes a snippet may show */
+  shown: number;
 }
 
 /** The columns of windows(), for the runner (PostgresSearchIndex.run). */
 const WINDOW_COLUMNS =
-  'id float8, title bytea, description bytea, size int, at int, start int, "window" text, partial boolean, page_starts bytea';
+  'id float8, title bytea, description bytea, size int, at int, start int, "window" text, partial boolean, page_starts bytea, shown int';
 
 export function hitText(row: WindowRow): HitText {
   return {
@@ -51,6 +53,7 @@ export function hitText(row: WindowRow): HitText {
     start: row.start,
     window: Buffer.from(row.window, 'base64'),
     pageStarts: row.page_starts,
+    shown: row.shown,
   };
 }
 
@@ -79,7 +82,8 @@ export class PostgresStoredTexts implements HitTextSource {
         keywords bytea NOT NULL,
         description bytea NOT NULL,
         content bytea NOT NULL,
-        page_starts bytea
+        page_starts bytea,
+        shown_bytes integer
       )`,
       `ALTER TABLE ${this.table} ALTER COLUMN content SET STORAGE EXTERNAL`,
       `CREATE TABLE IF NOT EXISTS ${this.heads} (
@@ -98,10 +102,10 @@ export class PostgresStoredTexts implements HitTextSource {
       texts.map((text) => Buffer.from(text[name]));
     await rowsOf(
       db,
-      `INSERT INTO ${this.table} (id, title, keywords, description, content, page_starts)
-        SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[], $4::bytea[], $5::bytea[], $6::bytea[])
+      `INSERT INTO ${this.table} (id, title, keywords, description, content, page_starts, shown_bytes)
+        SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[], $4::bytea[], $5::bytea[], $6::bytea[], $7::int[])
         ON CONFLICT (id) DO UPDATE SET title = excluded.title, keywords = excluded.keywords, description = excluded.description, content = excluded.content,
-          page_starts = excluded.page_starts`,
+          page_starts = excluded.page_starts, shown_bytes = excluded.shown_bytes`,
       [
         ids,
         bytes('title'),
@@ -109,6 +113,7 @@ export class PostgresStoredTexts implements HitTextSource {
         bytes('description'),
         bytes('content'),
         texts.map((text) => text.pageStarts ?? null),
+        texts.map((text) => text.shownBytes ?? null),
       ],
     );
     const heads = texts.flatMap((text) => {
@@ -210,17 +215,33 @@ export class PostgresStoredTexts implements HitTextSource {
     // The text is read once: `|| ''` makes the (detoasted) copy that the steps below share.
     const texts =
       source === 'heads'
-        ? `SELECT t.id, t.title, t.description, t.page_starts, x.c, coalesce(h.size, octet_length(x.c)) AS size, h.id IS NOT NULL AS partial, ${found} AS first_at
+        ? `SELECT t.id, t.title, t.description, t.page_starts, coalesce(t.shown_bytes, 0) AS shown, x.c, coalesce(h.size, octet_length(x.c)) AS size, h.id IS NOT NULL AS partial, ${found} AS first_at
             FROM ${this.table} AS t LEFT JOIN ${this.heads} AS h ON h.id = t.id
             CROSS JOIN LATERAL (SELECT coalesce(h.head, t.content) || ''::bytea AS c OFFSET 0) AS x
             WHERE t.id IN (${ids})`
-        : `SELECT t.id, t.title, t.description, t.page_starts, x.c, octet_length(x.c) AS size, false AS partial, ${found} AS first_at
+        : `SELECT t.id, t.title, t.description, t.page_starts, coalesce(t.shown_bytes, 0) AS shown, x.c, octet_length(x.c) AS size, false AS partial, ${found} AS first_at
             FROM ${this.table} AS t CROSS JOIN LATERAL (SELECT t.content || ''::bytea AS c OFFSET 0) AS x
             WHERE t.id IN (${ids})`;
-    return `SELECT id::float8 AS id, title, CASE WHEN at < 0 THEN description END AS description, size, at, greatest(0, at - ${reach}) AS start,
+    return `SELECT id::float8 AS id, title, CASE WHEN at < 0 OR at >= shown THEN description END AS description, size, at, greatest(0, at - ${reach}) AS start,
         encode(substring(c FROM greatest(0, at - ${reach}) + 1 FOR CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - greatest(0, at - ${reach}) END), 'base64') AS window,
-        partial, page_starts
-      FROM (SELECT id, title, description, page_starts, c, size, partial, coalesce(first_at, 0) - 1 AS at FROM (${texts} OFFSET 0) AS a OFFSET 0) AS b`;
+        partial, page_starts, shown
+      FROM (SELECT id, title, description, page_starts, shown, c, size, partial, coalesce(first_at, 0) - 1 AS at FROM (${texts} OFFSET 0) AS a OFFSET 0) AS b`;
+  }
+
+  /** Whether a text stored before the index kept what its snippets may show is still there. */
+  async anyWithoutShownPart(): Promise<boolean> {
+    return (await rowsOf(this.db, `SELECT 1 FROM ${this.table} WHERE shown_bytes IS NULL LIMIT 1`)).length > 0;
+  }
+
+  /** The statement that adds the column of what a snippet may show to a table made before it, when it lacks it. */
+  async addShownColumn(db: Executor): Promise<void> {
+    const [row] = await rowsOf<{ missing: boolean }>(
+      db,
+      `SELECT NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'shown_bytes') AS missing`,
+      [this.table],
+    );
+    // Its texts show nothing (NULL) until upserted again.
+    if (row?.missing) await rowsOf(db, `ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS shown_bytes integer`);
   }
 
   async column(id: number, name: 'description' | 'content'): Promise<string> {

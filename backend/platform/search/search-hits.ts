@@ -2,6 +2,9 @@
 // around the first match from the stored text (stored-texts.ts reads only the bytes around it),
 // or, for a paged text and a query of several terms, around the match on its best page
 // (bestPageAt: the whole texts of those hits are read, in one statement for the page of hits).
+// A snippet shows only the part of the text its entry lets it show (SearchEntry.shownPages, a
+// document's free preview): a hit that matches only past it gets the description and the page of
+// that match, never a byte of its text.
 import { isLatinWordCodePoint, type ParsedQuery } from './bigrams';
 import {
   escapeHtml,
@@ -18,16 +21,25 @@ import type { HitText, HitTextSource } from './stored-texts';
 /** Characters of text in a snippet, unless an engine is told otherwise. */
 const DEFAULT_SNIPPET_LENGTH = 120;
 
-/** A hit's snippet (HTML) and the page of the text it was cut from (0: not from a paged text). */
+/**
+ * A hit's snippet (HTML), the page of the text it was cut from (0: not from a paged text), and
+ * the page past the part shown that matches when the snippet is not cut around a match of the text.
+ */
 interface Snippet {
   html: string;
   page: number;
+  matchPage?: number;
 }
 
-/** A paged hit's whole content and the byte on its best page that its snippet is cut around. */
+/** The part of a paged hit's content that its snippet may show, and the byte on its best page that it is cut around. */
 interface BestMatch {
   content: Buffer;
   at: number;
+}
+
+/** How many of a hit's first content bytes its snippet may show. */
+function shownSize(text: HitText): number {
+  return Math.max(0, Math.min(text.shown, text.size));
 }
 
 /** An entry of a page, with its bm25 rank (0 when not ranked). */
@@ -213,23 +225,24 @@ export class HitDescriber {
     for (const row of rows) {
       const text = texts.get(row.id);
       if (!text) continue;
-      const { html, page } = await this.snippet(text, parsed, needles, best.get(row.id));
+      const { html, page, matchPage } = await this.snippet(text, parsed, needles, best.get(row.id));
       hits.push({
         id: row.id,
         score: row.rank === 0 ? 0 : -row.rank,
         titleHighlight: highlightAll(text.title, parsed),
         snippet: html,
         page,
+        matchPage: matchPage ?? 0,
       });
     }
     return hits;
   }
 
   /**
-   * Where the paged hits of a query of several terms match on their best page (bestPageAt), when
-   * that is not the page of their first match: their whole contents read in one statement, only
-   * for such a query (of one term, the earliest page holding it is the first match's), and no more
-   * than `bestPageBytes` of them.
+   * Where the paged hits of a query of several terms match on their best page (bestPageAt) among
+   * those their snippets may show, when that is not the page of their first match: their whole
+   * contents read in one statement, only for such a query (of one term, the earliest page holding
+   * it is the first match's), and no more than `bestPageBytes` of them.
    */
   private async bestPages(
     rows: RankedRow[],
@@ -242,14 +255,16 @@ export class HitDescriber {
     let budget = this.bestPageBytes;
     const paged = rows.flatMap((row) => {
       const text = texts.get(row.id);
-      if (!text || text.at < 0 || pageCount(text.pageStarts) <= 1 || text.size > budget) return [];
+      if (!text || text.at < 0 || text.at >= shownSize(text) || text.size > budget) return [];
+      // A text whose shown part is one page has no other page to choose.
+      if (pageAt(text.pageStarts, shownSize(text) - 1) <= 1) return [];
       budget -= text.size;
       return [text];
     });
     if (paged.length === 0) return moved;
     const contents = await this.texts.contents(paged.map((text) => text.id));
     for (const text of paged) {
-      const content = contents.get(text.id);
+      const content = contents.get(text.id)?.subarray(0, shownSize(text));
       if (!content) continue;
       const at = bestPageAt(content, text.pageStarts!, needles);
       if (at >= 0 && pageAt(text.pageStarts, at) !== pageAt(text.pageStarts, text.at))
@@ -264,39 +279,69 @@ export class HitDescriber {
   }
 
   /**
-   * Around the match on the best page when one is given, else the first match in the text, else in
-   * the description, else the text's beginning; with the page of the text it is cut from (0: not
-   * from a paged text).
+   * Around the match on the best page when one is given, else the first match in the part of the
+   * text the snippet may show, else in the description, else that part's beginning; with the page
+   * of the text it is cut from (0: not from a paged text), and, when the snippet holds no match of
+   * the text, the first page past that part which matches (matchPage).
    */
-  private async snippet(
-    text: HitText,
-    parsed: ParsedQuery,
-    { absenceIsProof }: Needles,
-    best?: BestMatch,
-  ): Promise<Snippet> {
+  private async snippet(text: HitText, parsed: ParsedQuery, needles: Needles, best?: BestMatch): Promise<Snippet> {
     if (parsed.titleOnly) return this.beginningSnippet(text);
+    const shown = shownSize(text);
     if (best) {
       // Bytes that match no word of the index's (one inside a longer word) leave the first match's.
-      const window = windowAround(best.content, best.at, this.snippetLength);
+      const window = windowAround(best.content, best.at, this.snippetLength, 0, text.size);
       const html = highlightWindow(window.text, parsed, window.cutBefore, window.cutAfter);
       if (html !== undefined) return { html, page: pageAt(text.pageStarts, best.at) };
     }
-    if (text.at >= 0) {
-      const window = windowAround(text.window, text.at, this.snippetLength, text.start, text.size);
+    if (text.at >= 0 && text.at < shown) {
+      // The window SQL cut may reach past the part shown: it ends there.
+      const bytes = text.window.subarray(0, Math.max(0, shown - text.start));
+      const window = windowAround(bytes, text.at, this.snippetLength, text.start, text.size);
       const html = highlightWindow(window.text, parsed, window.cutBefore, window.cutAfter);
       if (html !== undefined) return { html, page: pageAt(text.pageStarts, text.at) };
     }
-    const inDescription = snippetAroundFirstMatch(await this.descriptionOf(text), parsed, this.snippetLength);
-    if (inDescription !== undefined) return { html: inDescription.html, page: 0 };
-    if (text.at >= 0 || !absenceIsProof) {
+    const description = await this.descriptionOf(text);
+    let content: string | undefined;
+    let around: { html: string; page: number } | undefined;
+    const inDescription = snippetAroundFirstMatch(description, parsed, this.snippetLength);
+    if (inDescription === undefined && shown > 0 && ((text.at >= 0 && text.at < shown) || !needles.absenceIsProof)) {
       // The byte search missed (a word inside a longer one, another casing, a full-width form):
-      // decode the whole text and match it the way the index does.
-      const content = await this.texts.column(text.id, 'content');
-      const around = snippetAroundFirstMatch(content, parsed, this.snippetLength);
-      if (around !== undefined)
-        return { html: around.html, page: pageAt(text.pageStarts, Buffer.byteLength(content.slice(0, around.at))) };
+      // decode the part shown and match it the way the index does.
+      content = await this.texts.column(text.id, 'content');
+      const visible = shown >= text.size ? content : Buffer.from(content).toString('utf8', 0, shown);
+      const found = snippetAroundFirstMatch(visible, parsed, this.snippetLength);
+      if (found !== undefined)
+        around = { html: found.html, page: pageAt(text.pageStarts, Buffer.byteLength(visible.slice(0, found.at))) };
     }
-    return this.beginningSnippet(text);
+    if (around) return around;
+    const matchPage = await this.hiddenMatchPage(text, parsed, needles, content);
+    if (inDescription !== undefined) return { html: inDescription.html, page: 0, matchPage };
+    // Found past the part shown only: the description stands for the text, as in the lists.
+    if (matchPage > 0 && description)
+      return { html: leadingSnippet(description, this.snippetLength), page: 0, matchPage };
+    return { ...(await this.beginningSnippet(text)), matchPage };
+  }
+
+  /**
+   * The first page past the part of a paged text a snippet may show that matches the query, or
+   * 0: where the byte search found the first needle, when the index's rule matches there, else by
+   * decoding that part of the text (`content`: the whole text, when it was read already).
+   */
+  private async hiddenMatchPage(
+    text: HitText,
+    parsed: ParsedQuery,
+    { absenceIsProof }: Needles,
+    content?: string,
+  ): Promise<number> {
+    const shown = shownSize(text);
+    if (!text.pageStarts || shown >= text.size) return 0;
+    if (text.at >= shown) {
+      const window = windowAround(text.window, text.at, this.snippetLength, text.start, text.size);
+      if (highlightWindow(window.text, parsed, false, false) !== undefined) return pageAt(text.pageStarts, text.at);
+    } else if (absenceIsProof) return 0;
+    const hidden = Buffer.from(content ?? (await this.texts.column(text.id, 'content'))).toString('utf8', shown);
+    const found = snippetAroundFirstMatch(hidden, parsed, this.snippetLength);
+    return found === undefined ? 0 : pageAt(text.pageStarts, shown + Buffer.byteLength(hidden.slice(0, found.at)));
   }
 
   /** The hit's description: it comes with the hit only when the text holds no needle. */
@@ -304,11 +349,12 @@ export class HitDescriber {
     return text.description ?? this.texts.column(text.id, 'description');
   }
 
-  /** The text's beginning, else the description's. */
+  /** The beginning of the part of the text a snippet may show, else the description's. */
   private async beginningSnippet(text: HitText): Promise<Snippet> {
-    if (text.size === 0) return { html: leadingSnippet(await this.descriptionOf(text), this.snippetLength), page: 0 };
+    const shown = shownSize(text);
+    if (shown === 0) return { html: leadingSnippet(await this.descriptionOf(text), this.snippetLength), page: 0 };
     const bytes = text.start === 0 ? text.window : await this.texts.leadingBytes(text.id, this.reach);
-    const window = windowAround(bytes, 0, this.snippetLength, 0, text.size);
+    const window = windowAround(bytes.subarray(0, shown), 0, this.snippetLength, 0, text.size);
     return { html: `${escapeHtml(window.text)}${window.cutAfter ? '…' : ''}`, page: pageAt(text.pageStarts, 0) };
   }
 }

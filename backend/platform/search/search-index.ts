@@ -58,6 +58,12 @@ export interface SearchEntry {
    * name the page of their snippet. The form feeds are no part of the text searched or shown.
    */
   paged?: boolean;
+  /**
+   * How much of `content` a hit's snippet may show: its first `shownPages` pages (a paged entry), or none of it (0, an
+   * entry that is not paged). Undefined: all of it. The rest is found, never shown: a hit that matches only there gets
+   * the description (or the beginning of what may be shown) and the page of its match (`matchPage`).
+   */
+  shownPages?: number;
   attributes: SearchAttributes;
 }
 
@@ -116,9 +122,15 @@ export interface SearchHit {
    * The page (1-based) of a paged entry's text that the snippet was cut from: where its first
    * match is, or, for a query of several terms, the page holding the most distinct terms, then
    * the terms as typed, then the earliest (search-hits.ts); where the text begins when it holds
-   * none. 0 when the snippet is not from a paged text (the description, an entry that is not paged).
+   * none. Only a page the entry's snippets may show (`shownPages`). 0 when the snippet is not
+   * from a paged text (the description, an entry that is not paged).
    */
   page: number;
+  /**
+   * When the snippet holds no match because the text matches only past what it may show
+   * (`shownPages`): the first page there holding a match (a number, never its text); else 0.
+   */
+  matchPage: number;
   /** HTML: the whole title, escaped, matches in <em>…</em>. */
   titleHighlight: string;
 }
@@ -144,6 +156,11 @@ export interface SearchIndex {
   search(query: SearchQuery): Promise<SearchResult>;
   /** How many entries the index holds. */
   count(): Promise<number>;
+  /**
+   * Whether entries stored before the index kept how much of their text a snippet may show
+   * (`shownPages`) are still there: they show none of it until the owning module upserts them again.
+   */
+  needsRefill(): Promise<boolean>;
   /** Empties the index, before refilling it from the owning tables. */
   clear(): Promise<void>;
 }

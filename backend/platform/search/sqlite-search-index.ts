@@ -301,6 +301,10 @@ export class SqliteSearchIndex implements SearchIndex {
     return (this.statement(`SELECT count(*) AS n FROM ${this.entries}`).get() as { n: number }).n;
   }
 
+  async needsRefill(): Promise<boolean> {
+    return this.texts.anyWithoutShownPart();
+  }
+
   async clear(): Promise<void> {
     this.sqlite.transaction(() => {
       for (const fts of this.ftsTables) this.sqlite.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('delete-all')`).run();

@@ -5,7 +5,7 @@
 // 1-million-character cap is 3 MB a hit.
 import type SQLite from 'better-sqlite3';
 import { normalizeText } from './bigrams';
-import { normalizePages } from './pages';
+import { normalizePages, pageCount, pageStart } from './pages';
 import type { SearchEntry } from './search-index';
 
 /** Texts longer than this (in UTF-8 bytes) keep a copy of their beginning for the snippets. */
@@ -27,6 +27,16 @@ export interface StoredText {
   content: string;
   /** a paged text's page starts (pages.ts); null when the entry is not paged */
   pageStarts?: Buffer | null;
+  /** how many of the content's first UTF-8 bytes a snippet may show (SearchEntry.shownPages); absent when read back for its tokens */
+  shownBytes?: number;
+}
+
+/** The bytes of `content` (normalised, paged when `starts` is given) that its first `shownPages` pages take. */
+function shownBytesOf(content: string, starts: Buffer | null, shownPages: number | undefined): number {
+  const size = Buffer.byteLength(content);
+  if (shownPages === undefined) return size;
+  if (!starts) return 0;
+  return shownPages < pageCount(starts) ? pageStart(starts, Math.max(0, Math.trunc(shownPages)) + 1) : size;
 }
 
 /**
@@ -37,20 +47,23 @@ export function storedTextOf(entry: SearchEntry): StoredText {
   const content =
     entry.content.length > MAX_CONTENT_LENGTH ? entry.content.slice(0, MAX_CONTENT_LENGTH) : entry.content;
   const pages = entry.paged ? normalizePages(content) : null;
+  const normalized = pages ? pages.text : normalizeText(content);
   return {
     id: entry.id,
     title: normalizeText(entry.title),
     keywords: normalizeText(entry.keywords),
     description: normalizeText(entry.description),
-    content: pages ? pages.text : normalizeText(content),
+    content: normalized,
     pageStarts: pages?.starts ?? null,
+    shownBytes: shownBytesOf(normalized, pages?.starts ?? null, entry.shownPages),
   };
 }
 
 /**
  * A hit's texts: the title as a string, and of the content only a window of its UTF-8 bytes,
  * cut by SQLite around the first byte occurrence of a needle (or at its start). The description
- * comes along only when no needle is in the content (the snippet is then looked for in it).
+ * comes along only when no needle is in the part of the content a snippet may show (the snippet
+ * is then looked for in it). The window may reach past that part: search-hits.ts never shows it.
  */
 export interface HitText {
   id: number;
@@ -66,6 +79,8 @@ export interface HitText {
   window: Buffer;
   /** a paged text's page starts (pages.ts), else null */
   pageStarts: Buffer | null;
+  /** how many of the content's first bytes a snippet may show (0 for a text stored before this was kept) */
+  shown: number;
 }
 
 /** What the hits read of an engine's stored texts: at once from SQLite, through a promise from PostgreSQL. */
@@ -112,7 +127,8 @@ export class StoredTexts implements HitTextSource {
       keywords TEXT NOT NULL,
       description TEXT NOT NULL,
       content TEXT NOT NULL,
-      page_starts BLOB
+      page_starts BLOB,
+      shown_bytes INTEGER
     )`);
     // A table made before the pages were kept: entries get their starts when next upserted.
     const columns = this.sqlite.prepare(`SELECT name FROM pragma_table_info('${this.table}')`).all() as {
@@ -120,6 +136,9 @@ export class StoredTexts implements HitTextSource {
     }[];
     if (!columns.some((column) => column.name === 'page_starts'))
       this.sqlite.exec(`ALTER TABLE ${this.table} ADD COLUMN page_starts BLOB`);
+    // One made before the snippets kept to what they may show: its texts show nothing (NULL) until upserted again.
+    if (!columns.some((column) => column.name === 'shown_bytes'))
+      this.sqlite.exec(`ALTER TABLE ${this.table} ADD COLUMN shown_bytes INTEGER`);
     const headsAreNew = !this.sqlite.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(this.heads);
     this.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${this.heads} (
       id INTEGER PRIMARY KEY,
@@ -132,8 +151,16 @@ export class StoredTexts implements HitTextSource {
 
   put(text: StoredText): void {
     this.statement(
-      `INSERT OR REPLACE INTO ${this.table} (id, title, keywords, description, content, page_starts) VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(text.id, text.title, text.keywords, text.description, text.content, text.pageStarts ?? null);
+      `INSERT OR REPLACE INTO ${this.table} (id, title, keywords, description, content, page_starts, shown_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      text.id,
+      text.title,
+      text.keywords,
+      text.description,
+      text.content,
+      text.pageStarts ?? null,
+      text.shownBytes ?? null,
+    );
     this.putHead(text.id, text.content);
   }
 
@@ -202,19 +229,24 @@ export class StoredTexts implements HitTextSource {
     // coalesce() reads the content only for a text without a head.
     const texts =
       source === 'heads'
-        ? `SELECT t.id, t.title, t.description, coalesce(h.head, CAST(t.content AS BLOB)) AS c, h.size AS size, h.id IS NOT NULL AS partial, t.page_starts AS ps
+        ? `SELECT t.id, t.title, t.description, coalesce(h.head, CAST(t.content AS BLOB)) AS c, h.size AS size, h.id IS NOT NULL AS partial, t.page_starts AS ps, coalesce(t.shown_bytes, 0) AS shown
             FROM ${this.table} AS t LEFT JOIN ${this.heads} AS h ON h.id = t.id WHERE t.id IN (SELECT value FROM json_each(?))`
-        : `SELECT id, title, description, CAST(content AS BLOB) AS c, NULL AS size, 0 AS partial, page_starts AS ps FROM ${this.table} WHERE id IN (SELECT value FROM json_each(?))`;
+        : `SELECT id, title, description, CAST(content AS BLOB) AS c, NULL AS size, 0 AS partial, page_starts AS ps, coalesce(shown_bytes, 0) AS shown FROM ${this.table} WHERE id IN (SELECT value FROM json_each(?))`;
     // Each step a subquery that SQLite runs as a co-routine (OFFSET keeps it from flattening
     // them, which would repeat the search in every expression that uses its result, and from
     // copying the texts into a temporary table): the text is read and searched once.
-    const sql = `SELECT id, title, CASE WHEN at < 0 THEN description END AS description, size, at, partial, max(0, at - ${reach}) AS start,
-        substr(c, max(0, at - ${reach}) + 1, CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - max(0, at - ${reach}) END) AS window, ps AS pageStarts
-      FROM (SELECT id, title, description, c, size, partial, ps, CASE WHEN found = ${NOT_FOUND} THEN -1 ELSE found - 1 END AS at
-        FROM (SELECT id, title, description, c, coalesce(size, length(c)) AS size, partial, ps, ${first} AS found
+    const sql = `SELECT id, title, CASE WHEN at < 0 OR at >= shown THEN description END AS description, size, at, partial, max(0, at - ${reach}) AS start,
+        substr(c, max(0, at - ${reach}) + 1, CASE WHEN at < 0 THEN ${reach} ELSE at + ${reach} - max(0, at - ${reach}) END) AS window, ps AS pageStarts, shown
+      FROM (SELECT id, title, description, c, size, partial, ps, shown, CASE WHEN found = ${NOT_FOUND} THEN -1 ELSE found - 1 END AS at
+        FROM (SELECT id, title, description, c, coalesce(size, length(c)) AS size, partial, ps, shown, ${first} AS found
           FROM (${texts} LIMIT -1 OFFSET 0)
           LIMIT -1 OFFSET 0))`;
     return this.statement(sql).all(...needles, JSON.stringify(ids)) as (HitText & { partial: number })[];
+  }
+
+  /** Whether a text stored before the index kept what its snippets may show is still there. */
+  anyWithoutShownPart(): boolean {
+    return this.statement(`SELECT 1 FROM ${this.table} WHERE shown_bytes IS NULL LIMIT 1`).get() !== undefined;
   }
 
   /** One stored column of a text: the whole content, or the description of a hit that came without it. */
