@@ -306,6 +306,31 @@ describe('search', { timeout: 20_000 }, () => {
     await waitFor(() => expect(location(router)).toBe('/search?wd=%E9%BA%92%E9%BA%9F&category_id=7&period=week'));
   });
 
+  it('says on which page past the free preview a document matches, with a link to the reader there', async () => {
+    renderApp('/search?wd=%E9%BA%92%E9%BA%9F', {
+      backend: {
+        'GET /api/v1/document/search': {
+          status: 200,
+          body: {
+            total: 2,
+            document: [
+              { ...doc(1, '星图笔记'), title_highlight: '星图笔记', snippet: '一份星图的介绍', match_page: 14 },
+              { ...doc(2, '麒麟图'), title_highlight: '<em>麒麟</em>图', snippet: '<em>麒麟</em>图', snippet_page: 2 },
+            ],
+          },
+        },
+      },
+    });
+    const link = await screen.findByRole('link', { name: '第 14 页有匹配内容' });
+    expect(link.getAttribute('href')).toBe('/library/7/1?page=14&wd=%E9%BA%92%E9%BA%9F');
+    expect(link.parentElement!.textContent).toBe('第 14 页有匹配内容（预览范围外）');
+    expect(within(link.closest('li')!).getByText('一份星图的介绍')).toBeTruthy();
+    // a hit whose snippet comes from a free page says nothing of the kind
+    const inside = screen.getByRole('link', { name: '第 2 页' }).closest('li')!;
+    expect(within(inside).queryByText(/预览范围外/u)).toBeNull();
+    expect(screen.getAllByText(/预览范围外/u)).toHaveLength(1);
+  });
+
   it('says a page past the last one does not exist, with links to the first and the last page of the same search', async () => {
     renderApp('/search?wd=%E5%A4%A9%E6%96%87&ext=pdf&page=9', {
       backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 25 } } },

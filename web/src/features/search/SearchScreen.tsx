@@ -73,17 +73,26 @@ function markedWords(snippet: string): string {
   return plainText(marked);
 }
 
+/** The reader at a page of the document, the words to find there in the address. */
+function readerAt(base: string | undefined, page: number, words: string): string | undefined {
+  return base && page > 0 ? `${base}?${new URLSearchParams({ page: String(page), wd: words })}` : base;
+}
+
 /**
  * One hit: the title and the snippet of its text with the matches marked (the server's
  * highlights). A snippet from a page says which ("第 14 页"), and the links open the reader
- * there, the words marked.
+ * there, the words marked. A document that matches only past its free preview (its snippet is
+ * then the description) says on which page, with a link to the reader there (where the reader
+ * shows its paywall notice to those who may not read it).
  */
 function Result({ doc, wd }: { doc: SearchedDocument; wd: string }) {
   // Hits carry no categories; the reader puts the document's own into the address.
   const base = documentPath(doc) ?? (doc.id ? documentPathById(doc.id) : undefined);
   const page = doc.snippet_page ?? 0;
   const words = page > 0 ? markedWords(doc.snippet ?? '') || wd : '';
-  const path = base && page > 0 ? `${base}?${new URLSearchParams({ page: String(page), wd: words })}` : base;
+  const path = readerAt(base, page, words);
+  const matchPage = doc.match_page ?? 0;
+  const matchPath = matchPage > 0 ? readerAt(base, matchPage, wd) : undefined;
   const title = <HighlightedText html={doc.title_highlight || escapeHtml(doc.title || '未命名文档')} />;
   const snippet = doc.snippet || escapeHtml(doc.description ?? '');
   return (
@@ -100,6 +109,11 @@ function Result({ doc, wd }: { doc: SearchedDocument; wd: string }) {
         ) : null}
         <HighlightedText html={snippet} />
       </p>
+      {matchPath ? (
+        <p className="app-search-result__beyond">
+          <Link to={matchPath}>第 {matchPage} 页有匹配内容</Link>（预览范围外）
+        </p>
+      ) : null}
       <p className="app-search-result__meta">
         {doc.pages ? <span>{doc.pages} 页</span> : null}
         {doc.size ? <span>{formatBytes(doc.size)}</span> : null}
