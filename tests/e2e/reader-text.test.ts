@@ -207,12 +207,17 @@ describe('a site-search hit', () => {
     }
   });
 
-  it('past the free preview: tells a visitor the page is beyond it and takes them to the preview end', async () => {
+  it('past the free preview: names the page with none of its text, and the reader takes a visitor to the preview end', async () => {
     const visit = await site.visit();
     await visit.page.setViewportSize(VIEWPORTS[1]);
     await visit.page.goto(`/search?wd=${SECRET}`);
-    const hit = visit.page.getByRole('link', { name: `第 ${PAGES} 页` });
+    const hit = visit.page.getByRole('link', { name: `第 ${PAGES} 页有匹配内容`, exact: true });
     await hit.waitFor();
+    const result = visit.page.locator('.app-search-result').filter({ has: hit });
+    expect(await result.locator('.app-search-result__beyond').textContent()).toBe(
+      `第 ${PAGES} 页有匹配内容（预览范围外）`,
+    );
+    expect(await result.locator('.app-search-result__snippet').textContent()).not.toContain(SECRET);
     const asked: string[] = [];
     visit.page.on('request', (request) => {
       if (/\/view\/page\/[0-9a-f]{32}\/\d+\.json$/.test(request.url())) asked.push(request.url());
