@@ -413,6 +413,11 @@ describe('an index made before it kept how much of a text snippets may show', ()
         timeout: 60_000,
         interval: 200,
       });
+      // Refilled in place: the index was not emptied first, so searches found its entries all along.
+      const jobs = await withDatabase(dataDir, (db) =>
+        db.selectFrom('job').select('payload').where('kind', '=', 'document.reindex').execute(),
+      );
+      expect(jobs.map((job) => JSON.parse(job.payload))).toEqual([{ refill: true }]);
     } finally {
       await running?.close();
     }

@@ -10,7 +10,8 @@ import { articlesForIndex, categoryIdsOf, publishedArticleIds, type ArticleRow }
 // with the articles it touched, after its transaction committed. The index is derived data: a failure here is
 // logged, never fails the request, and a rebuild refills it from the tables.
 
-export const reindexArticlesKind = jobKind<Record<string, never>>('article.reindex');
+/** `refill`: upsert every entry again without emptying the index first, so that searches go on finding them meanwhile. */
+export const reindexArticlesKind = jobKind<{ refill?: boolean }>('article.reindex');
 
 const isFindable = (row: Pick<ArticleRow, 'status' | 'deleted_at'>) => row.status === 1 && row.deleted_at === null;
 
@@ -64,9 +65,12 @@ export async function countArticleView(app: BackendContext, id: number): Promise
   }
 }
 
-/** Empties the index and fills it again from the article tables, 100 articles at a time. */
-export async function rebuildArticleIndex(app: BackendContext): Promise<number> {
-  await app.search.article.clear();
+/**
+ * Empties the index and fills it again from the article tables, 100 articles at a time; with `refill`, upserts them
+ * without emptying it (an index that holds them all already, entries of an older layout: needsRefill).
+ */
+export async function rebuildArticleIndex(app: BackendContext, { refill = false } = {}): Promise<number> {
+  if (!refill) await app.search.article.clear();
   const ids = await publishedArticleIds(app.db);
   for (let i = 0; i < ids.length; i += 100) {
     const rows = (await articlesForIndex(app.db, ids.slice(i, i + 100))).filter(isFindable);
@@ -80,7 +84,8 @@ export async function rebuildArticleIndex(app: BackendContext): Promise<number> 
  * or holds entries from before it kept what their snippets may show (SearchIndex.needsRefill).
  */
 export async function scheduleArticleReindexIfNeeded(app: BackendContext): Promise<void> {
-  if ((await app.search.article.count()) > 0 && !(await app.search.article.needsRefill())) return;
+  const refill = (await app.search.article.count()) > 0;
+  if (refill && !(await app.search.article.needsRefill())) return;
   if (!(await publishedArticleIds(app.db, 1)).length) return;
-  await app.jobs.enqueue(reindexArticlesKind, {}, { dedupeKey: reindexArticlesKind.name });
+  await app.jobs.enqueue(reindexArticlesKind, { refill }, { dedupeKey: reindexArticlesKind.name });
 }

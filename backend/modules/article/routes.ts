@@ -12,8 +12,8 @@ import { searchRpcs } from './search-rpcs';
 async function registerArticleJobs(app: FastifyInstance, ctx: BackendContext): Promise<void> {
   ctx.jobs.register(
     reindexArticlesKind,
-    async () => {
-      await rebuildArticleIndex(ctx);
+    async ({ refill }) => {
+      await rebuildArticleIndex(ctx, { refill });
     },
     { timeoutMs: 3600_000 },
   );

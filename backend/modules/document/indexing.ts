@@ -11,7 +11,8 @@ import { categoryIdsOf, documentsByIds, isSearchable, searchableDocumentIds, tex
 // the documents it touched, after its transaction committed. The index is derived data: a
 // failure here is logged, never fails the request, and a rebuild refills it from the tables.
 
-export const reindexDocumentsKind = jobKind<Record<string, never>>('document.reindex');
+/** `refill`: upsert every entry again without emptying the index first, so that searches go on finding them meanwhile. */
+export const reindexDocumentsKind = jobKind<{ refill?: boolean }>('document.reindex');
 
 async function entriesOf(app: BackendContext, rows: readonly DocumentRow[]): Promise<SearchEntry[]> {
   const links = await categoryIdsOf(
@@ -84,9 +85,12 @@ export async function countSearchView(app: BackendContext, row: DocumentRow): Pr
   }
 }
 
-/** Empties the index and fills it again from the document tables, 100 documents at a time. */
-export async function rebuildSearchIndex(app: BackendContext): Promise<number> {
-  await app.search.document.clear();
+/**
+ * Empties the index and fills it again from the document tables, 100 documents at a time; with `refill`, upserts them
+ * without emptying it (an index that holds them all already, entries of an older layout: needsRefill).
+ */
+export async function rebuildSearchIndex(app: BackendContext, { refill = false } = {}): Promise<number> {
+  if (!refill) await app.search.document.clear();
   const ids = await searchableDocumentIds(app.db);
   for (let i = 0; i < ids.length; i += 100) {
     const rows = (await documentsByIds(app.db, ids.slice(i, i + 100))).filter(isSearchable);
@@ -100,7 +104,8 @@ export async function rebuildSearchIndex(app: BackendContext): Promise<number> {
  * entries from before it kept what their snippets may show (SearchIndex.needsRefill: until then they show no text).
  */
 export async function scheduleReindexIfNeeded(app: BackendContext): Promise<void> {
-  if ((await app.search.document.count()) > 0 && !(await app.search.document.needsRefill())) return;
+  const refill = (await app.search.document.count()) > 0;
+  if (refill && !(await app.search.document.needsRefill())) return;
   if (!(await searchableDocumentIds(app.db, 1)).length) return;
-  await app.jobs.enqueue(reindexDocumentsKind, {}, { dedupeKey: reindexDocumentsKind.name });
+  await app.jobs.enqueue(reindexDocumentsKind, { refill }, { dedupeKey: reindexDocumentsKind.name });
 }

@@ -65,8 +65,8 @@ function registerDocumentJobs(ctx: BackendContext): void {
   });
   ctx.jobs.register(
     reindexDocumentsKind,
-    async () => {
-      await rebuildSearchIndex(ctx);
+    async ({ refill }) => {
+      await rebuildSearchIndex(ctx, { refill });
     },
     { timeoutMs: 6 * 3600_000 },
   );
