@@ -328,7 +328,7 @@ async function failWaiting(
   hash: string,
   reason: string,
   which: (doc: DocumentRow) => boolean = () => true,
-): Promise<number[]> {
+): Promise<{ failed: number[]; reviewed: number[] }> {
   return db.transaction().execute(async (trx) => {
     const documents = (await lockedDocumentsByHash(trx, hash)).filter(which);
     const waiting = documents.filter((d) => WAITING_STATUSES.includes(d.status));
@@ -351,8 +351,28 @@ async function failWaiting(
       trx,
       [...waiting, ...reviewed].map((d) => documentFailed(d, reason)),
     );
-    return waiting.map((d) => d.id);
+    return { failed: waiting.map((d) => d.id), reviewed: reviewed.map((d) => d.id) };
   });
+}
+
+/**
+ * Fails the file's waiting documents with the error's Chinese message (failWaiting) and logs
+ * why, with what the tool said (`detail`, never shown to users): the message alone
+ * (LibreOffice 无法转换此文档) leaves the admin who reads it nothing to look into.
+ */
+async function failConversion(
+  app: BackendContext,
+  hash: string,
+  error: unknown,
+  which?: (doc: DocumentRow) => boolean,
+): Promise<void> {
+  const known = error instanceof ConversionError ? error : null;
+  const { failed, reviewed } = await failWaiting(app.db, hash, known?.message ?? '文档转换失败', which);
+  const documents = [...failed, ...reviewed];
+  if (known)
+    app.log.warn({ hash, documents, reason: known.reason, detail: known.detail }, 'document conversion failed');
+  else app.log.error({ hash, documents, err: error }, 'document conversion failed');
+  await refreshSearchIndex(app, failed);
 }
 
 function conversionLimit(settings: ConversionSettings, configMinutes: number): number {
@@ -456,14 +476,11 @@ export async function runConversion(
     if (job.signal.aborted && job.signal.reason instanceof JobInterruptedError) throw error;
     const lastAttempt = job.attempt >= maxAttempts;
     if (error instanceof ConversionError && error.reason !== 'aborted') {
-      await refreshSearchIndex(app, await failWaiting(app.db, hash, error.message));
+      await failConversion(app, hash, error);
       return null;
     }
     if (!lastAttempt) throw error;
-    await refreshSearchIndex(
-      app,
-      await failWaiting(app.db, hash, error instanceof ConversionError ? error.message : '文档转换失败'),
-    );
+    await failConversion(app, hash, error);
     return null;
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -496,11 +513,7 @@ async function refuseOtherContent(
   const toConvert = documents.filter((d) => WAITING_STATUSES.includes(d.status) || awaitsReviewConversion(d));
   for (const ext of new Set(toConvert.map((d) => extensionOf(d, uploaded)))) {
     const error = refusal(ext);
-    if (error)
-      await refreshSearchIndex(
-        app,
-        await failWaiting(app.db, hash, error.message, (d) => extensionOf(d, uploaded) === ext),
-      );
+    if (error) await failConversion(app, hash, error, (d) => extensionOf(d, uploaded) === ext);
   }
   const agreeing = toConvert.filter(agrees);
   if (!agreeing.length) return { agrees, ext: null };
@@ -573,7 +586,7 @@ export async function resumeConversions(app: BackendContext): Promise<void> {
     const [latest] = await app.jobs.list({ dedupeKey: key, limit: 1 });
     if (latest && (latest.state === 'queued' || latest.state === 'running')) continue;
     if (status === DocumentStatus.Converting && latest?.state === 'failed') {
-      await refreshSearchIndex(app, await failWaiting(app.db, hash, '文档转换进程多次意外中断，已停止转换'));
+      await refreshSearchIndex(app, (await failWaiting(app.db, hash, '文档转换进程多次意外中断，已停止转换')).failed);
       continue;
     }
     await enqueueConversions(app, [{ hash, userId }]);

@@ -667,6 +667,32 @@ describe('bad input ends in status 3 with its reason, and the converter goes on'
   });
 });
 
+describe('a failed conversion in the log', () => {
+  it("logs the file, its documents, the reason and the tool's own words, which the document's message leaves out", async () => {
+    const lines: string[] = [];
+    const logged = await startBackend({
+      logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } },
+    });
+    try {
+      const member = await uploader(logged.url, await login(logged.url, 'admin', logged.adminPassword));
+      const zipped = zip([{ name: 'notes.txt', data: '一个普通的压缩包，不是 EPUB' }]);
+      const doc = await createDocument(logged.url, member.token, zipped, '压缩包.epub');
+      expect(await waitForStatus(logged.url, member.token, doc.id, [2, 3])).toMatchObject({
+        status: 3,
+        convert_error: '文档已损坏或无法解析，无法转换',
+      });
+      const failures = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((entry) => entry.msg === 'document conversion failed');
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toMatchObject({ level: 40, hash: doc.hash, documents: [doc.id], reason: 'corrupt' });
+      expect(failures[0]!.detail).toMatch(/container\.xml/);
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
 describe('limits and converters from the environment', () => {
   it('fails documents over CONVERT_TIMEOUT_MS', async () => {
     // A limit of its own: on a loaded machine even the page count of a big PDF may take a second.
