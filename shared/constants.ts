@@ -101,6 +101,28 @@ export const documentStatusOptions: readonly Option[] = [
   { value: 7, label: '审核拒绝' },
 ];
 
+/**
+ * The reasons (`convert_error`) of a conversion that failed for the site's sake, not the file's:
+ * out of time, a converter missing, crashed or interrupted, the stored original gone. The
+ * converter fails with them (backend/platform/convert/errors.ts) and the document screens tell
+ * the uploader by them that uploading the file again would not help.
+ */
+export const SITE_CONVERSION_FAILURES = {
+  timeout: '文档转换超时',
+  aborted: '文档转换已取消',
+  failed: '文档转换失败',
+  workerCrashed: '转换进程意外退出，文档转换失败',
+  interrupted: '文档转换进程多次意外中断，已停止转换',
+  converterMissing: '服务器未安装转换此格式所需的程序',
+  libreofficeMissing: '服务器未安装 LibreOffice，无法转换此格式的文档',
+  calibreMissing: '服务器未安装 calibre，无法转换此格式的电子书',
+  originalMissing: '文档原文件不存在，无法转换',
+} as const;
+
+/** Whether a conversion failed with this reason for the site's sake (SITE_CONVERSION_FAILURES). */
+export const isSiteConversionFailure = (reason: string): boolean =>
+  (Object.values(SITE_CONVERSION_FAILURES) as string[]).includes(reason);
+
 /** Document type keys of the list and search filters (docs/moredoc.md §12). */
 export const documentTypeOptions: readonly Option<string>[] = [
   { value: 'pdf', label: 'PDF' },

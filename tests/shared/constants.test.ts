@@ -6,6 +6,7 @@ import {
   extensionGroup,
   isDocumentExtension,
   isImageExtension,
+  isSiteConversionFailure,
   isUploadImageExtension,
   optionLabel,
   reportReasonOptions,
@@ -113,5 +114,14 @@ describe('the upload limit', () => {
     expect(uploadTooLargeMessage(uploadLimitBytes(20), uploadLimitBytes(20) + 1536)).toBe(
       '文件大小超出限制（最大 20 MB，超出 1.5 KB）',
     );
+  });
+});
+
+describe('isSiteConversionFailure', () => {
+  it('tells a conversion the site failed (time, converters) from one the file failed', () => {
+    expect(isSiteConversionFailure('文档转换超时')).toBe(true);
+    expect(isSiteConversionFailure('服务器未安装 calibre，无法转换此格式的电子书')).toBe(true);
+    expect(isSiteConversionFailure('文档已加密，无法转换')).toBe(false);
+    expect(isSiteConversionFailure('文件内容与扩展名 .pdf 不符，无法转换')).toBe(false);
   });
 });

@@ -93,6 +93,35 @@ describe('/member/document prices', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/document failed conversions', { timeout: 20_000 }, () => {
+  it('tells the uploader to mend the file when the file failed, and to ask the admins when the site did', async () => {
+    renderApp('/member/document', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/list': {
+          status: 200,
+          body: {
+            total: 3,
+            document: [
+              { id: 9, title: '加密讲义', status: 3, convert_error: '文档已加密，无法转换' },
+              { id: 8, title: '长篇小说', status: 3, convert_error: '文档转换超时' },
+              { id: 7, title: '年度报表', status: 6, convert_error: '服务器未安装 LibreOffice，无法转换此格式的文档' },
+            ],
+          },
+        },
+      },
+    });
+    const row = async (title: string) => within((await screen.findByText(title)).closest('tr') as HTMLElement);
+    const mend = '请删除该文档，检查文件（如去掉密码、确认格式）后重新上传。';
+    const ask = '这是服务器转换时出现的问题，重新上传同一文件无法解决，请联系网站管理员重新转换。';
+    expect((await row('加密讲义')).getByText(mend)).toBeTruthy();
+    expect((await row('长篇小说')).getByText(ask)).toBeTruthy();
+    expect((await row('长篇小说')).queryByText(mend)).toBeNull();
+    expect((await row('年度报表')).getByText('转换失败：服务器未安装 LibreOffice，无法转换此格式的文档')).toBeTruthy();
+    expect((await row('年度报表')).getByText(ask)).toBeTruthy();
+  });
+});
+
 /** 我的文档 holding one document, 讲义, in the category 教育. */
 const ONE_DOCUMENT = {
   'GET /api/v1/document/list': {

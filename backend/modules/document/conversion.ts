@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db';
 import { lockKeys, lockRows } from '../../db/dialect';
 import type { DB } from '../../db/schema';
-import { DocumentStatus } from '../../../shared/constants';
+import { DocumentStatus, SITE_CONVERSION_FAILURES } from '../../../shared/constants';
 import {
   ConversionError,
   MISSING_CONVERTER_MESSAGES,
@@ -142,7 +142,10 @@ export async function originalFile(app: BackendContext, key: string, ext: string
   if (local) return local;
   const blob = await app.blobs.get(key);
   if (!blob)
-    throw new ConversionError('corrupt', { message: '文档原文件不存在，无法转换', detail: `missing blob ${key}` });
+    throw new ConversionError('corrupt', {
+      message: SITE_CONVERSION_FAILURES.originalMissing,
+      detail: `missing blob ${key}`,
+    });
   const copy = join(scratch, `original${ext}`);
   await pipeline(blob.stream, createWriteStream(copy));
   return copy;
@@ -367,7 +370,12 @@ async function failConversion(
   which?: (doc: DocumentRow) => boolean,
 ): Promise<void> {
   const known = error instanceof ConversionError ? error : null;
-  const { failed, reviewed } = await failWaiting(app.db, hash, known?.message ?? '文档转换失败', which);
+  const { failed, reviewed } = await failWaiting(
+    app.db,
+    hash,
+    known?.message ?? SITE_CONVERSION_FAILURES.failed,
+    which,
+  );
   const documents = [...failed, ...reviewed];
   if (known)
     app.log.warn({ hash, documents, reason: known.reason, detail: known.detail }, 'document conversion failed');
@@ -535,7 +543,7 @@ export async function sourceOf(
   const path = paths.find((p) => preferred.some((ext) => ext && p.endsWith(ext))) ?? paths[0];
   if (!path)
     throw new ConversionError('corrupt', {
-      message: '文档原文件不存在，无法转换',
+      message: SITE_CONVERSION_FAILURES.originalMissing,
       detail: `no upload with hash ${hash}`,
     });
   const key = keyOfPath(path);
@@ -586,7 +594,7 @@ export async function resumeConversions(app: BackendContext): Promise<void> {
     const [latest] = await app.jobs.list({ dedupeKey: key, limit: 1 });
     if (latest && (latest.state === 'queued' || latest.state === 'running')) continue;
     if (status === DocumentStatus.Converting && latest?.state === 'failed') {
-      await refreshSearchIndex(app, (await failWaiting(app.db, hash, '文档转换进程多次意外中断，已停止转换')).failed);
+      await refreshSearchIndex(app, (await failWaiting(app.db, hash, SITE_CONVERSION_FAILURES.interrupted)).failed);
       continue;
     }
     await enqueueConversions(app, [{ hash, userId }]);

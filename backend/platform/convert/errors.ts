@@ -1,6 +1,7 @@
 // The one error a conversion ends with when it cannot produce pages. `reason` is a stable code
 // for the job record and the tests; `message` is the Chinese sentence shown to the uploader and
 // the admin; `detail` keeps what the tool said (English, for the log, never shown to users).
+import { SITE_CONVERSION_FAILURES } from '../../../shared/constants';
 
 export type ConversionFailure =
   | 'empty-file'
@@ -32,13 +33,13 @@ const MESSAGES: Record<ConversionFailure, string> = {
   'too-many-pages': '文档页数超出限制，无法转换',
   'archive-too-large': '文档解压后过大或包含的文件过多，已拒绝转换',
   'drm-protected': '电子书受 DRM 版权保护，无法转换',
-  'converter-missing': '服务器未安装转换此格式所需的程序',
-  'converter-failed': '文档转换失败',
-  'worker-crashed': '转换进程意外退出，文档转换失败',
+  'converter-missing': SITE_CONVERSION_FAILURES.converterMissing,
+  'converter-failed': SITE_CONVERSION_FAILURES.failed,
+  'worker-crashed': SITE_CONVERSION_FAILURES.workerCrashed,
   'document-too-complex': '文档结构过于复杂，无法在限定时间内打开',
   'page-too-complex': '页面过于复杂，无法在限定时间内转换',
-  timeout: '文档转换超时',
-  aborted: '文档转换已取消',
+  timeout: SITE_CONVERSION_FAILURES.timeout,
+  aborted: SITE_CONVERSION_FAILURES.aborted,
 };
 
 /**
@@ -46,8 +47,8 @@ const MESSAGES: Record<ConversionFailure, string> = {
  * finds those at start (convert_error) and tries them again once the program is there.
  */
 export const MISSING_CONVERTER_MESSAGES = {
-  libreoffice: '服务器未安装 LibreOffice，无法转换此格式的文档',
-  calibre: '服务器未安装 calibre，无法转换此格式的电子书',
+  libreoffice: SITE_CONVERSION_FAILURES.libreofficeMissing,
+  calibre: SITE_CONVERSION_FAILURES.calibreMissing,
 } as const;
 
 export interface ConversionErrorOptions {

@@ -26,7 +26,7 @@ import { IconUpload } from '../../ui/icons';
 import { CategorySelect } from '../category/CategorySelect';
 import { categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
 import { createDocuments, documentProgressQuery, recentUploadsQuery } from './api';
-import { conversionFailureLine, FAILED_CONVERSION_ADVICE, isConverting } from './conversion';
+import { conversionFailureLine, failedConversionAdvice, isConverting } from './conversion';
 import { documentPath } from './document-links';
 import { creditName } from './DocumentPrice';
 import { useSettings } from '../settings/use-settings';
@@ -255,7 +255,7 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                 {isConverting(doc) && <ConversionProgress doc={doc} />}
                 {failure !== undefined ? (
                   <span className="app-upload__reason">
-                    {failure}。{FAILED_CONVERSION_ADVICE}
+                    {failure}。{failedConversionAdvice(doc)}
                     <Link to="/member/document">前往我的文档</Link>
                   </span>
                 ) : (

@@ -21,7 +21,7 @@ import { uploadRightQuery } from '../upload/api';
 import { categoryTrail, useDocumentCategories } from '../category/category-tree';
 import { useSettings } from '../settings/use-settings';
 import { deleteDocuments, myDocumentsQuery, updateDocument } from './api';
-import { conversionFailureLine, FAILED_CONVERSION_ADVICE } from './conversion';
+import { conversionFailureLine, failedConversionAdvice } from './conversion';
 import { deepestCategory, documentPath } from './document-links';
 import { creditName } from './DocumentPrice';
 import { DocumentStatusTag } from './DocumentStatusTag';
@@ -233,7 +233,7 @@ export function MyDocuments({ userId }: { userId: number }) {
                   {failure !== undefined && (
                     <>
                       <p className="app-field__error">{failure}</p>
-                      <p className="app-field__hint">{FAILED_CONVERSION_ADVICE}</p>
+                      <p className="app-field__hint">{failedConversionAdvice(doc)}</p>
                     </>
                   )}
                 </>

@@ -4,7 +4,7 @@
 // `convert_error` (docs/api.md, "Conversion"; backend/modules/document/store.ts,
 // `awaitsReviewConversion`): its status alone does not say it failed. While a conversion shown
 // is underway, those screens ask again, less and less often (`conversionPollWait`).
-import { DocumentStatus } from '../../../../shared/constants';
+import { DocumentStatus, isSiteConversionFailure } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
 
 /**
@@ -57,8 +57,16 @@ export function conversionPollWait(asked: number): number {
   return Math.min(CONVERSION_POLL.firstMs * 2 ** Math.max(asked, 0), CONVERSION_POLL.maxMs);
 }
 
-/** What the uploader of a document that failed conversion can do about it. */
-export const FAILED_CONVERSION_ADVICE = '请删除该文档，检查文件（如去掉密码、确认格式）后重新上传。';
+/**
+ * What the uploader of a document that failed conversion can do about it, by its reason: mend
+ * the file and upload it again, or, when the site failed (out of time, a converter missing or
+ * crashed), ask the admins, since the same file would fail the same way.
+ */
+export function failedConversionAdvice(doc: Pick<Document, 'status' | 'convert_error'>): string {
+  return isSiteConversionFailure(conversionFailure(doc) ?? '')
+    ? '这是服务器转换时出现的问题，重新上传同一文件无法解决，请联系网站管理员重新转换。'
+    : '请删除该文档，检查文件（如去掉密码、确认格式）后重新上传。';
+}
 
 /** What a reviewer can do about it: an approval converts a document in review again. */
 export function failedConversionReviewNote(doc: Pick<Document, 'status'>): string | undefined {

@@ -11,7 +11,7 @@ import { documentProgressQuery, takeConversionEnd } from '../document/api';
 import {
   conversionFailure,
   conversionUnderway,
-  FAILED_CONVERSION_ADVICE,
+  failedConversionAdvice,
   failedConversionReviewNote,
   isConverting,
 } from '../document/conversion';
@@ -86,7 +86,7 @@ function FailedNotice({ doc, reason }: { doc: Document; reason: string }) {
       <p className="app-reader-notice__error">原因：{reason}</p>
       {own ? (
         <p className="app-reader-notice__text">
-          {FAILED_CONVERSION_ADVICE}
+          {failedConversionAdvice(doc)}
           <Link to="/member/document">前往我的文档</Link>
         </p>
       ) : (
