@@ -4,14 +4,20 @@ import { cleanName } from '../../shared/validation';
 
 const PATH_SEPARATORS = /[/\\]/g;
 
+const MAX_NAME_CHARACTERS = 200;
+const EXTENSION = /\.[A-Za-z0-9]{1,16}$/;
+
 /**
  * A file name fit for a header: cleaned as stored names are (no control or bidi override
  * characters, line breaks as spaces: names stored before that rule too), no path
- * separators, at most 200 characters.
+ * separators, at most 200 characters: a longer one keeps its beginning and its extension.
  */
 export function safeFileName(name: string): string {
   const cleaned = cleanName(name).replace(PATH_SEPARATORS, '_');
-  return [...cleaned].slice(-200).join('') || 'download';
+  const characters = [...cleaned];
+  if (characters.length <= MAX_NAME_CHARACTERS) return cleaned || 'download';
+  const ext = EXTENSION.exec(cleaned)?.[0] ?? '';
+  return characters.slice(0, MAX_NAME_CHARACTERS - ext.length).join('') + ext;
 }
 
 /** RFC 8187 `value-chars`: what encodeURIComponent leaves alone, minus `'()*`. */

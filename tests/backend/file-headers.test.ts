@@ -30,6 +30,14 @@ describe('attachmentDisposition', () => {
     expect(safeFileName('\u0000\u2066')).toBe('download');
     expect(safeFileName('')).toBe('download');
   });
+
+  it('cuts a name over 200 characters at its end, keeping its beginning and its extension', () => {
+    const title = `2024年度报告${'很长的说明'.repeat(50)}`;
+    const cut = safeFileName(`${title}.docx`);
+    expect([...cut]).toHaveLength(200);
+    expect(cut).toBe(`${[...title].slice(0, 195).join('')}.docx`);
+    expect([...safeFileName('年'.repeat(260))]).toEqual(Array(200).fill('年'));
+  });
 });
 
 describe('parseByteRange', () => {
