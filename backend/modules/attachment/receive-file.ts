@@ -32,8 +32,8 @@ export interface ReceiveOptions {
   /** The refusal of another extension (given with its dot). */
   badExtension: string | ((ext: string) => string);
   maxBytes: number;
-  /** may refuse the content (it gets the first 64 KiB) before the blob is kept */
-  check?: (head: Buffer) => void;
+  /** may refuse the content (it gets the first 64 KiB, and the extension) before the blob is kept */
+  check?: (head: Buffer, ext: string) => void;
 }
 
 const MALFORMED = '上传的数据格式不正确，请通过 multipart/form-data 上传文件（字段 file）';
@@ -148,7 +148,7 @@ export async function receiveFile(
       ext,
       maxBytes: opts.maxBytes,
       async check({ md5, head }) {
-        opts.check?.(head);
+        opts.check?.(head, ext);
         if (await isBannedHash(app.db, md5)) throw badRequest('文件已被标记为非法文件，禁止上传');
       },
     });

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { DOCUMENT_EXTENSIONS } from '../../../shared/constants';
 import { uploadPermissionPath } from '../../../shared/permissions';
-import { forbidden } from '../../wire/errors';
+import { badRequest, forbidden } from '../../wire/errors';
 import { clientIp } from '../../wire/rpc';
 import { uploadCaller } from '../../platform/auth/session';
 import type { BackendContext } from '../../platform/context';
-import { externalConverterOf } from '../../platform/convert/formats';
+import { contentMismatchOf, externalConverterOf } from '../../platform/convert/formats';
 import { defineService, rpc } from '../../platform/rpc';
 import {
   DOCUMENT_ATTACHMENT_TYPE,
@@ -66,6 +66,11 @@ async function registerDocumentUpload(app: FastifyInstance, ctx: BackendContext)
           extensions: accepted.extensions,
           badExtension: accepted.refusal,
           maxBytes: await maxUploadBytes(ctx),
+          // A file whose bytes belie its extension would only fail its conversion: refused now, kept nowhere.
+          check(head, ext) {
+            if (contentMismatchOf(ext, head))
+              throw badRequest(`文件内容与扩展名 ${ext} 不符，请确认文件的格式后重新上传`);
+          },
         });
         const attachment = await insertAttachment(ctx.db, {
           hash: file.hash,

@@ -108,36 +108,59 @@ function needsPassword(bytes: Buffer): boolean {
   return false;
 }
 
+/**
+ * What the first bytes (up to HEAD_BYTES) say by their signature alone: `ole` also for a compound
+ * file that needs a password, `mobi-book` for a PalmDB book whose MOBI version lies further in.
+ */
+function signatureOf(bytes: Uint8Array, partial: boolean): ContentKind | 'mobi-book' {
+  if (bytes.length === 0) return 'empty';
+  // The PDF header may follow some junk within the first kilobyte (PDF 32000-1, annex H).
+  if (Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-')) return 'pdf';
+  if (startsWith(bytes, 'PK\x03\x04') || startsWith(bytes, 'PK\x05\x06')) return 'zip';
+  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'ole';
+  if (startsWith(bytes, '{\\rtf')) return 'rtf';
+  if (startsWith(bytes, 'ITSF')) return 'chm';
+  if (startsWith(bytes, 'BOOKMOBI', 60)) return 'mobi-book';
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (startsWith(bytes, 'GIF87a') || startsWith(bytes, 'GIF89a')) return 'gif';
+  if (startsWith(bytes, 'BM')) return 'bmp';
+  if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return 'tiff';
+  if (startsWith(bytes, 'RIFF') && startsWith(bytes, 'WEBP', 8)) return 'webp';
+  return decodeTextFile(bytes, { partial }) === null ? 'binary' : 'text';
+}
+
 /** The kind of content of a file, from its first bytes (an OLE compound file: read whole). */
 export async function sniffContent(path: string): Promise<ContentKind> {
   const file = await open(path, 'r');
   try {
     const head = new Uint8Array(HEAD_BYTES);
     const { bytesRead } = await file.read(head, 0, HEAD_BYTES, 0);
-    if (bytesRead === 0) return 'empty';
     const bytes = head.subarray(0, bytesRead);
-    // The PDF header may follow some junk within the first kilobyte (PDF 32000-1, annex H).
-    if (Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-')) return 'pdf';
-    if (startsWith(bytes, 'PK\x03\x04') || startsWith(bytes, 'PK\x05\x06')) return 'zip';
-    if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))
-      return needsPassword(await readFile(path)) ? 'ole-encrypted' : 'ole';
-    if (startsWith(bytes, '{\\rtf')) return 'rtf';
-    if (startsWith(bytes, 'ITSF')) return 'chm';
-    if (startsWith(bytes, 'BOOKMOBI', 60)) {
+    const kind = signatureOf(bytes, bytesRead === HEAD_BYTES);
+    if (kind === 'ole') return needsPassword(await readFile(path)) ? 'ole-encrypted' : 'ole';
+    if (kind === 'mobi-book') {
       const version = await mobiVersion(file, bytes);
       if (version === null) return 'binary';
       return version >= 8 ? 'kf8' : 'mobi';
     }
-    if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
-    if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
-    if (startsWith(bytes, 'GIF87a') || startsWith(bytes, 'GIF89a')) return 'gif';
-    if (startsWith(bytes, 'BM')) return 'bmp';
-    if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return 'tiff';
-    if (startsWith(bytes, 'RIFF') && startsWith(bytes, 'WEBP', 8)) return 'webp';
-    return decodeTextFile(bytes, { partial: bytesRead === HEAD_BYTES }) === null ? 'binary' : 'text';
+    return kind;
   } finally {
     await file.close();
   }
+}
+
+/**
+ * The content-mismatch a file of this extension starting with `head` would fail to convert with
+ * (a .pdf that is a zip, a .docx that is a PDF, a .txt that is an image), or null: what the
+ * first bytes tell alone, for the upload to refuse at once. A MOBI book passes as MOBI 6 (both
+ * versions suit the same extensions); a password or an empty file are the conversion's to find.
+ */
+export function contentMismatchOf(extension: string, head: Uint8Array): ConversionError | null {
+  const bytes = head.subarray(0, HEAD_BYTES);
+  const kind = signatureOf(bytes, bytes.length === HEAD_BYTES);
+  const error = refusalOf(extension, kind === 'mobi-book' ? 'mobi' : kind);
+  return error?.reason === 'content-mismatch' ? error : null;
 }
 
 const IMAGE_KINDS: readonly ContentKind[] = ['jpeg', 'png', 'gif', 'bmp', 'tiff', 'webp'];

@@ -598,11 +598,11 @@ describe('counts visitors see', () => {
     const filed = { category_id: [category] };
     const readable = await createDocument(backend.url, writer.token, textFile(unique('能读')), '能读.txt', filed);
     const toDisable = await createDocument(backend.url, writer.token, textFile(unique('将禁用')), '将禁用.txt', filed);
-    // A text file named .pdf: its conversion fails.
+    // A PDF header and no objects: its conversion fails.
     const broken = await createDocument(
       backend.url,
       writer.token,
-      Buffer.from(`not a pdf ${unique('损坏')}\n`),
+      Buffer.from(`%PDF-1.7\nno objects ${unique('损坏')}\n`),
       'broken.pdf',
       filed,
     );

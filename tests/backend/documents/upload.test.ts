@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { api, registerMember, useBackend, withDatabase } from '../../helpers/backend';
 import { nonUploader, uploadDocument, uploader } from '../../helpers/document-api';
 import { fixture } from '../../helpers/documents';
+import { zip } from '../../helpers/zip';
 import { startGateway } from '../../gateway/helpers';
 
 // `POST /api/v1/upload/document` and the upload right; the multipart faults of issue 18
@@ -190,6 +191,34 @@ describe('POST /api/v1/upload/document', () => {
     expect((await uploadDocument(backend.url, member.token, banned, 'y.pdf')).body.message).toBe(
       '文件已被标记为非法文件，禁止上传',
     );
+  });
+
+  it('refuses a file whose bytes belie its extension, keeping nothing, and takes the disguises that convert', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const png = Buffer.from(`89504e470d0a1a0a${'00'.repeat(24)}`, 'hex');
+    const belied: [Buffer, string][] = [
+      [zip([{ name: 'notes.txt', data: '一个普通的压缩包' }]), '资料.pdf'],
+      [pdf, '报告.docx'],
+      [pdf, '小说.epub'],
+      [png, '截图.txt'],
+      [Buffer.from('只是一段文字，不是 PDF\n'), '笔记.pdf'],
+    ];
+    for (const [bytes, name] of belied) {
+      const ext = name.slice(name.lastIndexOf('.'));
+      expect(await uploadDocument(backend.url, member.token, bytes, name), name).toMatchObject({
+        status: 400,
+        body: { code: 400, message: `文件内容与扩展名 ${ext} 不符，请确认文件的格式后重新上传` },
+      });
+      expect(fs.existsSync(path.join(backend.dataDir, storedPath(md5(bytes), ext))), name).toBe(false);
+    }
+    // What converts under an extension not its own: an HTML page or CSV named as Office files, a docx as .doc.
+    const disguised: [Buffer, string][] = [
+      [Buffer.from('<html><body><p>网页导出的文档</p></body></html>'), '导出.doc'],
+      [Buffer.from('名称,数量\n苹果,3\n'), '表格.xlsx'],
+      [fs.readFileSync(fixture('chinese.docx')), '旧格式.doc'],
+    ];
+    for (const [bytes, name] of disguised)
+      expect((await uploadDocument(backend.url, member.token, bytes, name)).status, name).toBe(200);
   });
 });
 
