@@ -119,9 +119,12 @@ export const SITE_CONVERSION_FAILURES = {
   originalMissing: '文档原文件不存在，无法转换',
 } as const;
 
-/** Whether a conversion failed with this reason for the site's sake (SITE_CONVERSION_FAILURES). */
+/**
+ * Whether a conversion failed with this reason for the site's sake (SITE_CONVERSION_FAILURES),
+ * also with its particulars after it (文档转换超时（限时 30 分钟）).
+ */
 export const isSiteConversionFailure = (reason: string): boolean =>
-  (Object.values(SITE_CONVERSION_FAILURES) as string[]).includes(reason);
+  Object.values(SITE_CONVERSION_FAILURES).some((failure) => reason === failure || reason.startsWith(`${failure}（`));
 
 /** Document type keys of the list and search filters (docs/moredoc.md §12). */
 export const documentTypeOptions: readonly Option<string>[] = [

@@ -120,6 +120,7 @@ describe('the upload limit', () => {
 describe('isSiteConversionFailure', () => {
   it('tells a conversion the site failed (time, converters) from one the file failed', () => {
     expect(isSiteConversionFailure('文档转换超时')).toBe(true);
+    expect(isSiteConversionFailure('文档转换超时（限时 30 分钟）')).toBe(true);
     expect(isSiteConversionFailure('服务器未安装 calibre，无法转换此格式的电子书')).toBe(true);
     expect(isSiteConversionFailure('文档已加密，无法转换')).toBe(false);
     expect(isSiteConversionFailure('文件内容与扩展名 .pdf 不符，无法转换')).toBe(false);

@@ -104,7 +104,7 @@ describe('/member/document failed conversions', { timeout: 20_000 }, () => {
             total: 3,
             document: [
               { id: 9, title: '加密讲义', status: 3, convert_error: '文档已加密，无法转换' },
-              { id: 8, title: '长篇小说', status: 3, convert_error: '文档转换超时' },
+              { id: 8, title: '长篇小说', status: 3, convert_error: '文档转换超时（限时 30 分钟）' },
               { id: 7, title: '年度报表', status: 6, convert_error: '服务器未安装 LibreOffice，无法转换此格式的文档' },
             ],
           },

@@ -383,6 +383,18 @@ async function failConversion(
   await refreshSearchIndex(app, failed);
 }
 
+/**
+ * A timeout that names the limit it passed (文档转换超时（限时 30 分钟）): the admin who reads it
+ * knows what 转换超时(分钟) allowed; the engine's signal does not know it.
+ */
+function timedOut(limitMs: number, error: ConversionError): ConversionError {
+  const limit = limitMs % 60_000 === 0 ? `${limitMs / 60_000} 分钟` : `${Math.ceil(limitMs / 1000)} 秒`;
+  return new ConversionError('timeout', {
+    message: `${SITE_CONVERSION_FAILURES.timeout}（限时 ${limit}）`,
+    detail: error.detail,
+  });
+}
+
 function conversionLimit(settings: ConversionSettings, configMinutes: number): number {
   if (settings.timeoutMs !== null) return settings.timeoutMs;
   return Math.min((configMinutes > 0 ? configMinutes : 30) * 60_000, MAX_CONVERSION_MS);
@@ -439,6 +451,7 @@ export async function runConversion(
     { status: DocumentStatus.Converting, convert_error: '' },
   );
 
+  const timeoutMs = conversionLimit(settings, cfg.int('converter', 'timeout'));
   const scratch = await scratchFolder('moredoc-document');
   try {
     const source = await sourceOf(app, hash, documents);
@@ -469,7 +482,7 @@ export async function runConversion(
         signal: job.signal,
         onProgress: ({ done, total }) => progress.report(done, total),
         limits: {
-          timeoutMs: conversionLimit(settings, cfg.int('converter', 'timeout')),
+          timeoutMs,
           pageTimeoutMs: settings.pageTimeoutMs,
           maxPages: settings.maxPages,
         },
@@ -484,7 +497,7 @@ export async function runConversion(
     if (job.signal.aborted && job.signal.reason instanceof JobInterruptedError) throw error;
     const lastAttempt = job.attempt >= maxAttempts;
     if (error instanceof ConversionError && error.reason !== 'aborted') {
-      await failConversion(app, hash, error);
+      await failConversion(app, hash, error.reason === 'timeout' ? timedOut(timeoutMs, error) : error);
       return null;
     }
     if (!lastAttempt) throw error;

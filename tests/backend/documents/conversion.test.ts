@@ -672,7 +672,7 @@ describe('limits and converters from the environment', () => {
       const slow = await createDocument(hurried.url, member.token, textPdf(1400), '太慢.pdf');
       expect(await waitForStatus(hurried.url, member.token, slow.id, [2, 3])).toMatchObject({
         status: 3,
-        convert_error: '文档转换超时',
+        convert_error: '文档转换超时（限时 1 秒）',
       });
     } finally {
       await hurried.close();
