@@ -160,6 +160,45 @@ describe('相关文档', () => {
   }
 });
 
+describe('相关文档 with a title of 255 characters', () => {
+  it('shows the title on two lines at most, the whole of it in its tooltip (390 px)', async () => {
+    const token = await adminToken();
+    const title = '长标题分类';
+    expect(
+      (await api(site.url, 'POST', '/api/v1/category', { token, body: { title, type: 0, enable: true } })).status,
+    ).toBe(200);
+    const categories = await api(site.url, 'GET', '/api/v1/category/list', { token, query: { type: 0 } });
+    const categoryId = categories.body.category.find((c: { title: string }) => c.title === title).id as number;
+    const filed = async (documentTitle: string) => {
+      const doc = await insertDocument(site.dataDir, { userId: 1, title: documentTitle, status: 2 });
+      await withDatabase(site.dataDir, (db) =>
+        db
+          .insertInto('document_category')
+          .values({
+            document_id: doc.id,
+            category_id: categoryId,
+            created_at: new Date().toISOString(),
+            updated_at: new Date().toISOString(),
+          })
+          .execute(),
+      );
+      return doc;
+    };
+    const read = await filed('城门');
+    const short = await filed('城楼');
+    const long = await filed(`${'一份标题很长的地方志资料汇编'.repeat(18)}续编`.slice(0, 255));
+    const page = await pageAt(390);
+    await page.goto(`/library/${categoryId}/${read.id}`);
+    const related = page.getByRole('region', { name: '相关文档' });
+    const longLink = related.getByRole('link', { name: long.title });
+    await longLink.waitFor();
+    expect(await longLink.getAttribute('title')).toBe(long.title);
+    const oneLine = (await related.getByRole('link', { name: short.title }).boundingBox())!.height;
+    expect((await longLink.boundingBox())!.height).toBeLessThanOrEqual(2 * oneLine + 1);
+    expect(await fitsWidth(page)).toBe(true);
+  });
+});
+
 describe('最近阅读', () => {
   for (const width of WIDTHS) {
     it(`lists what the member read with its page, opens the reader there, and clears one and then all (${width} px)`, async () => {

@@ -27,7 +27,9 @@ export function RelatedDocuments({ id, categoryId }: { id: number; categoryId: n
               .map((doc) => (
                 <li key={doc.id}>
                   <FormatIcon ext={doc.ext} />
-                  <Link to={documentPath(doc, categoryId) ?? '#'}>{doc.title}</Link>
+                  <Link to={documentPath(doc, categoryId) ?? '#'} title={doc.title}>
+                    {doc.title}
+                  </Link>
                 </li>
               ))}
           </ul>
