@@ -5,6 +5,7 @@
 import { pageHead, type PageInput } from '../shared/page-head';
 import type { RouteMatch } from '../shared/routes';
 import type { StartData } from '../shared/types/start-data';
+import { analyticsScript } from './analytics';
 import type { FirstScreenRenderer } from './first-screen';
 import { paintImageFirst } from './image-first';
 import { canInline, inlineImage } from './inline-image';
@@ -135,8 +136,11 @@ export async function renderVisitorPage(
   ]);
   // An image inside the page is not asked for.
   const inlined = !!(screen && image && dataUrl && canInline(screen.html, image));
+  const analytics = analyticsScript(publicPart?.settings.system?.analytics);
   const html = renderPage(template, {
-    head: renderHead(head, publicPart?.settings.system?.favicon, inlined ? [] : images),
+    head: [renderHead(head, publicPart?.settings.system?.favicon, inlined ? [] : images), analytics?.tag]
+      .filter(Boolean)
+      .join('\n    '),
     screenHead: screen?.head,
     // A closed site shows its notice, not the page's content.
     content: page.closed

@@ -6,18 +6,20 @@
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AnalyticsScript } from '../analytics';
 
 export interface SecurityHeadersOptions {
   publicOrigin: string | undefined;
 }
 
-function helmetOptions(https: boolean): HelmetOptions {
+function helmetOptions(https: boolean, analytics?: AnalyticsScript): HelmetOptions {
   return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // A page with the site's statistics code runs that too, and what it loads (gateway/analytics.ts).
+        scriptSrc: ["'self'", ...(analytics ? [analytics.hash, ...analytics.hosts] : [])],
         scriptSrcAttr: ["'none'"],
         // Semi UI sets inline style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
@@ -25,7 +27,7 @@ function helmetOptions(https: boolean): HelmetOptions {
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         fontSrc: ["'self'", 'data:'],
         mediaSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...(analytics?.hosts ?? [])],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
@@ -41,8 +43,11 @@ function helmetOptions(https: boolean): HelmetOptions {
   };
 }
 
-/** The headers every answer carries, for a site served over https or not: helmet's output. */
-export function securityHeaders(https: boolean): Readonly<Record<string, string>> {
+/**
+ * The headers every answer carries, for a site served over https or not: helmet's output; a
+ * page with the site's statistics code gets a CSP that lets it run (`pagePolicy`).
+ */
+export function securityHeaders(https: boolean, analytics?: AnalyticsScript): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const collector = {
     setHeader(name: string, value: string | number) {
@@ -51,10 +56,25 @@ export function securityHeaders(https: boolean): Readonly<Record<string, string>
     removeHeader() {},
   };
   // No directive is a function of the request, so helmet runs synchronously and needs none.
-  helmet(helmetOptions(https))({} as IncomingMessage, collector as unknown as ServerResponse, (error?: unknown) => {
-    if (error) throw error;
-  });
+  helmet(helmetOptions(https, analytics))(
+    {} as IncomingMessage,
+    collector as unknown as ServerResponse,
+    (error?: unknown) => {
+      if (error) throw error;
+    },
+  );
   return Object.freeze(headers);
+}
+
+let lastPolicy: { https: boolean; analytics: AnalyticsScript; policy: string } | undefined;
+
+/** The CSP of a page that carries the site's statistics code. */
+export function pagePolicy(https: boolean, analytics: AnalyticsScript): string {
+  if (lastPolicy?.https !== https || lastPolicy.analytics !== analytics) {
+    const policy = securityHeaders(https, analytics)['content-security-policy'] ?? '';
+    lastPolicy = { https, analytics, policy };
+  }
+  return lastPolicy.policy;
 }
 
 export default fp<SecurityHeadersOptions>(

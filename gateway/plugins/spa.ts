@@ -16,6 +16,7 @@ import { matchRoute, routeDataCalls } from '../../shared/routes';
 import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
+import { analyticsScript } from '../analytics';
 import { FIRST_SCREEN_TIME_LIMIT_MS, loadFirstScreen } from '../first-screen';
 import { IMAGE_FIRST_SCRIPT, IMAGE_FIRST_SCRIPT_PATH } from '../image-first';
 import { fetchInlineImage } from '../inline-image';
@@ -31,6 +32,7 @@ import {
   type RenderedPage,
 } from '../page-render';
 import assets from './assets';
+import { pagePolicy } from './security-headers';
 import type { VisitorSession } from './page-guard';
 import type { RouteData } from './route-data';
 import type { PublicStartData } from './start-data';
@@ -131,6 +133,7 @@ export default fp<SpaOptions>(
     fastify.addHook('onClose', async () => firstScreen?.close());
 
     const { cache } = opts;
+    const https = opts.publicOrigin?.startsWith('https:') ?? false;
 
     /** A visitor's page is the same for every visitor of the URL (and origin), crawlers apart. */
     function visitorKeyOf(request: FastifyRequest, normalized: string, closed: boolean): string {
@@ -247,6 +250,9 @@ export default fp<SpaOptions>(
         .type('text/html; charset=utf-8');
       if (coding) reply.header('content-encoding', coding);
       if (page.link) reply.header('link', page.link);
+      // The page carries the site's statistics code (page-render.ts): its CSP lets it run.
+      const analytics = analyticsScript(publicPart?.settings.system?.analytics);
+      if (analytics) reply.header('content-security-policy', pagePolicy(https, analytics));
       const encoded = coding ? encodedBody(page, coding) : page.html;
       const body = Buffer.isBuffer(encoded) ? encoded : await encoded;
       if (lane && !session.token) keepInLane(request, reply, { normalized, closed, page, body });

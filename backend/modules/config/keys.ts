@@ -86,7 +86,18 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['sec_icp', '公网安备', '', 'text', 68, 12],
     ['icp', '网站备案号', '', 'text', 69, 12],
     ['copyright_start_year', '版权起始年', '2019', 'text', 80],
-    ['analytics', '网站统计代码', '', 'textarea', 90],
+    [
+      'analytics',
+      '网站统计代码',
+      '',
+      'textarea',
+      90,
+      24,
+      {
+        placeholder:
+          '粘贴统计平台提供的代码，例如百度统计的 <script>…</script>；运行其中 <script> 内的代码，它加载的统计脚本须来自代码中写明的域名',
+      },
+    ],
   ]),
   ...category('captcha', [
     ['height', '验证码高度', '60', 'number', 13],
