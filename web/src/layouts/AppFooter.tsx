@@ -13,6 +13,24 @@ const FOOTER_LINKS: readonly { key: keyof NonNullable<Settings['footer']>; label
   { key: 'feedback', label: '意见反馈' },
 ];
 
+/** Where a 备案 number is looked up: the MIIT's for the ICP number, the MPS's for a 公安备案 number. */
+const ICP_LOOKUP = 'https://beian.miit.gov.cn/';
+const PUBLIC_SECURITY_LOOKUP = 'https://beian.mps.gov.cn/#/query/webSearch';
+
+/** The MPS's page of a 公安备案 number (`京公网安备 11010502030143号`: its digits), else its search. */
+function publicSecurityRecordLink(record: string): string {
+  const code = /\d{6,}/.exec(record)?.[0];
+  return code ? `${PUBLIC_SECURITY_LOOKUP}?code=${code}` : PUBLIC_SECURITY_LOOKUP;
+}
+
+function RecordLink({ href, children }: { href: string; children: string }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+    </a>
+  );
+}
+
 function FooterLink({ href, label }: { href: string; label: string }) {
   if (href.startsWith('/') && !href.startsWith('//')) return <Link to={href}>{label}</Link>;
   return (
@@ -43,12 +61,8 @@ export function AppFooter() {
         {statement && <p className="app-footer__statement">{statement}</p>}
         <p className="app-footer__copyright">
           © {years} {siteName(settings)}
-          {system.icp && (
-            <a href="https://beian.miit.gov.cn/" target="_blank" rel="noopener noreferrer">
-              {system.icp}
-            </a>
-          )}
-          {system.sec_icp && <span>{system.sec_icp}</span>}
+          {system.icp && <RecordLink href={ICP_LOOKUP}>{system.icp}</RecordLink>}
+          {system.sec_icp && <RecordLink href={publicSecurityRecordLink(system.sec_icp)}>{system.sec_icp}</RecordLink>}
         </p>
       </div>
     </footer>
