@@ -35,11 +35,13 @@ import { articlePagePath, categoryPagePath, documentPagePath } from '../shared/p
 import { firstPageImagePath } from '../shared/page-image';
 import { formatDate, SHORT_DATE_FORMAT } from '../shared/format';
 import { isIndexable } from '../shared/robots';
+import { ICP_LOOKUP, copyrightYears, footerLinks, publicSecurityRecordLink } from '../shared/site-footer';
 import { unreachable } from '../shared/unreachable';
 import { formatFen, yuanToFen } from '../shared/vip';
 import type { Article } from '../shared/types/article';
 import type { Category } from '../shared/types/category';
 import type { Document } from '../shared/types/document';
+import type { Settings } from '../shared/types/config';
 import type { Navigation } from '../shared/types/navigation';
 
 export function escapeHtml(value: string): string {
@@ -120,6 +122,27 @@ function siteNavigation(navigation: readonly Navigation[]): string {
   return top.length
     ? `<nav aria-label="网站导航">${listOfLinks(top.map((n) => ({ path: n.href, text: n.title ?? '' })))}</nav>`
     : '';
+}
+
+/** The footer as the SPA shows it (shared/site-footer.ts): its links, the statement, © and 备案 numbers. */
+function siteFooter(settings: Settings): string {
+  const system = settings.system ?? {};
+  const links = footerLinks(settings).map((l) => ({ path: l.href, text: l.label }));
+  const statement = htmlText(settings.display?.copyright_statement);
+  const records = [
+    system.icp ? link(ICP_LOOKUP, system.icp) : '',
+    system.sec_icp ? link(publicSecurityRecordLink(system.sec_icp), system.sec_icp) : '',
+  ].filter(Boolean);
+  const copyright = escapeHtml(
+    `© ${copyrightYears(system.copyright_start_year, new Date().getFullYear())} ${siteNameOf(settings)}`,
+  );
+  return [
+    '<footer>',
+    links.length ? `<nav aria-label="页脚链接">${listOfLinks(links)}</nav>` : '',
+    statement ? `<p>${escapeHtml(statement)}</p>` : '',
+    `<p>${[copyright, ...records].join(' ')}</p>`,
+    '</footer>',
+  ].join('');
 }
 
 const documentLinks = (documents: readonly Document[]) =>
@@ -343,7 +366,7 @@ export function renderCrawlerContent(
       return unreachable(route.name);
   }
   if (!main) return '';
-  return `<div data-crawler>${siteNavigation(navigation)}<main>${main}</main></div>`;
+  return `<div data-crawler>${siteNavigation(navigation)}<main>${main}</main>${siteFooter(input.settings)}</div>`;
 }
 
 /** What crawlers get for a page whose subject does not exist (docs/product.md §8: no error page for bots). */

@@ -34,3 +34,13 @@ describe('site footer', { timeout: 20_000 }, () => {
     for (const link of footer.getAllByRole('link')) expect(link.textContent).not.toBe('');
   });
 });
+
+describe('sign-in pages footer', { timeout: 20_000 }, () => {
+  it('spans the copyright from 版权起始年 as the site footer does', async () => {
+    renderApp('/auth/login', {
+      settings: { ...settings, system: { ...settings.system, copyright_start_year: '2019' } },
+    });
+    const footer = await footerOf();
+    expect(footer.getByText(`© 2019-${new Date().getFullYear()} 测试文库`)).toBeTruthy();
+  });
+});

@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router-dom';
 import { useCurrentRoute } from '../kit/routing/current-route';
+import { copyrightYears } from '../../../shared/site-footer';
 import { siteName, useSettings } from '../features/settings/use-settings';
 import { PageLoading } from '../ui/PageLoading';
 import './auth-layout.css';
@@ -34,7 +35,7 @@ export function AuthLayout() {
       </div>
       <footer>
         <p className="app-auth-layout__footer">
-          © {CURRENT_YEAR} {name}
+          © {copyrightYears(system.copyright_start_year, CURRENT_YEAR)} {name}
         </p>
       </footer>
     </div>

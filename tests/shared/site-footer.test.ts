@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { copyrightYears, footerLinks, publicSecurityRecordLink } from '../../shared/site-footer';
+
+describe('site footer rules', () => {
+  it('spans the copyright from 版权起始年 to the year given, or shows that year alone', () => {
+    expect(copyrightYears('2019', 2026)).toBe('2019-2026');
+    expect(copyrightYears('2026', 2026)).toBe('2026');
+    expect(copyrightYears('2030', 2026)).toBe('2026');
+    expect(copyrightYears('', 2026)).toBe('2026');
+    expect(copyrightYears(undefined, 2026)).toBe('2026');
+    expect(copyrightYears('abc', 2026)).toBe('2026');
+  });
+
+  it('links a 公安备案 number to its own page at the MPS, or to the MPS search without digits', () => {
+    expect(publicSecurityRecordLink('京公网安备 11010502030143号')).toBe(
+      'https://beian.mps.gov.cn/#/query/webSearch?code=11010502030143',
+    );
+    expect(publicSecurityRecordLink('京公网安备（审核中）')).toBe('https://beian.mps.gov.cn/#/query/webSearch');
+  });
+
+  it('keeps the footer links that have an address, in their order', () => {
+    expect(footerLinks({ footer: { feedback: '/feedback', about: '/article/about', contact: '' } })).toEqual([
+      { key: 'about', label: '关于我们', href: '/article/about' },
+      { key: 'feedback', label: '意见反馈', href: '/feedback' },
+    ]);
+    expect(footerLinks({})).toEqual([]);
+  });
+});
