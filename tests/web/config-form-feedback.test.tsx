@@ -142,6 +142,36 @@ describe('config form feedback', { timeout: 20_000 }, () => {
     expect(host.value).toBe('smtp.example.com');
   });
 
+  it('/admin/config/email: 保存成功 says whether the test mail went out, from the switch and 测试邮箱 saved', async () => {
+    const rows = (enable: string): Config[] => [
+      { id: 81, name: 'enable', label: '是否启用邮件服务', value: enable, input_type: 'switch', category: 'email' },
+      {
+        id: 82,
+        name: 'host',
+        label: 'SMTP 服务器地址',
+        value: 'smtp.example.com',
+        input_type: 'text',
+        category: 'email',
+      },
+      { id: 83, name: 'test_email', label: '测试邮箱', value: '', input_type: 'text', category: 'email' },
+    ];
+    for (const [enable, said] of [
+      ['true', '配置已更新；测试邮件已发送至 owner@example.com，请查收'],
+      ['false', '配置已更新；邮件服务未启用，未发送测试邮件'],
+    ]) {
+      const view = renderApp('/admin/config/email', {
+        user: admin,
+        permissions,
+        backend: configBackend({ email: rows(enable!) }),
+      });
+      await userEvent.type(await screen.findByLabelText('测试邮箱'), 'owner@example.com');
+      await userEvent.click(screen.getByRole('button', { name: '保存' }));
+      await waitFor(() => expect(toasts.value.map((t) => [t.title, t.description])).toEqual([['保存成功', said]]));
+      act(() => clearToasts());
+      view.unmount();
+    }
+  });
+
   const PAY: Config[] = [
     { id: 61, name: 'enable', label: '是否启用支付', value: 'false', input_type: 'switch', category: 'pay' },
     {

@@ -20,7 +20,7 @@ import { EmptyState } from '../../ui/states';
 import { usePermissionCheck } from '../session/use-session';
 import '../../kit/admin-resource/admin-resource.css';
 import './config-form.css';
-import { configCategoryQuery, saveConfig, testMailFailed } from './api';
+import { configCategoryQuery, saveConfig, testMailFailed, testMailNote } from './api';
 import { configField, configValues, toWire } from './config-fields';
 
 const UPDATE_CONFIG = grpcPermissionPath('ConfigAPI', 'UpdateConfig');
@@ -34,20 +34,19 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
   const context = { mode: 'edit' as const, rows: [] };
   const mayUpdate = usePermissionCheck()(UPDATE_CONFIG);
 
+  const wireRows = (input: FormValues) =>
+    rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      category: row.category,
+      value: toWire(row, input[row.name ?? '']),
+    }));
   const save = useMutation({
-    mutationFn: async (input: FormValues, mutation) =>
-      unwrap(
-        await saveConfig(
-          rows.map((row) => ({
-            id: row.id,
-            name: row.name,
-            category: row.category,
-            value: toWire(row, input[row.name ?? '']),
-          })),
-          mutation,
-        ),
-      ),
-    onSuccess: () => toast.success('保存成功', '配置已更新'),
+    mutationFn: async (input: FormValues, mutation) => unwrap(await saveConfig(wireRows(input), mutation)),
+    onSuccess: (_data, input) => {
+      const testMail = testMailNote(wireRows(input));
+      toast.success('保存成功', testMail ? `配置已更新；${testMail}` : '配置已更新');
+    },
     onError: (error) =>
       error instanceof ApiError && testMailFailed(error.failure)
         ? toast.warning('配置已保存，但测试邮件发送失败', error.message)

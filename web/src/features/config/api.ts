@@ -24,6 +24,17 @@ export const configCategoryQuery = (category: string) =>
  */
 export const testMailFailed = (failure: ApiFailure) => failure.status === 503 && failure.data.code === 14;
 
+/**
+ * What saving 邮箱配置 did about its test mail, said with 保存成功: the server sends one when the
+ * mail service is on and 测试邮箱 is filled (docs/api.md §3); undefined without a test address.
+ */
+export function testMailNote(rows: readonly Pick<Config, 'category' | 'name' | 'value'>[]): string | undefined {
+  const value = (name: string) => rows.find((row) => row.category === 'email' && row.name === name)?.value?.trim();
+  const to = value('test_email');
+  if (!to) return undefined;
+  return value('enable') === 'true' ? `测试邮件已发送至 ${to}，请查收` : '邮件服务未启用，未发送测试邮件';
+}
+
 /** Each row as listed (id, name, category) with its edited value. */
 export async function saveConfig(
   rows: readonly Pick<Config, 'id' | 'name' | 'category' | 'value'>[],
