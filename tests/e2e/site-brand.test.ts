@@ -1,0 +1,67 @@
+// The site's logo (系统设置 → 网站Logo) in Chromium, as owners upload it: often a wide banner
+// with the name drawn in. The sign-in pages' brand keeps it within the logo's box beside the
+// site's name on one line, at a phone's width and a desktop's, as the site header does.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, login } from '../helpers/backend';
+import { useSiteInBrowser } from './browser';
+
+const site = useSiteInBrowser();
+
+beforeAll(async () => {
+  const token = await login(site.backendUrl, 'admin', site.adminPassword);
+  // A 600×80 PNG, drawn by the browser.
+  const drawing = await site.open();
+  await drawing.setContent('<div style="width:600px;height:80px;background:#1e5ac8"></div>');
+  const png = await drawing.locator('div').screenshot();
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), '横幅标志.png');
+  const uploaded = await fetch(`${site.backendUrl}/api/v1/upload/config`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(uploaded.status).toBe(200);
+  const { data } = (await uploaded.json()) as { data: { path: string } };
+  const rows = (await api(site.backendUrl, 'GET', '/api/v1/config/list', { token, query: { category: 'system' } })).body
+    .config as { id: number; name: string }[];
+  const set = (name: string, value: string) => ({ id: rows.find((row) => row.name === name)!.id, value });
+  const saved = await api(site.backendUrl, 'PUT', '/api/v1/config', {
+    token,
+    body: { config: [set('logo', data.path), set('sitename', '书香文库')] },
+  });
+  expect(saved.status).toBe(200);
+});
+
+describe('a wide logo on the sign-in pages', () => {
+  for (const width of [390, 1280]) {
+    it(`stays in the logo's box, the site's name on one line beside it, at ${width} px`, async () => {
+      const page = await site.open();
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/auth/login');
+      const logo = page.locator('.app-auth-layout__logo');
+      await logo.waitFor();
+      await page.waitForFunction(() => document.querySelector<HTMLImageElement>('.app-auth-layout__logo')?.complete);
+      const box = await page.evaluate(() => {
+        const rect = (el: Element) => el.getBoundingClientRect();
+        const brand = document.querySelector('.app-auth-layout__brand')!;
+        const name = brand.querySelector('span')!;
+        const card = document.querySelector('.app-auth-layout__card')!;
+        return {
+          logo: rect(brand.querySelector('img')!).width,
+          nameHeight: rect(name).height,
+          fontSize: parseFloat(getComputedStyle(name).fontSize),
+          nameText: name.textContent,
+          brandRight: rect(brand).right,
+          cardRight: rect(card).right,
+          overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        };
+      });
+      expect(box.nameText).toBe('书香文库');
+      expect(box.logo).toBeLessThanOrEqual(160);
+      // one line: less than two lines' height
+      expect(box.nameHeight).toBeLessThan(2 * box.fontSize);
+      expect(box.brandRight).toBeLessThanOrEqual(box.cardRight);
+      expect(box.overflow).toBeLessThanOrEqual(0);
+    });
+  }
+});
