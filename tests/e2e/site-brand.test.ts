@@ -6,9 +6,21 @@ import { api, login } from '../helpers/backend';
 import { useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
+let token: string;
+let rows: { id: number; name: string }[];
+
+/** Saves system settings by name, as 系统设置 does. */
+async function saveSystem(values: Record<string, string>): Promise<void> {
+  const config = Object.entries(values).map(([name, value]) => ({
+    id: rows.find((row) => row.name === name)!.id,
+    value,
+  }));
+  const saved = await api(site.backendUrl, 'PUT', '/api/v1/config', { token, body: { config } });
+  expect(saved.status).toBe(200);
+}
 
 beforeAll(async () => {
-  const token = await login(site.backendUrl, 'admin', site.adminPassword);
+  token = await login(site.backendUrl, 'admin', site.adminPassword);
   // A 600×80 PNG, drawn by the browser.
   const drawing = await site.open();
   await drawing.setContent('<div style="width:600px;height:80px;background:#1e5ac8"></div>');
@@ -22,14 +34,9 @@ beforeAll(async () => {
   });
   expect(uploaded.status).toBe(200);
   const { data } = (await uploaded.json()) as { data: { path: string } };
-  const rows = (await api(site.backendUrl, 'GET', '/api/v1/config/list', { token, query: { category: 'system' } })).body
+  rows = (await api(site.backendUrl, 'GET', '/api/v1/config/list', { token, query: { category: 'system' } })).body
     .config as { id: number; name: string }[];
-  const set = (name: string, value: string) => ({ id: rows.find((row) => row.name === name)!.id, value });
-  const saved = await api(site.backendUrl, 'PUT', '/api/v1/config', {
-    token,
-    body: { config: [set('logo', data.path), set('sitename', '书香文库')] },
-  });
-  expect(saved.status).toBe(200);
+  await saveSystem({ logo: data.path, sitename: '书香文库' });
 });
 
 describe('a wide logo on the sign-in pages', () => {
@@ -64,4 +71,32 @@ describe('a wide logo on the sign-in pages', () => {
       expect(box.overflow).toBeLessThanOrEqual(0);
     });
   }
+});
+
+describe('a long site name in the header on a phone', () => {
+  it('is cut with an ellipsis on its row, the page not wider than the screen, the link naming it whole', async () => {
+    const name = '书香文库·专业文档资料分享与学习交流平台';
+    await saveSystem({ sitename: name });
+    const page = await site.open();
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto('/library');
+    const brand = page.getByRole('link', { name: `${name} 首页` });
+    await brand.waitFor();
+    const boxes = await page.evaluate(() => {
+      const rect = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
+      const sitename = document.querySelector<HTMLElement>('.app-header__sitename')!;
+      return {
+        brand: rect('.app-header__brand'),
+        corner: rect('.app-header__user > :last-child'),
+        cut: sitename.scrollWidth > sitename.clientWidth,
+        overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      };
+    });
+    expect(boxes.overflow).toBeLessThanOrEqual(0);
+    expect(boxes.cut).toBe(true);
+    // 登录 / 注册 stay on the name's row, right of it
+    expect(boxes.corner.y).toBeLessThan(boxes.brand.y + boxes.brand.height);
+    expect(boxes.corner.x).toBeGreaterThanOrEqual(boxes.brand.x + boxes.brand.width);
+    expect(await page.locator('.app-header__sitename').getAttribute('title')).toBe(name);
+  });
 });

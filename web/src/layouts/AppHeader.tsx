@@ -139,7 +139,9 @@ export function AppHeader() {
       <div className="app-header__bar app-container">
         <Link to="/" className="app-header__brand" aria-label={`${name} 首页`}>
           {settings.system?.logo ? <img src={settings.system.logo} alt="" className="app-header__logo" /> : null}
-          <span className="app-header__sitename">{name}</span>
+          <span className="app-header__sitename" title={name}>
+            {name}
+          </span>
         </Link>
         {/* Before the nav and the search box, where a phone draws it; wider, layouts.css draws it last. */}
         <div className="app-header__user">
