@@ -2,8 +2,8 @@
 // with the name drawn in. The sign-in pages' brand keeps it within the logo's box beside the
 // site's name on one line, at a phone's width and a desktop's, as the site header does.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, login } from '../helpers/backend';
-import { useSiteInBrowser } from './browser';
+import { api, login, registerMember } from '../helpers/backend';
+import { logInByCookie, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 let token: string;
@@ -98,5 +98,37 @@ describe('a long site name in the header on a phone', () => {
     expect(boxes.corner.y).toBeLessThan(boxes.brand.y + boxes.brand.height);
     expect(boxes.corner.x).toBeGreaterThanOrEqual(boxes.brand.x + boxes.brand.width);
     expect(await page.locator('.app-header__sitename').getAttribute('title')).toBe(name);
+  });
+});
+
+describe('a long site name in the header at 1280 px', () => {
+  it('is cut before the navigation is: every navigation link shows, for a visitor and a member', async () => {
+    const name = '书香文库·专业文档资料分享与学习交流平台（官方网站）';
+    await saveSystem({ sitename: name });
+    const member = await registerMember(site.backendUrl);
+    const visitor = await site.open();
+    await visitor.goto('/library');
+    const memberView = await site.open();
+    await logInByCookie(memberView, site.url, member.username, member.password, '/library');
+    for (const [who, page] of [
+      ['visitor', visitor],
+      ['member', memberView],
+    ] as const) {
+      await page.getByRole('link', { name: `${name} 首页` }).waitFor();
+      const header = await page.evaluate(() => {
+        const nav = document.querySelector<HTMLElement>('.app-header__nav')!;
+        const sitename = document.querySelector<HTMLElement>('.app-header__sitename')!;
+        return {
+          hidden: nav.scrollWidth - nav.clientWidth,
+          links: nav.querySelectorAll('a').length,
+          cut: sitename.scrollWidth > sitename.clientWidth,
+          overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        };
+      });
+      expect(header.links, who).toBeGreaterThanOrEqual(3);
+      expect(header.hidden, who).toBeLessThanOrEqual(0);
+      expect(header.cut, who).toBe(true);
+      expect(header.overflow, who).toBeLessThanOrEqual(0);
+    }
   });
 });
