@@ -37,7 +37,7 @@ import { formatDate, SHORT_DATE_FORMAT } from '../shared/format';
 import { isIndexable } from '../shared/robots';
 import { ICP_LOOKUP, copyrightYears, footerLinks, publicSecurityRecordLink } from '../shared/site-footer';
 import { unreachable } from '../shared/unreachable';
-import { formatFen, yuanToFen } from '../shared/vip';
+import { VIP_NOT_ON_SALE, formatFen, vipOnSale, yuanToFen } from '../shared/vip';
 import type { Article } from '../shared/types/article';
 import type { Category } from '../shared/types/category';
 import type { Document } from '../shared/types/document';
@@ -176,7 +176,7 @@ function homeContent(input: PageInput): string {
   ].join('');
 }
 
-/** `/vip`: what the membership is, its plans with their prices, and its benefits (the `vip` settings). */
+/** `/vip`: what the membership is, its plans with their prices (and whether on sale), and its benefits (the `vip` settings). */
 function vipContent(input: PageInput, head: PageHead): string {
   const vip = input.settings.vip ?? {};
   const plans = (vip.plans ?? [])
@@ -189,7 +189,11 @@ function vipContent(input: PageInput, head: PageHead): string {
   return [
     `<h1>${escapeHtml(vip.title || head.title.replace(/ - .*$/, ''))}</h1>`,
     vip.description ? `<p>${escapeHtml(vip.description)}</p>` : '',
-    section('会员套餐', plans.length ? `<ul>${plans.join('')}</ul>` : ''),
+    // As people see it: the plans, and that they cannot be bought yet while that is so.
+    section(
+      '会员套餐',
+      plans.length ? `${vipOnSale(input.settings) ? '' : `<p>${VIP_NOT_ON_SALE}</p>`}<ul>${plans.join('')}</ul>` : '',
+    ),
     section('会员权益', benefits ? `<p>${escapeHtml(benefits)}</p>` : ''),
   ].join('');
 }

@@ -1,9 +1,17 @@
 // VIP plans, money and order enumerations, shared by the backend (orders, config checks)
 // and the SPA (the plan table editor, prices, order states). See docs/api.md §1 and §8.
 import type { Option } from './constants';
-import type { VipPlan } from './types/config';
+import type { Settings, VipPlan } from './types/config';
 
 export type FullVipPlan = Required<VipPlan>;
+
+/** VIP membership can be bought: switched on (`vip.enable`), with a way of paying offered (`pay.providers`). */
+export function vipOnSale(settings: Pick<Settings, 'vip' | 'pay'>): boolean {
+  return settings.vip?.enable === true && (settings.pay?.providers ?? []).length > 0;
+}
+
+/** What `/vip` says while membership cannot be bought. */
+export const VIP_NOT_ON_SALE = 'VIP会员暂未开放购买，敬请期待。';
 
 export const VIP_PLAN_CODE_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 export const VIP_PLAN_TITLE_MAX = 32;

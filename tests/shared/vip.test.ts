@@ -10,6 +10,7 @@ import {
   vipPlanDrafts,
   vipPlanProblems,
   vipPlansProblem,
+  vipOnSale,
   yuanToFen,
 } from '../../shared/vip';
 
@@ -96,5 +97,14 @@ describe('money and enumerations', () => {
     expect(optionLabel(orderStatusOptions, OrderStatus.Refunded)).toBe('已退款');
     expect(isPaymentProvider('wechat')).toBe(true);
     expect(isPaymentProvider('paypal')).toBe(false);
+  });
+});
+
+describe('vipOnSale', () => {
+  it('is true with VIP switched on and a way of paying offered, else false', () => {
+    expect(vipOnSale({ vip: { enable: true }, pay: { providers: ['manual'] } })).toBe(true);
+    expect(vipOnSale({ vip: { enable: true }, pay: { providers: [] } })).toBe(false);
+    expect(vipOnSale({ vip: { enable: false }, pay: { providers: ['alipay'] } })).toBe(false);
+    expect(vipOnSale({})).toBe(false);
   });
 });

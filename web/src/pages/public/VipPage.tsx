@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
+import { VIP_NOT_ON_SALE, vipOnSale } from '../../../../shared/vip';
 import { useSession } from '../../features/session/use-session';
 import { useSettings } from '../../features/settings/use-settings';
 import { VipBenefits } from '../../features/vip/VipBenefits';
@@ -16,7 +17,7 @@ export function VipPage() {
   const { loggedIn } = useSession();
   const vip = settings.vip ?? {};
   const plans = vip.plans ?? [];
-  const onSale = vip.enable === true && (settings.pay?.providers ?? []).length > 0;
+  const onSale = vipOnSale(settings);
   return (
     <div className="app-container app-vip">
       <section className="app-panel app-vip__hero" aria-labelledby="vip-title">
@@ -33,7 +34,7 @@ export function VipPage() {
         )}
       </section>
       <Panel title="会员套餐" titleId="vip-plans-title">
-        {!onSale && <Notice type="info" description="VIP会员暂未开放购买，敬请期待。" />}
+        {!onSale && <Notice type="info" description={VIP_NOT_ON_SALE} />}
         {plans.length ? <VipPlanCards plans={plans} buyable={onSale} /> : <EmptyState title="暂无会员套餐" />}
       </Panel>
       <Panel title="会员权益" titleId="vip-benefits-title">
