@@ -122,6 +122,29 @@ describe('login screen', () => {
     await waitFor(() => expect(requestsTo(fetchMock, '/api/v1/user/captcha?type=login')).toHaveLength(2));
   });
 
+  it('shows a 语音 captcha drawn as an image as that image, and plays one sent as sound', async () => {
+    for (const [captcha, shown] of [
+      ['data:image/svg+xml;base64,PHN2Zy8+', 'image'],
+      ['data:audio/wav;base64,UklGRg==', 'audio'],
+    ] as const) {
+      const { unmount } = renderApp('/auth/login', {
+        settings: { ...settings, security: { ...settings.security, enable_captcha_login: true } },
+        backend: {
+          'GET /api/v1/user/captcha': { status: 200, body: { enable: true, id: 'cap-1', captcha, type: 'audio' } },
+        },
+      });
+      await screen.findByLabelText('验证码');
+      if (shown === 'image') {
+        expect((await screen.findByRole('img', { name: '验证码' })).getAttribute('src')).toBe(captcha);
+        expect(document.querySelector('audio')).toBeNull();
+      } else {
+        await waitFor(() => expect(screen.getByLabelText('语音验证码').getAttribute('src')).toBe(captcha));
+        expect(screen.queryByRole('img', { name: '验证码' })).toBeNull();
+      }
+      unmount();
+    }
+  });
+
   it('keeps a right captcha after a wrong password, so it need not be typed again', async () => {
     const { fetchMock } = renderLoginWithCaptcha('用户名或密码错误');
     const captcha = await screen.findByLabelText<HTMLInputElement>('验证码');

@@ -31,7 +31,9 @@ export function useCaptcha(kind: CaptchaKind, enabled: boolean): CaptchaState {
     required: enabled && data?.enable !== false,
     id: data?.id,
     image: data?.captcha,
-    audio: data?.type === 'audio',
+    // By what came, not by its type: our backend draws every type as an image, 语音 included
+    // (docs/api.md §3); a MOREDOC backend sends 语音 as a WAV.
+    audio: data?.captcha?.startsWith('data:audio/') === true,
     loading: isFetching,
     failed: isError,
     refresh: () => void refetch(),
