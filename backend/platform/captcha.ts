@@ -38,17 +38,32 @@ function inked(svg: string): string {
   return withInks.replace(/^<svg([^>]*)>/, `<svg$1><rect width="100%" height="100%" fill="${CAPTCHA_BACKGROUND}"/>`);
 }
 
+/** svg-captcha's own call: the given text drawn as the captcha (its typings leave it out). */
+const drawText = svgCaptcha as unknown as (text: string, options: Parameters<typeof svgCaptcha.create>[0]) => string;
+
+/**
+ * The 算术 captcha's question: a sum of two numbers from 1 to 20, asked as `a+b=?` (svg-captcha's
+ * own `a-b` drew the minus as a speck, and no `=?` said that a result is wanted).
+ */
+export function mathQuestion(pick: (min: number, max: number) => number = crypto.randomInt): {
+  question: string;
+  answer: string;
+} {
+  const [a, b] = [pick(1, 21), pick(1, 21)];
+  return { question: `${a}+${b}=?`, answer: String(a + b) };
+}
+
 const svgCaptchaGenerator: CaptchaGenerator = ({ type, length, width, height }) => {
   const common = { width, height, noise: 2, color: false, fontSize: Math.round(height * 0.95) };
-  const result =
-    type === 'math'
-      ? svgCaptcha.createMathExpr({ ...common, mathMin: 1, mathMax: 20, mathOperator: '+/-' })
-      : svgCaptcha.create({
-          ...common,
-          size: length,
-          // "string" uses letters and digits without look-alikes; "digit" (and the unsupported "audio") digits only.
-          charPreset: type === 'string' ? 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789' : '0123456789',
-        });
+  const math = type === 'math' ? mathQuestion() : undefined;
+  const result = math
+    ? { text: math.answer, data: drawText(math.question, common) }
+    : svgCaptcha.create({
+        ...common,
+        size: length,
+        // "string" uses letters and digits without look-alikes; "digit" (and the unsupported "audio") digits only.
+        charPreset: type === 'string' ? 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789' : '0123456789',
+      });
   return {
     text: result.text,
     image: `data:image/svg+xml;base64,${Buffer.from(inked(result.data)).toString('base64')}`,

@@ -10,7 +10,7 @@ import {
 } from '../helpers/backend';
 import { freePort } from '../helpers/ports';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
-import { CAPTCHA_ATTEMPTS, CAPTCHA_BACKGROUND, CAPTCHA_INKS } from '../../backend/platform/captcha';
+import { CAPTCHA_ATTEMPTS, CAPTCHA_BACKGROUND, CAPTCHA_INKS, mathQuestion } from '../../backend/platform/captcha';
 
 // UserAPI sign-up, sign-in, sign-out, captchas, password recovery and e-mail codes.
 
@@ -247,7 +247,24 @@ describe('GetUserCaptcha', () => {
     expect(res.body).toMatchObject({ enable: true, type: 'math' });
     expect(res.body.id).toMatch(/^[0-9a-f]{20}$/);
     expect(res.body.captcha).toMatch(/^data:image\/svg\+xml;base64,/);
-    expect(Buffer.from(res.body.captcha.split(',')[1], 'base64').toString()).toContain('<svg');
+    const svg = Buffer.from(res.body.captcha.split(',')[1], 'base64').toString();
+    expect(svg).toContain('<svg');
+    // `a+b=?`: at least five glyphs, each a filled path
+    expect(svg.match(/<path fill=/g)?.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('asks 算术 as a sum of two numbers from 1 to 20 with =?, its answer the sum', () => {
+    const picks: [number, number][] = [];
+    const pick = (values: number[]) => (min: number, max: number) => {
+      picks.push([min, max]);
+      return values.shift()!;
+    };
+    expect(mathQuestion(pick([7, 15]))).toEqual({ question: '7+15=?', answer: '22' });
+    expect(picks).toEqual([
+      [1, 21],
+      [1, 21],
+    ]);
+    for (let i = 0; i < 50; i++) expect(mathQuestion().question).toMatch(/^([1-9]|1\d|20)\+([1-9]|1\d|20)=\?$/);
   });
 });
 

@@ -145,6 +145,19 @@ describe('login screen', () => {
     }
   });
 
+  it('asks for the result of an 算术 captcha', async () => {
+    renderApp('/auth/login', {
+      settings: { ...settings, security: { ...settings.security, enable_captcha_login: true } },
+      backend: {
+        'GET /api/v1/user/captcha': {
+          status: 200,
+          body: { enable: true, id: 'cap-1', captcha: 'data:image/svg+xml;base64,PHN2Zy8+', type: 'math' },
+        },
+      },
+    });
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('验证码').placeholder).toBe('请输入计算结果'));
+  });
+
   it('keeps a right captcha after a wrong password, so it need not be typed again', async () => {
     const { fetchMock } = renderLoginWithCaptcha('用户名或密码错误');
     const captcha = await screen.findByLabelText<HTMLInputElement>('验证码');

@@ -12,6 +12,8 @@ export interface CaptchaState {
   id: string | undefined;
   image: string | undefined;
   audio: boolean;
+  /** an 算术 captcha: the answer is the sum it shows */
+  math: boolean;
   loading: boolean;
   failed: boolean;
   /** Fetches a new captcha (on click, and after a failed submit: the backend consumes it). */
@@ -34,6 +36,7 @@ export function useCaptcha(kind: CaptchaKind, enabled: boolean): CaptchaState {
     // By what came, not by its type: our backend draws every type as an image, 语音 included
     // (docs/api.md §3); a MOREDOC backend sends 语音 as a WAV.
     audio: data?.captcha?.startsWith('data:audio/') === true,
+    math: data?.type === 'math',
     loading: isFetching,
     failed: isError,
     refresh: () => void refetch(),
@@ -99,7 +102,7 @@ export function CaptchaField({
       value={value}
       onChange={onChange}
       error={error}
-      placeholder="请输入验证码"
+      placeholder={captcha.math ? '请输入计算结果' : '请输入验证码'}
       autoComplete="off"
       maxLength={12}
       addon={media}
