@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { ICP_LOOKUP, copyrightYears, footerLinks, publicSecurityRecordLink } from '../../../shared/site-footer';
+import type { Settings } from '../../../shared/types/config';
 import { siteName, useSettings } from '../features/settings/use-settings';
 import { plainText } from '../ui/plain-text';
 
@@ -22,6 +23,29 @@ function RecordLink({ href, children }: { href: string; children: string }) {
   );
 }
 
+/**
+ * The floating bar's 联系我们 link and WeChat QR code (展示配置), which a phone does not show
+ * (SiderActions): here, on phones only, so that they can be reached there too.
+ */
+function PhoneContact({ display }: { display: NonNullable<Settings['display']> }) {
+  if (!display.contact_link && !display.wechat_qrcode) return null;
+  return (
+    <div className="app-footer__phone-contact">
+      {display.contact_link && (
+        <a href={display.contact_link} target="_blank" rel="noopener noreferrer">
+          {display.contact_tip || '联系我们'}
+        </a>
+      )}
+      {display.wechat_qrcode && (
+        <figure>
+          <img src={display.wechat_qrcode} alt="微信二维码" width={96} height={96} />
+          {display.wechat_tip && <figcaption>{display.wechat_tip}</figcaption>}
+        </figure>
+      )}
+    </div>
+  );
+}
+
 export function AppFooter() {
   const settings = useSettings();
   const { system = {}, display = {} } = settings;
@@ -38,6 +62,7 @@ export function AppFooter() {
             ))}
           </nav>
         )}
+        <PhoneContact display={display} />
         {statement && <p className="app-footer__statement">{statement}</p>}
         <p className="app-footer__copyright">
           © {copyrightYears(system.copyright_start_year, CURRENT_YEAR)} {siteName(settings)}

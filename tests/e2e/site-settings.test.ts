@@ -1,16 +1,21 @@
-// The site's logo (系统设置 → 网站Logo) in Chromium, as owners upload it: often a wide banner
-// with the name drawn in. The sign-in pages' brand keeps it within the logo's box beside the
-// site's name on one line, at a phone's width and a desktop's, as the site header does.
+// The owner's settings as visitors see them in Chromium, at a phone's width and a desktop's:
+// the site's logo (often a wide banner with the name drawn in) and a long site name in the
+// sign-in pages' brand and the header, and the floating bar's contact and WeChat QR code on a
+// phone, where the bar is hidden.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login, registerMember } from '../helpers/backend';
 import { logInByCookie, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 let token: string;
-let rows: { id: number; name: string }[];
+let image: string;
 
 /** Saves system settings by name, as 系统设置 does. */
-async function saveSystem(values: Record<string, string>): Promise<void> {
+const saveSystem = (values: Record<string, string>) => saveConfig('system', values);
+
+async function saveConfig(category: string, values: Record<string, string>): Promise<void> {
+  const rows = (await api(site.backendUrl, 'GET', '/api/v1/config/list', { token, query: { category } })).body
+    .config as { id: number; name: string }[];
   const config = Object.entries(values).map(([name, value]) => ({
     id: rows.find((row) => row.name === name)!.id,
     value,
@@ -34,8 +39,7 @@ beforeAll(async () => {
   });
   expect(uploaded.status).toBe(200);
   const { data } = (await uploaded.json()) as { data: { path: string } };
-  rows = (await api(site.backendUrl, 'GET', '/api/v1/config/list', { token, query: { category: 'system' } })).body
-    .config as { id: number; name: string }[];
+  image = data.path;
   await saveSystem({ logo: data.path, sitename: '书香文库' });
 });
 
@@ -129,6 +133,38 @@ describe('a long site name in the header at 1280 px', () => {
       expect(header.hidden, who).toBeLessThanOrEqual(0);
       expect(header.cut, who).toBe(true);
       expect(header.overflow, who).toBeLessThanOrEqual(0);
+    }
+  });
+});
+
+describe('联系我们 and the WeChat QR code (展示配置)', () => {
+  it('are in the footer on a phone, where the floating bar is hidden, and only in the bar at 1280 px', async () => {
+    await saveConfig('display', {
+      contact_link: 'https://example.com/contact',
+      contact_tip: '联系客服',
+      wechat_qrcode: image,
+      wechat_tip: '扫码关注公众号',
+    });
+    for (const width of [390, 1280]) {
+      const page = await site.open();
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/library');
+      const footer = page.locator('footer.app-footer');
+      await footer.waitFor();
+      const contact = footer.getByRole('link', { name: '联系客服' });
+      const qrcode = footer.getByRole('img', { name: '微信二维码' });
+      const bar = page.getByRole('complementary', { name: '快捷操作' });
+      if (width === 390) {
+        expect(await contact.isVisible()).toBe(true);
+        expect(await contact.getAttribute('href')).toBe('https://example.com/contact');
+        expect(await qrcode.isVisible()).toBe(true);
+        expect(await footer.getByText('扫码关注公众号').isVisible()).toBe(true);
+        expect(await bar.isVisible()).toBe(false);
+      } else {
+        expect(await contact.isVisible()).toBe(false);
+        expect(await qrcode.isVisible()).toBe(false);
+        expect(await bar.getByRole('link', { name: '联系我们' }).isVisible()).toBe(true);
+      }
     }
   });
 });
