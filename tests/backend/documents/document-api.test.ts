@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, registerMember, useBackend, withDatabase, withSearchIndex, type Member } from '../../helpers/backend';
 import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { recordedConversions } from '../../helpers/recorded-conversions';
@@ -832,7 +832,9 @@ describe('the search index follows every write', () => {
       '索引测试.txt',
     );
     await waitForStatus(backend.url, author.token, doc.id, [2]);
-    expect(await found('穿山甲')).toContain(doc.id);
+    // The conversion's job files it in the index after the status it wrote committed, which the
+    // status poll can see first; a request's own write files it before answering.
+    await vi.waitFor(async () => expect(await found('穿山甲')).toContain(doc.id), { timeout: 10_000, interval: 50 });
     await api(backend.url, 'PUT', '/api/v1/document', {
       token: author.token,
       body: { id: doc.id, title: '新标题蝾螈' },
