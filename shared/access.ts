@@ -216,6 +216,15 @@ export function safeRedirect(value: unknown): string {
 
 /** The login page that returns to `fullPath` (path and query) after login, when that is safe. */
 export function loginLocation(fullPath: string): string {
+  return withRedirect(LOGIN_PATH, fullPath);
+}
+
+/** The registration page that returns to `fullPath` afterwards, when that is safe, as login does. */
+export function registerLocation(fullPath: string): string {
+  return withRedirect(REGISTER_PAGE, fullPath);
+}
+
+function withRedirect(authPath: string, fullPath: string): string {
   const target = safeRedirect(fullPath);
-  return target === '/' ? LOGIN_PATH : `${LOGIN_PATH}?redirect=${encodeURIComponent(target)}`;
+  return target === '/' ? authPath : `${authPath}?redirect=${encodeURIComponent(target)}`;
 }

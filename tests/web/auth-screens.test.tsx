@@ -78,6 +78,23 @@ describe('login screen', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 
+  it("keeps the page the visitor left, from the header's 登录 and 注册 through both screens' links to each other", async () => {
+    const page = '/search?wd=%E5%90%88%E5%90%8C';
+    const { router } = renderApp(page);
+    const back = `?redirect=${encodeURIComponent(page)}`;
+    expect((await screen.findByRole('link', { name: '注册' })).getAttribute('href')).toBe(`/auth/register${back}`);
+    await userEvent.click(screen.getByRole('link', { name: '登录' }));
+    await waitFor(() =>
+      expect(router.state.location.pathname + router.state.location.search).toBe(`/auth/login${back}`),
+    );
+    await userEvent.click(await screen.findByRole('link', { name: '注册账号' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/register'));
+    expect(router.state.location.search).toBe(back);
+    await userEvent.click(await screen.findByRole('link', { name: '已有账号？去登录' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
+    expect(router.state.location.search).toBe(back);
+  });
+
   it('shows 登录失败 with the server message and stays on the page', async () => {
     const { router } = renderApp('/auth/login', {
       backend: { 'POST /api/v1/user/login': { status: 400, body: { code: 3, message: '用户名或密码错误' } } },

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, useLocation, useSearchParams } from 'react-router-dom';
+import { loginLocation, registerLocation } from '../../../shared/access';
 import type { NavigationNode } from '../../../shared/navigation';
 import { MessageLink } from '../features/message/MessageLink';
 import { UserMenu, type UserMenuEntry } from '../features/session/UserMenu';
@@ -133,6 +134,8 @@ export function AppHeader() {
   const name = siteName(settings);
   const entries = isAdmin ? [...MEMBER_ENTRIES, { label: '管理后台', to: '/admin' }] : MEMBER_ENTRIES;
   const header = useStickyHeight();
+  // Signing in or up from a page (a document deep in the library) comes back to it.
+  const { pathname, search } = useLocation();
 
   return (
     <header className="app-header" ref={header}>
@@ -161,11 +164,11 @@ export function AppHeader() {
             <UserMenu entries={entries} />
           ) : (
             <>
-              <Link to="/auth/login" className="app-header__login">
+              <Link to={loginLocation(pathname + search)} className="app-header__login">
                 登录
               </Link>
               {settings.security?.enable_register && (
-                <Link to="/auth/register" className="app-header__register">
+                <Link to={registerLocation(pathname + search)} className="app-header__register">
                   注册
                 </Link>
               )}

@@ -3,6 +3,7 @@
 // When the site does not take registrations, why not.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { loginLocation } from '../../../../shared/access';
 import { checkRequired, collectErrors } from '../../kit/forms/checks';
 import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
@@ -114,7 +115,7 @@ export function RegisterForm({ target }: { target: string }) {
       <div className="app-state" role="status">
         <h1 className="app-auth-title">注册</h1>
         <p className="app-state__title">{security.is_close ? '网站已关闭，暂时不允许注册' : '系统未开放注册'}</p>
-        <Link to="/auth/login">已有账号？去登录</Link>
+        <Link to={loginLocation(target)}>已有账号？去登录</Link>
       </div>
     );
   }
@@ -132,7 +133,7 @@ export function RegisterForm({ target }: { target: string }) {
       )}
       <div className="app-auth-links">
         <span />
-        <Link to="/auth/login">已有账号？去登录</Link>
+        <Link to={loginLocation(target)}>已有账号？去登录</Link>
       </div>
     </section>
   );
