@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { clearSession, session } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
@@ -318,6 +318,57 @@ describe('member profile screen', () => {
     await waitFor(() =>
       expect(toasts.value.some((t) => t.title === '修改失败' && t.description === '邮箱已存在')).toBe(true),
     );
+  });
+
+  it('keeps what the member typed when the session expired: signs in again over the screen, then saves', async () => {
+    let expired = true;
+    const { router, fetchMock } = renderApp('/member/profile', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'PUT /api/v1/user/profile': () =>
+          expired
+            ? { status: 401, body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' } }
+            : { status: 200, body: {} },
+        'POST /api/v1/user/login': () => {
+          expired = false;
+          return { status: 200, body: { user: member } };
+        },
+        'GET /api/v1/user/permission': permissionOk,
+      },
+    });
+    await userEvent.type(await screen.findByLabelText('个性签名'), '热爱阅读');
+    await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
+    const dialog = await screen.findByRole('dialog', { name: '登录已过期' });
+    expect(router.state.location.pathname).toBe('/member/profile');
+    await userEvent.type(within(dialog).getByLabelText('用户名'), 'amy');
+    await userEvent.type(within(dialog).getByLabelText('密码'), 'secret123');
+    await userEvent.click(within(dialog).getByRole('button', { name: '登录' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '登录已过期' })).toBeNull());
+    expect(router.state.location.pathname).toBe('/member/profile');
+    expect((screen.getByLabelText('个性签名') as HTMLInputElement).value).toBe('热爱阅读');
+    await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '修改成功')).toBe(true));
+    expect(requestsTo(fetchMock, '/api/v1/user/profile')).toHaveLength(2);
+  });
+
+  it('leaves for the login page, with the way back, when the member closes the sign-in-again dialog', async () => {
+    const { router } = renderApp('/member/profile', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'PUT /api/v1/user/profile': { status: 401, body: { code: 16, message: '您未登录或您的登录已过期' } },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
+    const dialog = await screen.findByRole('dialog', { name: '登录已过期' });
+    await userEvent.click(within(dialog).getByRole('button', { name: '关闭' }));
+    await waitFor(() =>
+      expect(router.state.location.pathname + router.state.location.search).toBe(
+        '/auth/login?redirect=%2Fmember%2Fprofile',
+      ),
+    );
+    expect(session.value.loggedIn).toBe(false);
   });
 
   it('opens with the password form in view and its first field focused when led to #password', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { act } from 'react';
 import type { Settings } from '../../shared/types/config';
 import { routesWithoutScreen } from '../../web/src/app/router';
@@ -121,14 +121,26 @@ describe('client-side route guards', () => {
     expect(location(router)).toBe('/');
   });
 
-  it('goes to the login page with the current path on a 401 answer', async () => {
+  it('asks a signed-in member to sign in again on a 401 answer, and goes to the login page with the current path after', async () => {
     const { router } = renderApp('/member/download', {
       user: member,
       backend: {
         'GET /api/v1/user/download': { status: 401, body: { code: 16, message: '您未登录或您的登录已过期' } },
       },
     });
+    const dialog = await screen.findByRole('dialog', { name: '登录已过期' });
+    expect(location(router)).toBe('/member/download');
+    fireEvent.click(within(dialog).getByRole('button', { name: '关闭' }));
     await waitFor(() => expect(location(router)).toBe('/auth/login?redirect=%2Fmember%2Fdownload'));
+  });
+
+  it('goes to the login page with the current path on a 401 answer to a visitor', async () => {
+    const { router } = renderApp('/library/7/5', {
+      backend: {
+        'GET /api/v1/document': { status: 401, body: { code: 16, message: '您未登录或您的登录已过期' } },
+      },
+    });
+    await waitFor(() => expect(location(router)).toBe('/auth/login?redirect=%2Flibrary%2F7%2F5'));
   });
 });
 

@@ -1,3 +1,4 @@
+import { useSignals } from '@preact/signals-react/runtime';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import {
@@ -10,6 +11,7 @@ import {
 } from 'react-router-dom';
 import { ERROR_SCREEN } from '../../../shared/constants';
 import { ApiError } from '../api/client';
+import { sessionExpired } from '../features/session/session-store';
 import { settingsQuery } from '../features/settings/api';
 import { BrowserCheck } from '../kit/browser-check/BrowserCheck';
 import { ErrorScreen } from '../kit/error-screen/ErrorScreen';
@@ -52,8 +54,14 @@ function scrollKey(location: Location): string {
   return location.key === 'default' ? location.pathname + location.search : location.key;
 }
 
-/** Around every layout: head, browser check, navigation progress, toasts. */
+/** Asks for its code only when a session expires under a member. */
+const SignInAgainDialog = lazy(async () => ({
+  default: (await import('../features/auth/SignInAgainDialog')).SignInAgainDialog,
+}));
+
+/** Around every layout: head, browser check, navigation progress, toasts, signing in again. */
 export function RootShell() {
+  useSignals();
   return (
     <>
       <PageHeadManager />
@@ -61,6 +69,11 @@ export function RootShell() {
       <NavigationProgress />
       <Outlet />
       <ToastViewport />
+      {sessionExpired.value && (
+        <Suspense fallback={null}>
+          <SignInAgainDialog />
+        </Suspense>
+      )}
       <ScrollRestoration getKey={scrollKey} />
     </>
   );

@@ -1,15 +1,24 @@
 import { loginLocation } from '../../../shared/access';
-import { clearSession } from '../features/session/session-store';
+import { clearSession, session, sessionExpired } from '../features/session/session-store';
 
 interface Navigator {
   navigate(to: string, opts?: { replace?: boolean }): Promise<void>;
   readonly state: { location: { pathname: string; search: string } };
 }
 
-/** docs/product.md §4/§8: any 401 means the session is gone (the gateway dropped the cookie) → login page. */
+/**
+ * docs/product.md §4/§8: any 401 means the session is gone (the gateway dropped the cookie) → login
+ * page. A member who was signed in stays on the screen instead, with what they typed in it, and is
+ * asked to sign in again over it (docs/decisions/059).
+ */
 export function handleUnauthorized(router: Navigator): void {
-  clearSession();
   const { pathname, search } = router.state.location;
-  if (pathname === '/auth' || pathname.startsWith('/auth/')) return;
+  const onAuthScreen = pathname === '/auth' || pathname.startsWith('/auth/');
+  if (!onAuthScreen && session.peek().loggedIn) {
+    sessionExpired.value = true;
+    return;
+  }
+  clearSession();
+  if (onAuthScreen) return;
   void router.navigate(loginLocation(pathname + search), { replace: true });
 }

@@ -65,11 +65,14 @@ export function CaptchaField({
   value,
   onChange,
   error,
+  id = 'captcha',
 }: {
   captcha: CaptchaState;
   value: string;
   onChange: (value: string) => void;
   error?: string;
+  /** Another id where the page under a dialog may hold a captcha field of its own. */
+  id?: string;
 }) {
   if (!captcha.required) return null;
   const media = captcha.audio ? (
@@ -97,7 +100,7 @@ export function CaptchaField({
   );
   return (
     <TextField
-      id="captcha"
+      id={id}
       label="验证码"
       value={value}
       onChange={onChange}

@@ -23,7 +23,7 @@ import {
   useCaptcha,
 } from './CaptchaField';
 import { MobileLoginForm } from './MobileLoginForm';
-import { useSignInForm } from './sign-in';
+import { useSignInForm, type SignInTarget } from './sign-in';
 import { useSmsEnabled } from './SmsCode';
 import { AuthSubmitButton } from './AuthFields';
 
@@ -35,7 +35,11 @@ const MODES = [
   { key: 'sms', label: '短信登录' },
 ] as const;
 
-function PasswordLoginForm({ target }: { target: string }) {
+/**
+ * Username (or e-mail address, or mobile number) and password. `idPrefix` sets its fields apart
+ * from the fields of a screen under it (the sign-in-again dialog over the profile's 用户名).
+ */
+export function PasswordLoginForm({ target, idPrefix = '' }: { target: SignInTarget; idPrefix?: string }) {
   const settings = useSettings();
   const captcha = useCaptcha('login', captchaEnabled(settings.security, 'login'));
   const { errors, submitting, submit: signIn, formRef } = useSignInForm<Field>(target);
@@ -65,7 +69,7 @@ function PasswordLoginForm({ target }: { target: string }) {
   return (
     <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
       <TextField
-        id="username"
+        id={`${idPrefix}username`}
         label="用户名"
         value={username}
         onChange={setUsername}
@@ -75,7 +79,7 @@ function PasswordLoginForm({ target }: { target: string }) {
         maxLength={EMAIL_MAX_LENGTH}
       />
       <TextField
-        id="password"
+        id={`${idPrefix}password`}
         label="密码"
         type="password"
         value={password}
@@ -84,7 +88,13 @@ function PasswordLoginForm({ target }: { target: string }) {
         placeholder="请输入密码"
         autoComplete="current-password"
       />
-      <CaptchaField captcha={captcha} value={captchaText} onChange={setCaptchaText} error={errors.captcha} />
+      <CaptchaField
+        id={`${idPrefix}captcha`}
+        captcha={captcha}
+        value={captchaText}
+        onChange={setCaptchaText}
+        error={errors.captcha}
+      />
       <AuthSubmitButton submitting={submitting}>登录</AuthSubmitButton>
     </form>
   );

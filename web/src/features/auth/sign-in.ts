@@ -30,13 +30,19 @@ export interface SignInMessages {
 }
 
 /**
+ * Where a sign-in goes on: the path of `target`, or, when it is a function, nowhere but that
+ * function (the dialog that signs an expired session in again over the screen it keeps).
+ */
+export type SignInTarget = string | (() => void);
+
+/**
  * The end of a login or register (`finish`): a failure toasts `failure` and answers false (the
  * form then renews its captcha, which the backend consumed); a success signs in, toasts
  * `success` with `welcome` and the user's name, and goes on to `target`. `retractFailure`
  * closes the failure toast, which a form does when it is sent again: an old 注册失败 /
  * 用户名已存在 must not stand beside the new attempt's own errors.
  */
-export function useFinishSignIn(target: string) {
+export function useFinishSignIn(target: SignInTarget) {
   const navigate = useNavigate();
   const failure = useRef<number | undefined>(undefined);
   const retractFailure = useCallback(() => {
@@ -51,7 +57,8 @@ export function useFinishSignIn(target: string) {
     }
     await completeSignIn(result.data.user);
     toast.success(messages.success, `${messages.welcome}，${result.data.user.username ?? ''}`);
-    await navigate(target, { replace: true });
+    if (typeof target === 'function') target();
+    else await navigate(target, { replace: true });
     return true;
   };
   return { finish, retractFailure };
@@ -65,7 +72,7 @@ export function useFinishSignIn(target: string) {
  * renew a captcha the backend consumed. `formRef` goes on the <form>: a refused check takes the
  * keyboard to the first wrong field.
  */
-export function useSignInForm<F extends string>(target: string) {
+export function useSignInForm<F extends string>(target: SignInTarget) {
   const { finish, retractFailure } = useFinishSignIn(target);
   const [errors, setErrors] = useState<Errors<F>>({});
   const [submitting, setSubmitting] = useState(false);

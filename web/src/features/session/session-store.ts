@@ -18,6 +18,11 @@ export interface SessionSnapshot {
 const EMPTY: SessionSnapshot = { loggedIn: false, user: null, permissions: [], allowPages: [] };
 
 export const session = signal<SessionSnapshot>(EMPTY);
+/**
+ * The server refused the session of a signed-in member (a 401): the screen stays as it is, with
+ * what was typed in it, while a dialog asks them to sign in again (app/unauthorized.ts).
+ */
+export const sessionExpired = signal(false);
 export const sessionIsAdmin = computed(() => isAdmin(session.value.allowPages));
 
 function isSnapshot(value: unknown): value is SessionSnapshot {
