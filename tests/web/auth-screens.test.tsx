@@ -352,6 +352,29 @@ describe('member profile screen', () => {
     expect(requestsTo(fetchMock, '/api/v1/user/profile')).toHaveLength(2);
   });
 
+  it("asks to sign in again, not 加载失败 ID错误, when the server answers the member's account as to a visitor", async () => {
+    // MOREDOC's GetUser answers 400 ID错误 to a caller without a session (signed out in another tab, revoked).
+    let signedIn = false;
+    renderApp('/member/profile', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': () =>
+          signedIn ? { status: 200, body: member } : { status: 400, body: { code: 3, message: 'ID错误' } },
+        'POST /api/v1/user/login': () => {
+          signedIn = true;
+          return { status: 200, body: { user: member } };
+        },
+        'GET /api/v1/user/permission': permissionOk,
+      },
+    });
+    const dialog = await screen.findByRole('dialog', { name: '登录已过期' });
+    await userEvent.type(within(dialog).getByLabelText('用户名'), 'amy');
+    await userEvent.type(within(dialog).getByLabelText('密码'), 'secret123');
+    await userEvent.click(within(dialog).getByRole('button', { name: '登录' }));
+    expect(await screen.findByRole('button', { name: '保存资料' })).toBeTruthy();
+    expect(screen.queryByText('ID错误')).toBeNull();
+  });
+
   it('leaves for the login page, with the way back, when the member closes the sign-in-again dialog', async () => {
     const { router } = renderApp('/member/profile', {
       user: member,

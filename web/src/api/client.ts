@@ -23,6 +23,11 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Let the caller handle a 401 itself instead of going to the login page (start-up probe). */
   skipUnauthorizedRedirect?: boolean;
+  /**
+   * Another status by which this call says that the caller has no session, handled as a 401 is
+   * (MOREDOC's GetUser answers 400 ID错误 to a caller without one).
+   */
+  noSessionStatus?: number;
 }
 
 export type ApiResult<T> = { ok: true; status: 200; data: T } | ({ ok: false } & ApiFailure);
@@ -119,17 +124,18 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
       options.signal?.removeEventListener('abort', onCallerAbort);
     }
 
-    return settle<T>(response.status, response.statusText, data, options.skipUnauthorizedRedirect);
+    return settle<T>(response.status, response.statusText, data, options);
   }
 
   function settle<T>(
     status: number,
     statusText: string,
     data: unknown,
-    skipUnauthorizedRedirect?: boolean,
+    options: Pick<RequestOptions, 'skipUnauthorizedRedirect' | 'noSessionStatus'> = {},
   ): ApiResult<T> {
     if (!isFailure(status)) return { ok: true, status: 200, data: (data ?? {}) as T };
-    if (status === 401 && !skipUnauthorizedRedirect) config.onUnauthorized?.();
+    const noSession = status === 401 || status === options.noSessionStatus;
+    if (noSession && !options.skipUnauthorizedRedirect) config.onUnauthorized?.();
     return { ok: false, ...normalizeFailure({ status, statusText, data }) };
   }
 

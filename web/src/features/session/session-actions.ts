@@ -8,7 +8,7 @@ import { nothingAnswered } from '../../../../shared/api-failure';
 import { ApiError } from '../../api/client';
 import { userApi, userKeys } from '../user/api';
 import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
-import { clearSession, setPermissions, setUser, signIn } from './session-store';
+import { clearSession, sessionExpired, setPermissions, setUser, signIn } from './session-store';
 
 /** Loads the permission list and allowPages; a failure shows 获取权限失败. */
 export async function loadPermissions(): Promise<boolean> {
@@ -28,13 +28,14 @@ export async function completeSignIn(user: User): Promise<void> {
 }
 
 /**
- * Fetches the current user. Non-200 clears the whole session (docs/product.md §4); `probe` is the
- * start-up check, which must not send a visitor to the login page.
+ * Fetches the current user. Non-200 clears the whole session (docs/product.md §4), unless the
+ * member is asked to sign in again over the screen (app/unauthorized.ts), which clears it if they
+ * leave; `probe` is the start-up check, which must not send a visitor to the login page.
  */
 export async function fetchCurrentUser(options?: { probe?: boolean }): Promise<User> {
   const result = await userApi.current(options);
   if (!result.ok) {
-    clearSession();
+    if (!sessionExpired.peek()) clearSession();
     throw new ApiError(result);
   }
   setUser(result.data);

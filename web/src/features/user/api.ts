@@ -64,9 +64,9 @@ export const userApi = {
   register: (input: RegisterAndLoginRequest) => api.post<LoginAnswer>('/api/v1/user/register', input),
   login: (input: RegisterAndLoginRequest) => api.post<LoginAnswer>('/api/v1/user/login', input),
   logout: () => api.delete<unknown>('/api/v1/user/logout'),
-  /** The caller's own profile; the start-up probe handles a 401 itself. */
+  /** The caller's own profile; the start-up probe handles a refused session itself. */
   current: (options?: { probe?: boolean }) =>
-    api.get<User>('/api/v1/user', undefined, { skipUnauthorizedRedirect: options?.probe }),
+    api.get<User>('/api/v1/user', undefined, { skipUnauthorizedRedirect: options?.probe, noSessionStatus: 400 }),
   permissions: (options?: { probe?: boolean }) =>
     api.get<GetUserPermissionsReply>('/api/v1/user/permission', undefined, {
       skipUnauthorizedRedirect: options?.probe,
