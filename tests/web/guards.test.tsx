@@ -4,7 +4,7 @@ import { act } from 'react';
 import type { Settings } from '../../shared/types/config';
 import { routesWithoutScreen } from '../../web/src/app/router';
 import { settingsQuery } from '../../web/src/features/settings/api';
-import { session } from '../../web/src/features/session/session-store';
+import { SESSION_STORAGE_KEY, session } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { admin, adminPermissions, member, renderApp, settings } from './render-app';
 
@@ -119,6 +119,28 @@ describe('client-side route guards', () => {
     const afterLogout = calls.slice(calls.indexOf('DELETE /api/v1/user/logout') + 1);
     expect(afterLogout).not.toContain('GET /api/v1/user/list');
     expect(location(router)).toBe('/');
+  });
+
+  it('leaves a member screen for the login page when another tab signs out', async () => {
+    const { router } = renderApp('/member/download', {
+      user: member,
+      backend: { 'GET /api/v1/user/download': { status: 200, body: { download: [], total: 0 } } },
+    });
+    await screen.findByRole('heading', { name: '我的下载' });
+    // What the other tab's sign-out writes, and the event this tab gets for it.
+    const signedOut = JSON.stringify({ loggedIn: false, user: null, permissions: [], allowPages: [] });
+    act(() => {
+      window.localStorage.setItem(SESSION_STORAGE_KEY, signedOut);
+      window.dispatchEvent(
+        new StorageEvent('storage', {
+          key: SESSION_STORAGE_KEY,
+          newValue: signedOut,
+          storageArea: window.localStorage,
+        }),
+      );
+    });
+    await waitFor(() => expect(location(router)).toBe('/auth/login?redirect=%2Fmember%2Fdownload'));
+    expect(session.value.loggedIn).toBe(false);
   });
 
   it('asks a signed-in member to sign in again on a 401 answer, and goes to the login page with the current path after', async () => {

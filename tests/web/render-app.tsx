@@ -11,7 +11,7 @@ import { AppProviders } from '../../web/src/app/AppProviders';
 import { applyStartData } from '../../web/src/app/boot';
 import { appRoutes } from '../../web/src/app/router';
 import { handleUnauthorized } from '../../web/src/app/unauthorized';
-import { initSession } from '../../web/src/features/session/session-store';
+import { followOtherTabs, initSession } from '../../web/src/features/session/session-store';
 
 export const settings: StartData['settings'] = {
   system: {
@@ -113,6 +113,7 @@ export function renderApp(
     { initialEntries: [path] },
   );
   api.configure({ fetch: fetchMock as unknown as typeof fetch, onUnauthorized: () => handleUnauthorized(router) });
+  followOtherTabs(() => void router.revalidate(), window.localStorage);
   const view = render(
     <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />

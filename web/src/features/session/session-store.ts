@@ -62,6 +62,29 @@ export function initSession(storage: Storage | undefined = globalThis.localStora
   });
 }
 
+let stopFollowing: (() => void) | undefined;
+
+/**
+ * Takes up the session that another tab of the site stores (`storage` events reach only the
+ * others; they share the cookie): signed out there, this tab is signed out too, and signed in
+ * there, it is no longer asked to sign in again. `onChange` runs after (the router's guards,
+ * which send a member screen left signed out to the login page).
+ */
+export function followOtherTabs(onChange: () => void, storage: Storage | undefined = globalThis.localStorage): void {
+  stopFollowing?.();
+  if (!storage || typeof window === 'undefined') return;
+  const listener = (event: StorageEvent) => {
+    if (event.key !== SESSION_STORAGE_KEY || event.storageArea !== storage) return;
+    const stored = readStoredSession(storage);
+    if (JSON.stringify(stored) === JSON.stringify(session.peek())) return;
+    session.value = stored;
+    if (stored.loggedIn) sessionExpired.value = false;
+    onChange();
+  };
+  window.addEventListener('storage', listener);
+  stopFollowing = () => window.removeEventListener('storage', listener);
+}
+
 /** Logged in (register, login, OAuth or a valid cookie at start): the user, permissions to follow. */
 export function signIn(user: User): void {
   session.value = { ...session.value, loggedIn: true, user };
