@@ -28,6 +28,9 @@ export function usernameProblems(username: string): string[] {
   return problems;
 }
 
+/** UpdateUserPassword's 400 for a wrong old password: the SPA shows it under that field. */
+export const WRONG_OLD_PASSWORD = '原密码不正确';
+
 /** `label` names the field in the message (`新密码长度必须在…`). */
 export function passwordProblems(password: string, label = '密码'): string[] {
   const n = length(password);

@@ -413,6 +413,25 @@ describe('member profile screen', () => {
     }
   });
 
+  it('says a wrong old password under 原密码, with the keyboard there, keeping the new one typed', async () => {
+    renderApp('/member/profile', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'PUT /api/v1/user/password': { status: 400, body: { code: 3, message: '原密码不正确' } },
+      },
+    });
+    const old = await screen.findByLabelText('原密码');
+    await userEvent.type(old, 'not-my-password');
+    await userEvent.type(screen.getByLabelText('新密码'), 'newsecret1');
+    await userEvent.type(screen.getByLabelText('确认新密码'), 'newsecret1');
+    await userEvent.click(screen.getByRole('button', { name: '修改密码' }));
+    await waitFor(() => expect(document.activeElement).toBe(old));
+    expect(old.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(old.getAttribute('aria-describedby') ?? '')?.textContent).toBe('原密码不正确');
+    expect((screen.getByLabelText('新密码') as HTMLInputElement).value).toBe('newsecret1');
+  });
+
   it('checks the new password before changing it', async () => {
     const { fetchMock } = renderApp('/member/profile', {
       user: member,

@@ -5,6 +5,7 @@ import {
   normalizeMainlandMobile,
   passwordProblems,
   usernameProblems,
+  WRONG_OLD_PASSWORD,
 } from '../../../shared/validation';
 import type { Database } from '../../db';
 import { ownsLiveRows } from '../../db/recycle-bin';
@@ -98,7 +99,7 @@ export const adminRpcs = [
       assertValid(passwordProblems(req.new_password, '新密码'));
       const target = await userOr404(ctx.db, targetId);
       if (targetId === me.id) {
-        if (!(await verifyPassword(req.old_password, target.password))) throw badRequest('原密码不正确');
+        if (!(await verifyPassword(req.old_password, target.password))) throw badRequest(WRONG_OLD_PASSWORD);
       } else if (!ctx.permitted) {
         throw forbidden(await deniedMessage(ctx.db, 'GRPC', UPDATE_PASSWORD_PATH));
       }

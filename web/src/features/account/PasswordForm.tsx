@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router-dom';
+import { WRONG_OLD_PASSWORD } from '../../../../shared/validation';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
 import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
@@ -42,6 +43,11 @@ export function PasswordForm() {
     setSaving(true);
     const result = await userApi.updatePassword({ old_password: form.old, new_password: form.next });
     setSaving(false);
+    if (!result.ok && result.data.message === WRONG_OLD_PASSWORD) {
+      // Said where it is to be mended, with the keyboard there, as the form's own checks are.
+      setErrors({ old: WRONG_OLD_PASSWORD });
+      return focusFirstInvalid();
+    }
     if (!result.ok) {
       toastFailure(FAILURE_TITLE.profileUpdate, result);
       return;
