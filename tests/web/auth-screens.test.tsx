@@ -287,6 +287,13 @@ describe('register screen', () => {
     expect(toasts.value.filter((t) => t.open && t.title === '注册失败')).toEqual([]);
   });
 
+  it('says, before registering, that registering is agreeing to the 文库协议, with its page', async () => {
+    renderApp('/auth/register', { settings: { ...settings, footer: { agreement: '/article/agreement' } } });
+    const agreement = await screen.findByRole('link', { name: '《文库协议》' });
+    expect(agreement.getAttribute('href')).toBe('/article/agreement');
+    expect(agreement.closest('p')?.textContent).toBe('注册即表示您已阅读并同意《文库协议》');
+  });
+
   it('says so when registration is closed', async () => {
     renderApp('/auth/register', { settings: { ...settings, security: {} } });
     expect(await screen.findByText('系统未开放注册')).toBeTruthy();

@@ -1,19 +1,10 @@
-import { Link } from 'react-router-dom';
 import { ICP_LOOKUP, copyrightYears, footerLinks, publicSecurityRecordLink } from '../../../shared/site-footer';
 import type { Settings } from '../../../shared/types/config';
 import { siteName, useSettings } from '../features/settings/use-settings';
+import { SiteLink } from '../kit/routing/SiteLink';
 import { plainText } from '../ui/plain-text';
 
 const CURRENT_YEAR = new Date().getFullYear();
-
-function FooterLink({ href, label }: { href: string; label: string }) {
-  if (href.startsWith('/') && !href.startsWith('//')) return <Link to={href}>{label}</Link>;
-  return (
-    <a href={href} target="_blank" rel="noopener noreferrer">
-      {label}
-    </a>
-  );
-}
 
 function RecordLink({ href, children }: { href: string; children: string }) {
   return (
@@ -58,7 +49,9 @@ export function AppFooter() {
         {links.length > 0 && (
           <nav className="app-footer__links" aria-label="页脚链接">
             {links.map((link) => (
-              <FooterLink key={link.key} href={link.href} label={link.label} />
+              <SiteLink key={link.key} href={link.href}>
+                {link.label}
+              </SiteLink>
             ))}
           </nav>
         )}

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { checkRequired, collectErrors } from '../../kit/forms/checks';
+import { SiteLink } from '../../kit/routing/SiteLink';
 import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
@@ -105,7 +106,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
 }
 
 export function RegisterForm({ target }: { target: string }) {
-  const { security = {} } = useSettings();
+  const { security = {}, footer = {} } = useSettings();
   const smsEnabled = useSmsEnabled();
   const [mode, setMode] = useState<Mode>('mobile');
   const open = security.enable_register === true && security.is_close !== true;
@@ -130,6 +131,12 @@ export function RegisterForm({ target }: { target: string }) {
         <MobileRegisterForm target={target} />
       ) : (
         <UsernameRegisterForm target={target} />
+      )}
+      {footer.agreement && (
+        // What a visitor agrees to by registering, before they do (the footer's 文库协议 page).
+        <p className="app-auth-note app-auth-agreement">
+          注册即表示您已阅读并同意<SiteLink href={footer.agreement}>《文库协议》</SiteLink>
+        </p>
       )}
       <div className="app-auth-links">
         <span />

@@ -1,0 +1,13 @@
+// A link an admin configured (the footer's pages, the 文库协议 under registration): a path of the
+// site opens in the SPA, any other address in a new tab.
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+
+export function SiteLink({ href, children }: { href: string; children: ReactNode }) {
+  if (href.startsWith('/') && !href.startsWith('//')) return <Link to={href}>{children}</Link>;
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+    </a>
+  );
+}
