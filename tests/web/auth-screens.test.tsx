@@ -300,6 +300,27 @@ describe('register screen', () => {
   });
 });
 
+describe('password reset screen', () => {
+  it('leads from a spent or lapsed link back to step one, with the address filled in', async () => {
+    const { router } = renderApp('/auth/forgot?email=amy%40example.com&token=spent', {
+      backend: {
+        'PUT /api/v1/user/findpassword/steptwo': {
+          status: 400,
+          body: { code: 3, message: '链接无效或已过期，请重新找回密码' },
+        },
+      },
+    });
+    await userEvent.type(await screen.findByLabelText('新密码'), 'new-secret');
+    await userEvent.type(screen.getByLabelText('确认新密码'), 'new-secret');
+    await userEvent.click(screen.getByRole('button', { name: '重置密码' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '重置密码失败')).toBe(true));
+    await userEvent.click(screen.getByRole('link', { name: '重新发送重置邮件' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?email=amy%40example.com'));
+    expect(((await screen.findByLabelText('邮箱')) as HTMLInputElement).value).toBe('amy@example.com');
+    expect(screen.getByRole('button', { name: '发送重置邮件' })).toBeTruthy();
+  });
+});
+
 describe('member profile screen', () => {
   it('saves the profile, merging the fields into the session, and shows 修改失败 on failure', async () => {
     let fail = false;

@@ -1,7 +1,7 @@
 // The two steps of find-password: the e-mail the reset link goes to, then the new password
 // (from the link in the e-mail).
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
 import { useFormValues } from '../../kit/forms/use-form-values';
 import { toastFailure } from '../../kit/toasts/failure-toast';
@@ -13,9 +13,9 @@ import { CaptchaField, captchaFields, captchaProblem, type CaptchaState } from '
 import { AuthSubmitButton, EmailField, NewPasswordFields } from './AuthFields';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 
-/** Step one: the e-mail address the reset link goes to. */
-export function RequestResetForm({ captcha }: { captcha: CaptchaState }) {
-  const [email, setEmail] = useState('');
+/** Step one: the e-mail address the reset link goes to (`initialEmail`: back from a spent link). */
+export function RequestResetForm({ captcha, initialEmail = '' }: { captcha: CaptchaState; initialEmail?: string }) {
+  const [email, setEmail] = useState(initialEmail);
   const [captchaText, setCaptchaText] = useState('');
   const [errors, setErrors] = useState<Errors<'email' | 'captcha'>>({});
   const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
@@ -110,6 +110,10 @@ export function ResetPasswordForm({ email, token, captcha }: { email: string; to
       <NewPasswordFields label="新密码" form={form} set={set} errors={errors} />
       <CaptchaField captcha={captcha} value={form.captcha} onChange={set('captcha')} error={errors.captcha} />
       <AuthSubmitButton submitting={submitting}>重置密码</AuthSubmitButton>
+      {/* A link is spent once used and lapses after its time: step one again, with the address. */}
+      <p className="app-auth-note app-auth-note--below">
+        链接已失效？<Link to={`/auth/forgot?email=${encodeURIComponent(email)}`}>重新发送重置邮件</Link>
+      </p>
     </form>
   );
 }

@@ -134,7 +134,7 @@ export function RegisterForm({ target }: { target: string }) {
       )}
       {footer.agreement && (
         // What a visitor agrees to by registering, before they do (the footer's 文库协议 page).
-        <p className="app-auth-note app-auth-agreement">
+        <p className="app-auth-note app-auth-note--below">
           注册即表示您已阅读并同意<SiteLink href={footer.agreement}>《文库协议》</SiteLink>
         </p>
       )}

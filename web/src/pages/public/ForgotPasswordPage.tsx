@@ -41,7 +41,7 @@ export function ForgotPasswordPage() {
       ) : smsEnabled && way === 'mobile' ? (
         <MobileResetForm />
       ) : mailEnabled ? (
-        <RequestResetForm captcha={captcha} />
+        <RequestResetForm key={email} captcha={captcha} initialEmail={email} />
       ) : (
         <div className="app-auth-note" role="status">
           <p>本站暂未开通邮箱或短信找回密码，请联系网站管理员重置密码。</p>
