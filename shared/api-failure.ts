@@ -11,6 +11,14 @@ export interface FailureInput {
   data?: unknown;
 }
 
+/**
+ * The answer to a sign-in call past its limit (the gateway's and the backend's): how long to
+ * wait, the seconds its `retry-after` header gives, rather than a 稍后 the visitor must guess.
+ */
+export function tooManyTriesMessage(seconds: number): string {
+  return `操作过于频繁，请 ${seconds} 秒后再试`;
+}
+
 export function isFailure(status: number): boolean {
   return status !== 200;
 }

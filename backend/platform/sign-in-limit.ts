@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { SIGN_IN_PATHS } from '../../shared/sign-in-paths';
+import { tooManyTriesMessage } from '../../shared/api-failure';
 import type { Database } from '../db';
 import { tooManyRequests } from '../wire/errors';
 
@@ -57,8 +58,9 @@ export class SignInLimit {
       if (route === undefined || !SIGN_IN_PATHS.has(route)) return;
       const { hits, resetAt } = await this.hit(`${request.ip}|${route}`);
       if (hits <= this.setting.max) return;
-      reply.header('retry-after', Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)));
-      throw tooManyRequests('操作过于频繁，请稍后再试');
+      const seconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+      reply.header('retry-after', seconds);
+      throw tooManyRequests(tooManyTriesMessage(seconds));
     });
   }
 }

@@ -8,7 +8,8 @@
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
-import { GatewayError, MESSAGES } from '../errors';
+import { tooManyTriesMessage } from '../../shared/api-failure';
+import { GatewayError } from '../errors';
 import type { RateLimitSetting } from '../config';
 import { pathOf } from '../http';
 import { SIGN_IN_PATHS } from './upstream';
@@ -56,7 +57,7 @@ export default fp<RateLimitSetting>(
         if (!state.isExceeded) return done();
         decision.decision = 'limited';
         reply.header('retry-after', state.ttlInSeconds);
-        done(new GatewayError(429, MESSAGES.tooManyRequests));
+        done(new GatewayError(429, tooManyTriesMessage(state.ttlInSeconds)));
       }, done);
     });
   },
