@@ -7,6 +7,7 @@ import { dialogWidth } from '../../ui/fit';
 import { Modal } from '../../ui/semi-admin';
 import { clearSession, sessionExpired } from '../session/session-store';
 import { PasswordLoginForm } from './LoginForm';
+import './sign-in-again.css';
 
 export function SignInAgainDialog() {
   const navigate = useNavigate();
@@ -24,7 +25,7 @@ export function SignInAgainDialog() {
   };
   return (
     <Modal visible title="登录已过期" onCancel={leave} footer={null} width={dialogWidth(420)}>
-      <p className="app-state__description">请重新登录。本页已填写的内容仍然保留，登录后再提交一次即可。</p>
+      <p className="app-sign-in-again__note">请重新登录。本页已填写的内容仍然保留，登录后再提交一次即可。</p>
       <PasswordLoginForm target={signedIn} idPrefix="sign-in-again-" />
     </Modal>
   );
