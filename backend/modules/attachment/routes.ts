@@ -23,6 +23,8 @@ import { countRecentUploads, insertAttachment, retireAttachments } from './store
 
 const IMAGE_EXTENSIONS = UPLOAD_IMAGE_EXTENSIONS.map((e) => `.${e}`);
 const NOT_AN_IMAGE = `请上传图片格式文件，支持${IMAGE_EXTENSIONS.slice(0, -1).join('、')}和${IMAGE_EXTENSIONS.at(-1)}格式图片`;
+/** A file named as an image whose bytes are none: its name was right, so the formats would not help. */
+const UNREADABLE_IMAGE = '无法识别图片内容，文件可能已损坏或并非图片，请换一张图片';
 
 /**
  * Who may upload: `member` any logged-in user, `permission` holders of the route's POST row,
@@ -84,7 +86,7 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
           maxBytes: await maxUploadBytes(ctx),
           check(head) {
             const kindOf = sniffImage(head);
-            if (!kindOf) throw badRequest(NOT_AN_IMAGE);
+            if (!kindOf) throw badRequest(UNREADABLE_IMAGE);
             dimensions = imageSize(kindOf, head);
           },
         });
