@@ -35,6 +35,7 @@ export const ALWAYS_OPEN_PAGES: readonly string[] = ['/auth/login', '/auth/forgo
 const REGISTER_PAGE = '/auth/register';
 
 const LOGIN_PATH = '/auth/login';
+const FORGOT_PASSWORD_PAGE = '/auth/forgot';
 const MAX_REDIRECT_LENGTH = 2048;
 const ENCODED_SLASH = /%(2f|5c)/i;
 const PERCENT_ESCAPE = /%[0-9a-f]{2}/i;
@@ -222,6 +223,11 @@ export function loginLocation(fullPath: string): string {
 /** The registration page that returns to `fullPath` afterwards, when that is safe, as login does. */
 export function registerLocation(fullPath: string): string {
   return withRedirect(REGISTER_PAGE, fullPath);
+}
+
+/** Find-password, whose login afterwards returns to `fullPath`, when that is safe. */
+export function forgotPasswordLocation(fullPath: string): string {
+  return withRedirect(FORGOT_PASSWORD_PAGE, fullPath);
 }
 
 function withRedirect(authPath: string, fullPath: string): string {

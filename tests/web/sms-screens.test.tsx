@@ -204,6 +204,32 @@ describe('password reset by phone', () => {
     });
   });
 
+  it('keeps the page to return to from 忘记密码？ through the reset to the login after it', async () => {
+    const back = `?redirect=${encodeURIComponent('/library/7/5')}`;
+    const { router } = renderApp(`/auth/login${back}`, {
+      settings: smsSettings,
+      backend: {
+        'POST /api/v1/user/sms/code': { status: 200, body: { interval: 60 } },
+        'PUT /api/v1/user/findpassword/mobile': { status: 200, body: {} },
+      },
+    });
+    await userEvent.click(await screen.findByRole('link', { name: '忘记密码？' }));
+    await waitFor(() =>
+      expect(router.state.location.pathname + router.state.location.search).toBe(`/auth/forgot${back}`),
+    );
+    expect((await screen.findByRole('link', { name: '返回登录' })).getAttribute('href')).toBe(`/auth/login${back}`);
+    await userEvent.click(screen.getByRole('tab', { name: '手机找回' }));
+    await userEvent.type(screen.getByLabelText('手机号'), '13812345678');
+    await userEvent.click(screen.getByRole('button', { name: '获取验证码' }));
+    await userEvent.type(screen.getByLabelText('短信验证码'), '112233');
+    await userEvent.type(screen.getByLabelText('新密码'), 'new-secret');
+    await userEvent.type(screen.getByLabelText('确认新密码'), 'new-secret');
+    await userEvent.click(screen.getByRole('button', { name: '重置密码' }));
+    await waitFor(() =>
+      expect(router.state.location.pathname + router.state.location.search).toBe(`/auth/login${back}`),
+    );
+  });
+
   it('offers e-mail only while the site can mail the link, and says whom to ask when it can do neither', async () => {
     renderApp('/auth/forgot', { settings: { ...smsSettings, email: { enable: false } } });
     expect(await screen.findByLabelText('手机号')).toBeTruthy();

@@ -3,7 +3,7 @@
 // back to `target`.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { registerLocation, siteSwitchesFrom } from '../../../../shared/access';
+import { forgotPasswordLocation, registerLocation, siteSwitchesFrom } from '../../../../shared/access';
 import { EMAIL_MAX_LENGTH } from '../../../../shared/validation';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
@@ -145,7 +145,7 @@ export function LoginForm({ target }: { target: string }) {
       {smsEnabled && <TabSwitch label="登录方式" tabs={MODES} active={mode} onChange={setMode} />}
       {smsEnabled && mode === 'sms' ? <MobileLoginForm target={target} /> : <PasswordLoginForm target={target} />}
       <div className="app-auth-links">
-        <Link to="/auth/forgot">忘记密码？</Link>
+        <Link to={forgotPasswordLocation(target)}>忘记密码？</Link>
         {settings.security?.enable_register && !site.closed && <Link to={registerLocation(target)}>注册账号</Link>}
       </div>
       <OAuthButtons redirect={target} />

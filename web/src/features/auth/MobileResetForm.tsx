@@ -1,6 +1,7 @@
 // Find-password by phone: the number, the code sent to it, and the new password.
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { loginLocation } from '../../../../shared/access';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
 import { useFormValues } from '../../kit/forms/use-form-values';
 import { toastFailure } from '../../kit/toasts/failure-toast';
@@ -13,7 +14,8 @@ import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 
 type Field = 'mobile' | 'captcha' | 'code' | 'password' | 'confirmation';
 
-export function MobileResetForm() {
+/** `target`: where the login after the reset goes on to. */
+export function MobileResetForm({ target }: { target: string }) {
   const navigate = useNavigate();
   const smsCaptcha = useSmsCaptcha();
   const { form, set } = useFormValues({ mobile: '', code: '', password: '', confirmation: '' });
@@ -41,7 +43,7 @@ export function MobileResetForm() {
       return;
     }
     toast.success('密码已重置', '请使用新密码登录');
-    await navigate('/auth/login', { replace: true });
+    await navigate(loginLocation(target), { replace: true });
   };
 
   return (

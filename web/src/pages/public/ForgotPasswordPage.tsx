@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { loginLocation, registerLocation } from '../../../../shared/access';
 import { captchaEnabled, useCaptcha } from '../../features/auth/CaptchaField';
 import { MobileResetForm } from '../../features/auth/MobileResetForm';
+import { useAuthTarget } from '../../features/auth/sign-in';
 import { RequestResetForm, ResetPasswordForm } from '../../features/auth/PasswordResetForms';
 import { useSmsEnabled } from '../../features/auth/SmsCode';
 import { useSettings } from '../../features/settings/use-settings';
@@ -22,6 +24,8 @@ export function ForgotPasswordPage() {
   const smsEnabled = useSmsEnabled();
   const mailEnabled = mail?.enable === true && Boolean(system?.domain?.trim());
   const [params] = useSearchParams();
+  // Led here from a login that was to return somewhere (a document): so is the login after.
+  const { target } = useAuthTarget();
   const [chosen, setWay] = useState<'email' | 'mobile'>('email');
   const way = mailEnabled ? (smsEnabled ? chosen : 'email') : 'mobile';
   const email = params.get('email') ?? '';
@@ -39,7 +43,7 @@ export function ForgotPasswordPage() {
       {fromLink ? (
         <ResetPasswordForm email={email} token={token} captcha={captcha} />
       ) : smsEnabled && way === 'mobile' ? (
-        <MobileResetForm />
+        <MobileResetForm target={target} />
       ) : mailEnabled ? (
         <RequestResetForm key={email} captcha={captcha} initialEmail={email} />
       ) : (
@@ -49,8 +53,8 @@ export function ForgotPasswordPage() {
         </div>
       )}
       <div className="app-auth-links">
-        <Link to="/auth/login">返回登录</Link>
-        {security?.enable_register && <Link to="/auth/register">注册账号</Link>}
+        <Link to={loginLocation(target)}>返回登录</Link>
+        {security?.enable_register && <Link to={registerLocation(target)}>注册账号</Link>}
       </div>
     </section>
   );
