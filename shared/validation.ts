@@ -28,6 +28,10 @@ export function usernameProblems(username: string): string[] {
   return problems;
 }
 
+/** The 409s of a name or address someone has already: the SPA shows them under that field. */
+export const USERNAME_TAKEN = '用户名已存在';
+export const EMAIL_TAKEN = '邮箱已存在';
+
 /** UpdateUserPassword's 400 for a wrong old password: the SPA shows it under that field. */
 export const WRONG_OLD_PASSWORD = '原密码不正确';
 

@@ -268,16 +268,38 @@ describe('register screen', () => {
     expect(requestsTo(fetchMock, '/api/v1/user/register')).toHaveLength(0);
   });
 
+  it('says a taken username or e-mail under its field, with the keyboard there, not in a toast', async () => {
+    let taken = '用户名已存在';
+    renderApp('/auth/register', {
+      backend: { 'POST /api/v1/user/register': () => ({ status: 409, body: { code: 6, message: taken } }) },
+    });
+    const username = await screen.findByLabelText('用户名');
+    await userEvent.type(username, 'amy');
+    await userEvent.type(screen.getByLabelText('邮箱'), 'amy@example.com');
+    await userEvent.type(screen.getByLabelText('密码'), 'secret123');
+    await userEvent.type(screen.getByLabelText('确认密码'), 'secret123');
+    await userEvent.click(screen.getByRole('button', { name: '注册' }));
+    await waitFor(() => expect(document.activeElement).toBe(username));
+    expect(document.getElementById(username.getAttribute('aria-describedby') ?? '')?.textContent).toBe('用户名已存在');
+    taken = '邮箱已存在';
+    await userEvent.click(screen.getByRole('button', { name: '注册' }));
+    const email = screen.getByLabelText('邮箱');
+    await waitFor(() => expect(document.activeElement).toBe(email));
+    expect(document.getElementById(email.getAttribute('aria-describedby') ?? '')?.textContent).toBe('邮箱已存在');
+    expect(username.getAttribute('aria-invalid')).not.toBe('true');
+    expect(toasts.value.filter((t) => t.title === '注册失败')).toEqual([]);
+  });
+
   it('shows 注册失败 with the server message', async () => {
     renderApp('/auth/register', {
-      backend: { 'POST /api/v1/user/register': { status: 409, body: { code: 6, message: '用户名已存在' } } },
+      backend: { 'POST /api/v1/user/register': { status: 400, body: { code: 3, message: '系统未开放注册' } } },
     });
     await userEvent.type(await screen.findByLabelText('用户名'), 'amy');
     await userEvent.type(screen.getByLabelText('邮箱'), 'amy@example.com');
     await userEvent.type(screen.getByLabelText('密码'), 'secret123');
     await userEvent.type(screen.getByLabelText('确认密码'), 'secret123');
     await userEvent.click(screen.getByRole('button', { name: '注册' }));
-    await waitFor(() => expect(toasts.value[0]).toMatchObject({ title: '注册失败', description: '用户名已存在' }));
+    await waitFor(() => expect(toasts.value[0]).toMatchObject({ title: '注册失败', description: '系统未开放注册' }));
     // Sent again with a name the form itself refuses: the old toast goes, the field says why.
     const username = screen.getByLabelText('用户名');
     await userEvent.clear(username);
@@ -329,7 +351,9 @@ describe('member profile screen', () => {
       backend: {
         'GET /api/v1/user': { status: 200, body: { ...member, avatar: '/uploads/a.png' } },
         'PUT /api/v1/user/profile': () =>
-          fail ? { status: 400, body: { code: 3, message: '邮箱已存在' } } : { status: 200, body: {} },
+          fail
+            ? { status: 400, body: { code: 3, message: '个性签名长度不能超过255个字符' } }
+            : { status: 200, body: {} },
       },
     });
     const signature = await screen.findByLabelText('个性签名');
@@ -344,7 +368,9 @@ describe('member profile screen', () => {
     fail = true;
     await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
     await waitFor(() =>
-      expect(toasts.value.some((t) => t.title === '修改失败' && t.description === '邮箱已存在')).toBe(true),
+      expect(
+        toasts.value.some((t) => t.title === '修改失败' && t.description === '个性签名长度不能超过255个字符'),
+      ).toBe(true),
     );
   });
 
@@ -439,6 +465,22 @@ describe('member profile screen', () => {
     } finally {
       scrollIntoView.mockRestore();
     }
+  });
+
+  it('says an e-mail address another account has under 邮箱, with the keyboard there', async () => {
+    renderApp('/member/profile', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'PUT /api/v1/user/profile': { status: 409, body: { code: 6, message: '邮箱已存在' } },
+      },
+    });
+    const email = await screen.findByLabelText('邮箱');
+    await userEvent.clear(email);
+    await userEvent.type(email, 'bob@example.com');
+    await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
+    await waitFor(() => expect(document.activeElement).toBe(email));
+    expect(document.getElementById(email.getAttribute('aria-describedby') ?? '')?.textContent).toBe('邮箱已存在');
   });
 
   it('says a wrong old password under 原密码, with the keyboard there, keeping the new one typed', async () => {

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import {
+  EMAIL_TAKEN,
   PASSWORD_LENGTH,
+  USERNAME_TAKEN,
   cleanName,
   emailProblems,
   normalizeMainlandMobile,
@@ -90,8 +92,8 @@ export const accountRpcs = [
         ...emailProblems(req.email, verifyEmail),
       ]);
       await checkCaptcha(ctx, 'register', req.captcha_id, req.captcha, true);
-      if (await findUserByUsername(ctx.db, username)) throw conflict('用户名已存在');
-      if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
+      if (await findUserByUsername(ctx.db, username)) throw conflict(USERNAME_TAKEN);
+      if (await emailTaken(ctx.db, req.email)) throw conflict(EMAIL_TAKEN);
       let codeId = 0;
       if (verifyEmail) {
         const code = await latestEmailCode(ctx.db, req.email, true);
@@ -113,7 +115,7 @@ export const accountRpcs = [
           // turns, and the one that comes second finds the first.
           if (req.email) {
             await lockKeys(trx, [`register:email:${req.email.toLowerCase()}`]);
-            if (await emailTaken(trx, req.email)) throw conflict('邮箱已存在');
+            if (await emailTaken(trx, req.email)) throw conflict(EMAIL_TAKEN);
           }
           const inserted = await createMember(trx, {
             username,
@@ -136,7 +138,7 @@ export const accountRpcs = [
             throw badRequest(EMAIL_CODE_SPENT);
           return inserted;
         }),
-        '用户名已存在',
+        USERNAME_TAKEN,
       );
       const { token } = await ctx.app.tokens.issue(user.id);
       return { token, user: withoutPassword(user) };
@@ -303,7 +305,7 @@ export const accountRpcs = [
       if (!cfg.bool('security', 'enable_verify_register_email')) throw badRequest('系统未开启注册邮箱验证');
       if (req.type !== 0) throw badRequest('不支持的验证码类型');
       await checkCaptcha(ctx, 'register', req.captcha_id, req.captcha, false);
-      if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
+      if (await emailTaken(ctx.db, req.email)) throw conflict(EMAIL_TAKEN);
       const latest = await latestEmailCode(ctx.db, req.email, false);
       if (latest && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS)
         throw badRequest('发送太频繁，请稍后再试');

@@ -5,6 +5,8 @@ import {
   normalizeMainlandMobile,
   passwordProblems,
   usernameProblems,
+  EMAIL_TAKEN,
+  USERNAME_TAKEN,
   WRONG_OLD_PASSWORD,
 } from '../../../shared/validation';
 import type { Database } from '../../db';
@@ -136,7 +138,7 @@ export const adminRpcs = [
         identity: checkText(req.identity, '身份证号', { max: 32 }),
         ...(ctx.permitted ? { remark: checkText(req.remark, '备注', { max: 1000, multiline: true }) } : {}),
       };
-      if (await emailTaken(ctx.db, req.email, target.id)) throw conflict('邮箱已存在');
+      if (await emailTaken(ctx.db, req.email, target.id)) throw conflict(EMAIL_TAKEN);
       // mapUnique: a number bound elsewhere meanwhile loses with 409, not 500.
       await mapUnique(
         ctx.db.transaction().execute(async (trx) => {
@@ -188,15 +190,15 @@ export const adminRpcs = [
         ...(groupIds.length ? [] : ['用户组不能为空']),
       ]);
       await assertGroupsExist(ctx.db, groupIds);
-      if (await findUserByUsername(ctx.db, username)) throw conflict('用户名已存在');
-      if (await emailTaken(ctx.db, req.email)) throw conflict('邮箱已存在');
+      if (await findUserByUsername(ctx.db, username)) throw conflict(USERNAME_TAKEN);
+      if (await emailTaken(ctx.db, req.email)) throw conflict(EMAIL_TAKEN);
       const password = await hashPassword(req.password, ctx.app.passwordCost);
       await mapUnique(
         ctx.db.transaction().execute(async (trx) => {
           const user = await insertUser(trx, { username, password, email: req.email });
           await setUserGroups(trx, user.id, groupIds);
         }),
-        '用户名已存在',
+        USERNAME_TAKEN,
       );
       return {};
     },

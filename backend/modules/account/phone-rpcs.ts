@@ -7,6 +7,7 @@ import {
   normalizeMainlandMobile,
   passwordProblems,
   usernameProblems,
+  USERNAME_TAKEN,
 } from '../../../shared/validation';
 import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
@@ -163,7 +164,7 @@ export const phoneRpcs = [
       const mobile = mobileOr400(req.mobile);
       const chosen = cleanName(req.username);
       assertValid([...(req.username ? usernameProblems(chosen) : []), ...passwordProblems(req.password)]);
-      if (chosen && (await findUserByUsername(ctx.db, chosen))) throw conflict('用户名已存在');
+      if (chosen && (await findUserByUsername(ctx.db, chosen))) throw conflict(USERNAME_TAKEN);
       await spendCode(ctx.db, mobile, 'register', req.code);
       if (await findUserByMobile(ctx.db, mobile)) throw conflict('该手机号已注册，请直接登录');
       const user = await createMobileMember(ctx, cfg, { mobile, username: chosen, password: req.password });

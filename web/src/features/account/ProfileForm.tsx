@@ -9,7 +9,7 @@ import { Button } from '../../ui/semi';
 import { mergeUser } from '../session/session-store';
 import { useSession } from '../session/use-session';
 import { userApi } from '../user/api';
-import { checkEmail } from '../user/validation';
+import { checkEmail, takenField } from '../user/validation';
 import { AvatarUpload } from './AvatarUpload';
 import { EmailField } from '../auth/AuthFields';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
@@ -53,6 +53,10 @@ export function ProfileForm({ user }: { user: User }) {
       ...fields,
     });
     setSaving(false);
+    if (!result.ok && takenField(result.data.message) === 'email') {
+      setErrors({ email: result.data.message });
+      return focusFirstInvalid();
+    }
     if (!result.ok) {
       toastFailure(FAILURE_TITLE.profileUpdate, result);
       return;

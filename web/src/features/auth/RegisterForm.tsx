@@ -12,7 +12,7 @@ import { TextField } from '../../ui/FormField';
 import { TabSwitch } from '../../ui/TabSwitch';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
-import { checkConfirmation, checkEmail, checkPassword, checkUsername } from '../user/validation';
+import { checkConfirmation, checkEmail, checkPassword, checkUsername, takenField } from '../user/validation';
 import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from './CaptchaField';
 import { EmailCodeButton } from './EmailCodeButton';
 import { MobileRegisterForm } from './MobileRegisterForm';
@@ -68,6 +68,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
           ...captchaFields(captcha, form.captcha),
         }),
       { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' },
+      takenField,
     );
     if (refused && captcha.required) {
       setForm((f) => ({ ...f, captcha: '' }));

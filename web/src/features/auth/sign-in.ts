@@ -67,7 +67,8 @@ export function useFinishSignIn(target: SignInTarget) {
 /**
  * A login or register form: its errors under the fields, whether it is being sent, and `submit`,
  * which retracts the last attempt's failure, checks the fields (`problems`: nothing is sent while
- * one is wrong), sends with the button busy and finishes the sign-in. When the visitor is not
+ * one is wrong), sends with the button busy and finishes the sign-in. A refusal that `fieldOf`
+ * gives a field of the form (用户名已存在) is said under that field instead of in a toast. When the visitor is not
  * signed in, the form is usable again and `submit` answers the refused result, for the form to
  * renew a captcha the backend consumed. `formRef` goes on the <form>: a refused check takes the
  * keyboard to the first wrong field.
@@ -81,6 +82,7 @@ export function useSignInForm<F extends string>(target: SignInTarget) {
     problems: Record<F, string | undefined>,
     send: () => Promise<ApiResult<A>>,
     messages: SignInMessages | ((result: ApiResult<A>) => SignInMessages),
+    fieldOf?: (message: string) => F | undefined,
   ): Promise<ApiResult<A> | undefined> => {
     retractFailure();
     const invalid = collectErrors<F>(problems);
@@ -91,6 +93,13 @@ export function useSignInForm<F extends string>(target: SignInTarget) {
     }
     setSubmitting(true);
     const result = await send();
+    const field = result.ok ? undefined : fieldOf?.(result.data.message);
+    if (!result.ok && field) {
+      setErrors({ [field]: result.data.message } as Errors<F>);
+      focusFirstInvalid();
+      setSubmitting(false);
+      return result;
+    }
     if (await finish(result, typeof messages === 'function' ? messages(result) : messages)) return undefined;
     setSubmitting(false);
     return result;

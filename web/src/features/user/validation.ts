@@ -1,7 +1,9 @@
 // Checks of account fields run before anything is sent: the backend's own rules from
 // shared/validation, with the messages for empty fields that only a form needs.
 import {
+  EMAIL_TAKEN,
   SMS_CODE_PATTERN,
+  USERNAME_TAKEN,
   USERNAME_LENGTH,
   emailProblems,
   mobileProblems,
@@ -28,6 +30,13 @@ export function checkLoginName(value: string): string | undefined {
   if (name.includes('@')) return emailProblems(name, true)[0];
   const length = [...name].length;
   if (length < USERNAME_LENGTH.min || length > USERNAME_LENGTH.max) return usernameProblems(name)[0];
+  return undefined;
+}
+
+/** The field a refusal for a taken name or address concerns (用户名已存在: the 用户名), if any. */
+export function takenField(message: string): 'username' | 'email' | undefined {
+  if (message === USERNAME_TAKEN) return 'username';
+  if (message === EMAIL_TAKEN) return 'email';
   return undefined;
 }
 
