@@ -169,6 +169,20 @@ describe('registration by mobile number', () => {
   });
 });
 
+describe('the agreement of a sign-up by SMS login', () => {
+  it('says that the login of a new number agrees to the 文库协议 where it signs the number up', async () => {
+    const withAgreement = { ...smsSettings, footer: { agreement: '/article/agreement' } };
+    renderApp('/auth/login', { settings: withAgreement });
+    await userEvent.click(await screen.findByRole('tab', { name: '短信登录' }));
+    expect((await screen.findByRole('link', { name: '《文库协议》' })).getAttribute('href')).toBe('/article/agreement');
+    cleanup();
+    renderApp('/auth/login', { settings: { ...withAgreement, security: {} } });
+    await userEvent.click(await screen.findByRole('tab', { name: '短信登录' }));
+    expect(await screen.findByLabelText('手机号')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: '《文库协议》' })).toBeNull();
+  });
+});
+
 describe('password reset by phone', () => {
   it('offers e-mail or phone, and resets with the code, then goes to the login page', async () => {
     const { fetchMock, router } = renderApp('/auth/forgot', {

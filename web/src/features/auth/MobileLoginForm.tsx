@@ -8,6 +8,7 @@ import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
 import { useSignInForm } from './sign-in';
 import { MobileCodeFields, mobileCodeProblems, mobileCodeRequest, useSmsCaptcha } from './SmsCode';
+import { AgreementNote } from './AgreementNote';
 import { AuthSubmitButton } from './AuthFields';
 
 type Field = 'mobile' | 'captcha' | 'code';
@@ -43,6 +44,8 @@ export function MobileLoginForm({ target }: { target: string }) {
         smsCaptcha={smsCaptcha}
       />
       <AuthSubmitButton submitting={submitting}>登录</AuthSubmitButton>
+      {/* A new number is signed up here as on the registration screen. */}
+      {registrationOpen && <AgreementNote />}
     </form>
   );
 }

@@ -5,7 +5,6 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { checkRequired, collectErrors } from '../../kit/forms/checks';
-import { SiteLink } from '../../kit/routing/SiteLink';
 import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { TextField } from '../../ui/FormField';
@@ -18,6 +17,7 @@ import { EmailCodeButton } from './EmailCodeButton';
 import { MobileRegisterForm } from './MobileRegisterForm';
 import { useSignInForm } from './sign-in';
 import { useSmsEnabled } from './SmsCode';
+import { AgreementNote } from './AgreementNote';
 import { AuthSubmitButton, EmailField, NewPasswordFields, NewUsernameField } from './AuthFields';
 
 type Field = 'username' | 'email' | 'password' | 'confirmation' | 'code' | 'captcha';
@@ -107,7 +107,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
 }
 
 export function RegisterForm({ target }: { target: string }) {
-  const { security = {}, footer = {} } = useSettings();
+  const { security = {} } = useSettings();
   const smsEnabled = useSmsEnabled();
   const [mode, setMode] = useState<Mode>('mobile');
   const open = security.enable_register === true && security.is_close !== true;
@@ -133,12 +133,7 @@ export function RegisterForm({ target }: { target: string }) {
       ) : (
         <UsernameRegisterForm target={target} />
       )}
-      {footer.agreement && (
-        // What a visitor agrees to by registering, before they do (the footer's 文库协议 page).
-        <p className="app-auth-note app-auth-note--below">
-          注册即表示您已阅读并同意<SiteLink href={footer.agreement}>《文库协议》</SiteLink>
-        </p>
-      )}
+      <AgreementNote />
       <div className="app-auth-links">
         <span />
         <Link to={loginLocation(target)}>已有账号？去登录</Link>
