@@ -37,13 +37,22 @@ const MODES = [
 
 /**
  * Username (or e-mail address, or mobile number) and password. `idPrefix` sets its fields apart
- * from the fields of a screen under it (the sign-in-again dialog over the profile's 用户名).
+ * from the fields of a screen under it (the sign-in-again dialog over the profile's 用户名), which
+ * fills in the name it knows (`initialUsername`).
  */
-export function PasswordLoginForm({ target, idPrefix = '' }: { target: SignInTarget; idPrefix?: string }) {
+export function PasswordLoginForm({
+  target,
+  idPrefix = '',
+  initialUsername = '',
+}: {
+  target: SignInTarget;
+  idPrefix?: string;
+  initialUsername?: string;
+}) {
   const settings = useSettings();
   const captcha = useCaptcha('login', captchaEnabled(settings.security, 'login'));
   const { errors, submitting, submit: signIn, formRef } = useSignInForm<Field>(target);
-  const [username, setUsername] = useState('');
+  const [username, setUsername] = useState(initialUsername);
   const [password, setPassword] = useState('');
   const [captchaText, setCaptchaText] = useState('');
 

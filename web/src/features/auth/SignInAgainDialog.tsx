@@ -1,11 +1,12 @@
 // Over a screen whose session the server refused (docs/decisions/059): the member signs in
 // again and sends what they typed once more; closing the dialog leaves for the login page.
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { dialogWidth } from '../../ui/fit';
 import { Modal } from '../../ui/semi-admin';
-import { clearSession, sessionExpired } from '../session/session-store';
+import { clearSession, session, sessionExpired } from '../session/session-store';
 import { PasswordLoginForm } from './LoginForm';
 import './sign-in-again.css';
 
@@ -13,6 +14,8 @@ export function SignInAgainDialog() {
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
   const queryClient = useQueryClient();
+  // The member the session was for: only the password is asked again.
+  const [username] = useState(() => session.peek().user?.username ?? '');
   const signedIn = () => {
     sessionExpired.value = false;
     // What the refused session could not read is asked for again.
@@ -26,7 +29,7 @@ export function SignInAgainDialog() {
   return (
     <Modal visible title="登录已过期" onCancel={leave} footer={null} width={dialogWidth(420)}>
       <p className="app-sign-in-again__note">请重新登录。本页已填写的内容仍然保留，登录后再提交一次即可。</p>
-      <PasswordLoginForm target={signedIn} idPrefix="sign-in-again-" />
+      <PasswordLoginForm target={signedIn} idPrefix="sign-in-again-" initialUsername={username} />
     </Modal>
   );
 }
