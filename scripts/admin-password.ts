@@ -4,6 +4,8 @@
 // sessions end, and the dashboard asks again for a generated password to be changed.
 // From a build and in the Docker image (no tsx there): `node dist/server/scripts/admin-password.mjs`
 // (scripts/build-server.ts bundles it).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadBackendConfig } from '../backend/config';
 import { openDatabase, openPostgres } from '../backend/db';
@@ -16,6 +18,13 @@ export async function adminPassword(
   passwordCost = DEFAULT_PASSWORD_COST,
 ): Promise<string> {
   const config = loadBackendConfig(env);
+  // A mistyped DATA_DIR must not get a new, empty site database (and folder) made by the open.
+  const sqliteFile = join(config.dataDir, 'moredoc.db');
+  if (!config.database && !existsSync(sqliteFile)) {
+    throw new ConfigError(
+      `No site database in ${config.dataDir} (no moredoc.db): give the site's DATA_DIR or DATABASE_URL`,
+    );
+  }
   const opened = config.database
     ? await openPostgres({ url: config.database.url, label: config.database.label, poolSize: 1 })
     : await openDatabase(config.dataDir);

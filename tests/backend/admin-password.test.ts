@@ -1,9 +1,13 @@
 // `npm run admin:password` on a running site whose owner lost the password the first start
 // printed: a new one, generated (and asked to be changed again) or ADMIN_PASSWORD's.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adminPassword } from '../../scripts/admin-password';
 import { api, login, startBackend, type StartedBackend } from '../helpers/backend';
-import { databaseEnv } from '../helpers/test-database';
+import { databaseEnv, TEST_ENGINE } from '../helpers/test-database';
 
 let site: StartedBackend | undefined;
 afterEach(async () => {
@@ -43,13 +47,29 @@ describe('npm run admin:password', { timeout: 30_000 }, () => {
 
   it('refuses a DATA_DIR without a site, creating no admin there', async () => {
     site = await startBackend();
-    const { mkdtemp, rm } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
     const empty = await mkdtemp(join(tmpdir(), 'moredoc-no-site-'));
+    // On SQLite an empty folder has no moredoc.db; on PostgreSQL the empty database has no admin.
     await expect(adminPassword({ ...(await databaseEnv(empty)), DATA_DIR: empty }, 10)).rejects.toThrow(
-      /No admin account in .*: start the site once to create it/,
+      TEST_ENGINE === 'sqlite'
+        ? /No site database in .* \(no moredoc\.db\)/
+        : /No admin account in .*: start the site once to create it/,
     );
     await rm(empty, { recursive: true, force: true });
   });
+
+  it.runIf(TEST_ENGINE === 'sqlite')(
+    'refuses a DATA_DIR that holds no database, and makes neither the folder nor a database there',
+    async () => {
+      const parent = await mkdtemp(join(tmpdir(), 'moredoc-typo-'));
+      const mistyped = join(parent, 'dat');
+      try {
+        await expect(adminPassword({ DATA_DIR: mistyped }, 10)).rejects.toThrow(
+          `No site database in ${mistyped} (no moredoc.db): give the site's DATA_DIR or DATABASE_URL`,
+        );
+        expect(existsSync(mistyped)).toBe(false);
+      } finally {
+        await rm(parent, { recursive: true, force: true });
+      }
+    },
+  );
 });
