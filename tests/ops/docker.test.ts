@@ -380,30 +380,62 @@ describe('the compose profile `scale` and deploy/nginx-scale.conf', () => {
   });
 
   it.skipIf(!existsSync('/usr/sbin/nginx'))('passes `nginx -t` (the instance names resolved to loopback)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'moredoc-nginx-'));
-    try {
-      const conf = nginxConf.replace(/\bsite-\d+:/g, '127.0.0.1:');
-      await mkdir(join(dir, 'logs'));
-      const main = [
-        `pid ${join(dir, 'nginx.pid')};`,
-        `error_log ${join(dir, 'logs', 'error.log')};`,
-        'events {}',
-        'http {',
-        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
-          (name) => `  ${name}_temp_path ${join(dir, name)};`,
-        ),
-        `  access_log ${join(dir, 'logs', 'access.log')};`,
-        conf,
-        '}',
-      ].join('\n');
-      await writeFile(join(dir, 'nginx.conf'), main);
-      const { stderr } = await run('/usr/sbin/nginx', ['-t', '-p', dir, '-c', join(dir, 'nginx.conf')]);
-      expect(stderr).toContain('test is successful');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    expect(await nginxTest(nginxConf.replace(/\bsite-\d+:/g, '127.0.0.1:'))).toContain('test is successful');
   });
 });
+
+describe('the nginx server block of docs/operations.md ("TLS and the public origin")', () => {
+  it.skipIf(!existsSync('/usr/sbin/nginx') || !existsSync('/usr/bin/openssl'))(
+    'passes `nginx -t` as written, once its certificate paths name a certificate',
+    async () => {
+      const operations = await readRepo('docs/operations.md');
+      const tls = operations.slice(operations.indexOf('### TLS and the public origin'));
+      const block = /```nginx\n([\s\S]*?)```/.exec(tls)![1]!;
+      const dir = await mkdtemp(join(tmpdir(), 'moredoc-tls-'));
+      try {
+        const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+        await run('/usr/bin/openssl', [
+          ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=docs.example.com'],
+          ...['-keyout', key, '-out', cert],
+        ]);
+        const paths = block
+          .replace(/^(\s*ssl_certificate\s+)\S+;/m, `$1${cert};`)
+          .replace(/^(\s*ssl_certificate_key\s+)\S+;/m, `$1${key};`);
+        expect(paths).not.toBe(block);
+        expect(await nginxTest(paths.replace(/listen 443 ssl;/, `listen ${await freePort()} ssl;`))).toContain(
+          'test is successful',
+        );
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+/** `nginx -t` on a server configuration (upstream and server blocks) in an http block of its own; answers nginx's report. */
+async function nginxTest(conf: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'moredoc-nginx-'));
+  try {
+    await mkdir(join(dir, 'logs'));
+    const main = [
+      `pid ${join(dir, 'nginx.pid')};`,
+      `error_log ${join(dir, 'logs', 'error.log')};`,
+      'events {}',
+      'http {',
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${name}_temp_path ${join(dir, name)};`),
+      `  access_log ${join(dir, 'logs', 'access.log')};`,
+      conf,
+      '}',
+    ].join('\n');
+    await writeFile(join(dir, 'nginx.conf'), main);
+    const { stderr } = await run('/usr/sbin/nginx', ['-t', '-p', dir, '-c', join(dir, 'nginx.conf')]).catch(
+      (error: { stderr?: string }) => ({ stderr: error.stderr ?? String(error) }),
+    );
+    return stderr;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 describe('Dockerfile', () => {
   it('installs the Office and ebook converters in the runtime image only when asked to', async () => {
