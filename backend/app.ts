@@ -295,12 +295,20 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   });
 
   const passwordCost = opts.passwordCost ?? DEFAULT_PASSWORD_COST;
-  const initialAdmin = await runSeed(db, {
+  const { initialAdmin, presetsNotApplied } = await runSeed(db, {
     passwordCost,
     permissions: services.flatMap((s) => s.permissions),
     configPresets: config.configPresets,
     ...(config.adminPassword !== undefined ? { adminPassword: config.adminPassword } : {}),
   });
+  // An operator who changes a CONFIG_ variable of a running site expects it to apply: say it did not.
+  for (const { category, name } of presetsNotApplied) {
+    const variable = `CONFIG_${category.toUpperCase()}_${name.toUpperCase()}`;
+    app.log.warn(
+      `${category === 'system' && name === 'domain' ? `${variable} (or PUBLIC_ORIGIN)` : variable} not applied: ` +
+        `the setting ${category}.${name} has a value already, which the variable does not replace; change it in the admin's settings (/admin/config)`,
+    );
+  }
   app.decorate('initialAdmin', initialAdmin);
 
   const settings = new ConfigStore(db);

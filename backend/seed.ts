@@ -23,19 +23,25 @@ export interface SeedOptions {
   passwordCost: number;
 }
 
-export async function runSeed(db: Database, options: SeedOptions): Promise<InitialAdmin | null> {
+export interface SeedOutcome {
+  initialAdmin: InitialAdmin | null;
+  /** Settings whose CONFIG_<CATEGORY>_<KEY> value was not applied: they had one already. */
+  presetsNotApplied: { category: string; name: string }[];
+}
+
+export async function runSeed(db: Database, options: SeedOptions): Promise<SeedOutcome> {
   return db.transaction().execute(async (trx) => {
     // Two processes starting at once on one PostgreSQL database seed one after the other.
     await lockKeys(trx, ['seed']);
     await seedGroups(trx);
     await seedPermissions(trx, options.permissions);
-    await seedConfig(trx, options.configPresets);
+    const presetsNotApplied = await seedConfig(trx, options.configPresets);
     const initialAdmin = await seedAdmin(trx, { password: options.adminPassword, passwordCost: options.passwordCost });
     await seedNavigation(trx);
     await seedLanguages(trx);
     await seedFriendlinks(trx);
     await seedArticles(trx);
     await pruneRevokedTokens(trx);
-    return initialAdmin;
+    return { initialAdmin, presetsNotApplied };
   });
 }

@@ -160,3 +160,26 @@ describe('restart on the same DATA_DIR', () => {
     }
   });
 });
+
+describe('CONFIG_<CATEGORY>_<KEY> on a site that has the setting already', () => {
+  it('keeps the stored value and says at start that the variable was not applied', async () => {
+    const first = await startBackend({ env: { CONFIG_SYSTEM_SITENAME: '第一个名字' } });
+    await first.close({ keepData: true });
+    const lines: { level: number; msg: string }[] = [];
+    const second = await startBackend({
+      dataDir: first.dataDir,
+      env: { CONFIG_SYSTEM_SITENAME: '第二个名字', CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false' },
+      logger: { level: 'warn', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } },
+    });
+    try {
+      const settings = await api(second.url, 'GET', '/api/v1/settings');
+      expect(settings.body.system.sitename).toBe('第一个名字');
+      // The variable whose value is the stored one is not named.
+      expect(lines.filter((line) => line.level === 40).map((line) => line.msg)).toEqual([
+        "CONFIG_SYSTEM_SITENAME not applied: the setting system.sitename has a value already, which the variable does not replace; change it in the admin's settings (/admin/config)",
+      ]);
+    } finally {
+      await second.close();
+    }
+  });
+});

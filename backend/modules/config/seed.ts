@@ -7,11 +7,15 @@ import { CONFIG_KEYS } from './keys';
 // Every config key gets its row: a missing row is created with the CONFIG_<CATEGORY>_<KEY>
 // preset or the default; an existing row keeps its value (unless it is a retired default, which
 // gets what a new row would) and gets the current metadata. Rows already as they should be are
-// not written: a restart of an unchanged site writes nothing here.
+// not written: a restart of an unchanged site writes nothing here. Answers the settings whose
+// preset differs from the value kept, so that the start can say the variable was not applied.
 
 const META_COLUMNS = ['label', 'placeholder', 'input_type', 'sort', 'options', 'col_num', 'is_secret'] as const;
 
-export async function seedConfig(db: Database, presets: Record<string, Record<string, string>>): Promise<void> {
+export async function seedConfig(
+  db: Database,
+  presets: Record<string, Record<string, string>>,
+): Promise<{ category: string; name: string }[]> {
   const ts = now();
   const configRows = await db
     .selectFrom('config')
@@ -20,6 +24,7 @@ export async function seedConfig(db: Database, presets: Record<string, Record<st
   const existing = new Map(configRows.map((r) => [`${r.category}.${r.name}`, r]));
   const missing = [];
   let changed = 0;
+  const kept = [];
   for (const key of CONFIG_KEYS) {
     const meta = {
       label: key.label,
@@ -41,12 +46,17 @@ export async function seedConfig(db: Database, presets: Record<string, Record<st
         .where('id', '=', row.id)
         .execute();
       changed += 1;
-    } else if (META_COLUMNS.some((column) => row[column] !== meta[column])) {
-      await db.updateTable('config').set(meta).where('id', '=', row.id).execute();
-      changed += 1;
+    } else {
+      const preset = presets[key.category]?.[key.name];
+      if (preset !== undefined && preset !== row.value) kept.push({ category: key.category, name: key.name });
+      if (META_COLUMNS.some((column) => row[column] !== meta[column])) {
+        await db.updateTable('config').set(meta).where('id', '=', row.id).execute();
+        changed += 1;
+      }
     }
   }
   for (const part of chunks(missing)) await db.insertInto('config').values(part).execute();
   // Other processes on this database see new keys and labels without a restart.
   if (missing.length || changed) await settingsChanged(db);
+  return kept;
 }
