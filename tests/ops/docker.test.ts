@@ -447,6 +447,19 @@ describe('Dockerfile', () => {
     );
   });
 
+  it('has docs/operations.md tell how to build it with them, as compose passes the argument', async () => {
+    const operations = await readRepo('docs/operations.md');
+    const docker = operations.slice(
+      operations.indexOf('### Docker'),
+      operations.indexOf('### TLS and the public origin'),
+    );
+    expect(docker).toContain('OFFICE_CONVERTERS=true docker compose build');
+    const compose = parseYaml(await readRepo('docker-compose.yml'), { merge: true }) as ComposeFile;
+    expect((compose.services.site!.build as { args: Record<string, string> }).args.OFFICE_CONVERTERS).toBe(
+      '${OFFICE_CONVERTERS:-false}',
+    );
+  });
+
   let dockerfile: Dockerfile;
   let runtime: Stage;
 
