@@ -90,7 +90,9 @@ export default fp<SpaOptions>(
       template = await readFile(indexPath, 'utf8');
     } catch {
       throw new Error(
-        `The SPA is not built: ${indexPath} is missing. Run \`npm run build:web\` (or \`npm start\`, which builds it).`,
+        // WEB_DIST set: npm start builds nothing, and npm run build:web writes web/dist, not that folder.
+        `The SPA is not built: ${indexPath} is missing. WEB_DIST names the built SPA (default web/dist, ` +
+          'which `npm run build:web` makes, and `npm start` builds while WEB_DIST is unset).',
       );
     }
     const missingMarkers = [HEAD_MARKER, CONTENT_MARKER, START_DATA_MARKER].filter(

@@ -160,7 +160,10 @@ describe('gateway/server.ts', () => {
     const child = spawnServer({ BACKEND_URL: stub.url, WEB_DIST: join(tmpdir(), 'no-such-dist') });
     children.push(child);
     expect(await child.exited).toBe(1);
-    expect(child.stderr()).toContain('npm run build:web');
+    expect(child.stderr()).toContain(
+      `The SPA is not built: ${join(tmpdir(), 'no-such-dist', 'index.html')} is missing. WEB_DIST names the built SPA ` +
+        '(default web/dist, which `npm run build:web` makes, and `npm start` builds while WEB_DIST is unset).',
+    );
   });
 
   it('lets requests in flight finish on SIGTERM, then exits 0', async () => {
