@@ -108,9 +108,15 @@ export async function main(env: Record<string, string | undefined> = process.env
     logStream,
   });
 
+  let listening: Promise<unknown> = Promise.resolve();
+  let stopping = false;
   closeGracefully({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+    stopping = true;
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    // A signal during the start waits for its last address to be bound: Fastify binds the other
+    // addresses of `localhost` after the first, and finding that one closed meanwhile was a crash.
+    await listening.catch(() => undefined);
     // The port closes first and the requests already here are answered as usual; only then
     // does Fastify close (it answers 503 to any request that still comes on an open connection).
     // Fastify alone would mark itself closing before closing the port: a load balancer's
@@ -121,11 +127,13 @@ export async function main(env: Record<string, string | undefined> = process.env
   });
 
   try {
-    await app.listen({ port: config.port, host: config.host });
+    listening = app.listen({ port: config.port, host: config.host });
+    await listening;
   } catch (error) {
     await embedded?.close();
     fail(`The gateway could not start: ${error instanceof Error ? error.message : String(error)}`);
   }
+  if (stopping) return;
 
   const { port } = app.server.address() as AddressInfo;
   const lines = [`moredoc-site is running at ${siteUrl(config, port)}`];

@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import { useS3 } from '../helpers/s3';
 import { FIXTURE_DIST, gatewayProcessEnv, json, send, startStub, type Stub } from './helpers';
@@ -164,6 +164,46 @@ describe('gateway/server.ts', () => {
       `The SPA is not built: ${join(tmpdir(), 'no-such-dist', 'index.html')} is missing. WEB_DIST names the built SPA ` +
         '(default web/dist, which `npm run build:web` makes, and `npm start` builds while WEB_DIST is unset).',
     );
+  });
+
+  it('stops cleanly on a SIGTERM that comes while it binds the other addresses of localhost', async () => {
+    // Fastify binds 127.0.0.1 first, then looks localhost up for ::1. The preload holds that lookup
+    // and answers it right after the signal's handlers have run: the signal lands in that gap every time.
+    const dir = await mkdtemp(join(tmpdir(), 'moredoc-held-lookup-'));
+    const preload = join(dir, 'hold-lookup.mjs');
+    await writeFile(
+      preload,
+      [
+        "import dns from 'node:dns';",
+        'const lookup = dns.lookup;',
+        'let held = false;',
+        'dns.lookup = function (host, options, callback) {',
+        '  if (host !== "localhost" || !options?.all || held) return lookup.apply(dns, arguments);',
+        '  held = true;',
+        '  const addresses = [{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }];',
+        '  process.once("SIGTERM", () => setImmediate(() => callback(null, addresses)));',
+        '  process.stderr.write("lookup held\\n");',
+        '};',
+      ].join('\n'),
+    );
+    try {
+      const child = spawnServer({
+        BACKEND_URL: stub.url,
+        HOST: 'localhost',
+        NODE_OPTIONS: `--import ${pathToFileURL(preload).href}`,
+      });
+      children.push(child);
+      while (!child.stderr().includes('lookup held')) {
+        if (child.process.exitCode !== null) throw new Error(`server exited: ${child.stderr()}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      child.process.kill('SIGTERM');
+      expect(await child.exited).toBe(0);
+      expect(child.stderr()).not.toContain('Error');
+      expect(child.stdout()).not.toContain('running at');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('lets requests in flight finish on SIGTERM, then exits 0', async () => {
