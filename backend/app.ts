@@ -7,6 +7,7 @@ import { PostgresNotifications } from './db/notifications';
 import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
 import { loadBuildInfo, type BuildInfo } from './platform/build-info';
 import { sharedSecret } from './platform/auth/secrets';
+import { SessionChanges } from './platform/auth/session-changes';
 import { SignInLimit } from './platform/sign-in-limit';
 import { serverByTurns } from './platform/turns';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
@@ -117,6 +118,8 @@ declare module 'fastify' {
     viewFiles: ViewFiles<Readable>;
     /** The changes of what the public pages show, for a gateway in the same process: its kept pages follow them. */
     contentChanges: ContentChanges;
+    /** Sessions ended or changed, told to and by every process on the database: a gateway in the same process drops what it keeps of them. */
+    sessionChanges: SessionChanges;
   }
 }
 
@@ -346,11 +349,14 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   for (const service of services) await serveService(app, context, service);
   app.decorate('viewFiles', viewFilesInProcess(context));
   app.decorate('contentChanges', context.contentChanges);
+  const sessionChanges = new SessionChanges(db, notifications);
+  app.decorate('sessionChanges', sessionChanges);
   app.addHook('onReady', async () => {
     // The settings every page asks for, read now: an instance answers them from memory while
     // PostgreSQL is away even if it had served nothing yet. A read that fails is made by the first call.
     await buildSettings(db, await settings.snapshot(), pkg.version).catch(() => undefined);
     if (notifications) await settings.listen(notifications);
+    await sessionChanges.listen();
     // RUN_JOBS=false: a web instance; it enqueues, the workers (`npm run worker`) run.
     if (config.runJobs) {
       await removeAbandonedScratch();

@@ -19,7 +19,7 @@ import startData from './plugins/start-data';
 import expectContinue from './plugins/expect-continue';
 import routeData from './plugins/route-data';
 import robots from './plugins/robots';
-import pageGuard from './plugins/page-guard';
+import pageGuard, { type SessionChangeFeed } from './plugins/page-guard';
 import spa from './plugins/spa';
 import metrics from './plugins/metrics';
 import type { Dispatcher } from 'undici';
@@ -52,6 +52,8 @@ export interface BuildOptions {
   dispatcher?: Dispatcher | undefined;
   /** the embedded backend's content changes: kept pages follow them at once (embedded-backend.ts) */
   backendChanges?: PageChangeFeed | undefined;
+  /** the embedded backend's sessions ended or changed on any instance: the page guard drops them (embedded-backend.ts) */
+  sessionChanges?: SessionChangeFeed | undefined;
 }
 
 export function buildGateway(config: GatewayBuildConfig, options: BuildOptions = {}): FastifyInstance {
@@ -139,6 +141,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     cookieName: config.tokenCookie,
     sessionCacheTtlMs: config.sessionCacheTtlMs,
     sessionCacheMax: config.sessionCacheMax,
+    sessionChanges: options.sessionChanges,
   });
   app.register(routeData, {
     timeoutMs: config.routeDataTimeoutMs,

@@ -2,18 +2,19 @@
 // page guard keeps per token, the public start data, and the route data (the answers of the
 // public pages' first calls). One table, read by page-guard.ts, start-data.ts and
 // route-data.ts; each drops what it names in onSend, before the answer leaves, so that a
-// client that writes and then loads a page never gets the data from before its write.
+// client that writes and then loads a page never gets the data from before its write. What
+// ends or changes sessions is told to the other instances too (page-guard.ts).
 import { isWriteCall } from '../shared/writes';
 import { isUnder, pathOf } from './http';
 
-export type SharedData = 'sessions' | 'public-start-data' | 'route-data';
+export type SharedData = 'sessions' | 'own-sessions' | 'public-start-data' | 'route-data';
 
 export interface CacheRule {
   /** a write (shared/writes.ts: any method but GET/HEAD/OPTIONS, and the GETs that spend) to this path… */
   path: string;
   /** …exactly, or to it and anything below it */
   match: 'exact' | 'subtree';
-  /** …makes this data stale for every visitor */
+  /** …makes this data stale for every visitor (`own-sessions`: the sessions of the tokens it carries, on every instance) */
   stale: SharedData;
 }
 
@@ -25,6 +26,11 @@ export const CACHE_RULES: readonly CacheRule[] = [
   { path: '/api/v1/user', match: 'exact', stale: 'sessions' },
   { path: '/api/v1/user/profile', match: 'exact', stale: 'sessions' },
   { path: '/api/v1/user/password', match: 'exact', stale: 'sessions' },
+  // A password reset by mail or SMS ends every session of its account.
+  { path: '/api/v1/user/findpassword/steptwo', match: 'exact', stale: 'sessions' },
+  { path: '/api/v1/user/findpassword/mobile', match: 'exact', stale: 'sessions' },
+  // A logout ends its own session, on every instance.
+  { path: '/api/v1/user/logout', match: 'exact', stale: 'own-sessions' },
   // The settings (config and languages), navigation and categories inlined into every page.
   { path: '/api/v1/config', match: 'subtree', stale: 'public-start-data' },
   { path: '/api/v1/language', match: 'subtree', stale: 'public-start-data' },
@@ -45,7 +51,9 @@ export const CACHE_RULES: readonly CacheRule[] = [
 export interface Staleness {
   /** the session kept for the token(s) the request carries */
   ownSession: boolean;
-  /** every kept session */
+  /** …and not only on this instance: it ended (a logout) */
+  ownSessionEnded: boolean;
+  /** every kept session, on every instance */
   sessions: boolean;
   publicStartData: boolean;
   routeData: boolean;
@@ -53,6 +61,7 @@ export interface Staleness {
 
 const NOTHING: Staleness = Object.freeze({
   ownSession: false,
+  ownSessionEnded: false,
   sessions: false,
   publicStartData: false,
   routeData: false,
@@ -72,6 +81,7 @@ export function stalenessAfter(method: string, url: string, statusCode: number):
   for (const rule of CACHE_RULES) {
     if (rule.match === 'exact' ? path !== rule.path : !isUnder(path, rule.path)) continue;
     if (rule.stale === 'sessions') staleness.sessions = true;
+    else if (rule.stale === 'own-sessions') staleness.ownSessionEnded = true;
     else if (rule.stale === 'public-start-data') staleness.publicStartData = true;
     else staleness.routeData = true;
   }

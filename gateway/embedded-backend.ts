@@ -14,6 +14,7 @@ import { InProcessDispatcher } from './in-process-dispatcher';
 import type { Readable } from 'node:stream';
 import type { ViewFiles } from '../shared/view-files';
 import type { PageChangeFeed, PageStaleness } from './page-cache';
+import type { SessionChangeFeed } from './plugins/page-guard';
 
 /** A backend answered in this process: what the gateway is built with instead of a URL. */
 export interface InProcessBackend {
@@ -21,8 +22,10 @@ export interface InProcessBackend {
   dispatcher: Dispatcher;
   /** its page and cover answers */
   viewFiles: ViewFiles<Readable>;
-  /** its changes of what public pages show (the gateway's BuildOptions take all three as they are) */
+  /** its changes of what public pages show (the gateway's BuildOptions take all four as they are) */
   backendChanges: PageChangeFeed;
+  /** sessions ended or changed, told to and by every instance on its database */
+  sessionChanges: SessionChangeFeed;
 }
 
 export interface EmbeddedBackend extends InProcessBackend {
@@ -45,6 +48,7 @@ export function inProcessBackend(app: FastifyInstance): InProcessBackend {
     dispatcher: new InProcessDispatcher(app),
     viewFiles: app.viewFiles,
     backendChanges: (listener) => app.contentChanges.subscribe(() => listener(EVERYTHING)),
+    sessionChanges: app.sessionChanges,
   };
 }
 

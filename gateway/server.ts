@@ -105,6 +105,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     viewFiles: embedded?.viewFiles,
     dispatcher: embedded?.dispatcher,
     backendChanges: embedded?.backendChanges,
+    sessionChanges: embedded?.sessionChanges,
     logStream,
   });
 

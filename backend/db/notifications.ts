@@ -9,7 +9,11 @@ import { engineOf } from './dialect';
 // version check) for the notifications lost while the connection was down.
 
 /** Every channel this program uses, so that two features never share one by accident. */
-export const CHANNELS = { jobs: 'moredoc_jobs', settings: 'moredoc_settings' } as const;
+export const CHANNELS = {
+  jobs: 'moredoc_jobs',
+  settings: 'moredoc_settings',
+  sessions: 'moredoc_sessions',
+} as const;
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];
 
 export interface Subscriber {

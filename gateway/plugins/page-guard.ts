@@ -56,10 +56,24 @@ declare module 'fastify' {
   }
 }
 
+/** Sessions ended or changed: every one, or those of these keys (`cacheKey` of their tokens). */
+export type ChangedSessions = 'all' | readonly string[];
+
+/**
+ * The embedded backend's way to tell every instance on its database that sessions ended or
+ * changed, and to hear it from them (backend/platform/auth/session-changes.ts).
+ */
+export interface SessionChangeFeed {
+  tell(changed: ChangedSessions): Promise<void>;
+  subscribe(listener: (changed: ChangedSessions) => void): () => void;
+}
+
 export interface PageGuardOptions {
   cookieName: string;
   sessionCacheTtlMs: number;
   sessionCacheMax: number;
+  /** with the embedded backend: what the other instances change is dropped here at once; none over HTTP */
+  sessionChanges?: SessionChangeFeed | undefined;
 }
 
 class SessionRejected extends Error {}
@@ -191,13 +205,27 @@ export default fp<PageGuardOptions>(
     fastify.decorateRequest('pageDecision', undefined);
 
     // Before the answer leaves, so that the next page cannot get the session from before
-    // it: what gateway/cache-rules.ts says the answer makes stale.
+    // it: what gateway/cache-rules.ts says the answer makes stale. A logout, a password or
+    // someone's rights: the other instances are told too, else they would serve the pages of
+    // a session that ended (its user's profile inlined) until their kept copy runs out.
+    const changes = opts.sessionChanges;
     fastify.addHook('onSend', (request, reply, payload, done) => {
       const stale = stalenessAfter(request.method, request.url, reply.statusCode);
+      const keys = tokensOf(request).map(cacheKey);
       if (stale.sessions) sessionCache.clear();
-      else if (stale.ownSession) for (const token of tokensOf(request)) sessionCache.delete(cacheKey(token));
+      else if (stale.ownSession) for (const key of keys) sessionCache.delete(key);
+      const told = stale.sessions ? 'all' : stale.ownSessionEnded ? keys : undefined;
+      if (changes && told)
+        changes.tell(told).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'the other instances were not told of the sessions that ended');
+        });
       done(null, payload);
     });
+    const stop = changes?.subscribe((changed) => {
+      if (changed === 'all') sessionCache.clear();
+      else for (const key of changed) sessionCache.delete(key);
+    });
+    if (stop) fastify.addHook('onClose', async () => stop());
   },
   { name: 'page-guard', dependencies: ['backend-client', 'token-cookie', 'start-data'] },
 );

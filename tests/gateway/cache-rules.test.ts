@@ -119,12 +119,14 @@ describe('the table of cache rules', () => {
   it('names, per write, the data it makes stale for everybody', () => {
     expect(stale('PUT', '/api/v1/config')).toEqual({
       ownSession: true,
+      ownSessionEnded: false,
       sessions: false,
       publicStartData: true,
       routeData: true,
     });
     expect(stale('DELETE', '/api/v1/category?id=3')).toEqual({
       ownSession: true,
+      ownSessionEnded: false,
       sessions: false,
       publicStartData: true,
       routeData: true,
@@ -133,12 +135,24 @@ describe('the table of cache rules', () => {
     expect(stale('PUT', '/api/v1/language/enable')).toMatchObject({ publicStartData: true });
     expect(stale('PUT', '/api/v1/group/permission')).toEqual({
       ownSession: true,
+      ownSessionEnded: false,
       sessions: true,
       publicStartData: false,
       routeData: false,
     });
     expect(stale('PUT', '/api/v1/user')).toMatchObject({ sessions: true });
     expect(stale('PUT', '/api/v1/user/password')).toMatchObject({ sessions: true });
+    // a password reset by mail or SMS ends every session of the account, on every instance
+    expect(stale('PUT', '/api/v1/user/findpassword/steptwo')).toMatchObject({ sessions: true });
+    expect(stale('PUT', '/api/v1/user/findpassword/mobile')).toMatchObject({ sessions: true });
+    // a logout ends its own session, on every instance
+    expect(stale('DELETE', '/api/v1/user/logout')).toEqual({
+      ownSession: true,
+      ownSessionEnded: true,
+      sessions: false,
+      publicStartData: false,
+      routeData: false,
+    });
     // documents filed, unfiled, recycled or recovered change the categories' doc_count
     for (const [method, url] of [
       ['POST', '/api/v1/document'],
@@ -165,12 +179,14 @@ describe('the table of cache rules', () => {
     // the writer's own session only: check-in, and a path that only starts like a rule's
     expect(stale('PUT', '/api/v1/user/sign')).toEqual({
       ownSession: true,
+      ownSessionEnded: false,
       sessions: false,
       publicStartData: false,
       routeData: false,
     });
     expect(stale('POST', '/api/v1/configuration')).toEqual({
       ownSession: true,
+      ownSessionEnded: false,
       sessions: false,
       publicStartData: false,
       routeData: false,
@@ -181,6 +197,7 @@ describe('the table of cache rules', () => {
     expect(stale('PUT', '/api/v1/config', 504)).toMatchObject({ publicStartData: true });
     expect(stale('PUT', '/api/v1/config', 403)).toEqual({
       ownSession: true,
+      ownSessionEnded: false,
       sessions: false,
       publicStartData: false,
       routeData: false,
@@ -190,12 +207,14 @@ describe('the table of cache rules', () => {
   it('drops nothing after a read, except the session of a token the backend refused', () => {
     expect(stale('GET', '/api/v1/config/list')).toEqual({
       ownSession: false,
+      ownSessionEnded: false,
       sessions: false,
       publicStartData: false,
       routeData: false,
     });
     expect(stale('GET', '/api/v1/user', 401)).toEqual({
       ownSession: true,
+      ownSessionEnded: false,
       sessions: false,
       publicStartData: false,
       routeData: false,
@@ -205,12 +224,14 @@ describe('the table of cache rules', () => {
   it("counts a download as the write it is: the buyer's session (credits) and the document's count", () => {
     expect(stale('GET', '/api/v1/document/download?id=3')).toEqual({
       ownSession: true,
+      ownSessionEnded: false,
       sessions: false,
       publicStartData: false,
       routeData: true,
     });
     expect(stale('GET', '/api/v1/document/download?id=3', 403)).toEqual({
       ownSession: true,
+      ownSessionEnded: false,
       sessions: false,
       publicStartData: false,
       routeData: false,

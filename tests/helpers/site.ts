@@ -67,7 +67,12 @@ export async function startSite(opts: SiteOptions = {}): Promise<Site> {
         authRateLimit: { max: 10_000, windowMs: 60_000 },
         ...opts.gateway,
       },
-      { viewFiles: backend.viewFiles, dispatcher: embedded?.dispatcher, backendChanges: embedded?.backendChanges },
+      {
+        viewFiles: backend.viewFiles,
+        dispatcher: embedded?.dispatcher,
+        backendChanges: embedded?.backendChanges,
+        sessionChanges: embedded?.sessionChanges,
+      },
     );
     await gateway.listen({ host: '127.0.0.1', port: 0 });
     const { port } = gateway.server.address() as AddressInfo;
