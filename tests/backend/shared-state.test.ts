@@ -5,6 +5,7 @@ import path from 'node:path';
 import { openDatabase } from '../../backend/db';
 import { ConfigStore, SETTINGS_CHECK_MS } from '../../backend/platform/config-store';
 import { api, login, setConfig, startBackend, TEST_ENGINE, type StartedBackend } from '../helpers/backend';
+import { startSmtpSink } from '../helpers/smtp';
 import { databaseOf } from '../helpers/test-database';
 
 // Two backends on one database, as several site or worker processes share one PostgreSQL
@@ -87,6 +88,65 @@ describe('two backends on one database', () => {
       body: { ...body, username: 'shared-captcha-2' },
     });
     expect(again.body.message).toBe('验证码错误');
+  });
+
+  it('mail one reset link and one register code a minute to an address, however many ask through both at once', async () => {
+    const smtp = await startSmtpSink();
+    try {
+      const token = await login(first.url, 'admin', first.adminPassword);
+      // Saved through both: each then reads the settings at once (on SQLite the other compares them once a second).
+      const configure = (values: Record<string, string>) =>
+        Promise.all(backends().map((backend) => setConfig(backend.url, token, values)));
+      await configure({
+        'email.enable': 'true',
+        'email.host': '127.0.0.1',
+        'email.port': String(smtp.port),
+        'email.is_tls': 'false',
+        'email.username': 'noreply@example.com',
+        'email.password': 'smtp-secret',
+        'email.test_email': '',
+        'system.domain': 'https://docs.example.com',
+      });
+      const captcha = async (type: string) => ({
+        captcha_id: (await api(first.url, 'GET', '/api/v1/user/captcha', { query: { type } })).body.id as string,
+        captcha: CAPTCHA_ANSWER,
+      });
+      const member = await api(first.url, 'POST', '/api/v1/user/register', {
+        body: {
+          username: 'asked-often',
+          password: 'secret-1',
+          email: 'asked-often@example.com',
+          ...(await captcha('register')),
+        },
+      });
+      expect(member.status).toBe(200);
+      await configure({ 'security.enable_verify_register_email': 'true' });
+      // Each from its own client address, with its own captcha: the per-address limits are not what holds here.
+      const askedAtOnce = async (path: string, captchaType: string, email: string) => {
+        const captchas = await Promise.all(Array.from({ length: 8 }, () => captcha(captchaType)));
+        return Promise.all(
+          captchas.map((answer, i) =>
+            api(backends()[i % 2]!.url, 'POST', path, {
+              headers: { 'x-forwarded-for': `198.51.100.${60 + i}` },
+              body: { email, ...answer },
+            }),
+          ),
+        );
+      };
+      const resets = await askedAtOnce('/api/v1/user/findpassword/stepone', 'find_password', 'asked-often@example.com');
+      expect(resets.filter((res) => res.status === 200)).toHaveLength(1);
+      expect(new Set(resets.filter((res) => res.status !== 200).map((res) => res.body.message))).toEqual(
+        new Set(['找回密码的邮件刚刚已发送，请查收邮箱（也请看看垃圾邮件）；1 分钟后才能再次发送']),
+      );
+      const codes = await askedAtOnce('/api/v1/user/email/code', 'register', 'new-member@example.com');
+      expect(codes.filter((res) => res.status === 200)).toHaveLength(1);
+      expect(new Set(codes.filter((res) => res.status !== 200).map((res) => res.body.message))).toEqual(
+        new Set(['发送太频繁，请稍后再试']),
+      );
+      expect(smtp.mails.map((mail) => mail.to)).toEqual([['asked-often@example.com'], ['new-member@example.com']]);
+    } finally {
+      await smtp.close();
+    }
   });
 
   it(`see a setting changed through the other within ${SETTINGS_CHECK_MS} ms (plus a request)`, async () => {

@@ -47,6 +47,7 @@ import {
   EmailCodeType,
   countEmailCodesFrom,
   countWrongEmailCode,
+  deleteEmailCode,
   insertEmailCode,
   latestEmailCode,
   markEmailCodeSent,
@@ -59,6 +60,8 @@ const EMAIL_CODE_TTL_MS = 30 * 60 * 1000;
 /** The least time between two mails of one kind (a register code, a reset link) to one address. */
 const EMAIL_CODE_INTERVAL_MS = 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
+/** The lock that the mails to one address take turns on (case-insensitive, as the addresses are compared). */
+const emailLockKey = (email: string) => `email.${email.toLowerCase()}`;
 /** Register codes one client address may have mailed in an hour, as many as SMS codes (sms.ip_hourly_limit's default). */
 const EMAIL_CODES_PER_CLIENT_HOUR = 20;
 /** A register code tried wrong too often, or spent by another registration meanwhile. */
@@ -232,10 +235,16 @@ export const accountRpcs = [
       const origin = cfg.siteOrigin();
       if (!origin) throw unavailable('网站域名尚未配置，暂时无法通过邮件找回密码，请联系管理员');
       // One reset mail a minute per address, whoever asks: the per-client limit alone let a
-      // few addresses fill a member's inbox (decision 053).
-      const latest = await latestEmailCode(ctx.db, user.email, false, EmailCodeType.FindPassword);
-      if (latest?.success && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS)
-        throw badRequest('找回密码的邮件刚刚已发送，请查收邮箱（也请看看垃圾邮件）；1 分钟后才能再次发送');
+      // few addresses fill a member's inbox (decision 053). Checked and recorded under a lock on
+      // the address, so that of requests at once (through any process) one sends; a mail being
+      // sent counts, and one the SMTP server refused is removed, so that it holds back no retry.
+      const mailId = await ctx.db.transaction().execute(async (trx) => {
+        await lockKeys(trx, [emailLockKey(user.email)]);
+        const latest = await latestEmailCode(trx, user.email, false, EmailCodeType.FindPassword);
+        if (latest && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS)
+          throw badRequest('找回密码的邮件刚刚已发送，请查收邮箱（也请看看垃圾邮件）；1 分钟后才能再次发送');
+        return insertEmailCode(trx, { email: user.email, code: '', ip: ctx.ip, type: EmailCodeType.FindPassword });
+      });
       const minutes = clamp(cfg.int('email', 'duration'), 1, 60);
       const token = await new SignJWT({ pwd: passwordFingerprint(user.password) })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -244,19 +253,18 @@ export const accountRpcs = [
         .sign(await resetKey(ctx));
       const sitename = cfg.str('system', 'sitename') || '魔豆文库';
       const link = `${origin}/auth/forgot?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
-      const mailId = await insertEmailCode(ctx.db, {
-        email: user.email,
-        code: '',
-        ip: ctx.ip,
-        type: EmailCodeType.FindPassword,
-      });
-      await ctx.app.mailer.send({
-        to: user.email,
-        subject: `【${sitename}】找回密码`,
-        html:
-          `<p>尊敬的 ${escapeHtml(user.username)}，您好：</p><p>您正在找回 ${escapeHtml(sitename)} 的登录密码，请在 ${minutes} 分钟内点击下面的链接重设密码：</p>` +
-          `<p><a href="${escapeHtml(link)}" target="_blank">${escapeHtml(link)}</a></p><p>如果这不是您本人的操作，请忽略本邮件。</p>`,
-      });
+      try {
+        await ctx.app.mailer.send({
+          to: user.email,
+          subject: `【${sitename}】找回密码`,
+          html:
+            `<p>尊敬的 ${escapeHtml(user.username)}，您好：</p><p>您正在找回 ${escapeHtml(sitename)} 的登录密码，请在 ${minutes} 分钟内点击下面的链接重设密码：</p>` +
+            `<p><a href="${escapeHtml(link)}" target="_blank">${escapeHtml(link)}</a></p><p>如果这不是您本人的操作，请忽略本邮件。</p>`,
+        });
+      } catch (error) {
+        await deleteEmailCode(ctx.db, mailId).catch(() => undefined);
+        throw error;
+      }
       await markEmailCodeSent(ctx.db, mailId);
       return {};
     },
@@ -306,17 +314,22 @@ export const accountRpcs = [
       if (req.type !== 0) throw badRequest('不支持的验证码类型');
       await checkCaptcha(ctx, 'register', req.captcha_id, req.captcha, false);
       if (await emailTaken(ctx.db, req.email)) throw conflict(EMAIL_TAKEN);
-      const latest = await latestEmailCode(ctx.db, req.email, false);
-      if (latest && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS)
-        throw badRequest('发送太频繁，请稍后再试');
-      // Codes go to any address: without a cap per client address the site's mail account
-      // would send for a loop over addresses, at the sign-in limit's pace, all day.
-      const hourAgo = new Date(Date.now() - HOUR_MS).toISOString();
-      if ((await countEmailCodesFrom(ctx.db, ctx.ip, hourAgo)) >= EMAIL_CODES_PER_CLIENT_HOUR)
-        throw tooManyRequests('当前网络获取邮箱验证码的次数过多，请一小时后再试');
       await ctx.app.mailer.assertConfigured();
       const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
-      const codeId = await insertEmailCode(ctx.db, { email: req.email, code, ip: ctx.ip });
+      // Checked and recorded under locks on the address and the client address, so that of
+      // requests at once (through any process) none slips under a limit.
+      const codeId = await ctx.db.transaction().execute(async (trx) => {
+        await lockKeys(trx, [emailLockKey(req.email), `email.client.${ctx.ip}`]);
+        const latest = await latestEmailCode(trx, req.email, false);
+        if (latest && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS)
+          throw badRequest('发送太频繁，请稍后再试');
+        // Codes go to any address: without a cap per client address the site's mail account
+        // would send for a loop over addresses, at the sign-in limit's pace, all day.
+        const hourAgo = new Date(Date.now() - HOUR_MS).toISOString();
+        if ((await countEmailCodesFrom(trx, ctx.ip, hourAgo)) >= EMAIL_CODES_PER_CLIENT_HOUR)
+          throw tooManyRequests('当前网络获取邮箱验证码的次数过多，请一小时后再试');
+        return insertEmailCode(trx, { email: req.email, code, ip: ctx.ip });
+      });
       const sitename = cfg.str('system', 'sitename') || '魔豆文库';
       await ctx.app.mailer.send({
         to: req.email,

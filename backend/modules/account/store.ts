@@ -75,6 +75,11 @@ export async function insertEmailCode(
   return row.id;
 }
 
+/** Removes the record of a mail that did not go out (the SMTP server refused it): it holds back no retry. */
+export async function deleteEmailCode(db: Database, id: number): Promise<void> {
+  await db.deleteFrom('email_code').where('id', '=', id).execute();
+}
+
 /** Records that the mail went out. */
 export async function markEmailCodeSent(db: Database, id: number): Promise<void> {
   await db.updateTable('email_code').set({ success: 1 }).where('id', '=', id).execute();
