@@ -149,6 +149,29 @@ describe('two backends on one database', () => {
     }
   });
 
+  it('keep five feedbacks an hour from one member, however many are sent through both at once', async () => {
+    const admin = await login(first.url, 'admin', first.adminPassword);
+    const added = await api(first.url, 'POST', '/api/v1/user', {
+      token: admin,
+      body: { username: 'feedback-often', password: 'secret-1', group_id: [2] },
+    });
+    expect(added.status, added.text).toBe(200);
+    const token = await login(second.url, 'feedback-often', 'secret-1');
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        api(backends()[i % 2]!.url, 'POST', '/api/v1/feedback', {
+          token,
+          headers: { 'x-forwarded-for': '198.51.100.80' },
+          body: { content: `第 ${i + 1} 条意见：页面打开太慢了` },
+        }),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(5);
+    expect(
+      new Set(answers.filter((res) => res.status !== 200).map((res) => `${res.status} ${res.body.message}`)),
+    ).toEqual(new Set(['429 提交太频繁了，每小时最多提交 5 条反馈，请稍后再试']));
+  });
+
   it(`see a setting changed through the other within ${SETTINGS_CHECK_MS} ms (plus a request)`, async () => {
     const sitename = async (backend: StartedBackend) =>
       (await api(backend.url, 'GET', '/api/v1/settings')).body.system.sitename as string;

@@ -1,5 +1,6 @@
 import { FeedbackStatus } from '../../../shared/constants';
 import { FEEDBACK_LIMITS, textProblems } from '../../../shared/validation';
+import { lockKeys } from '../../db/dialect';
 import { now } from '../../db/schema';
 import { badRequest, tooManyRequests } from '../../wire/errors';
 import { IdsRequest } from '../../../shared/messages/common';
@@ -53,11 +54,20 @@ export const feedbackService = defineService('FeedbackAPI', [
       if (req.image && !UPLOADED_IMAGE.test(req.image)) throw badRequest('截图必须是上传后的图片地址');
       const page = req.page.length <= 255 && SITE_PATH.test(req.page) ? req.page : '';
       const userId = ctx.user?.id ?? 0;
-      const recent = await countRecentFeedback(ctx.db, new Date(Date.now() - HOUR_MS).toISOString(), ctx.ip, userId);
-      if (recent >= FEEDBACK_PER_HOUR)
-        throw tooManyRequests(`提交太频繁了，每小时最多提交 ${FEEDBACK_PER_HOUR} 条反馈，请稍后再试`);
+      const assertWithinLimit = async (db: typeof ctx.db) => {
+        const recent = await countRecentFeedback(db, new Date(Date.now() - HOUR_MS).toISOString(), ctx.ip, userId);
+        if (recent >= FEEDBACK_PER_HOUR)
+          throw tooManyRequests(`提交太频繁了，每小时最多提交 ${FEEDBACK_PER_HOUR} 条反馈，请稍后再试`);
+      };
+      await assertWithinLimit(ctx.db);
       if (!ctx.user) await checkCaptcha(ctx, 'feedback', req.captcha_id, req.captcha, true);
-      await insertFeedback(ctx.db, { user_id: userId, content, contact, image: req.image, page, ip: ctx.ip });
+      // Counted again and recorded under locks on the address and the member, so that of
+      // requests at once (through any process) no more than the limit are kept.
+      await ctx.db.transaction().execute(async (trx) => {
+        await lockKeys(trx, [`feedback.client.${ctx.ip}`, ...(userId > 0 ? [`feedback.user.${userId}`] : [])]);
+        await assertWithinLimit(trx);
+        await insertFeedback(trx, { user_id: userId, content, contact, image: req.image, page, ip: ctx.ip });
+      });
       return {};
     },
   }),
