@@ -60,7 +60,12 @@ export default fp<StartDataOptions>(
             { settings: settings.status, navigation: navigation.status, categories: categories.status },
             'start data not available',
           );
-          return cache.lastStartData();
+          // Never kept before (an instance started while its database is away): the settings
+          // alone, which the embedded backend answers from memory, so that the pages have the
+          // site's own name and switches rather than none.
+          const last = cache.lastStartData();
+          if (last || settings.status !== 200 || !settings.body) return last;
+          return { settings: settings.body, navigation: [], categories: [] };
         }
         const data: PublicStartData = {
           settings: settings.body,

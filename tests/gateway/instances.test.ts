@@ -178,3 +178,28 @@ describe.skipIf(!postgresUrl)('two instances on one PostgreSQL database', () => 
     expect((await pageOnceItIs(a, '/member', token, 302)).status).toBe(302);
   });
 });
+
+describe.skipIf(!postgresUrl)('an instance that has served no page yet when its database goes away', () => {
+  it("serves its pages with the site's own settings, which its backend keeps in memory", async () => {
+    const databaseUrl = await migratedDatabase();
+    const name = new URL(databaseUrl).pathname.slice(1);
+    const backend = await startBackend({ env: { DATABASE_URL: databaseUrl, CONFIG_SYSTEM_SITENAME: '山间文库' } });
+    const gateway = await startGateway('', {}, inProcessBackend(backend.app));
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    try {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      const res = await send(`${gateway.url}/library`, { headers: HTML });
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('<title>文库资料 - 山间文库</title>');
+      expect(startDataOf(res.text).settings).toMatchObject({ system: { sitename: '山间文库' } });
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await admin.end();
+      await gateway.close();
+      await backend.close();
+      await dropDatabase(databaseUrl);
+    }
+  });
+});
