@@ -172,6 +172,36 @@ describe('two backends on one database', () => {
     ).toEqual(new Set(['429 提交太频繁了，每小时最多提交 5 条反馈，请稍后再试']));
   });
 
+  it("keep a visitor's ten screenshots an hour from one address, however many are uploaded through both at once", async () => {
+    /** A PNG header of 10×10 pixels, padded, told apart by `seed`: enough for the upload's checks. */
+    const png = (seed: number) => {
+      const buf = Buffer.alloc(64);
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(buf, 0);
+      buf.writeUInt32BE(13, 8);
+      buf.write('IHDR', 12, 'latin1');
+      buf.writeUInt32BE(10, 16);
+      buf.writeUInt32BE(10, 20);
+      buf.writeUInt32BE(seed, 40);
+      return buf;
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, async (_, i) => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(png(300 + i))]), 'screen.png');
+        const res = await fetch(`${backends()[i % 2]!.url}/api/v1/upload/feedback`, {
+          method: 'POST',
+          body: form,
+          headers: { 'x-forwarded-for': '198.51.100.90' },
+        });
+        return { status: res.status, body: (await res.json()) as { message: string } };
+      }),
+    );
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(10);
+    expect(
+      new Set(answers.filter((res) => res.status !== 200).map((res) => `${res.status} ${res.body.message}`)),
+    ).toEqual(new Set(['429 上传太频繁了，每小时最多上传 10 张图片，请稍后再试']));
+  });
+
   it(`see a setting changed through the other within ${SETTINGS_CHECK_MS} ms (plus a request)`, async () => {
     const sitename = async (backend: StartedBackend) =>
       (await api(backend.url, 'GET', '/api/v1/settings')).body.system.sitename as string;

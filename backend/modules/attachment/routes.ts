@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from '../../db';
+import { lockKeys } from '../../db/dialect';
 import { UPLOAD_IMAGE_EXTENSIONS } from '../../../shared/constants';
 import { uploadPermissionPath } from '../../../shared/permissions';
 import { badRequest, forbidden, tooManyRequests } from '../../wire/errors';
@@ -65,11 +67,17 @@ async function uploaderOf(
     return user.id;
   }
   const user = await resolveSession(ctx, tokenFromUploadHeader(authorization));
+  // Before the body is read, so that a visitor over the limit sends no more bytes.
+  if (!user) await assertAnonymousUploadAllowed(ctx.db, type, clientIp(request));
+  return user?.id ?? 0;
+}
+
+/** 429 when the address has had its `ANONYMOUS_UPLOADS_PER_HOUR` uploads of this type. */
+async function assertAnonymousUploadAllowed(db: Database, type: number, ip: string): Promise<void> {
   const since = new Date(Date.now() - HOUR_MS).toISOString();
-  if (!user && (await countRecentUploads(ctx.db, type, clientIp(request), since)) >= ANONYMOUS_UPLOADS_PER_HOUR) {
+  if ((await countRecentUploads(db, type, ip, since)) >= ANONYMOUS_UPLOADS_PER_HOUR) {
     throw tooManyRequests(`上传太频繁了，每小时最多上传 ${ANONYMOUS_UPLOADS_PER_HOUR} 张图片，请稍后再试`);
   }
-  return user?.id ?? 0;
 }
 
 async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): Promise<void> {
@@ -92,6 +100,12 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
         });
         const urlPath = `/${file.key}`;
         const attachment = await ctx.db.transaction().execute(async (trx) => {
+          // A visitor's upload is counted again and recorded under a lock on the address, so that
+          // of uploads at once (through any process) no more than the limit are kept.
+          if (userId === 0) {
+            await lockKeys(trx, [`upload.client.${def.type}.${clientIp(request)}`]);
+            await assertAnonymousUploadAllowed(trx, def.type, clientIp(request));
+          }
           if (kind === 'avatar') {
             await retireAttachments(trx, def.type, userId);
             await updateProfile(trx, userId, { avatar: urlPath });
