@@ -77,6 +77,7 @@ describe('the embedded backend in the gateway', () => {
       'dispatcher',
       'initialAdmin',
       'runsJobs',
+      'sessionChanges',
       'storage',
       'viewFiles',
     ]);
