@@ -36,6 +36,7 @@ import * as m031 from './migrations/031_dynamic_title_escaped';
 import * as m032 from './migrations/032_email_code_attempts';
 import * as m033 from './migrations/033_email_code_ip';
 import * as m034 from './migrations/034_dynamic_reward_escaped';
+import * as m035 from './migrations/035_document_live_order';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '032_email_code_attempts': m032,
   '033_email_code_ip': m033,
   '034_dynamic_reward_escaped': m034,
+  '035_document_live_order': m035,
 };
 
 export type Database = Kysely<DB>;
