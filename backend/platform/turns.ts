@@ -101,3 +101,12 @@ export function serverByTurns(
   if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
   return server;
 }
+
+/**
+ * Waits for the next turn of the event loop. A long job calls it between its batches: on SQLite
+ * its queries settle without I/O, so a loop of them alone never lets the loop turn, and the
+ * requests (or, at start, the port's opening) waited for the whole job.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -125,16 +125,16 @@ export async function indexDocuments(
   );
 }
 
-/** Queues a run of the `document.hot` ranking job now (its schedule is hourly) and waits until it has run. */
-export async function runHotJob(dataDir: string): Promise<void> {
-  const id = await withDatabase(dataDir, async (db) => {
+/** Queues a run of job `kind` now, as the backend's queue would (`payload` its JSON); returns the job's id. */
+export async function queueJob(dataDir: string, kind: string, payload: unknown = {}): Promise<number> {
+  return withDatabase(dataDir, async (db) => {
     const ts = new Date().toISOString();
     return (
       await db
         .insertInto('job')
         .values({
-          kind: 'document.hot',
-          payload: '{}',
+          kind,
+          payload: JSON.stringify(payload),
           max_attempts: 1,
           run_after: ts,
           lease_owner: null,
@@ -149,10 +149,18 @@ export async function runHotJob(dataDir: string): Promise<void> {
         .executeTakeFirstOrThrow()
     ).id;
   });
-  const state = () =>
-    withDatabase(
-      dataDir,
-      async (db) => (await db.selectFrom('job').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state,
-    );
-  await expect.poll(state, { timeout: 20_000 }).toBe('done');
+}
+
+/** The state of job `id` ('queued', 'running', 'done', …). */
+export async function jobState(dataDir: string, id: number): Promise<string> {
+  return withDatabase(
+    dataDir,
+    async (db) => (await db.selectFrom('job').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state,
+  );
+}
+
+/** Queues a run of the `document.hot` ranking job now (its schedule is hourly) and waits until it has run. */
+export async function runHotJob(dataDir: string): Promise<void> {
+  const id = await queueJob(dataDir, 'document.hot');
+  await expect.poll(() => jobState(dataDir, id), { timeout: 20_000 }).toBe('done');
 }

@@ -48,6 +48,7 @@ import {
   type SearchResult,
 } from './search-index';
 import { changedAttributeColumns, epochMs } from './search-plan';
+import { nextTurn } from '../turns';
 import { storedTextOf, type StoredText } from './stored-texts';
 import { countLexemes, tsvectorOf, tsvectorParts } from './tsvectors';
 
@@ -608,7 +609,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const batch = Math.max(1, Math.trunc(options.batch ?? 10));
     let after = Number.MIN_SAFE_INTEGER;
     for (;;) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       if (options.stopped?.()) return false;
       const rows = await this.texts.batchAfter(this.db, after, batch);
       await this.db.transaction().execute((trx) => this.reindex(trx, rows));

@@ -22,6 +22,7 @@ import {
   type SearchResult,
 } from './search-index';
 import { SearchPlanner, changedAttributeColumns, epochMs, type SearchPlan, type Tier } from './search-plan';
+import { nextTurn } from '../turns';
 import { StoredTexts, storedTextOf, type StoredText } from './stored-texts';
 
 export interface SqliteSearchIndexOptions {
@@ -354,7 +355,7 @@ export class SqliteSearchIndex implements SearchIndex {
     });
     let after = Number.MIN_SAFE_INTEGER;
     for (;;) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       if (options.stopped?.()) return false;
       const rows = this.texts.batchAfter<StoredText>(STORED_COLUMNS, after, batch);
       retokenize(rows);
