@@ -566,3 +566,38 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(row('待整理')).toBeTruthy();
   });
 });
+
+describe('admin document filters on a large site', { timeout: 30_000 }, () => {
+  it('narrows the category filter among hundreds of categories to those whose name holds what is typed', async () => {
+    // 10 top categories, 4 below each, 6 below each of those: 290 choices in the filter.
+    const categories = Array.from({ length: 10 }, (_, t) => [
+      { id: 1000 + t, title: `一级分类${t}`, type: 0, enable: true, parent_id: 0 },
+      ...Array.from({ length: 4 }, (_, m) => [
+        { id: 2000 + t * 10 + m, title: `二级分类${t}-${m}`, type: 0, enable: true, parent_id: 1000 + t },
+        ...Array.from({ length: 6 }, (_, l) => ({
+          id: 3000 + t * 100 + m * 10 + l,
+          title: `三级分类${t}-${m}-${l}`,
+          type: 0,
+          enable: true,
+          parent_id: 2000 + t * 10 + m,
+        })),
+      ]).flat(),
+    ]).flat();
+    renderApp('/admin/document/list', {
+      user: admin,
+      permissions: [perm(1, 'DocumentAPI', 'ListDocument')],
+      categories,
+      settings: { system: { sitename: '测试文库' }, language: [{ id: 1, language: '中文（简体）', code: 'zh-CN' }] },
+      backend: { 'GET /api/v1/document/list': documentList(doc(1, '年度报告')) },
+    });
+    await screen.findByText('年度报告');
+    const filter = document.getElementById('admin-document-filter-category') as HTMLElement;
+    await userEvent.click(filter);
+    await userEvent.keyboard('分类7-2-');
+    await waitFor(() =>
+      expect(screen.getAllByRole('option').map((o) => o.textContent?.trim())).toEqual(
+        Array.from({ length: 6 }, (_, l) => `三级分类7-2-${l}`),
+      ),
+    );
+  });
+});

@@ -122,6 +122,8 @@ export function FilterBar({
                   onApply(next);
                 }}
                 placeholder="全部"
+                // Typed to narrow: a site's categories run to hundreds, too many to scroll through.
+                filter
                 showClear
                 clearIcon={CLEAR_ICON}
                 style={{ width: 160 }}
