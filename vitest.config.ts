@@ -42,6 +42,7 @@ const POSTGRES_SUITES = [
   'documents/concurrent-writes',
   'documents/pages',
   'documents/query-count',
+  'documents/query-plan',
   'documents/restart',
   'documents/upload',
   'names',
