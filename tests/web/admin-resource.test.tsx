@@ -112,10 +112,10 @@ const bookResource: ResourceDef<Book, Values> = {
 };
 
 /** The book screen at `/books` (a memory router: its address and history are the list's). */
-function renderBookScreen(at = '/books') {
+function renderBookScreen(at = '/books', resource = bookResource) {
   const router = createMemoryRouter(
     [
-      { path: '/books', element: <ResourceScreen resource={bookResource} /> },
+      { path: '/books', element: <ResourceScreen resource={resource} /> },
       { path: '/elsewhere', element: <p>别处</p> },
     ],
     { initialEntries: [at] },
@@ -131,10 +131,10 @@ function renderBookScreen(at = '/books') {
 }
 
 /** The book screen against a fake backend holding `count` books. */
-function renderScreen(count = 23, at?: string) {
+function renderScreen(count = 23, at?: string, resource = bookResource) {
   const backend = fakeBackend(count);
   api.configure({ fetch: backend.fetchMock as unknown as typeof fetch });
-  const router = renderBookScreen(at);
+  const router = renderBookScreen(at, resource);
   return { ...backend, router };
 }
 
@@ -434,5 +434,36 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: '重试' }));
     expect(await screen.findByText('书籍1')).toBeTruthy();
+  });
+});
+
+describe('admin resource screen with many rows', { timeout: 20_000 }, () => {
+  it('opens and closes its create and edit sheets without rendering the rows of the list again', async () => {
+    // A tree of 300 categories is one page of 300 rows: rendering them again took seconds.
+    let cellsRendered = 0;
+    const counted: ResourceDef<Book, Values> = {
+      ...bookResource,
+      columns: [
+        ...bookResource.columns.filter((column) => column.key !== 'pages'),
+        {
+          key: 'pages',
+          title: '页数',
+          render: (row) => {
+            cellsRendered += 1;
+            return String(row.pages);
+          },
+        },
+      ],
+    };
+    renderScreen(23, '/books?size=20', counted);
+    await waitFor(() => expect(bodyRows()).toHaveLength(20));
+    cellsRendered = 0;
+    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
+    await waitFor(() => expect(sheetRoot()).toBeTruthy());
+    await userEvent.click(within(sheetRoot()).getByRole('button', { name: '取消' }));
+    await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: '编辑「书籍1」' }));
+    await waitFor(() => expect((screen.getByLabelText('书名') as HTMLInputElement).value).toBe('书籍1'));
+    expect(cellsRendered).toBe(0);
   });
 });

@@ -2,7 +2,17 @@
 // selection and paging, the create/edit side sheet and the confirmation dialogs, all driven
 // by one `ResourceDef`. See the README ("Admin screens as resources").
 import { useMutation } from '@tanstack/react-query';
-import { cloneElement, useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import {
+  cloneElement,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactElement,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { errorMessage, unwrap, type ApiResult } from '../../api/client';
 import type { WriteContext } from '../../api/query-client';
 import { IconChevronLeft, IconChevronRight, IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
@@ -62,6 +72,37 @@ function namedSelectAll({
   return inHeader ? cloneElement(originNode, { 'aria-label': '全选本页' }) : originNode;
 }
 
+/**
+ * The create/edit sheet and which one is open. Its state is its own: opening or closing it renders
+ * the sheet alone, not the screen's table (a tree of 300 categories is one page of 300 rows, which
+ * took seconds to render again). The screen opens it through `openerRef`.
+ */
+function FormSheetHost<Row extends object, Values extends FormValues>({
+  resource,
+  rows,
+  openerRef,
+}: {
+  resource: ResourceDef<Row, Values>;
+  rows: readonly Row[];
+  openerRef: RefObject<(sheet: Sheet<Row>) => void>;
+}) {
+  const [sheet, setSheet] = useState<Sheet<Row>>(null);
+  useLayoutEffect(() => {
+    openerRef.current = setSheet;
+  }, [openerRef]);
+  if (!sheet) return null;
+  return (
+    <ResourceFormSheet
+      key={sheet.record === undefined ? 'create' : String(resource.rowId(sheet.record))}
+      resource={resource}
+      mode={sheet.mode}
+      record={sheet.record}
+      rows={rows}
+      onClose={() => setSheet(null)}
+    />
+  );
+}
+
 export function ResourceScreen<Row extends object, Values extends FormValues>({
   resource,
   headerExtra,
@@ -82,7 +123,8 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
   const [selection, setSelection] = useState<{ where: string; ids: number[] }>({ where, ids: [] });
   const selected = selection.where === where ? selection.ids : [];
   const setSelected = (ids: number[]) => setSelection({ where, ids });
-  const [sheet, setSheet] = useState<Sheet<Row>>(null);
+  const sheetOpener = useRef<(sheet: Sheet<Row>) => void>(() => undefined);
+  const setSheet = (sheet: Sheet<Row>) => sheetOpener.current(sheet);
   const [pending, setPending] = useState<PendingConfirm | null>(null);
 
   const query = useMemo(
@@ -368,16 +410,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
           </p>
         )}
       </section>
-      {sheet && (
-        <ResourceFormSheet
-          key={sheet.record === undefined ? 'create' : String(resource.rowId(sheet.record))}
-          resource={resource}
-          mode={sheet.mode}
-          record={sheet.record}
-          rows={allRows}
-          onClose={() => setSheet(null)}
-        />
-      )}
+      <FormSheetHost resource={resource} rows={allRows} openerRef={sheetOpener} />
       {pending && (
         <ConfirmDialog
           title={pending.title}
