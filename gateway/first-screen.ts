@@ -134,6 +134,10 @@ export async function loadFirstScreen(
     idleTimeout: Number.POSITIVE_INFINITY,
     concurrentTasksPerWorker: 4,
     execArgv: [],
+    // Between tasks the thread waits for messages in its event loop: asleep in Atomics.wait, as
+    // piscina has it by default, it never ran what a render left to run after it (React's work,
+    // a stream's callbacks), and every render's request and HTML stayed queued on the thread.
+    atomics: 'disabled',
   });
   // A thread that fails outside a task (its module does not load): its tasks fail, and are logged.
   pool.on('error', (error: Error) => log.warn({ err: error }, "the first screen's thread failed"));
