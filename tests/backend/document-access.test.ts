@@ -2,7 +2,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, registerMember, useBackend, type Member } from '../helpers/backend';
-import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
+import {
+  createDocument,
+  uploader,
+  waitForSearchable,
+  waitForStatus,
+  type CreatedDocument,
+} from '../helpers/document-api';
 import { creditsOf, setCredits } from '../helpers/document-fixtures';
 import { fixture, repeatedPdf, textPdf } from '../helpers/documents';
 import { recordedConversions } from '../helpers/recorded-conversions';
@@ -51,6 +57,10 @@ beforeAll(async () => {
   manual = await createDocument(backend.url, author.token, textPdf(2), 'manual.pdf', { title: 'Python入门手册' });
   for (const doc of [library, toDisable, toDelete, manual])
     await waitForStatus(backend.url, author.token, doc.id, [CONVERTED], 120_000);
+  await waitForSearchable(backend.url, '城市图书馆年度纪事', library.id);
+  await waitForSearchable(backend.url, '图书馆简报（待禁用）', toDisable.id);
+  await waitForSearchable(backend.url, '图书馆简报（待删除）', toDelete.id);
+  await waitForSearchable(backend.url, 'Python入门手册', manual.id);
 }, 180_000);
 
 describe('search over converted documents', () => {

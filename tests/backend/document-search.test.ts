@@ -1,7 +1,13 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, login, registerMember, setConfig, startBackend, useBackend, withDatabase } from '../helpers/backend';
-import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
+import {
+  createDocument,
+  uploader,
+  waitForSearchable,
+  waitForStatus,
+  type CreatedDocument,
+} from '../helpers/document-api';
 import { indexDocuments, insertDocument, type DocumentFixture } from '../helpers/document-fixtures';
 import { linesPdf, textPdf } from '../helpers/documents';
 import { recordedConversions } from '../helpers/recorded-conversions';
@@ -288,6 +294,8 @@ describe('the page a hit names', () => {
       title: '笔记',
     });
     for (const doc of [pages, zh]) await waitForStatus(backend.url, author.token, doc.id, [2], 120_000);
+    await waitForSearchable(backend.url, 'Forty pages', pages.id);
+    await waitForSearchable(backend.url, '笔记', zh.id);
     const read = await api(backend.url, 'GET', '/api/v1/document', {
       token: author.token,
       query: { id: zh.id, with_all_content: true },
@@ -347,6 +355,7 @@ describe('a hit of a document with paid pages (a free preview of 3 of 10)', () =
       price: 5,
     });
     await waitForStatus(backend.url, author.token, doc.id, [2], 120_000);
+    await waitForSearchable(backend.url, 'Harbour ledger', doc.id);
   }, 180_000);
 
   it('finds it by a word of a paid page, with none of that text and the page that holds it', async () => {

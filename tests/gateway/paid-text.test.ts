@@ -7,7 +7,13 @@
 // (gateway and embedded backend), real conversions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, registerMember, setConfig, withDatabase, type Member } from '../helpers/backend';
-import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
+import {
+  createDocument,
+  uploader,
+  waitForSearchable,
+  waitForStatus,
+  type CreatedDocument,
+} from '../helpers/document-api';
 import { insertDocument } from '../helpers/document-fixtures';
 import { linesPdf, textPdf } from '../helpers/documents';
 import { startSite, type Site } from '../helpers/site';
@@ -79,6 +85,9 @@ beforeAll(async () => {
     keywords: 'lighthouse',
   });
   for (const d of [doc, txt, neighbour]) await waitForStatus(site.backendUrl, author.token, d.id, [2], 60_000);
+  await waitForSearchable(site.backendUrl, 'Lighthouse keeping', doc.id);
+  await waitForSearchable(site.backendUrl, '读书笔记', txt.id);
+  await waitForSearchable(site.backendUrl, 'Lighthouse neighbour', neighbour.id);
 
   // Converted before the pages' texts were kept apart: one text, no page boundaries.
   const inserted = await insertDocument(site.dataDir, { userId: author.user.id, title: 'Lighthouse legacy', price: 5 });

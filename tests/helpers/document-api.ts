@@ -91,6 +91,22 @@ export async function waitForStatus(
 }
 
 /**
+ * Waits until the site's search for `wd` finds document `id`: the conversion's job files a
+ * converted document in the search index after the status it wrote committed, which a status
+ * poll (waitForStatus) can see first.
+ */
+export async function waitForSearchable(url: string, wd: string, id: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api(url, 'GET', '/api/v1/document/search', { query: { wd } });
+    if ((res.body.document ?? []).some((doc: { id: number }) => doc.id === id)) return;
+    if (Date.now() > deadline)
+      throw new Error(`a search for ${wd} does not find document ${id} (${res.text.slice(0, 300)})`);
+    await sleep(50);
+  }
+}
+
+/**
  * A member who may upload: in a group with `enable_upload` and, unless `review`, without
  * review (their documents start at status 0 and convert at once).
  */
