@@ -407,6 +407,24 @@ describe('member profile screen', () => {
     expect(requestsTo(fetchMock, '/api/v1/user/profile')).toHaveLength(2);
   });
 
+  it('shows no 修改失败 beside the sign-in-again dialog: its advice to refresh would lose what was typed', async () => {
+    renderApp('/member/profile', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'PUT /api/v1/user/profile': {
+          status: 401,
+          body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' },
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
+    await screen.findByRole('dialog', { name: '登录已过期' });
+    // The save is over (its button no longer busy): a toast it made would be there now.
+    await waitFor(() => expect(screen.getByRole('button', { name: '保存资料' }).className).not.toMatch(/loading/));
+    expect(toasts.value.map((t) => t.title)).toEqual([]);
+  });
+
   it("asks to sign in again, not 加载失败 ID错误, when the server answers the member's account as to a visitor", async () => {
     // MOREDOC's GetUser answers 400 ID错误 to a caller without a session (signed out in another tab, revoked).
     let signedIn = false;

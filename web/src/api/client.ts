@@ -2,7 +2,7 @@
 // query string as repeated keys, a bearer header only when a token is held (in the browser
 // the gateway holds it in an httpOnly cookie, so none is), and every non-200 answer
 // normalised to `{status, data:{code, message}}` without throwing. A 401 sends the visitor
-// to the login page.
+// to the login page, or asks a member to sign in again over the screen.
 import { isFailure, normalizeFailure, type ApiFailure } from '../../../shared/api-failure';
 import { REQUEST_TIMEOUT_MS } from '../../../shared/constants';
 import { takeEarlyResponse } from './early-responses';
@@ -37,7 +37,11 @@ export interface ApiClientConfig {
   baseUrl?: string;
   /** Returns the token when this client holds one (never in the browser build). */
   getToken?: () => string | undefined;
-  onUnauthorized?: () => void;
+  /**
+   * Runs on a 401 (or a call's `noSessionStatus`); answers true when the screen stays and asks
+   * to sign in again over it (docs/decisions/059), which then says all the failure has to say.
+   */
+  onUnauthorized?: () => boolean | void;
   fetch?: typeof fetch;
   /** Makes the request object of uploads (fetch reports no upload progress). */
   createXhr?: () => XMLHttpRequest;
@@ -89,6 +93,12 @@ async function readBody(response: Response): Promise<unknown> {
   return parseBody(await response.text());
 }
 
+/**
+ * The failures whose screen asks to sign in again over it (by their `data`, which a failure keeps
+ * when it becomes an ApiError).
+ */
+const answeredBySignInAgain = new WeakSet<ApiFailure['data']>();
+
 export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
   const config: ApiClientConfig = { ...initial };
 
@@ -135,8 +145,11 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
   ): ApiResult<T> {
     if (!isFailure(status)) return { ok: true, status: 200, data: (data ?? {}) as T };
     const noSession = status === 401 || status === options.noSessionStatus;
-    if (noSession && !options.skipUnauthorizedRedirect) config.onUnauthorized?.();
-    return { ok: false, ...normalizeFailure({ status, statusText, data }) };
+    const failure = normalizeFailure({ status, statusText, data });
+    if (noSession && !options.skipUnauthorizedRedirect && config.onUnauthorized?.() === true) {
+      answeredBySignInAgain.add(failure.data);
+    }
+    return { ok: false, ...failure };
   }
 
   function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<ApiResult<T>> {
@@ -190,6 +203,16 @@ export class ApiError extends Error {
 export function unwrap<T>(result: ApiResult<T>): T {
   if (result.ok) return result.data;
   throw new ApiError({ status: result.status, data: result.data });
+}
+
+/**
+ * Whether a failed call (its result or ApiError) is answered by the sign-in-again dialog, so that
+ * no failure toast stands beside it: the server's 请重新登录或刷新页面重试 would have the member
+ * refresh and lose what the dialog keeps.
+ */
+export function answeredBySigningInAgain(failure: unknown): boolean {
+  const data = failure instanceof ApiError ? failure.failure.data : (failure as Partial<ApiFailure> | undefined)?.data;
+  return typeof data === 'object' && data !== null && answeredBySignInAgain.has(data);
 }
 
 /** The user-facing message of anything a query or mutation failed with. */

@@ -9,16 +9,17 @@ interface Navigator {
 /**
  * docs/product.md §4/§8: any 401 means the session is gone (the gateway dropped the cookie) → login
  * page. A member who was signed in stays on the screen instead, with what they typed in it, and is
- * asked to sign in again over it (docs/decisions/059).
+ * asked to sign in again over it (docs/decisions/059): answers true then, and the failure needs no
+ * toast of its own.
  */
-export function handleUnauthorized(router: Navigator): void {
+export function handleUnauthorized(router: Navigator): boolean {
   const { pathname, search } = router.state.location;
   const onAuthScreen = pathname === '/auth' || pathname.startsWith('/auth/');
   if (!onAuthScreen && session.peek().loggedIn) {
     sessionExpired.value = true;
-    return;
+    return true;
   }
   clearSession();
-  if (onAuthScreen) return;
-  void router.navigate(loginLocation(pathname + search), { replace: true });
+  if (!onAuthScreen) void router.navigate(loginLocation(pathname + search), { replace: true });
+  return false;
 }

@@ -2,7 +2,7 @@
 // description carries the server's message.
 import type { ApiFailure } from '../../../../shared/api-failure';
 import { FAILURE_FALLBACKS } from '../../../../shared/constants';
-import { ApiError } from '../../api/client';
+import { answeredBySigningInAgain, ApiError } from '../../api/client';
 import { addToast } from './toast-store';
 
 export const FAILURE_TITLE = {
@@ -18,8 +18,12 @@ export function failureMessage(failure: ApiFailure | unknown): string | undefine
   return typeof data?.message === 'string' && data.message !== '' ? data.message : undefined;
 }
 
-/** Shows an error toast titled `title`; returns its id. */
-export function toastFailure(title: string, failure?: ApiFailure | unknown): number {
+/**
+ * Shows an error toast titled `title`; returns its id. None for a failure that the sign-in-again
+ * dialog answers (docs/decisions/059): it is the whole answer, and the form keeps its input.
+ */
+export function toastFailure(title: string, failure?: ApiFailure | unknown): number | undefined {
+  if (answeredBySigningInAgain(failure)) return undefined;
   const message = failureMessage(failure);
   return addToast({ title, description: message !== title ? message : undefined, color: 'error' });
 }
