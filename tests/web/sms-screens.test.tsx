@@ -266,6 +266,58 @@ describe('password reset by phone', () => {
   });
 });
 
+describe('a code the server refuses', () => {
+  const refused = (message: string) => ({ status: 400, body: { code: 3, message } });
+  const saysUnderCode = async (message: string) => {
+    const code = screen.getByLabelText('短信验证码');
+    await waitFor(() =>
+      expect(document.getElementById(code.getAttribute('aria-describedby') ?? '')?.textContent).toBe(message),
+    );
+    expect(document.activeElement).toBe(code);
+    expect(toasts.value.map((t) => t.description)).not.toContain(message);
+  };
+
+  it('is said under the code field of the SMS login, with the keyboard there, not in a toast', async () => {
+    renderApp('/auth/login', {
+      settings: smsSettings,
+      backend: { 'POST /api/v1/user/login/mobile': refused('短信验证码错误，还可尝试4次') },
+    });
+    await userEvent.click(await screen.findByRole('tab', { name: '短信登录' }));
+    await userEvent.type(screen.getByLabelText('手机号'), '13812345678');
+    await userEvent.type(screen.getByLabelText('短信验证码'), '111111');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    await saysUnderCode('短信验证码错误，还可尝试4次');
+  });
+
+  it('is said under the code field of the registration by mobile number, the password kept', async () => {
+    renderApp('/auth/register', {
+      settings: smsSettings,
+      backend: { 'POST /api/v1/user/register/mobile': refused('短信验证码已过期，请重新获取') },
+    });
+    await userEvent.type(await screen.findByLabelText('手机号'), '13912345678');
+    await userEvent.type(screen.getByLabelText('短信验证码'), '135790');
+    await userEvent.type(screen.getByLabelText('密码'), 'phone-secret');
+    await userEvent.type(screen.getByLabelText('确认密码'), 'phone-secret');
+    await userEvent.click(screen.getByRole('button', { name: '注册' }));
+    await saysUnderCode('短信验证码已过期，请重新获取');
+    expect((screen.getByLabelText('密码') as HTMLInputElement).value).toBe('phone-secret');
+  });
+
+  it('is said under the code field of the password reset by phone', async () => {
+    renderApp('/auth/forgot', {
+      settings: smsSettings,
+      backend: { 'PUT /api/v1/user/findpassword/mobile': refused('请先获取短信验证码') },
+    });
+    await userEvent.click(await screen.findByRole('tab', { name: '手机找回' }));
+    await userEvent.type(screen.getByLabelText('手机号'), '13812345678');
+    await userEvent.type(screen.getByLabelText('短信验证码'), '112233');
+    await userEvent.type(screen.getByLabelText('新密码'), 'new-secret');
+    await userEvent.type(screen.getByLabelText('确认新密码'), 'new-secret');
+    await userEvent.click(screen.getByRole('button', { name: '重置密码' }));
+    await saysUnderCode('请先获取短信验证码');
+  });
+});
+
 describe("the member's mobile number", () => {
   it('binds a number with a code to it; the profile form no longer edits it but sends it unchanged', async () => {
     const { fetchMock } = renderApp('/member/profile', {

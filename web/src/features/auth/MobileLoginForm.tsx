@@ -6,6 +6,7 @@ import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { useSettings } from '../settings/use-settings';
 import { userApi } from '../user/api';
+import { smsCodeField } from '../user/validation';
 import { useSignInForm } from './sign-in';
 import { MobileCodeFields, mobileCodeProblems, mobileCodeRequest, useSmsCaptcha } from './SmsCode';
 import { AgreementNote } from './AgreementNote';
@@ -29,6 +30,7 @@ export function MobileLoginForm({ target }: { target: string }) {
         result.ok && result.data.registered === true
           ? { failure: FAILURE_TITLE.login, success: '注册成功', welcome: '已为您的手机号创建账号' }
           : { failure: FAILURE_TITLE.login, success: '登录成功', welcome: '欢迎回来' },
+      smsCodeField,
     );
   };
 

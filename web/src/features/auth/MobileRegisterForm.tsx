@@ -4,7 +4,7 @@ import type { FormEvent } from 'react';
 import { useFormValues } from '../../kit/forms/use-form-values';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
 import { userApi } from '../user/api';
-import { checkConfirmation, checkPassword, checkUsername, takenField } from '../user/validation';
+import { checkConfirmation, checkPassword, checkUsername, smsCodeField, takenField } from '../user/validation';
 import { useSignInForm } from './sign-in';
 import { MobileCodeFields, mobileCodeProblems, mobileCodeRequest, useSmsCaptcha } from './SmsCode';
 import { AuthSubmitButton, NewPasswordFields, NewUsernameField } from './AuthFields';
@@ -32,7 +32,7 @@ export function MobileRegisterForm({ target }: { target: string }) {
           ...(form.username.trim() ? { username: form.username.trim() } : {}),
         }),
       { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' },
-      (message) => (takenField(message) === 'username' ? 'username' : undefined),
+      (message) => smsCodeField(message) ?? (takenField(message) === 'username' ? 'username' : undefined),
     );
   };
 

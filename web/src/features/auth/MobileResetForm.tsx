@@ -7,7 +7,7 @@ import { useFormValues } from '../../kit/forms/use-form-values';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { userApi } from '../user/api';
-import { checkConfirmation, checkPassword } from '../user/validation';
+import { checkConfirmation, checkPassword, smsCodeField } from '../user/validation';
 import { MobileCodeFields, mobileCodeProblems, mobileCodeRequest, useSmsCaptcha } from './SmsCode';
 import { AuthSubmitButton, NewPasswordFields } from './AuthFields';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
@@ -38,6 +38,10 @@ export function MobileResetForm({ target }: { target: string }) {
       password: form.password,
     });
     setSubmitting(false);
+    if (!result.ok && smsCodeField(result.data.message)) {
+      setErrors({ code: result.data.message });
+      return focusFirstInvalid();
+    }
     if (!result.ok) {
       toastFailure('重置密码失败', result);
       return;

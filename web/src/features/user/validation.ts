@@ -40,6 +40,14 @@ export function takenField(message: string): 'username' | 'email' | undefined {
   return undefined;
 }
 
+/**
+ * Whether a refusal concerns the SMS code typed (the backend's sms/codes.ts: 短信验证码错误，还可尝试N次,
+ * 短信验证码已过期，请重新获取, 请先获取短信验证码…), which the form says under its code field.
+ */
+export function smsCodeField(message: string): 'code' | undefined {
+  return /^(请先获取|请输入6位数字)?短信验证码/.test(message) ? 'code' : undefined;
+}
+
 export function checkPassword(value: string, label = '密码'): string | undefined {
   if (!value) return `请输入${label}`;
   return passwordProblems(value, label)[0];
