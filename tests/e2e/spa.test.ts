@@ -4,7 +4,17 @@ import type { Page, Request } from 'playwright-core';
 import { buildAdminMenu } from '../../shared/routes';
 import { allowPagesFrom } from '../../shared/permissions';
 import type { Permission } from '../../shared/types/permission';
-import { logInByCookie, logOut, navigateInApp, openInApp, submitLogin, useSiteInBrowser } from './browser';
+import { setConfig } from '../helpers/backend';
+import {
+  EDGE_SLACK_PX,
+  gatewayToken,
+  logInByCookie,
+  logOut,
+  navigateInApp,
+  openInApp,
+  submitLogin,
+  useSiteInBrowser,
+} from './browser';
 
 const site = useSiteInBrowser();
 const { open } = site;
@@ -212,6 +222,55 @@ describe('accounts', () => {
     await submitLogin(page, who.email.toUpperCase(), who.password);
     await page.waitForURL((url) => url.pathname === '/');
     await expect.poll(() => page.getByTestId('user-menu').textContent()).toContain(who.username);
+  });
+
+  it('leaves the captcha input of login and registration room for its placeholder at 390 px, the image kept readable', async () => {
+    const token = await gatewayToken(site.url, 'admin', site.adminPassword);
+    const captchaOn = (on: boolean) =>
+      setConfig(site.url, token, {
+        'security.enable_captcha_login': String(on),
+        'security.enable_captcha_register': String(on),
+      });
+    await setConfig(site.url, token, { 'captcha.type': 'math' });
+    await captchaOn(true);
+    try {
+      const page = await open();
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const path of ['/auth/login', '/auth/register']) {
+        await page.goto(path);
+        const picture = page.getByRole('button', { name: '换一张验证码' });
+        await picture.getByRole('img', { name: '验证码' }).waitFor();
+        const input = page.getByLabel('验证码', { exact: true });
+        expect(await input.getAttribute('placeholder'), path).toBe('请输入计算结果');
+        // The placeholder measured in the input's own font, against the room inside its padding.
+        const room = await input.evaluate((box: HTMLInputElement) => {
+          const style = getComputedStyle(box);
+          const context = document.createElement('canvas').getContext('2d')!;
+          context.font = style.font;
+          const inside = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          return inside - context.measureText(box.placeholder).width;
+        });
+        expect(room, path).toBeGreaterThanOrEqual(0);
+        // The image (240 by 60) drawn at two thirds of its size or more, inside the screen.
+        const drawn = await picture.getByRole('img').evaluate((img: HTMLImageElement) => {
+          const box = img.getBoundingClientRect();
+          return Math.min(box.width, (box.height * img.naturalWidth) / img.naturalHeight);
+        });
+        expect(drawn, path).toBeGreaterThanOrEqual(160);
+        const pictureBox = (await picture.boundingBox())!;
+        expect(pictureBox.x + pictureBox.width, path).toBeLessThanOrEqual(390 + EDGE_SLACK_PX);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+      }
+      // A wide screen keeps the image beside the input, on its row.
+      await page.setViewportSize({ width: 1280, height: 844 });
+      const input = (await page.getByLabel('验证码', { exact: true }).boundingBox())!;
+      const picture = (await page.getByRole('button', { name: '换一张验证码' }).boundingBox())!;
+      expect(picture.x).toBeGreaterThan(input.x + input.width);
+      expect(picture.y).toBeLessThan(input.y + input.height);
+    } finally {
+      await captchaOn(false);
+      await setConfig(site.url, token, { 'captcha.type': 'digit' });
+    }
   });
 
   it('moves the keyboard focus to the toasts on F8', async () => {
