@@ -387,6 +387,102 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(listed()).toBe(asked);
   });
 
+  it('keeps documents reconverted under the 转换失败 filter on show and follows them to the end of their conversion', async () => {
+    fakePolling();
+    // The site's documents, as the backend has them: three failed, one converted.
+    const site = new Map<number, Document>([
+      [4, doc(4, '已转换的文档')],
+      [3, doc(3, '损坏的表格', { status: 3, pages: 0, convert_error: '文件已损坏' })],
+      [2, doc(2, '超时的报告', { status: 3, pages: 0, convert_error: '转换超时' })],
+      [1, doc(1, '加密的合同', { status: 3, pages: 0, convert_error: '文档已加密，无法转换' })],
+    ]);
+    const set = (id: number, extra: Partial<Document>) => site.set(id, { ...(site.get(id) as Document), ...extra });
+    const { fetchMock } = renderApp('/admin/document/list?status=3', {
+      user: admin,
+      permissions: [
+        perm(1, 'DocumentAPI', 'ListDocument'),
+        perm(2, 'DocumentAPI', 'SetDocumentReconvert'),
+        perm(3, 'DocumentAPI', 'DeleteDocument'),
+      ],
+      backend: {
+        'GET /api/v1/document/list': (url) => {
+          const statuses = url.searchParams.getAll('status').map(Number);
+          return documentList(
+            ...[...site.values()].filter(
+              (d) => !d.deleted_at && (!statuses.length || statuses.includes(d.status ?? 0)),
+            ),
+          );
+        },
+        'GET /api/v1/document': (url) => {
+          const found = site.get(Number(url.searchParams.get('id')));
+          return found
+            ? { status: 200, body: { ...found, content: '正文' } }
+            : { status: 404, body: { code: 5, message: '文档不存在' } };
+        },
+        'PUT /api/v1/document/reconvert': (_url, init) => {
+          for (const id of JSON.parse(String(init.body)).id as number[])
+            set(id, { status: 0, convert_error: undefined });
+          return { status: 200, body: {} };
+        },
+        // To the recycle bin, where the admin may still read it.
+        'DELETE /api/v1/document': (url) => {
+          for (const id of url.searchParams.getAll('id')) set(Number(id), { deleted_at: '2026-12-01T08:00:00Z' });
+          return { status: 200, body: {} };
+        },
+      },
+    });
+    const row = (text: string) => within(screen.getByText(text).closest('tr') as HTMLElement);
+    // The rows in order, by their checkboxes' names.
+    const titles = () =>
+      screen.getAllByRole('checkbox', { name: /^选择「/ }).map((box) => box.getAttribute('aria-label')?.slice(3, -1));
+    await screen.findByText('超时的报告');
+
+    await userEvent.click(row('超时的报告').getByRole('button', { name: '重新转换「超时的报告」' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
+    await toasted('已加入转换队列');
+    // It no longer matches the filter, and stays where it was, queued.
+    expect(await row('超时的报告').findByText('待转换')).toBeTruthy();
+    expect(row('超时的报告').queryByText('转换超时')).toBeNull();
+    expect(titles()).toEqual(['损坏的表格', '超时的报告', '加密的合同']);
+
+    // 批量重新转换 keeps its rows too.
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择「损坏的表格」' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择「加密的合同」' }));
+    await userEvent.click(screen.getByRole('button', { name: '重新转换' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(requests(fetchMock, 'PUT', '/api/v1/document/reconvert')).toHaveLength(2));
+    await waitFor(() => expect(screen.getAllByText('待转换')).toHaveLength(3));
+    expect(titles()).toEqual(['损坏的表格', '超时的报告', '加密的合同']);
+
+    // The conversions end, two converted, one still going.
+    set(2, { status: 2, pages: 5 });
+    set(3, { status: 2, pages: 4 });
+    set(1, { status: 1 });
+    // However far the run of asks has gone (decision 047), the next ask is due within its longest wait.
+    await nextPoll(CONVERSION_POLL.maxMs);
+    expect(await row('超时的报告').findByText('已转换')).toBeTruthy();
+    expect(row('超时的报告').getByText(/^5 页/)).toBeTruthy();
+    expect(row('损坏的表格').getByText('已转换')).toBeTruthy();
+    expect(row('加密的合同').getByText('转换中')).toBeTruthy();
+    set(1, { status: 3, convert_error: '文档已加密，无法转换' });
+    await nextPoll(CONVERSION_POLL.maxMs);
+    // It failed again: the filter's own again.
+    expect(await row('加密的合同').findByText('文档已加密，无法转换')).toBeTruthy();
+    const listed = requests(fetchMock, 'GET', '/api/v1/document/list').length;
+    await nextPoll(CONVERSION_POLL.maxMs * 3);
+    expect(requests(fetchMock, 'GET', '/api/v1/document/list')).toHaveLength(listed);
+
+    // A kept row the admin deletes leaves the list.
+    await userEvent.click(row('损坏的表格').getByRole('button', { name: '删除「损坏的表格」' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '删除' }));
+    await toasted('删除成功');
+    await waitFor(() => expect(titles()).toEqual(['超时的报告', '加密的合同']));
+
+    // The others stay until the admin refreshes the list: then it holds what the filter matches.
+    await userEvent.click(screen.getByRole('button', { name: '刷新列表' }));
+    await waitFor(() => expect(titles()).toEqual(['加密的合同']));
+  });
+
   it('asks less and less often while a conversion lasts, and not while the tab is hidden', async () => {
     fakePolling();
     const { fetchMock } = renderApp('/admin/document/list', {

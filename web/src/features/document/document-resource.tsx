@@ -19,6 +19,7 @@ import {
   deleteDocuments,
   documentKeys,
   documentProgressQuery,
+  documentsById,
   listDocuments,
   pollWhileUnderway,
   recommendDocuments,
@@ -97,6 +98,17 @@ async function statusToSave(
   return now.status ?? picked;
 }
 
+/**
+ * The listed documents with those reconverted from this page that its filters (转换失败) no longer
+ * match, in the list's order (newest first), so that the admin follows their new conversion.
+ */
+async function withKeptDocuments(rows: Document[], keep: readonly number[]): Promise<Document[]> {
+  const missing = keep.filter((id) => !rows.some((row) => row.id === id));
+  if (missing.length === 0) return rows;
+  const kept = await documentsById(missing);
+  return [...rows, ...kept].sort((a, b) => (b.id ?? 0) - (a.id ?? 0));
+}
+
 export function documentResource({
   categories,
   languages,
@@ -148,8 +160,8 @@ export function documentResource({
       },
     ],
     listKey: documentKeys.admin,
-    list: ({ page, size, filters }) =>
-      listPage(
+    list: async ({ page, size, filters, keep }) => {
+      const listed = await listPage(
         listDocuments({
           page,
           size,
@@ -161,7 +173,9 @@ export function documentResource({
           user_id: asList(filters.user as number | undefined),
         }),
         (reply) => reply.document,
-      ),
+      );
+      return { ...listed, rows: await withKeptDocuments(listed.rows, keep) };
+    },
     // Approved, reconverted or uploaded documents convert in the background, in review too:
     // the list follows them to the end as every screen showing conversions does (decision 047).
     polling: pollWhileUnderway<ListPage<Document>>((page) => (page?.rows ?? []).some(conversionUnderway)),
@@ -188,6 +202,7 @@ export function documentResource({
               confirm: `确定重新转换「${row.title ?? ''}」吗？`,
               run: (context) => reconvertDocuments([row.id ?? 0], context),
               success: '已加入转换队列',
+              keepsRow: true,
               requires: perm('SetDocumentReconvert'),
             },
           ]
@@ -259,6 +274,7 @@ export function documentResource({
         confirm: (count) => `确定重新转换选中的 ${count} 篇文档吗？`,
         run: (ids, context) => reconvertDocuments(ids, context),
         success: '已加入转换队列',
+        keepsRows: true,
         requires: perm('SetDocumentReconvert'),
       },
       {

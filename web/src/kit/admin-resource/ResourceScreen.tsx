@@ -45,6 +45,7 @@ interface PendingConfirm {
   choice?: BatchChoice;
   input?: ActionInput;
   ids: number[];
+  keepsRows: boolean;
   run: (ids: number[], context: WriteContext, password?: string, value?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
   failure: string;
@@ -131,7 +132,11 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
     () => ({ page: paged ? page : 1, size: paged ? size : 0, filters }),
     [paged, page, size, filters],
   );
-  const list = useResourceList(resource, query);
+  // Rows an action that keeps them changed on this page (`ListQuery.keep`): read when the list is
+  // asked, forgotten when the admin goes to another page or filter or refreshes the list.
+  const kept = useRef<{ where: string; ids: number[] }>({ where, ids: [] });
+  const keptHere = () => (kept.current.where === where ? kept.current.ids : []);
+  const list = useResourceList(resource, query, keptHere);
   const rows = useMemo(() => list.data?.rows ?? [], [list.data]);
   // A page left empty (its last rows deleted, or an old link past the last page) goes to the page
   // that is now the last, in its place in the history: 暂无 would say there are none at all.
@@ -153,7 +158,11 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
     mutationFn: async (
       { action, password, value }: { action: PendingConfirm; password?: string; value?: ChoiceValue },
       context,
-    ) => unwrap(await action.run(action.ids, context, password, value)),
+    ) => {
+      // Before the write, whose refresh of the list must answer them already.
+      if (action.keepsRows) kept.current = { where, ids: [...new Set([...keptHere(), ...action.ids])] };
+      return unwrap(await action.run(action.ids, context, password, value));
+    },
     onSuccess: (_data, { action }) => {
       toast.success(action.success);
       setPending(null);
@@ -180,6 +189,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
       danger: true,
       askPassword: resource.deletion?.password === true,
       ids,
+      keepsRows: false,
       run: (targetIds, context, password) => remove(targetIds, { password }, context),
       success: '删除成功',
       failure: '删除失败',
@@ -233,6 +243,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                     askPassword: false,
                     input: command.input,
                     ids: [resource.rowId(row)],
+                    keepsRows: command.keepsRow === true,
                     run: (_ids, context, _password, value) =>
                       command.run(context, typeof value === 'string' ? value : undefined),
                     success: command.success,
@@ -277,6 +288,11 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
     });
   }
 
+  const refresh = () => {
+    kept.current = { where, ids: [] };
+    void list.refetch();
+  };
+
   const total = list.data?.total ?? 0;
   return (
     <div className="app-resource" data-resource={resource.key}>
@@ -309,6 +325,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                   choice: action.choice,
                   input: action.input,
                   ids: selected,
+                  keepsRows: action.keepsRows === true,
                   run: (ids, context, _password, value) => action.run(ids, context, value),
                   success: action.success,
                   failure: `${action.label}失败`,
@@ -337,7 +354,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
             icon={<IconRefresh />}
             aria-label="刷新列表"
             loading={list.isFetching && !list.isPending}
-            onClick={() => void list.refetch()}
+            onClick={refresh}
           />
         </div>
         {list.isError && !list.data ? (

@@ -119,6 +119,11 @@ export interface ListQuery {
   page: number;
   size: number;
   filters: FilterValues;
+  /**
+   * Rows an action that keeps them (`keepsRows`) changed on this page: the list answers them too,
+   * in their place, where its filters no longer match them. Empty for most resources.
+   */
+  keep: readonly number[];
 }
 
 export interface ListPage<Row> {
@@ -156,6 +161,8 @@ export interface RowCommand {
   run: (context: WriteContext, input?: string) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
+  /** The row stays on show after it, its filters matched or not (see `ListQuery.keep`). */
+  keepsRow?: boolean;
   /** Permission path the command needs (hidden without it). */
   requires?: string;
 }
@@ -184,6 +191,8 @@ export interface BatchAction {
   run: (ids: number[], context: WriteContext, value?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
+  /** The rows stay on show after it, their filters matched or not (see `ListQuery.keep`). */
+  keepsRows?: boolean;
   /** Permission path the action needs (hidden without it). */
   requires?: string;
 }
