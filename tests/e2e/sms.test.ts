@@ -68,7 +68,9 @@ describe('mobile numbers in the browser', () => {
     await page.getByLabel('手机号', { exact: true }).fill(MOBILE);
     await page.getByLabel('短信验证码', { exact: true }).fill('000000');
     await page.getByRole('button', { name: '登录', exact: true }).click();
-    await page.locator('.app-toast', { hasText: '登录失败' }).getByText('请先获取短信验证码').waitFor();
+    // Said under the code field, which has the keyboard (092bea02), not in a toast.
+    await page.locator('.app-field__error', { hasText: '请先获取短信验证码' }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-invalid'))).toBe('true');
     const code = await requestCode(page);
     await page.getByLabel('短信验证码', { exact: true }).fill(code);
     await fitsTheWidth(page);
