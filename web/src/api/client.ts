@@ -97,7 +97,7 @@ async function readBody(response: Response): Promise<unknown> {
  * The failures whose screen asks to sign in again over it (by their `data`, which a failure keeps
  * when it becomes an ApiError).
  */
-const answeredBySignInAgain = new WeakSet<ApiFailure['data']>();
+const signInAgainFailures = new WeakSet<ApiFailure['data']>();
 
 export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
   const config: ApiClientConfig = { ...initial };
@@ -147,7 +147,7 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
     const noSession = status === 401 || status === options.noSessionStatus;
     const failure = normalizeFailure({ status, statusText, data });
     if (noSession && !options.skipUnauthorizedRedirect && config.onUnauthorized?.() === true) {
-      answeredBySignInAgain.add(failure.data);
+      signInAgainFailures.add(failure.data);
     }
     return { ok: false, ...failure };
   }
@@ -212,7 +212,7 @@ export function unwrap<T>(result: ApiResult<T>): T {
  */
 export function answeredBySigningInAgain(failure: unknown): boolean {
   const data = failure instanceof ApiError ? failure.failure.data : (failure as Partial<ApiFailure> | undefined)?.data;
-  return typeof data === 'object' && data !== null && answeredBySignInAgain.has(data);
+  return typeof data === 'object' && data !== null && signInAgainFailures.has(data);
 }
 
 /** The user-facing message of anything a query or mutation failed with. */
