@@ -291,10 +291,13 @@ describe('the first screen', () => {
     const after = async (page: number) =>
       /<p class="after">(\d+ \d+)<\/p>/.exec((await send(`${gw.url}/vip?page=${page}`, { headers: PERSON })).text)?.[1];
     expect(await after(1)).toBe('0 0');
-    await expect.poll(() => after(Math.floor(Math.random() * 1e9) + 2)).not.toBe('0 0');
-    const [ticks, immediates] = (await after(3))!.split(' ').map(Number);
-    expect(ticks).toBeGreaterThanOrEqual(2);
-    expect(immediates).toBeGreaterThanOrEqual(2);
+    // Each thread counts its own renders' callbacks, and a render lands on whichever thread is
+    // free: ask (each time a page not kept) until a thread has seen two renders' run.
+    const seen = async () => {
+      const [ticks, immediates] = (await after(Math.floor(Math.random() * 1e9) + 2))!.split(' ').map(Number);
+      return Math.min(ticks, immediates);
+    };
+    await expect.poll(seen).toBeGreaterThanOrEqual(2);
   });
 
   it('is left out when it takes longer than its time limit', async () => {
