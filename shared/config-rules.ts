@@ -84,6 +84,7 @@ export const CONFIG_RULES: Readonly<Record<string, ConfigRule>> = {
   'footer.about': siteLink,
   'footer.contact': siteLink,
   'footer.agreement': siteLink,
+  'footer.privacy': siteLink,
   'footer.copyright': siteLink,
   'footer.feedback': siteLink,
   'converter.max_preview_percent': range(1, 100),

@@ -411,6 +411,22 @@ export function matchRoute(path: string): RouteMatch | undefined {
   return match;
 }
 
+/**
+ * The identifier of the article a path of the site shows by identifier (`/article/about`,
+ * `/article/detail/about`, `/article/5/detail/about`); undefined for any other address, and for
+ * an all-digit key, which is a category (`/article/5`) or an article's id.
+ */
+export function articleIdentifierOf(path: string): string | undefined {
+  const match = matchRoute(path);
+  const key =
+    match?.route.name === 'article-category'
+      ? match.params.category
+      : match?.route.name === 'article-category-detail-id'
+        ? match.params.id
+        : undefined;
+  return key === undefined || /^\d+$/.test(key) ? undefined : key;
+}
+
 /** How many paths' matches are kept; all are forgotten when there are more. */
 const MATCHES_KEPT = 2_000;
 const matched = new Map<string, RouteMatch | undefined>();

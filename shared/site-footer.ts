@@ -9,6 +9,7 @@ export const FOOTER_LINKS: readonly { key: FooterKey; label: string }[] = [
   { key: 'about', label: '关于我们' },
   { key: 'contact', label: '联系我们' },
   { key: 'agreement', label: '文库协议' },
+  { key: 'privacy', label: '隐私政策' },
   { key: 'copyright', label: '免责声明' },
   { key: 'feedback', label: '意见反馈' },
 ];

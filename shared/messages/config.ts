@@ -46,6 +46,8 @@ export const ConfigFooter = message('ConfigFooter', {
   agreement: 'string',
   copyright: 'string',
   feedback: 'string',
+  /** Ours: the 隐私政策 (docs/api.md §13.2). */
+  privacy: 'string',
 });
 export const ConfigSecurity = message('ConfigSecurity', {
   is_close: 'bool',

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, useBackend, type Member } from '../helpers/backend';
+import { api, registerMember, setConfig, useBackend, type Member } from '../helpers/backend';
 
 // ArticleAPI through HTTP: the seeded footer pages, writing with the sanitiser, review,
 // lists, categories, recommending, the recycle bin and related articles.
@@ -51,11 +51,12 @@ beforeAll(async () => {
 });
 
 describe('the footer pages', () => {
-  it('seeds about, contact, agreement, copyright, feedback and help, published by the admin', async () => {
+  it('seeds about, contact, agreement, privacy, copyright, feedback and help, published by the admin', async () => {
     for (const [identifier, title] of [
       ['about', '关于我们'],
       ['contact', '联系我们'],
       ['agreement', '文库协议'],
+      ['privacy', '隐私政策'],
       ['copyright', '免责声明'],
       ['feedback', '意见反馈'],
       ['help', '使用帮助'],
@@ -68,7 +69,51 @@ describe('the footer pages', () => {
       expect(res.body.description.length).toBeGreaterThan(10);
     }
     const adminUser = await admin('GET', '/api/v1/user', { query: { id: 1 } });
-    expect(adminUser.body.article_count).toBe(6);
+    expect(adminUser.body.article_count).toBe(7);
+  });
+
+  it('seeds a 隐私政策 saying what is collected, why, how long, with whom it is shared, the rights and whom to ask', async () => {
+    const { content } = (await api(backend.url, 'GET', '/api/v1/article', { query: { identifier: 'privacy' } })).body;
+    for (const part of [
+      '个人信息保护法',
+      '电子邮箱、手机号码',
+      '您上传的文档',
+      '下载记录',
+      '交易记录',
+      'Cookie',
+      '统计',
+      '使用目的',
+      '保存期限',
+      '支付机构',
+      '短信服务商和邮件服务商',
+      '查阅和更正',
+      '注销账号',
+      '撤回对本政策的同意',
+      '“联系我们”页面',
+    ])
+      expect(content, part).toContain(part);
+    const { footer } = (await api(backend.url, 'GET', '/api/v1/settings')).body;
+    expect(footer).toMatchObject({ agreement: '/article/agreement', privacy: '/article/privacy' });
+  });
+
+  it('links a footer page only while it is published: deleted or withdrawn, no link leads to it', async () => {
+    const footer = async () => (await api(backend.url, 'GET', '/api/v1/settings')).body.footer;
+    const { id } = (await api(backend.url, 'GET', '/api/v1/article', { query: { identifier: 'privacy' } })).body;
+    expect((await admin('DELETE', '/api/v1/article', { query: { id } })).status).toBe(200);
+    expect((await footer()).privacy).toBeUndefined();
+    expect(await footer()).toMatchObject({ about: '/article/about', agreement: '/article/agreement' });
+    expect((await admin('POST', '/api/v1/article/recycle/restore', { body: { id: [id] } })).status).toBe(200);
+    expect((await footer()).privacy).toBe('/article/privacy');
+
+    expect((await admin('PUT', '/api/v1/article/check', { body: { article_id: [id], status: 0 } })).status).toBe(200);
+    expect((await footer()).privacy).toBeUndefined();
+    expect((await admin('PUT', '/api/v1/article/check', { body: { article_id: [id], status: 1 } })).status).toBe(200);
+    expect((await footer()).privacy).toBe('/article/privacy');
+
+    // An address the admin chose that is not an article page is the admin's to keep.
+    await setConfig(backend.url, backend.adminToken, { 'footer.privacy': 'https://example.com/privacy' });
+    expect((await footer()).privacy).toBe('https://example.com/privacy');
+    await setConfig(backend.url, backend.adminToken, { 'footer.privacy': '/article/privacy' });
   });
 
   it('counts a visitor’s reading, by identifier or by id, but not the admin’s', async () => {

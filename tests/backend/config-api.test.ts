@@ -94,12 +94,13 @@ describe('footer links', () => {
       );
     await first.close({ keepData: true });
     await setFooter('about', '/article/detail/about');
-    await setFooter('contact', '/article/detail/contact-us');
+    // an address of another of the site's pages, which the admin chose
+    await setFooter('contact', '/article/detail/help');
     const second = await startBackend({ dataDir });
     try {
       expect((await api(second.url, 'GET', '/api/v1/settings')).body.footer).toMatchObject({
         about: '/article/about',
-        contact: '/article/detail/contact-us',
+        contact: '/article/detail/help',
       });
     } finally {
       await second.close();
@@ -137,6 +138,7 @@ describe('GetSettings', () => {
       about: '/article/about',
       contact: '/article/contact',
       agreement: '/article/agreement',
+      privacy: '/article/privacy',
       copyright: '/article/copyright',
       feedback: '/article/feedback',
     });
@@ -238,7 +240,7 @@ describe('ListConfig', () => {
       system: 14,
       captcha: 4,
       security: 17,
-      footer: 5,
+      footer: 6,
       converter: 7,
       download: 6,
       score: 10,

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { services } from '../../backend/app';
 import { CONFIG_KEYS } from '../../backend/modules/config/keys';
-import { startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import { api, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
 
 // The seed runs at every start, under a lock the other instances starting on the same database
 // wait for (backend/seed.ts). The permission and config rows, a few hundred, are read in one
@@ -126,5 +126,54 @@ describe('the seed at start', () => {
     });
     last = undefined;
     await second.backend.close();
+  });
+});
+
+describe('the 隐私政策 on a site made before it', () => {
+  /** A site as an earlier version left it: no 隐私政策 page, no footer setting for it. */
+  async function olderSite(ownPage?: { title: string; content: string }): Promise<string> {
+    const first = await start();
+    const dataDir = first.backend.dataDir;
+    await first.backend.close({ keepData: true });
+    await withDatabase(dataDir, async (db) => {
+      if (ownPage) await db.updateTable('article').set(ownPage).where('identifier', '=', 'privacy').execute();
+      else await db.deleteFrom('article').where('identifier', '=', 'privacy').execute();
+      await db.deleteFrom('config').where('category', '=', 'footer').where('name', '=', 'privacy').execute();
+    });
+    return dataDir;
+  }
+
+  const privacyPage = async (url: string) =>
+    (await api(url, 'GET', '/api/v1/article', { query: { identifier: 'privacy' } })).body;
+  const footerOf = async (url: string) => (await api(url, 'GET', '/api/v1/settings')).body.footer;
+
+  it('gets the page, published by the admin, and its footer link at the next start', async () => {
+    const dataDir = await olderSite();
+    const { backend } = await start(dataDir);
+    last = backend;
+    expect(await privacyPage(backend.url)).toMatchObject({
+      identifier: 'privacy',
+      title: '隐私政策',
+      status: 1,
+      user_id: 1,
+    });
+    expect((await privacyPage(backend.url)).content).toContain('个人信息保护法');
+    expect(await footerOf(backend.url)).toMatchObject({ agreement: '/article/agreement', privacy: '/article/privacy' });
+    last = undefined;
+    await backend.close();
+  });
+
+  it('keeps the owner’s own page of that identifier, and links it', async () => {
+    const ownPage = { title: '本站隐私说明', content: '<p>我们自己写的隐私政策。</p>' };
+    const dataDir = await olderSite(ownPage);
+    const { backend } = await start(dataDir);
+    last = backend;
+    expect(await privacyPage(backend.url)).toMatchObject(ownPage);
+    await withDatabase(dataDir, async (db) =>
+      expect(await db.selectFrom('article').select('id').where('identifier', '=', 'privacy').execute()).toHaveLength(1),
+    );
+    expect((await footerOf(backend.url)).privacy).toBe('/article/privacy');
+    last = undefined;
+    await backend.close();
   });
 });

@@ -68,6 +68,7 @@ describe('footer pages', () => {
       ['关于我们', 'about'],
       ['联系我们', 'contact'],
       ['文库协议', 'agreement'],
+      ['隐私政策', 'privacy'],
       ['免责声明', 'copyright'],
       ['意见反馈', 'feedback'],
     ]) {

@@ -156,6 +156,26 @@ describe('an article page without JavaScript', () => {
     expect(jsonLdOf(doc).map((d) => d['@type'])).toEqual(['Article', 'BreadcrumbList']);
   });
 
+  it('shows the 隐私政策 at `/article/privacy` as the 文库协议, each linked from the footer', async () => {
+    for (const [identifier, title, text] of [
+      ['agreement', '文库协议', '注册、登录或使用本站服务'],
+      ['privacy', '隐私政策', '个人信息保护法'],
+    ] as const) {
+      const { res, doc } = await page(`/article/${identifier}`);
+      expect(res.status).toBe(200);
+      expect(doc.title).toBe(`${title} - 测试文库`);
+      expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(
+        `${site.url}/article/detail/${identifier}`,
+      );
+      const content = doc.querySelector('#root > [data-crawler]')!;
+      expect(content.querySelector('article h1')?.textContent).toBe(title);
+      expect(content.querySelector('article')?.textContent).toContain(text);
+      const footerLinks = linksOf(content.querySelector('footer nav[aria-label="页脚链接"]')!);
+      expect(footerLinks).toContainEqual(['文库协议', '/article/agreement']);
+      expect(footerLinks).toContainEqual(['隐私政策', '/article/privacy']);
+    }
+  });
+
   it('carries "no related articles" when the backend finds none (its 404), as the screen would keep it', async () => {
     const { res, doc } = await page('/article/lonely', BROWSER);
     expect(res.status).toBe(200);
@@ -219,5 +239,23 @@ describe('the article lists without JavaScript', () => {
     expect(linksOf(sectionOf(content, '文章分类'))).toEqual([['公告', `/article/${notices}`]]);
     expect(linksOf(sectionOf(content, '文章')).length).toBe(10);
     expect(content.querySelector('nav[aria-label="分页"] a')?.getAttribute('href')).toBe('/article?page=2');
+  });
+});
+
+describe('a footer page removed in the admin', () => {
+  it('leaves no link to it in the crawlers’ footer, and gets it back when restored', async () => {
+    const footerLinks = async () =>
+      linksOf((await page('/library')).doc.querySelector('#root > [data-crawler] footer nav[aria-label="页脚链接"]')!);
+    const { id } = (await api(site.url, 'GET', '/api/v1/article', { query: { identifier: 'privacy' } })).body;
+    const deleted = await api(site.url, 'DELETE', '/api/v1/article', { token: adminToken, query: { id } });
+    expect(deleted.status).toBe(200);
+    expect(await footerLinks()).not.toContainEqual(['隐私政策', '/article/privacy']);
+    expect(await footerLinks()).toContainEqual(['文库协议', '/article/agreement']);
+    const restored = await api(site.url, 'POST', '/api/v1/article/recycle/restore', {
+      token: adminToken,
+      body: { id: [id] },
+    });
+    expect(restored.status).toBe(200);
+    expect(await footerLinks()).toContainEqual(['隐私政策', '/article/privacy']);
   });
 });

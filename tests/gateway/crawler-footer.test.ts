@@ -20,9 +20,15 @@ afterAll(async () => {
 const footerOf = (doc: Document) => doc.querySelector('#root > [data-crawler] > footer');
 
 describe('crawler footer', () => {
-  it('carries the footer links, the statement, © years and site name, and both 备案 numbers linked', async () => {
+  it('carries the footer links (the 隐私政策 beside the 文库协议), the statement, © years and site name, and both 备案 numbers linked', async () => {
     Object.assign(backend.settings, {
-      footer: { about: '/article/about', contact: '', feedback: 'https://example.com/feedback' },
+      footer: {
+        about: '/article/about',
+        contact: '',
+        agreement: '/article/agreement',
+        privacy: '/article/privacy',
+        feedback: 'https://example.com/feedback',
+      },
       display: { copyright_statement: '<p>本站文档由用户上传 &amp; 分享</p>' },
     });
     Object.assign(backend.settings.system!, {
@@ -38,6 +44,8 @@ describe('crawler footer', () => {
     const links = [...footer.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]);
     expect(links).toEqual([
       ['关于我们', '/article/about'],
+      ['文库协议', '/article/agreement'],
+      ['隐私政策', '/article/privacy'],
       ['意见反馈', 'https://example.com/feedback'],
       ['京ICP备12345678号-1', 'https://beian.miit.gov.cn/'],
       ['京公网安备 11010502030143号', 'https://beian.mps.gov.cn/#/query/webSearch?code=11010502030143'],

@@ -2,6 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   adminMenu,
   adminRoutes,
+  articleIdentifierOf,
   buildAdminMenu,
   matchRoute,
   notFoundMessage,
@@ -180,6 +181,18 @@ describe('matchRoute', () => {
       route: { name: 'article-category' },
       params: { category: 'about' },
     });
+  });
+
+  it('names the article a footer address shows by identifier, and none for a category, an id or another page', () => {
+    for (const path of [
+      '/article/privacy',
+      '/article/privacy/',
+      '/article/detail/privacy',
+      '/article/5/detail/privacy',
+    ])
+      expect(articleIdentifierOf(path), path).toBe('privacy');
+    for (const path of ['/article', '/article/5', '/article/detail/12', '/library/3', 'https://example.com/privacy'])
+      expect(articleIdentifierOf(path), path).toBeUndefined();
   });
 
   it('matches nothing when an id fails its validity check', () => {

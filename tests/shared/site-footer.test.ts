@@ -18,6 +18,16 @@ describe('site footer rules', () => {
     expect(publicSecurityRecordLink('京公网安备（审核中）')).toBe('https://beian.mps.gov.cn/#/query/webSearch');
   });
 
+  it('puts the 隐私政策 right after the 文库协议', () => {
+    expect(
+      footerLinks({ footer: { privacy: '/article/privacy', agreement: '/article/agreement', copyright: '/c' } }),
+    ).toEqual([
+      { key: 'agreement', label: '文库协议', href: '/article/agreement' },
+      { key: 'privacy', label: '隐私政策', href: '/article/privacy' },
+      { key: 'copyright', label: '免责声明', href: '/c' },
+    ]);
+  });
+
   it('keeps the footer links that have an address, in their order', () => {
     expect(footerLinks({ footer: { feedback: '/feedback', about: '/article/about', contact: '' } })).toEqual([
       { key: 'about', label: '关于我们', href: '/article/about' },

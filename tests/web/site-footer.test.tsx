@@ -2,8 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp, settings } from './render-app';
 
-// The footer of the public pages: the site's 备案 numbers, each a link to where it is looked up,
-// as the rules for Chinese sites require.
+// The footer of the public pages: its pages (the 隐私政策 among them) and the site's 备案 numbers,
+// each a link to where it is looked up, as the rules for Chinese sites require.
 
 const footerOf = async () => within(await screen.findByRole('contentinfo'));
 
@@ -32,6 +32,19 @@ describe('site footer', { timeout: 20_000 }, () => {
     );
     expect(footer.queryByRole('link', { name: /ICP/ })).toBeNull();
     for (const link of footer.getAllByRole('link')) expect(link.textContent).not.toBe('');
+  });
+});
+
+describe('site footer links', { timeout: 20_000 }, () => {
+  it('links the 隐私政策 beside the 文库协议, and leaves out a page the site no longer has', async () => {
+    const footer = { about: '/article/about', agreement: '/article/agreement', privacy: '/article/privacy' };
+    renderApp('/vip', { settings: { ...settings, footer } });
+    const links = within((await footerOf()).getByRole('navigation', { name: '页脚链接' })).getAllByRole('link');
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['关于我们', '/article/about'],
+      ['文库协议', '/article/agreement'],
+      ['隐私政策', '/article/privacy'],
+    ]);
   });
 });
 

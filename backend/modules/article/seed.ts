@@ -1,13 +1,16 @@
 import type { Database } from '../../db';
 import { SUPER_USER_ID } from '../../../shared/permissions';
 import { ReviewStatus } from '../../../shared/constants';
+import { settingsChanged } from '../../platform/config-store';
 import { setArticleCount } from '../user/service';
 import { countArticlesBy, identifierTaken, insertArticle } from './store';
 import { keywordsFromTitle } from './view';
 
 // The single pages the footer links to (config `footer.*`: `/article/about` and friends), as
 // MOREDOC seeds them (docs/moredoc.md §11) but with text a new site can keep: each is created
-// once, when no article has its identifier, published and written by the admin.
+// once, when no article has its identifier, published and written by the admin: on a new site,
+// and on an older one the page is new to (the 隐私政策), never over an owner's own page of
+// that identifier.
 
 interface Page {
   identifier: string;
@@ -48,6 +51,26 @@ const PAGES: readonly Page[] = [
       '四、禁止行为：不得利用本站发布广告、传播违法信息、恶意刷取积分或以任何方式干扰本站的正常运行。',
       '五、违规处理：对违反本协议的账号，本站有权删除相关内容，并视情节限制评论、上传、下载或禁用账号。',
       '六、协议修改：本站可能适时修改本协议，修改后的协议公布于本页面即生效。',
+    ],
+  },
+  {
+    // What a site taking accounts, mobile numbers and e-mail addresses in China must show and
+    // have agreed to at registration (个人信息保护法; decision 066). The owner edits it to fit.
+    identifier: 'privacy',
+    title: '隐私政策',
+    description: '本站收集哪些个人信息、为何收集、保存多久、与谁共享，以及您查阅、更正、删除个人信息和撤回同意的权利。',
+    paragraphs: [
+      '本站重视您的个人信息保护，依据《中华人民共和国个人信息保护法》等法律法规处理您的个人信息。注册、登录或使用本站服务前，请仔细阅读本政策；注册即表示您已阅读并同意本政策。',
+      '一、我们收集的信息：（1）账号信息：用户名、密码（仅保存加密后的摘要）、电子邮箱、手机号码，以及您自愿填写的头像、昵称、签名等资料；（2）您上传的文档、发布的文章、评论、举报与反馈内容；（3）使用记录：登录时间与 IP 地址、阅读、搜索、收藏与下载记录、积分变动；（4）交易记录：会员与积分订单的金额、时间、支付方式与支付状态（本站不接触也不保存您的银行卡号或支付密码）。',
+      '二、使用目的：为您创建和保护账号（登录、找回密码、发送验证码）；提供阅读、上传、下载、会员与支付服务；审核内容、处理举报与反馈；保障网站安全、防范恶意注册与刷取积分；在您同意后改进本站服务。我们不会将您的个人信息用于上述目的以外的用途，除非再次征得您的同意。',
+      '三、Cookie 与统计：本站使用 Cookie 保存您的登录状态，关闭浏览器 Cookie 将无法登录。本站可能使用第三方网站统计服务（例如百度统计）了解访问量与页面使用情况，该服务会收集设备与浏览信息，但不会收集您的账号信息。',
+      '四、委托处理与共享：为完成支付，我们会将订单号与金额提供给您选择的支付机构（如支付宝、微信支付）；为发送验证码与通知，我们会将您的手机号码或电子邮箱提供给短信服务商和邮件服务商。上述机构仅可在完成相应服务所必需的范围内处理您的信息。除此之外，未经您的同意，我们不会向第三方提供您的个人信息，法律法规另有规定或有权机关依法要求的除外。',
+      '五、保存期限：账号信息在您的账号存续期间保存；搜索记录按网站设置的天数保存，到期删除；交易记录依照《中华人民共和国电子商务法》自交易完成之日起保存不少于三年；日志信息保存不少于六个月。超出保存期限后，我们将删除或匿名化处理您的个人信息。您的个人信息存储在中华人民共和国境内。',
+      '六、信息安全：我们采取加密存储密码、限制访问权限等措施保护您的个人信息。如发生个人信息泄露等安全事件，我们将及时告知您并向有关部门报告。',
+      '七、您的权利：您可以登录后在个人中心查阅和更正您的个人资料、手机号码与电子邮箱，查阅您的上传、收藏与下载记录；您可以要求我们删除您的个人信息或注销账号；您可以撤回对本政策的同意（撤回后我们将无法继续为您提供需要相应信息的服务，但不影响撤回前基于同意进行的处理）。行使上述权利，请通过下述方式联系我们，我们将在核实身份后十五个工作日内处理。',
+      '八、未成年人保护：未满十四周岁的未成年人，请在父母或其他监护人的同意和指导下使用本站服务。',
+      '九、联系我们：如您对本政策或个人信息的处理有任何疑问、意见或投诉，请通过本站“联系我们”页面或页面右下角的“意见反馈”与我们联系。',
+      '十、政策更新：本政策可能适时修订，修订后的政策将公布于本页面；涉及您权利的重大变更，我们将以站内消息或页面显著位置提示等方式通知您。',
     ],
   },
   {
@@ -101,5 +124,9 @@ export async function seedArticles(db: Database): Promise<void> {
     });
     added += 1;
   }
-  if (added) await setArticleCount(db, SUPER_USER_ID, await countArticlesBy(db, SUPER_USER_ID));
+  if (!added) return;
+  await setArticleCount(db, SUPER_USER_ID, await countArticlesBy(db, SUPER_USER_ID));
+  // A page added to a running site (an upgrade) is linked by the settings from now on, in every
+  // process (config/settings.ts).
+  await settingsChanged(db);
 }

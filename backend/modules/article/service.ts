@@ -5,7 +5,7 @@ import { PunishmentType, barReason } from '../punishment/service';
 // What other modules may ask of the article module: whether a member may write articles (the
 // article image upload asks too), an article as the target of comments, reports and
 // favourites, its counters (and the search index after them), and the counts and links of
-// the dashboard and sitemap.
+// the dashboard and sitemap, and which footer pages are published (the settings).
 
 export {
   articleTitles,
@@ -15,6 +15,7 @@ export {
   publishedArticleStamp,
   publishedArticles,
   publishedFavoriteCount,
+  publishedIdentifiers,
   setCommentCount as setArticleCommentCount,
   type ArticleTarget,
 } from './store';

@@ -67,6 +67,16 @@ export async function findArticle(
   ).executeTakeFirst();
 }
 
+/** Which of these identifiers name a published article outside the recycle bin. */
+export async function publishedIdentifiers(db: Database, identifiers: readonly string[]): Promise<string[]> {
+  if (!identifiers.length) return [];
+  const rows = await publishedArticlesOf(db)
+    .select('identifier')
+    .where('identifier', 'in', [...identifiers])
+    .execute();
+  return rows.map((r) => r.identifier);
+}
+
 export async function identifierTaken(db: Database, identifier: string, exceptId = 0): Promise<boolean> {
   const row = await db
     .selectFrom('article')

@@ -167,8 +167,9 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
         ['about', '关于我们', 24],
         ['contact', '联系我们', 25],
         ['agreement', '文库协议', 26],
-        ['copyright', '免责声明', 27],
-        ['feedback', '意见反馈', 28],
+        ['privacy', '隐私政策', 27],
+        ['copyright', '免责声明', 28],
+        ['feedback', '意见反馈', 29],
       ] as const
     ).map(([name, label, sort]): Row => [
       name,

@@ -1,7 +1,10 @@
+import { articleIdentifierOf } from '../../../shared/routes';
+import { FOOTER_LINKS } from '../../../shared/site-footer';
 import { parseVipPlans } from '../../../shared/vip';
 import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { sanitizeRichText } from '../../platform/rich-text';
+import { publishedIdentifiers } from '../article/service';
 import { enabledLanguages } from '../language/service';
 import { offeredProviders } from '../payment/service';
 
@@ -33,7 +36,8 @@ export async function buildSettings(db: Database, cfg: ConfigSnapshot, version: 
     fromConfig = settingsFromConfig(cfg, version);
     madeFrom.set(cfg, fromConfig);
   }
-  const { system, footer, security, display, vip, oauth, pay, sms, email } = fromConfig;
+  const footer = await footerOf(db, cfg, fromConfig.footer);
+  const { system, security, display, vip, oauth, pay, sms, email } = fromConfig;
   return { system, footer, security, display, language, vip, oauth, pay, sms, email };
 }
 
@@ -62,6 +66,40 @@ function languagesOf(db: Database, cfg: ConfigSnapshot): ReturnType<typeof enabl
   return languages;
 }
 
+/**
+ * The footer's links, those to an article page (`/article/agreement`) only while that article is
+ * published: a page the admin deleted, withdrew or renamed leaves no link to 文章不存在, in the
+ * footer or under the registration forms. Read once per snapshot, as the languages: every article
+ * write bumps the settings' change counter (article/changes.ts).
+ */
+const footersFrom = new WeakMap<ConfigSnapshot, Promise<Record<string, string>>>();
+
+function footerOf(db: Database, cfg: ConfigSnapshot, footer: Record<string, string>): Promise<Record<string, string>> {
+  let live = footersFrom.get(cfg);
+  if (!live) {
+    live = withoutRemovedPages(db, footer);
+    footersFrom.set(cfg, live);
+    live.catch(() => footersFrom.delete(cfg));
+  }
+  return live;
+}
+
+async function withoutRemovedPages(db: Database, footer: Record<string, string>): Promise<Record<string, string>> {
+  const pages = new Map<string, string>();
+  for (const [key, href] of Object.entries(footer)) {
+    const identifier = articleIdentifierOf(href);
+    if (identifier) pages.set(key, identifier);
+  }
+  if (!pages.size) return footer;
+  const published = new Set(await publishedIdentifiers(db, [...new Set(pages.values())]));
+  return Object.fromEntries(
+    Object.entries(footer).map(([key, href]) => {
+      const identifier = pages.get(key);
+      return [key, identifier === undefined || published.has(identifier) ? href : ''];
+    }),
+  );
+}
+
 function settingsFromConfig(cfg: ConfigSnapshot, version: string) {
   const s = (name: string) => cfg.str('system', name);
   const maxSize = cfg.int('security', 'max_document_size');
@@ -85,9 +123,7 @@ function settingsFromConfig(cfg: ConfigSnapshot, version: string) {
       credit_name: cfg.str('score', 'credit_name'),
       sec_icp: s('sec_icp'),
     },
-    footer: Object.fromEntries(
-      ['about', 'contact', 'agreement', 'copyright', 'feedback'].map((k) => [k, cfg.str('footer', k)]),
-    ),
+    footer: Object.fromEntries(FOOTER_LINKS.map(({ key }) => [key, cfg.str('footer', key)])),
     security: {
       ...Object.fromEntries(
         [
