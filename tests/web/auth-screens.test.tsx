@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { clearSession, session } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
@@ -309,11 +309,30 @@ describe('register screen', () => {
     expect(toasts.value.filter((t) => t.open && t.title === '注册失败')).toEqual([]);
   });
 
-  it('says, before registering, that registering is agreeing to the 文库协议, with its page', async () => {
+  it('says, before registering by name or with an e-mail code, that it is agreeing to the 文库协议 and 隐私政策', async () => {
+    const footer = { agreement: '/article/agreement', privacy: '/article/privacy' };
+    for (const security of [{ enable_register: true }, { enable_register: true, enable_verify_register_email: true }]) {
+      renderApp('/auth/register', { settings: { ...settings, footer, security } });
+      const agreement = await screen.findByRole('link', { name: '《文库协议》' });
+      expect(agreement.getAttribute('href')).toBe('/article/agreement');
+      expect(screen.getByRole('link', { name: '《隐私政策》' }).getAttribute('href')).toBe('/article/privacy');
+      expect(agreement.closest('p')?.textContent).toBe('注册即表示您已阅读并同意《文库协议》和《隐私政策》');
+      cleanup();
+    }
+  });
+
+  it('names only the pages the site has: no link to a removed 隐私政策 or 文库协议', async () => {
     renderApp('/auth/register', { settings: { ...settings, footer: { agreement: '/article/agreement' } } });
     const agreement = await screen.findByRole('link', { name: '《文库协议》' });
-    expect(agreement.getAttribute('href')).toBe('/article/agreement');
     expect(agreement.closest('p')?.textContent).toBe('注册即表示您已阅读并同意《文库协议》');
+    cleanup();
+    renderApp('/auth/register', { settings: { ...settings, footer: { privacy: '/article/privacy' } } });
+    const privacy = await screen.findByRole('link', { name: '《隐私政策》' });
+    expect(privacy.closest('p')?.textContent).toBe('注册即表示您已阅读并同意《隐私政策》');
+    cleanup();
+    renderApp('/auth/register', { settings: { ...settings, footer: {} } });
+    expect(await screen.findByRole('button', { name: '注册' })).toBeTruthy();
+    expect(screen.queryByText(/注册即表示/)).toBeNull();
   });
 
   it('says so when registration is closed', async () => {

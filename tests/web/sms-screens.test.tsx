@@ -169,17 +169,30 @@ describe('registration by mobile number', () => {
   });
 });
 
-describe('the agreement of a sign-up by SMS login', () => {
-  it('says that the login of a new number agrees to the 文库协议 where it signs the number up', async () => {
-    const withAgreement = { ...smsSettings, footer: { agreement: '/article/agreement' } };
-    renderApp('/auth/login', { settings: withAgreement });
+describe('the agreement of a sign-up by SMS', () => {
+  const withPages = { ...smsSettings, footer: { agreement: '/article/agreement', privacy: '/article/privacy' } };
+
+  it('says that the login of a new number agrees to the 文库协议 and 隐私政策 where it signs the number up', async () => {
+    renderApp('/auth/login', { settings: withPages });
     await userEvent.click(await screen.findByRole('tab', { name: '短信登录' }));
-    expect((await screen.findByRole('link', { name: '《文库协议》' })).getAttribute('href')).toBe('/article/agreement');
+    const agreement = await screen.findByRole('link', { name: '《文库协议》' });
+    expect(agreement.getAttribute('href')).toBe('/article/agreement');
+    expect(screen.getByRole('link', { name: '《隐私政策》' }).getAttribute('href')).toBe('/article/privacy');
+    expect(agreement.closest('p')?.textContent).toBe('注册即表示您已阅读并同意《文库协议》和《隐私政策》');
     cleanup();
-    renderApp('/auth/login', { settings: { ...withAgreement, security: {} } });
+    renderApp('/auth/login', { settings: { ...withPages, security: {} } });
     await userEvent.click(await screen.findByRole('tab', { name: '短信登录' }));
     expect(await screen.findByLabelText('手机号')).toBeTruthy();
     expect(screen.queryByRole('link', { name: '《文库协议》' })).toBeNull();
+    expect(screen.queryByRole('link', { name: '《隐私政策》' })).toBeNull();
+  });
+
+  it('says the same under the registration by mobile number', async () => {
+    renderApp('/auth/register', { settings: withPages });
+    expect(await screen.findByRole('tab', { name: '手机号注册', selected: true })).toBeTruthy();
+    const privacy = await screen.findByRole('link', { name: '《隐私政策》' });
+    expect(privacy.getAttribute('href')).toBe('/article/privacy');
+    expect(privacy.closest('p')?.textContent).toBe('注册即表示您已阅读并同意《文库协议》和《隐私政策》');
   });
 });
 

@@ -1,14 +1,25 @@
-// What a visitor agrees to by signing up, said before they do: the site's 文库协议 (the footer's
-// `agreement` page), where the admin set one.
+// What a visitor agrees to by signing up, said before they do: the site's 文库协议 and 隐私政策
+// (the footer's `agreement` and `privacy` pages, which the settings give only while they exist).
+import { Fragment } from 'react';
 import { SiteLink } from '../../kit/routing/SiteLink';
 import { useSettings } from '../settings/use-settings';
 
 export function AgreementNote() {
   const { footer = {} } = useSettings();
-  if (!footer.agreement) return null;
+  const documents = [
+    { href: footer.agreement, title: '《文库协议》' },
+    { href: footer.privacy, title: '《隐私政策》' },
+  ].filter((d): d is { href: string; title: string } => !!d.href);
+  if (!documents.length) return null;
   return (
     <p className="app-auth-note app-auth-note--below">
-      注册即表示您已阅读并同意<SiteLink href={footer.agreement}>《文库协议》</SiteLink>
+      注册即表示您已阅读并同意
+      {documents.map((d, i) => (
+        <Fragment key={d.title}>
+          {i > 0 && '和'}
+          <SiteLink href={d.href}>{d.title}</SiteLink>
+        </Fragment>
+      ))}
     </p>
   );
 }
