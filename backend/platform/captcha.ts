@@ -26,7 +26,7 @@ const MAX_ENTRIES = 10_000;
 export const CAPTCHA_BACKGROUND = '#f5f7fa';
 /** Glyph colours, each at least 7:1 against the background (WCAG AAA). */
 export const CAPTCHA_INKS = ['#1d2129', '#0e3fa8', '#9c1c17', '#0b5a32', '#5b1a8f', '#7a3f06'];
-/** How many failed attempts of an action (a wrong password) one rightly answered captcha covers. */
+/** How many attempts of an action (a wrong password and the next try) one rightly answered captcha covers. */
 export const CAPTCHA_ATTEMPTS = 3;
 
 /** svg-captcha draws grey glyphs when it has no background; we colour them dark and add ours. */
@@ -97,13 +97,32 @@ export class CaptchaStore {
     return { id, image };
   }
 
-  /** True when `answer` matches; the captcha is removed when `consume` or when it is wrong. */
+  /**
+   * True when `answer` matches; the captcha is removed when `consume` or when it is wrong.
+   * Without `consume` the check is one of the `CAPTCHA_ATTEMPTS` that a rightly answered
+   * captcha covers (the action behind it may fail for another reason, a wrong password, and
+   * the captcha stays for the next try): counted in the statement that reads it, so that of
+   * checks at once no more than those pass, and one solved captcha never carries a run of
+   * password guesses or of questions whether an address has an account. `consume` spends it
+   * once its action succeeded.
+   */
   async verify(id: string, answer: string, consume: boolean): Promise<boolean> {
     if (!id) return false;
-    // Removing and reading in one statement: of two requests spending one captcha, one gets it.
+    // Removing (or counting) and reading in one statement: of two requests spending one captcha, one gets it.
     const entry = consume
-      ? await this.db.deleteFrom('captcha').where('id', '=', id).returning(['answer', 'expires_at']).executeTakeFirst()
-      : await this.db.selectFrom('captcha').select(['answer', 'expires_at']).where('id', '=', id).executeTakeFirst();
+      ? await this.db
+          .deleteFrom('captcha')
+          .where('id', '=', id)
+          .where('attempts', '>', 0)
+          .returning(['answer', 'expires_at'])
+          .executeTakeFirst()
+      : await this.db
+          .updateTable('captcha')
+          .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+          .where('id', '=', id)
+          .where('attempts', '>', 0)
+          .returning(['answer', 'expires_at'])
+          .executeTakeFirst();
     if (!entry) return false;
     const ok = entry.expires_at >= new Date().toISOString() && entry.answer === answer.trim().toLowerCase();
     if (!consume && !ok) await this.consume(id);
@@ -113,21 +132,6 @@ export class CaptchaStore {
   /** The action behind a rightly answered captcha succeeded: the captcha is spent. */
   async consume(id: string): Promise<void> {
     await this.db.deleteFrom('captcha').where('id', '=', id).execute();
-  }
-
-  /**
-   * The action behind a rightly answered captcha failed for another reason (a wrong
-   * password): the captcha stays for the next attempt, at most `CAPTCHA_ATTEMPTS` in all, so
-   * one solved captcha cannot carry a password-guessing run.
-   */
-  async failedAttempt(id: string): Promise<void> {
-    const left = await this.db
-      .updateTable('captcha')
-      .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
-      .where('id', '=', id)
-      .returning('attempts')
-      .executeTakeFirst();
-    if (left && left.attempts <= 0) await this.consume(id);
   }
 
   /** Drops expired captchas; now and then cuts the table back to the newest MAX_ENTRIES. */

@@ -3,6 +3,7 @@ import {
   api,
   login,
   registerMember,
+  setConfig,
   startBackend,
   useBackend,
   withDatabase,
@@ -272,7 +273,11 @@ describe('with captchas on', () => {
   let captchaBackend: StartedBackend;
   beforeAll(async () => {
     captchaBackend = await startBackend({
-      env: { CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'true', CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'true' },
+      env: {
+        CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'true',
+        CONFIG_SECURITY_ENABLE_CAPTCHA_REGISTER: 'true',
+        CONFIG_SECURITY_ENABLE_CAPTCHA_FIND_PASSWORD: 'true',
+      },
       build: { captchaGenerator: () => ({ text: '4321', image: 'data:image/svg+xml;base64,PHN2Zy8+' }) },
     });
   });
@@ -333,6 +338,133 @@ describe('with captchas on', () => {
       body: { ...body, captcha_id: await captcha('register'), captcha: '4321' },
     });
     expect(ok.status).toBe(200);
+  });
+
+  it('lets no more checks than it covers through with one captcha, however many come at once', async () => {
+    const id = await captcha('login');
+    const answers = await Promise.all(
+      Array.from({ length: 3 * CAPTCHA_ATTEMPTS }, () =>
+        api(captchaBackend.url, 'POST', '/api/v1/user/login', {
+          body: { username: 'admin', password: 'not-the-password', captcha_id: id, captcha: '4321' },
+        }),
+      ),
+    );
+    const messages = answers.map((res) => res.body.message as string);
+    expect(messages.filter((m) => m === '用户名或密码错误')).toHaveLength(CAPTCHA_ATTEMPTS);
+    expect(messages.filter((m) => m === '验证码错误')).toHaveLength(2 * CAPTCHA_ATTEMPTS);
+  });
+
+  it('answers whether an e-mail has an account a few times per find-password captcha, not for a list', async () => {
+    const id = await captcha('find_password');
+    const ask = (n: number) =>
+      api(captchaBackend.url, 'POST', '/api/v1/user/findpassword/stepone', {
+        body: { email: `nobody${n}@example.com`, captcha_id: id, captcha: '4321' },
+      });
+    for (let n = 1; n <= CAPTCHA_ATTEMPTS; n += 1)
+      expect((await ask(n)).body.message, `address ${n}`).toBe('用户不存在');
+    expect((await ask(CAPTCHA_ATTEMPTS + 1)).body.message).toBe('验证码错误');
+  });
+
+  it('spends the find-password captcha on the mail it sent', async () => {
+    const admin = await api(captchaBackend.url, 'POST', '/api/v1/user/login', {
+      body: {
+        username: 'admin',
+        password: captchaBackend.adminPassword,
+        captcha_id: await captcha('login'),
+        captcha: '4321',
+      },
+    });
+    const register = await api(captchaBackend.url, 'POST', '/api/v1/user/register', {
+      body: {
+        username: 'lost-captcha',
+        password: 'secret-1',
+        email: 'lost-captcha@example.com',
+        captcha_id: await captcha('register'),
+        captcha: '4321',
+      },
+    });
+    expect(register.status, register.text).toBe(200);
+    await setConfig(captchaBackend.url, admin.body.token, {
+      'email.enable': 'true',
+      'email.host': '127.0.0.1',
+      'email.port': String(smtp.port),
+      'email.is_tls': 'false',
+      'email.username': 'noreply@example.com',
+      'email.password': 'smtp-secret',
+      'email.test_email': '',
+      'system.domain': 'https://docs.example.com',
+    });
+    const id = await captcha('find_password');
+    const since = smtp.mails.length;
+    const body = { email: 'lost-captcha@example.com', captcha_id: id, captcha: '4321' };
+    const sent = await api(captchaBackend.url, 'POST', '/api/v1/user/findpassword/stepone', { body });
+    expect(sent.status, sent.text).toBe(200);
+    expect((await smtp.next(since)).to).toEqual(['lost-captcha@example.com']);
+    const again = await api(captchaBackend.url, 'POST', '/api/v1/user/findpassword/stepone', {
+      body: { ...body, email: 'nobody@example.com' },
+    });
+    expect(again.body.message).toBe('验证码错误');
+  });
+
+  it('sends a few register codes per captcha, and registration still takes it after one', async () => {
+    const admin = await api(captchaBackend.url, 'POST', '/api/v1/user/login', {
+      body: {
+        username: 'admin',
+        password: captchaBackend.adminPassword,
+        captcha_id: await captcha('login'),
+        captcha: '4321',
+      },
+    });
+    const taken = await api(captchaBackend.url, 'POST', '/api/v1/user/register', {
+      body: {
+        username: 'taken-captcha',
+        password: 'secret-1',
+        email: 'taken-captcha@example.com',
+        captcha_id: await captcha('register'),
+        captcha: '4321',
+      },
+    });
+    expect(taken.status, taken.text).toBe(200);
+    await setConfig(captchaBackend.url, admin.body.token, {
+      'email.enable': 'true',
+      'email.host': '127.0.0.1',
+      'email.port': String(smtp.port),
+      'email.is_tls': 'false',
+      'email.username': 'noreply@example.com',
+      'email.password': 'smtp-secret',
+      'email.test_email': '',
+      'security.enable_verify_register_email': 'true',
+    });
+    try {
+      const probe = await captcha('register');
+      const code = (email: string, id: string) =>
+        api(captchaBackend.url, 'POST', '/api/v1/user/email/code', {
+          body: { email, captcha_id: id, captcha: '4321' },
+        });
+      for (let n = 1; n <= CAPTCHA_ATTEMPTS; n += 1)
+        expect((await code('taken-captcha@example.com', probe)).status, `try ${n}`).toBe(409);
+      expect((await code('taken-captcha@example.com', probe)).body.message).toBe('验证码错误');
+
+      // The form's way: a code asked for with the captcha, then the registration with both.
+      const id = await captcha('register');
+      const since = smtp.mails.length;
+      const sent = await code('fresh-captcha@example.com', id);
+      expect(sent.status, sent.text).toBe(200);
+      const mailed = /<b>(\d{6})<\/b>/.exec((await smtp.next(since)).text)![1]!;
+      const registered = await api(captchaBackend.url, 'POST', '/api/v1/user/register', {
+        body: {
+          username: 'fresh-captcha',
+          password: 'secret-1',
+          email: 'fresh-captcha@example.com',
+          code: mailed,
+          captcha_id: id,
+          captcha: '4321',
+        },
+      });
+      expect(registered.status, registered.text).toBe(200);
+    } finally {
+      await setConfig(captchaBackend.url, admin.body.token, { 'security.enable_verify_register_email': 'false' });
+    }
   });
 });
 

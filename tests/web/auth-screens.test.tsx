@@ -342,6 +342,26 @@ describe('register screen', () => {
 });
 
 describe('password reset screen', () => {
+  it('asks a new captcha for 重新发送, as the mail sent spent the one it went with', async () => {
+    const { fetchMock } = renderApp('/auth/forgot', {
+      settings: { ...settings, security: { ...settings.security, enable_captcha_find_password: true } },
+      backend: {
+        'GET /api/v1/user/captcha': {
+          status: 200,
+          body: { enable: true, id: 'cap-1', captcha: 'data:image/png;base64,AA==', type: 'digit' },
+        },
+        'POST /api/v1/user/findpassword/stepone': { status: 200, body: {} },
+      },
+    });
+    await userEvent.type(await screen.findByLabelText('邮箱'), 'amy@example.com');
+    await userEvent.type(await screen.findByLabelText('验证码'), '1234');
+    await userEvent.click(screen.getByRole('button', { name: '发送重置邮件' }));
+    await userEvent.click(await screen.findByRole('button', { name: '重新发送' }));
+    await waitFor(() => expect(requestsTo(fetchMock, '/api/v1/user/captcha?type=find_password')).toHaveLength(2));
+    expect(screen.getByLabelText<HTMLInputElement>('验证码').value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('邮箱').value).toBe('amy@example.com');
+  });
+
   it('leads from a spent or lapsed link back to step one, with the address filled in', async () => {
     const { router } = renderApp('/auth/forgot?email=amy%40example.com&token=spent', {
       backend: {

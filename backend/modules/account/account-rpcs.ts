@@ -172,10 +172,8 @@ export const accountRpcs = [
       const ok = user
         ? await verifyPassword(req.password, user.password)
         : (await hashPassword(req.password, ctx.app.passwordCost), false);
-      if (!user || !ok) {
-        await ctx.app.captcha.failedAttempt(req.captcha_id);
-        throw badRequest('用户名或密码错误');
-      }
+      // The captcha's check counted this attempt (CAPTCHA_ATTEMPTS in all).
+      if (!user || !ok) throw badRequest('用户名或密码错误');
       await ctx.app.captcha.consume(req.captcha_id);
       await recordLogin(ctx.db, user.id, ctx.ip);
       const { token } = await ctx.app.tokens.issue(user.id);
@@ -226,6 +224,9 @@ export const accountRpcs = [
     auth: 'public',
     async handler(req, ctx) {
       assertValid(emailProblems(req.email, true));
+      // A right captcha outlives a refusal (用户不存在, a mail just sent) for a few attempts in
+      // all, as a login's, and a mail sent spends it: one solved captcha does not ask after any
+      // number of addresses (decision 053 puts it in front of this answer).
       await checkCaptcha(ctx, 'find_password', req.captcha_id, req.captcha, false);
       const user = await findUserByEmail(ctx.db, req.email);
       if (!user) throw notFound('用户不存在');
@@ -266,6 +267,7 @@ export const accountRpcs = [
         throw error;
       }
       await markEmailCodeSent(ctx.db, mailId);
+      await ctx.app.captcha.consume(req.captcha_id);
       return {};
     },
   }),
@@ -312,6 +314,8 @@ export const accountRpcs = [
       if (!cfg.bool('security', 'enable_register')) throw badRequest('系统未开放注册');
       if (!cfg.bool('security', 'enable_verify_register_email')) throw badRequest('系统未开启注册邮箱验证');
       if (req.type !== 0) throw badRequest('不支持的验证码类型');
+      // Not spent: the registration spends it. Each code asked for with it is one of its few
+      // attempts, as 邮箱已存在 and a code sent both say whether an address has an account.
       await checkCaptcha(ctx, 'register', req.captcha_id, req.captcha, false);
       if (await emailTaken(ctx.db, req.email)) throw conflict(EMAIL_TAKEN);
       await ctx.app.mailer.assertConfigured();

@@ -33,12 +33,14 @@ export function RequestResetForm({ captcha, initialEmail = '' }: { captcha: Capt
       ...captchaFields(captcha, captchaText),
     });
     setSubmitting(false);
+    // A refused request and a mail sent both leave a captcha the server will not take again
+    // (a mail sent spends it): 重新发送 asks a new one.
+    if (captcha.required) {
+      setCaptchaText('');
+      captcha.refresh();
+    }
     if (!result.ok) {
       toastFailure('发送失败', result);
-      if (captcha.required) {
-        setCaptchaText('');
-        captcha.refresh();
-      }
       return;
     }
     setSentTo(email.trim());
