@@ -513,6 +513,38 @@ describe('FindPassword', () => {
     expect(again.body.message).toBe('链接无效或已过期，请重新找回密码');
   });
 
+  it('sets one password when a reset link is sent twice at once', async () => {
+    const member = await registerMember(backend.url, { email: 'twice@example.com' });
+    await enableMail();
+    const since = smtp.mails.length;
+    const asked = await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', {
+      body: { email: 'twice@example.com' },
+    });
+    expect(asked.status, asked.text).toBe(200);
+    const token = /token=([\w.-]+)/.exec((await smtp.next(since)).text)![1]!;
+    const passwords = ['first-new-1', 'second-new-2'];
+    const answers = await Promise.all(
+      passwords.map((password) =>
+        api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', {
+          body: { email: 'twice@example.com', token, password },
+        }),
+      ),
+    );
+    const won = answers.filter((res) => res.status === 200);
+    expect(won).toHaveLength(1);
+    const lost = answers.find((res) => res.status !== 200)!;
+    expect(lost.body.message).toBe('链接无效或已过期，请重新找回密码');
+    // The password set is the one whose request was answered 200; the reset says so once.
+    const winner = passwords[answers.indexOf(won[0]!)]!;
+    expect(typeof (await login(backend.url, member.username, winner))).toBe('string');
+    const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', {
+      token: await login(backend.url, member.username, winner),
+    });
+    expect(dynamics.body.dynamic.filter((d: { content: string }) => d.content === '通过邮箱找回了密码')).toHaveLength(
+      1,
+    );
+  });
+
   it('mails one reset link a minute to an address, however many ask', async () => {
     await registerMember(backend.url, { email: 'flooded@example.com' });
     await registerMember(backend.url, { email: 'neighbour@example.com' });

@@ -31,7 +31,7 @@ import {
   findUserBySignInEmail,
   findUserByUsername,
   recordLogin,
-  setPassword,
+  replacePassword,
   withoutPassword,
 } from '../user/service';
 import {
@@ -297,7 +297,8 @@ export const accountRpcs = [
       if (claims.pwd !== passwordFingerprint(user.password)) throw badRequest(RESET_LINK_INVALID);
       const password = await hashPassword(req.password, ctx.app.passwordCost);
       await ctx.db.transaction().execute(async (trx) => {
-        await setPassword(trx, user.id, password);
+        // Set only over the password the link was for: a link used twice at once changes it once.
+        if (!(await replacePassword(trx, user.id, user.password, password))) throw badRequest(RESET_LINK_INVALID);
         await addDynamic(trx, user.id, DynamicType.Password, '通过邮箱找回了密码');
       });
       return {};

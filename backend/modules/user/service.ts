@@ -38,6 +38,7 @@ export {
   setArticleCount,
   setCommentCounts,
   setDocCounts,
+  replacePassword,
   setPassword,
   spendCredits,
   updateProfile,

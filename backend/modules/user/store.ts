@@ -238,6 +238,25 @@ export async function setPassword(
     .execute();
 }
 
+/**
+ * setPassword, but only while the password is still `currentHash` (what a reset link was issued
+ * for): whether it was set. Of two resets with one link at once, through any process, one sets it.
+ */
+export async function replacePassword(
+  db: Database,
+  id: number,
+  currentHash: string,
+  passwordHash: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('user')
+    .set({ password: passwordHash, updated_at: now(), ...passwordChanged(null) })
+    .where('id', '=', id)
+    .where('password', '=', currentHash)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function recordLogin(db: Database, id: number, ip: string): Promise<void> {
   await db.updateTable('user').set({ login_at: now(), last_login_ip: ip }).where('id', '=', id).execute();
 }
