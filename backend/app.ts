@@ -321,6 +321,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     settings,
     tokens: new TokenService(await loadJwtSecret(db, config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
     downloadLinkSecret: await sharedSecret(db, 'download', config.dataDir),
+    resetLinkSecret: await sharedSecret(db, 'reset', config.dataDir),
     captcha: new CaptchaStore(db, opts.captchaGenerator),
     mailer: new Mailer(settings),
     sms: new SmsSender(settings, config.sms, app.log),

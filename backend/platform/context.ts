@@ -44,6 +44,8 @@ export interface BackendContext {
    * The key of download links while the admin set none of their own (`download.secret_key`); the same in every process.
    */
   downloadLinkSecret: string;
+  /** The key of password-reset links while the admin set none of their own (`email.secret`); the same in every process. */
+  resetLinkSecret: string;
   captcha: CaptchaStore;
   mailer: Mailer;
   /** SMS through the provider of the `sms` config (endpoints from SMS_* variables). */

@@ -1,3 +1,4 @@
+import { SignJWT, decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
@@ -511,6 +512,42 @@ describe('FindPassword', () => {
       body: { email: 'reset@example.com', token, password: 'brand-new-2' },
     });
     expect(again.body.message).toBe('链接无效或已过期，请重新找回密码');
+  });
+
+  it("refuses a reset link signed with MOREDOC's public default key, and signs with the admin's own", async () => {
+    const member = await registerMember(backend.url, { email: 'forged@example.com' });
+    await enableMail();
+    const mailedToken = async () => {
+      const since = smtp.mails.length;
+      const asked = await api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', {
+        body: { email: 'forged@example.com' },
+      });
+      expect(asked.status, asked.text).toBe(200);
+      return /token=([\w.-]+)/.exec((await smtp.next(since)).text)![1]!;
+    };
+    // A link seen once (even a lapsed one) tells what it was for; with a key anybody knows, a
+    // new one could be signed for as long as the password stays the same.
+    const seen = decodeJwt(await mailedToken());
+    const forge = (key: string) =>
+      new SignJWT({ pwd: seen.pwd })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setJti('forged@example.com')
+        .setExpirationTime('1h')
+        .sign(new TextEncoder().encode(key));
+    const reset = async (token: string, password: string) =>
+      api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', {
+        body: { email: 'forged@example.com', token, password },
+      });
+    expect((await reset(await forge('moredoc'), 'forged-pass-1')).body.message).toBe(
+      '链接无效或已过期，请重新找回密码',
+    );
+    await backend.setConfig({ 'email.secret': 'our-own-reset-key' });
+    try {
+      expect((await reset(await forge('our-own-reset-key'), 'own-key-pass-1')).status).toBe(200);
+      expect(typeof (await login(backend.url, member.username, 'own-key-pass-1'))).toBe('string');
+    } finally {
+      await backend.setConfig({ 'email.secret': 'moredoc' });
+    }
   });
 
   it('sets one password when a reset link is sent twice at once', async () => {

@@ -16,6 +16,7 @@ import { badRequest, conflict, notFound, tooManyRequests, unavailable } from '..
 import { assertValid, clamp, mapUnique } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
 import { revokeToken } from '../../platform/auth/session';
+import { linkKey } from '../../platform/auth/secrets';
 import { bearerFromHeader } from '../../platform/auth/tokens';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import {
@@ -69,9 +70,13 @@ const EMAIL_CODE_SPENT = '邮箱验证码错误次数过多或已失效，请重
 /** A reset link that is malformed, forged, expired, for another address or used already: the visitor asks for a new one. */
 const RESET_LINK_INVALID = '链接无效或已过期，请重新找回密码';
 
+/**
+ * The key of reset links: `email.secret` when the admin set one of their own, else the site's
+ * generated one. Never MOREDOC's public default: with it anybody who saw one link of an account
+ * (its token names the password it is for) could sign a new one, the expiry of the first aside.
+ */
 async function resetKey(ctx: RpcContext): Promise<Uint8Array> {
-  const cfg = await ctx.app.settings.snapshot();
-  return new TextEncoder().encode(cfg.str('email', 'secret') || 'moredoc');
+  return linkKey((await ctx.app.settings.snapshot()).str('email', 'secret'), ctx.app.resetLinkSecret);
 }
 
 /** Binds a reset token to the current password hash, so it stops working once used. */

@@ -1,4 +1,5 @@
 import { SignJWT, jwtVerify } from 'jose';
+import { linkKey } from '../../platform/auth/secrets';
 import type { BackendContext } from '../../platform/context';
 
 // The signed link `/download/<token>?user_id=…&document_id=…&filename=…` (docs/moredoc.md
@@ -6,8 +7,6 @@ import type { BackendContext } from '../../platform/context';
 // `download.url_duration` seconds. Its key is never the login key and never MOREDOC's public
 // default: it is `download.secret_key` when the admin set one of their own, otherwise a
 // secret generated once into the database (`ctx.downloadLinkSecret`, platform/auth/secrets.ts).
-/** The seeded `download.secret_key`: public knowledge, so it counts as "not set". */
-const MOREDOC_DEFAULT_KEY = 'moredoc';
 const DEFAULT_LIFETIME_SECONDS = 60;
 
 export interface DownloadGrant {
@@ -17,10 +16,7 @@ export interface DownloadGrant {
 }
 
 async function signingKey(app: BackendContext): Promise<Uint8Array> {
-  const configured = (await app.settings.snapshot()).str('download', 'secret_key').trim();
-  return new TextEncoder().encode(
-    configured && configured !== MOREDOC_DEFAULT_KEY ? configured : app.downloadLinkSecret,
-  );
+  return linkKey((await app.settings.snapshot()).str('download', 'secret_key'), app.downloadLinkSecret);
 }
 
 const jtiOf = (grant: DownloadGrant) => `${grant.userId}.${grant.hash}.${grant.documentId}`;
