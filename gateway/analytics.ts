@@ -35,3 +35,16 @@ export function analyticsScript(code: string | undefined): AnalyticsScript | und
   last = { code, script };
   return script;
 }
+
+/**
+ * Pages whose address may hold a one-time secret: a password-reset link's token
+ * (`/auth/forgot?token=…`) and a sign-in provider's code (`/oauth/callback?code=…`). A
+ * statistics script sends the address of the page it runs on to its service, where whoever
+ * reads the counts could use the link before its member does: these pages carry none (decision 063).
+ */
+const PAGES_WITH_SECRETS: ReadonlySet<string> = new Set(['/auth/forgot', '/oauth/callback']);
+
+/** The statistics code the page at `path` (its normal form) carries: analyticsScript, but none on PAGES_WITH_SECRETS. */
+export function pageAnalytics(code: string | undefined, path: string): AnalyticsScript | undefined {
+  return PAGES_WITH_SECRETS.has(path.toLowerCase().replace(/\/+$/, '')) ? undefined : analyticsScript(code);
+}

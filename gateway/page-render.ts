@@ -5,7 +5,7 @@
 import { pageHead, type PageInput } from '../shared/page-head';
 import type { RouteMatch } from '../shared/routes';
 import type { StartData } from '../shared/types/start-data';
-import { analyticsScript } from './analytics';
+import { pageAnalytics } from './analytics';
 import type { FirstScreenRenderer } from './first-screen';
 import { paintImageFirst } from './image-first';
 import { canInline, inlineImage } from './inline-image';
@@ -136,7 +136,7 @@ export async function renderVisitorPage(
   ]);
   // An image inside the page is not asked for.
   const inlined = !!(screen && image && dataUrl && canInline(screen.html, image));
-  const analytics = analyticsScript(publicPart?.settings.system?.analytics);
+  const analytics = pageAnalytics(publicPart?.settings.system?.analytics, page.path);
   const html = renderPage(template, {
     head: [renderHead(head, publicPart?.settings.system?.favicon, inlined ? [] : images), analytics?.tag]
       .filter(Boolean)

@@ -16,7 +16,7 @@ import { matchRoute, routeDataCalls } from '../../shared/routes';
 import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
-import { analyticsScript } from '../analytics';
+import { pageAnalytics } from '../analytics';
 import { FIRST_SCREEN_TIME_LIMIT_MS, loadFirstScreen } from '../first-screen';
 import { IMAGE_FIRST_SCRIPT, IMAGE_FIRST_SCRIPT_PATH } from '../image-first';
 import { fetchInlineImage } from '../inline-image';
@@ -253,7 +253,7 @@ export default fp<SpaOptions>(
       if (coding) reply.header('content-encoding', coding);
       if (page.link) reply.header('link', page.link);
       // The page carries the site's statistics code (page-render.ts): its CSP lets it run.
-      const analytics = analyticsScript(publicPart?.settings.system?.analytics);
+      const analytics = pageAnalytics(publicPart?.settings.system?.analytics, normalized);
       if (analytics) reply.header('content-security-policy', pagePolicy(https, analytics));
       const encoded = coding ? encodedBody(page, coding) : page.html;
       const body = Buffer.isBuffer(encoded) ? encoded : await encoded;

@@ -90,6 +90,22 @@ describe('statistics code (system.analytics)', () => {
     expect(directives(res).get('script-src')).toEqual(["'self'", sha256(scripts[0]!)]);
   });
 
+  it('is not on the pages whose address may hold a reset link or a sign-in code, nor in their CSP', async () => {
+    backend.settings.system!.analytics = BAIDU;
+    for (const path of [
+      '/auth/forgot?email=amy%40example.com&token=eyJhbGciOiJIUzI1NiJ9.e30.c2ln',
+      '/AUTH/Forgot/?token=eyJhbGciOiJIUzI1NiJ9.e30.c2ln',
+      '/oauth/callback?code=one-time-code&state=abc',
+    ]) {
+      // (the second is a 404 page, whose app may still show the reset form in the browser)
+      const res = await send(`${gw.url}${path}`, { headers: PERSON });
+      expect(inlineScripts(res.text), path).toEqual([]);
+      expect(directives(res).get('script-src'), path).toEqual(["'self'"]);
+    }
+    // The other sign-in pages count as any page.
+    expect(inlineScripts((await send(`${gw.url}/auth/login`, { headers: PERSON })).text)).toEqual([BAIDU]);
+  });
+
   it('is never part of other answers or their CSP', async () => {
     backend.settings.system!.analytics = BAIDU;
     const api = await send(`${gw.url}/api/v1/settings`);
