@@ -335,6 +335,28 @@ describe('register screen', () => {
     expect(screen.queryByText(/注册即表示/)).toBeNull();
   });
 
+  it('shows a new captcha when the e-mail code is refused for the captcha', async () => {
+    const { fetchMock } = renderApp('/auth/register', {
+      settings: {
+        ...settings,
+        security: { ...settings.security, enable_captcha_register: true, enable_verify_register_email: true },
+      },
+      backend: {
+        'GET /api/v1/user/captcha': {
+          status: 200,
+          body: { enable: true, id: 'cap-1', captcha: 'data:image/png;base64,AA==', type: 'digit' },
+        },
+        'POST /api/v1/user/email/code': { status: 400, body: { code: 3, message: '验证码错误' } },
+      },
+    });
+    await userEvent.type(await screen.findByLabelText('邮箱'), 'amy@example.com');
+    await userEvent.type(await screen.findByLabelText('验证码'), '1234');
+    await userEvent.click(screen.getByRole('button', { name: '发送验证码' }));
+    await waitFor(() => expect(requestsTo(fetchMock, '/api/v1/user/captcha?type=register')).toHaveLength(2));
+    expect(screen.getByLabelText<HTMLInputElement>('验证码').value).toBe('');
+    expect(toasts.value[0]).toMatchObject({ title: '发送验证码失败', description: '验证码错误' });
+  });
+
   it('says so when registration is closed', async () => {
     renderApp('/auth/register', { settings: { ...settings, security: {} } });
     expect(await screen.findByText('系统未开放注册')).toBeTruthy();

@@ -42,6 +42,12 @@ function UsernameRegisterForm({ target }: { target: string }) {
   });
   const { errors, setErrors, submitting, submit: signIn, formRef } = useSignInForm<Field>(target);
 
+  /** A new captcha, the old one's text cleared: the backend spent or refused the old one. */
+  const renewCaptcha = () => {
+    setForm((f) => ({ ...f, captcha: '' }));
+    captcha.refresh();
+  };
+
   const validateForCode = () => {
     const invalid = collectErrors({ email: checkEmail(form.email), captcha: captchaProblem(captcha, form.captcha) });
     setErrors(invalid ?? {});
@@ -70,10 +76,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
       { failure: FAILURE_TITLE.register, success: '注册成功', welcome: '欢迎加入' },
       takenField,
     );
-    if (refused && captcha.required) {
-      setForm((f) => ({ ...f, captcha: '' }));
-      captcha.refresh();
-    }
+    if (refused && captcha.required) renewCaptcha();
   };
 
   return (
@@ -97,6 +100,7 @@ function UsernameRegisterForm({ target }: { target: string }) {
               email={form.email}
               validate={validateForCode}
               captcha={captchaFields(captcha, form.captcha)}
+              onCaptchaRefused={renewCaptcha}
             />
           }
         />
