@@ -66,6 +66,34 @@ describe('two backends on one database', () => {
     expect(other.status).toBe(200);
   });
 
+  it('hold the sign-in limit on a password change too: a session guesses the old password 10 times a minute', async () => {
+    const token = await login(first.url, 'admin', first.adminPassword);
+    const client = { 'x-forwarded-for': '198.51.100.42' };
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        api(backends()[i % 2]!.url, 'PUT', '/api/v1/user/password', {
+          token,
+          headers: client,
+          body: { old_password: `guess-${i}`, new_password: 'taken-over-1' },
+        }),
+      ),
+    );
+    const tried = answers.filter((res) => res.status !== 429);
+    expect(tried.length).toBe(SIGN_IN_LIMIT);
+    expect(tried.every((res) => res.status === 400)).toBe(true);
+    // So is binding a number, where SMS codes are tried.
+    const binds = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        api(first.url, 'PUT', '/api/v1/user/mobile', {
+          token,
+          headers: client,
+          body: { mobile: '13800138000', code: '123456' },
+        }),
+      ),
+    );
+    expect(binds.filter((res) => res.status === 429).length).toBe(12 - SIGN_IN_LIMIT);
+  });
+
   it("accept each other's login tokens", async () => {
     const token = await login(first.url, 'admin', first.adminPassword);
     const me = await api(second.url, 'GET', '/api/v1/user', { token });
