@@ -143,6 +143,44 @@ describe('client-side route guards', () => {
     expect(session.value.loggedIn).toBe(false);
   });
 
+  it("shows the next member who signs in through another tab none of the last one's kept favourites", async () => {
+    let signedOut = false;
+    const { router } = renderApp('/member/favorite', {
+      user: member,
+      backend: {
+        'GET /api/v1/favorite/list': () =>
+          signedOut
+            ? { status: 200, body: { total: 0, favorite: [] } }
+            : {
+                status: 200,
+                body: { total: 1, favorite: [{ id: 9, document_id: 4, title: '上一位的收藏', ext: '.pdf' }] },
+              },
+      },
+    });
+    await screen.findByRole('link', { name: '上一位的收藏' });
+    // The other tab signs out, then another member signs in there: the two writes and their events.
+    const store = (value: object) =>
+      act(() => {
+        const text = JSON.stringify(value);
+        window.localStorage.setItem(SESSION_STORAGE_KEY, text);
+        window.dispatchEvent(
+          new StorageEvent('storage', { key: SESSION_STORAGE_KEY, newValue: text, storageArea: window.localStorage }),
+        );
+      });
+    signedOut = true;
+    store({ loggedIn: false, user: null, permissions: [], allowPages: [] });
+    await waitFor(() => expect(location(router)).toBe('/auth/login?redirect=%2Fmember%2Ffavorite'));
+    store({
+      loggedIn: true,
+      user: { ...member, id: (member.id ?? 0) + 1, username: 'next-member' },
+      permissions: [],
+      allowPages: [],
+    });
+    await act(() => router.navigate('/member/favorite'));
+    expect(await screen.findByText('暂无收藏的文档')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: '上一位的收藏' })).toBeNull();
+  });
+
   it('asks a signed-in member to sign in again on a 401 answer, and goes to the login page with the current path after', async () => {
     const { router } = renderApp('/member/download', {
       user: member,

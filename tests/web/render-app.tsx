@@ -11,7 +11,8 @@ import { AppProviders } from '../../web/src/app/AppProviders';
 import { applyStartData } from '../../web/src/app/boot';
 import { appRoutes } from '../../web/src/app/router';
 import { handleUnauthorized } from '../../web/src/app/unauthorized';
-import { followOtherTabs, initSession } from '../../web/src/features/session/session-store';
+import { initSession } from '../../web/src/features/session/session-store';
+import { followOtherTabsSession } from '../../web/src/features/session/session-actions';
 
 export const settings: StartData['settings'] = {
   system: {
@@ -113,7 +114,7 @@ export function renderApp(
     { initialEntries: [path] },
   );
   api.configure({ fetch: fetchMock as unknown as typeof fetch, onUnauthorized: () => handleUnauthorized(router) });
-  followOtherTabs(() => void router.revalidate(), window.localStorage);
+  followOtherTabsSession(() => router.revalidate(), queryClient, window.localStorage);
   const view = render(
     <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />

@@ -8,7 +8,7 @@ import { boot } from './app/boot';
 import { createAppRouter, type AppRouter } from './app/router';
 import { keepInlinedPages } from './features/reader/inlined-pages';
 import { handleUnauthorized } from './app/unauthorized';
-import { followOtherTabs } from './features/session/session-store';
+import { followOtherTabsSession } from './features/session/session-actions';
 
 /** The gateway rendered the first screen into the page (crawler content does not count). */
 function hasFirstScreen(container: HTMLElement): boolean {
@@ -38,7 +38,7 @@ async function start(): Promise<void> {
   await boot(queryClient);
   const router = createAppRouter(queryClient);
   api.configure({ onUnauthorized: () => handleUnauthorized(router) });
-  followOtherTabs(() => void router.revalidate());
+  followOtherTabsSession(() => router.revalidate(), queryClient);
   // The gateway's first screen is on show (gateway/first-screen.ts): it stays until the
   // screen's code is here, and React then replaces it with the same screen, not a spinner.
   if (hasFirstScreen(container)) await routerReady(router);

@@ -7,6 +7,7 @@ import type { Favorite, ListFavoriteReply } from '../../../../shared/types/docum
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { changeCachedDocument, documentKeys, movedCounter } from '../document/api';
+import { userKeys } from '../user/api';
 
 /** FavoriteAPI's `type`: what a favourite's `document_id` is the id of. */
 export const FavoriteType = { Document: 0, Article: 1 } as const;
@@ -14,11 +15,13 @@ export type FavoriteType = (typeof FavoriteType)[keyof typeof FavoriteType];
 
 const DOCUMENT_TYPE = FavoriteType.Document;
 
+/** Under `userKeys.all`: the member's own, which a sign-out drops. */
 export const favoriteKeys = {
-  all: ['favorite'] as const,
-  ofDocument: (documentId: number) => ['favorite', 'document', documentId] as const,
-  ofArticle: (articleId: number) => ['favorite', 'article', articleId] as const,
-  list: (type: FavoriteType, page: number, size: number) => ['favorite', 'list', type, page, size] as const,
+  all: [...userKeys.all, 'favorite'] as const,
+  ofDocument: (documentId: number) => [...userKeys.all, 'favorite', 'document', documentId] as const,
+  ofArticle: (articleId: number) => [...userKeys.all, 'favorite', 'article', articleId] as const,
+  list: (type: FavoriteType, page: number, size: number) =>
+    [...userKeys.all, 'favorite', 'list', type, page, size] as const,
 };
 
 /** The member's favourite row of a document, or `{}` when it is not one. */

@@ -22,13 +22,15 @@ import { settingsKeys } from '../settings/api';
 import { userKeys } from '../user/api';
 import { vipKeys } from '../vip/api';
 
+/** Under `userKeys.all`: the member's own orders (and the admin's lists), which a sign-out drops. */
 export const orderKeys = {
-  all: ['order'] as const,
-  mine: (page: number, size: number) => ['order', 'mine', page, size] as const,
-  one: (orderNo: string) => ['order', 'one', orderNo] as const,
-  admin: ['order', 'admin'] as const,
-  notifications: (orderNo: string) => ['order', 'admin', 'notification', orderNo] as const,
-  notificationLog: (outcome: string, page: number) => ['order', 'admin', 'notification-log', outcome, page] as const,
+  all: [...userKeys.all, 'order'] as const,
+  mine: (page: number, size: number) => [...userKeys.all, 'order', 'mine', page, size] as const,
+  one: (orderNo: string) => [...userKeys.all, 'order', 'one', orderNo] as const,
+  admin: [...userKeys.all, 'order', 'admin'] as const,
+  notifications: (orderNo: string) => [...userKeys.all, 'order', 'admin', 'notification', orderNo] as const,
+  notificationLog: (outcome: string, page: number) =>
+    [...userKeys.all, 'order', 'admin', 'notification-log', outcome, page] as const,
 };
 
 export const myOrdersQuery = (page: number, size: number) =>

@@ -6,10 +6,12 @@ import type { ListReadingHistoryReply } from '../../../../shared/types/document'
 import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { documentKeys } from '../document/api';
+import { userKeys } from '../user/api';
 
+/** Under `userKeys.all`: the member's own, which a sign-out drops. */
 export const readingHistoryKeys = {
-  all: ['reading-history'] as const,
-  list: (page: number, size: number) => ['reading-history', 'list', page, size] as const,
+  all: [...userKeys.all, 'reading-history'] as const,
+  list: (page: number, size: number) => [...userKeys.all, 'reading-history', 'list', page, size] as const,
 };
 
 /** A page of the member's reading history, newest first. */

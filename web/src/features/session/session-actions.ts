@@ -1,6 +1,6 @@
 // The transitions of docs/product.md §4 that talk to the API: sign-in completion (permissions load),
 // the current-user fetch, logout.
-import { queryOptions, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { User } from '../../../../shared/types/user';
@@ -8,7 +8,15 @@ import { nothingAnswered } from '../../../../shared/api-failure';
 import { ApiError } from '../../api/client';
 import { userApi, userKeys } from '../user/api';
 import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
-import { clearSession, sessionExpired, setPermissions, setUser, signIn } from './session-store';
+import {
+  clearSession,
+  followOtherTabs,
+  session,
+  sessionExpired,
+  setPermissions,
+  setUser,
+  signIn,
+} from './session-store';
 
 /** Loads the permission list and allowPages; a failure shows 获取权限失败. */
 export async function loadPermissions(): Promise<boolean> {
@@ -82,4 +90,24 @@ export function useLogout(): () => Promise<void> {
     await navigate('/');
     queryClient.removeQueries({ queryKey: userKeys.all });
   }, [navigate, queryClient]);
+}
+
+/**
+ * This tab follows the session another tab stores (followOtherTabs): its route guards run again
+ * (`revalidate`), and once a sign-out there (or another member's sign-in) has taken this tab off
+ * the member's screens, the member's data leaves the cache as a logout here drops it: the next
+ * member on this browser is not shown the last one's downloads, favourites or orders.
+ */
+export function followOtherTabsSession(
+  revalidate: () => Promise<void>,
+  queryClient: QueryClient,
+  storage?: Storage,
+): void {
+  followOtherTabs((previous) => {
+    void revalidate().then(() => {
+      const now = session.peek();
+      if (previous.loggedIn && (!now.loggedIn || now.user?.id !== previous.user?.id))
+        queryClient.removeQueries({ queryKey: userKeys.all });
+    });
+  }, storage);
 }

@@ -67,19 +67,23 @@ let stopFollowing: (() => void) | undefined;
 /**
  * Takes up the session that another tab of the site stores (`storage` events reach only the
  * others; they share the cookie): signed out there, this tab is signed out too, and signed in
- * there, it is no longer asked to sign in again. `onChange` runs after (the router's guards,
- * which send a member screen left signed out to the login page).
+ * there, it is no longer asked to sign in again. `onChange` runs after, with the session this tab
+ * had before (the router's guards, which send a member screen left signed out to the login page).
  */
-export function followOtherTabs(onChange: () => void, storage: Storage | undefined = globalThis.localStorage): void {
+export function followOtherTabs(
+  onChange: (previous: SessionSnapshot) => void,
+  storage: Storage | undefined = globalThis.localStorage,
+): void {
   stopFollowing?.();
   if (!storage || typeof window === 'undefined') return;
   const listener = (event: StorageEvent) => {
     if (event.key !== SESSION_STORAGE_KEY || event.storageArea !== storage) return;
     const stored = readStoredSession(storage);
-    if (JSON.stringify(stored) === JSON.stringify(session.peek())) return;
+    const previous = session.peek();
+    if (JSON.stringify(stored) === JSON.stringify(previous)) return;
     session.value = stored;
     if (stored.loggedIn) sessionExpired.value = false;
-    onChange();
+    onChange(previous);
   };
   window.addEventListener('storage', listener);
   stopFollowing = () => window.removeEventListener('storage', listener);
