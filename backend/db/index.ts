@@ -37,6 +37,7 @@ import * as m032 from './migrations/032_email_code_attempts';
 import * as m033 from './migrations/033_email_code_ip';
 import * as m034 from './migrations/034_dynamic_reward_escaped';
 import * as m035 from './migrations/035_document_live_order';
+import * as m036 from './migrations/036_document_user_order';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '033_email_code_ip': m033,
   '034_dynamic_reward_escaped': m034,
   '035_document_live_order': m035,
+  '036_document_user_order': m036,
 };
 
 export type Database = Kysely<DB>;
