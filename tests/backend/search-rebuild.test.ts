@@ -9,7 +9,8 @@ import { jobState, queueJob } from '../helpers/document-fixtures';
 // documents the site opened its port, and answered anything, two minutes after its start. The
 // backend runs in this process, so this file's own turns stand for the requests: while the job
 // runs, a turn must come between two of its batches, when the index holds part of them, and
-// a batch must be short: a request waits for one (100 entries held it about a second).
+// a batch must be short: a request waits for one at each of its turns (100 entries held it
+// about a second; with 10, a library page took 0.2–1.7 s during a rebuild of 20,000).
 
 const DOCUMENTS = 250;
 const backend = useBackend();
@@ -53,7 +54,7 @@ beforeAll(async () => {
 });
 
 describe('a rebuild of the document search index', () => {
-  it('lets the event loop turn after every 10 entries: the index is seen filling by at most 10 between two turns', async () => {
+  it('lets the event loop turn after every entry: the index is seen filling by at most one between two turns', async () => {
     const job = await queueJob(backend.dataDir, 'document.reindex', {});
     const seenWhileRunning: number[] = [];
     for (;;) {
@@ -70,6 +71,6 @@ describe('a rebuild of the document search index', () => {
     const partly = seenWhileRunning.filter((count) => count > 0 && count < DOCUMENTS);
     expect(partly.length, seenWhileRunning.join(', ')).toBeGreaterThan(0);
     const steps = seenWhileRunning.slice(1).map((count, i) => count - seenWhileRunning[i]!);
-    expect(Math.max(...steps), seenWhileRunning.join(', ')).toBeLessThanOrEqual(10);
+    expect(Math.max(...steps), seenWhileRunning.join(', ')).toBeLessThanOrEqual(1);
   }, 60_000);
 });

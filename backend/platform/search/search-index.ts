@@ -25,10 +25,13 @@
 export type SearchCollection = 'document' | 'article';
 
 /**
- * Entries a rebuild from the tables indexes between two turns of the event loop: a request waits for at most one batch
- * (100 texts of 600–1,500 characters held it about a second on the shared 2-core machine, 10 a tenth of that).
+ * Entries a rebuild from the tables indexes between two turns of the event loop. A request waits for a batch at each of
+ * its turns (a library page takes several: its socket, the first screen's thread, the answer), and on SQLite a batch
+ * is mostly the index's own writes (3–14 ms an entry of 600–1,500 characters, as loaded as the shared 2-core machine
+ * is), so one entry a turn: while 20,000 documents were indexed a library page took 0.50 s (median; 0.95 s p90) with
+ * 10, 0.10 s (0.44 s) with one, and the rebuild went no slower (docs/performance.md §11).
  */
-export const REBUILD_BATCH = 10;
+export const REBUILD_BATCH = 1;
 
 /** Values to filter and sort by. Only `createdAt` is needed; the rest default to 0 or ''. */
 export interface SearchAttributes {
