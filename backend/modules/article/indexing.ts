@@ -1,7 +1,7 @@
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import { richTextToText } from '../../platform/rich-text';
-import { REBUILD_BATCH, type SearchEntry } from '../../platform/search/search-index';
+import type { SearchEntry } from '../../platform/search/search-index';
 import { nextTurn } from '../../platform/turns';
 import { articlesForIndex, categoryIdsOf, publishedArticleIds, type ArticleRow } from './store';
 
@@ -67,16 +67,17 @@ export async function countArticleView(app: BackendContext, id: number): Promise
 }
 
 /**
- * Empties the index and fills it again from the article tables, REBUILD_BATCH articles at a time, the site answering
- * between them (as rebuildSearchIndex); with `refill`, upserts them without emptying it (an index that holds them all already,
- * entries of an older layout: needsRefill).
+ * Empties the index and fills it again from the article tables, the index's `rebuildBatch` articles at a time, the site
+ * answering between them (as rebuildSearchIndex); with `refill`, upserts them without emptying it (an index that holds
+ * them all already, entries of an older layout: needsRefill).
  */
 export async function rebuildArticleIndex(app: BackendContext, { refill = false } = {}): Promise<number> {
   if (!refill) await app.search.article.clear();
   const ids = await publishedArticleIds(app.db);
-  for (let i = 0; i < ids.length; i += REBUILD_BATCH) {
+  const batch = app.search.article.rebuildBatch;
+  for (let i = 0; i < ids.length; i += batch) {
     await nextTurn();
-    const rows = (await articlesForIndex(app.db, ids.slice(i, i + REBUILD_BATCH))).filter(isFindable);
+    const rows = (await articlesForIndex(app.db, ids.slice(i, i + batch))).filter(isFindable);
     await app.search.article.upsert(await entriesOf(app, rows));
   }
   return ids.length;

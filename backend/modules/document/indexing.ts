@@ -1,7 +1,7 @@
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import { nextTurn } from '../../platform/turns';
-import { REBUILD_BATCH, type SearchEntry } from '../../platform/search/search-index';
+import type { SearchEntry } from '../../platform/search/search-index';
 import { freePages } from './access';
 import { searchSnippetPages } from './page-text';
 import { categoryIdsOf, documentsByIds, isSearchable, searchableDocumentIds, textOf, type DocumentRow } from './store';
@@ -87,16 +87,18 @@ export async function countSearchView(app: BackendContext, row: DocumentRow): Pr
 }
 
 /**
- * Empties the index and fills it again from the document tables, REBUILD_BATCH documents at a time, the site answering
- * between them (20,000 documents took two minutes, during which the site had answered nothing); with `refill`, upserts
- * them without emptying it (an index that holds them all already, entries of an older layout: needsRefill).
+ * Empties the index and fills it again from the document tables, the index's `rebuildBatch` documents at a time, the
+ * site answering between them (20,000 documents took two minutes, during which the site had answered nothing); with
+ * `refill`, upserts them without emptying it (an index that holds them all already, entries of an older layout:
+ * needsRefill).
  */
 export async function rebuildSearchIndex(app: BackendContext, { refill = false } = {}): Promise<number> {
   if (!refill) await app.search.document.clear();
   const ids = await searchableDocumentIds(app.db);
-  for (let i = 0; i < ids.length; i += REBUILD_BATCH) {
+  const batch = app.search.document.rebuildBatch;
+  for (let i = 0; i < ids.length; i += batch) {
     await nextTurn();
-    const rows = (await documentsByIds(app.db, ids.slice(i, i + REBUILD_BATCH))).filter(isSearchable);
+    const rows = (await documentsByIds(app.db, ids.slice(i, i + batch))).filter(isSearchable);
     await app.search.document.upsert(await entriesOf(app, rows));
   }
   return ids.length;

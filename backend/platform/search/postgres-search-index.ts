@@ -127,6 +127,11 @@ function foldedTitle(title: string): string {
 
 export class PostgresSearchIndex implements SearchIndex {
   readonly collection: SearchCollection;
+  /**
+   * Ten: the writes wait on the database's socket, where requests get their turns; each batch is a transaction of
+   * round trips, which smaller batches would multiply.
+   */
+  readonly rebuildBatch = 10;
   private readonly tables: PostgresTables;
   private readonly tokens: TokenTables;
   private readonly texts: PostgresStoredTexts;

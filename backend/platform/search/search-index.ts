@@ -24,15 +24,6 @@
 
 export type SearchCollection = 'document' | 'article';
 
-/**
- * Entries a rebuild from the tables indexes between two turns of the event loop. A request waits for a batch at each of
- * its turns (a library page takes several: its socket, the first screen's thread, the answer), and on SQLite a batch
- * is mostly the index's own writes (3–14 ms an entry of 600–1,500 characters, as loaded as the shared 2-core machine
- * is), so one entry a turn: while 20,000 documents were indexed a library page took 0.50 s (median; 0.95 s p90) with
- * 10, 0.10 s (0.44 s) with one, and the rebuild went no slower (docs/performance.md §11).
- */
-export const REBUILD_BATCH = 1;
-
 /** Values to filter and sort by. Only `createdAt` is needed; the rest default to 0 or ''. */
 export interface SearchAttributes {
   categoryIds?: readonly number[];
@@ -152,6 +143,11 @@ export interface SearchResult {
 
 export interface SearchIndex {
   readonly collection: SearchCollection;
+  /**
+   * Entries a rebuild from the owning tables indexes between two turns of the event loop (the site answers between
+   * them): as few as the engine's writes need to keep a request from waiting, which it does at each of its turns.
+   */
+  readonly rebuildBatch: number;
   /** Adds or replaces entries by id (replacing drops every old token). */
   upsert(entries: readonly SearchEntry[]): Promise<void>;
   /** Changes filter and sort values (counters, categories) without indexing the text again. */
