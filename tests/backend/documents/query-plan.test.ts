@@ -102,7 +102,7 @@ beforeAll(async () => {
       .insertInto('document')
       .values(
         Array.from({ length: 1000 }, (_, i) => ({
-          title: `他人文档${i}`,
+          title: i === 0 ? 'Kafka 手册' : `他人文档${i}`,
           user_id: other.user.id,
           uuid: crypto.randomBytes(8).toString('hex'),
           ext: '.pdf',
@@ -145,6 +145,24 @@ describe('the document lists read their pages in index order', () => {
     // Not the whole table walked by id, each row's uploader compared.
     expect(plan).toMatch(TEST_ENGINE === 'postgres' ? /Index Cond: \(\(?user_id = / : /USING INDEX \S+ \(user_id=/);
   });
+
+  it.runIf(TEST_ENGINE === 'postgres')(
+    "the admin's keyword filter compares a Chinese word as SQLite does, without lowercasing every row's text",
+    async () => {
+      const chinese = await pageQueryOf(() =>
+        backend.admin('GET', '/api/v1/document/list', { query: { page: 1, size: 10, wd: '排序' } }),
+      );
+      expect(chinese).toMatch(/"title" LIKE /);
+      expect(chinese).not.toMatch(/ILIKE/);
+      const found = await backend.admin('GET', '/api/v1/document/list', { query: { page: 1, size: 10, wd: '排序' } });
+      expect(found.body.total).toBe(3);
+      // A Latin letter folds its case, as SQLite's LIKE does.
+      const latin = await pageQueryOf(() =>
+        backend.admin('GET', '/api/v1/document/list', { query: { page: 1, size: 10, wd: 'kafka' } }),
+      );
+      expect(latin).toMatch(/"title" ILIKE /);
+    },
+  );
 
   it.runIf(TEST_ENGINE === 'postgres')(
     "the admin's page past an offset looks up its rows' names only, not those of the rows it passes over",
