@@ -47,8 +47,9 @@ export class SqliteSearchIndex implements SearchIndex {
    * One: an entry's writes (tokens into three FTS5 tables, the stored text) take 3–14 ms for 600–1,500 characters, as
    * loaded as the shared 2-core machine is, and hold the event loop, the queries settling without I/O. A library page
    * met a batch at each of its turns (socket, the first screen's thread, the answer): while 20,000 documents were
-   * indexed it took 0.50 s (median; 0.95 s p90) with 10 entries a turn, 0.10 s (0.44 s) with one, and the rebuild went
-   * no slower (docs/performance.md §11).
+   * indexed it took 0.50 s (median; 0.95 s p90) with 10 entries a turn, 0.10 s (0.44 s) with one. Each turn's commit
+   * writes an FTS5 segment: alone, one entry a transaction cost 4.8–9.3 ms an entry against 4.3–6.5 ms for ten
+   * (docs/performance.md §11).
    */
   readonly rebuildBatch = 1;
   private readonly fts: string;
