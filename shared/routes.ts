@@ -242,6 +242,7 @@ const ROUTE_TABLE = [
   adminRoute('/admin/config/captcha', '验证码配置', inGroup('config', '验证码配置')),
   adminRoute('/admin/config/display', '展示配置', inGroup('config', '展示配置')),
   adminRoute('/admin/config/download', '下载配置', inGroup('config', '下载配置')),
+  adminRoute('/admin/config/score', '积分配置', inGroup('config', '积分配置')),
   adminRoute('/admin/config/security', '安全配置', inGroup('config', '安全配置')),
   adminRoute('/admin/config/converter', '转换配置', inGroup('config', '转换配置')),
   // Ours: the SMS provider, templates and sending limits (docs/api.md §6).
@@ -270,7 +271,9 @@ const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
   article: ['category', 'list', 'set', 'recycle'].map((s) => `/admin/article/${s}`),
   // the product's menu plus screens it lists as routes only, which need an entry to be reached:
   // punishments (MOREDOC's 处罚管理), SMS (短信管理), the display settings (MOREDOC's 展示配置),
-  // writing an article (发布文章), our SMS settings, and the reports (举报管理, below).
+  // the credits (MOREDOC's 积分配置: without it a site could not name its credits or set what
+  // registering, signing in and uploading earn), writing an article (发布文章), our SMS settings,
+  // and the reports (举报管理, below).
   user: ['list', 'group', 'permission', 'punishment', 'vip', 'sms'].map((s) => `/admin/user/${s}`),
   config: [
     'system',
@@ -283,6 +286,7 @@ const MENU_ORDER: Readonly<Record<string, readonly string[]>> = {
     'security',
     'converter',
     'download',
+    'score',
     'email',
     'sms',
   ].map((s) => `/admin/config/${s}`),

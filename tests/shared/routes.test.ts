@@ -108,7 +108,8 @@ describe('route table', () => {
     const user = ['list', 'sms', 'vip', 'group', 'permission', 'punishment'];
     const article = ['set', 'list', 'category', 'recycle'];
     const document = ['list', 'upload', 'recycle', 'category', 'language', 'searchrecord'];
-    // the product's eleven, and ours: the SMS settings (docs/api.md §6).
+    // the product's eleven, the credits (MOREDOC's 积分配置, the config category `score`), and
+    // ours: the SMS settings (docs/api.md §6).
     const config = [
       'pay',
       'vip',
@@ -121,6 +122,7 @@ describe('route table', () => {
       'download',
       'security',
       'converter',
+      'score',
       'sms',
     ];
     const expected = [
@@ -132,7 +134,7 @@ describe('route table', () => {
       ...document.map((s) => `/admin/document/${s}`),
       ...config.map((s) => `/admin/config/${s}`),
     ];
-    expect(expected).toHaveLength(2 + 9 + 6 + 4 + 6 + 12);
+    expect(expected).toHaveLength(2 + 9 + 6 + 4 + 6 + 13);
     // Plus /admin/index, which the product's access rules always allow: MOREDOC's admin home.
     expect(adminRoutes.map((r) => r.path).sort()).toEqual([...expected, '/admin/index'].sort());
     for (const path of expected) {
@@ -251,7 +253,7 @@ describe('admin menu', () => {
   const allPages = adminRoutes.map((r) => r.path);
   const labels = (entries: typeof adminMenu) => entries.map((e) => e.label);
 
-  it('follows the admin menu of docs/product.md §2 (plus 处罚管理, 短信管理, 展示配置, 短信配置, 上传文档, 发布文章, 举报管理 and 广告管理): groups and single screens in order, with Chinese labels', () => {
+  it('follows the admin menu of docs/product.md §2 (plus 处罚管理, 短信管理, 展示配置, 积分配置, 短信配置, 上传文档, 发布文章, 举报管理 and 广告管理): groups and single screens in order, with Chinese labels', () => {
     expect(labels(adminMenu)).toEqual([
       '文档管理',
       '文章管理',
@@ -301,6 +303,7 @@ describe('admin menu', () => {
       ['/admin/config/security', '安全配置'],
       ['/admin/config/converter', '转换配置'],
       ['/admin/config/download', '下载配置'],
+      ['/admin/config/score', '积分配置'],
       ['/admin/config/email', '邮箱配置'],
       ['/admin/config/sms', '短信配置'],
     ]);

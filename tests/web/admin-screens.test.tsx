@@ -137,6 +137,37 @@ describe('config screen', { timeout: 20_000 }, () => {
     expect(requests(fetchMock, 'PUT', '/api/v1/config')).toHaveLength(0);
   });
 
+  it('sets the credits (积分配置) from the menu: their name and what registering earns', async () => {
+    const score: Config[] = [
+      { id: 54, name: 'credit_name', label: '积分名称', value: '魔豆', input_type: 'text', category: 'score' },
+      { id: 55, name: 'register', label: '注册', value: '10', input_type: 'number', category: 'score' },
+    ];
+    const { fetchMock } = renderApp('/admin/config/system', {
+      user: admin,
+      permissions: configPermissions,
+      backend: {
+        ...backend(),
+        'GET /api/v1/config/list': (url) => ({
+          status: 200,
+          body: { config: url.searchParams.get('category') === 'score' ? score : rows },
+        }),
+      },
+    });
+    await screen.findByLabelText('网站名称');
+    await userEvent.click(screen.getByRole('menuitem', { name: '积分配置' }));
+    expect(await screen.findByRole('heading', { name: '积分配置' })).toBeTruthy();
+    const register = (await screen.findByLabelText('注册')) as HTMLInputElement;
+    await userEvent.clear(register);
+    await userEvent.type(register, '20');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(requests(fetchMock, 'PUT', '/api/v1/config')).toHaveLength(1));
+    const body = JSON.parse(String(requests(fetchMock, 'PUT', '/api/v1/config')[0]?.[1]?.body)) as { config: Config[] };
+    expect(body.config).toEqual([
+      { id: 54, name: 'credit_name', category: 'score', value: '魔豆' },
+      { id: 55, name: 'register', category: 'score', value: '20' },
+    ]);
+  });
+
   it('lets a role holding UpdateConfig edit and save', async () => {
     renderApp('/admin/config/system', {
       user: { id: 9, username: 'ops' },

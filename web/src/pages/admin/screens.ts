@@ -50,6 +50,7 @@ export const adminScreens: Readonly<Record<Exclude<AdminRouteName, DashboardRout
   'admin-config-email': configScreen,
   'admin-config-download': configScreen,
   'admin-config-converter': configScreen,
+  'admin-config-score': configScreen,
   'admin-config-pay': configScreen,
   'admin-config-vip': configScreen,
   'admin-config-oauth': configScreen,
