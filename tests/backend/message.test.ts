@@ -22,7 +22,8 @@ const unread = async (member: Member) =>
 describe('messages about documents', () => {
   it('tells the uploader of an approval and a rejection; the centre counts, marks and deletes them', async () => {
     const member = await uploader(backend.url, backend.adminToken, { review: true });
-    const approved = await createDocument(backend.url, member.token, textFile('通过'), '读书笔记.txt');
+    // Converted while it waited for the review (the reviewer reads it): public once approved.
+    const approved = await insertDocument(backend.dataDir, { userId: member.user.id, title: '读书笔记', status: 6 });
     const rejected = await createDocument(backend.url, member.token, textFile('拒绝'), '广告传单.txt');
     expect(await unread(member)).toBe(0);
     await backend.admin('PUT', '/api/v1/document/check', { body: { id: [approved.id], status: 2 } });
@@ -42,7 +43,7 @@ describe('messages about documents', () => {
       expect.objectContaining({
         type: 1,
         title: '文档审核通过',
-        content: '您上传的文档《读书笔记》已通过审核，转换完成后所有人都可以阅读。',
+        content: '您上传的文档《读书笔记》已通过审核，现在所有人都可以阅读。',
         target_id: approved.id,
       }),
     ]);
@@ -66,6 +67,24 @@ describe('messages about documents', () => {
 
     await api(backend.url, 'DELETE', '/api/v1/message', { token: member.token, query: { id: [list.message[0].id] } });
     expect((await messages(member)).total).toBe(1);
+  });
+
+  it('tells the uploader of an approval before the conversion that it is public once converted', async () => {
+    const member = await uploader(backend.url, backend.adminToken, { review: true });
+    const waiting = await insertDocument(backend.dataDir, {
+      userId: member.user.id,
+      title: '尚未转换',
+      status: 6,
+      pages: 0,
+    });
+    await backend.admin('PUT', '/api/v1/document/check', { body: { id: [waiting.id], status: 2 } });
+    const approvals = (await messages(member)).message.filter((m: { type: number }) => m.type === 1);
+    expect(approvals).toEqual([
+      expect.objectContaining({
+        content: '您上传的文档《尚未转换》已通过审核，转换完成后所有人都可以阅读。',
+        target_id: waiting.id,
+      }),
+    ]);
   });
 
   it('tells the uploader why a document failed to convert', async () => {

@@ -30,6 +30,8 @@ export async function insertDocument(
     ext?: string;
     price?: number;
     status?: number;
+    /** 0: not converted yet. */
+    pages?: number;
     deletedAt?: string | null;
     bytes?: Buffer;
   },
@@ -55,7 +57,7 @@ export async function insertDocument(
         size: bytes.length,
         ext,
         status: opts.status ?? 2,
-        pages: 3,
+        pages: opts.pages ?? 3,
         hash,
         created_at: ts,
         updated_at: ts,

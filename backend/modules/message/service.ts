@@ -13,13 +13,14 @@ interface DocumentRef {
   user_id: number;
 }
 
-export function documentReviewed(doc: DocumentRef, approved: boolean): NewMessage {
+/** An approved document with pages is public at once; one without waits for its conversion. */
+export function documentReviewed(doc: DocumentRef & { pages: number }, approved: boolean): NewMessage {
   return approved
     ? {
         user_id: doc.user_id,
         type: MessageType.DocumentApproved,
         title: '文档审核通过',
-        content: `您上传的文档《${doc.title}》已通过审核，转换完成后所有人都可以阅读。`,
+        content: `您上传的文档《${doc.title}》已通过审核，${doc.pages > 0 ? '现在' : '转换完成后'}所有人都可以阅读。`,
         target_type: TargetType.Document,
         target_id: doc.id,
       }
