@@ -309,6 +309,29 @@ describe('article page', { timeout: 30_000 }, () => {
     );
   });
 
+  it('adds the article to the favourites once on a double tap of 收藏', async () => {
+    let favorite: { id?: number } = {};
+    const { fetchMock } = renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/favorite': () => ({ status: 200, body: favorite }),
+        'POST /api/v1/favorite': () => {
+          if (favorite.id) return { status: 409, body: { code: 6, message: '您已经收藏过了' } };
+          favorite = { id: 77 };
+          return { status: 200, body: favorite };
+        },
+      }),
+    });
+    const button = await screen.findByRole('button', { name: '收藏' });
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+    const release = holdCalls(fetchMock, (url) => url.pathname === '/api/v1/favorite');
+    await userEvent.setup({ delay: null }).dblClick(button);
+    release();
+    expect(await screen.findByRole('button', { name: '已收藏' })).toBeTruthy();
+    await waitFor(() => expect(toasts.value.map((t) => t.title)).toEqual(['收藏成功']));
+    expect(requests(fetchMock, 'POST', '/api/v1/favorite')).toHaveLength(1);
+  });
+
   it('adds the article to the member’s favourites and takes it out again', async () => {
     let favorite: { id?: number } = {};
     const { fetchMock } = renderApp('/article/detail/about', {

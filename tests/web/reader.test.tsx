@@ -9,7 +9,7 @@ import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { TYPING_PAUSE_MS } from '../../web/src/features/reader/FindInDocument';
 import { NEAR_MARGIN } from '../../web/src/features/reader/use-lazy-pages';
 import { clearSession, session } from '../../web/src/features/session/session-store';
-import { clearToasts } from '../../web/src/kit/toasts/toast-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { expectConversionPolling, fakePolling, nextPoll } from './polling';
 import { admin, holdCalls, member, renderApp, type Backend, type scriptedFetch } from './render-app';
 
@@ -752,6 +752,36 @@ describe('the reader', { timeout: 20_000 }, () => {
       user: { id: 5, username: 'bob' },
     });
     expect(within(await panel()).getByRole('button', { name: '免费下载' })).toBeTruthy();
+  });
+
+  it('favourites once on a double tap of 收藏, even before the first answers (no 您已经收藏过了)', async () => {
+    let favorite: { id?: number } = {};
+    const { fetchMock } = renderApp('/library/7/42', {
+      user: member,
+      backend: backend(
+        {},
+        {
+          'GET /api/v1/favorite': () => ({ status: 200, body: favorite }),
+          'POST /api/v1/favorite': () => {
+            if (favorite.id) return { status: 409, body: { code: 6, message: '您已经收藏过了' } };
+            favorite = { id: 9 };
+            return { status: 200, body: { id: 9, document_id: 42 } };
+          },
+        },
+      ),
+    });
+    // Tapped once the member's favourite state is known (the button is busy until then).
+    await waitFor(() => expect(screen.getByRole('button', { name: '☆ 收藏' }).className).not.toContain('loading'));
+    const release = holdCalls(fetchMock, (url) => url.pathname === '/api/v1/favorite');
+    await userEvent.setup({ delay: null }).dblClick(screen.getByRole('button', { name: '☆ 收藏' }));
+    release();
+    expect(await screen.findByRole('button', { name: '★ 已收藏' })).toBeTruthy();
+    await waitFor(() => expect(toasts.value.map((t) => t.title)).toEqual(['收藏成功']));
+    const posts = fetchMock.mock.calls.filter(
+      ([url, init]) =>
+        init?.method === 'POST' && new URL(String(url), 'http://localhost').pathname === '/api/v1/favorite',
+    );
+    expect(posts).toHaveLength(1);
   });
 
   it('downloads once on a double click of 免费下载, even before the first download answers', async () => {

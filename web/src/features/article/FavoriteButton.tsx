@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { unwrap } from '../../api/client';
@@ -23,6 +24,17 @@ export function FavoriteButton({ articleId }: { articleId: number }) {
     onSuccess: (_, removing) => toast.success(removing ? '已取消收藏' : '收藏成功'),
     onError: (error, removing) => toastFailure(removing ? '取消收藏失败' : '收藏失败', error),
   });
+  // One toggle at a time, as the document's 收藏: a double tap's second tap comes before the button is busy.
+  const toggling = useRef(false);
+  const start = () => {
+    if (toggling.current) return;
+    toggling.current = true;
+    toggle.mutate(favoriteId, {
+      onSettled: () => {
+        toggling.current = false;
+      },
+    });
+  };
   if (!loggedIn) {
     return (
       <Link
@@ -43,7 +55,7 @@ export function FavoriteButton({ articleId }: { articleId: number }) {
       disabled={favorite.isPending}
       aria-pressed={Boolean(favoriteId)}
       aria-label={favoriteId ? '已收藏' : '收藏'}
-      onClick={() => toggle.mutate(favoriteId)}
+      onClick={start}
     >
       {favoriteId ? '已收藏' : '收藏'}
     </Button>

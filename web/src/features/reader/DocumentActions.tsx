@@ -2,7 +2,7 @@
 // favourite, share its link, report it (docs/product.md §9 reasons). Members only; visitors are
 // offered the login.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { COPYRIGHT_REPORT_HINT, COPYRIGHT_REPORT_REASON, reportReasonOptions } from '../../../../shared/constants';
@@ -31,9 +31,21 @@ function FavoriteButton({ doc }: { doc: Document }) {
     onSuccess: (_, removing) => toast.success(removing ? '已取消收藏' : '收藏成功'),
     onError: (error, removing) => toastFailure(removing ? '取消收藏失败' : '收藏失败', error),
   });
+  // One toggle at a time: the second tap of a double tap comes before the button is busy, and
+  // would favourite again (您已经收藏过了) or remove what is already gone.
+  const toggling = useRef(false);
+  const start = () => {
+    if (toggling.current) return;
+    toggling.current = true;
+    toggle.mutate(favoriteId, {
+      onSettled: () => {
+        toggling.current = false;
+      },
+    });
+  };
   return (
     <Button
-      onClick={() => toggle.mutate(favoriteId)}
+      onClick={start}
       loading={toggle.isPending || favorite.isPending}
       aria-pressed={Boolean(favoriteId)}
       type={favoriteId ? 'warning' : 'tertiary'}
