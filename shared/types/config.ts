@@ -99,6 +99,7 @@ export const SETUP_ITEMS = [
   'mail',
   'payment',
   'domain',
+  'home_title',
   'admin_password',
   'libreoffice',
   'calibre',

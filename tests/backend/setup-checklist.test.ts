@@ -39,6 +39,7 @@ describe('GetSetupChecklist', () => {
       'mail',
       'payment',
       'domain',
+      'home_title',
       'admin_password',
       'libreoffice',
       'calibre',
@@ -73,6 +74,12 @@ describe('GetSetupChecklist', () => {
     await backend.setConfig({ 'system.domain': 'https://docs.example.com' });
     expect(await missing()).not.toContain('domain');
 
+    // The home page's title and description both the site's own: the seed's brand no longer shows.
+    await backend.setConfig({ 'system.title': '书香文库 - 免费文档分享' });
+    expect(await missing()).toContain('home_title');
+    await backend.setConfig({ 'system.description': '书香文库收录各类学习资料。' });
+    expect(await missing()).not.toContain('home_title');
+
     const changed = await backend.admin('PUT', '/api/v1/user/password', {
       body: { id: 1, old_password: backend.adminPassword, new_password: 'a-new-admin-password' },
     });
@@ -82,7 +89,7 @@ describe('GetSetupChecklist', () => {
 
   it('does not ask for a new admin password that was given (ADMIN_PASSWORD), nor for converters that are installed', async () => {
     const res = await api(equipped.url, 'GET', '/api/v1/setup/checklist', { token: equipped.adminToken });
-    expect(res.body.missing).toEqual(['category', 'mail', 'payment']);
+    expect(res.body.missing).toEqual(['category', 'mail', 'payment', 'home_title']);
   });
 
   it('is for holders of its permission', async () => {

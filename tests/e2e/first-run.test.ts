@@ -38,6 +38,7 @@ describe('the first-run checklist on the dashboard', () => {
       '邮件服务未配置',
       '没有可用的支付方式',
       '尚未填写网站域名',
+      '首页标题和网站描述仍是默认的「MOREDOC · 魔豆文库」',
       '管理员仍在使用初始密码',
       '未安装 LibreOffice',
       '未安装 calibre',
@@ -85,6 +86,8 @@ describe('the first-run checklist on the dashboard', () => {
       'pay.provider': 'manual',
       'pay.manual_instructions': '转账至招商银行 6225 **** 0001，备注订单号',
       'system.domain': 'https://docs.example.com',
+      'system.title': '书香文库 - 免费文档分享',
+      'system.description': '书香文库收录各类学习资料。',
     };
     const saved = await api(site.url, 'PUT', '/api/v1/config', {
       token,

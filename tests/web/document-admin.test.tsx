@@ -571,13 +571,20 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       'GET /api/v1/envs': { status: 200, body: { envs: [] } },
       'GET /api/v1/setup/checklist': { status: 200, body: missing.length ? { missing } : {} },
     });
-    renderApp('/admin/dashboard', { user: admin, backend: backend(['category', 'domain', 'admin_password']) });
+    renderApp('/admin/dashboard', {
+      user: admin,
+      backend: backend(['category', 'domain', 'home_title', 'admin_password']),
+    });
     const checklist = await screen.findByRole('region', { name: '建站清单' });
     expect(await within(checklist).findByText('还没有文档分类')).toBeTruthy();
     expect(within(checklist).getByRole('link', { name: '添加文档分类' }).getAttribute('href')).toBe(
       '/admin/document/category',
     );
     expect(within(checklist).getByRole('link', { name: '填写网站域名' }).getAttribute('href')).toBe(
+      '/admin/config/system',
+    );
+    expect(within(checklist).getByText('首页标题和网站描述仍是默认的「MOREDOC · 魔豆文库」')).toBeTruthy();
+    expect(within(checklist).getByRole('link', { name: '修改首页标题和网站描述' }).getAttribute('href')).toBe(
       '/admin/config/system',
     );
     expect(within(checklist).getByRole('link', { name: '修改密码' }).getAttribute('href')).toBe(

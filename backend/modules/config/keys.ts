@@ -56,6 +56,12 @@ function category(name: string, rows: Row[]): ConfigKeyDef[] {
   }));
 }
 
+/**
+ * MOREDOC's seed of the home page's title, keywords and description: its own brand, which a new
+ * site shows to visitors and search engines until the admin writes its own (the 建站清单 says so).
+ */
+export const SEEDED_HOME_TEXT = 'MOREDOC · 魔豆文库';
+
 export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
   ...category('system', [
     ['sitename', '网站名称', '魔豆文库', 'text', 10],
@@ -75,9 +81,9 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
         retired: ['https://moredoc.mnt.ltd'],
       },
     ],
-    ['title', '首页标题', 'MOREDOC · 魔豆文库', 'text', 20],
-    ['keywords', '网站关键字', 'MOREDOC · 魔豆文库', 'text', 30],
-    ['description', '网站描述', 'MOREDOC · 魔豆文库', 'textarea', 40],
+    ['title', '首页标题', SEEDED_HOME_TEXT, 'text', 20],
+    ['keywords', '网站关键字', SEEDED_HOME_TEXT, 'text', 30],
+    ['description', '网站描述', SEEDED_HOME_TEXT, 'textarea', 40],
     ['recommend_words', '首页搜索推荐词', '', 'text', 50, 24, { placeholder: '多个推荐词用逗号分隔' }],
     ['logo', '网站Logo', '', 'image', 60, 12],
     ['favicon', '网站Favicon', '', 'image', 61, 12],

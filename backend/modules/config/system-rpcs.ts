@@ -16,6 +16,7 @@ import { defaultGroupAllows } from '../group/service';
 import { offeredProviders } from '../payment/service';
 import { DeviceInfo, Envs, Release, SetupChecklist, Stats } from '../../../shared/messages/config';
 import { writeSitemaps } from '../sitemap/service';
+import { SEEDED_HOME_TEXT } from './keys';
 import { countContent, setConfigValue } from './store';
 
 // ConfigAPI for the admin dashboard: counters, the converters this install has (asked of
@@ -116,6 +117,7 @@ export const systemRpcs = [
         mail: !cfg.bool('email', 'enable') || !cfg.str('email', 'host') || !cfg.str('email', 'username'),
         payment: offeredProviders(cfg).length === 0,
         domain: !cfg.str('system', 'domain').trim(),
+        home_title: [cfg.str('system', 'title'), cfg.str('system', 'description')].includes(SEEDED_HOME_TEXT),
         admin_password: await initialPasswordUnchanged(ctx.db),
         libreoffice: !installed('LibreOffice'),
         calibre: !installed('Calibre'),
