@@ -47,6 +47,7 @@ describe('every admin screen', () => {
     ['/admin/config/vip', '会员配置', '添加套餐'],
     ['/admin/config/oauth', '第三方登录配置', '是否启用微信登录'],
     ['/admin/config/display', '展示配置', '首页文档展示方式'],
+    ['/admin/config/score', '积分配置', '积分名称'],
     ['/admin/article/list', '文章列表', 'about'],
     ['/admin/article/set', '发布文章', '文章标识'],
     ['/admin/article/recycle', '文章回收站', '暂无文章'],
