@@ -268,6 +268,31 @@ describe('page thumbnails', () => {
       expect([...asked].every((n) => n <= PREVIEW)).toBe(true);
     }
   });
+
+  it('close on a phone with the back button, which leaves the document only once they are closed', async () => {
+    const page = await openReader(VIEWPORTS[1]);
+    const reader = page.url();
+    const panel = page.getByRole('navigation', { name: '页面缩略图' });
+    await page.getByRole('button', { name: '缩略图' }).click();
+    await panel.waitFor();
+    await page.goBack();
+    await expect.poll(() => panel.count()).toBe(0);
+    expect(page.url()).toBe(reader);
+    await page.getByRole('toolbar', { name: '阅读工具' }).waitFor();
+
+    // Closed by 关闭 (or by a page chosen), the sheet leaves no entry behind: back leaves the document.
+    await page.getByRole('button', { name: '缩略图' }).click();
+    await panel.getByRole('button', { name: '跳到第 3 页' }).click();
+    await expect.poll(() => counter(page)).toMatch(/^3 \//);
+    await expect.poll(() => panel.count()).toBe(0);
+    const third = await page.locator('[data-page="3"]').boundingBox();
+    expect(third!.y).toBeLessThan(VIEWPORTS[1].height / 2);
+    await page.getByRole('button', { name: '缩略图' }).click();
+    await panel.getByRole('button', { name: '关闭' }).click();
+    await expect.poll(() => panel.count()).toBe(0);
+    await page.goBack();
+    await expect.poll(() => page.url()).not.toBe(reader);
+  });
 });
 
 describe('resume reading', () => {

@@ -38,6 +38,8 @@ import { isTyping } from './typing';
 /** Zoom steps; 1 is the width of the reading column ("fit width"). */
 export const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
 const FIT_WIDTH = 1;
+/** Where the thumbnails are a sheet over the pages (reader.css), not a panel beside them. */
+const PHONE_WIDTH = '(max-width: 600px)';
 const MIN_ZOOM = ZOOM_STEPS[0];
 const MAX_ZOOM = ZOOM_STEPS[ZOOM_STEPS.length - 1] ?? FIT_WIDTH;
 /** An advertisement place between pages, every this many pages. */
@@ -409,7 +411,32 @@ export function DocumentPages({
     reader.current?.focus({ preventScroll: true });
   };
 
+  // On a phone the thumbnails are a sheet over the pages, which the back button closes as it would a
+  // screen: opened, it adds an entry to the history (the same address and router state, so the
+  // router moves nothing when it goes), and that entry goes when the sheet closes.
+  const sheetEntry = useRef(false);
+  useEffect(() => {
+    if (!thumbnails) return undefined;
+    const backed = () => {
+      if (!sheetEntry.current) return;
+      sheetEntry.current = false;
+      setThumbnails(false);
+    };
+    window.addEventListener('popstate', backed);
+    return () => window.removeEventListener('popstate', backed);
+  }, [thumbnails]);
+  const openThumbnails = () => {
+    if (window.matchMedia(PHONE_WIDTH).matches) {
+      window.history.pushState(window.history.state, '');
+      sheetEntry.current = true;
+    }
+    setThumbnails(true);
+  };
   const closeThumbnails = () => {
+    if (sheetEntry.current) {
+      sheetEntry.current = false;
+      window.history.back();
+    }
     setThumbnails(false);
     // The panel goes with the focus: the keyboard goes back to 缩略图, not to the page's top.
     document.getElementById('reader-thumbnails')?.focus();
@@ -503,7 +530,7 @@ export function DocumentPages({
         <Button
           id="reader-thumbnails"
           size="small"
-          onClick={() => setThumbnails((open) => !open)}
+          onClick={() => (thumbnails ? closeThumbnails() : openThumbnails())}
           aria-expanded={thumbnails}
         >
           缩略图
@@ -552,7 +579,7 @@ export function DocumentPages({
           onChoose={(page) => {
             goTo(page);
             // On a phone the sheet covers the pages: it goes once a page is chosen.
-            if (window.matchMedia('(max-width: 600px)').matches) closeThumbnails();
+            if (window.matchMedia(PHONE_WIDTH).matches) closeThumbnails();
           }}
           onClose={closeThumbnails}
         />
