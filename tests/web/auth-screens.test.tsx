@@ -309,13 +309,18 @@ describe('register screen', () => {
     expect(toasts.value.filter((t) => t.open && t.title === '注册失败')).toEqual([]);
   });
 
-  it('says, before registering by name or with an e-mail code, that it is agreeing to the 文库协议 and 隐私政策', async () => {
+  it('says, before registering by name or with an e-mail code, that it is agreeing to the 文库协议 and 隐私政策, in new tabs', async () => {
     const footer = { agreement: '/article/agreement', privacy: '/article/privacy' };
     for (const security of [{ enable_register: true }, { enable_register: true, enable_verify_register_email: true }]) {
       renderApp('/auth/register', { settings: { ...settings, footer, security } });
       const agreement = await screen.findByRole('link', { name: '《文库协议》' });
       expect(agreement.getAttribute('href')).toBe('/article/agreement');
       expect(screen.getByRole('link', { name: '《隐私政策》' }).getAttribute('href')).toBe('/article/privacy');
+      // Read beside the form, not instead of it: back from a page would bring an empty form.
+      for (const name of ['《文库协议》', '《隐私政策》']) {
+        expect(screen.getByRole('link', { name }).getAttribute('target')).toBe('_blank');
+        expect(screen.getByRole('link', { name }).getAttribute('rel')).toContain('noopener');
+      }
       expect(agreement.closest('p')?.textContent).toBe('注册即表示您已阅读并同意《文库协议》和《隐私政策》');
       cleanup();
     }

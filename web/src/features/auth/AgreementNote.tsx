@@ -1,5 +1,6 @@
 // What a visitor agrees to by signing up, said before they do: the site's 文库协议 and 隐私政策
-// (the footer's `agreement` and `privacy` pages, which the settings give only while they exist).
+// (the footer's `agreement` and `privacy` pages, which the settings give only while they exist),
+// in a new tab: the form beside them keeps what was typed.
 import { Fragment } from 'react';
 import { SiteLink } from '../../kit/routing/SiteLink';
 import { useSettings } from '../settings/use-settings';
@@ -17,7 +18,9 @@ export function AgreementNote() {
       {documents.map((d, i) => (
         <Fragment key={d.title}>
           {i > 0 && '和'}
-          <SiteLink href={d.href}>{d.title}</SiteLink>
+          <SiteLink href={d.href} newTab>
+            {d.title}
+          </SiteLink>
         </Fragment>
       ))}
     </p>
