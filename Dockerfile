@@ -45,9 +45,12 @@ RUN if [ "$OFFICE_CONVERTERS" = "true" ]; then \
       && rm -rf /var/lib/apt/lists/*; \
     fi
 # Two malloc arenas instead of eight per core: the conversion threads' freed memory goes back
-# to the system instead of staying in their arenas (docs/operations.md, "Memory").
+# to the system instead of staying in their arenas (docs/operations.md, "Memory"). The days the
+# site counts (a sign-in a day, downloads a day, upload rewards) are the server's, as MOREDOC's:
+# China's here, as the pages show times, not UTC's (docs/operations.md, "Time zone").
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
+    TZ=Asia/Shanghai \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data

@@ -4,7 +4,7 @@
 // command its start names for a lost admin password (`docker compose exec site node …`).
 // The build (in a copy of the build context) and `npm ci --omit=dev` are the run's shared ones
 // (tests/helpers/production-build.ts), which the browser tests use too.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -511,6 +511,20 @@ describe('Dockerfile', () => {
     expect(instructions(runtime, 'EXPOSE').map((i) => i.args)).toContain('3000');
     const healthcheck = instructions(runtime, 'HEALTHCHECK')[0]?.args ?? '';
     expect(execForm(healthcheck).join(' ')).toContain('/healthz');
+  });
+
+  it("counts the site's days (a sign-in a day, downloads a day) by China's clock, as its pages show times", () => {
+    const env = Object.assign({}, ...instructions(runtime, 'ENV').map((i) => parseEnv(i.args))) as Record<
+      string,
+      string
+    >;
+    expect(env.TZ).toBe('Asia/Shanghai');
+    // Node's own time-zone data: a day at 20:00 UTC is the next day in the image, tzdata or not.
+    const day = execFileSync(process.execPath, ['-e', 'console.log(new Date(Date.UTC(2026, 0, 1, 20)).getDate())'], {
+      env: { ...process.env, TZ: env.TZ, TZDIR: '/nonexistent' },
+      encoding: 'utf8',
+    });
+    expect(day.trim()).toBe('2');
   });
 
   it('runs with two malloc arenas, so that memory the conversion threads freed goes back', () => {
