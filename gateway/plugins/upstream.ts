@@ -7,6 +7,7 @@ import httpProxy from '@fastify/http-proxy';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
+import { errors as undiciErrors } from 'undici';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { WatchedBody, isBodyTimeout } from '../body-timeout';
 import { GatewayError, MESSAGES } from '../errors';
@@ -158,12 +159,18 @@ const LINGER_MS = 2000;
  * out, closes the way the backend's did: half-closed first, what still arrives discarded, so
  * the client reads the answer instead of a reset connection (a lingering close). That stream
  * also watches the body: one that stalls fails it (body-timeout.ts), and onError answers 408.
+ * A client that leaves before its body is all sent (an upload cut off) ends that stream at once:
+ * pipe() does not pass the end on, and the backend kept the upload (its open temp file, its
+ * part of the body, the connection) until the body timeout, 30 s of every upload abandoned.
  */
 const detachBody = (bodyTimeoutMs: number) =>
   function detachBody(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
     if (request.body instanceof Readable) {
       const body = new WatchedBody(bodyTimeoutMs, isUnder(pathOf(request.url), UPLOAD_PREFIX));
       request.raw.pipe(body);
+      request.raw.once('close', () => {
+        if (!request.raw.complete && !body.destroyed) body.destroy(new undiciErrors.RequestAbortedError());
+      });
       request.body = body;
       const socket = request.raw.socket;
       socket.destroySoon = function lingeringClose(this: typeof socket) {

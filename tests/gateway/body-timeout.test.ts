@@ -1,6 +1,7 @@
 // A request body that stalls gets a 408 after BODY_TIMEOUT_MS and its connection closes,
 // instead of holding the connection (and one to the backend) for ever. A JSON call's body must
 // come whole within the bound; an upload's may take longer while its chunks keep coming.
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type StartedBackend } from '../helpers/backend';
 import { slowRequest } from '../helpers/slow-client';
@@ -80,6 +81,42 @@ describe('in front of a backend that waits for the body', () => {
     );
     expect(stalled).toMatchObject({ answered: true, status: 408, closed: true });
     expect(JSON.parse(stalled.body)).toEqual(TIMEOUT_BODY);
+  });
+});
+
+describe('in front of a backend reading an upload, with a body timeout of an hour', () => {
+  let stub: Stub;
+  let gw: TestGateway;
+  const reading: string[] = [];
+  const abandoned: string[] = [];
+  beforeAll(async () => {
+    stub = await startStub(
+      async (req, res) => {
+        try {
+          for await (const _chunk of req) if (!reading.includes(req.url ?? '')) reading.push(req.url ?? '');
+        } catch {
+          abandoned.push(req.url ?? '');
+          return;
+        }
+        json(res, 200, {});
+      },
+      { streamingPaths: [UPLOAD_PATH] },
+    );
+    gw = await startGateway(stub.url, { bodyTimeoutMs: 3_600_000 });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await stub.close();
+  });
+
+  it('lets go of the backend as soon as the client leaves in the middle of its upload, not at the body timeout', async () => {
+    const { hostname, port } = new URL(gw.url);
+    const client = net.connect(Number(port), hostname);
+    client.on('error', () => undefined);
+    client.write(head(UPLOAD_PATH, 'multipart/form-data; boundary=x', 100_000) + 'x'.repeat(1000));
+    await expect.poll(() => reading).toContain(UPLOAD_PATH);
+    client.destroy();
+    await expect.poll(() => abandoned).toContain(UPLOAD_PATH);
   });
 });
 
