@@ -36,7 +36,9 @@ const SESSION_PAGES_MAX = 32;
 /**
  * The bytes of visitors' pages kept, and of the lane's answers (their compressed copies among
  * them): a reader's page carries its first page image (up to 256 KiB), 2,000 of them would be
- * half a GiB. 32 MiB each: about 1,300 pages of 25 KiB, or 100 readers' pages of 330 KiB.
+ * half a GiB. 32 MiB each: about 1,300 pages of 25 KiB, or 100 readers' pages of 330 KiB. The
+ * route data answers too: 2,000 lists of a large library (45–110 KiB of JSON each, every page
+ * number and order a visitor asks for) would be 200 MiB of text, more once parsed.
  */
 const PAGE_CACHE_BYTES = 32 * 2 ** 20;
 
@@ -126,6 +128,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     maxEntries: PAGE_CACHE_MAX,
     maxSessionPages: SESSION_PAGES_MAX,
     maxPageBytes: PAGE_CACHE_BYTES,
+    maxAnswerBytes: PAGE_CACHE_BYTES,
   });
   app.register(pageChanges, { cache: pageCache, backendChanges: options.backendChanges });
   // Visitors' public API reads, answered again by the lane while the page cache holds them current.

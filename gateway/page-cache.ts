@@ -55,13 +55,23 @@ export interface PageCacheOptions {
   maxSessionPages: number;
   /** How many bytes of HTML the visitors' pages kept hold at most (a reader's page carries its first page image). */
   maxPageBytes?: number;
+  /** How many bytes of JSON the route data answers kept hold at most (a list of documents is up to 110 KiB). */
+  maxAnswerBytes?: number;
+}
+
+interface KeptAnswer {
+  expires: number;
+  answer: Promise<RouteAnswer>;
+  /** the answer's length once it came (0 before) */
+  bytes: number;
 }
 
 export class PageCache {
   /** Bumped by every change: what was read or made before it is not kept, nor answered. */
   #generation = 0;
   #startData: { data: PublicStartData; expires: number } | undefined;
-  readonly #answers = new Map<string, { expires: number; answer: Promise<RouteAnswer> }>();
+  readonly #answers = new Map<string, KeptAnswer>();
+  #answerBytes = 0;
   readonly #visitorPages = new Map<string, KeptPage>();
   #visitorPageBytes = 0;
   /** A visitor's page being made anew: one making per page, however many ask meanwhile. */
@@ -82,9 +92,25 @@ export class PageCache {
     if (!stale.publicStartData && !stale.routeData) return;
     this.#generation++;
     if (stale.publicStartData) this.#startData = undefined;
-    if (stale.routeData) this.#answers.clear();
+    if (stale.routeData) {
+      this.#answers.clear();
+      this.#answerBytes = 0;
+    }
     this.#visitorPages.clear();
     this.#visitorPageBytes = 0;
+  }
+
+  #dropAnswer(url: string): void {
+    const kept = this.#answers.get(url);
+    if (kept === undefined) return;
+    this.#answerBytes -= kept.bytes;
+    this.#answers.delete(url);
+  }
+
+  #trimAnswers(): void {
+    const maxBytes = this.opts.maxAnswerBytes ?? Number.POSITIVE_INFINITY;
+    while (this.#answers.size > this.opts.maxEntries || (this.#answerBytes > maxBytes && this.#answers.size > 1))
+      this.#dropAnswer(this.#answers.keys().next().value as string);
   }
 
   #dropPage(key: string): void {
@@ -128,16 +154,19 @@ export class PageCache {
   routeAnswer(url: string, call: () => Promise<RouteAnswer>): Promise<RouteAnswer> {
     const hit = this.#answers.get(url);
     if (hit && hit.expires > Date.now()) return hit.answer;
-    this.#answers.delete(url);
+    this.#dropAnswer(url);
     const started = this.#generation;
     const answer = call();
-    this.#answers.set(url, { expires: Date.now() + this.opts.routeDataTtlMs, answer });
+    const kept: KeptAnswer = { expires: Date.now() + this.opts.routeDataTtlMs, answer, bytes: 0 };
+    this.#answers.set(url, kept);
     void answer.then((a) => {
-      if ((a?.status !== 200 && a?.status !== 404) || this.#generation !== started) {
-        if (this.#answers.get(url)?.answer === answer) this.#answers.delete(url);
-      }
+      if (this.#answers.get(url) !== kept) return;
+      if ((a?.status !== 200 && a?.status !== 404) || this.#generation !== started) return this.#dropAnswer(url);
+      kept.bytes = a.bytes ?? 0;
+      this.#answerBytes += kept.bytes;
+      this.#trimAnswers();
     });
-    while (this.#answers.size > this.opts.maxEntries) this.#answers.delete(this.#answers.keys().next().value as string);
+    this.#trimAnswers();
     return answer;
   }
 

@@ -19,6 +19,8 @@ export interface BackendAnswer<T> {
   status: number;
   /** parsed JSON, or undefined when the answer was not JSON */
   body: T | undefined;
+  /** the length of the body as read (its text), for the bound of what keeps it */
+  bytes?: number;
 }
 
 export interface BackendClient {
@@ -151,7 +153,7 @@ export default fp<BackendClientOptions>(
             body = undefined;
           }
         }
-        return { status: res.statusCode, body };
+        return { status: res.statusCode, body, bytes: text.length };
       } catch (error) {
         throw request ? recordUpstreamFailure(request, error) : upstreamFault(error);
       }

@@ -7,13 +7,14 @@ import type { RenderedPage } from '../../gateway/page-render';
 
 const page = (bytes: number): RenderedPage => ({ status: 200, html: Buffer.alloc(bytes, 'x'), forCrawlers: false });
 
-function cache(maxEntries: number, maxPageBytes?: number): PageCache {
+function cache(maxEntries: number, maxPageBytes?: number, maxAnswerBytes?: number): PageCache {
   return new PageCache({
     startDataTtlMs: 60_000,
     routeDataTtlMs: 60_000,
     maxEntries,
     maxSessionPages: 4,
     maxPageBytes,
+    maxAnswerBytes,
   });
 }
 
@@ -44,5 +45,36 @@ describe('the visitors’ pages kept', () => {
     const small = cache(10, 50);
     await small.visitorPage('/big', undefined, async () => page(500));
     expect(await kept(small, '/big')).toBe(true);
+  });
+});
+
+/** Whether the answer of the call `url` is the one kept (the call is not made again). */
+async function answerKept(pages: PageCache, url: string, bytes = 100): Promise<boolean> {
+  let called = false;
+  await pages.routeAnswer(url, async () => {
+    called = true;
+    return { status: 200, body: { list: [] }, bytes };
+  });
+  return !called;
+}
+
+describe('the route data answers kept', () => {
+  it('hold at most the bytes of JSON they are given, the oldest out first', async () => {
+    const pages = cache(100, undefined, 250);
+    for (const url of ['/api/v1/document/list?page=1', '/api/v1/document/list?page=2', '/api/v1/document/list?page=3'])
+      await answerKept(pages, url);
+    expect(await answerKept(pages, '/api/v1/document/list?page=3')).toBe(true);
+    expect(await answerKept(pages, '/api/v1/document/list?page=2')).toBe(true);
+    expect(await answerKept(pages, '/api/v1/document/list?page=1')).toBe(false);
+  });
+
+  it('hold at most as many answers as they are given, and one answer larger than the bound', async () => {
+    const pages = cache(2);
+    for (const url of ['/a', '/b', '/c']) await answerKept(pages, url, 10);
+    expect(await answerKept(pages, '/c')).toBe(true);
+    expect(await answerKept(pages, '/a')).toBe(false);
+    const small = cache(10, undefined, 50);
+    await answerKept(small, '/big', 500);
+    expect(await answerKept(small, '/big')).toBe(true);
   });
 });
