@@ -129,6 +129,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     maxSessionPages: SESSION_PAGES_MAX,
     maxPageBytes: PAGE_CACHE_BYTES,
     maxAnswerBytes: PAGE_CACHE_BYTES,
+    maxSessionPageBytes: PAGE_CACHE_BYTES,
   });
   app.register(pageChanges, { cache: pageCache, backendChanges: options.backendChanges });
   // Visitors' public API reads, answered again by the lane while the page cache holds them current.

@@ -53,11 +53,19 @@ export interface PageCacheOptions {
   maxEntries: number;
   /** How many pages a logged-in visitor's session keeps. */
   maxSessionPages: number;
+  /** How many bytes of HTML the sessions' pages kept hold at most, all sessions together (oldest out first). */
+  maxSessionPageBytes?: number;
   /** How many bytes of HTML the visitors' pages kept hold at most (a reader's page carries its first page image). */
   maxPageBytes?: number;
   /** How many bytes of JSON the route data answers kept hold at most (a list of documents is up to 110 KiB). */
   maxAnswerBytes?: number;
 }
+
+interface SessionPage {
+  publicPart: PublicStartData | undefined;
+  page: RenderedPage;
+}
+type SessionPages = Map<string, SessionPage>;
 
 interface KeptAnswer {
   expires: number;
@@ -76,10 +84,10 @@ export class PageCache {
   #visitorPageBytes = 0;
   /** A visitor's page being made anew: one making per page, however many ask meanwhile. */
   readonly #making = new Map<string, { version: PageVersion; page: Promise<RenderedPage> }>();
-  readonly #sessionPages = new WeakMap<
-    VisitorSession,
-    Map<string, { publicPart: PublicStartData | undefined; page: RenderedPage }>
-  >();
+  readonly #sessionPages = new WeakMap<VisitorSession, SessionPages>();
+  /** Every session's kept pages, oldest first, with where each is kept: their bytes are bounded together. */
+  readonly #sessionPageOrder = new Map<SessionPage, { pages: SessionPages; key: string }>();
+  #sessionPageBytes = 0;
 
   constructor(private readonly opts: PageCacheOptions) {}
 
@@ -237,8 +245,27 @@ export class PageCache {
     if (kept && kept.publicPart === publicPart) return kept.page;
     const page = await make();
     if (!pages) this.#sessionPages.set(session, (pages = new Map()));
-    pages.set(key, { publicPart, page });
-    if (pages.size > this.opts.maxSessionPages) pages.delete(pages.keys().next().value as string);
+    this.#dropSessionPage(pages, key);
+    const record = { publicPart, page };
+    pages.set(key, record);
+    this.#sessionPageOrder.set(record, { pages, key });
+    this.#sessionPageBytes += page.html.byteLength;
+    if (pages.size > this.opts.maxSessionPages) this.#dropSessionPage(pages, pages.keys().next().value as string);
+    // A session's pages are bounded by count, the sessions by the page guard's cache; each
+    // login is a new session, so without this the pages of a thousand sessions were kept.
+    const maxBytes = this.opts.maxSessionPageBytes ?? Number.POSITIVE_INFINITY;
+    while (this.#sessionPageBytes > maxBytes && this.#sessionPageOrder.size > 1) {
+      const [, oldest] = this.#sessionPageOrder.entries().next().value!;
+      this.#dropSessionPage(oldest.pages, oldest.key);
+    }
     return page;
+  }
+
+  #dropSessionPage(pages: SessionPages, key: string): void {
+    const record = pages.get(key);
+    if (record === undefined) return;
+    pages.delete(key);
+    this.#sessionPageOrder.delete(record);
+    this.#sessionPageBytes -= record.page.html.byteLength;
   }
 }

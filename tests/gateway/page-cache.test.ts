@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { PageCache } from '../../gateway/page-cache';
 import type { RenderedPage } from '../../gateway/page-render';
+import type { VisitorSession } from '../../gateway/plugins/page-guard';
 
 // The visitors' pages the gateway keeps are bounded by count and by bytes of HTML: a reader's
 // page carries its first page image inside it (gateway/inline-image.ts), a few hundred KiB.
 
 const page = (bytes: number): RenderedPage => ({ status: 200, html: Buffer.alloc(bytes, 'x'), forCrawlers: false });
 
-function cache(maxEntries: number, maxPageBytes?: number, maxAnswerBytes?: number): PageCache {
+function cache(
+  maxEntries: number,
+  maxPageBytes?: number,
+  maxAnswerBytes?: number,
+  maxSessionPageBytes?: number,
+): PageCache {
   return new PageCache({
     startDataTtlMs: 60_000,
     routeDataTtlMs: 60_000,
@@ -15,6 +21,7 @@ function cache(maxEntries: number, maxPageBytes?: number, maxAnswerBytes?: numbe
     maxSessionPages: 4,
     maxPageBytes,
     maxAnswerBytes,
+    maxSessionPageBytes,
   });
 }
 
@@ -76,5 +83,36 @@ describe('the route data answers kept', () => {
     const small = cache(10, undefined, 50);
     await answerKept(small, '/big', 500);
     expect(await answerKept(small, '/big')).toBe(true);
+  });
+});
+
+/** Whether the session's page `key` is answered from the cache (not made again). */
+async function sessionPageKept(pages: PageCache, session: VisitorSession, key: string): Promise<boolean> {
+  let made = false;
+  await pages.sessionPage(session, key, undefined, async () => {
+    made = true;
+    return page(1);
+  });
+  return !made;
+}
+
+describe('the logged-in visitors’ pages kept', () => {
+  it('hold at most the bytes of HTML they are given, all sessions together, the oldest out first', async () => {
+    const pages = cache(100, undefined, undefined, 250);
+    // Each login is a session of its own, with pages of its own.
+    const sessions: VisitorSession[] = ['a', 'b', 'c'].map((token) => ({ token, allowPages: [] }));
+    for (const session of sessions) await pages.sessionPage(session, '/auth/login', undefined, async () => page(100));
+    expect(await sessionPageKept(pages, sessions[2]!, '/auth/login')).toBe(true);
+    expect(await sessionPageKept(pages, sessions[1]!, '/auth/login')).toBe(true);
+    expect(await sessionPageKept(pages, sessions[0]!, '/auth/login')).toBe(false);
+  });
+
+  it('hold at most as many pages per session as they are given', async () => {
+    const pages = cache(100);
+    const session: VisitorSession = { token: 'a', allowPages: [] };
+    for (const key of ['/1', '/2', '/3', '/4', '/5'])
+      await pages.sessionPage(session, key, undefined, async () => page(10));
+    expect(await sessionPageKept(pages, session, '/5')).toBe(true);
+    expect(await sessionPageKept(pages, session, '/1')).toBe(false);
   });
 });
