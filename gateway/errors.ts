@@ -13,7 +13,7 @@ export const MESSAGES = {
   notFound: '请求的资源不存在',
   forbiddenCsrf: '请求来源校验失败，请刷新页面后重试',
   forbiddenCrossSiteRead:
-    '请求来源校验失败：下载须在本站的文档页面点击「下载」按钮发起，不能从其他网站、书签或地址栏直接打开',
+    '请求来源校验失败：下载须在本站的文档页面点击“下载”按钮发起，不能从其他网站、书签或地址栏直接打开',
   tooManyRequests: '操作过于频繁，请稍后再试',
   notJson: '请求内容必须是 JSON 格式（Content-Type: application/json）',
   notMultipart: '上传的内容必须是 multipart/form-data 格式（Content-Type: multipart/form-data，字段 file）',

@@ -301,7 +301,7 @@ function categoryParts(input: PageInput, site: string, listPath: string): Parts 
     title: `${category.title}${page > 1 ? `（第${page}页）` : ''} - ${site}`,
     description:
       summary(category.description) ||
-      `${site}的「${category.title}」分类：${summary(input.settings.system?.description, 100)}`,
+      `${site}的“${category.title}”分类：${summary(input.settings.system?.description, 100)}`,
     keywords: [category.title, input.settings.system?.keywords].filter(Boolean).join(','),
     canonicalPath,
     ...(category.cover ? { image: category.cover } : {}),

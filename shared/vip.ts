@@ -115,7 +115,7 @@ export function formatVipPlans(plans: readonly VipPlanDraft[]): string {
 export function vipPlansProblem(value: string): string | null {
   const lines = value.split('\n').filter((line) => line.trim());
   if (parseVipPlans(value).length === lines.length) return null;
-  return '每行一个套餐，格式为 代码|名称|天数|价格（元）|说明|是否推荐(1)，价格 0.01 元起，代码不能重复';
+  return '每行一个套餐，格式为 代码|名称|天数|价格（元）|说明|是否推荐（1），价格 0.01 元起，代码不能重复';
 }
 
 /** Yuan (at most two decimals) → fen, exactly. */

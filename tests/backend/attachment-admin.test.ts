@@ -200,7 +200,7 @@ describe('DeleteAttachment', () => {
     });
     const refused = await backend.admin('DELETE', '/api/v1/attachment', { query: { id: uploaded.body.data.id } });
     expect(refused.status).toBe(400);
-    expect(refused.body.message).toBe('附件「picture.png」属于文档《年度报告》，请删除文档（并清空回收站）来删除它');
+    expect(refused.body.message).toBe('附件“picture.png”属于文档《年度报告》，请删除文档（并清空回收站）来删除它');
     expect(fs.existsSync(fileOf(uploaded.body.data.path))).toBe(true);
 
     await withDatabase(backend.dataDir, (db) => db.deleteFrom('document').where('id', '=', documentId).execute());

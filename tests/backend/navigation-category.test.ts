@@ -273,11 +273,11 @@ describe('CategoryAPI', () => {
     expect(refused.body).toMatchObject({
       code: 9,
       message:
-        '分类「留存根」下还有 3 篇文档（其中 2 篇未公开，不计入文档数），不能删除；请先把它们移到其他分类或删除后再试',
+        '分类“留存根”下还有 3 篇文档（其中 2 篇未公开，不计入文档数），不能删除；请先把它们移到其他分类或删除后再试',
     });
     expect((await remaining()).sort()).toEqual(['留存子', '留存根', '留存空'].sort());
     const alone = await admin('DELETE', '/api/v1/category', { query: { id: child } });
-    expect(alone.body.message).toMatch(/^分类「留存子」下还有 3 篇文档/);
+    expect(alone.body.message).toMatch(/^分类“留存子”下还有 3 篇文档/);
     expect((await admin('DELETE', '/api/v1/category', { query: { id: empty } })).status).toBe(200);
     expect((await remaining()).sort()).toEqual(['留存子', '留存根'].sort());
   });
@@ -295,7 +295,7 @@ describe('CategoryAPI', () => {
     }
     const refused = await admin('DELETE', '/api/v1/category', { query: { id: ids } });
     expect(refused.body.message).toBe(
-      '分类「多留一」下还有 1 篇文章、「多留二」下还有 1 篇文章、「多留三」下还有 1 篇文章，另有 2 个分类也还有内容，不能删除；请先把它们移到其他分类或删除后再试',
+      '分类“多留一”下还有 1 篇文章、“多留二”下还有 1 篇文章、“多留三”下还有 1 篇文章，另有 2 个分类也还有内容，不能删除；请先把它们移到其他分类或删除后再试',
     );
   });
 
@@ -361,7 +361,7 @@ describe('category counts', () => {
     const refused = await admin('DELETE', '/api/v1/category', { query: { id: [b.id, pendingOnly.id] } });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe(
-      '分类「计数根B」下还有 2 篇文档、「计数根C」下还有 1 篇文档（其中 1 篇未公开，不计入文档数），不能删除；请先把它们移到其他分类或删除后再试',
+      '分类“计数根B”下还有 2 篇文档、“计数根C”下还有 1 篇文档（其中 1 篇未公开，不计入文档数），不能删除；请先把它们移到其他分类或删除后再试',
     );
     expect(await count(b.id)).toBe(2);
     expect((await admin('GET', '/api/v1/category', { query: { id: pendingOnly.id } })).status).toBe(200);
@@ -400,7 +400,7 @@ describe('category counts', () => {
     const refused = await admin('DELETE', '/api/v1/category', { query: { id: [pendingOnly, refusedOnly] } });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe(
-      '分类「文章计数审」下还有 1 篇文章（其中 1 篇未发布，不计入文章数）、「文章计数拒」下还有 1 篇文章（其中 1 篇未发布，不计入文章数），不能删除；请先把它们移到其他分类或删除后再试',
+      '分类“文章计数审”下还有 1 篇文章（其中 1 篇未发布，不计入文章数）、“文章计数拒”下还有 1 篇文章（其中 1 篇未发布，不计入文章数），不能删除；请先把它们移到其他分类或删除后再试',
     );
     for (const id of [pendingOnly, refusedOnly])
       expect((await admin('GET', '/api/v1/category', { query: { id } })).status).toBe(200);

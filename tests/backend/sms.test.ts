@@ -605,7 +605,7 @@ describe('the sms config category and the settings', () => {
   });
 
   it.each([
-    ['sms.interval', '0', '配置项【同一手机号发送间隔(秒)】必须在1到3600之间'],
+    ['sms.interval', '0', '配置项【同一手机号发送间隔（秒）】必须在1到3600之间'],
     ['sms.mobile_daily_limit', '5000', '配置项【同一手机号每天最多发送】必须在1到1000之间'],
     ['sms.template_login', 'SMS 1', '配置项【登录验证码模板】只能包含英文字母、数字、下划线和短横线'],
     ['sms.provider', 'twilio', '配置项【短信服务商】的取值无效'],

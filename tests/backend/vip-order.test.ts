@@ -589,7 +589,7 @@ describe('the latest end of a period (9999-12-31)', () => {
     expect(refused?.status).toBe(400);
     const message = refused!.body.message as string;
     expect(message).toMatch(
-      new RegExp(`^用户「${member.username}」的会员到期时间不能晚于 9999-12-31，最多还能延长 (\\d+) 天$`),
+      new RegExp(`^用户“${member.username}”的会员到期时间不能晚于 9999-12-31，最多还能延长 (\\d+) 天$`),
     );
     const daysLeft = Number(/(\d+) 天$/.exec(message)![1]);
     expect(daysLeft).toBeLessThan(36500);
@@ -602,7 +602,7 @@ describe('the latest end of a period (9999-12-31)', () => {
     expect((await grant(member, daysLeft)).status).toBe(daysLeft > 0 ? 200 : 400);
     const more = await grant(member, 1);
     expect(more.status).toBe(400);
-    expect(more.body.message).toBe(`用户「${member.username}」的会员到期时间不能晚于 9999-12-31，最多还能延长 0 天`);
+    expect(more.body.message).toBe(`用户“${member.username}”的会员到期时间不能晚于 9999-12-31，最多还能延长 0 天`);
     const end = (await myVip(member)).body.end_at as string;
     expect(end.startsWith('9999-12-')).toBe(true);
     const active = await backend.admin('GET', '/api/v1/vip/list', { query: { user_id: member.user.id, status: 1 } });

@@ -222,7 +222,7 @@ describe('最近阅读', () => {
       );
       expect(await fitsWidth(page)).toBe(true);
 
-      await page.getByRole('button', { name: `删除「${hot[0]!.title}」的阅读记录` }).click();
+      await page.getByRole('button', { name: `删除“${hot[0]!.title}”的阅读记录` }).click();
       await page.getByRole('button', { name: '确定' }).click();
       await expect.poll(() => list.getByRole('link').allTextContents()).toEqual([hot[1]!.title, hot[2]!.title]);
 

@@ -86,7 +86,7 @@ describe('screens with their own moves', () => {
       await toggle(label).waitFor();
       expect(await toggle(label).getAttribute('aria-checked'), label).toBe('true');
     }
-    await panel.getByText('新注册用户所在的默认角色「普通用户」').waitFor();
+    await panel.getByText('新注册用户所在的默认角色“普通用户”').waitFor();
     const defaultRole = async () => {
       const res = await page.request.get('/api/v1/group/list');
       return (
@@ -151,7 +151,7 @@ describe('screens with their own moves', () => {
     await expectToast(page, '创建成功');
     await row(page, `${parent}资料`).waitFor();
 
-    await page.getByRole('button', { name: `编辑「${parent}资料」` }).click();
+    await page.getByRole('button', { name: `编辑“${parent}资料”` }).click();
     form = sheet(page, '编辑分类');
     await form.locator('[data-field="parent_id"] .semi-tree-select').click();
     await page.locator('.semi-tree-select-popover .semi-tree-option', { hasText: parent }).first().click();
@@ -161,7 +161,7 @@ describe('screens with their own moves', () => {
     await expectToast(page, '保存成功');
 
     // The child now sits under its parent; the parent cannot move below it.
-    await page.getByRole('button', { name: `编辑「${parent}」` }).click();
+    await page.getByRole('button', { name: `编辑“${parent}”` }).click();
     form = sheet(page, '编辑分类');
     await form.locator('[data-field="parent_id"] .semi-tree-select').click();
     const own = page.locator('.semi-tree-select-popover .semi-tree-option', { hasText: `${parent}资料` }).first();
@@ -203,9 +203,7 @@ describe('screens with their own moves', () => {
     await row(page, username).getByText('禁用').waitFor();
 
     await openInApp(page, '/admin/user/punishment');
-    await row(page, username)
-      .getByRole('button', { name: /结束「/ })
-      .click();
+    await row(page, username).getByRole('button', { name: /结束“/ }).click();
     await dialog(page, '结束').getByRole('button', { name: '确定' }).click();
     await expectToast(page, '处罚已结束');
     await row(page, username).getByText('已结束').waitFor();
@@ -222,7 +220,7 @@ describe('screens with their own moves', () => {
     await form.getByRole('button', { name: '创建' }).click();
     await expectToast(page, '创建成功');
 
-    await page.getByRole('button', { name: `编辑「${username}」` }).click();
+    await page.getByRole('button', { name: `编辑“${username}”` }).click();
     form = sheet(page, '编辑用户');
     expect(await form.getByLabel('用户名').isDisabled()).toBe(true);
     await form.getByLabel('真实姓名').fill('李雷');
@@ -231,7 +229,7 @@ describe('screens with their own moves', () => {
     await expectToast(page, '保存成功');
     await row(page, username).getByText('（李雷）').waitFor();
 
-    await page.getByRole('button', { name: `删除「${username}」` }).click();
+    await page.getByRole('button', { name: `删除“${username}”` }).click();
     const confirm = dialog(page, '删除用户');
     await confirm.getByLabel('请输入您的登录密码以确认').fill('not-my-password');
     await confirm.getByRole('button', { name: '删除' }).click();
@@ -244,7 +242,7 @@ describe('screens with their own moves', () => {
 
   it('renames a permission and disables industries in a batch', async () => {
     const page = await site.adminPage('/admin/user/permission');
-    await page.getByRole('button', { name: '编辑「删除友链」' }).click();
+    await page.getByRole('button', { name: '编辑“删除友链”' }).click();
     const form = sheet(page, '编辑权限');
     expect(await form.getByLabel('路径').inputValue()).toBe('/api.v1.FriendlinkAPI/DeleteFriendlink');
     await form.getByLabel('名称').fill('删除友情链接');

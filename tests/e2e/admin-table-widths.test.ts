@@ -262,7 +262,7 @@ describe('admin lists at 1280 px wide', () => {
               box.right > actions.left + 0.5 &&
               box.left < actions.right - 0.5
             ) {
-              covered.push(`${heads[index]}「${text}」`);
+              covered.push(`${heads[index]}“${text}”`);
             }
             const time = [...cell.querySelectorAll('*')].find(
               (el) => el.children.length === 0 && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test((el.textContent ?? '').trim()),
@@ -274,7 +274,7 @@ describe('admin lists at 1280 px wide', () => {
               cell.scrollWidth > cell.clientWidth ||
               time.getBoundingClientRect().right > box.right
             ) {
-              brokenDates.push(`${heads[index]}「${text}」`);
+              brokenDates.push(`${heads[index]}“${text}”`);
             }
           });
         }

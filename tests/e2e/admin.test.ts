@@ -91,7 +91,7 @@ describe('resource screens', () => {
     await expectToast(page, '创建成功');
     await row(page, '开源中国').waitFor();
 
-    await page.getByRole('button', { name: '编辑「开源中国」' }).click();
+    await page.getByRole('button', { name: '编辑“开源中国”' }).click();
     const edit = sheet(page, '编辑友链');
     expect(await edit.getByLabel('链接').inputValue()).toBe('https://www.oschina.net');
     await edit.getByLabel('名称').fill('开源中国社区');
@@ -99,9 +99,9 @@ describe('resource screens', () => {
     await expectToast(page, '保存成功');
     await row(page, '开源中国社区').waitFor();
 
-    await page.getByRole('button', { name: '删除「开源中国社区」' }).click();
+    await page.getByRole('button', { name: '删除“开源中国社区”' }).click();
     const confirm = dialog(page, '删除友链');
-    await confirm.getByText('确定删除友链「开源中国社区」吗？此操作不可恢复。').waitFor();
+    await confirm.getByText('确定删除友链“开源中国社区”吗？此操作不可恢复。').waitFor();
     await confirm.getByRole('button', { name: '删除' }).click();
     await expectToast(page, '删除成功');
     await row(page, '开源中国社区').waitFor({ state: 'detached' });
@@ -126,7 +126,7 @@ describe('resource screens', () => {
     await form.getByRole('button', { name: '创建' }).click();
     await expectToast(page, '创建成功');
 
-    await page.getByRole('button', { name: `设置「${role}」的权限` }).click();
+    await page.getByRole('button', { name: `设置“${role}”的权限` }).click();
     const grants = sheet(page, `设置权限：${role}`);
     await grants.getByPlaceholder('搜索权限').fill('查看用户列表');
     await grants.locator('.semi-tree-option', { hasText: '查看用户列表' }).locator('.semi-checkbox').click();
@@ -159,7 +159,7 @@ describe('resource screens', () => {
     expect(await menu.locator('.semi-navigation-sub-title').allTextContents()).toEqual(['用户管理']);
     await row(page, username).waitFor();
     // Listing is all this role may do: no buttons for the calls it would be refused.
-    expect(await page.getByRole('button', { name: /新建用户|编辑「|删除「/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /新建用户|编辑“|删除“/ }).count()).toBe(0);
 
     // Other admin pages are refused like on a page load: back to the home page.
     await page.goto('/admin/user/group');
@@ -525,7 +525,7 @@ describe('a table wider than its panel', () => {
     // Ten columns: wider than the panel (before, 编辑 and 删除 were past the screen's edge).
     expect(await body.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
     const bodyBox = (await body.boundingBox())!;
-    for (const name of ['编辑「超级管理员」', '设置「超级管理员」的权限', '编辑「普通用户」']) {
+    for (const name of ['编辑“超级管理员”', '设置“超级管理员”的权限', '编辑“普通用户”']) {
       const box = (await page.getByRole('button', { name }).boundingBox())!;
       expect(box.x + box.width, name).toBeLessThanOrEqual(Math.min(bodyBox.x + bodyBox.width, 1024) + EDGE_SLACK_PX);
     }
@@ -533,7 +533,7 @@ describe('a table wider than its panel', () => {
     await body.evaluate((element) => {
       element.scrollLeft = element.scrollWidth;
     });
-    const edit = (await page.getByRole('button', { name: '编辑「超级管理员」' }).boundingBox())!;
+    const edit = (await page.getByRole('button', { name: '编辑“超级管理员”' }).boundingBox())!;
     expect(edit.x + edit.width).toBeLessThanOrEqual(bodyBox.x + bodyBox.width + EDGE_SLACK_PX);
     // Headers on one line (邮箱 took two, a character each).
     await openInApp(page, '/admin/user/list');

@@ -177,7 +177,7 @@ describe('comments', () => {
     const admin = await adminPage('/admin/comment');
     await row(admin, text).getByText('待审核').waitFor();
     await row(admin, text)
-      .getByRole('button', { name: /^通过「/ })
+      .getByRole('button', { name: /^通过“/ })
       .click();
     await dialog(admin, '通过').getByRole('button', { name: '确定' }).click();
     await expectToast(admin, '已通过');
@@ -223,7 +223,7 @@ describe('reports and feedback', () => {
     const line = row(admin, '链接指向中奖诈骗网站');
     await line.getByText('虚假中奖').waitFor();
     expect(await line.getByRole('link', { name: '免责声明' }).getAttribute('href')).toBe('/article/detail/copyright');
-    await line.getByRole('button', { name: /^处理「/ }).click();
+    await line.getByRole('button', { name: /^处理“/ }).click();
     const handle = dialog(admin, '处理');
     await handle.getByLabel('处理备注').fill('已核实，内容无违规');
     await handle.getByRole('button', { name: '确定' }).click();
@@ -261,7 +261,7 @@ describe('reports and feedback', () => {
         (cell) => cell.getBoundingClientRect().width / parseFloat(getComputedStyle(cell).fontSize),
       ),
     ).toBeGreaterThanOrEqual(14);
-    await line.getByRole('button', { name: /^处理「/ }).click();
+    await line.getByRole('button', { name: /^处理“/ }).click();
     const handle = dialog(admin, '处理');
     await handle.getByLabel('回复').fill('已排期，下个版本上线');
     await handle.getByRole('button', { name: '确定' }).click();

@@ -129,7 +129,7 @@ describe('a download another site starts', () => {
 
     // The top-level ones carry the member's cookie (SameSite=Lax) and are refused for where they come from.
     expect(await attack(page, 'navigate')).toEqual({ status: 403, withCookie: true });
-    expect(await page.locator('body').textContent()).toContain('下载须在本站的文档页面点击「下载」按钮发起');
+    expect(await page.locator('body').textContent()).toContain('下载须在本站的文档页面点击“下载”按钮发起');
     expect(await attack(page, 'form')).toEqual({ status: 403, withCookie: true });
     // The others go without the cookie, as a visitor's download (the address's quota).
     for (const kind of ['image', 'fetch']) {

@@ -767,7 +767,7 @@ describe("the admin's documents", () => {
     await row(page, title).getByText('已转换').waitFor();
     expect(
       await row(page, title)
-        .getByRole('link', { name: `阅读「${title}」` })
+        .getByRole('link', { name: `阅读“${title}”` })
         .getAttribute('href'),
     ).toBe(`/library/${need('categoryId')}/${id}`);
   });
@@ -790,7 +790,7 @@ describe("the admin's documents", () => {
       (res) => res.url().endsWith('/api/v1/document/reconvert') && res.request().method() === 'PUT',
     );
     await row(page, title)
-      .getByRole('button', { name: `重新转换「${title}」` })
+      .getByRole('button', { name: `重新转换“${title}”` })
       .click();
     await dialog(page, '重新转换').getByRole('button', { name: '确定' }).click();
     expect((await reconverting).status()).toBe(200);
@@ -803,7 +803,7 @@ describe("the admin's documents", () => {
     const page = await adminPage('/admin/document/list');
     await row(page, TITLE).waitFor();
     await row(page, TITLE)
-      .getByRole('button', { name: `删除「${TITLE}」` })
+      .getByRole('button', { name: `删除“${TITLE}”` })
       .click();
     const confirm = dialog(page, '删除文档');
     await confirm.getByText('删除的文档会移入回收站，可以在回收站恢复。').waitFor();
@@ -814,7 +814,7 @@ describe("the admin's documents", () => {
     await openInApp(page, '/admin/document/recycle');
     await row(page, TITLE).waitFor();
     await row(page, TITLE)
-      .getByRole('button', { name: `恢复「${TITLE}」` })
+      .getByRole('button', { name: `恢复“${TITLE}”` })
       .click();
     await dialog(page, '恢复').getByRole('button', { name: '确定' }).click();
     await toast(page, '恢复成功');

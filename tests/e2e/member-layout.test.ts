@@ -71,8 +71,8 @@ describe('我的文档 编辑 far down the list', () => {
     for (const width of [390, 1280]) {
       const page = await memberPage(member, width);
       await page.goto('/member/document');
-      await page.getByRole('button', { name: '编辑「第1份讲义」' }).click();
-      const heading = page.getByRole('heading', { name: '编辑文档「第1份讲义」' });
+      await page.getByRole('button', { name: '编辑“第1份讲义”' }).click();
+      const heading = page.getByRole('heading', { name: '编辑文档“第1份讲义”' });
       await heading.waitFor();
       const top = (await box(heading)).y;
       expect(top, `${width}`).toBeGreaterThanOrEqual(0);

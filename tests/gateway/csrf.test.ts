@@ -160,8 +160,8 @@ describe('login CSRF: sign-in calls from another site are refused even without a
 describe('GET RPCs that write (shared/writes.ts): the downloads', () => {
   const REFUSED = {
     code: 403,
-    message: '请求来源校验失败：下载须在本站的文档页面点击「下载」按钮发起，不能从其他网站、书签或地址栏直接打开',
-    error: '请求来源校验失败：下载须在本站的文档页面点击「下载」按钮发起，不能从其他网站、书签或地址栏直接打开',
+    message: '请求来源校验失败：下载须在本站的文档页面点击“下载”按钮发起，不能从其他网站、书签或地址栏直接打开',
+    error: '请求来源校验失败：下载须在本站的文档页面点击“下载”按钮发起，不能从其他网站、书签或地址栏直接打开',
   };
   const download = async (
     headers: Record<string, string>,

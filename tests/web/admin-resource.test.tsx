@@ -289,7 +289,7 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
     expect(document.activeElement).toBe(opener);
 
-    const edit = screen.getByRole('button', { name: '编辑「书籍2」' });
+    const edit = screen.getByRole('button', { name: '编辑“书籍2”' });
     await userEvent.click(edit);
     const title = within(sheetRoot()).getByLabelText('书名') as HTMLInputElement;
     await userEvent.type(title, '（下）');
@@ -304,7 +304,7 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
   it('edits a row with its values filled in', async () => {
     const { fetchMock } = renderScreen(3);
     await screen.findByText('书籍2');
-    await userEvent.click(screen.getByRole('button', { name: '编辑「书籍2」' }));
+    await userEvent.click(screen.getByRole('button', { name: '编辑“书籍2”' }));
     const sheet = within(sheetRoot());
     const title = sheet.getByLabelText('书名') as HTMLInputElement;
     expect(title.value).toBe('书籍2');
@@ -341,11 +341,11 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
   it('deletes a row only after confirmation', async () => {
     const { fetchMock } = renderScreen(3);
     await screen.findByText('书籍3');
-    await userEvent.click(screen.getByRole('button', { name: '删除「书籍3」' }));
-    expect(await screen.findByText('确定删除图书「书籍3」吗？此操作不可恢复。')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '删除“书籍3”' }));
+    expect(await screen.findByText('确定删除图书“书籍3”吗？此操作不可恢复。')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: '取消' }));
     expect(calls(fetchMock, 'DELETE')).toHaveLength(0);
-    await userEvent.click(screen.getByRole('button', { name: '删除「书籍3」' }));
+    await userEvent.click(screen.getByRole('button', { name: '删除“书籍3”' }));
     const dialog = within(document.querySelector('.semi-modal') as HTMLElement);
     await userEvent.click(dialog.getByRole('button', { name: '删除' }));
     await waitFor(() => expect(screen.queryByText('书籍3')).toBeNull());
@@ -358,8 +358,8 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     await screen.findByText('书籍1');
     const batch = screen.getByRole('button', { name: /批量删除/ });
     expect(batch.hasAttribute('disabled') || batch.getAttribute('aria-disabled') === 'true').toBe(true);
-    await userEvent.click(screen.getByRole('checkbox', { name: '选择「书籍1」' }));
-    await userEvent.click(screen.getByRole('checkbox', { name: '选择「书籍4」' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择“书籍1”' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择“书籍4”' }));
     await userEvent.click(screen.getByRole('button', { name: /批量删除（2）/ }));
     expect(await screen.findByText('确定删除选中的 2 个图书吗？此操作不可恢复。')).toBeTruthy();
     await userEvent.click(
@@ -373,7 +373,7 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     const { router } = renderScreen(11, '/elsewhere');
     await act(() => router.navigate('/books?page=2'));
     expect(await screen.findByText('书籍11')).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: '删除「书籍11」' }));
+    await userEvent.click(screen.getByRole('button', { name: '删除“书籍11”' }));
     await userEvent.click(
       within(document.querySelector('.semi-modal') as HTMLElement).getByRole('button', { name: '删除' }),
     );
@@ -408,7 +408,7 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
   it('shows the empty state, and the error state with a retry', async () => {
     renderScreen(0);
     expect(await screen.findByText('暂无图书')).toBeTruthy();
-    expect(screen.getByText('点击上方「新建图书」添加。')).toBeTruthy();
+    expect(screen.getByText('点击上方“新建图书”添加。')).toBeTruthy();
   });
 
   it('says when only the filters find nothing, and clears them', async () => {
@@ -462,7 +462,7 @@ describe('admin resource screen with many rows', { timeout: 20_000 }, () => {
     await waitFor(() => expect(sheetRoot()).toBeTruthy());
     await userEvent.click(within(sheetRoot()).getByRole('button', { name: '取消' }));
     await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
-    await userEvent.click(screen.getByRole('button', { name: '编辑「书籍1」' }));
+    await userEvent.click(screen.getByRole('button', { name: '编辑“书籍1”' }));
     await waitFor(() => expect((screen.getByLabelText('书名') as HTMLInputElement).value).toBe('书籍1'));
     expect(cellsRendered).toBe(0);
   });

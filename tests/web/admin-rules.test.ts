@@ -174,7 +174,7 @@ describe('config rows', () => {
     });
     expect(check(row('number', '', { label: '超时' }), undefined)).toEqual({ k: '请输入超时' });
     expect(vipPlansError('month|月度会员|30|30|\nyear|年度会员|365|298.5|推荐|1')).toBeUndefined();
-    expect(vipPlansError('month|月度会员|30|30\nmonth|再来|1|1')).toBe('第 2 个套餐：套餐代码「month」重复');
+    expect(vipPlansError('month|月度会员|30|30\nmonth|再来|1|1')).toBe('第 2 个套餐：套餐代码“month”重复');
     expect(vipPlansError('vip||30|30')).toBe('第 1 个套餐：套餐名称不能为空');
     expect(vipPlansError('vip|会员|0|30')).toBe('第 1 个套餐：天数须为 1 到 36500 的整数');
     expect(vipPlansError('vip|会员|30|3.141')).toBe('第 1 个套餐：价格须在 0.01 到 100000 元之间，最多两位小数');

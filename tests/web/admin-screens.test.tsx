@@ -130,7 +130,7 @@ describe('config screen', { timeout: 20_000 }, () => {
     });
     const name = (await screen.findByLabelText('网站名称')) as HTMLInputElement;
     expect(name.value).toBe('魔豆文库');
-    expect(screen.getByRole('note').textContent).toContain('修改需要「更新系统配置」权限');
+    expect(screen.getByRole('note').textContent).toContain('修改需要“更新系统配置”权限');
     expect(name.closest('fieldset')?.disabled).toBe(true);
     expect(screen.queryByRole('button', { name: '保存' })).toBeNull();
     expect(screen.queryByRole('button', { name: '还原' })).toBeNull();
@@ -203,7 +203,7 @@ describe('role permissions', { timeout: 20_000 }, () => {
       permissions: [all[3]!],
       backend: groupBackend(granted),
     });
-    await userEvent.click(await screen.findByRole('button', { name: /设置「编辑」的权限/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /设置“编辑”的权限/ }));
     const sheet = within((await screen.findByText('设置权限：编辑')).closest('.semi-sidesheet-inner') as HTMLElement);
     return { ...rendered, sheet };
   }
@@ -238,7 +238,7 @@ describe('role permissions', { timeout: 20_000 }, () => {
     await userEvent.keyboard('{Escape}');
     expect(sheet.getByText('已选 4 项权限', { exact: false })).toBeTruthy();
     await userEvent.click(sheet.getByRole('button', { name: '取消' }));
-    const opener = screen.getByRole('button', { name: /设置「编辑」的权限/ });
+    const opener = screen.getByRole('button', { name: /设置“编辑”的权限/ });
     await waitFor(() => expect(document.activeElement).toBe(opener));
     await userEvent.click(opener);
     await screen.findByText('设置权限：编辑');
@@ -284,7 +284,7 @@ describe('user list', { timeout: 20_000 }, () => {
     expect(within(bob).getByText('普通用户')).toBeTruthy();
     expect(within(bob).getByText('正常')).toBeTruthy();
     expect(within(screen.getByText('carol').closest('tr') as HTMLElement).getByText('禁用')).toBeTruthy();
-    expect(screen.getByRole('button', { name: /删除「admin」/ }).getAttribute('aria-description')).toBe(
+    expect(screen.getByRole('button', { name: /删除“admin”/ }).getAttribute('aria-description')).toBe(
       '超级管理员不能删除',
     );
   });
@@ -295,7 +295,7 @@ describe('user list', { timeout: 20_000 }, () => {
       'DELETE /api/v1/user': { status: 400, body: { code: 3, message: '密码错误' } },
     };
     const { fetchMock } = renderApp('/admin/user/list', { user: admin, permissions: listPermissions, backend });
-    await userEvent.click(await screen.findByRole('button', { name: /删除「bob」/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /删除“bob”/ }));
     const dialog = within(document.querySelector('.semi-modal') as HTMLElement);
     await userEvent.click(dialog.getByRole('button', { name: '删除' }));
     expect(dialog.getByText('请输入您的登录密码')).toBeTruthy();
@@ -326,9 +326,9 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
       ],
       backend,
     });
-    expect(await screen.findByRole('button', { name: /编辑「书栈网」/ })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /编辑“书栈网”/ })).toBeTruthy();
     expect(screen.queryByRole('button', { name: /新建友链/ })).toBeNull();
-    expect(screen.queryByRole('button', { name: /删除「书栈网」/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /删除“书栈网”/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /批量删除/ })).toBeNull();
   });
 
@@ -346,7 +346,7 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
         },
       },
     });
-    await userEvent.click(await screen.findByRole('button', { name: /删除「站点公告」/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /删除“站点公告”/ }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(/删除的文章进入回收站，可以在回收站恢复/)).toBeTruthy();
     expect(within(dialog).queryByText(/此操作不可恢复/)).toBeNull();
@@ -415,7 +415,7 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
       backend: articles,
     });
     expect(await screen.findByText('站点公告')).toBeTruthy();
-    expect(screen.queryByRole('link', { name: '编辑「站点公告」' })).toBeNull();
+    expect(screen.queryByRole('link', { name: '编辑“站点公告”' })).toBeNull();
     unmount();
 
     renderApp('/admin/article/list', {
@@ -423,7 +423,7 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
       permissions: [list, perm(2, '/api.v1.ArticleAPI/UpdateArticle', '更新文章')],
       backend: articles,
     });
-    const edit = await screen.findByRole('link', { name: '编辑「站点公告」' });
+    const edit = await screen.findByRole('link', { name: '编辑“站点公告”' });
     expect(edit.getAttribute('href')).toBe('/admin/article/set?id=3');
   });
 });

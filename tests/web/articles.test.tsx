@@ -198,7 +198,7 @@ describe('article search', { timeout: 30_000 }, () => {
         'GET /api/v1/article/list': { status: 200, body: {} },
       },
     });
-    const title = await screen.findByText('没有找到与「zzz」相关的文章');
+    const title = await screen.findByText('没有找到与“zzz”相关的文章');
     const empty = title.closest('.app-state')!;
     expect(empty.textContent).toContain('一个字也可以搜索');
     expect(empty.textContent).not.toMatch(/两个字|更短/);
@@ -212,7 +212,7 @@ describe('article search', { timeout: 30_000 }, () => {
       },
     });
     expect(await screen.findByText('没有第 9 页')).toBeTruthy();
-    expect(screen.queryByText('没有找到与「zzz」相关的文章')).toBeNull();
+    expect(screen.queryByText('没有找到与“zzz”相关的文章')).toBeNull();
     expect(screen.getByRole('link', { name: '回到第 1 页' }).getAttribute('href')).toBe('/article?wd=zzz');
     expect(screen.getByRole('link', { name: '前往最后一页（第 3 页）' }).getAttribute('href')).toBe(
       '/article?wd=zzz&page=3',
@@ -232,7 +232,7 @@ describe('article search', { timeout: 30_000 }, () => {
         'GET /api/v1/article/search': { status: 200, body: {} },
       },
     });
-    expect(await screen.findByRole('heading', { name: '在「站内公告」中搜索：升级', level: 1 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: '在“站内公告”中搜索：升级', level: 1 })).toBeTruthy();
     await waitFor(() => expect(requests(fetchMock, 'GET', '/api/v1/article/search')).toHaveLength(1));
     const sent = new URL(String(requests(fetchMock, 'GET', '/api/v1/article/search')[0]?.[0]), 'http://localhost');
     expect(sent.searchParams.getAll('category_id')).toEqual(['5', '6']);
@@ -787,8 +787,8 @@ describe('admin screens', { timeout: 20_000 }, () => {
     });
     expect(await screen.findByText('第一条')).toBeTruthy();
     expect(screen.getAllByRole('link', { name: '关于我们' })[0]?.getAttribute('href')).toBe('/article/detail/about');
-    await userEvent.click(screen.getByRole('checkbox', { name: '选择「第一条」' }));
-    await userEvent.click(screen.getByRole('checkbox', { name: '选择「第二条」' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择“第一条”' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择“第二条”' }));
     await userEvent.click(screen.getByRole('button', { name: '批量通过' }));
     await userEvent.click(await screen.findByRole('button', { name: '确定' }));
     await waitFor(() => expect(toasts.value.some((t) => t.title === '已通过')).toBe(true));
@@ -822,7 +822,7 @@ describe('admin screens', { timeout: 20_000 }, () => {
       },
     });
     expect(await screen.findByText('淫秽色情')).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: '处理「关于我们」' }));
+    await userEvent.click(screen.getByRole('button', { name: '处理“关于我们”' }));
     await userEvent.type(await screen.findByLabelText('处理备注'), '已删除');
     await userEvent.click(screen.getByRole('button', { name: '确定' }));
     await waitFor(() => expect(toasts.value.some((t) => t.title === '已处理')).toBe(true));
@@ -841,12 +841,12 @@ describe('admin screens', { timeout: 20_000 }, () => {
       },
     });
     const beside = () => document.querySelector('.semi-modal-wrap') as HTMLElement;
-    await userEvent.click(await screen.findByRole('button', { name: '处理「关于我们」' }));
+    await userEvent.click(await screen.findByRole('button', { name: '处理“关于我们”' }));
     await screen.findByLabelText('处理备注');
     await userEvent.click(beside());
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
-    await userEvent.click(screen.getByRole('button', { name: '处理「关于我们」' }));
+    await userEvent.click(screen.getByRole('button', { name: '处理“关于我们”' }));
     await userEvent.type(await screen.findByLabelText('处理备注'), '已核实，文章已修改');
     await userEvent.click(beside());
     expect((screen.getByLabelText('处理备注') as HTMLTextAreaElement).value).toBe('已核实，文章已修改');

@@ -51,7 +51,7 @@ describe('colour fields', { timeout: 20_000 }, () => {
       perm(22, '/api.v1.GroupAPI/UpdateGroup', '更新用户组'),
     ];
     const { fetchMock } = renderApp('/admin/user/group', { user: admin, permissions, backend });
-    await userEvent.click(await screen.findByRole('button', { name: '编辑「编辑」' }));
+    await userEvent.click(await screen.findByRole('button', { name: '编辑“编辑”' }));
     const sheet = within((await screen.findByRole('dialog')) as HTMLElement);
     const input = sheet.getByLabelText('标识颜色') as HTMLInputElement;
     let { picker, swatch } = swatchOf(sheet, '标识颜色');

@@ -244,7 +244,7 @@ describe('config form feedback', { timeout: 20_000 }, () => {
     const help =
       document.getElementById(table.getAttribute('aria-describedby') ?? '') ??
       table.closest('[data-field]')?.querySelector('.app-field__hint');
-    expect(help?.textContent).toContain('打开「推荐」的套餐在会员页突出显示');
+    expect(help?.textContent).toContain('打开“推荐”的套餐在会员页突出显示');
     expect(document.body.textContent).not.toContain('代码|名称|天数');
   });
 });

@@ -77,7 +77,7 @@ describe('member area', { timeout: 20_000 }, () => {
     expect(within(table).getByText('文件已损坏')).toBeTruthy();
     expect(queryOf(requests(fetchMock, 'GET', '/api/v1/document/list')[0]).getAll('user_id')).toEqual(['2']);
 
-    await userEvent.click(screen.getByRole('button', { name: '编辑「年度报告」' }));
+    await userEvent.click(screen.getByRole('button', { name: '编辑“年度报告”' }));
     const title = screen.getByLabelText('标题') as HTMLInputElement;
     expect(title.value).toBe('年度报告');
     await userEvent.clear(title);
@@ -93,7 +93,7 @@ describe('member area', { timeout: 20_000 }, () => {
       category_id: [7],
     });
 
-    expect(await confirmDelete(fetchMock, '删除「坏文件」', '删除成功', '/api/v1/document')).toEqual(['2']);
+    expect(await confirmDelete(fetchMock, '删除“坏文件”', '删除成功', '/api/v1/document')).toEqual(['2']);
   });
 
   it('lists my favourites and removes one', async () => {
@@ -108,7 +108,7 @@ describe('member area', { timeout: 20_000 }, () => {
       },
     });
     expect((await screen.findByRole('link', { name: '古籍修复' })).getAttribute('href')).toBe('/library/1/4');
-    expect(await confirmDelete(fetchMock, '取消收藏「古籍修复」', '已取消收藏', '/api/v1/favorite')).toEqual(['9']);
+    expect(await confirmDelete(fetchMock, '取消收藏“古籍修复”', '已取消收藏', '/api/v1/favorite')).toEqual(['9']);
   });
 
   it('lists my favourite articles on their own tab, linked to the article', async () => {
@@ -138,7 +138,7 @@ describe('member area', { timeout: 20_000 }, () => {
     );
     expect(screen.getByText('已删除的文章')).toBeTruthy();
     expect(screen.getByRole('tab', { name: '文章' }).getAttribute('aria-selected')).toBe('true');
-    expect(await confirmDelete(fetchMock, '取消收藏「修复手记」', '已取消收藏', '/api/v1/favorite')).toEqual(['12']);
+    expect(await confirmDelete(fetchMock, '取消收藏“修复手记”', '已取消收藏', '/api/v1/favorite')).toEqual(['12']);
     expect(requests(fetchMock, 'GET', '/api/v1/favorite/list').map((r) => queryOf(r).get('type'))).toEqual(
       expect.arrayContaining(['0', '1']),
     );
@@ -226,7 +226,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     await screen.findByText('待审核的文档');
     expect(within(row('待审核的文档')).getByText('待审核')).toBeTruthy();
     expect(within(row('转换失败的文档')).getByText('文件已损坏')).toBeTruthy();
-    expect(within(row('待审核的文档')).getByRole('link', { name: '阅读「待审核的文档」' }).getAttribute('href')).toBe(
+    expect(within(row('待审核的文档')).getByRole('link', { name: '阅读“待审核的文档”' }).getAttribute('href')).toBe(
       '/library/7/1',
     );
 
@@ -236,7 +236,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     await toasted('审核通过');
     expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document/check')[0])).toEqual({ id: [1], status: 2 });
 
-    await userEvent.click(within(row('转换失败的文档')).getByRole('button', { name: '重新转换「转换失败的文档」' }));
+    await userEvent.click(within(row('转换失败的文档')).getByRole('button', { name: '重新转换“转换失败的文档”' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
     await toasted('已加入转换队列');
     expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document/reconvert')[0])).toEqual({ id: [2] });
@@ -285,7 +285,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       },
     });
     await screen.findByText('转换中的文档');
-    await userEvent.click(screen.getByRole('button', { name: '编辑「转换中的文档」' }));
+    await userEvent.click(screen.getByRole('button', { name: '编辑“转换中的文档”' }));
     // The conversion ends while the form is open; the admin changes the title only.
     status = 2;
     const title = screen.getByLabelText('标题') as HTMLInputElement;
@@ -333,8 +333,8 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     });
     const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
     await screen.findByText('待审核的文档');
-    await userEvent.click(screen.getByRole('checkbox', { name: '选择「待审核的文档」' }));
-    await userEvent.click(screen.getByRole('checkbox', { name: '选择「坏文件」' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择“待审核的文档”' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择“坏文件”' }));
     await userEvent.click(screen.getByRole('button', { name: '审核通过' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
     await toasted('审核通过');
@@ -434,10 +434,10 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     const row = (text: string) => within(screen.getByText(text).closest('tr') as HTMLElement);
     // The rows in order, by their checkboxes' names.
     const titles = () =>
-      screen.getAllByRole('checkbox', { name: /^选择「/ }).map((box) => box.getAttribute('aria-label')?.slice(3, -1));
+      screen.getAllByRole('checkbox', { name: /^选择“/ }).map((box) => box.getAttribute('aria-label')?.slice(3, -1));
     await screen.findByText('超时的报告');
 
-    await userEvent.click(row('超时的报告').getByRole('button', { name: '重新转换「超时的报告」' }));
+    await userEvent.click(row('超时的报告').getByRole('button', { name: '重新转换“超时的报告”' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
     await toasted('已加入转换队列');
     // It no longer matches the filter, and stays where it was, queued.
@@ -446,8 +446,8 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(titles()).toEqual(['损坏的表格', '超时的报告', '加密的合同']);
 
     // 批量重新转换 keeps its rows too.
-    await userEvent.click(screen.getByRole('checkbox', { name: '选择「损坏的表格」' }));
-    await userEvent.click(screen.getByRole('checkbox', { name: '选择「加密的合同」' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择“损坏的表格”' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择“加密的合同”' }));
     await userEvent.click(screen.getByRole('button', { name: '重新转换' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
     await waitFor(() => expect(requests(fetchMock, 'PUT', '/api/v1/document/reconvert')).toHaveLength(2));
@@ -473,7 +473,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(requests(fetchMock, 'GET', '/api/v1/document/list')).toHaveLength(listed);
 
     // A kept row the admin deletes leaves the list.
-    await userEvent.click(row('损坏的表格').getByRole('button', { name: '删除「损坏的表格」' }));
+    await userEvent.click(row('损坏的表格').getByRole('button', { name: '删除“损坏的表格”' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '删除' }));
     await toasted('删除成功');
     await waitFor(() => expect(titles()).toEqual(['超时的报告', '加密的合同']));
@@ -513,7 +513,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       },
     });
     await screen.findByText('删掉的文档');
-    await userEvent.click(screen.getByRole('button', { name: '恢复「删掉的文档」' }));
+    await userEvent.click(screen.getByRole('button', { name: '恢复“删掉的文档”' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
     await toasted('恢复成功');
     expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document/recycle')[0])).toEqual({ id: [3] });
@@ -626,7 +626,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     // 文档数 counts only what visitors can list: 待整理 holds a document in review, and the
     // server refuses (docs/api.md §3), as it does on a real backend (navigation-category.test.ts).
     const refusal =
-      '分类「待整理」下还有 1 篇文档（其中 1 篇未公开，不计入文档数），不能删除；请先把它们移到其他分类或删除后再试';
+      '分类“待整理”下还有 1 篇文档（其中 1 篇未公开，不计入文档数），不能删除；请先把它们移到其他分类或删除后再试';
     const { fetchMock } = renderApp('/admin/document/category', {
       user: admin,
       permissions: [perm(1, 'CategoryAPI', 'ListCategory'), perm(2, 'CategoryAPI', 'DeleteCategory')],
@@ -647,7 +647,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     // (a phone shows no title) says why, and asks nothing.
     const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
     await screen.findByText('待整理');
-    const blocked = within(row('教育资料')).getByRole('button', { name: '删除「教育资料」' });
+    const blocked = within(row('教育资料')).getByRole('button', { name: '删除“教育资料”' });
     expect(blocked.getAttribute('aria-description')).toBe('分类下还有文档，不能删除');
     await userEvent.click(blocked);
     await waitFor(() =>
@@ -655,7 +655,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     );
     expect(screen.queryByRole('dialog')).toBeNull();
 
-    await userEvent.click(within(row('待整理')).getByRole('button', { name: '删除「待整理」' }));
+    await userEvent.click(within(row('待整理')).getByRole('button', { name: '删除“待整理”' }));
     const dialog = screen.getByRole('dialog');
     // The question does not promise that a category with contents is silently kept.
     expect(within(dialog).getByText(/分类或下级分类中还有文档（包括未公开的）时不能删除/)).toBeTruthy();

@@ -163,7 +163,7 @@ describe('screens', { timeout: 20_000 }, () => {
     expect(menu.getAllByRole('menuitem', { name: '用户管理' }).length).toBeGreaterThan(0);
     // The table's header box (Semi: "Select all rows") and a row's.
     expect(screen.getByRole('checkbox', { name: '全选本页' })).toBeTruthy();
-    expect(within(bob).getByRole('checkbox', { name: '选择「bob」' })).toBeTruthy();
+    expect(within(bob).getByRole('checkbox', { name: '选择“bob”' })).toBeTruthy();
     // Tags are read as their text (Semi: "Tag: 普通用户").
     expect(
       within(bob)
@@ -171,7 +171,7 @@ describe('screens', { timeout: 20_000 }, () => {
         .map((cell) => cell.textContent),
     ).toContain('普通用户');
     expect(document.querySelector('[aria-label^="Tag"]')).toBeNull();
-    expect(within(bob).getByRole('button', { name: '删除「bob」' })).toBeTruthy();
+    expect(within(bob).getByRole('button', { name: '删除“bob”' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '批量删除' })).toBeTruthy();
     expect(iconWordsOnScreen()).toEqual([]);
     // Folded to a rail of icons, the menu's button is its icon alone: named in Chinese still.

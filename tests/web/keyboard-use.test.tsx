@@ -168,7 +168,7 @@ describe('an action confirmed in place, by keyboard', () => {
     render(
       <InlineConfirm
         label="删除"
-        accessibleName="删除「城市图书馆的一天」"
+        accessibleName="删除“城市图书馆的一天”"
         question="确定删除？"
         onConfirm={() => confirmed.push(1)}
       />,
@@ -179,11 +179,11 @@ describe('an action confirmed in place, by keyboard', () => {
     expect(document.activeElement).toBe(within(question).getByRole('button', { name: '取消' }));
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('group', { name: '确定删除？' })).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: '删除「城市图书馆的一天」' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '删除“城市图书馆的一天”' }));
     await userEvent.keyboard('{Enter}');
     await userEvent.keyboard('{Shift>}{Tab}{/Shift}{Enter}');
     expect(confirmed).toEqual([1]);
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: '删除「城市图书馆的一天」' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '删除“城市图书馆的一天”' }));
   });
 });
 

@@ -107,7 +107,7 @@ describe('我的文章', { timeout: 30_000 }, () => {
     expect(within(rows[1]!).queryByRole('link', { name: '等待审核的文章' })).toBeNull();
     expect(within(rows[2]!).getByText('审核拒绝')).toBeTruthy();
     expect(within(rows[2]!).getByText('拒绝原因：内容与主题无关')).toBeTruthy();
-    expect(within(rows[2]!).getByRole('link', { name: '编辑「被拒绝的文章」' }).getAttribute('href')).toBe(
+    expect(within(rows[2]!).getByRole('link', { name: '编辑“被拒绝的文章”' }).getAttribute('href')).toBe(
       '/member/article/set?id=7',
     );
     expect(screen.getByRole('link', { name: '写文章' }).getAttribute('href')).toBe('/member/article/set');
@@ -156,7 +156,7 @@ describe('我的文章', { timeout: 30_000 }, () => {
       user: member,
       backend: listBackend([published, pending], { 'DELETE /api/v1/article': { status: 200, body: {} } }),
     });
-    await userEvent.click(await screen.findByRole('button', { name: '删除「等待审核的文章」' }));
+    await userEvent.click(await screen.findByRole('button', { name: '删除“等待审核的文章”' }));
     expect(requests(fetchMock, 'DELETE', '/api/v1/article')).toHaveLength(0);
     await userEvent.click(screen.getByRole('button', { name: '确定' }));
     await toasted('删除成功');

@@ -85,7 +85,7 @@ describe('/member/document prices', { timeout: 20_000 }, () => {
     expect((await row('免费讲义')).getByText('免费')).toBeTruthy();
 
     // The edit form's price hint names the unit.
-    await userEvent.click(screen.getByRole('button', { name: '编辑「付费讲义」' }));
+    await userEvent.click(screen.getByRole('button', { name: '编辑“付费讲义”' }));
     expect(screen.getByLabelText('价格').getAttribute('aria-describedby')).toBeTruthy();
     expect(
       document.getElementById(screen.getByLabelText('价格').getAttribute('aria-describedby') ?? '')?.textContent,
@@ -137,7 +137,7 @@ describe('/member/document 编辑', { timeout: 20_000 }, () => {
       user: member,
       backend: ONE_DOCUMENT,
     });
-    await userEvent.click(await screen.findByRole('button', { name: '编辑「讲义」' }));
+    await userEvent.click(await screen.findByRole('button', { name: '编辑“讲义”' }));
     const price = screen.getByLabelText('价格');
     await userEvent.clear(price);
     await userEvent.type(price, '2000000');
@@ -153,13 +153,13 @@ describe('/member/document 编辑 by keyboard', { timeout: 20_000 }, () => {
       user: member,
       backend: ONE_DOCUMENT,
     });
-    (await screen.findByRole('button', { name: '编辑「讲义」' })).focus();
+    (await screen.findByRole('button', { name: '编辑“讲义”' })).focus();
     await userEvent.keyboard('{Enter}');
     expect(document.activeElement).toBe(screen.getByLabelText('标题'));
     screen.getByRole('button', { name: '取消' }).focus();
     await userEvent.keyboard('{Enter}');
-    expect(screen.queryByRole('heading', { name: '编辑文档「讲义」' })).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: '编辑「讲义」' }));
+    expect(screen.queryByRole('heading', { name: '编辑文档“讲义”' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '编辑“讲义”' }));
   });
 
   it('takes the keyboard to the first field a save refuses, each message tied to its field', async () => {
@@ -167,7 +167,7 @@ describe('/member/document 编辑 by keyboard', { timeout: 20_000 }, () => {
       user: member,
       backend: ONE_DOCUMENT,
     });
-    await userEvent.click(await screen.findByRole('button', { name: '编辑「讲义」' }));
+    await userEvent.click(await screen.findByRole('button', { name: '编辑“讲义”' }));
     const price = screen.getByLabelText('价格');
     await userEvent.clear(price);
     await userEvent.type(price, '-3');
@@ -208,12 +208,12 @@ describe('/member/document 删除', { timeout: 20_000 }, () => {
         },
       },
     });
-    await userEvent.click(await screen.findByRole('button', { name: '编辑「讲义」' }));
-    expect(screen.getByRole('heading', { name: '编辑文档「讲义」' })).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: '删除「讲义」' }));
+    await userEvent.click(await screen.findByRole('button', { name: '编辑“讲义”' }));
+    expect(screen.getByRole('heading', { name: '编辑文档“讲义”' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '删除“讲义”' }));
     await userEvent.click(screen.getByRole('button', { name: '确定' }));
     await waitFor(() => expect(screen.queryByRole('link', { name: '讲义' })).toBeNull());
-    expect(screen.queryByRole('heading', { name: '编辑文档「讲义」' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: '编辑文档“讲义”' })).toBeNull();
   });
 });
 
@@ -235,7 +235,7 @@ describe('/member/document 删除 by keyboard', { timeout: 20_000 }, () => {
       },
     });
     const deleteByKeyboard = async (title: string) => {
-      screen.getByRole('button', { name: `删除「${title}」` }).focus();
+      screen.getByRole('button', { name: `删除“${title}”` }).focus();
       await userEvent.keyboard('{Enter}');
       await userEvent.keyboard('{Shift>}{Tab}{/Shift}{Enter}');
       await waitFor(() => expect(screen.queryByRole('link', { name: title })).toBeNull());
@@ -286,7 +286,7 @@ describe('/member/message by keyboard', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: '标为已读' })).toBeNull());
     // The button gone with the message read: the keyboard stays in that message.
     await waitFor(() => expect(row('文档审核通过').contains(document.activeElement)).toBe(true));
-    screen.getByRole('button', { name: '删除消息「文档审核通过」' }).focus();
+    screen.getByRole('button', { name: '删除消息“文档审核通过”' }).focus();
     await userEvent.keyboard('{Enter}');
     await userEvent.keyboard('{Shift>}{Tab}{/Shift}{Enter}');
     await waitFor(() => expect(screen.queryByRole('heading', { name: /文档审核通过/ })).toBeNull());
@@ -362,7 +362,7 @@ describe('/member/document while documents convert', { timeout: 20_000 }, () => 
     expect(await screen.findByRole('link', { name: '年度报告' })).toBeTruthy();
     expect(row('年度报告').getByText('转换中')).toBeTruthy();
     expect(row('复习资料').getByText('待审核')).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: '编辑「年度报告」' }));
+    await userEvent.click(screen.getByRole('button', { name: '编辑“年度报告”' }));
     const title = screen.getByLabelText('标题') as HTMLInputElement;
     await userEvent.clear(title);
     await userEvent.type(title, '年度报告（修订）');
@@ -517,7 +517,7 @@ describe('/member/favorite', { timeout: 20_000 }, () => {
     });
     expect(await screen.findByText('收藏的文档 11')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: '下一页' }));
-    await userEvent.click(await screen.findByRole('button', { name: '取消收藏「收藏的文档 1」' }));
+    await userEvent.click(await screen.findByRole('button', { name: '取消收藏“收藏的文档 1”' }));
     await userEvent.click(screen.getByRole('button', { name: '确定' }));
     expect(await screen.findByText('收藏的文档 11')).toBeTruthy();
     expect(screen.getByText('收藏的文档 2')).toBeTruthy();

@@ -175,7 +175,7 @@ describe('member upload', { timeout: 20_000 }, () => {
     });
     const copy = screen.getByRole('listitem', { name: '讲义（副本）.pdf' });
     expect(await within(copy).findByText('内容重复')).toBeTruthy();
-    expect(within(copy).getByRole('alert').textContent).toBe('与「讲义.pdf」的内容相同，不会重复发布');
+    expect(within(copy).getByRole('alert').textContent).toBe('与“讲义.pdf”的内容相同，不会重复发布');
     expect(within(copy).queryByLabelText('价格')).toBeNull();
 
     await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');

@@ -45,7 +45,7 @@ describe('编辑用户', { timeout: 30_000 }, () => {
   });
 
   async function editBob(fetchMock: FetchMock) {
-    await userEvent.click(await screen.findByRole('button', { name: /编辑「bob」/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /编辑“bob”/ }));
     const sheet = within(await screen.findByRole('form', { name: '编辑用户' }));
     await userEvent.type(sheet.getByLabelText('新密码'), 'new-secret-1');
     await userEvent.type(sheet.getByLabelText('手机号'), '13812345678');

@@ -635,7 +635,7 @@ describe('admin screens', { timeout: 30_000 }, () => {
     });
     expect(await screen.findByRole('heading', { name: '会员管理' })).toBeTruthy();
     expect(await screen.findByText('amy')).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: '延长「amy」的会员' }));
+    await userEvent.click(screen.getByRole('button', { name: '延长“amy”的会员' }));
     const dialog = within(await screen.findByRole('dialog'));
     await userEvent.type(dialog.getByLabelText('原因'), '活动赠送');
     await userEvent.click(dialog.getByRole('button', { name: '延长' }));
@@ -659,7 +659,7 @@ describe('admin screens', { timeout: 30_000 }, () => {
         'GET /api/v1/vip/log': { status: 200, body: { total: 0, log: [] } },
       },
     });
-    const opener = await screen.findByRole('button', { name: '「amy」的变更记录' });
+    const opener = await screen.findByRole('button', { name: '“amy”的变更记录' });
     await userEvent.click(opener);
     expect(await screen.findByText('暂无变更记录')).toBeTruthy();
     await userEvent.keyboard('{Escape}');

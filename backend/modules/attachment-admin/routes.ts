@@ -93,7 +93,7 @@ export const attachmentAdminService = defineService('AttachmentAPI', [
         const blocked = rows.find((r) => r.type === DOCUMENT_ATTACHMENT_TYPE && held.has(r.type_id));
         if (blocked)
           throw badRequest(
-            `附件「${blocked.name}」属于文档《${held.get(blocked.type_id)}》，请删除文档（并清空回收站）来删除它`,
+            `附件“${blocked.name}”属于文档《${held.get(blocked.type_id)}》，请删除文档（并清空回收站）来删除它`,
           );
         await deleteAttachmentRows(
           trx,

@@ -44,7 +44,7 @@ function stillHolds(held: readonly HeldCategory[]): ApiError {
   const parts = held.slice(0, NAMED_HELD).map((c) => {
     const [noun, hidden] = c.type === 1 ? ['文章', '未发布'] : ['文档', '未公开'];
     const unlisted = c.unlisted ? `（其中 ${c.unlisted} 篇${hidden}，不计入${noun}数）` : '';
-    return `「${c.title}」下还有 ${c.items} 篇${noun}${unlisted}`;
+    return `“${c.title}”下还有 ${c.items} 篇${noun}${unlisted}`;
   });
   const more = held.length > NAMED_HELD ? `，另有 ${held.length - NAMED_HELD} 个分类也还有内容` : '';
   return new ApiError(

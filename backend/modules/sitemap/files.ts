@@ -73,7 +73,7 @@ export async function writtenFingerprint(app: BackendContext): Promise<string> {
 /** Writes every sitemap file and the index; a 400 while `system.domain` is empty. */
 export async function writeSitemaps(app: BackendContext): Promise<void> {
   const domain = await sitemapDomain(app);
-  if (!domain) throw badRequest('请先在「系统配置」中填写网站域名：站点地图中的网址需要以它开头');
+  if (!domain) throw badRequest('请先在“系统配置”中填写网站域名：站点地图中的网址需要以它开头');
   // Taken before the lists: a change made while they are read shows at the next watch.
   const fingerprint = await contentFingerprint(app.db);
   const lists = await sitemapEntries(app);

@@ -38,7 +38,7 @@ export async function vipDaysLeft(db: Database, userId: number): Promise<number>
 
 /** The refusal of an extension past VIP_END_MAX, naming the member when `member` is given. */
 export function vipEndTooLate(daysLeft: number, member?: string): ApiError {
-  const who = member ? `用户「${member}」的` : '';
+  const who = member ? `用户“${member}”的` : '';
   return badRequest(`${who}会员到期时间不能晚于 ${VIP_END_MAX_DAY}，最多还能延长 ${daysLeft} 天`);
 }
 

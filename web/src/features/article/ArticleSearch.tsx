@@ -92,7 +92,7 @@ export function ArticleSearchResults({
           <PastLastPage page={page} pages={Math.ceil(total / SEARCH_PAGE_SIZE)} hrefFor={hrefFor} noun="结果" />
         ) : (
           <EmptyState
-            title={`没有找到与「${wd}」相关的文章`}
+            title={`没有找到与“${wd}”相关的文章`}
             description="请检查输入是否正确，或者换一个关键词试试；一个字也可以搜索。"
           >
             <Link to="/article">浏览全部文章</Link>

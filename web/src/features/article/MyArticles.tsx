@@ -36,14 +36,14 @@ function WriteArticle({ userId }: { userId: number }) {
 function DeleteArticle({ article }: { article: Article }) {
   const remove = useMutation({
     mutationFn: async (_: void, context) => unwrap(await deleteArticles([article.id ?? 0], context)),
-    onSuccess: () => toast.success('删除成功', `「${article.title ?? ''}」已删除`),
+    onSuccess: () => toast.success('删除成功', `“${article.title ?? ''}”已删除`),
     onError: (error) => toastFailure('删除失败', error),
   });
   return (
     <InlineConfirm
       label="删除"
       question="确定删除？"
-      accessibleName={`删除「${article.title ?? ''}」`}
+      accessibleName={`删除“${article.title ?? ''}”`}
       busy={remove.isPending}
       onConfirm={() => remove.mutate()}
     />
@@ -100,7 +100,7 @@ export function MyArticles({ userId }: { userId: number }) {
               <Link
                 className="app-my-articles__edit"
                 to={editPath(article)}
-                aria-label={`编辑「${article.title ?? ''}」`}
+                aria-label={`编辑“${article.title ?? ''}”`}
               >
                 编辑
               </Link>

@@ -125,7 +125,7 @@ export function articleResource(
           <Link
             className="app-resource-link"
             to={`/admin/article/set?id=${row.id ?? ''}`}
-            aria-label={`编辑「${row.title ?? ''}」`}
+            aria-label={`编辑“${row.title ?? ''}”`}
           >
             编辑
           </Link>
@@ -209,7 +209,7 @@ export const recycledArticleResource: ResourceDef<Article> = {
     {
       key: 'restore',
       label: '恢复',
-      confirm: `确定恢复文章「${row.title ?? ''}」吗？`,
+      confirm: `确定恢复文章“${row.title ?? ''}”吗？`,
       success: '已恢复',
       run: (context) => restoreArticles([row.id ?? 0], context),
       requires: permission('RestoreRecycleArticle'),

@@ -43,7 +43,7 @@ function TargetCell({ comment }: { comment: Comment }) {
 const review = (status: number, label: string, success: string) => ({
   key: `status-${status}`,
   label,
-  confirm: (n: number) => `确定将选中的 ${n} 条评论设为「${optionLabel(commentStatusOptions, status)}」吗？`,
+  confirm: (n: number) => `确定将选中的 ${n} 条评论设为“${optionLabel(commentStatusOptions, status)}”吗？`,
   run: (ids: number[], context: Parameters<typeof checkComments>[2]) => checkComments(ids, status, context),
   success,
   danger: status === ReviewStatus.Rejected,

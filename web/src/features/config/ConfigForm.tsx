@@ -87,7 +87,7 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
     <form ref={form} className="app-resource-form app-config-form" noValidate onSubmit={submit} aria-label="配置表单">
       {!mayUpdate && (
         <p className="app-config-form__read-only" role="note">
-          您只能查看这些配置：修改需要「更新系统配置」权限，请联系管理员。
+          您只能查看这些配置：修改需要“更新系统配置”权限，请联系管理员。
         </p>
       )}
       {/* A disabled fieldset disables every input, switch and upload button inside it. */}

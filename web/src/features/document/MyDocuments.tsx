@@ -81,7 +81,7 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
     else save.mutate();
   };
   return (
-    <Panel title={`编辑文档「${doc.title ?? ''}」`} titleId="my-document-edit-title">
+    <Panel title={`编辑文档“${doc.title ?? ''}”`} titleId="my-document-edit-title">
       <form ref={form} onSubmit={submit} noValidate className="app-my-documents__form">
         <TextField
           id="edit-title"
@@ -152,7 +152,7 @@ function DeleteDocument({ doc, onDeleted }: { doc: Document; onDeleted: () => vo
     mutationFn: async (_: void, context) => unwrap(await deleteDocuments([doc.id ?? 0], context)),
     onSuccess: () => {
       onDeleted();
-      toast.success('删除成功', `「${doc.title ?? ''}」已移入回收站`);
+      toast.success('删除成功', `“${doc.title ?? ''}”已移入回收站`);
     },
     onError: (error) => toastFailure('删除失败', error),
   });
@@ -160,7 +160,7 @@ function DeleteDocument({ doc, onDeleted }: { doc: Document; onDeleted: () => vo
     <InlineConfirm
       label="删除"
       question="确定删除？"
-      accessibleName={`删除「${doc.title ?? ''}」`}
+      accessibleName={`删除“${doc.title ?? ''}”`}
       busy={remove.isPending}
       onConfirm={() => remove.mutate()}
     />
@@ -252,7 +252,7 @@ export function MyDocuments({ userId }: { userId: number }) {
                   size="small"
                   theme="borderless"
                   onClick={() => setEditing(doc)}
-                  aria-label={`编辑「${doc.title ?? ''}」`}
+                  aria-label={`编辑“${doc.title ?? ''}”`}
                 >
                   编辑
                 </Button>

@@ -187,7 +187,7 @@ export function documentResource({
           href={path}
           target="_blank"
           rel="noopener"
-          aria-label={`阅读「${row.title ?? ''}」`}
+          aria-label={`阅读“${row.title ?? ''}”`}
         >
           阅读
         </a>
@@ -199,7 +199,7 @@ export function documentResource({
             {
               key: 'reconvert',
               label: '重新转换',
-              confirm: `确定重新转换「${row.title ?? ''}」吗？`,
+              confirm: `确定重新转换“${row.title ?? ''}”吗？`,
               run: (context) => reconvertDocuments([row.id ?? 0], context),
               success: '已加入转换队列',
               keepsRow: true,

@@ -55,7 +55,7 @@ export const recycleResource: ResourceDef<Document> = {
     {
       key: 'recover',
       label: '恢复',
-      confirm: `确定恢复「${row.title ?? ''}」吗？`,
+      confirm: `确定恢复“${row.title ?? ''}”吗？`,
       run: (context) => recoverDocuments([row.id ?? 0], context),
       success: '恢复成功',
       requires: RECOVER,

@@ -100,7 +100,7 @@ const sameFile = (a: File, b: File) => a.name === b.name && a.size === b.size &&
 export const ALREADY_LISTED = '已在列表中，不会重复上传';
 
 /** An upload whose bytes another file of the batch already brought, under another name. */
-export const sameContentAs = (name: string) => `与「${name}」的内容相同，不会重复发布`;
+export const sameContentAs = (name: string) => `与“${name}”的内容相同，不会重复发布`;
 
 /** The phases of a file whose content the batch holds to publish, or published. */
 const HOLDS_CONTENT: readonly UploadPhase[] = ['uploaded', 'publishing', 'published', 'publish-failed'];

@@ -33,7 +33,7 @@ function RemoveFavorite({ favorite }: { favorite: Favorite }) {
     <InlineConfirm
       label="取消收藏"
       question="确定取消收藏？"
-      accessibleName={`取消收藏「${favorite.title ?? ''}」`}
+      accessibleName={`取消收藏“${favorite.title ?? ''}”`}
       busy={remove.isPending}
       onConfirm={() => remove.mutate()}
     />

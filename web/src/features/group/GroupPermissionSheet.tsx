@@ -92,7 +92,7 @@ function GrantEditor({
     mutationFn: async (_: void, context) =>
       unwrap(await setGroupPermissions({ group_id: group.id ?? 0, permission_id: grantedIds(checked) }, context)),
     onSuccess: () => {
-      toast.success('权限已保存', `角色「${group.title ?? ''}」的权限已更新`);
+      toast.success('权限已保存', `角色“${group.title ?? ''}”的权限已更新`);
       onClose();
     },
     onError: (error) => toastFailure('保存权限失败', error),

@@ -36,7 +36,7 @@ function ReviewSwitches({ group }: { group: Group }) {
   return (
     <>
       <p className="app-field__hint">
-        新注册用户所在的默认角色「{group.title}」的审核设置；管理员和其他角色请在{' '}
+        新注册用户所在的默认角色“{group.title}”的审核设置；管理员和其他角色请在{' '}
         <Link to="/admin/user/group">角色管理</Link> 中设置。
       </p>
       <ul className="app-review-defaults">

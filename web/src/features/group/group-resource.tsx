@@ -137,7 +137,7 @@ export function groupResource(onPermissions: ((group: Group) => void) | undefine
             size="small"
             theme="borderless"
             icon={<IconKey />}
-            aria-label={`设置「${row.title ?? ''}」的权限`}
+            aria-label={`设置“${row.title ?? ''}”的权限`}
             onClick={() => onPermissions(row)}
           >
             权限

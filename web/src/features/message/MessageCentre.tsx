@@ -81,7 +81,7 @@ function MessageItem({ message }: { message: Message }) {
           <InlineConfirm
             label="删除"
             question="删除这条消息？"
-            accessibleName={`删除消息「${message.title ?? ''}」`}
+            accessibleName={`删除消息“${message.title ?? ''}”`}
             busy={remove.isPending}
             onConfirm={() => remove.mutate()}
           />

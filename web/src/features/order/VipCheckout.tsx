@@ -394,7 +394,7 @@ function OrderCheckout({
     <Panel title="订单支付" titleId="checkout-title" heading="h1">
       {order.data === undefined && order.error instanceof ApiError && order.error.status === 404 ? (
         // Another member's order or a mistyped number: asking again cannot help, the member's own list can.
-        <EmptyState title="订单不存在" description="请在「我的订单」中查看您的订单。">
+        <EmptyState title="订单不存在" description="请在“我的订单”中查看您的订单。">
           <Link to="/member/order">查看我的订单</Link>
         </EmptyState>
       ) : order.data !== undefined && order.isError ? (

@@ -169,7 +169,7 @@ export const punishmentResource: ResourceDef<Punishment, Values> = {
           {
             key: 'cancel',
             label: '结束',
-            confirm: `确定结束对「${row.username ?? ''}」的处罚（${optionLabel(punishmentTypeOptions, row.type ?? 0)}）吗？`,
+            confirm: `确定结束对“${row.username ?? ''}”的处罚（${optionLabel(punishmentTypeOptions, row.type ?? 0)}）吗？`,
             run: (context) => cancelPunishments([row.id ?? 0], context),
             success: '处罚已结束',
             requires: CANCEL,

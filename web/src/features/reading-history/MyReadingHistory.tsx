@@ -29,7 +29,7 @@ function ForgetReading({ record }: { record: ReadingRecord }) {
   return (
     <InlineConfirm
       question="确定删除这条阅读记录？"
-      accessibleName={`删除「${record.title ?? ''}」的阅读记录`}
+      accessibleName={`删除“${record.title ?? ''}”的阅读记录`}
       busy={forget.isPending}
       onConfirm={() => forget.mutate()}
     />

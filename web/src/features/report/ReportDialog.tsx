@@ -68,7 +68,7 @@ export function ReportDialog({
       }
     >
       <div ref={fields}>
-        <p className="app-report__target">举报「{title}」</p>
+        <p className="app-report__target">举报“{title}”</p>
         <fieldset
           className="app-report__reasons"
           aria-describedby={errors.reason ? 'report-reason-message' : undefined}

@@ -86,7 +86,7 @@ export const reportResource: ResourceDef<Report> = {
     {
       key: 'handle',
       label: row.status ? '修改备注' : '处理',
-      confirm: `举报「${row.document_title ?? ''}」：${optionLabel(reportReasonOptions, row.reason ?? 0, '其他')}。处理后标记为已处理。`,
+      confirm: `举报“${row.document_title ?? ''}”：${optionLabel(reportReasonOptions, row.reason ?? 0, '其他')}。处理后标记为已处理。`,
       input: {
         label: '处理备注',
         initial: row.remark ?? '',

@@ -31,8 +31,8 @@ function Counters({ stats, lookup }: { stats: SmsStats; lookup: GetSmsStatsReque
     <>
       <p className="app-sms-counters__service">
         短信服务{stats.enable ? '已启用' : '未启用'}，服务商：
-        {optionLabel(smsProviderOptions, stats.provider ?? '', stats.provider || '未设置')}。 同一手机号每{' '}
-        {stats.interval ?? 0} 秒最多 1 条、任意 24 小时最多 {stats.mobile_daily_limit ?? 0} 条； 同一 IP 每小时最多{' '}
+        {optionLabel(smsProviderOptions, stats.provider ?? '', stats.provider || '未设置')}。同一手机号每{' '}
+        {stats.interval ?? 0} 秒最多 1 条、任意 24 小时最多 {stats.mobile_daily_limit ?? 0} 条；同一 IP 每小时最多{' '}
         {stats.ip_hourly_limit ?? 0} 条；全站每小时最多 {stats.site_hourly_limit ?? 0} 条。
       </p>
       <dl className="app-sms-counters__figures">

@@ -91,7 +91,7 @@ export function VipMemberActions({ row }: { row: UserVip }) {
   return (
     <>
       {may(GRANT) && (
-        <Button size="small" theme="borderless" aria-label={`延长「${name}」的会员`} onClick={() => setOpen('extend')}>
+        <Button size="small" theme="borderless" aria-label={`延长“${name}”的会员`} onClick={() => setOpen('extend')}>
           延长
         </Button>
       )}
@@ -100,14 +100,14 @@ export function VipMemberActions({ row }: { row: UserVip }) {
           size="small"
           theme="borderless"
           type="danger"
-          aria-label={`取消「${name}」的会员`}
+          aria-label={`取消“${name}”的会员`}
           onClick={() => setOpen('revoke')}
         >
           取消会员
         </Button>
       )}
       {may(LOG) && (
-        <Button size="small" theme="borderless" aria-label={`「${name}」的变更记录`} onClick={() => setOpen('log')}>
+        <Button size="small" theme="borderless" aria-label={`“${name}”的变更记录`} onClick={() => setOpen('log')}>
           记录
         </Button>
       )}

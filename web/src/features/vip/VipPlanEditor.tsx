@@ -16,7 +16,7 @@ export function vipPlansError(value: string): string | undefined {
   for (const [index, draft] of drafts.entries()) {
     const [problem] = vipPlanProblems(draft);
     if (problem) return `第 ${index + 1} 个套餐：${problem}`;
-    if (seen.has(draft.code)) return `第 ${index + 1} 个套餐：套餐代码「${draft.code}」重复`;
+    if (seen.has(draft.code)) return `第 ${index + 1} 个套餐：套餐代码“${draft.code}”重复`;
     seen.add(draft.code);
   }
   return undefined;

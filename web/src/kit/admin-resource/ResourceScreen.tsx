@@ -182,7 +182,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
     setPending({
       title: `删除${resource.noun}`,
       message: one
-        ? `确定删除${resource.noun}「${resource.rowLabel(one)}」吗？${final}`
+        ? `确定删除${resource.noun}“${resource.rowLabel(one)}”吗？${final}`
         : `确定删除选中的 ${targets.length} 个${resource.noun}吗？${final}`,
       note: resource.deletion?.note,
       okText: '删除',
@@ -233,7 +233,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                 size="small"
                 theme="borderless"
                 type={command.danger ? 'danger' : 'primary'}
-                aria-label={`${command.label}「${label}」`}
+                aria-label={`${command.label}“${label}”`}
                 onClick={() =>
                   setPending({
                     title: command.label,
@@ -259,7 +259,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                 size="small"
                 theme="borderless"
                 icon={<IconEdit />}
-                aria-label={`编辑「${label}」`}
+                aria-label={`编辑“${label}”`}
                 onClick={() => setSheet({ mode: 'edit', record: row })}
               >
                 编辑
@@ -276,7 +276,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                 className={blocked ? 'app-resource-action--blocked' : undefined}
                 aria-description={blocked}
                 title={blocked}
-                aria-label={`删除「${label}」`}
+                aria-label={`删除“${label}”`}
                 onClick={() => (blocked ? toast.warning(`不能删除${resource.noun}`, blocked) : askDelete([row]))}
               >
                 删除
@@ -384,7 +384,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
               ) : (
                 <EmptyState
                   title={`暂无${resource.noun}`}
-                  description={canCreate ? `点击上方「${createLabel}」添加。` : undefined}
+                  description={canCreate ? `点击上方“${createLabel}”添加。` : undefined}
                 />
               )
             }
@@ -395,7 +395,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                     onChange: (keys?: (string | number)[]) => setSelected((keys ?? []).map(Number)),
                     getCheckboxProps: (row: Row) => ({
                       disabled: resource.editable ? !resource.editable(row) : false,
-                      'aria-label': `选择「${resource.rowLabel(row)}」`,
+                      'aria-label': `选择“${resource.rowLabel(row)}”`,
                     }),
                     renderCell: namedSelectAll,
                   }

@@ -23,7 +23,7 @@ export function InlineConfirm({
   question: string;
   onConfirm: () => void;
   busy?: boolean;
-  /** What the default trigger says to screen readers, e.g. 删除「标题」. */
+  /** What the default trigger says to screen readers, e.g. 删除“标题”. */
   accessibleName?: string;
   /** Another trigger, given what asks the question (it may also act without asking). */
   trigger?: (ask: () => void) => ReactNode;

@@ -57,7 +57,7 @@ export function ArticleIndexPage() {
         {wd ? (
           <>
             <h1 className="app-article-index__title">
-              {node ? `在「${node.title ?? ''}」中搜索：${wd}` : `搜索：${wd}`}
+              {node ? `在“${node.title ?? ''}”中搜索：${wd}` : `搜索：${wd}`}
             </h1>
             {node && (
               <p className="app-article-index__description">
