@@ -116,7 +116,7 @@ export const SITE_CONVERSION_FAILURES = {
   converterMissing: '服务器未安装转换此格式所需的程序',
   libreofficeMissing: '服务器未安装 LibreOffice，无法转换此格式的文档',
   calibreMissing: '服务器未安装 calibre，无法转换此格式的电子书',
-  originalMissing: '文档原文件不存在，无法转换',
+  originalMissing: '文档文件不存在，无法转换',
 } as const;
 
 /**
@@ -208,7 +208,7 @@ export const categoryTypeOptions: readonly Option[] = [
 ];
 
 export const punishmentTypeOptions: readonly Option[] = [
-  { value: 1, label: '禁用账户' },
+  { value: 1, label: '禁用账号' },
   { value: 2, label: '禁止评论' },
   { value: 3, label: '禁止上传' },
   { value: 4, label: '禁止下载' },

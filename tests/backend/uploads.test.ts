@@ -142,9 +142,7 @@ describe('upload validation', () => {
   });
 
   it('refuses empty files, other field names and non-multipart bodies', async () => {
-    expect((await upload('avatar', Buffer.alloc(0), { token: backend.member.token })).body.message).toBe(
-      '上传的文件是空的',
-    );
+    expect((await upload('avatar', Buffer.alloc(0), { token: backend.member.token })).body.message).toBe('文件为空');
     expect((await upload('avatar', png(1, 1), { token: backend.member.token, field: 'image' })).body.message).toBe(
       '请上传文件（字段 file）',
     );

@@ -191,7 +191,7 @@ describe('screens with their own moves', () => {
     await picker.click();
     await page.keyboard.type(username.slice(0, 7));
     await page.locator('.semi-select-option', { hasText: username }).first().click();
-    await pickOption(page, form.locator('[data-field="types"] .semi-select'), '禁用账户');
+    await pickOption(page, form.locator('[data-field="types"] .semi-select'), '禁用账号');
     await form.getByLabel('处罚原因').fill('发布垃圾广告');
     await form.getByRole('button', { name: '创建' }).click();
     await expectToast(page, '创建成功');

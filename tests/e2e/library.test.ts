@@ -761,7 +761,7 @@ describe("the admin's documents", () => {
     await row(page, title).locator('.semi-checkbox').click();
     await page.getByRole('button', { name: '审核通过' }).click();
     await dialog(page, '审核通过').getByRole('button', { name: '确定' }).click();
-    await toast(page, '审核通过');
+    await toast(page, '已审核通过');
     expect((await waitForStatus(author.token, id, [2])).status).toBe(2);
     await page.getByRole('button', { name: '刷新列表' }).click();
     await row(page, title).getByText('已转换').waitFor();
@@ -817,7 +817,7 @@ describe("the admin's documents", () => {
       .getByRole('button', { name: `恢复“${TITLE}”` })
       .click();
     await dialog(page, '恢复').getByRole('button', { name: '确定' }).click();
-    await toast(page, '恢复成功');
+    await toast(page, '已恢复');
     await row(page, TITLE).waitFor({ state: 'detached' });
     await openInApp(page, '/admin/document/list');
     await row(page, TITLE).waitFor();

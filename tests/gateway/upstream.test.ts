@@ -203,8 +203,8 @@ describe('upstream faults', () => {
         const body = res.json<{ code: number; message: string; error: string }>();
         expect(body).toEqual({
           code: 502,
-          message: '后端服务暂时不可用，请稍后重试',
-          error: '后端服务暂时不可用，请稍后重试',
+          message: '后端服务暂时不可用，请稍后再试',
+          error: '后端服务暂时不可用，请稍后再试',
         });
         expect(res.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
       }
@@ -249,8 +249,8 @@ describe('upstream faults', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(res.json()).toEqual({
       code: 504,
-      message: '后端服务响应超时，请稍后重试',
-      error: '后端服务响应超时，请稍后重试',
+      message: '后端服务响应超时，请稍后再试',
+      error: '后端服务响应超时，请稍后再试',
     });
     expect(site.stub.requests).toHaveLength(1);
   });

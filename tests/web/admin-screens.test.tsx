@@ -277,7 +277,7 @@ describe('user list', { timeout: 20_000 }, () => {
     perm(12, '/api.v1.UserAPI/DeleteUser', '删除用户'),
   ];
 
-  it('shows avatars, groups and the account status from active 禁用账户 punishments', async () => {
+  it('shows avatars, groups and the account status from active 禁用账号 punishments', async () => {
     renderApp('/admin/user/list', { user: admin, permissions: listPermissions, backend: userBackend });
     const bob = (await screen.findByText('bob')).closest('tr') as HTMLElement;
     expect(within(bob).getByRole('img', { name: 'bob' }).getAttribute('src')).toBe('/uploads/b.png');
@@ -348,7 +348,7 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
     });
     await userEvent.click(await screen.findByRole('button', { name: /删除“站点公告”/ }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText(/删除的文章进入回收站，可以在回收站恢复/)).toBeTruthy();
+    expect(within(dialog).getByText(/删除的文章会移入回收站，可以在回收站恢复/)).toBeTruthy();
     expect(within(dialog).queryByText(/此操作不可恢复/)).toBeNull();
   });
 

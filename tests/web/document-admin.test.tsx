@@ -233,7 +233,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     await userEvent.click(within(row('待审核的文档')).getByRole('checkbox'));
     await userEvent.click(screen.getByRole('button', { name: '审核通过' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
-    await toasted('审核通过');
+    await toasted('已审核通过');
     expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document/check')[0])).toEqual({ id: [1], status: 2 });
 
     await userEvent.click(within(row('转换失败的文档')).getByRole('button', { name: '重新转换“转换失败的文档”' }));
@@ -337,7 +337,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('checkbox', { name: '选择“坏文件”' }));
     await userEvent.click(screen.getByRole('button', { name: '审核通过' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
-    await toasted('审核通过');
+    await toasted('已审核通过');
     expect(await within(row('待审核的文档')).findByText('待转换')).toBeTruthy();
     expect(within(row('坏文件')).getByText('转换中')).toBeTruthy();
 
@@ -515,7 +515,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     await screen.findByText('删掉的文档');
     await userEvent.click(screen.getByRole('button', { name: '恢复“删掉的文档”' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: '确定' }));
-    await toasted('恢复成功');
+    await toasted('已恢复');
     expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document/recycle')[0])).toEqual({ id: [3] });
     await userEvent.click(screen.getByRole('button', { name: '清空回收站' }));
     expect(

@@ -558,7 +558,7 @@ describe('the reader', { timeout: 20_000 }, () => {
       ),
     });
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('第 4 页起暂时无法显示：未能确认您能否阅读免费预览之后的页面，请稍后重试。');
+    expect(alert.textContent).toContain('第 4 页起暂时无法显示：未能确认您能否阅读免费预览之后的页面，请稍后再试。');
     expect(screen.getAllByRole('figure')).toHaveLength(3);
     // Not told that the preview is over, nor offered to pay for what may be theirs.
     expect(screen.queryByRole('heading', { name: '免费预览已结束' })).toBeNull();
@@ -1131,14 +1131,14 @@ describe('find in this document', () => {
         ),
       });
       const alert = await screen.findByRole('alert');
-      expect(alert.textContent).toContain('暂时无法打开第 6 页：未能确认您能否阅读免费预览之后的页面，请稍后重试。');
+      expect(alert.textContent).toContain('暂时无法打开第 6 页：未能确认您能否阅读免费预览之后的页面，请稍后再试。');
       expect(within(alert).getByRole('button', { name: '重试' })).toBeTruthy();
       // The reader waits at the free pages' end, which says why, not at the top of page 1.
       await waitFor(() => expect(scrolled().at(-1)?.contains(alert)).toBe(true));
       expect(screen.getByLabelText('当前第 3 页，共 8 页')).toBeTruthy();
       expect(screen.getAllByRole('figure')).toHaveLength(3);
       expect((await screen.findByText(/第 6 页暂时无法打开/)).textContent).toBe(
-        '第 6 页暂时无法打开，请稍后重试；可阅读的页中共 1 处',
+        '第 6 页暂时无法打开，请稍后再试；可阅读的页中共 1 处',
       );
       // Neither "beyond the free preview, buy it" (it may be theirs) nor "未找到".
       expect(screen.queryByText(/超出免费预览范围/)).toBeNull();

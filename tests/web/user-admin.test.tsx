@@ -109,7 +109,7 @@ describe('编辑用户', { timeout: 30_000 }, () => {
     const listed = await editBob(fetchMock);
     await waitFor(() =>
       expect(toasts.value.find((t) => t.title === '保存失败')?.description).toBe(
-        '资料已保存，新密码和用户组未保存：用户组不能为空',
+        '资料已保存，新密码和角色未保存：用户组不能为空',
       ),
     );
     await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/user/list').length).toBeGreaterThan(listed));

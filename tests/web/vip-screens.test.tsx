@@ -407,11 +407,11 @@ describe('member screens', { timeout: 20_000 }, () => {
     expect(table.getByText('微信支付')).toBeTruthy();
     await userEvent.click(table.getByRole('button', { name: `取消订单 ${pending.order_no}` }));
     expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(0);
-    // A double click on 确认取消 while the first cancel is out cancels once.
+    // A double click on 确定取消 while the first cancel is out cancels once.
     const release = holdCalls(fetchMock, (url) => url.pathname === '/api/v1/order/cancel');
     await userEvent
       .setup({ delay: null })
-      .dblClick(table.getByRole('button', { name: `确认取消订单 ${pending.order_no}` }));
+      .dblClick(table.getByRole('button', { name: `确定取消订单 ${pending.order_no}` }));
     release();
     await waitFor(() => expect(toasts.value.some((t) => t.title === '订单已取消')).toBe(true));
     expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(1);
@@ -437,7 +437,7 @@ describe('member screens', { timeout: 20_000 }, () => {
     });
     const table = within(await screen.findByRole('table'));
     await userEvent.click(table.getByRole('button', { name: `取消订单 ${pending.order_no}` }));
-    await userEvent.click(table.getByRole('button', { name: `确认取消订单 ${pending.order_no}` }));
+    await userEvent.click(table.getByRole('button', { name: `确定取消订单 ${pending.order_no}` }));
     await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(1));
     expect(await table.findByText('已关闭（超时未支付）')).toBeTruthy();
     expect(table.queryByRole('button', { name: '去支付' })).toBeNull();

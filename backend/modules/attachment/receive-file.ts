@@ -164,7 +164,7 @@ export async function receiveFile(
   } catch (error) {
     // The store stopped reading; whatever the client still sends is not read, the connection closes.
     if (error instanceof BlobTooLargeError) throw refuseUnread(reply, tooLarge(opts.maxBytes));
-    if (error instanceof BlobEmptyError) throw refuseUnread(reply, badRequest('上传的文件是空的'));
+    if (error instanceof BlobEmptyError) throw refuseUnread(reply, badRequest('文件为空'));
     if (error instanceof ApiError) throw refuseUnread(reply, error);
     if (streamFailed || isMalformed(error)) throw refuseUnread(reply, badRequest(MALFORMED));
     throw error;

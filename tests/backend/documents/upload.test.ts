@@ -181,7 +181,7 @@ describe('POST /api/v1/upload/document', () => {
     const member = await uploader(backend.url, backend.adminToken);
     expect((await uploadDocument(backend.url, member.token, Buffer.alloc(0), 'empty.pdf')).body).toMatchObject({
       code: 400,
-      message: '上传的文件是空的',
+      message: '文件为空',
     });
     const banned = Buffer.from('%PDF-1.4 banned content');
     const first = await uploadDocument(backend.url, member.token, banned, 'x.pdf');

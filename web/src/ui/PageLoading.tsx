@@ -1,6 +1,6 @@
 import { Spin } from './semi';
 
-export function PageLoading({ tip = '加载中…' }: { tip?: string }) {
+export function PageLoading({ tip = '正在加载…' }: { tip?: string }) {
   return (
     <div className="app-page-loading" aria-busy="true">
       <Spin size="large" tip={tip} />

@@ -132,7 +132,7 @@ export function articleResource(
         )
       : undefined,
     remove: (ids, _confirmation, context) => deleteArticles(ids, context),
-    deletion: { recoverable: true, note: '删除的文章进入回收站，可以在回收站恢复。' },
+    deletion: { recoverable: true, note: '删除的文章会移入回收站，可以在回收站恢复。' },
     batchActions: [
       {
         key: 'approve',
@@ -179,7 +179,7 @@ export function articleResource(
         choice: { label: '分类', options, multiple: true, emptyMessage: '请选择分类' },
         run: (ids, context, picked) =>
           setArticlesCategory(ids, (Array.isArray(picked) ? picked : [picked ?? 0]).map(Number), context),
-        success: '分类已更新',
+        success: '分类已设置',
         requires: permission('SetArticlesCategory'),
       },
     ],
@@ -191,7 +191,7 @@ export function articleResource(
 export const articleRecycleBin: RecycleBin = {
   permission: permission('EmptyRecycleArticle'),
   empty: emptyArticleRecycleBin,
-  confirmation: '确定永久删除回收站中的全部文章吗？它们的评论也会一起删除，此操作不可恢复。',
+  confirmation: '确定彻底删除回收站中的全部文章吗？它们的评论也会一起删除，此操作不可恢复。',
 };
 
 export const recycledArticleResource: ResourceDef<Article> = {
@@ -226,6 +226,6 @@ export const recycledArticleResource: ResourceDef<Article> = {
     },
   ],
   remove: (ids, _confirmation, context) => purgeArticles(ids, context),
-  deletion: { note: '文章及其评论将被永久删除。' },
+  deletion: { note: '文章及其评论将被彻底删除。' },
   requires: { remove: permission('DeleteRecycleArticle') },
 };

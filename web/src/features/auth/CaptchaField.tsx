@@ -88,7 +88,7 @@ export function CaptchaField({
       aria-label="换一张验证码"
     >
       {captcha.loading ? (
-        '加载中…'
+        '正在加载…'
       ) : captcha.failed ? (
         '点击重试'
       ) : captcha.image ? (

@@ -192,7 +192,7 @@ function CommentItem({
 }) {
   const { user } = useSession();
   const mine = user?.id !== undefined && user.id === comment.user_id;
-  const name = comment.user?.username ?? '已注销用户';
+  const name = comment.user?.username ?? '已删除的用户';
   return (
     <div className="app-comment" data-comment-id={comment.id}>
       <Avatar src={comment.user?.avatar} name={name} />

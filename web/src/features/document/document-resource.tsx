@@ -256,7 +256,7 @@ export function documentResource({
         label: '审核通过',
         confirm: (count) => `确定审核通过选中的 ${count} 篇文档吗？尚未转换的文档会开始转换。`,
         run: (ids, context) => checkDocuments({ id: ids, status: DocumentStatus.Converted }, context),
-        success: '审核通过',
+        success: '已审核通过',
         requires: perm('CheckDocument'),
       },
       {
@@ -282,7 +282,7 @@ export function documentResource({
         label: '推荐',
         confirm: (count) => `确定推荐选中的 ${count} 篇文档吗？`,
         run: (ids, context) => recommendDocuments({ id: ids, type: 2 }, context),
-        success: '推荐成功',
+        success: '已推荐',
         requires: perm('SetDocumentRecommend'),
       },
       {

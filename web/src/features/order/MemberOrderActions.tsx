@@ -37,7 +37,7 @@ export function MemberOrderActions({ order }: { order: Order }) {
         type="danger"
         theme={confirming ? 'solid' : 'light'}
         loading={cancel.isPending}
-        aria-label={confirming ? `确认取消订单 ${order.order_no ?? ''}` : `取消订单 ${order.order_no ?? ''}`}
+        aria-label={confirming ? `确定取消订单 ${order.order_no ?? ''}` : `取消订单 ${order.order_no ?? ''}`}
         onClick={() => {
           if (cancel.isPending) return;
           // The question goes with the answer: a second click of a double click asks again, it cancels nothing twice.
@@ -46,7 +46,7 @@ export function MemberOrderActions({ order }: { order: Order }) {
         }}
         onBlur={() => !cancel.isPending && setConfirming(false)}
       >
-        {confirming ? '确认取消' : '取消'}
+        {confirming ? '确定取消' : '取消订单'}
       </Button>
     </span>
   );

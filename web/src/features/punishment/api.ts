@@ -7,7 +7,7 @@ import { api, unwrap } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { userKeys } from '../user/api';
 
-/** Punishment type 1 (禁用账户) makes an account 禁用. */
+/** Punishment type 1 (禁用账号) makes an account 禁用. */
 const DISABLE_ACCOUNT = 1;
 /** The most rows one list call returns. */
 const MAX_LIST_SIZE = 1000;
@@ -28,7 +28,7 @@ export function isActive(row: Punishment, now = Date.now()): boolean {
   return row.enable === true && (!row.end_time || Date.parse(row.end_time) > now);
 }
 
-/** Users under an active 禁用账户 punishment (the user model has no status column). */
+/** Users under an active 禁用账号 punishment (the user model has no status column). */
 export async function disabledUserIds(): Promise<Set<number>> {
   const data = unwrap(await listPunishments({ page: 1, size: MAX_LIST_SIZE, type: [DISABLE_ACCOUNT], enable: [1] }));
   const now = Date.now();

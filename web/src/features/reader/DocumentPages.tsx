@@ -216,7 +216,7 @@ export function DocumentPages({
     pastPreview !== undefined
       ? pastPreviewNote(pastPreview, vipReads)
       : accessFailed && linkedPastPreview
-        ? `第 ${startPage} 页暂时无法打开，请稍后重试`
+        ? `第 ${startPage} 页暂时无法打开，请稍后再试`
         : undefined;
   const [chosen, setChosen] = useState<ChosenHit | null>(() =>
     startWords

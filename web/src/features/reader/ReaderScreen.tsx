@@ -75,7 +75,7 @@ function AccessUnknown({
   startPage: number;
   onRetry: () => void;
 }) {
-  const reason = '未能确认您能否阅读免费预览之后的页面，请稍后重试。';
+  const reason = '未能确认您能否阅读免费预览之后的页面，请稍后再试。';
   const linked = startPage > shownPages && startPage <= (doc.pages ?? 0);
   return (
     <div className="app-reader__access-unknown">

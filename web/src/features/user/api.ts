@@ -194,7 +194,7 @@ export async function updateUser(
   const result = await invalidateAfter(api.put<unknown>('/api/v1/user', membership), context, staleAfterAdminWrite);
   if (result.ok) return result;
   await Promise.all(staleAfterAdminWrite.map((queryKey) => context.client.invalidateQueries({ queryKey })));
-  const unsaved = membership.password ? '新密码和用户组' : '用户组';
+  const unsaved = membership.password ? '新密码和角色' : '角色';
   return { ...result, data: { ...result.data, message: `资料已保存，${unsaved}未保存：${result.data.message}` } };
 }
 

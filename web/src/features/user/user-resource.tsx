@@ -16,11 +16,11 @@ import { checkEmail, checkMobile, checkPassword, checkUsername } from './validat
 /** The most rows one list call returns; status filtering pages through them locally. */
 const MAX_LIST_SIZE = 1000;
 
-/** Who is disabled: the users under an active 禁用账户 punishment (users have no status column). */
+/** Who is disabled: the users under an active 禁用账号 punishment (users have no status column). */
 export type DisabledUsers = () => Promise<Set<number>>;
 
 export type UserRow = User & {
-  /** Under an active 禁用账户 punishment; undefined when the punishments cannot be read. */
+  /** Under an active 禁用账号 punishment; undefined when the punishments cannot be read. */
   disabled?: boolean;
 };
 
@@ -116,7 +116,7 @@ export function userResource(
       },
       {
         key: 'group_id',
-        title: '用户组',
+        title: '角色',
         render: (row) =>
           (row.group_id ?? []).map((id) => {
             const group = groupById.get(id);
@@ -140,7 +140,7 @@ export function userResource(
     ],
     filters: [
       { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '用户名、姓名、邮箱或手机' },
-      { kind: 'select', name: 'group_id', label: '用户组', options: groupOptions },
+      { kind: 'select', name: 'group_id', label: '角色', options: groupOptions },
       { kind: 'select', name: 'status', label: '状态', options: STATUS_OPTIONS },
     ],
     listKey: userKeys.admin,
@@ -172,7 +172,7 @@ export function userResource(
           hint: '留空则不修改密码',
           validate: (v: string) => checkPassword(v, '新密码'),
         },
-        { name: 'group_id', label: '用户组', kind: 'select', multiple: true, required: true, options: groupOptions },
+        { name: 'group_id', label: '角色', kind: 'select', multiple: true, required: true, options: groupOptions },
         { name: 'email', label: '邮箱', kind: 'text', validate: (v: string) => checkEmail(v, false) },
         { name: 'realname', label: '真实姓名', kind: 'text', maxLength: 64, half: true, modes: ['edit'] },
         {
