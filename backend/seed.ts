@@ -35,12 +35,12 @@ export async function runSeed(db: Database, options: SeedOptions): Promise<SeedO
     await lockKeys(trx, ['seed']);
     await seedGroups(trx);
     await seedPermissions(trx, options.permissions);
-    const presetsNotApplied = await seedConfig(trx, options.configPresets);
+    const { presetsNotApplied, settings } = await seedConfig(trx, options.configPresets);
     const initialAdmin = await seedAdmin(trx, { password: options.adminPassword, passwordCost: options.passwordCost });
     await seedNavigation(trx);
     await seedLanguages(trx);
     await seedFriendlinks(trx);
-    await seedArticles(trx);
+    await seedArticles(trx, settings.creditName());
     await pruneRevokedTokens(trx);
     return { initialAdmin, presetsNotApplied };
   });

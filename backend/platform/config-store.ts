@@ -53,6 +53,15 @@ export class ConfigSnapshot {
   }
 }
 
+/** The settings of these `config` rows. */
+export function configSnapshotOf(
+  rows: readonly { category: string; name: string; value: string; input_type: string }[],
+): ConfigSnapshot {
+  return new ConfigSnapshot(
+    new Map(rows.map((row) => [`${row.category}.${row.name}`, { value: row.value, inputType: row.input_type }])),
+  );
+}
+
 /** How stale the settings of a process may be after another process changed them. */
 export const SETTINGS_CHECK_MS = 1000;
 
@@ -158,10 +167,7 @@ export class ConfigStore {
     let current = this.cached;
     if (force || !current || current.version !== version) {
       const rows = await this.db.selectFrom('config').select(['category', 'name', 'value', 'input_type']).execute();
-      const entries = new Map<string, Entry>();
-      for (const row of rows)
-        entries.set(`${row.category}.${row.name}`, { value: row.value, inputType: row.input_type });
-      current = { snapshot: new ConfigSnapshot(entries), version };
+      current = { snapshot: configSnapshotOf(rows), version };
     }
     if (generation === this.generation) {
       this.cached = current;

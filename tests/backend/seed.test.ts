@@ -127,6 +127,27 @@ describe('the seed at start', () => {
     last = undefined;
     await second.backend.close();
   });
+
+  it('writes the footer pages with the name the site gives its credits, its preset or 魔豆', async () => {
+    for (const [env, credits] of [
+      [{}, '魔豆'],
+      [{ CONFIG_SCORE_CREDIT_NAME: '金币' }, '金币'],
+    ] as const) {
+      const backend = await startBackend({ env });
+      try {
+        const page = async (identifier: string) =>
+          (await api(backend.url, 'GET', '/api/v1/article', { query: { identifier } })).body;
+        const help = await page('help');
+        expect(help.description).toBe(`如何搜索、阅读、下载与上传文档，以及${credits}和会员的说明。`);
+        expect(help.content).toContain(`<p>${credits}与会员：签到、上传等方式可获得${credits}；`);
+        const agreement = await page('agreement');
+        expect(agreement.content).toContain(`三、下载与${credits}：部分文档需要消耗${credits}或开通会员后下载`);
+        expect(JSON.stringify([help, agreement])).not.toContain('积分');
+      } finally {
+        await backend.close();
+      }
+    }
+  });
 });
 
 describe('the 隐私政策 on a site made before it', () => {

@@ -1,21 +1,22 @@
 import type { Database } from '../../db';
 import { chunks } from '../../db/dialect';
 import { now } from '../../db/schema';
-import { settingsChanged } from '../../platform/config-store';
+import { configSnapshotOf, settingsChanged, type ConfigSnapshot } from '../../platform/config-store';
 import { CONFIG_KEYS } from './keys';
 
 // Every config key gets its row: a missing row is created with the CONFIG_<CATEGORY>_<KEY>
 // preset or the default; an existing row keeps its value (unless it is a retired default, which
 // gets what a new row would) and gets the current metadata. Rows already as they should be are
 // not written: a restart of an unchanged site writes nothing here. Answers the settings whose
-// preset differs from the value kept, so that the start can say the variable was not applied.
+// preset differs from the value kept, so that the start can say the variable was not applied,
+// and the settings as they now are (what the rest of the seed writes may depend on them).
 
 const META_COLUMNS = ['label', 'placeholder', 'input_type', 'sort', 'options', 'col_num', 'is_secret'] as const;
 
 export async function seedConfig(
   db: Database,
   presets: Record<string, Record<string, string>>,
-): Promise<{ category: string; name: string }[]> {
+): Promise<{ presetsNotApplied: { category: string; name: string }[]; settings: ConfigSnapshot }> {
   const ts = now();
   const configRows = await db
     .selectFrom('config')
@@ -25,6 +26,7 @@ export async function seedConfig(
   const missing = [];
   let changed = 0;
   const kept = [];
+  const settled = [];
   for (const key of CONFIG_KEYS) {
     const meta = {
       label: key.label,
@@ -37,6 +39,14 @@ export async function seedConfig(
     };
     const row = existing.get(`${key.category}.${key.name}`);
     const value = presets[key.category]?.[key.name] ?? key.value;
+    // what the row holds once seeded: its own value, unless it is new or a retired default
+    const held = row !== undefined && !key.retired?.includes(row.value) ? row.value : value;
+    settled.push({
+      category: key.category,
+      name: key.name,
+      input_type: key.input_type,
+      value: held,
+    });
     if (row === undefined) {
       missing.push({ ...meta, category: key.category, name: key.name, value, created_at: ts, updated_at: ts });
     } else if (key.retired?.includes(row.value)) {
@@ -58,5 +68,5 @@ export async function seedConfig(
   for (const part of chunks(missing)) await db.insertInto('config').values(part).execute();
   // Other processes on this database see new keys and labels without a restart.
   if (missing.length || changed) await settingsChanged(db);
-  return kept;
+  return { presetsNotApplied: kept, settings: configSnapshotOf(settled) };
 }
