@@ -37,7 +37,7 @@ const length = (value: string) => [...value].length;
 const maxLength =
   (max: number) =>
   (v: string): string | null =>
-    length(v) > max ? `不能超过${max}个字符` : null;
+    length(v) > max ? `不能超过 ${max} 个字符` : null;
 
 /**
  * An http(s) address, or a path of this site starting with a single `/`: what a footer or
@@ -181,8 +181,8 @@ export function configValueProblem(key: string, inputType: string | undefined, v
     const n = Number(text);
     const { min = 0, max = INT32_MAX, unit = '' } = rule;
     if (n >= min && n <= max) return null;
-    if (min === 0 && max === INT32_MAX) return n < 0 ? '不能为负数' : `不能大于${max}`;
-    return `必须在${min}到${max}${unit}之间`;
+    if (min === 0 && max === INT32_MAX) return n < 0 ? '不能为负数' : `不能大于 ${max}`;
+    return `必须在 ${min} 到 ${max} ${unit}之间`;
   }
   return rule.check?.(text) ?? null;
 }

@@ -50,11 +50,11 @@ export function formatRelativeTime(date: DateInput, now: DateInput = Date.now())
   if (Number.isNaN(then) || Number.isNaN(at)) return '';
   const seconds = (at - then) / 1000;
   if (seconds < MINUTE) return '刚刚';
-  if (seconds < HOUR) return `${Math.floor(seconds / MINUTE)}分钟前`;
-  if (seconds < DAY) return `${Math.floor(seconds / HOUR)}小时前`;
-  if (seconds < MONTH) return `${Math.floor(seconds / DAY)}天前`;
-  if (seconds < YEAR) return `${Math.floor(seconds / MONTH)}个月前`;
-  return `${Math.floor(seconds / YEAR)}年前`;
+  if (seconds < HOUR) return `${Math.floor(seconds / MINUTE)} 分钟前`;
+  if (seconds < DAY) return `${Math.floor(seconds / HOUR)} 小时前`;
+  if (seconds < MONTH) return `${Math.floor(seconds / DAY)} 天前`;
+  if (seconds < YEAR) return `${Math.floor(seconds / MONTH)} 个月前`;
+  return `${Math.floor(seconds / YEAR)} 年前`;
 }
 
 interface DateParts {

@@ -298,7 +298,7 @@ function categoryParts(input: PageInput, site: string, listPath: string): Parts 
   if (input.missing) return { title: `分类不存在 - ${site}`, robots: NOINDEX };
   if (!category) return { title: `${input.match?.route.title ?? ''} - ${site}`, canonicalPath };
   return {
-    title: `${category.title}${page > 1 ? `（第${page}页）` : ''} - ${site}`,
+    title: `${category.title}${page > 1 ? `（第 ${page} 页）` : ''} - ${site}`,
     description:
       summary(category.description) ||
       `${site}的“${category.title}”分类：${summary(input.settings.system?.description, 100)}`,

@@ -141,7 +141,7 @@ const single = (label: string, extra?: { public: true }): RouteMenu => ({ label,
 const ROUTE_TABLE = [
   // Public layout
   publicRoute('index', '/', '首页', undefined, homePageCalls),
-  publicRoute('vip', '/vip', '开通VIP'),
+  publicRoute('vip', '/vip', '开通 VIP'),
   publicRoute('library', '/library', '文库资料', undefined, ({ query }) => libraryPageCalls(undefined, query)),
   publicRoute('library-category', '/library/{category}', '文档分类', { category: isPositiveId }, ({ params, query }) =>
     libraryPageCalls(Number(params.category), query),
@@ -191,7 +191,7 @@ const ROUTE_TABLE = [
   memberRoute('member-article', '/member/article', '我的文章'),
   memberRoute('member-article-set', '/member/article/set', '写文章'),
   memberRoute('member-message', '/member/message', '我的消息'),
-  memberRoute('vip-checkout', '/vip/checkout', '购买VIP'),
+  memberRoute('vip-checkout', '/vip/checkout', '购买 VIP'),
   publicRoute('oauth-callback', '/oauth/callback', '第三方登录'),
 
   // Auth layout

@@ -17,7 +17,7 @@ export function usernameProblems(username: string): string[] {
   const problems: string[] = [];
   const n = length(username);
   if (n < USERNAME_LENGTH.min || n > USERNAME_LENGTH.max) {
-    problems.push(`用户名长度必须在${USERNAME_LENGTH.min}到${USERNAME_LENGTH.max}个字符之间`);
+    problems.push(`用户名长度必须在 ${USERNAME_LENGTH.min} 到 ${USERNAME_LENGTH.max} 个字符之间`);
   }
   // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
   if (/[\s\u0000-\u001f\u007f]/.test(username)) problems.push('用户名不能包含空白或控制字符');
@@ -39,7 +39,7 @@ export const WRONG_OLD_PASSWORD = '原密码不正确';
 export function passwordProblems(password: string, label = '密码'): string[] {
   const n = length(password);
   return n < PASSWORD_LENGTH.min || n > PASSWORD_LENGTH.max
-    ? [`${label}长度必须在${PASSWORD_LENGTH.min}到${PASSWORD_LENGTH.max}个字符之间`]
+    ? [`${label}长度必须在 ${PASSWORD_LENGTH.min} 到 ${PASSWORD_LENGTH.max} 个字符之间`]
     : [];
 }
 
@@ -115,13 +115,13 @@ export function nameProblems(value: string, label: string, max: number, required
     if (value.trim() !== '') return [`${label}不能只包含控制字符或文字方向符号`];
     return required ? [`${label}不能为空`] : [];
   }
-  return length(name) > max ? [`${label}长度不能超过${max}个字符`] : [];
+  return length(name) > max ? [`${label}长度不能超过 ${max} 个字符`] : [];
 }
 
 /** `label不能为空` when required and blank, `label长度不能超过N个字符` when longer than `max`. */
 export function textProblems(value: string, label: string, max: number, required = false): string[] {
   if (required && value.trim() === '') return [`${label}不能为空`];
-  return length(value) > max ? [`${label}长度不能超过${max}个字符`] : [];
+  return length(value) > max ? [`${label}长度不能超过 ${max} 个字符`] : [];
 }
 
 /**
@@ -141,7 +141,7 @@ export function reportRemarkProblems(remark: string, reason: number | undefined)
 export function articleIdentifierProblems(identifier: string): string[] {
   if (identifier === '') return [];
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(identifier) || length(identifier) > ARTICLE_LIMITS.identifier) {
-    return [`文章标识只能包含字母、数字、下划线和短横线，以字母或数字开头，最多${ARTICLE_LIMITS.identifier}个字符`];
+    return [`文章标识只能包含字母、数字、下划线和短横线，以字母或数字开头，最多 ${ARTICLE_LIMITS.identifier} 个字符`];
   }
   return /^[0-9]+$/.test(identifier) ? ['文章标识不能是纯数字'] : [];
 }

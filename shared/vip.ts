@@ -11,7 +11,7 @@ export function vipOnSale(settings: Pick<Settings, 'vip' | 'pay'>): boolean {
 }
 
 /** What `/vip` says while membership cannot be bought. */
-export const VIP_NOT_ON_SALE = 'VIP会员暂未开放购买，敬请期待。';
+export const VIP_NOT_ON_SALE = 'VIP 会员暂未开放购买，敬请期待。';
 
 export const VIP_PLAN_CODE_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 export const VIP_PLAN_TITLE_MAX = 32;
@@ -41,7 +41,7 @@ export function vipPlanProblems(plan: VipPlanDraft): string[] {
   if (!VIP_PLAN_CODE_PATTERN.test(plan.code)) problems.push('套餐代码须为 1 到 32 位字母、数字、下划线或短横线');
   const title = plan.title.trim();
   if (!title) problems.push('套餐名称不能为空');
-  else if ([...title].length > VIP_PLAN_TITLE_MAX) problems.push(`套餐名称不能超过${VIP_PLAN_TITLE_MAX}个字符`);
+  else if ([...title].length > VIP_PLAN_TITLE_MAX) problems.push(`套餐名称不能超过 ${VIP_PLAN_TITLE_MAX} 个字符`);
   if (FORBIDDEN_TEXT.test(plan.title) || FORBIDDEN_TEXT.test(plan.description))
     problems.push('套餐名称和说明不能包含 | 或换行');
   if (!/^\d{1,5}$/.test(days) || Number(days) < 1 || Number(days) > VIP_PLAN_MAX_DAYS)
@@ -50,7 +50,7 @@ export function vipPlanProblems(plan: VipPlanDraft): string[] {
     problems.push(`价格须在 0.01 到 ${VIP_PLAN_MAX_PRICE} 元之间，最多两位小数`);
   }
   if ([...plan.description.trim()].length > VIP_PLAN_DESCRIPTION_MAX)
-    problems.push(`套餐说明不能超过${VIP_PLAN_DESCRIPTION_MAX}个字符`);
+    problems.push(`套餐说明不能超过 ${VIP_PLAN_DESCRIPTION_MAX} 个字符`);
   return problems;
 }
 

@@ -139,7 +139,7 @@ export class ConfigStore {
    * On PostgreSQL, the other processes' changes are compared as soon as they are committed (a
    * NOTIFY), not behind the first request after them: without it, an instance that had been idle
    * answered that request with the settings of before the change, however long ago it was made
-   * (an order refused “VIP会员暂未开放购买” on B after an admin had opened VIP on A).
+   * (an order refused “VIP 会员暂未开放购买” on B after an admin had opened VIP on A).
    */
   listen(notifications: Notifications): Promise<() => void> {
     const compare = () => {

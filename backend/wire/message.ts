@@ -239,7 +239,7 @@ export function decodeBody<F extends Fields>(type: MessageType<F>, raw: string |
 
 function parseGoInt(raw: string, kind: 'int32' | 'int64', field: string): number {
   const m = /^([+-]?)(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO]?[0-7]+|[1-9][0-9]*|0)$/.exec(raw);
-  if (!m) throw badRequest(`参数 ${field} 必须是整数，收到 “${raw}”`);
+  if (!m) throw badRequest(`参数 ${field} 必须是整数，收到“${raw}”`);
   const body = m[2]!;
   let n: number;
   if (/^0[xX]/.test(body)) n = parseInt(body.slice(2), 16);
@@ -257,13 +257,13 @@ function queryScalar(type: string, raw: string, field: string): unknown {
       return parseGoInt(raw, type, field);
     case 'float': {
       const n = raw.trim() === '' ? NaN : Number(raw);
-      if (!Number.isFinite(n)) throw badRequest(`参数 ${field} 必须是数字，收到 “${raw}”`);
+      if (!Number.isFinite(n)) throw badRequest(`参数 ${field} 必须是数字，收到“${raw}”`);
       return n;
     }
     case 'bool':
       if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(raw)) return true;
       if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(raw)) return false;
-      throw badRequest(`参数 ${field} 必须是布尔值，收到 “${raw}”`);
+      throw badRequest(`参数 ${field} 必须是布尔值，收到“${raw}”`);
     case 'string':
       return raw;
     case 'time':

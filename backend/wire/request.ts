@@ -155,8 +155,8 @@ export function checkText(
   const length = [...text].length;
   if (opts.required && text.trim() === '') throw badRequest(`${label}不能为空`);
   if (opts.min !== undefined && length < opts.min && text !== '')
-    throw badRequest(`${label}长度不能少于${opts.min}个字符`);
-  if (opts.max !== undefined && length > opts.max) throw badRequest(`${label}长度不能超过${opts.max}个字符`);
+    throw badRequest(`${label}长度不能少于 ${opts.min} 个字符`);
+  if (opts.max !== undefined && length > opts.max) throw badRequest(`${label}长度不能超过 ${opts.max} 个字符`);
   if (CONTROL.test(text) || (!opts.multiline && /[\r\n]/.test(text))) throw badRequest(`${label}包含非法字符`);
   return text;
 }

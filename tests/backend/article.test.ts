@@ -204,7 +204,7 @@ describe('writing', () => {
       body: { title: '长文', content: `<p>${'字'.repeat(200_000)}</p>` },
     });
     expect(long.status).toBe(400);
-    expect(long.body.message).toBe('文章内容长度不能超过200000个字符');
+    expect(long.body.message).toBe('文章内容长度不能超过 200000 个字符');
     expect((await admin('POST', '/api/v1/article', { body: { title: ' ', content: '<p>x</p>' } })).body.message).toBe(
       '文章标题不能为空',
     );

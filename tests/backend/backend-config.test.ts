@@ -258,7 +258,10 @@ describe('loadBackendConfig', () => {
     [{ CONFIG_SECURITY_NO_SUCH_KEY: 'x' }, /CONFIG_SECURITY_NO_SUCH_KEY/],
     [{ CONFIG_SECURITY_ENABLE_REGISTER: 'yes' }, /true or false/],
     [{ CONFIG_SECURITY_MAX_DOCUMENT_SIZE: 'big' }, /integer/],
-    [{ CONFIG_EMAIL_PORT: '70000' }, 'CONFIG_EMAIL_PORT is refused: SMTP 服务器端口必须在1到65535之间, got "70000"'],
+    [
+      { CONFIG_EMAIL_PORT: '70000' },
+      'CONFIG_EMAIL_PORT is refused: SMTP 服务器端口必须在 1 到 65535 之间, got "70000"',
+    ],
     [
       { CONFIG_FOOTER_ABOUT: 'javascript:alert(1)' },
       /CONFIG_FOOTER_ABOUT is refused: 关于我们必须是 http:\/\/ 或 https:\/\/ 开头的网址/,

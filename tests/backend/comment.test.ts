@@ -109,7 +109,7 @@ describe('creating', () => {
 
   it.each([
     [{ content: '  ' }, 400, '评论内容不能为空'],
-    [{ content: '好'.repeat(1001) }, 400, '评论内容长度不能超过1000个字符'],
+    [{ content: '好'.repeat(1001) }, 400, '评论内容长度不能超过 1000 个字符'],
     [{ content: 'x', document_id: 0 }, 400, '请指定要评论的文章'],
     [{ content: 'x', document_id: 99999 }, 404, '文章不存在'],
     [{ content: 'x', type: 7 }, 400, '评论类型必须是 0（文档）或 1（文章）'],

@@ -172,8 +172,8 @@ describe('GetSettings', () => {
     expect(res.body.sms).toEqual({});
     expect(res.body.vip.enable).toBeUndefined();
     expect(res.body.vip).toMatchObject({
-      title: 'VIP会员',
-      description: '开通VIP会员，畅享全站文档免费下载',
+      title: 'VIP 会员',
+      description: '开通 VIP 会员，畅享全站文档免费下载',
       free_download: true,
       read_all_pages: true,
       times_every_day: 50,
@@ -265,7 +265,7 @@ describe('security durations', () => {
     );
     const row = await configRow('security', 'attachment_retention_minute');
     const res = await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: '-5' }] } });
-    expect(res.body.message).toBe('配置项【从回收站清除的文档文件保留时长】必须在0到5256000分钟之间');
+    expect(res.body.message).toBe('配置项【从回收站清除的文档文件保留时长】必须在 0 到 5256000 分钟之间');
   });
 });
 
@@ -300,7 +300,7 @@ describe('UpdateConfig', () => {
   it.each([
     ['security', 'enable_register', 'yes', '配置项【是否允许注册】必须是 true 或 false'],
     ['security', 'max_document_size', '10MB', '配置项【最大文档大小(MB)】必须是整数'],
-    ['security', 'max_document_size', '-1', '配置项【最大文档大小(MB)】必须在1到102400之间'],
+    ['security', 'max_document_size', '-1', '配置项【最大文档大小(MB)】必须在 1 到 102400 之间'],
     ['display', 'virtual_register_count', '-1', '配置项【网站虚拟注册用户数】不能为负数'],
     ['captcha', 'type', 'emoji', '配置项【验证码类型】的取值无效'],
     ['security', 'document_allowed_ext', '.pdf,.exe', '配置项【允许上传的文档类型】包含无效的选项'],
@@ -317,7 +317,7 @@ describe('UpdateConfig', () => {
       'month|月度会员|thirty|30',
       '配置项【会员套餐】每行一个套餐，格式为 代码|名称|天数|价格（元）|说明|是否推荐（1），价格 0.01 元起，代码不能重复',
     ],
-    ['email', 'duration', '600', '配置项【邮件有效期】必须在1到60之间'],
+    ['email', 'duration', '600', '配置项【邮件有效期】必须在 1 到 60 之间'],
     ['system', 'sitename', '', '配置项【网站名称】不能为空'],
     ['system', 'sitename', '   ', '配置项【网站名称】不能为空'],
     ['system', 'copyright_start_year', 'abcd', `配置项【版权起始年】必须是 1900 到 ${year} 之间的四位年份，例如 2019`],
@@ -327,8 +327,8 @@ describe('UpdateConfig', () => {
       String(year + 1),
       `配置项【版权起始年】必须是 1900 到 ${year} 之间的四位年份，例如 2019`,
     ],
-    ['email', 'port', '70000', '配置项【SMTP 服务器端口】必须在1到65535之间'],
-    ['email', 'port', '0', '配置项【SMTP 服务器端口】必须在1到65535之间'],
+    ['email', 'port', '70000', '配置项【SMTP 服务器端口】必须在 1 到 65535 之间'],
+    ['email', 'port', '0', '配置项【SMTP 服务器端口】必须在 1 到 65535 之间'],
     [
       'email',
       'host',
@@ -336,25 +336,25 @@ describe('UpdateConfig', () => {
       '配置项【SMTP 服务器地址】应为服务器的主机名或 IP 地址，例如 smtp.example.com（不含 smtp:// 和端口）',
     ],
     ['email', 'from_name', '文库\r\nBcc: someone@example.com', '配置项【发件人名称】不能包含换行'],
-    ['converter', 'max_preview_percent', '150', '配置项【最大预览页数百分比】必须在1到100之间'],
-    ['converter', 'max_preview_percent', '-5', '配置项【最大预览页数百分比】必须在1到100之间'],
-    ['converter', 'timeout', '0', '配置项【转换超时(分钟)】必须在1到1440之间'],
-    ['captcha', 'length', '0', '配置项【验证码长度】必须在1到12之间'],
-    ['captcha', 'width', '5000', '配置项【验证码宽度】必须在60到1000之间'],
-    ['download', 'url_duration', '0', '配置项【下载链接有效时长(秒)】必须在1到2147483647之间'],
+    ['converter', 'max_preview_percent', '150', '配置项【最大预览页数百分比】必须在 1 到 100 之间'],
+    ['converter', 'max_preview_percent', '-5', '配置项【最大预览页数百分比】必须在 1 到 100 之间'],
+    ['converter', 'timeout', '0', '配置项【转换超时(分钟)】必须在 1 到 1440 之间'],
+    ['captcha', 'length', '0', '配置项【验证码长度】必须在 1 到 12 之间'],
+    ['captcha', 'width', '5000', '配置项【验证码宽度】必须在 60 到 1000 之间'],
+    ['download', 'url_duration', '0', '配置项【下载链接有效时长(秒)】必须在 1 到 2147483647 之间'],
     [
       'download',
       'free_download_duration',
       '999999999',
-      '配置项【购买文档后多少天内允许免费重复下载】必须在0到36500之间',
+      '配置项【购买文档后多少天内允许免费重复下载】必须在 0 到 36500 之间',
     ],
-    ['display', 'pages_per_read', '0', '配置项【文档【继续阅读】的页数】必须在1到100之间'],
+    ['display', 'pages_per_read', '0', '配置项【文档【继续阅读】的页数】必须在 1 到 100 之间'],
     ['score', 'credit_name', '', '配置项【积分名称】不能为空'],
     // Required names: what cleaning leaves (shared/validation.ts cleanName) must not be empty.
     ['system', 'sitename', '\u202e', '配置项【网站名称】不能只包含控制字符或文字方向符号'],
     ['score', 'credit_name', '\u2066\u0001\u2069', '配置项【积分名称】不能只包含控制字符或文字方向符号'],
     ['vip', 'title', ' \u202d\u0085 ', '配置项【会员页标题】不能只包含控制字符或文字方向符号'],
-    ['score', 'register', '3000000000', '配置项【注册】不能大于2147483647'],
+    ['score', 'register', '3000000000', '配置项【注册】不能大于 2147483647'],
     ['footer', 'about', 'javascript:alert(1)', `配置项【关于我们】${linkProblem}`],
     ['footer', 'feedback', '//evil.example/feedback', `配置项【意见反馈】${linkProblem}`],
     ['display', 'contact_link', 'javascript:alert(1)', `配置项【联系我们跳转链接】${linkProblem}`],
@@ -421,7 +421,7 @@ describe('UpdateConfig', () => {
     expect((await configRow('system', 'sitename')).value).toBe('魔豆文库');
     expect((await configRow('score', 'credit_name')).value).toBe('魔豆');
     expect((await configRow('vip', 'title')).value).toBe('VIP 会员');
-    await backend.setConfig({ 'system.sitename': '魔豆文库', 'vip.title': 'VIP会员' });
+    await backend.setConfig({ 'system.sitename': '魔豆文库', 'vip.title': 'VIP 会员' });
   });
 
   it('keeps the VIP benefits only through the rich-text allow-list, on save and in the settings', async () => {
@@ -465,7 +465,7 @@ describe('UpdateConfig', () => {
       const refused = await put({ enable: 'true' });
       expect(refused.status).toBe(400);
       expect(refused.body.message).toBe(
-        '配置项【支付方式】中没有可用的方式（支付宝需填写支付宝 AppID、支付宝应用私钥、支付宝公钥；微信支付需填写微信支付 AppID、微信支付商户号、商户API证书序列号、商户API私钥、APIv3密钥、微信支付公钥或平台证书），会员将无法下单。请填写后再保存，或关闭是否启用支付',
+        '配置项【支付方式】中没有可用的方式（支付宝需填写支付宝 AppID、支付宝应用私钥、支付宝公钥；微信支付需填写微信支付 AppID、微信支付商户号、商户 API 证书序列号、商户 API 私钥、APIv3 密钥、微信支付公钥或平台证书），会员将无法下单。请填写后再保存，或关闭是否启用支付',
       );
       expect((await put({ enable: 'true', provider: '' })).body.message).toBe(
         '配置项【支付方式】不能为空：是否启用支付已开启，请至少选择一种支付方式',
@@ -647,7 +647,7 @@ describe('SetSQLMode and the release calls', () => {
     for (const [tag_name, message] of [
       ['v9\u0000.9', '版本号包含非法字符'],
       ['v9.9\n9', '版本号包含非法字符'],
-      [`v${'9'.repeat(64)}`, '版本号长度不能超过64个字符'],
+      [`v${'9'.repeat(64)}`, '版本号长度不能超过 64 个字符'],
     ]) {
       const refused = await admin('PUT', '/api/v1/release/ignore', { body: { tag_name } });
       expect([refused.status, refused.body.message]).toEqual([400, message]);

@@ -203,7 +203,7 @@ describe('VIP members', () => {
       expect((await download(doc.id, { token: vip.token })).status).toBe(200);
       const limited = await download(doc.id, { token: vip.token });
       expect(limited.status).toBe(403);
-      expect(limited.body.message).toBe('您今日的下载次数已达上限（2次），请明天再来');
+      expect(limited.body.message).toBe('您今日的下载次数已达上限（2 次），请明天再来');
       expect(await creditsOf(backend.dataDir, vip.user.id)).toBe(0);
       expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(ownerBefore);
       expect((await downloadsOf(vip.user.id)).map((d) => d.is_pay)).toEqual([0, 0]);
@@ -276,13 +276,13 @@ describe('refusals, each in Chinese', () => {
       expect((await download(doc.id, { token: b.token, ip: shared })).status).toBe(200);
       const ipLimited = await download(doc.id, { token: a.token, ip: shared });
       expect(ipLimited.status).toBe(403);
-      expect(ipLimited.body.message).toBe('当前IP今日下载次数已达上限（2次），请明天再来');
+      expect(ipLimited.body.message).toBe('当前 IP 今日下载次数已达上限（2 次），请明天再来');
 
       expect((await download(doc.id, { token: a.token })).status).toBe(200);
       expect((await download(doc.id, { token: a.token })).status).toBe(200);
       const userLimited = await download(doc.id, { token: a.token });
       expect(userLimited.status).toBe(403);
-      expect(userLimited.body.message).toBe('您今日的下载次数已达上限（3次），请明天再来');
+      expect(userLimited.body.message).toBe('您今日的下载次数已达上限（3 次），请明天再来');
       // Yesterday's downloads do not count.
       await withDatabase(backend.dataDir, (db) =>
         db

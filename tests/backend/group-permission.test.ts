@@ -93,7 +93,7 @@ describe('CreateGroup / UpdateGroup / GetGroup', () => {
   it.each([
     ['POST', { title: '' }, 400, '用户组名称不能为空'],
     ['POST', { title: '超级管理员' }, 409, '分组名称已存在'],
-    ['POST', { title: 'x'.repeat(65) }, 400, '用户组名称长度不能超过64个字符'],
+    ['POST', { title: 'x'.repeat(65) }, 400, '用户组名称长度不能超过 64 个字符'],
     ['PUT', { title: '无ID' }, 400, '请选择用户组（参数 id）'],
     ['PUT', { id: 9999, title: '不存在' }, 404, '用户组不存在'],
     ['PUT', { id: 2, title: '超级管理员', is_default: true }, 409, '分组名称已存在'],
@@ -218,7 +218,7 @@ describe('PermissionAPI', () => {
       '请选择权限（参数 id）',
     );
     expect((await admin('PUT', '/api/v1/permission', { body: { id: 1, title: 'x'.repeat(65) } })).body.message).toBe(
-      '权限名称长度不能超过64个字符',
+      '权限名称长度不能超过 64 个字符',
     );
   });
 });

@@ -304,7 +304,7 @@ describe('CategoryAPI', () => {
     ['POST', { title: 'x', type: 2 }, 400, '分类类型必须是 0（文档分类）或 1（文章分类）'],
     ['POST', { title: 'x', parent_id: 9999 }, 400, '上级分类不存在'],
     ['POST', { title: 'x', cover: 'data:image/png;base64,xx' }, 400, '分类封面必须是上传后的图片地址'],
-    ['POST', { title: 'x'.repeat(65) }, 400, '分类名称长度不能超过64个字符'],
+    ['POST', { title: 'x'.repeat(65) }, 400, '分类名称长度不能超过 64 个字符'],
     ['PUT', { title: 'x' }, 400, '请选择分类（参数 id）'],
     ['PUT', { id: 9999, title: 'x' }, 404, '分类不存在'],
     ['PUT', { id: 1, title: '' }, 400, '分类名称不能为空'],

@@ -84,7 +84,7 @@ describe('OAuthAPI.Authorize', () => {
       const freshAdmin = await login(fresh.url, 'admin', fresh.adminPassword);
       for (const [type, message] of [
         ['wechat', '微信登录未开启'],
-        ['qq', 'QQ登录未开启'],
+        ['qq', 'QQ 登录未开启'],
       ] as const) {
         const res = await api(fresh.url, 'GET', '/api/v1/oauth/authorize', { query: { type } });
         expect(res.status).toBe(400);
@@ -98,7 +98,7 @@ describe('OAuthAPI.Authorize', () => {
       const wechat = await api(fresh.url, 'GET', '/api/v1/oauth/authorize', { query: { type: 'wechat' } });
       expect(wechat.body).toMatchObject({ code: 3, message: '微信登录尚未配置 AppID 和 AppSecret，请联系管理员' });
       const qq = await api(fresh.url, 'GET', '/api/v1/oauth/authorize', { query: { type: 'qq' } });
-      expect(qq.body).toMatchObject({ code: 3, message: 'QQ登录尚未配置 AppID 和 AppKey，请联系管理员' });
+      expect(qq.body).toMatchObject({ code: 3, message: 'QQ 登录尚未配置 AppID 和 AppKey，请联系管理员' });
     } finally {
       await fresh.close();
     }
@@ -325,7 +325,7 @@ describe('OAuthAPI.Login', () => {
   it('answers 400 when the provider refuses the code, and the state is spent all the same', async () => {
     for (const [type, message] of [
       ['wechat', '微信授权已失效或已被使用，请重新登录'],
-      ['qq', 'QQ授权已失效或已被使用，请重新登录'],
+      ['qq', 'QQ 授权已失效或已被使用，请重新登录'],
     ] as const) {
       const { state } = await authorize(type);
       const refused = await oauthLogin({ type, code: 'a-code-the-provider-never-issued', state });
@@ -338,11 +338,11 @@ describe('OAuthAPI.Login', () => {
 
   it.each([
     ['refuse-app', 'wechat', 502, 14, '微信登录服务拒绝了请求（错误码 40125），请联系管理员'],
-    ['refuse-app', 'qq', 502, 14, 'QQ登录服务拒绝了请求（错误码 100009），请联系管理员'],
+    ['refuse-app', 'qq', 502, 14, 'QQ 登录服务拒绝了请求（错误码 100009），请联系管理员'],
     ['http-500', 'wechat', 502, 14, '微信登录服务返回了无法识别的应答，请稍后再试'],
-    ['not-json', 'qq', 502, 14, 'QQ登录服务返回了无法识别的应答，请稍后再试'],
+    ['not-json', 'qq', 502, 14, 'QQ 登录服务返回了无法识别的应答，请稍后再试'],
     ['reset', 'wechat', 502, 14, '无法连接微信登录服务，请稍后再试'],
-    ['hang', 'qq', 504, 4, 'QQ登录服务响应超时，请稍后再试'],
+    ['hang', 'qq', 504, 4, 'QQ 登录服务响应超时，请稍后再试'],
   ] as const)(
     'answers a provider fault %s (%s) with %i and a Chinese message',
     async (fault, type, status, code, message) => {
@@ -407,7 +407,7 @@ describe('OAuthAPI.Login', () => {
     try {
       const res = await oauthLogin({ type: 'qq', code: stub.issueCode('qq', newIdentity()), state });
       expect(res.status).toBe(400);
-      expect(res.body.message).toBe('QQ登录未开启');
+      expect(res.body.message).toBe('QQ 登录未开启');
     } finally {
       await backend.setConfig({ 'oauth.qq': 'true' });
     }

@@ -471,12 +471,12 @@ describe('WeChat Pay v3', () => {
     [
       'another key id',
       (no: string) => stub.wechat.notification(stub.wechat.paidTransaction(no, 3000), { serial: 'PUB_KEY_ID_OTHER' }),
-      '公钥ID或证书序列号不匹配（PUB_KEY_ID_OTHER）',
+      '公钥 ID 或证书序列号不匹配（PUB_KEY_ID_OTHER）',
     ],
     [
       'a resource encrypted with another key',
       (no: string) => stub.wechat.notification(stub.wechat.paidTransaction(no, 3000), { apiV3Key: 'x'.repeat(32) }),
-      '无法用 APIv3密钥解密通知',
+      '无法用 APIv3 密钥解密通知',
     ],
     [
       'another merchant',
@@ -573,7 +573,7 @@ describe('WeChat Pay with a platform certificate instead of the 微信支付公�
           serial: 'ABCDEF',
         }),
       );
-      expect(wrongSerial.body.message).toBe('公钥ID或证书序列号不匹配（ABCDEF）');
+      expect(wrongSerial.body.message).toBe('公钥 ID 或证书序列号不匹配（ABCDEF）');
       const ok = await post(
         stub.wechat.notification(stub.wechat.paidTransaction(order.order_no, 3000), { signWith: platformKey, serial }),
       );
@@ -711,7 +711,7 @@ describe('notify routes', () => {
       '不是有效的公钥或证书',
     );
     expect(await bad('wechat_api_v3_key', 'short')).toContain('应为 32 个字符');
-    expect(await bad('order_timeout', '0')).toContain('必须在1到1440分钟之间');
+    expect(await bad('order_timeout', '0')).toContain('必须在 1 到 1440 分钟之间');
     expect(await bad('order_timeout', '45')).toBe('ok');
   });
 });

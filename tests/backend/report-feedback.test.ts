@@ -160,7 +160,7 @@ describe('ReportAPI', () => {
     [{ reason: 8 }, 400, '请选择举报原因'],
     [{ document_id: 0 }, 400, '文章参数不正确'],
     [{ document_id: 99999 }, 404, '文章不存在'],
-    [{ remark: '长'.repeat(501) }, 400, '举报说明长度不能超过500个字符'],
+    [{ remark: '长'.repeat(501) }, 400, '举报说明长度不能超过 500 个字符'],
     [{ type: 5 }, 400, '举报类型必须是 0（文档）或 1（文章）'],
   ])('refuses %j with %i', async (body, status, message) => {
     const res = await report(await registerMember(backend.url), body);
@@ -211,8 +211,8 @@ describe('FeedbackAPI', () => {
 
   it.each([
     [{ content: ' ' }, 400, '反馈内容不能为空'],
-    [{ content: '多'.repeat(2001) }, 400, '反馈内容长度不能超过2000个字符'],
-    [{ content: 'x', contact: '联'.repeat(101) }, 400, '联系方式长度不能超过100个字符'],
+    [{ content: '多'.repeat(2001) }, 400, '反馈内容长度不能超过 2000 个字符'],
+    [{ content: 'x', contact: '联'.repeat(101) }, 400, '联系方式长度不能超过 100 个字符'],
     [{ content: 'x', image: 'https://evil.example/x.png' }, 400, '截图必须是上传后的图片地址'],
     [{ content: 'x', image: '/uploads/../../etc/passwd' }, 400, '截图必须是上传后的图片地址'],
   ])('refuses %j with %i', async (body, status, message) => {

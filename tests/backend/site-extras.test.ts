@@ -139,7 +139,7 @@ describe('LanguageAPI', () => {
     expect(res.body.total).toBe(16);
     expect(res.body.language.slice(0, 4).map((l: { language: string; code: string }) => [l.code, l.language])).toEqual([
       ['education', '教育培训'],
-      ['internet', 'IT互联网'],
+      ['internet', 'IT 互联网'],
       ['finance', '金融财经'],
       ['medical', '医疗卫生'],
     ]);
@@ -241,7 +241,7 @@ describe('PunishmentAPI', () => {
   it.each([
     ['POST', '/api/v1/punishment', { type: [1] }, 400, '请选择用户'],
     ['POST', '/api/v1/punishment', { user_id: [2] }, 400, '请选择处罚类型'],
-    ['POST', '/api/v1/punishment', { user_id: [2], type: [9] }, 400, '处罚类型必须在1到6之间'],
+    ['POST', '/api/v1/punishment', { user_id: [2], type: [9] }, 400, '处罚类型必须在 1 到 6 之间'],
     ['POST', '/api/v1/punishment', { user_id: [9999], type: [1] }, 400, '用户不存在'],
     [
       'POST',

@@ -60,7 +60,7 @@ describe('SendSmsCode', () => {
     expect(code).toMatch(/^\d{6}$/);
     expect(res.text).not.toContain(code);
     expect(await lastSmsText(backend.dataDir, mobile)).toBe(
-      `您正在登录，验证码为 ${code}，5分钟内有效。如非本人操作，请忽略本短信。`,
+      `您正在登录，验证码为 ${code}，5 分钟内有效。如非本人操作，请忽略本短信。`,
     );
     const stored = await withDatabase(backend.dataDir, (db) =>
       db.selectFrom('sms_code').selectAll().where('mobile', '=', mobile).executeTakeFirstOrThrow(),
@@ -103,7 +103,7 @@ describe('SendSmsCode', () => {
     const again = await sendCode(mobile, 'login');
     expect(again.status).toBe(429);
     expect(again.body.code).toBe(8);
-    expect(again.body.message).toMatch(/^发送太频繁，请(60|59)秒后再试$/);
+    expect(again.body.message).toMatch(/^发送太频繁，请 (60|59) 秒后再试$/);
     await ageSmsLog(backend.dataDir, mobile, 61_000);
     expect((await sendCode(mobile, 'login')).status).toBe(200);
   });
@@ -253,7 +253,7 @@ describe('RegisterByMobile', () => {
     for (let left = 4; left >= 1; left -= 1) {
       const res = await registerByMobile({ mobile, code: wrongCode(code), password: 'phone-secret' });
       expect(res.status).toBe(400);
-      expect(res.body.message).toBe(`短信验证码错误，还可尝试${left}次`);
+      expect(res.body.message).toBe(`短信验证码错误，还可尝试 ${left} 次`);
     }
     const fifth = await registerByMobile({ mobile, code: wrongCode(code), password: 'phone-secret' });
     expect(fifth.body.message).toBe('短信验证码错误次数过多，请重新获取');
@@ -298,7 +298,7 @@ describe('RegisterByMobile', () => {
     const second = await codeFor(mobile, 'register');
     if (first !== second) {
       const old = await registerByMobile({ mobile, code: first, password: 'phone-secret' });
-      expect(old.body.message).toBe('短信验证码错误，还可尝试4次');
+      expect(old.body.message).toBe('短信验证码错误，还可尝试 4 次');
     }
     expect((await registerByMobile({ mobile, code: second, password: 'phone-secret' })).status).toBe(200);
   });
@@ -318,7 +318,7 @@ describe('RegisterByMobile', () => {
     const mobile = newMobile();
     const code = await codeFor(mobile, 'register');
     const short = await registerByMobile({ mobile, code, password: '123' });
-    expect(short.body.message).toBe('密码长度必须在6到128个字符之间');
+    expect(short.body.message).toBe('密码长度必须在 6 到 128 个字符之间');
     await backend.setConfig({ 'security.enable_register': 'false' });
     try {
       expect((await registerByMobile({ mobile, code, password: 'phone-secret' })).body.message).toBe('系统未开放注册');
@@ -407,7 +407,7 @@ describe('LoginByMobile', () => {
     const mobile = newMobile();
     await codeFor(mobile, 'login');
     for (const code of ['', '12345', '1234567', 'abcdef']) {
-      expect((await loginByMobile({ mobile, code })).body.message).toBe('请输入6位数字短信验证码');
+      expect((await loginByMobile({ mobile, code })).body.message).toBe('请输入 6 位数字短信验证码');
     }
     const attempts = await withDatabase(
       backend.dataDir,
@@ -441,7 +441,7 @@ describe('FindPasswordByMobile', () => {
     const short = await api(backend.url, 'PUT', '/api/v1/user/findpassword/mobile', {
       body: { mobile, code, password: '1' },
     });
-    expect(short.body.message).toBe('新密码长度必须在6到128个字符之间');
+    expect(short.body.message).toBe('新密码长度必须在 6 到 128 个字符之间');
     const res = await api(backend.url, 'PUT', '/api/v1/user/findpassword/mobile', {
       body: { mobile, code, password: 'new-password' },
     });
@@ -571,7 +571,7 @@ describe('the SMS admin screen: ListSmsLog, GetSmsStats, SendTestSms', () => {
     const mobile = newMobile();
     const res = await backend.admin('POST', '/api/v1/config/sms/test', { body: { mobile } });
     expect(res.status, res.text).toBe(200);
-    expect(await lastSmsText(backend.dataDir, mobile)).toMatch(/^这是一条测试短信，验证码为 \d{6}，5分钟内有效。/);
+    expect(await lastSmsText(backend.dataDir, mobile)).toMatch(/^这是一条测试短信，验证码为 \d{6}，5 分钟内有效。/);
     const log = await backend.admin('GET', '/api/v1/user/sms/list', { query: { mobile } });
     expect(log.body.sms_log[0]).toMatchObject({ purpose: 'test', status: 1 });
     const bad = await backend.admin('POST', '/api/v1/config/sms/test', { body: { mobile: '110' } });
@@ -605,8 +605,8 @@ describe('the sms config category and the settings', () => {
   });
 
   it.each([
-    ['sms.interval', '0', '配置项【同一手机号发送间隔（秒）】必须在1到3600之间'],
-    ['sms.mobile_daily_limit', '5000', '配置项【同一手机号每天最多发送】必须在1到1000之间'],
+    ['sms.interval', '0', '配置项【同一手机号发送间隔（秒）】必须在 1 到 3600 之间'],
+    ['sms.mobile_daily_limit', '5000', '配置项【同一手机号每天最多发送】必须在 1 到 1000 之间'],
     ['sms.template_login', 'SMS 1', '配置项【登录验证码模板】只能包含英文字母、数字、下划线和短横线'],
     ['sms.provider', 'twilio', '配置项【短信服务商】的取值无效'],
     ['sms.region', 'Guangzhou', '配置项【腾讯云地域】格式应为 ap-guangzhou 这样的地域代码'],

@@ -57,8 +57,8 @@ describe('Register', () => {
   });
 
   it.each([
-    [{ username: 'ab', password: 'secret-1' }, '用户名长度必须在3到32个字符之间'],
-    [{ username: 'a'.repeat(33), password: 'secret-1' }, '用户名长度必须在3到32个字符之间'],
+    [{ username: 'ab', password: 'secret-1' }, '用户名长度必须在 3 到 32 个字符之间'],
+    [{ username: 'a'.repeat(33), password: 'secret-1' }, '用户名长度必须在 3 到 32 个字符之间'],
     [{ username: 'me@example.com', password: 'secret-1' }, '出于隐私保护，用户名不能是邮箱或手机号码'],
     [{ username: '13812345678', password: 'secret-1' }, '出于隐私保护，用户名不能是邮箱或手机号码'],
     [{ username: 'with space', password: 'secret-1' }, '用户名不能包含空白或控制字符'],
@@ -70,9 +70,9 @@ describe('Register', () => {
       { username: '138 0013 8000', password: 'secret-1' },
       '用户名不能包含空白或控制字符；出于隐私保护，用户名不能是邮箱或手机号码',
     ],
-    [{ username: 'okname', password: '123' }, '密码长度必须在6到128个字符之间'],
+    [{ username: 'okname', password: '123' }, '密码长度必须在 6 到 128 个字符之间'],
     [{ username: 'okname', password: 'secret-1', email: 'not-an-email' }, '邮箱格式不正确'],
-    [{}, '用户名长度必须在3到32个字符之间；密码长度必须在6到128个字符之间'],
+    [{}, '用户名长度必须在 3 到 32 个字符之间；密码长度必须在 6 到 128 个字符之间'],
   ])('refuses %j with 400', async (body, message) => {
     const res = await api(backend.url, 'POST', '/api/v1/user/register', { body });
     expect(res.status).toBe(400);

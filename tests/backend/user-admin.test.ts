@@ -63,7 +63,7 @@ describe('UpdateUserPassword', () => {
       token: user.token,
       body: { old_password: user.password, new_password: '1' },
     });
-    expect(short.body.message).toBe('新密码长度必须在6到128个字符之间');
+    expect(short.body.message).toBe('新密码长度必须在 6 到 128 个字符之间');
     const ok = await api(backend.url, 'PUT', '/api/v1/user/password', {
       token: user.token,
       body: { old_password: user.password, new_password: 'changed-1' },
@@ -180,7 +180,7 @@ describe('UpdateUserProfile', () => {
     [{ email: 'other@example.com' }, 409, '邮箱已存在'],
     [{ mobile: '13800000000' }, 400, '手机号需通过短信验证码绑定'],
     [{ avatar: 'javascript:alert(1)' }, 400, '头像地址必须是上传后的图片地址'],
-    [{ signature: 'x'.repeat(256) }, 400, '个性签名长度不能超过255个字符'],
+    [{ signature: 'x'.repeat(256) }, 400, '个性签名长度不能超过 255 个字符'],
     [{ nickname: 'x' }, 400, 'unknown field "nickname" in v1.User'],
     [{ realname: '\u202e\u2066' }, 400, '真实姓名不能只包含控制字符或文字方向符号'],
     [{ realname: '\u0007' }, 400, '真实姓名不能只包含控制字符或文字方向符号'],
@@ -212,7 +212,7 @@ describe('AddUser and SetUser', () => {
   });
 
   it.each([
-    [{ username: 'ab', password: 'added-pass', group_id: [2] }, 400, '用户名长度必须在3到32个字符之间'],
+    [{ username: 'ab', password: 'added-pass', group_id: [2] }, 400, '用户名长度必须在 3 到 32 个字符之间'],
     [{ username: 'new-user-x', password: 'added-pass', group_id: [] }, 400, '用户组不能为空'],
     [{ username: 'new-user-x', password: 'added-pass', group_id: [999] }, 400, '用户组不存在'],
     [{ username: 'new-user-x', password: 'added-pass', email: 'x', group_id: [2] }, 400, '邮箱格式不正确'],
@@ -257,7 +257,7 @@ describe('AddUser and SetUser', () => {
     [{ group_id: [2] }, 400, '请选择用户（参数 id）'],
     [{ id: 99999, group_id: [2] }, 404, '用户不存在'],
     [{ id: 2, group_id: [] }, 400, '用户组不能为空'],
-    [{ id: 2, group_id: [2], password: '1' }, 400, '密码长度必须在6到128个字符之间'],
+    [{ id: 2, group_id: [2], password: '1' }, 400, '密码长度必须在 6 到 128 个字符之间'],
   ])('SetUser refuses %j', async (body, status, message) => {
     const res = await api(backend.url, 'PUT', '/api/v1/user', { token: backend.adminToken, body });
     expect(res.status).toBe(status);

@@ -125,7 +125,7 @@ describe('OrderAPI.CreateOrder', () => {
       token: freshMember.token,
       body: { plan_code: 'month', price: 30 },
     });
-    expect(off.body).toMatchObject({ code: 9, message: 'VIP会员暂未开放购买' });
+    expect(off.body).toMatchObject({ code: 9, message: 'VIP 会员暂未开放购买' });
     await fresh.setConfig({ 'vip.enable': 'true' });
     const noPay = await api(fresh.url, 'POST', '/api/v1/order', {
       token: freshMember.token,

@@ -413,7 +413,7 @@ describe('phones', () => {
       .join('');
     const article = await call(await adminPage(), 'POST', '/api/v1/article', {
       title: unique('会员权益对照表'),
-      content: `<table><thead><tr>${head}</tr></thead><tbody><tr><td>VIP会员</td><td>50</td><td>8折</td><td>30</td><td>开通后立即生效</td></tr></tbody></table>`,
+      content: `<table><thead><tr>${head}</tr></thead><tbody><tr><td>VIP 会员</td><td>50</td><td>8折</td><td>30</td><td>开通后立即生效</td></tr></tbody></table>`,
     });
     const visit = await site.visit();
     await visit.page.setViewportSize({ width: 390, height: 844 });

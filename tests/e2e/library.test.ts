@@ -432,7 +432,7 @@ describe('the library, from upload to download', () => {
     );
     // VIP members download for free (vip.free_download, on by default): the button says so.
     const panel = page.getByRole('region', { name: '下载文档' });
-    await panel.getByRole('button', { name: 'VIP免费下载' }).waitFor();
+    await panel.getByRole('button', { name: 'VIP 免费下载' }).waitFor();
     expect(await panel.getByRole('button', { name: `下载（${PRICE} 魔豆）` }).count()).toBe(0);
   });
 
@@ -644,7 +644,7 @@ describe('the library, from upload to download', () => {
     await short.getByText('下载需 500 魔豆，您现有 20 魔豆，还差 480 魔豆。').waitFor();
     expect(await panel.getByRole('button', { name: '确定下载' }).count()).toBe(0);
     // VIP is off here: nothing offered.
-    expect(await panel.getByRole('link', { name: '开通VIP，免费下载' }).count()).toBe(0);
+    expect(await panel.getByRole('link', { name: '开通 VIP，免费下载' }).count()).toBe(0);
 
     // Where VIP members download for free, the way past the credits is offered with the shortfall.
     await setConfig(site.url, await tokenOf('admin', site.adminPassword), {
@@ -653,11 +653,11 @@ describe('the library, from upload to download', () => {
     });
     try {
       await page.goto(need('path'));
-      // Marked VIP免费 once, on the price line.
-      await panel.getByText('VIP免费', { exact: true }).waitFor();
-      expect(await panel.getByText('VIP免费', { exact: true }).count()).toBe(1);
+      // Marked VIP 免费 once, on the price line.
+      await panel.getByText('VIP 免费', { exact: true }).waitFor();
+      expect(await panel.getByText('VIP 免费', { exact: true }).count()).toBe(1);
       await panel.getByRole('button', { name: '下载（500 魔豆）' }).click();
-      await short.getByRole('link', { name: '开通VIP，免费下载' }).click();
+      await short.getByRole('link', { name: '开通 VIP，免费下载' }).click();
       await page.waitForURL((url) => url.pathname === '/vip');
     } finally {
       await setConfig(site.url, await tokenOf('admin', site.adminPassword), { 'vip.enable': 'false' });

@@ -62,7 +62,7 @@ describe('WeChat sign-in', () => {
   it('goes through WeChat and the callback to /member, logged in with an httpOnly cookie', async () => {
     const { page, navigations } = await open();
     await page.goto('/auth/login?redirect=/member');
-    await expect.poll(() => page.getByRole('button', { name: 'QQ登录' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'QQ 登录' }).count()).toBe(0);
     await page.getByRole('button', { name: '微信登录' }).click();
 
     await page.waitForURL((url) => url.pathname === '/member');

@@ -370,7 +370,7 @@ describe('the first screen the gateway renders', () => {
   it("puts the screen's stylesheets after the app's, so that the screen's rules win: /vip keeps its dark banner", async () => {
     const { page } = await site.visit();
     await page.goto('/vip');
-    await page.getByRole('heading', { name: 'VIP会员', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'VIP 会员', level: 1 }).waitFor();
     // vip.css's `.app-vip__hero` against app.css's `.app-panel` (white): one class each, the later one wins.
     // Read again until it holds: the served first screen is replaced by the app's, and an element
     // read as it is detached has no computed style ('').

@@ -405,7 +405,7 @@ describe('copying the text over the pages', () => {
         ).toBe('none');
         expect(await copyFirstLine(locked)).toBe('');
         await expect
-          .poll(() => locked.getByRole('alert').filter({ hasText: '开通VIP会员后即可复制文档文字' }).count())
+          .poll(() => locked.getByRole('alert').filter({ hasText: '开通 VIP 会员后即可复制文档文字' }).count())
           .toBe(1);
       }
       const member = await registerMember(site.backendUrl);

@@ -111,8 +111,8 @@ describe('VIP purchase with the manual provider', () => {
     await member.getByRole('heading', { name: '免费预览已结束' }).waitFor();
 
     await member.goto('/vip');
-    await member.getByRole('heading', { name: 'VIP会员', level: 1 }).waitFor();
-    await member.getByText('您还不是VIP会员').waitFor();
+    await member.getByRole('heading', { name: 'VIP 会员', level: 1 }).waitFor();
+    await member.getByText('您还不是 VIP 会员').waitFor();
     // The state's tag reads on the dark hero.
     expect(await heroTagContrast(member, '普通会员')).toBeGreaterThanOrEqual(4.5);
     await member.getByRole('link', { name: '开通会员' }).waitFor();
@@ -160,24 +160,24 @@ describe('VIP purchase with the manual provider', () => {
 
     // The checkout polls the order and moves on by itself.
     await member.getByRole('heading', { name: '支付成功' }).waitFor({ timeout: 15_000 });
-    const endLine = (await member.getByText(/VIP会员有效期至/).textContent()) ?? '';
+    const endLine = (await member.getByText(/VIP 会员有效期至/).textContent()) ?? '';
     const expectedEnd = new Date(Date.now() + 365 * 24 * 3600_000).toISOString().slice(0, 10);
     expect([expectedEnd, new Date(Date.now() + 366 * 24 * 3600_000).toISOString().slice(0, 10)]).toContain(
       datePart(endLine),
     );
     // The header follows without a reload.
-    await member.getByRole('link', { name: 'VIP会员' }).waitFor();
+    await member.getByRole('link', { name: 'VIP 会员' }).waitFor();
 
     // Reached inside the app as its links do: the payment's refresh, not a page load, brings the new state.
     await openInApp(member, '/member');
-    const vipPanel = member.locator('section', { has: member.getByRole('heading', { name: 'VIP会员' }) });
+    const vipPanel = member.locator('section', { has: member.getByRole('heading', { name: 'VIP 会员' }) });
     await vipPanel.getByText('有效期至').waitFor();
     expect(datePart((await vipPanel.textContent()) ?? '')).toBe(datePart(endLine));
     await openInApp(member, '/member/order');
     await member.locator('table tbody tr', { hasText: orderNo }).getByText('已支付').waitFor();
     await openInApp(member, '/vip');
     await member.getByText(/有效期至/).waitFor();
-    expect(await heroTagContrast(member, 'VIP会员')).toBeGreaterThanOrEqual(4.5);
+    expect(await heroTagContrast(member, 'VIP 会员')).toBeGreaterThanOrEqual(4.5);
     // An active VIP renews: the plans say so.
     expect(await member.locator('[data-plan="year"]').getByRole('button', { name: '续费年度会员' }).textContent()).toBe(
       '立即续费',

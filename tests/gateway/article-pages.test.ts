@@ -214,7 +214,7 @@ describe('the article lists without JavaScript', () => {
     expect(linksOf(sectionOf(content, '推荐文章'))).toEqual([['站点升级公告', '/article/detail/upgrade']]);
 
     const second = await page(`/article/${notices}?page=2`);
-    expect(second.doc.title).toBe('公告（第2页） - 测试文库');
+    expect(second.doc.title).toBe('公告（第 2 页） - 测试文库');
     const rest = linksOf(sectionOf(second.doc.querySelector('#root [data-crawler]')!, '文章'));
     expect(rest).toHaveLength(2);
     // twelve different articles over the two pages, the sub-category's among them

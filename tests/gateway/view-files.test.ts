@@ -128,7 +128,7 @@ describe('the same answers in process as over HTTP', () => {
   it('a page past the free preview: 403 to visitors and strangers, the page to its owner by cookie or by token', async () => {
     const refused = await same(pagePath(3));
     expect(refused.status).toBe(403);
-    expect(JSON.parse(refused.body.toString()).message).toBe('该页超出免费预览范围，请下载文档或开通VIP会员后阅读');
+    expect(JSON.parse(refused.body.toString()).message).toBe('该页超出免费预览范围，请下载文档或开通 VIP 会员后阅读');
     expect((await same(pagePath(3), cookieOf(stranger))).status).toBe(403);
     const owner = await same(pagePath(3), { ...cookieOf(author), 'accept-encoding': 'gzip' });
     expect(owner.status).toBe(200);

@@ -1,5 +1,5 @@
 // The VIP page crawlers get (gateway/page-html.ts): its plans, and, as people read it on the
-// page, that they cannot be bought while 是否启用VIP会员 is off or no way of paying is offered.
+// page, that they cannot be bought while 是否启用 VIP 会员 is off or no way of paying is offered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchPage, startGateway, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
@@ -34,7 +34,7 @@ describe('VIP page for crawlers', () => {
     ] as const) {
       Object.assign(backend.settings, { vip: { ...vip, plans: PLANS }, pay });
       const plans = await plansSection();
-      expect(plans.querySelector('p')?.textContent).toBe('VIP会员暂未开放购买，敬请期待。');
+      expect(plans.querySelector('p')?.textContent).toBe('VIP 会员暂未开放购买，敬请期待。');
       expect(plans.querySelector('li')?.textContent).toBe('年度会员：¥298.00 / 365 天');
     }
   });

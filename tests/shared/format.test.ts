@@ -42,24 +42,24 @@ describe('formatRelativeTime', () => {
   });
 
   it('counts minutes, hours and days', () => {
-    expect(formatRelativeTime(ago(60), now)).toBe('1分钟前');
-    expect(formatRelativeTime(ago(59 * 60 + 59), now)).toBe('59分钟前');
-    expect(formatRelativeTime(ago(3600), now)).toBe('1小时前');
-    expect(formatRelativeTime(ago(23 * 3600), now)).toBe('23小时前');
-    expect(formatRelativeTime(ago(DAY), now)).toBe('1天前');
-    expect(formatRelativeTime(ago(29 * DAY), now)).toBe('29天前');
+    expect(formatRelativeTime(ago(60), now)).toBe('1 分钟前');
+    expect(formatRelativeTime(ago(59 * 60 + 59), now)).toBe('59 分钟前');
+    expect(formatRelativeTime(ago(3600), now)).toBe('1 小时前');
+    expect(formatRelativeTime(ago(23 * 3600), now)).toBe('23 小时前');
+    expect(formatRelativeTime(ago(DAY), now)).toBe('1 天前');
+    expect(formatRelativeTime(ago(29 * DAY), now)).toBe('29 天前');
   });
 
   it('counts 30-day months and 365-day years', () => {
-    expect(formatRelativeTime(ago(30 * DAY), now)).toBe('1个月前');
-    expect(formatRelativeTime(ago(364 * DAY), now)).toBe('12个月前');
-    expect(formatRelativeTime(ago(365 * DAY), now)).toBe('1年前');
-    expect(formatRelativeTime(ago(3 * 365 * DAY), now)).toBe('3年前');
+    expect(formatRelativeTime(ago(30 * DAY), now)).toBe('1 个月前');
+    expect(formatRelativeTime(ago(364 * DAY), now)).toBe('12 个月前');
+    expect(formatRelativeTime(ago(365 * DAY), now)).toBe('1 年前');
+    expect(formatRelativeTime(ago(3 * 365 * DAY), now)).toBe('3 年前');
   });
 
   it('accepts RFC 3339 strings, milliseconds and the current time by default', () => {
-    expect(formatRelativeTime('2024-06-15T19:30:00+08:00', now)).toBe('30分钟前');
-    expect(formatRelativeTime(now.getTime() - 7200_000, now.getTime())).toBe('2小时前');
+    expect(formatRelativeTime('2024-06-15T19:30:00+08:00', now)).toBe('30 分钟前');
+    expect(formatRelativeTime(now.getTime() - 7200_000, now.getTime())).toBe('2 小时前');
     expect(formatRelativeTime(new Date())).toBe('刚刚');
   });
 

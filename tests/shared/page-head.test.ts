@@ -409,7 +409,7 @@ describe('page head', () => {
 
   it('titles a category page by its category, paged pages with their number', () => {
     const head = pageHead(pageInput('/library/4?page=3'));
-    expect(head).toMatchObject({ title: '小学（第3页） - 魔豆文库', canonical: `${ORIGIN}/library/4?page=3` });
+    expect(head).toMatchObject({ title: '小学（第 3 页） - 魔豆文库', canonical: `${ORIGIN}/library/4?page=3` });
     expect(head.keywords).toBe('小学,文档,资料');
     expect(pageTrail(pageInput('/library/4')).map((c) => c.path)).toEqual([
       '/',
@@ -571,7 +571,7 @@ describe('page head', () => {
       title: '站点已关闭 - 魔豆文库',
       robots: 'noindex, nofollow',
     });
-    expect(pageHead(pageInput('/vip'))).toMatchObject({ title: '开通VIP - 魔豆文库', canonical: `${ORIGIN}/vip` });
+    expect(pageHead(pageInput('/vip'))).toMatchObject({ title: '开通 VIP - 魔豆文库', canonical: `${ORIGIN}/vip` });
   });
 
   it('falls back to a neutral site name and cuts long descriptions', () => {

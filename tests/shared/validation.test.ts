@@ -24,7 +24,7 @@ describe('username rules', () => {
 
   it('lists every problem of a name', () => {
     expect(usernameProblems('a@')).toEqual([
-      '用户名长度必须在3到32个字符之间',
+      '用户名长度必须在 3 到 32 个字符之间',
       '出于隐私保护，用户名不能是邮箱或手机号码',
     ]);
     expect(usernameProblems('a b c')).toEqual(['用户名不能包含空白或控制字符']);
@@ -39,7 +39,7 @@ describe('username rules', () => {
     // Digits that are no mainland number stay a name.
     expect(usernameProblems('139-0013-90011')).toEqual([]);
     expect(usernameProblems('12345678901')).toEqual([]);
-    expect(usernameProblems('a'.repeat(33))).toEqual(['用户名长度必须在3到32个字符之间']);
+    expect(usernameProblems('a'.repeat(33))).toEqual(['用户名长度必须在 3 到 32 个字符之间']);
   });
 });
 
@@ -63,15 +63,15 @@ describe('names and titles', () => {
     expect(nameProblems('\u202e', '广告标题', 10, false)).toEqual(['广告标题不能只包含控制字符或文字方向符号']);
     expect(nameProblems('\u202e\u2066', '真实姓名', 64, false)).toEqual(['真实姓名不能只包含控制字符或文字方向符号']);
     expect(nameProblems(`${'字'.repeat(10)}\u202e`, '文档标题', 10)).toEqual([]);
-    expect(nameProblems('字'.repeat(11), '文档标题', 10)).toEqual(['文档标题长度不能超过10个字符']);
+    expect(nameProblems('字'.repeat(11), '文档标题', 10)).toEqual(['文档标题长度不能超过 10 个字符']);
   });
 });
 
 describe('password, e-mail and phone rules', () => {
   it('bounds passwords to 6–128 characters and names the field', () => {
     expect(passwordProblems('123456')).toEqual([]);
-    expect(passwordProblems('12345')).toEqual(['密码长度必须在6到128个字符之间']);
-    expect(passwordProblems('x'.repeat(129), '新密码')).toEqual(['新密码长度必须在6到128个字符之间']);
+    expect(passwordProblems('12345')).toEqual(['密码长度必须在 6 到 128 个字符之间']);
+    expect(passwordProblems('x'.repeat(129), '新密码')).toEqual(['新密码长度必须在 6 到 128 个字符之间']);
   });
 
   it('checks e-mail addresses, required or not', () => {
@@ -114,10 +114,10 @@ describe('text lengths', () => {
     expect(reportRemarkProblems('', 7)).toEqual(['侵权举报请在补充说明中写明权利人、权属证明和联系方式']);
     expect(reportRemarkProblems('', 1)).toEqual([]);
     expect(reportRemarkProblems('我是作者', 7)).toEqual([]);
-    expect(reportRemarkProblems('长'.repeat(501), 1)).toEqual(['举报说明长度不能超过500个字符']);
+    expect(reportRemarkProblems('长'.repeat(501), 1)).toEqual(['举报说明长度不能超过 500 个字符']);
     expect(textProblems('', '联系方式', 5)).toEqual([]);
     expect(textProblems('𠮷𠮷𠮷𠮷𠮷', '评论内容', 5, true)).toEqual([]);
-    expect(textProblems('六个字的内容', '评论内容', 5)).toEqual(['评论内容长度不能超过5个字符']);
+    expect(textProblems('六个字的内容', '评论内容', 5)).toEqual(['评论内容长度不能超过 5 个字符']);
   });
 });
 

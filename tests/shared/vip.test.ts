@@ -77,10 +77,10 @@ describe('plan editor helpers', () => {
       '价格须在 0.01 到 100000 元之间，最多两位小数',
     ]);
     expect(vipPlanProblems(draft({ title: '会'.repeat(33), description: 'a|b' }))).toEqual([
-      '套餐名称不能超过32个字符',
+      '套餐名称不能超过 32 个字符',
       '套餐名称和说明不能包含 | 或换行',
     ]);
-    expect(vipPlanProblems(draft({ description: '说'.repeat(101) }))).toEqual(['套餐说明不能超过100个字符']);
+    expect(vipPlanProblems(draft({ description: '说'.repeat(101) }))).toEqual(['套餐说明不能超过 100 个字符']);
   });
 });
 

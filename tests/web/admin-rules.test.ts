@@ -166,7 +166,7 @@ describe('config rows', () => {
     });
     expect(check(row('text', '', { category: 'system', name: 'domain' }), 'https://docs.example.com')).toEqual({});
     expect(check(row('number', '', { category: 'email', name: 'duration', label: '邮件有效期' }), 61)).toEqual({
-      duration: '邮件有效期必须在1到60之间',
+      duration: '邮件有效期必须在 1 到 60 之间',
     });
     expect(check(row('number', '', { label: '超时' }), -1)).toEqual({ k: '超时不能为负数' });
     expect(check(row('text', '', { category: 'system', name: 'sitename', label: '网站名称' }), ' ')).toEqual({

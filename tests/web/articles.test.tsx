@@ -526,7 +526,7 @@ describe('article page', { timeout: 30_000 }, () => {
     await userEvent.click(box);
     await userEvent.paste('长'.repeat(991));
     await send();
-    expect(await screen.findByText('评论内容长度不能超过990个字符')).toBeTruthy();
+    expect(await screen.findByText('评论内容长度不能超过 990 个字符')).toBeTruthy();
     expect(requests(fetchMock, 'POST', '/api/v1/comment')).toHaveLength(0);
     await userEvent.clear(box);
     await userEvent.type(box, '是的');
@@ -651,7 +651,7 @@ describe('article page', { timeout: 30_000 }, () => {
       box.dispatchEvent(new Event('input', { bubbles: true }));
     });
     await userEvent.click(screen.getByRole('button', { name: '发表评论' }));
-    expect(await screen.findByText('评论内容长度不能超过1000个字符')).toBeTruthy();
+    expect(await screen.findByText('评论内容长度不能超过 1000 个字符')).toBeTruthy();
     expect(requests(fetchMock, 'POST', '/api/v1/comment')).toHaveLength(0);
   });
 

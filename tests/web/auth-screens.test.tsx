@@ -25,8 +25,8 @@ describe('login screen', () => {
     await userEvent.type(screen.getByLabelText('用户名'), 'ab');
     await userEvent.type(screen.getByLabelText('密码'), '123');
     await userEvent.click(screen.getByRole('button', { name: '登录' }));
-    expect(screen.getByText('用户名长度必须在3到32个字符之间')).toBeTruthy();
-    expect(screen.getByText('密码长度必须在6到128个字符之间')).toBeTruthy();
+    expect(screen.getByText('用户名长度必须在 3 到 32 个字符之间')).toBeTruthy();
+    expect(screen.getByText('密码长度必须在 6 到 128 个字符之间')).toBeTruthy();
     expect(requestsTo(fetchMock, '/api/v1/user/login')).toHaveLength(0);
   });
 
@@ -193,7 +193,7 @@ describe('login screen', () => {
     expect(screen.queryByRole('button', { name: '微信登录' })).toBeNull();
     unmount();
     renderApp('/auth/login', { settings: { ...settings, oauth: { qq: true } } });
-    expect(await screen.findByRole('button', { name: 'QQ登录' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'QQ 登录' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: '微信登录' })).toBeNull();
   });
 
@@ -418,7 +418,7 @@ describe('member profile screen', () => {
         'GET /api/v1/user': { status: 200, body: { ...member, avatar: '/uploads/a.png' } },
         'PUT /api/v1/user/profile': () =>
           fail
-            ? { status: 400, body: { code: 3, message: '个性签名长度不能超过255个字符' } }
+            ? { status: 400, body: { code: 3, message: '个性签名长度不能超过 255 个字符' } }
             : { status: 200, body: {} },
       },
     });
@@ -435,7 +435,7 @@ describe('member profile screen', () => {
     await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
     await waitFor(() =>
       expect(
-        toasts.value.some((t) => t.title === '修改失败' && t.description === '个性签名长度不能超过255个字符'),
+        toasts.value.some((t) => t.title === '修改失败' && t.description === '个性签名长度不能超过 255 个字符'),
       ).toBe(true),
     );
   });
@@ -597,7 +597,7 @@ describe('member profile screen', () => {
     await userEvent.type(await screen.findByLabelText('原密码'), 'secret123');
     await userEvent.type(screen.getByLabelText('新密码'), 'abc');
     await userEvent.click(screen.getByRole('button', { name: '修改密码' }));
-    expect(screen.getByText('新密码长度必须在6到128个字符之间')).toBeTruthy();
+    expect(screen.getByText('新密码长度必须在 6 到 128 个字符之间')).toBeTruthy();
     await userEvent.clear(screen.getByLabelText('新密码'));
     await userEvent.type(screen.getByLabelText('新密码'), 'newsecret1');
     await userEvent.type(screen.getByLabelText('确认新密码'), 'newsecret1');

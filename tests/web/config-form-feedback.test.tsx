@@ -74,7 +74,7 @@ describe('config form feedback', { timeout: 20_000 }, () => {
       expect(scrollIntoView).toHaveBeenCalledTimes(1);
       expect(scrolled[0]?.contains(size)).toBe(true);
       expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
-        '最大文档大小(MB)必须在1到102400之间',
+        '最大文档大小(MB)必须在 1 到 102400 之间',
         '请输入搜索记录保留天数',
       ]);
       expect(puts(fetchMock)).toHaveLength(0);
@@ -195,9 +195,9 @@ describe('config form feedback', { timeout: 20_000 }, () => {
     { id: 65, name: 'alipay_public_key', label: '支付宝公钥', value: '', input_type: 'textarea', category: 'pay' },
     { id: 66, name: 'wechat_app_id', label: '微信支付 AppID', value: '', input_type: 'text', category: 'pay' },
     { id: 67, name: 'wechat_mch_id', label: '微信支付商户号', value: '', input_type: 'text', category: 'pay' },
-    { id: 68, name: 'wechat_serial_no', label: '商户API证书序列号', value: '', input_type: 'text', category: 'pay' },
-    { id: 69, name: 'wechat_private_key', label: '商户API私钥', value: '', input_type: 'password', category: 'pay' },
-    { id: 70, name: 'wechat_api_v3_key', label: 'APIv3密钥', value: '', input_type: 'password', category: 'pay' },
+    { id: 68, name: 'wechat_serial_no', label: '商户 API 证书序列号', value: '', input_type: 'text', category: 'pay' },
+    { id: 69, name: 'wechat_private_key', label: '商户 API 私钥', value: '', input_type: 'password', category: 'pay' },
+    { id: 70, name: 'wechat_api_v3_key', label: 'APIv3 密钥', value: '', input_type: 'password', category: 'pay' },
     {
       id: 71,
       name: 'wechat_public_key',
@@ -216,7 +216,7 @@ describe('config form feedback', { timeout: 20_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe(
-      '支付方式中没有可用的方式（支付宝需填写支付宝 AppID、支付宝公钥；微信支付需填写微信支付 AppID、微信支付商户号、商户API证书序列号、商户API私钥、APIv3密钥、微信支付公钥或平台证书），会员将无法下单。请填写后再保存，或关闭是否启用支付',
+      '支付方式中没有可用的方式（支付宝需填写支付宝 AppID、支付宝公钥；微信支付需填写微信支付 AppID、微信支付商户号、商户 API 证书序列号、商户 API 私钥、APIv3 密钥、微信支付公钥或平台证书），会员将无法下单。请填写后再保存，或关闭是否启用支付',
     );
     expect(alert.closest('[data-field]')?.getAttribute('data-field')).toBe('provider');
     expect(puts(fetchMock)).toHaveLength(0);

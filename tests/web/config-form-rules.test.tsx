@@ -75,10 +75,10 @@ describe('config form rules', { timeout: 20_000 }, () => {
   it.each([
     ['system', '网站名称', '', '请输入网站名称'],
     ['system', '版权起始年', 'abcd', `版权起始年必须是 1900 到 ${new Date().getFullYear()} 之间的四位年份，例如 2019`],
-    ['email', 'SMTP 服务器端口', '70000', 'SMTP 服务器端口必须在1到65535之间'],
-    ['converter', '最大预览页数百分比', '150', '最大预览页数百分比必须在1到100之间'],
-    ['converter', '转换超时(分钟)', '0', '转换超时(分钟)必须在1到1440之间'],
-    ['captcha', '验证码长度', '0', '验证码长度必须在1到12之间'],
+    ['email', 'SMTP 服务器端口', '70000', 'SMTP 服务器端口必须在 1 到 65535 之间'],
+    ['converter', '最大预览页数百分比', '150', '最大预览页数百分比必须在 1 到 100 之间'],
+    ['converter', '转换超时(分钟)', '0', '转换超时(分钟)必须在 1 到 1440 之间'],
+    ['captcha', '验证码长度', '0', '验证码长度必须在 1 到 12 之间'],
     ['footer', '关于我们', 'javascript:alert(1)', `关于我们${linkProblem}`],
     ['display', '联系我们跳转链接', 'javascript:alert(1)', `联系我们跳转链接${linkProblem}`],
   ])('/admin/config/%s: %s = %j is refused under the field, nothing sent', async (category, label, typed, message) => {

@@ -312,6 +312,6 @@ describe('client-side guards: the site switches', () => {
     expect(await screen.findByRole('heading', { name: '站点已关闭' })).toBeTruthy();
     act(() => queryClient.setQueryData(settingsQuery().queryKey, settings));
     await act(() => router.navigate('/vip'));
-    expect(await screen.findByRole('heading', { name: 'VIP会员' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'VIP 会员' })).toBeTruthy();
   });
 });

@@ -186,7 +186,7 @@ describe('写文章', { timeout: 30_000 }, () => {
     expect(within(form).getByText('文章内容不能为空')).toBeTruthy();
     await userEvent.type(within(form).getByLabelText('标题'), '标'.repeat(201));
     await userEvent.click(within(form).getByRole('button', { name: '发布' }));
-    expect(await within(form).findByText('文章标题长度不能超过200个字符')).toBeTruthy();
+    expect(await within(form).findByText('文章标题长度不能超过 200 个字符')).toBeTruthy();
     expect(requests(fetchMock, 'POST', '/api/v1/article')).toHaveLength(0);
   });
 

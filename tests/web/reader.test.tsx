@@ -466,7 +466,7 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(within(end).getByRole('link', { name: '登录后下载全文' }).getAttribute('href')).toBe(
       `/auth/login?redirect=${encodeURIComponent('/library/7/42?page=3')}`,
     );
-    expect(within(end).getByRole('link', { name: '开通VIP阅读全文' }).getAttribute('href')).toBe('/vip');
+    expect(within(end).getByRole('link', { name: '开通 VIP 阅读全文' }).getAttribute('href')).toBe('/vip');
     expect(within(end).queryByRole('button')).toBeNull();
   });
 
@@ -506,24 +506,24 @@ describe('the reader', { timeout: 20_000 }, () => {
     });
     const end = await screen.findByRole('region', { name: '免费预览已结束' });
     expect(within(end).queryByRole('link', { name: /登录/ })).toBeNull();
-    expect(within(end).getByRole('link', { name: '开通VIP阅读全文' }).getAttribute('href')).toBe('/vip');
-    expect(within(end).getAllByText('VIP免费')).toHaveLength(1);
+    expect(within(end).getByRole('link', { name: '开通 VIP 阅读全文' }).getAttribute('href')).toBe('/vip');
+    expect(within(end).getAllByText('VIP 免费')).toHaveLength(1);
     await userEvent.click(within(end).getByRole('button', { name: '下载全文（5 魔豆）' }));
     await userEvent.click(within(end).getByRole('button', { name: '确定下载' }));
     expect(await screen.findByText('— 全文完 —')).toBeTruthy();
     expect(screen.getAllByRole('figure')).toHaveLength(8);
   });
 
-  it('says VIP免费下载全文 at the end of the preview to a VIP member where VIP downloads are free, and offers no VIP', async () => {
+  it('says VIP 免费下载全文 at the end of the preview to a VIP member where VIP downloads are free, and offers no VIP', async () => {
     renderApp('/library/7/42', {
       user: { id: 5, username: 'bob', is_vip: true },
       settings: { system: { sitename: '测试文库' }, vip: { enable: true, free_download: true, read_all_pages: false } },
       backend: backend(),
     });
     const end = await screen.findByRole('region', { name: '免费预览已结束' });
-    expect(within(end).getByRole('button', { name: 'VIP免费下载全文' })).toBeTruthy();
+    expect(within(end).getByRole('button', { name: 'VIP 免费下载全文' })).toBeTruthy();
     expect(within(end).queryByRole('link')).toBeNull();
-    expect(within(end).queryByText('VIP免费')).toBeNull();
+    expect(within(end).queryByText('VIP 免费')).toBeNull();
   });
 
   it('lets an entitled reader read every page (the server answers the first page past the preview)', async () => {
@@ -718,15 +718,15 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: '浏览其他文档' })).toBeTruthy();
   });
 
-  it('names the download button after what it costs the reader, with one VIP免费 mark where VIP members download for free', async () => {
+  it('names the download button after what it costs the reader, with one VIP 免费 mark where VIP members download for free', async () => {
     const vipSettings = { system: { sitename: '测试文库' }, vip: { enable: true, free_download: true } };
     const panel = async () => screen.findByRole('region', { name: '下载文档' });
     // (the button's name is its text alone: its icon is decorative, no "download")
-    // A visitor, a member: the price, marked once (on the price line) VIP免费.
+    // A visitor, a member: the price, marked once (on the price line) VIP 免费.
     const visitor = renderApp('/library/7/42', { backend: backend(), settings: vipSettings });
     expect(within(await panel()).getByRole('button', { name: '下载（5 魔豆）' })).toBeTruthy();
-    expect(within(await panel()).getAllByText('VIP免费')).toHaveLength(1);
-    expect(within(screen.getByRole('region', { name: '下载' })).getAllByText('VIP免费')).toHaveLength(1);
+    expect(within(await panel()).getAllByText('VIP 免费')).toHaveLength(1);
+    expect(within(screen.getByRole('region', { name: '下载' })).getAllByText('VIP 免费')).toHaveLength(1);
     visitor.unmount();
     // A VIP member downloads it for free: no price on the button, nothing to buy.
     const vip = renderApp('/library/7/42', {
@@ -734,8 +734,8 @@ describe('the reader', { timeout: 20_000 }, () => {
       settings: vipSettings,
       user: { id: 5, username: 'bob', is_vip: true },
     });
-    expect(within(await panel()).getByRole('button', { name: 'VIP免费下载' })).toBeTruthy();
-    expect(within(await panel()).getAllByText('VIP免费')).toHaveLength(1);
+    expect(within(await panel()).getByRole('button', { name: 'VIP 免费下载' })).toBeTruthy();
+    expect(within(await panel()).getAllByText('VIP 免费')).toHaveLength(1);
     vip.unmount();
     // Where VIP downloads are not free, a VIP member pays like anybody.
     const paying = renderApp('/library/7/42', {
@@ -866,12 +866,12 @@ describe('the reader', { timeout: 20_000 }, () => {
       await userEvent.click(within(panel).getByRole('button', { name: '下载（5 魔豆）' }));
       const short = await within(panel).findByRole('group', { name: '魔豆不足' });
       expect(short.textContent).toBe(
-        '下载需 5 魔豆，您现有 2 魔豆，还差 3 魔豆。可在个人中心每日签到，或上传文档获得魔豆。开通VIP，免费下载知道了',
+        '下载需 5 魔豆，您现有 2 魔豆，还差 3 魔豆。可在个人中心每日签到，或上传文档获得魔豆。开通 VIP，免费下载知道了',
       );
       expect(within(short).getByRole('link', { name: '个人中心' }).getAttribute('href')).toBe('/member');
       expect(within(short).getByRole('link', { name: '上传文档' }).getAttribute('href')).toBe('/upload');
       // VIP members download for free here: the way past the credits.
-      expect(within(short).getByRole('link', { name: '开通VIP，免费下载' }).getAttribute('href')).toBe('/vip');
+      expect(within(short).getByRole('link', { name: '开通 VIP，免费下载' }).getAttribute('href')).toBe('/vip');
       expect(screen.queryByRole('button', { name: '确定下载' })).toBeNull();
       expect(screen.queryByText(/确定下载？/)).toBeNull();
       expect(downloadCalls(fetchMock)).toBe(0);
@@ -929,7 +929,7 @@ describe('the reader', { timeout: 20_000 }, () => {
         backend: backend({}, { 'GET /api/v1/document/download': { status: 200, body: { url: '/download/abc' } } }),
       });
       const panel = await screen.findByRole('region', { name: '下载文档' });
-      await userEvent.click(within(panel).getByRole('button', { name: 'VIP免费下载' }));
+      await userEvent.click(within(panel).getByRole('button', { name: 'VIP 免费下载' }));
       await waitFor(() => expect(downloadCalls(fetchMock)).toBe(1));
       expect(screen.queryByRole('group', { name: '魔豆不足' })).toBeNull();
     });
@@ -1096,7 +1096,7 @@ describe('find in this document', () => {
       renderApp('/library/7/42?page=6&wd=城市', { backend: backend({}, nowhere), settings: vipSettings });
       const end = await screen.findByRole('region', { name: '免费预览已结束' });
       const summary = await screen.findByText(/超出免费预览范围/);
-      expect(summary.textContent).toBe('第 6 页超出免费预览范围，下载文档或开通VIP后可阅读');
+      expect(summary.textContent).toBe('第 6 页超出免费预览范围，下载文档或开通 VIP后可阅读');
       await waitFor(() => expect(scrolled().at(-1)?.contains(end)).toBe(true));
       // Logging in brings the visitor back to that page, not to the preview's last one.
       const login = within(end).getByRole('link', { name: '登录后下载全文' }).getAttribute('href') ?? '';

@@ -85,7 +85,7 @@ describe('login by SMS code', () => {
     await userEvent.type(screen.getByLabelText('手机号'), '13812345678');
     await userEvent.type(screen.getByLabelText('短信验证码'), '12a');
     await userEvent.click(screen.getByRole('button', { name: '登录' }));
-    expect(screen.getByText('请输入6位数字短信验证码')).toBeTruthy();
+    expect(screen.getByText('请输入 6 位数字短信验证码')).toBeTruthy();
     await userEvent.clear(screen.getByLabelText('短信验证码'));
     await userEvent.type(screen.getByLabelText('短信验证码'), '024680');
     await userEvent.click(screen.getByRole('button', { name: '登录' }));
@@ -102,7 +102,7 @@ describe('login by SMS code', () => {
           status: 200,
           body: { enable: true, id: 'sms-cap', captcha: 'data:image/png;base64,AA==', type: 'digit' },
         },
-        'POST /api/v1/user/sms/code': { status: 429, body: { code: 8, message: '发送太频繁，请60秒后再试' } },
+        'POST /api/v1/user/sms/code': { status: 429, body: { code: 8, message: '发送太频繁，请 60 秒后再试' } },
       },
     });
     await userEvent.click(await screen.findByRole('tab', { name: '短信登录' }));
@@ -113,7 +113,7 @@ describe('login by SMS code', () => {
     await userEvent.click(screen.getByRole('button', { name: '获取验证码' }));
     await waitFor(() =>
       expect(
-        toasts.value.some((t) => t.title === '发送验证码失败' && t.description === '发送太频繁，请60秒后再试'),
+        toasts.value.some((t) => t.title === '发送验证码失败' && t.description === '发送太频繁，请 60 秒后再试'),
       ).toBe(true),
     );
     expect(bodyOf(fetchMock, 'POST', '/api/v1/user/sms/code')).toEqual({
@@ -293,13 +293,13 @@ describe('a code the server refuses', () => {
   it('is said under the code field of the SMS login, with the keyboard there, not in a toast', async () => {
     renderApp('/auth/login', {
       settings: smsSettings,
-      backend: { 'POST /api/v1/user/login/mobile': refused('短信验证码错误，还可尝试4次') },
+      backend: { 'POST /api/v1/user/login/mobile': refused('短信验证码错误，还可尝试 4 次') },
     });
     await userEvent.click(await screen.findByRole('tab', { name: '短信登录' }));
     await userEvent.type(screen.getByLabelText('手机号'), '13812345678');
     await userEvent.type(screen.getByLabelText('短信验证码'), '111111');
     await userEvent.click(screen.getByRole('button', { name: '登录' }));
-    await saysUnderCode('短信验证码错误，还可尝试4次');
+    await saysUnderCode('短信验证码错误，还可尝试 4 次');
   });
 
   it('is said under the code field of the registration by mobile number, the password kept', async () => {

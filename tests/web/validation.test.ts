@@ -14,8 +14,8 @@ import { adminNavItems } from '../../web/src/layouts/AdminLayout';
 describe('form checks (Chinese messages, before sending)', () => {
   it.each([
     ['', '请输入用户名'],
-    ['ab', '用户名长度必须在3到32个字符之间'],
-    ['a'.repeat(33), '用户名长度必须在3到32个字符之间'],
+    ['ab', '用户名长度必须在 3 到 32 个字符之间'],
+    ['a'.repeat(33), '用户名长度必须在 3 到 32 个字符之间'],
     ['amy@example.com', '出于隐私保护，用户名不能是邮箱或手机号码'],
     ['13812345678', '出于隐私保护，用户名不能是邮箱或手机号码'],
     ['文库用户', undefined],
@@ -34,7 +34,7 @@ describe('form checks (Chinese messages, before sending)', () => {
 
   it('checks passwords, confirmation, e-mail and mobile', () => {
     expect(checkPassword('')).toBe('请输入密码');
-    expect(checkPassword('12345', '新密码')).toBe('新密码长度必须在6到128个字符之间');
+    expect(checkPassword('12345', '新密码')).toBe('新密码长度必须在 6 到 128 个字符之间');
     expect(checkPassword('123456')).toBeUndefined();
     expect(checkConfirmation('secret1', '')).toBe('请再次输入密码');
     expect(checkConfirmation('secret1', 'secret2')).toBe('两次输入的密码不一致');
@@ -47,7 +47,7 @@ describe('form checks (Chinese messages, before sending)', () => {
     expect(checkMobile('')).toBeUndefined();
     expect(checkMobile('', true)).toBe('请输入手机号码');
     expect(checkSmsCode('')).toBe('请输入短信验证码');
-    expect(checkSmsCode('12345')).toBe('请输入6位数字短信验证码');
+    expect(checkSmsCode('12345')).toBe('请输入 6 位数字短信验证码');
     expect(checkSmsCode(' 012345 ')).toBeUndefined();
     expect(checkLoginName('13812345678')).toBeUndefined();
   });

@@ -22,8 +22,8 @@ const onSale: StartData['settings'] = {
   ...settings,
   vip: {
     enable: true,
-    title: 'VIP会员',
-    description: '开通VIP会员，畅享全站文档免积分下载',
+    title: 'VIP 会员',
+    description: '开通 VIP 会员，畅享全站文档免积分下载',
     plans: [
       { code: 'month', title: '月度会员', days: 30, price: 30 },
       { code: 'year', title: '年度会员', days: 365, price: 298, description: '最划算', recommended: true },
@@ -65,7 +65,7 @@ describe('/vip', { timeout: 20_000 }, () => {
         },
       },
     });
-    expect(await screen.findByRole('heading', { name: 'VIP会员', level: 1 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'VIP 会员', level: 1 })).toBeTruthy();
     const plans = within(await screen.findByRole('list', { name: '会员套餐' }));
     expect(plans.getAllByRole('listitem')).toHaveLength(2);
     const year = within(plans.getByRole('heading', { name: '年度会员' }).closest('li') as HTMLElement);
@@ -79,7 +79,7 @@ describe('/vip', { timeout: 20_000 }, () => {
 
   it("marks a member without VIP with the hero's light 普通会员 tag", async () => {
     renderApp('/vip', { user: member, settings: onSale, backend: { 'GET /api/v1/vip': { status: 200, body: {} } } });
-    expect(await screen.findByText('您还不是VIP会员')).toBeTruthy();
+    expect(await screen.findByText('您还不是 VIP 会员')).toBeTruthy();
     const tag = screen.getByText('普通会员').closest('.semi-tag') as HTMLElement;
     expect(tag.closest('.app-vip__hero')).toBeTruthy();
     // vip.css gives this class an opaque light background with dark text on the hero (contrast checked in
@@ -101,11 +101,11 @@ describe('/vip', { timeout: 20_000 }, () => {
 
   it('says when VIP is not on sale, and asks visitors to log in', async () => {
     renderApp('/vip', { settings: { ...onSale, pay: {} } });
-    expect(await screen.findByText('VIP会员暂未开放购买，敬请期待。')).toBeTruthy();
+    expect(await screen.findByText('VIP 会员暂未开放购买，敬请期待。')).toBeTruthy();
     expect(screen.getAllByRole('button', { name: '暂未开放购买' })).toHaveLength(2);
     // A notice that stays: no close button, and none named in English ("Close", Semi's).
     expect(document.querySelector('[aria-label="Close"]')).toBeNull();
-    const hero = within(screen.getByRole('heading', { name: 'VIP会员', level: 1 }).closest('section') as HTMLElement);
+    const hero = within(screen.getByRole('heading', { name: 'VIP 会员', level: 1 }).closest('section') as HTMLElement);
     expect(hero.getByRole('link', { name: '登录' }).getAttribute('href')).toBe('/auth/login?redirect=%2Fvip');
     // Logging in opens no purchase here: it shows one's own VIP state.
     expect(hero.getByText('后查看您的会员状态')).toBeTruthy();
@@ -115,9 +115,9 @@ describe('/vip', { timeout: 20_000 }, () => {
   it('asks visitors to log in to buy where VIP is on sale', async () => {
     renderApp('/vip', { settings: onSale });
     const hero = within(
-      (await screen.findByRole('heading', { name: 'VIP会员', level: 1 })).closest('section') as HTMLElement,
+      (await screen.findByRole('heading', { name: 'VIP 会员', level: 1 })).closest('section') as HTMLElement,
     );
-    expect(hero.getByText('后即可开通VIP会员')).toBeTruthy();
+    expect(hero.getByText('后即可开通 VIP 会员')).toBeTruthy();
   });
 });
 
@@ -267,7 +267,7 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
   it('shows the result of a paid order with the VIP end date', async () => {
     openOrder({ status: 1, provider: 'alipay', vip_end_at: '2099-01-31T00:00:00Z' });
     expect(await screen.findByRole('heading', { name: '支付成功' })).toBeTruthy();
-    expect(screen.getByText('VIP会员有效期至 2099-01-31 08:00')).toBeTruthy();
+    expect(screen.getByText('VIP 会员有效期至 2099-01-31 08:00')).toBeTruthy();
   });
 
   it('starts one payment of an order from 我的订单 however often 立即支付 is clicked', async () => {
@@ -375,8 +375,8 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
         user: member,
         settings: { ...onSale, vip: { ...onSale.vip, enable: false } },
       });
-      expect(await screen.findByText('VIP会员暂未开放购买')).toBeTruthy();
-      expect(screen.getByText('本站暂未开放VIP会员购买，请稍后再来或联系网站管理员。')).toBeTruthy();
+      expect(await screen.findByText('VIP 会员暂未开放购买')).toBeTruthy();
+      expect(screen.getByText('本站暂未开放 VIP 会员购买，请稍后再来或联系网站管理员。')).toBeTruthy();
       expect(screen.queryByText(/重新选择套餐|套餐不存在/)).toBeNull();
       expect(screen.getByRole('link', { name: '查看会员套餐' }).getAttribute('href')).toBe('/vip');
     },
@@ -481,7 +481,7 @@ describe('member screens', { timeout: 20_000 }, () => {
         },
       },
     });
-    const panel = within((await screen.findByRole('heading', { name: 'VIP会员' })).closest('section') as HTMLElement);
+    const panel = within((await screen.findByRole('heading', { name: 'VIP 会员' })).closest('section') as HTMLElement);
     expect(await panel.findByText('2099-03-04 13:06')).toBeTruthy();
     expect(panel.getByRole('link', { name: '续费' }).getAttribute('href')).toBe('/vip');
   });

@@ -38,7 +38,7 @@ const TYPES: Record<string, string> = {
 const SVG_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src data:";
 const PUBLIC_CACHE = 'public, max-age=604800';
 const PRIVATE_CACHE = 'private, max-age=3600';
-const BEYOND_PREVIEW = '该页超出免费预览范围，请下载文档或开通VIP会员后阅读';
+const BEYOND_PREVIEW = '该页超出免费预览范围，请下载文档或开通 VIP 会员后阅读';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -113,12 +113,12 @@ async function assertWithinLimits(db: Database, { me, ip, cfg, vip }: DownloadRu
   const today = startOfToday();
   const perIp = cfg.int('download', 'times_every_ip');
   if ((await countIpDownloadsSince(db, ip, today)) >= perIp)
-    throw forbidden(`当前IP今日下载次数已达上限（${Math.max(perIp, 0)}次），请明天再来`);
+    throw forbidden(`当前 IP 今日下载次数已达上限（${Math.max(perIp, 0)} 次），请明天再来`);
   const perUser =
     vip.active && vip.dailyDownloadQuota > 0 ? vip.dailyDownloadQuota : cfg.int('download', 'times_every_day');
   // Guests have no count of their own: a limit of 0 blocks them too (contract).
   const used = me ? await countUserDownloadsSince(db, me.id, today) : 0;
-  if (used >= perUser) throw forbidden(`您今日的下载次数已达上限（${Math.max(perUser, 0)}次），请明天再来`);
+  if (used >= perUser) throw forbidden(`您今日的下载次数已达上限（${Math.max(perUser, 0)} 次），请明天再来`);
 }
 
 /** The search index sorts by downloads too: it gets the new count (derived data, so a failure is only logged). */

@@ -8,7 +8,7 @@ import { settingsChanged } from '../../platform/config-store';
 // an existing site keeps its list, and admins' changes stay. [code, name]
 const INDUSTRIES: readonly [code: string, name: string][] = [
   ['education', '教育培训'],
-  ['internet', 'IT互联网'],
+  ['internet', 'IT 互联网'],
   ['finance', '金融财经'],
   ['medical', '医疗卫生'],
   ['law', '法律法规'],

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { isUniqueViolation, type Database } from '../../db';
 import { lockKeys } from '../../db/dialect';
 import { usernameProblems } from '../../../shared/validation';
+import { zh } from '../../../shared/chinese-text';
 import { badGateway, badRequest, deadlineExceeded, unavailable, type ApiError } from '../../wire/errors';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import {
@@ -46,12 +47,12 @@ function providerOf(type: string): OAuthProviderName {
 /** The provider's app credentials, or a 400 when the provider is off or not configured. */
 function providerApp(cfg: ConfigSnapshot, provider: OAuthProviderName): ProviderApp {
   const label = PROVIDER_LABELS[provider];
-  if (!cfg.bool('oauth', provider)) throw badRequest(`${label}登录未开启`);
+  if (!cfg.bool('oauth', provider)) throw badRequest(zh`${label}登录未开启`);
   const secretKey = provider === 'wechat' ? 'wechat_app_secret' : 'qq_app_key';
   const app = { appId: cfg.str('oauth', `${provider}_app_id`).trim(), secret: cfg.str('oauth', secretKey).trim() };
   if (!app.appId || !app.secret) {
     throw badRequest(
-      `${label}登录尚未配置 ${provider === 'wechat' ? 'AppID 和 AppSecret' : 'AppID 和 AppKey'}，请联系管理员`,
+      zh`${label}登录尚未配置 ${provider === 'wechat' ? 'AppID 和 AppSecret' : 'AppID 和 AppKey'}，请联系管理员`,
     );
   }
   return app;
@@ -89,15 +90,15 @@ function providerFailure(ctx: RpcContext, provider: OAuthProviderName, error: un
   const label = PROVIDER_LABELS[provider];
   switch (error.failure) {
     case 'rejected-code':
-      return badRequest(`${label}授权已失效或已被使用，请重新登录`);
+      return badRequest(zh`${label}授权已失效或已被使用，请重新登录`);
     case 'rejected':
-      return badGateway(`${label}登录服务拒绝了请求（错误码 ${error.providerCode ?? '未知'}），请联系管理员`);
+      return badGateway(zh`${label}登录服务拒绝了请求（错误码 ${error.providerCode ?? '未知'}），请联系管理员`);
     case 'timeout':
-      return deadlineExceeded(`${label}登录服务响应超时，请稍后再试`);
+      return deadlineExceeded(zh`${label}登录服务响应超时，请稍后再试`);
     case 'unreachable':
-      return badGateway(`无法连接${label}登录服务，请稍后再试`);
+      return badGateway(zh`无法连接${label}登录服务，请稍后再试`);
     case 'bad-answer':
-      return badGateway(`${label}登录服务返回了无法识别的应答，请稍后再试`);
+      return badGateway(zh`${label}登录服务返回了无法识别的应答，请稍后再试`);
   }
 }
 
@@ -151,7 +152,7 @@ async function signInUser(
     if (binding) {
       userId = binding.user_id;
       await updateBinding(trx, binding.id, identity.unionid || binding.unionid);
-      await addDynamic(trx, userId, DynamicType.Login, `通过${label}登录`);
+      await addDynamic(trx, userId, DynamicType.Login, zh`通过${label}登录`);
     } else {
       if (!cfg.bool('security', 'enable_register') || cfg.bool('security', 'is_close'))
         throw badRequest('系统未开放注册');
@@ -167,7 +168,7 @@ async function signInUser(
       userId = user.id;
       await insertBinding(trx, { provider, openid: identity.openid, unionid: identity.unionid, user_id: userId });
       const reward = award > 0 ? `，${dynamicReward(award, cfg.creditName())}` : '';
-      await addDynamic(trx, userId, DynamicType.Register, `通过${label}注册成为会员${reward}`);
+      await addDynamic(trx, userId, DynamicType.Register, zh`通过${label}注册成为会员${reward}`);
     }
     await recordLogin(trx, userId, ctx.ip);
     return getUser(trx, userId);

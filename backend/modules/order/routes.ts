@@ -249,7 +249,7 @@ export const orderService = defineService(
       async handler(req, ctx) {
         ctx.requireUser();
         const cfg = await ctx.app.settings.snapshot();
-        if (!cfg.bool('vip', 'enable')) throw failedPrecondition('VIP会员暂未开放购买');
+        if (!cfg.bool('vip', 'enable')) throw failedPrecondition('VIP 会员暂未开放购买');
         if (!offeredProviders(cfg).length) throw failedPrecondition('暂未开放在线支付，请联系管理员');
         const plan = parseVipPlans(cfg.str('vip', 'plans')).find((p) => p.code === req.plan_code.trim());
         if (!plan) throw badRequest('套餐不存在或已下架');

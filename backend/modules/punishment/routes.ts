@@ -42,7 +42,7 @@ function operators(previous: string, adminId: number, action: number): string {
 function checkTypes(types: number[]): number[] {
   const clean = [...new Set(types)];
   if (!clean.length) throw badRequest('请选择处罚类型');
-  if (clean.some((t) => !TYPES.includes(t))) throw badRequest('处罚类型必须在1到6之间');
+  if (clean.some((t) => !TYPES.includes(t))) throw badRequest('处罚类型必须在 1 到 6 之间');
   return clean;
 }
 

@@ -51,7 +51,7 @@ export async function issueCode(db: Database, mobile: string, purpose: SmsCodePu
  */
 export async function spendCode(db: Database, mobile: string, purpose: SmsCodePurpose, code: string): Promise<void> {
   const typed = code.trim();
-  if (!SMS_CODE_PATTERN.test(typed)) throw badRequest('请输入6位数字短信验证码');
+  if (!SMS_CODE_PATTERN.test(typed)) throw badRequest('请输入 6 位数字短信验证码');
   const latest = await latestCode(db, mobile, purpose);
   if (!latest) throw badRequest('请先获取短信验证码');
   if (latest.used_at) throw badRequest('短信验证码已使用，请重新获取');
@@ -61,7 +61,7 @@ export async function spendCode(db: Database, mobile: string, purpose: SmsCodePu
     const counted = await countWrongAttempt(db, latest.id, SMS_CODE_MAX_ATTEMPTS);
     const left = SMS_CODE_MAX_ATTEMPTS - latest.attempts - 1;
     if (!counted || left <= 0) throw badRequest('短信验证码错误次数过多，请重新获取');
-    throw badRequest(`短信验证码错误，还可尝试${left}次`);
+    throw badRequest(`短信验证码错误，还可尝试 ${left} 次`);
   }
   if (!(await markCodeUsed(db, latest.id, SMS_CODE_MAX_ATTEMPTS))) throw badRequest('短信验证码已使用，请重新获取');
 }

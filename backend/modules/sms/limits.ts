@@ -45,7 +45,7 @@ export async function assertWithinLimits(
 ): Promise<void> {
   const last = await lastSentAt(db, mobile);
   const wait = last ? Math.ceil((Date.parse(last) + limits.interval * 1000 - at) / 1000) : 0;
-  if (wait > 0) throw exhausted(`发送太频繁，请${wait}秒后再试`);
+  if (wait > 0) throw exhausted(`发送太频繁，请 ${wait} 秒后再试`);
   const since = (ms: number) => new Date(at - ms).toISOString();
   if ((await countSent(db, { since: since(DAY_MS), mobile })) >= limits.mobileDaily) {
     throw exhausted('该手机号今日获取验证码的次数已达上限，请明天再试');

@@ -47,7 +47,7 @@ const ACTIONS: Record<SmsPurpose, string> = {
 };
 
 function messageText(purpose: SmsPurpose, code: string): string {
-  return `${ACTIONS[purpose]}，验证码为 ${code}，${SMS_CODE_TTL_MINUTES}分钟内有效。如非本人操作，请忽略本短信。`;
+  return `${ACTIONS[purpose]}，验证码为 ${code}，${SMS_CODE_TTL_MINUTES} 分钟内有效。如非本人操作，请忽略本短信。`;
 }
 
 /** The purpose's template, else the login template (one verification template serves all). */

@@ -55,7 +55,7 @@ describe('pages of a converted document', () => {
   it('keeps the pages past the preview for the owner and the admins (privately cached)', async () => {
     const anonymous = await get(pagePath(3));
     expect(anonymous.status).toBe(403);
-    expect(JSON.parse(anonymous.body.toString()).message).toBe('该页超出免费预览范围，请下载文档或开通VIP会员后阅读');
+    expect(JSON.parse(anonymous.body.toString()).message).toBe('该页超出免费预览范围，请下载文档或开通 VIP 会员后阅读');
     expect((await get(pagePath(5), { token: stranger.token })).status).toBe(403);
     for (const token of [author.token, backend.adminToken]) {
       const res = await get(pagePath(5), { token });

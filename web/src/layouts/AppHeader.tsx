@@ -153,7 +153,7 @@ export function AppHeader() {
             <Link
               to="/vip"
               className={`app-header__vip${user?.is_vip ? ' app-header__vip--active' : ''}`}
-              aria-label={user?.is_vip ? 'VIP会员' : '开通会员'}
+              aria-label={user?.is_vip ? 'VIP 会员' : '开通会员'}
             >
               {/* 会员 alone on a phone, where the bar keeps one row (layouts.css); the name stays whole. */}
               <span className="app-header__vip-word">{user?.is_vip ? 'VIP' : '开通'}</span>会员

@@ -87,12 +87,12 @@ export class WechatPayProvider implements NotifyingProvider {
     if (!appId || !mchId || !serialNo || !privateKey || !apiV3Key || !platformKey) {
       throw new PaymentProviderError(
         'misconfigured',
-        '微信支付尚未配置 AppID、商户号、证书序列号、商户私钥、APIv3密钥和微信支付公钥',
+        '微信支付尚未配置 AppID、商户号、证书序列号、商户私钥、APIv3 密钥和微信支付公钥',
       );
     }
     if (Buffer.byteLength(apiV3Key, 'utf8') !== 32)
-      throw new PaymentProviderError('misconfigured', '微信支付 APIv3密钥应为 32 个字符');
-    this.privateKey = readPrivateKey(privateKey, '微信支付商户API私钥');
+      throw new PaymentProviderError('misconfigured', '微信支付 APIv3 密钥应为 32 个字符');
+    this.privateKey = readPrivateKey(privateKey, '微信支付商户 API 私钥');
     const platform = readPublicKey(platformKey, '微信支付公钥或平台证书');
     this.platformKey = platform.key;
     this.platformSerial = settings.platformKeyId.trim() || platform.certificateSerial;
@@ -163,7 +163,7 @@ export class WechatPayProvider implements NotifyingProvider {
         associated_data: text(resource.associated_data),
       });
     } catch {
-      throw new NotificationRefused('无法用 APIv3密钥解密通知', raw);
+      throw new NotificationRefused('无法用 APIv3 密钥解密通知', raw);
     }
     const transaction = orElse(() => asObject(JSON.parse(plain)), null);
     const kept = clip(JSON.stringify({ body: envelope, resource: transaction ?? plain }));
@@ -224,7 +224,7 @@ export class WechatPayProvider implements NotifyingProvider {
     if (!timestamp || !nonce || !signature) throw refuse('缺少签名');
     if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > MAX_CLOCK_SKEW_S)
       throw refuse('签名时间戳超出 5 分钟');
-    if (this.platformSerial && serial !== this.platformSerial) throw refuse(`公钥ID或证书序列号不匹配（${serial}）`);
+    if (this.platformSerial && serial !== this.platformSerial) throw refuse(`公钥 ID 或证书序列号不匹配（${serial}）`);
     const message = `${timestamp}\n${nonce}\n${body}\n`;
     if (
       !orElse(

@@ -1,5 +1,5 @@
 // What a document costs to download: free, or its price in the site's credits, marked
-// "VIP免费" when VIP members download without paying (vip settings).
+// "VIP 免费" when VIP members download without paying (vip settings).
 import { DEFAULT_CREDIT_NAME } from '../../../../shared/constants';
 import type { Settings } from '../../../../shared/types/config';
 import './document.css';
@@ -18,7 +18,7 @@ export function DocumentPrice({ price, settings }: { price: number | undefined; 
   return (
     <span className="app-price">
       {price} {creditName(settings)}
-      {vipDownloadsFree(settings) && <span className="app-price__vip">VIP免费</span>}
+      {vipDownloadsFree(settings) && <span className="app-price__vip">VIP 免费</span>}
     </span>
   );
 }

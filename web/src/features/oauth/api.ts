@@ -8,7 +8,7 @@ export type OAuthProvider = 'wechat' | 'qq';
 
 export const OAUTH_PROVIDERS: readonly { type: OAuthProvider; label: string }[] = [
   { type: 'wechat', label: '微信登录' },
-  { type: 'qq', label: 'QQ登录' },
+  { type: 'qq', label: 'QQ 登录' },
 ];
 
 export const oauthApi = {

@@ -259,7 +259,7 @@ function OrderResult({ order }: { order: Order }) {
       <div className="app-checkout__result" role="status">
         <IconTickCircle size="extra-large" style={{ color: 'var(--semi-color-success)' }} />
         <h2>支付成功</h2>
-        {order.vip_end_at && <p>VIP会员有效期至 {formatDate(order.vip_end_at, DATE)}</p>}
+        {order.vip_end_at && <p>VIP 会员有效期至 {formatDate(order.vip_end_at, DATE)}</p>}
         <p>
           <Link to="/member">前往个人中心</Link> · <Link to="/member/order">查看我的订单</Link>
         </p>
@@ -437,12 +437,12 @@ export function VipCheckout() {
     // VIP off sale closes every plan, named or not: choosing another cannot help, unlike a plan that
     // is gone; with no plan named (the address typed or bookmarked) there is one to choose first.
     const [title, description] = !settings.vip?.enable
-      ? ['VIP会员暂未开放购买', '本站暂未开放VIP会员购买，请稍后再来或联系网站管理员。']
+      ? ['VIP 会员暂未开放购买', '本站暂未开放 VIP 会员购买，请稍后再来或联系网站管理员。']
       : planCode
         ? ['套餐不存在或已下架', '请返回会员页重新选择套餐。']
         : ['请先选择会员套餐', '在会员页选择要开通的套餐后再来下单。'];
     return (
-      <Panel title="购买VIP" titleId="checkout-title" heading="h1">
+      <Panel title="购买 VIP" titleId="checkout-title" heading="h1">
         <EmptyState title={title} description={description}>
           <Link to="/vip">查看会员套餐</Link>
         </EmptyState>

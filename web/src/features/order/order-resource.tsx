@@ -31,7 +31,7 @@ export const orderResource: ResourceDef<Order, Record<string, never>> = {
       key: 'plan_title',
       title: '套餐 / 金额',
       render: (row) => (
-        <StackCell main={`${row.plan_title ?? ''}（${row.days ?? 0}天）`} sub={orderAmount(row.amount)} />
+        <StackCell main={`${row.plan_title ?? ''}（${row.days ?? 0} 天）`} sub={orderAmount(row.amount)} />
       ),
     },
     {

@@ -1,4 +1,4 @@
-// Downloading a document: the price ("免费", its credits, "VIP免费"), the button saying what
+// Downloading a document: the price ("免费", its credits, "VIP 免费"), the button saying what
 // the download costs this reader (已购买 once they paid for it), the member's shortfall when
 // their credits are below the price, and the server's reason in Chinese when it refuses
 // (daily limits, credits, a punishment: the server stays the judge).
@@ -77,7 +77,7 @@ function CreditShortfall({
       <span className="app-download__short-text">
         可在<Link to="/member">个人中心</Link>每日签到，或<Link to="/upload">上传文档</Link>获得{credits}。
       </span>
-      {vip && <Link to="/vip">开通VIP，免费下载</Link>}
+      {vip && <Link to="/vip">开通 VIP，免费下载</Link>}
       <Button size="small" onClick={onClose}>
         知道了
       </Button>
@@ -87,9 +87,9 @@ function CreditShortfall({
 
 /**
  * The download button, named after what the download costs this reader: 免费`what`,
- * VIP免费`what`, or `what`（5 魔豆）; `label` names it instead (the bar's 下载, beside the
+ * VIP 免费`what`, or `what`（5 魔豆）; `label` names it instead (the bar's 下载, beside the
  * price). A member's paid download asks first (需 5 魔豆，确定下载？), or, short of credits,
- * says by how much (CreditShortfall). `vipBadge`: marked VIP免费 where VIP members download it
+ * says by how much (CreditShortfall). `vipBadge`: marked VIP 免费 where VIP members download it
  * for free (where no price beside says so already).
  */
 export function DownloadButton({
@@ -166,7 +166,7 @@ export function DownloadButton({
   const named = {
     free: `免费${what}`,
     bought: `已购买，免费${what}`,
-    vip: `VIP免费${what}`,
+    vip: `VIP 免费${what}`,
     price: `${what}（${price}）`,
   };
   return (
@@ -188,7 +188,7 @@ export function DownloadButton({
           </Button>
         )}
       />
-      {vipBadge && cost === 'price' && vipDownloadsFree(settings) && <span className="app-price__vip">VIP免费</span>}
+      {vipBadge && cost === 'price' && vipDownloadsFree(settings) && <span className="app-price__vip">VIP 免费</span>}
       {shortShown && confirmFirst && balance < priceValue && (
         <CreditShortfall
           price={priceValue}
@@ -250,7 +250,7 @@ export function DownloadPanel({
       )}
       {refusal && vipDownloadsFree(settings) && !user?.is_vip && (
         <p className="app-download__vip">
-          <Link to="/vip">开通VIP，免费下载</Link>
+          <Link to="/vip">开通 VIP，免费下载</Link>
         </p>
       )}
     </section>

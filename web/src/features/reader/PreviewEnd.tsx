@@ -19,7 +19,7 @@ export function useVipReadsAll(): boolean {
 
 /** What a reader sent to a page past the free preview (a site-search hit, a link) is told. */
 export function pastPreviewNote(page: number, vipReads: boolean): string {
-  return `第 ${page} 页超出免费预览范围，下载文档${vipReads ? '或开通VIP' : ''}后可阅读`;
+  return `第 ${page} 页超出免费预览范围，下载文档${vipReads ? '或开通 VIP' : ''}后可阅读`;
 }
 
 export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: number }) {
@@ -42,7 +42,7 @@ export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: num
       <div className="app-preview-end__actions">
         {vipReads && (
           <Link className="app-preview-end__action app-preview-end__action--vip" to="/vip">
-            开通VIP阅读全文
+            开通 VIP 阅读全文
           </Link>
         )}
         {loggedIn ? (

@@ -13,5 +13,5 @@ export function useCopyText(): true | string {
   if (rule === 'all') return true;
   if (rule === 'none') return '本站未开放复制文档文字';
   if (rule === 'member') return user ? true : '登录后即可复制文档文字';
-  return vip.data?.active ? true : '开通VIP会员后即可复制文档文字';
+  return vip.data?.active ? true : '开通 VIP 会员后即可复制文档文字';
 }

@@ -51,7 +51,7 @@ export const smsLogResource: ResourceDef<SmsLog> = {
     { key: 'status', title: '结果', width: 130, render: (row) => <StatusTag row={row} /> },
     { key: 'error', title: '错误', render: (row) => row.error || '-' },
     { key: 'ip', title: 'IP', width: 120 },
-    { key: 'biz_id', title: '回执ID', render: (row) => row.biz_id || '-' },
+    { key: 'biz_id', title: '回执 ID', render: (row) => row.biz_id || '-' },
   ],
   filters: [
     { kind: 'keyword', name: 'mobile', label: '手机号', placeholder: '完整手机号' },

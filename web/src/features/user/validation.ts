@@ -45,7 +45,7 @@ export function takenField(message: string): 'username' | 'email' | undefined {
  * 短信验证码已过期，请重新获取, 请先获取短信验证码…), which the form says under its code field.
  */
 export function smsCodeField(message: string): 'code' | undefined {
-  return /^(请先获取|请输入6位数字)?短信验证码/.test(message) ? 'code' : undefined;
+  return /^(请先获取|请输入 6 位数字)?短信验证码/.test(message) ? 'code' : undefined;
 }
 
 export function checkPassword(value: string, label = '密码'): string | undefined {
@@ -73,5 +73,5 @@ export function checkMobile(value: string, required = false): string | undefined
 export function checkSmsCode(value: string): string | undefined {
   const code = value.trim();
   if (!code) return '请输入短信验证码';
-  return SMS_CODE_PATTERN.test(code) ? undefined : '请输入6位数字短信验证码';
+  return SMS_CODE_PATTERN.test(code) ? undefined : '请输入 6 位数字短信验证码';
 }

@@ -16,7 +16,7 @@ export function VipStateLine({ vip, action }: { vip: UserVip; action?: (active: 
     <div className="app-vip-state" data-vip-active={active}>
       {active ? (
         <Tag color="amber" className="app-vip-state__tag app-vip-state__tag--vip">
-          VIP会员
+          VIP 会员
         </Tag>
       ) : (
         <Tag color="grey" className="app-vip-state__tag app-vip-state__tag--plain">
@@ -29,9 +29,9 @@ export function VipStateLine({ vip, action }: { vip: UserVip; action?: (active: 
             {vip.plan_title ? `${vip.plan_title} · ` : ''}有效期至 <strong>{formatDate(vip.end_at, DATE)}</strong>
           </>
         ) : vip.end_at ? (
-          <>VIP已于 {formatDate(vip.end_at, DATE)} 到期</>
+          <>VIP 已于 {formatDate(vip.end_at, DATE)} 到期</>
         ) : (
-          '您还不是VIP会员'
+          '您还不是 VIP 会员'
         )}
       </p>
       {action?.(active)}
@@ -43,7 +43,7 @@ export function VipStateLine({ vip, action }: { vip: UserVip; action?: (active: 
 export function MyVipState({ action }: { action?: (active: boolean) => ReactNode }) {
   const vip = useQuery(myVipQuery());
   return (
-    <QueryStates query={vip} loadingRows={1} failure="VIP状态加载失败">
+    <QueryStates query={vip} loadingRows={1} failure="VIP 状态加载失败">
       {(data) => <VipStateLine vip={data} action={action} />}
     </QueryStates>
   );

@@ -28,7 +28,7 @@ export const vipResource: ResourceDef<UserVip, Values> = {
   rowId: (row) => row.user_id ?? 0,
   rowLabel: (row) => row.username ?? `#${row.user_id ?? ''}`,
   columns: [
-    { key: 'user_id', title: '用户ID', width: 80 },
+    { key: 'user_id', title: '用户 ID', width: 80 },
     { key: 'username', title: '用户' },
     { key: 'plan_title', title: '套餐', render: (row) => row.plan_title || '管理员开通' },
     {

@@ -61,7 +61,7 @@ export function ConfirmDialog({
       return;
     }
     if (input && [...written].length > input.maxLength) {
-      setTextError(`${input.label}长度不能超过${input.maxLength}个字符`);
+      setTextError(`${input.label}长度不能超过 ${input.maxLength} 个字符`);
       return;
     }
     onConfirm(askPassword ? password : undefined, choice ? chosen : input ? written : undefined);

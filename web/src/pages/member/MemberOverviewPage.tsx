@@ -17,8 +17,8 @@ export function MemberOverviewPage() {
       {(user) => (
         <>
           <AccountSummary user={user} creditName={credits} />
-          <Panel title="VIP会员" titleId="member-vip-title">
-            <MyVipState action={(active) => <Link to="/vip">{active ? '续费' : '开通VIP'}</Link>} />
+          <Panel title="VIP 会员" titleId="member-vip-title">
+            <MyVipState action={(active) => <Link to="/vip">{active ? '续费' : '开通 VIP'}</Link>} />
           </Panel>
           <Panel title="最近动态" titleId="member-activity-title">
             <RecentActivity />

@@ -21,7 +21,7 @@ export function VipPage() {
   return (
     <div className="app-container app-vip">
       <section className="app-panel app-vip__hero" aria-labelledby="vip-title">
-        <h1 id="vip-title">{vip.title || 'VIP会员'}</h1>
+        <h1 id="vip-title">{vip.title || 'VIP 会员'}</h1>
         {vip.description && <p>{vip.description}</p>}
         {loggedIn ? (
           <MyVipState />
@@ -29,7 +29,7 @@ export function VipPage() {
           <p>
             {/* Not on sale, nothing opens after logging in: one's own VIP state still shows. */}
             <Link to={loginLocation('/vip')}>登录</Link>
-            {onSale ? '后即可开通VIP会员' : '后查看您的会员状态'}
+            {onSale ? '后即可开通 VIP 会员' : '后查看您的会员状态'}
           </p>
         )}
       </section>
