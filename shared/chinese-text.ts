@@ -1,4 +1,4 @@
-// How the product's Chinese is spaced where values are put into it (docs/decisions/063).
+// How the product's Chinese is spaced where values are put into it (docs/decisions/068).
 
 const HAN = /\p{Script=Han}/u;
 const LATIN_OR_DIGIT = /[A-Za-z0-9]/;

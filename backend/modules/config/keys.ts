@@ -409,7 +409,7 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
   // Ours: VIP membership plans and benefits.
   ...category('vip', [
     ['enable', '是否启用 VIP 会员', 'false', 'switch', 10, 8],
-    // the defaults before one space parted Chinese from Latin letters (docs/decisions/063)
+    // the defaults before one space parted Chinese from Latin letters (docs/decisions/068)
     ['title', '会员页标题', 'VIP 会员', 'text', 12, 12, { retired: ['VIP会员'] }],
     [
       'description',
