@@ -38,7 +38,7 @@ describe('the first-run checklist on the dashboard', () => {
       '邮件服务未配置',
       '没有可用的支付方式',
       '尚未填写网站域名',
-      '首页标题和网站描述仍是默认的「MOREDOC · 魔豆文库」',
+      '首页标题和网站描述仍是默认的“MOREDOC · 魔豆文库”',
       '管理员仍在使用初始密码',
       '未安装 LibreOffice',
       '未安装 calibre',

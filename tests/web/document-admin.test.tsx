@@ -583,7 +583,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(within(checklist).getByRole('link', { name: '填写网站域名' }).getAttribute('href')).toBe(
       '/admin/config/system',
     );
-    expect(within(checklist).getByText('首页标题和网站描述仍是默认的「MOREDOC · 魔豆文库」')).toBeTruthy();
+    expect(within(checklist).getByText('首页标题和网站描述仍是默认的“MOREDOC · 魔豆文库”')).toBeTruthy();
     expect(within(checklist).getByRole('link', { name: '修改首页标题和网站描述' }).getAttribute('href')).toBe(
       '/admin/config/system',
     );

@@ -51,7 +51,7 @@ const ENTRIES: Record<SetupItem, ChecklistEntry> = {
     action: '填写网站域名',
   },
   home_title: {
-    title: '首页标题和网站描述仍是默认的「MOREDOC · 魔豆文库」',
+    title: '首页标题和网站描述仍是默认的“MOREDOC · 魔豆文库”',
     consequence: '访客的浏览器标签页和搜索引擎的结果里，首页显示的是这段默认文字，而不是本站的名称和介绍。',
     to: '/admin/config/system',
     action: '修改首页标题和网站描述',
