@@ -231,6 +231,37 @@ describe('reports and feedback', () => {
     await row(admin, '链接指向中奖诈骗网站').getByText('已处理').waitFor();
   });
 
+  it('keeps the 处理 dialog’s 确定 inside a phone’s window with its keyboard open (390×400)', async () => {
+    const { page: member } = await memberPage('/article/detail/contact');
+    await member.getByRole('button', { name: '举报' }).click();
+    const report = dialog(member, '举报');
+    await report.getByLabel('垃圾广告').check();
+    const words = unique('联系方式是广告');
+    await report.getByLabel('补充说明（选填）').fill(words);
+    await report.getByRole('button', { name: '提交举报' }).click();
+    await expectToast(member, '举报已提交');
+
+    const admin = await adminPage('/admin/report');
+    await admin.setViewportSize({ width: 390, height: 400 });
+    await row(admin, words)
+      .getByRole('button', { name: /^处理「/ })
+      .click();
+    const handle = dialog(admin, '处理');
+    const ok = handle.getByRole('button', { name: '确定' });
+    await ok.waitFor();
+    // Measured once its opening animation (a zoom) has finished.
+    await handle.evaluate((element) =>
+      Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)),
+    );
+    const box = (await ok.boundingBox())!;
+    // It ended 3 px below the window.
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(400 + EDGE_SLACK_PX);
+    await handle.getByLabel('处理备注').fill('已核实');
+    await ok.click();
+    await expectToast(admin, '已处理');
+  });
+
   it('lets a visitor send feedback from the floating button, and the admin reply to it', async () => {
     const visitor = await site.open();
     await visitor.goto('/article');
