@@ -55,6 +55,13 @@ const NOINDEX = 'noindex, nofollow';
 /** The heading of the closed site's notice (the SPA's 站点已关闭 screen). */
 export const SITE_CLOSED_TITLE = '站点已关闭';
 const DESCRIPTION_MAX = 160;
+/**
+ * The longest title, in characters: what Baidu shows of a title on a computer (about 30 Chinese
+ * characters are shown on a phone). A longer subject is cut so that the site's name still ends it.
+ */
+export const TITLE_MAX = 60;
+/** What is kept of a subject at least, however long the site's name. */
+const TITLE_SUBJECT_MIN = 20;
 const DEFAULT_SITE_NAME = '文库';
 
 export function siteNameOf(settings: Settings): string {
@@ -384,6 +391,12 @@ export function pageHead(input: PageInput): PageHead {
   const site = siteNameOf(input.settings);
   const system = input.settings.system ?? {};
   const parts = partsOf(input, site);
+  const suffix = ` - ${site}`;
+  const subject = parts.title.endsWith(suffix) ? parts.title.slice(0, -suffix.length) : undefined;
+  const title =
+    subject !== undefined
+      ? `${summary(subject, Math.max(TITLE_MAX - [...suffix].length, TITLE_SUBJECT_MIN))}${suffix}`
+      : summary(parts.title, TITLE_MAX);
   const description = parts.description || summary(system.description);
   const keywords = parts.keywords || system.keywords || '';
   const canonical = parts.robots ? undefined : parts.canonicalPath && absolute(input.origin, parts.canonicalPath);
@@ -393,7 +406,7 @@ export function pageHead(input: PageInput): PageHead {
     ? []
     : [
         ['og:site_name', site],
-        ['og:title', parts.title.endsWith(` - ${site}`) ? parts.title.slice(0, -(site.length + 3)) : parts.title],
+        ['og:title', subject ?? parts.title],
         ['og:description', description],
         ['og:type', parts.ogType ?? 'website'],
         ['og:locale', 'zh_CN'],
@@ -401,7 +414,7 @@ export function pageHead(input: PageInput): PageHead {
         ...(parts.image ? [['og:image', absolute(input.origin, parts.image)] as [string, string]] : []),
       ];
   return {
-    title: parts.title,
+    title,
     description,
     keywords,
     ...(parts.robots ? { robots: parts.robots } : {}),

@@ -357,6 +357,30 @@ describe('page head', () => {
     ]);
   });
 
+  it('cuts a long document or article title so that the page title stays within 60 characters, the site name last', () => {
+    const long = '关于'.repeat(40);
+    const head = pageHead(
+      pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: { ...doc, title: long } }] }),
+    );
+    expect([...head.title]).toHaveLength(60);
+    expect(head.title.endsWith('… - 魔豆文库')).toBe(true);
+    expect(head.title.startsWith('关于关于')).toBe(true);
+    // Open Graph and the JSON-LD keep the whole title.
+    expect(head.openGraph).toEqual(expect.arrayContaining([['og:title', long]]));
+    expect(head.jsonLd[0]).toMatchObject({ name: long });
+    const articleHead = pageHead(
+      pageInput('/article/detail/upgrade', {
+        answers: [{ key: articleCall('upgrade').key, data: { ...article, title: long } }],
+      }),
+    );
+    expect([...articleHead.title]).toHaveLength(60);
+    expect(articleHead.title.endsWith(' - 魔豆文库')).toBe(true);
+    // A short one is left whole.
+    expect(pageHead(pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: doc }] })).title).toBe(
+      '三年级数学 - 魔豆文库',
+    );
+  });
+
   it('describes a document by its text when it has no description, and says when it is missing', () => {
     const bare = pageHead(
       pageInput('/library/1/42', {
