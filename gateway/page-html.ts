@@ -80,6 +80,17 @@ export function firstScreenImages(input: PageInput): string[] {
   return image ? [image] : [];
 }
 
+/**
+ * What Baidu reads of a page that adapts to the screen (decision 070): the same address for
+ * computers and phones (`applicable-device`), and no transcoding of it into Baidu's own mobile
+ * page with Baidu's ads (`no-transform`, `no-siteapp`).
+ */
+const MOBILE_ADAPTATION = [
+  '<meta name="applicable-device" content="pc,mobile">',
+  '<meta http-equiv="Cache-Control" content="no-transform">',
+  '<meta http-equiv="Cache-Control" content="no-siteapp">',
+];
+
 export function renderHead(head: PageHead, favicon: unknown, images: readonly string[] = []): string {
   const meta = (name: string, content: string) => `<meta name="${name}" content="${escapeHtml(content)}">`;
   return [
@@ -88,6 +99,7 @@ export function renderHead(head: PageHead, favicon: unknown, images: readonly st
     meta('description', head.description),
     meta('keywords', head.keywords),
     ...(head.robots ? [meta('robots', head.robots)] : []),
+    ...MOBILE_ADAPTATION,
     ...(head.canonical ? [`<link rel="canonical" href="${escapeHtml(head.canonical)}">`] : []),
     ...head.openGraph.map(
       ([property, content]) => `<meta property="${escapeHtml(property)}" content="${escapeHtml(content)}">`,

@@ -18,7 +18,7 @@ import { createDocument, uploader, waitForStatus } from '../helpers/document-api
 import { fixture, textPdf } from '../helpers/documents';
 import { startSite, type Site } from '../helpers/site';
 import { parseXml, texts } from '../helpers/xml';
-import { CRAWLER, FIXTURE_DIST, fetchPage, jsonLdOf, send, startDataOf } from './helpers';
+import { CRAWLER, FIXTURE_DIST, PERSON, fetchPage, jsonLdOf, send, startDataOf } from './helpers';
 import { recordedConversions } from '../helpers/recorded-conversions';
 
 const DOMAIN = 'https://docs.example.com';
@@ -136,6 +136,25 @@ describe('a document page without JavaScript', () => {
       title: api.json<{ title: string }>().title,
       pages: api.json<{ pages: number }>().pages,
     });
+  });
+
+  it('tells Baidu the page is the same on a phone and is not to be transcoded, to its phone crawler and to people', async () => {
+    const phoneCrawler = {
+      accept: 'text/html',
+      'user-agent':
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 9_1 like Mac OS X) AppleWebKit/601.1.46 (KHTML, like Gecko) Version/9.0 Mobile/13B143 Safari/601.1 (compatible; Baiduspider-render/2.0; +http://www.baidu.com/search/spider.html)',
+    };
+    for (const headers of [phoneCrawler, PERSON]) {
+      for (const path of ['/', `/library/${category}`, `/library/${category}/${lesson.id}`]) {
+        const { res, doc } = await page(path, headers);
+        expect(res.status).toBe(200);
+        expect(doc.querySelectorAll('meta[name="applicable-device"]')).toHaveLength(1);
+        expect(doc.querySelector('meta[name="applicable-device"]')?.getAttribute('content')).toBe('pc,mobile');
+        expect(
+          [...doc.querySelectorAll('meta[http-equiv="Cache-Control"]')].map((m) => m.getAttribute('content')),
+        ).toEqual(['no-transform', 'no-siteapp']);
+      }
+    }
   });
 
   it('answers 404 with a plain page for a document that does not exist', async () => {
