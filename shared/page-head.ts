@@ -4,7 +4,28 @@
 // the SPA applies the same on client-side navigation, so both always agree.
 import { DocumentStatus } from './constants';
 import { findAnswer, type CallAnswer } from './api-call';
-import { articleCall, articleCategoryOf, documentCall } from './page-data';
+import {
+  ARTICLE_PAGE_SIZE,
+  HOT_PAGE_SIZE,
+  LIBRARY_PAGE_SIZE,
+  SEARCH_PAGE_SIZE,
+  articleCall,
+  articleCategoryIds,
+  articleCategoryOf,
+  articleListCall,
+  articleListRequest,
+  articleListState,
+  articleSearchCall,
+  documentCall,
+  hotDocumentsCall,
+  hotPageOf,
+  libraryCall,
+  libraryRequest,
+  libraryState,
+  searchCall,
+  searchRequest,
+  searchState,
+} from './page-data';
 import { articlePagePath, articleShownCategory, categoryPagePath, documentPagePath } from './page-paths';
 import { isIndexable } from './robots';
 import { unreachable } from './unreachable';
@@ -160,6 +181,68 @@ function pageCategoryOf(match: RouteMatch | undefined, categories: readonly Cate
   return categories.find((c) => c.id === id && (c.type ?? 0) === 0 && c.enable !== false);
 }
 
+/** Where a page of a list stands: its page number, and how many pages the list has. */
+export interface ListPosition {
+  page: number;
+  pages: number;
+}
+
+/**
+ * The position of a list page (the library and its categories, an article list, a search, /hot)
+ * once its answer is known: from the same calls as the page's (shared/routes.ts). `today` is what
+ * a search's period counts back from, as for the page's call (searchPageCalls).
+ */
+export function listPosition(
+  input: Pick<PageInput, 'match' | 'query' | 'categories' | 'answers'>,
+  today = Date.now(),
+): ListPosition | undefined {
+  const { match, query, categories, answers } = input;
+  const pagesOf = (total: number | undefined, size: number) => Math.max(1, Math.ceil((total ?? 0) / size));
+  switch (match?.route.name) {
+    case 'library':
+    case 'library-category': {
+      const state = libraryState(query);
+      const id = Number(match.params.category) || undefined;
+      const list = findAnswer(answers, libraryCall(libraryRequest(id, state)));
+      return list && { page: state.page, pages: pagesOf(list.total, LIBRARY_PAGE_SIZE) };
+    }
+    case 'article-category': {
+      if (pageArticleKey(match, categories) !== undefined) return undefined;
+      const state = articleListState(query);
+      const category = articleCategoryOf(categories, match.params.category);
+      const ids = category?.id ? articleCategoryIds(categories, category.id) : [];
+      const total = state.wd
+        ? findAnswer(answers, articleSearchCall(state.wd, state.page, ids))?.total
+        : findAnswer(answers, articleListCall(articleListRequest(ids, state.page)))?.total;
+      return total === undefined ? undefined : { page: state.page, pages: pagesOf(total, ARTICLE_PAGE_SIZE) };
+    }
+    case 'search': {
+      const state = searchState(query);
+      const reply = state.wd ? findAnswer(answers, searchCall(searchRequest(state, today))) : undefined;
+      return reply && { page: state.page, pages: pagesOf(reply.total, SEARCH_PAGE_SIZE) };
+    }
+    case 'hot': {
+      const page = hotPageOf(query);
+      const reply = findAnswer(answers, hotDocumentsCall(page));
+      return reply && { page, pages: pagesOf(reply.total, HOT_PAGE_SIZE) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A page of a list past its last page (`?page=99` of a list of two): answered 404, as a page
+ * whose subject does not exist, not an empty list with 200 that search engines take for a page.
+ */
+export function isPastTheEnd(
+  input: Pick<PageInput, 'match' | 'query' | 'categories' | 'answers'>,
+  today = Date.now(),
+): boolean {
+  const position = listPosition(input, today);
+  return !!position && position.page > position.pages;
+}
+
 /** The breadcrumbs of a page, home first (empty for pages that have none). */
 export function pageTrail(input: PageInput): Crumb[] {
   const route = input.match?.route;
@@ -296,13 +379,19 @@ function articleParts(input: PageInput, site: string): Parts {
   };
 }
 
+/** A list's page past its last (isPastTheEnd). */
+const pastTheEnd = (site: string): Parts => ({ title: `页面不存在 - ${site}`, robots: NOINDEX });
+
 function categoryParts(input: PageInput, site: string, listPath: string): Parts {
   const category = pageCategoryOf(input.match, input.categories);
   const page = pageNumber(input.query);
   const base = category ? categoryPagePath(category) : listPath;
   const canonicalPath = page > 1 ? `${base}?page=${page}` : base;
-  // The gateway and the SPA say so (`missing`) when isMissingCategory holds.
-  if (input.missing) return { title: `分类不存在 - ${site}`, robots: NOINDEX };
+  // The gateway and the SPA say so (`missing`) when isMissingCategory or isPastTheEnd holds.
+  if (input.missing)
+    return category || !input.match?.params.category
+      ? pastTheEnd(site)
+      : { title: `分类不存在 - ${site}`, robots: NOINDEX };
   if (!category) return { title: `${input.match?.route.title ?? ''} - ${site}`, canonicalPath };
   return {
     title: `${category.title}${page > 1 ? `（第 ${page} 页）` : ''} - ${site}`,
@@ -350,6 +439,8 @@ function partsOf(input: PageInput, site: string): Parts {
       return categoryParts(input, site, '/library');
     case 'article-category': {
       if (pageArticleKey(input.match, input.categories) !== undefined) return articleParts(input, site);
+      // An article list's page past its last (an article category the site does not show is an article's key).
+      if (input.missing) return pastTheEnd(site);
       // With `wd` the list pages show the article search's hits: titled after the words, as /search is.
       const words = summary(input.query.wd, 40);
       if (words)
@@ -365,6 +456,7 @@ function partsOf(input: PageInput, site: string): Parts {
     case 'article-category-detail-id':
       return articleParts(input, site);
     case 'search': {
+      if (input.missing) return pastTheEnd(site);
       const words = summary(input.query.wd, 40);
       return {
         title: words ? `“${words}”的搜索结果 - ${site}` : `${route.title} - ${site}`,
@@ -381,6 +473,7 @@ function partsOf(input: PageInput, site: string): Parts {
       };
     }
     case 'hot':
+      if (input.missing) return pastTheEnd(site);
       return { title: `${route.title} - ${site}`, canonicalPath: input.path };
     default:
       return unreachable(route.name);

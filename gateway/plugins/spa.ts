@@ -11,7 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isBot } from '../../shared/bots';
-import { isMissingCategory } from '../../shared/page-head';
+import { isMissingCategory, isPastTheEnd } from '../../shared/page-head';
 import { matchRoute, routeDataCalls } from '../../shared/routes';
 import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
@@ -161,8 +161,13 @@ export default fp<SpaOptions>(
       const fresh = async ({ match, address, withData }: ReturnType<typeof plan>) => {
         const loaded =
           withData && match ? await fastify.routeData.load(request, match, address, session.token) : NO_ROUTE_DATA;
-        const routeData =
-          !closed && publicPart && isMissingCategory(match, address.categories) ? { ...loaded, missing: true } : loaded;
+        // A category the site does not show, or a list's page past its last, is missing too.
+        const missing =
+          !closed &&
+          !!publicPart &&
+          (isMissingCategory(match, address.categories) ||
+            isPastTheEnd({ match, ...address, answers: loaded.answers }));
+        const routeData = missing ? { ...loaded, missing: true } : loaded;
         return renderVisitorPage(
           template,
           firstScreen,

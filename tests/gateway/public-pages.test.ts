@@ -226,6 +226,31 @@ describe('the home and category pages without JavaScript', () => {
     expect((await page(`/library/${category}`, { accept: 'text/html' })).res.status).toBe(200);
   });
 
+  it('answer 404 for a page of a list past its last, not an empty list with 200 (a soft 404)', async () => {
+    const search = `/search?wd=${encodeURIComponent('图书馆')}`;
+    for (const path of [
+      `/library/${category}?page=9`,
+      '/library?page=9&sort=views',
+      `${search}&page=9`,
+      '/article?page=9',
+      '/hot?page=9',
+    ]) {
+      const { res, doc } = await page(path);
+      expect(res.status, `crawler, ${path}`).toBe(404);
+      expect(doc.querySelector('h1')?.textContent).toBe('页面不存在');
+      expect(doc.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex');
+      const person = await page(path, { accept: 'text/html' });
+      expect(person.res.status, `person, ${path}`).toBe(404);
+      expect(person.doc.title).toBe('页面不存在 - 测试文库');
+      expect(person.doc.querySelector('link[rel="canonical"]')).toBeNull();
+    }
+    // The first page is a page however short the list, and so is the last.
+    for (const path of [`/library/${category}`, `/library/${category}?page=1`, search, '/article', '/hot'])
+      expect((await page(path)).res.status, path).toBe(200);
+    const nothing = await page(`/search?wd=${encodeURIComponent('没有这个词的文档')}`);
+    expect(nothing.res.status).toBe(200);
+  });
+
   it('give the VIP page its plans, prices and benefits', async () => {
     const { res, doc } = await page('/vip');
     expect(res.status).toBe(200);

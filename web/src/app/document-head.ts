@@ -6,7 +6,7 @@ import { notifyManager, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createElement, useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { CallAnswer } from '../../../shared/api-call';
-import { isMissingCategory, pageHead, type PageHead } from '../../../shared/page-head';
+import { isMissingCategory, isPastTheEnd, pageHead, type PageHead } from '../../../shared/page-head';
 import { routeDataCalls, type RouteMatch } from '../../../shared/routes';
 import type { Category } from '../../../shared/types/category';
 import type { Settings } from '../../../shared/types/config';
@@ -138,8 +138,12 @@ function PageHeadFollower() {
   const match = useMemo(() => (page ? { route: page.route, params: page.params } : undefined), [page]);
   const { answers, missing: gone } = usePageAnswers(match, query, categories);
   // As the gateway says for the page it serves: a category page whose category the site does
-  // not show (none, another type's, disabled) is missing, once the categories are known.
-  const missing = gone || (categoryList !== undefined && isMissingCategory(match, categoryList));
+  // not show (none, another type's, disabled) is missing, once the categories are known, and so
+  // is a list's page past its last.
+  const missing =
+    gone ||
+    (categoryList !== undefined && isMissingCategory(match, categoryList)) ||
+    isPastTheEnd({ match, query, categories, answers });
   const head = pageHead({
     path: pathname,
     query,
