@@ -5,7 +5,7 @@
 // React replaces it when it mounts; a missing document gives crawlers a plain 404 page.
 import { findAnswer, type CallAnswer } from '../shared/api-call';
 import type { PageHead, PageInput } from '../shared/page-head';
-import { htmlText, pageArticleKey, pageTrail, siteNameOf, summary } from '../shared/page-head';
+import { htmlText, listPosition, pageArticleKey, pageTrail, siteNameOf, summary } from '../shared/page-head';
 import {
   ARTICLE_PAGE_SIZE,
   LIBRARY_PAGE_SIZE,
@@ -19,6 +19,8 @@ import {
   documentCall,
   friendlinksCall,
   homeDocumentsCall,
+  hotDocumentsCall,
+  hotPageOf,
   latestDocumentsCall,
   libraryCall,
   libraryRequest,
@@ -338,6 +340,18 @@ function searchContent(input: PageInput, head: PageHead): string {
   return parts.join('');
 }
 
+/** `/hot`: its page of the ranking, as links, and the links to its other pages. */
+function hotContent(input: PageInput, head: PageHead): string {
+  const page = hotPageOf(input.query);
+  const reply = findAnswer(input.answers, hotDocumentsCall(page));
+  const position = listPosition(input);
+  return [
+    `<h1>${escapeHtml(head.title.replace(/ - [^-]*$/, ''))}</h1>`,
+    section('热门文档', documentLinks(reply?.document ?? [])),
+    position ? pageLinks(input.path, input.query, position.page, position.pages) : '',
+  ].join('');
+}
+
 /**
  * The page's main content for crawlers, or '' for pages that have none (not indexed, or
  * whose data did not come in time).
@@ -376,7 +390,7 @@ export function renderCrawlerContent(
       main = vipContent(input, head);
       break;
     case 'hot':
-      main = `${breadcrumbs(input)}<h1>${escapeHtml(head.title)}</h1>`;
+      main = hotContent(input, head);
       break;
     default:
       return unreachable(route.name);

@@ -472,9 +472,15 @@ function partsOf(input: PageInput, site: string): Parts {
         canonicalPath: '/vip',
       };
     }
-    case 'hot':
+    case 'hot': {
       if (input.missing) return pastTheEnd(site);
-      return { title: `${route.title} - ${site}`, canonicalPath: input.path };
+      // Each page of the ranking is its own page, as a category's are.
+      const page = hotPageOf(input.query);
+      return {
+        title: `${route.title}${page > 1 ? `（第${page}页）` : ''} - ${site}`,
+        canonicalPath: page > 1 ? `/hot?page=${page}` : '/hot',
+      };
+    }
     default:
       return unreachable(route.name);
   }

@@ -156,6 +156,14 @@ export async function startFakeBackend(): Promise<FakeBackend> {
         });
       case 'GET /api/v1/document/list':
         return json(res, 200, { document: [...documents.values()] });
+      case 'GET /api/v1/document/hot': {
+        // The ranking: the documents in their order, a page at a time.
+        const params = new URLSearchParams(query);
+        const size = Number(params.get('size') ?? 20);
+        const start = (Number(params.get('page') ?? 1) - 1) * size;
+        const all = [...documents.values()];
+        return json(res, 200, { document: all.slice(start, start + size), total: all.length });
+      }
       case 'GET /api/v1/advertisement/position':
         return json(res, 200, ads.length ? { advertisement: ads } : {});
       default: {
