@@ -379,6 +379,12 @@ function articleParts(input: PageInput, site: string): Parts {
   };
 }
 
+/** A list's page past the first says its number in the title: （第 2 页）. */
+const pageSuffix = (page: number) => (page > 1 ? `（第 ${page} 页）` : '');
+/** A list's address at its page: each page is its own, canonical to itself. */
+const pagedPath = (path: string, page: number) =>
+  page > 1 ? `${path}${path.includes('?') ? '&' : '?'}page=${page}` : path;
+
 /** A list's page past its last (isPastTheEnd). */
 const pastTheEnd = (site: string): Parts => ({ title: `页面不存在 - ${site}`, robots: NOINDEX });
 
@@ -386,7 +392,7 @@ function categoryParts(input: PageInput, site: string, listPath: string): Parts 
   const category = pageCategoryOf(input.match, input.categories);
   const page = pageNumber(input.query);
   const base = category ? categoryPagePath(category) : listPath;
-  const canonicalPath = page > 1 ? `${base}?page=${page}` : base;
+  const canonicalPath = pagedPath(base, page);
   // The gateway and the SPA say so (`missing`) when isMissingCategory or isPastTheEnd holds.
   if (input.missing)
     return category || !input.match?.params.category
@@ -394,7 +400,7 @@ function categoryParts(input: PageInput, site: string, listPath: string): Parts 
       : { title: `分类不存在 - ${site}`, robots: NOINDEX };
   if (!category) return { title: `${input.match?.route.title ?? ''} - ${site}`, canonicalPath };
   return {
-    title: `${category.title}${page > 1 ? `（第 ${page} 页）` : ''} - ${site}`,
+    title: `${category.title}${pageSuffix(page)} - ${site}`,
     description:
       summary(category.description) ||
       `${site}的“${category.title}”分类：${summary(input.settings.system?.description, 100)}`,
@@ -442,26 +448,29 @@ function partsOf(input: PageInput, site: string): Parts {
       // An article list's page past its last (an article category the site does not show is an article's key).
       if (input.missing) return pastTheEnd(site);
       // With `wd` the list pages show the article search's hits: titled after the words, as /search is.
-      const words = summary(input.query.wd, 40);
+      const { wd, page } = articleListState(input.query);
+      const words = summary(wd, 40);
       if (words)
         return {
-          title: `“${words}”的文章搜索结果 - ${site}`,
+          title: `“${words}”的文章搜索结果${pageSuffix(page)} - ${site}`,
           description: `在${site}搜索“${words}”的文章`,
-          canonicalPath: `/article?wd=${encodeURIComponent(input.query.wd ?? '')}`,
+          canonicalPath: pagedPath(`/article?wd=${encodeURIComponent(wd)}`, page),
         };
       return input.match?.params.category
         ? categoryParts(input, site, '/article')
-        : { title: `${route.title} - ${site}`, canonicalPath: '/article' };
+        : { title: `${route.title}${pageSuffix(page)} - ${site}`, canonicalPath: pagedPath('/article', page) };
     }
     case 'article-category-detail-id':
       return articleParts(input, site);
     case 'search': {
       if (input.missing) return pastTheEnd(site);
-      const words = summary(input.query.wd, 40);
+      const { wd, page } = searchState(input.query);
+      const words = summary(wd, 40);
       return {
-        title: words ? `“${words}”的搜索结果 - ${site}` : `${route.title} - ${site}`,
+        title: words ? `“${words}”的搜索结果${pageSuffix(page)} - ${site}` : `${route.title} - ${site}`,
         description: words ? `在${site}搜索“${words}”的文档` : undefined,
-        canonicalPath: words ? `/search?wd=${encodeURIComponent(input.query.wd ?? '')}` : '/search',
+        // The words and the page: the filters and the order show the same documents sorted or narrowed.
+        canonicalPath: words ? pagedPath(`/search?wd=${encodeURIComponent(wd)}`, page) : '/search',
       };
     }
     case 'vip': {
@@ -477,8 +486,8 @@ function partsOf(input: PageInput, site: string): Parts {
       // Each page of the ranking is its own page, as a category's are.
       const page = hotPageOf(input.query);
       return {
-        title: `${route.title}${page > 1 ? `（第${page}页）` : ''} - ${site}`,
-        canonicalPath: page > 1 ? `/hot?page=${page}` : '/hot',
+        title: `${route.title}${pageSuffix(page)} - ${site}`,
+        canonicalPath: pagedPath('/hot', page),
       };
     }
     default:

@@ -566,11 +566,27 @@ describe('page head', () => {
     });
     expect(pageHead(input('/search')).title).toBe('搜索 - 魔豆文库');
     // The article list pages search the articles with the same parameter.
-    for (const path of ['/article?wd=数学', '/article/7?wd=数学&page=2'])
+    for (const path of ['/article?wd=数学', '/article/7?wd=%20数学'])
       expect(pageHead(pageInput(path)), path).toMatchObject({
         title: '“数学”的文章搜索结果 - 魔豆文库',
         canonical: `${ORIGIN}/article?wd=${encodeURIComponent('数学')}`,
       });
+    // A page past the first is its own page, canonical to itself, the filters and order left out.
+    expect(pageHead(pageInput('/article/7?wd=数学&page=2'))).toMatchObject({
+      title: '“数学”的文章搜索结果（第2页） - 魔豆文库',
+      canonical: `${ORIGIN}/article?wd=${encodeURIComponent('数学')}&page=2`,
+    });
+    expect(pageHead(input('/search?wd=数学&page=3&sort=views&ext=pdf'))).toMatchObject({
+      title: '“数学”的搜索结果（第3页） - 魔豆文库',
+      canonical: `${ORIGIN}/search?wd=${encodeURIComponent('数学')}&page=3`,
+    });
+    expect(pageHead(input('/search?wd=数学&page=1')).canonical).toBe(
+      `${ORIGIN}/search?wd=${encodeURIComponent('数学')}`,
+    );
+    expect(pageHead(pageInput('/article?page=2'))).toMatchObject({
+      title: '文章资讯（第2页） - 魔豆文库',
+      canonical: `${ORIGIN}/article?page=2`,
+    });
     expect(pageTrail(input('/search')).map((c) => c.name)).toEqual(['首页', '搜索']);
   });
 
