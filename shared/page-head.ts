@@ -398,12 +398,18 @@ function categoryParts(input: PageInput, site: string, listPath: string): Parts 
     return category || !input.match?.params.category
       ? pastTheEnd(site)
       : { title: `分类不存在 - ${site}`, robots: NOINDEX };
-  if (!category) return { title: `${input.match?.route.title ?? ''} - ${site}`, canonicalPath };
+  const about = summary(input.settings.system?.description, 100);
+  if (!category) {
+    const title = input.match?.route.title ?? '';
+    return {
+      title: `${title}${pageSuffix(page)} - ${site}`,
+      description: `${site}的${title}${about ? `：${about}` : ''}${pageSuffix(page)}`,
+      canonicalPath,
+    };
+  }
   return {
     title: `${category.title}${pageSuffix(page)} - ${site}`,
-    description:
-      summary(category.description) ||
-      `${site}的“${category.title}”分类：${summary(input.settings.system?.description, 100)}`,
+    description: `${summary(category.description) || `${site}的“${category.title}”分类${about ? `：${about}` : ''}`}${pageSuffix(page)}`,
     keywords: [category.title, input.settings.system?.keywords].filter(Boolean).join(','),
     canonicalPath,
     ...(category.cover ? { image: category.cover } : {}),
@@ -453,12 +459,16 @@ function partsOf(input: PageInput, site: string): Parts {
       if (words)
         return {
           title: `“${words}”的文章搜索结果${pageSuffix(page)} - ${site}`,
-          description: `在${site}搜索“${words}”的文章`,
+          description: `在${site}搜索“${words}”的文章${pageSuffix(page)}`,
           canonicalPath: pagedPath(`/article?wd=${encodeURIComponent(wd)}`, page),
         };
       return input.match?.params.category
         ? categoryParts(input, site, '/article')
-        : { title: `${route.title}${pageSuffix(page)} - ${site}`, canonicalPath: pagedPath('/article', page) };
+        : {
+            title: `${route.title}${pageSuffix(page)} - ${site}`,
+            description: `${site}的${route.title}${pageSuffix(page)}`,
+            canonicalPath: pagedPath('/article', page),
+          };
     }
     case 'article-category-detail-id':
       return articleParts(input, site);
@@ -468,7 +478,7 @@ function partsOf(input: PageInput, site: string): Parts {
       const words = summary(wd, 40);
       return {
         title: words ? `“${words}”的搜索结果${pageSuffix(page)} - ${site}` : `${route.title} - ${site}`,
-        description: words ? `在${site}搜索“${words}”的文档` : undefined,
+        description: words ? `在${site}搜索“${words}”的文档${pageSuffix(page)}` : undefined,
         // The words and the page: the filters and the order show the same documents sorted or narrowed.
         canonicalPath: words ? pagedPath(`/search?wd=${encodeURIComponent(wd)}`, page) : '/search',
       };
@@ -487,6 +497,7 @@ function partsOf(input: PageInput, site: string): Parts {
       const page = hotPageOf(input.query);
       return {
         title: `${route.title}${pageSuffix(page)} - ${site}`,
+        description: `${site}的${route.title}：读者浏览、下载和收藏最多的文档${pageSuffix(page)}`,
         canonicalPath: pagedPath('/hot', page),
       };
     }

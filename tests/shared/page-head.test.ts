@@ -456,6 +456,22 @@ describe('page head', () => {
     });
   });
 
+  it('gives every list page and each of its pages a title and a description of its own', () => {
+    const paths = ['/', '/library', '/library?page=2', '/library/1', '/library/1?page=2', '/library/4'];
+    paths.push('/article', '/article?page=2', '/article/7', '/article/7?page=2', '/hot', '/hot?page=2');
+    const heads = paths.map((path) => pageHead(pageInput(path)));
+    expect(new Set(heads.map((h) => h.title)).size).toBe(paths.length);
+    expect(new Set(heads.map((h) => h.description)).size).toBe(paths.length);
+    expect(heads[1]).toMatchObject({ title: '文库资料 - 魔豆文库', description: '魔豆文库的文库资料：分享文档' });
+    expect(heads[2]).toMatchObject({
+      title: '文库资料（第2页） - 魔豆文库',
+      description: '魔豆文库的文库资料：分享文档（第2页）',
+      canonical: `${ORIGIN}/library?page=2`,
+    });
+    expect(heads[4]!.description).toBe('教育资料（第2页）');
+    expect(heads[11]!.description).toBe('魔豆文库的热门文档：读者浏览、下载和收藏最多的文档（第2页）');
+  });
+
   it('titles an article page `文章标题 - 站点名`, with its canonical page, an Article and its breadcrumbs', () => {
     const answers = [{ key: articleCall('12').key, data: article }];
     const head = pageHead(pageInput('/article/8/detail/12', { answers }));
