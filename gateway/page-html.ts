@@ -5,7 +5,7 @@
 // React replaces it when it mounts; a missing document gives crawlers a plain 404 page.
 import { findAnswer, type CallAnswer } from '../shared/api-call';
 import type { PageHead, PageInput } from '../shared/page-head';
-import { htmlText, listPosition, pageArticleKey, pageTrail, siteNameOf, summary } from '../shared/page-head';
+import { htmlText, listPosition, pageArticleKey, pagesOf, pageTrail, siteNameOf, summary } from '../shared/page-head';
 import {
   ARTICLE_PAGE_SIZE,
   LIBRARY_PAGE_SIZE,
@@ -348,7 +348,7 @@ function hotContent(input: PageInput, head: PageHead): string {
   return [
     `<h1>${escapeHtml(head.title.replace(/ - [^-]*$/, ''))}</h1>`,
     section('热门文档', documentLinks(reply?.document ?? [])),
-    position ? pageLinks(input.path, input.query, position.page, position.pages) : '',
+    position ? pageLinks(input.path, input.query, position.page, pagesOf(position)) : '',
   ].join('');
 }
 

@@ -126,6 +126,16 @@ export const hotDocumentsCall = (page = 1, size = HOT_PAGE_SIZE): ApiCall<ListDo
     select: (body: ListDocumentReply) => body,
   });
 
+/**
+ * Whether `page` lies past the last page of a list of `total` items (an empty list has no such
+ * page): the screens say 没有第 N 页, the gateway answers 404 (shared/page-head.ts isPastTheEnd).
+ */
+export const isPastLastPage = (page: number, total: number, pageSize: number) =>
+  total > 0 && page > Math.ceil(total / pageSize);
+
+/** What /hot says it ranks (its screen and its description). */
+export const HOT_SUMMARY = '近 30 天浏览、下载与收藏最多的文档';
+
 /** Documents a page of /hot lists; the home page shows the first HOT_ON_HOME. */
 export const HOT_PAGE_SIZE = 20;
 export const HOT_ON_HOME = 8;

@@ -7,6 +7,7 @@ import { findAnswer, type CallAnswer } from './api-call';
 import {
   ARTICLE_PAGE_SIZE,
   HOT_PAGE_SIZE,
+  HOT_SUMMARY,
   LIBRARY_PAGE_SIZE,
   SEARCH_PAGE_SIZE,
   articleCall,
@@ -19,6 +20,7 @@ import {
   documentCall,
   hotDocumentsCall,
   hotPageOf,
+  isPastLastPage,
   libraryCall,
   libraryRequest,
   libraryState,
@@ -181,11 +183,15 @@ function pageCategoryOf(match: RouteMatch | undefined, categories: readonly Cate
   return categories.find((c) => c.id === id && (c.type ?? 0) === 0 && c.enable !== false);
 }
 
-/** Where a page of a list stands: its page number, and how many pages the list has. */
+/** Where a page of a list stands: its page number, the list's length and its page size. */
 export interface ListPosition {
   page: number;
-  pages: number;
+  total: number;
+  size: number;
 }
+
+/** How many pages a list has (at least one). */
+export const pagesOf = (position: ListPosition) => Math.max(1, Math.ceil(position.total / position.size));
 
 /**
  * The position of a list page (the library and its categories, an article list, a search, /hot)
@@ -197,14 +203,18 @@ export function listPosition(
   today = Date.now(),
 ): ListPosition | undefined {
   const { match, query, categories, answers } = input;
-  const pagesOf = (total: number | undefined, size: number) => Math.max(1, Math.ceil((total ?? 0) / size));
+  const position = (page: number, total: number | undefined, size: number): ListPosition => ({
+    page,
+    total: total ?? 0,
+    size,
+  });
   switch (match?.route.name) {
     case 'library':
     case 'library-category': {
       const state = libraryState(query);
       const id = Number(match.params.category) || undefined;
       const list = findAnswer(answers, libraryCall(libraryRequest(id, state)));
-      return list && { page: state.page, pages: pagesOf(list.total, LIBRARY_PAGE_SIZE) };
+      return list && position(state.page, list.total, LIBRARY_PAGE_SIZE);
     }
     case 'article-category': {
       if (pageArticleKey(match, categories) !== undefined) return undefined;
@@ -214,17 +224,19 @@ export function listPosition(
       const total = state.wd
         ? findAnswer(answers, articleSearchCall(state.wd, state.page, ids))?.total
         : findAnswer(answers, articleListCall(articleListRequest(ids, state.page)))?.total;
-      return total === undefined ? undefined : { page: state.page, pages: pagesOf(total, ARTICLE_PAGE_SIZE) };
+      return total === undefined
+        ? undefined
+        : position(state.page, total, state.wd ? SEARCH_PAGE_SIZE : ARTICLE_PAGE_SIZE);
     }
     case 'search': {
       const state = searchState(query);
       const reply = state.wd ? findAnswer(answers, searchCall(searchRequest(state, today))) : undefined;
-      return reply && { page: state.page, pages: pagesOf(reply.total, SEARCH_PAGE_SIZE) };
+      return reply && position(state.page, reply.total, SEARCH_PAGE_SIZE);
     }
     case 'hot': {
       const page = hotPageOf(query);
       const reply = findAnswer(answers, hotDocumentsCall(page));
-      return reply && { page, pages: pagesOf(reply.total, HOT_PAGE_SIZE) };
+      return reply && position(page, reply.total, HOT_PAGE_SIZE);
     }
     default:
       return undefined;
@@ -232,15 +244,16 @@ export function listPosition(
 }
 
 /**
- * A page of a list past its last page (`?page=99` of a list of two): answered 404, as a page
- * whose subject does not exist, not an empty list with 200 that search engines take for a page.
+ * A page of a list past its last page (`?page=99` of a list of two, isPastLastPage): answered
+ * 404, as a page whose subject does not exist, not an empty list with 200 that search engines
+ * take for a page.
  */
 export function isPastTheEnd(
   input: Pick<PageInput, 'match' | 'query' | 'categories' | 'answers'>,
   today = Date.now(),
 ): boolean {
   const position = listPosition(input, today);
-  return !!position && position.page > position.pages;
+  return !!position && isPastLastPage(position.page, position.total, position.size);
 }
 
 /** The breadcrumbs of a page, home first (empty for pages that have none). */
@@ -497,7 +510,7 @@ function partsOf(input: PageInput, site: string): Parts {
       const page = hotPageOf(input.query);
       return {
         title: `${route.title}${pageSuffix(page)} - ${site}`,
-        description: `${site}的${route.title}：读者浏览、下载和收藏最多的文档${pageSuffix(page)}`,
+        description: `${site}的${route.title}：${HOT_SUMMARY}${pageSuffix(page)}`,
         canonicalPath: pagedPath('/hot', page),
       };
     }

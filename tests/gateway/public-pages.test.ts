@@ -233,7 +233,6 @@ describe('the home and category pages without JavaScript', () => {
       '/library?page=9&sort=views',
       `${search}&page=9`,
       '/article?page=9',
-      '/hot?page=9',
     ]) {
       const { res, doc } = await page(path);
       expect(res.status, `crawler, ${path}`).toBe(404);

@@ -469,7 +469,7 @@ describe('page head', () => {
       canonical: `${ORIGIN}/library?page=2`,
     });
     expect(heads[4]!.description).toBe('教育资料（第2页）');
-    expect(heads[11]!.description).toBe('魔豆文库的热门文档：读者浏览、下载和收藏最多的文档（第2页）');
+    expect(heads[11]!.description).toBe('魔豆文库的热门文档：近 30 天浏览、下载与收藏最多的文档（第2页）');
   });
 
   it('titles an article page `文章标题 - 站点名`, with its canonical page, an Article and its breadcrumbs', () => {

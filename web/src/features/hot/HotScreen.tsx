@@ -2,7 +2,7 @@
 // page at a time (`?page=`), with its loading, error and empty states.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
-import { HOT_PAGE_SIZE, hotPageOf } from '../../../../shared/page-data';
+import { HOT_PAGE_SIZE, HOT_SUMMARY, hotPageOf } from '../../../../shared/page-data';
 import { PastLastPage, isPastLastPage } from '../../kit/paging/PastLastPage';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { Pager } from '../../ui/Pager';
@@ -18,7 +18,7 @@ export function HotScreen() {
   return (
     <div className="app-container app-hot-screen">
       <Panel title="热门文档" titleId="hot-title" heading="h1">
-        <p className="app-hot-screen__note">近 30 天浏览、下载与收藏最多的文档，每小时更新。</p>
+        <p className="app-hot-screen__note">{HOT_SUMMARY}，每小时更新。</p>
         <QueryStates
           query={hot}
           loadingRows={8}

@@ -5,9 +5,7 @@ import { Link } from 'react-router-dom';
 import { EmptyState } from '../../ui/states';
 import './page-links.css';
 
-/** Whether `page` lies past the last page of a list of `total` items (an empty list has no such page). */
-export const isPastLastPage = (page: number, total: number, pageSize: number) =>
-  total > 0 && page > Math.ceil(total / pageSize);
+export { isPastLastPage } from '../../../../shared/page-data';
 
 export function PastLastPage({
   page,
