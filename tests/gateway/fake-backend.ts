@@ -29,6 +29,8 @@ export interface FakeBackend extends Stub {
   revokedToken: string;
   /** by id; GET /api/v1/document answers them (a JSON 404 otherwise), the latest list all of them */
   documents: Map<number, Document>;
+  /** GET /api/v1/document/hot's ranking, in order (empty: the backend's empty answer). */
+  hot: Document[];
   ads: Advertisement[];
   /** GET paths (without query) → milliseconds to wait before answering */
   delays: Map<string, number>;
@@ -69,6 +71,7 @@ export async function startFakeBackend(): Promise<FakeBackend> {
   ]);
   const calls = new Map<string, number>();
   const documents = new Map<number, Document>();
+  const hot: Document[] = [];
   const ads: Advertisement[] = [];
   const delays = new Map<string, number>();
   const authorizations = new Map<string, (string | undefined)[]>();
@@ -157,12 +160,11 @@ export async function startFakeBackend(): Promise<FakeBackend> {
       case 'GET /api/v1/document/list':
         return json(res, 200, { document: [...documents.values()] });
       case 'GET /api/v1/document/hot': {
-        // The ranking: the documents in their order, a page at a time.
+        // The ranking (`hot`, empty unless a test fills it), a page at a time.
         const params = new URLSearchParams(query);
         const size = Number(params.get('size') ?? 20);
         const start = (Number(params.get('page') ?? 1) - 1) * size;
-        const all = [...documents.values()];
-        return json(res, 200, { document: all.slice(start, start + size), total: all.length });
+        return json(res, 200, hot.length ? { document: hot.slice(start, start + size), total: hot.length } : {});
       }
       case 'GET /api/v1/advertisement/position':
         return json(res, 200, ads.length ? { advertisement: ads } : {});
@@ -192,6 +194,7 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     adminToken,
     revokedToken,
     documents,
+    hot,
     ads,
     delays,
     authorizations,

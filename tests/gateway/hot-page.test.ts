@@ -9,8 +9,7 @@ let gw: TestGateway;
 
 beforeAll(async () => {
   backend = await startFakeBackend();
-  for (let id = 1; id <= 25; id++)
-    backend.documents.set(id, { id, title: `热门资料${id}`, category_id: [1], status: 2 });
+  for (let id = 1; id <= 25; id++) backend.hot.push({ id, title: `热门资料${id}`, category_id: [1], status: 2 });
   gw = await startGateway(backend.url, { startDataTtlMs: 0 });
 });
 afterAll(async () => {
