@@ -36,7 +36,7 @@ describe('/hot for crawlers', () => {
   it('gives its second page its own title and canonical, and answers 404 past the last', async () => {
     const { res, doc } = await fetchPage(gw.url, '/hot?page=2&from=home');
     expect(res.status).toBe(200);
-    expect(doc.title).toBe('热门文档（第2页） - 魔豆文库');
+    expect(doc.title).toBe('热门文档（第 2 页） - 魔豆文库');
     expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${gw.url}/hot?page=2`);
     expect(linksOf(doc, 'section')).toEqual([
       '/library/1/21',

@@ -464,12 +464,12 @@ describe('page head', () => {
     expect(new Set(heads.map((h) => h.description)).size).toBe(paths.length);
     expect(heads[1]).toMatchObject({ title: '文库资料 - 魔豆文库', description: '魔豆文库的文库资料：分享文档' });
     expect(heads[2]).toMatchObject({
-      title: '文库资料（第2页） - 魔豆文库',
-      description: '魔豆文库的文库资料：分享文档（第2页）',
+      title: '文库资料（第 2 页） - 魔豆文库',
+      description: '魔豆文库的文库资料：分享文档（第 2 页）',
       canonical: `${ORIGIN}/library?page=2`,
     });
-    expect(heads[4]!.description).toBe('教育资料（第2页）');
-    expect(heads[11]!.description).toBe('魔豆文库的热门文档：近 30 天浏览、下载与收藏最多的文档（第2页）');
+    expect(heads[4]!.description).toBe('教育资料（第 2 页）');
+    expect(heads[11]!.description).toBe('魔豆文库的热门文档：近 30 天浏览、下载与收藏最多的文档（第 2 页）');
   });
 
   it('titles an article page `文章标题 - 站点名`, with its canonical page, an Article and its breadcrumbs', () => {
@@ -589,18 +589,18 @@ describe('page head', () => {
       });
     // A page past the first is its own page, canonical to itself, the filters and order left out.
     expect(pageHead(pageInput('/article/7?wd=数学&page=2'))).toMatchObject({
-      title: '“数学”的文章搜索结果（第2页） - 魔豆文库',
+      title: '“数学”的文章搜索结果（第 2 页） - 魔豆文库',
       canonical: `${ORIGIN}/article?wd=${encodeURIComponent('数学')}&page=2`,
     });
     expect(pageHead(input('/search?wd=数学&page=3&sort=views&ext=pdf'))).toMatchObject({
-      title: '“数学”的搜索结果（第3页） - 魔豆文库',
+      title: '“数学”的搜索结果（第 3 页） - 魔豆文库',
       canonical: `${ORIGIN}/search?wd=${encodeURIComponent('数学')}&page=3`,
     });
     expect(pageHead(input('/search?wd=数学&page=1')).canonical).toBe(
       `${ORIGIN}/search?wd=${encodeURIComponent('数学')}`,
     );
     expect(pageHead(pageInput('/article?page=2'))).toMatchObject({
-      title: '文章资讯（第2页） - 魔豆文库',
+      title: '文章资讯（第 2 页） - 魔豆文库',
       canonical: `${ORIGIN}/article?page=2`,
     });
     expect(pageTrail(input('/search')).map((c) => c.name)).toEqual(['首页', '搜索']);
