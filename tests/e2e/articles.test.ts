@@ -244,7 +244,7 @@ describe('reports and feedback', () => {
     const admin = await adminPage('/admin/report');
     await admin.setViewportSize({ width: 390, height: 400 });
     await row(admin, words)
-      .getByRole('button', { name: /^处理「/ })
+      .getByRole('button', { name: /^处理“/ })
       .click();
     const handle = dialog(admin, '处理');
     const ok = handle.getByRole('button', { name: '确定' });
