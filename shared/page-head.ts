@@ -144,12 +144,20 @@ function articleOf(input: PageInput): Article | undefined {
   return key === undefined ? undefined : findAnswer(input.answers, articleCall(key));
 }
 
-/** An article's text from its (sanitised) HTML: tags out, the common entities decoded. */
+/** A tag that ends a block of text: a space in its place keeps the words on either side apart. */
+const BLOCK_TAG = /^<\/?(p|div|br|hr|h[1-6]|li|ul|ol|tr|td|th|table|blockquote|pre|section|article)\b/i;
+
+/**
+ * The text of some HTML, as typed in an article body or a description (`一篇关于<b>城市</b>的文档`):
+ * tags out (an inline one leaves nothing, so no space cuts a Chinese phrase), the common entities
+ * decoded once. Only `<` before a letter, `/`, `!` or `?` starts a tag, so `a < b` or `x<2` stays.
+ */
 export function htmlText(html: string | undefined): string {
   const entities: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
   return (html ?? '')
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<\/?[a-z][^<>]*>|<[!?][^<>]*>/gi, (tag) => (BLOCK_TAG.test(tag) ? ' ' : ''))
     .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
       const code =
         name[0] === '#'
@@ -328,7 +336,7 @@ function documentParts(input: PageInput, site: string): Parts {
   if (input.missing) return { title: `文档不存在 - ${site}`, robots: NOINDEX };
   if (!doc) return { title: `${input.match?.route.title ?? '文档详情'} - ${site}`, canonicalPath: input.path };
   const canonicalPath = documentPagePath(doc) ?? input.path;
-  const description = summary(doc.description || doc.content || doc.title);
+  const description = summary(htmlText(doc.description) || doc.content || doc.title);
   const cover = doc.attachment?.hash ? `/view/cover/${doc.attachment.hash}` : undefined;
   const author = doc.user?.username || doc.username;
   const digitalDocument: JsonLd = {
@@ -364,7 +372,7 @@ function articleParts(input: PageInput, site: string): Parts {
   const article = articleOf(input);
   if (!article) return { title: `文章详情 - ${site}`, canonicalPath: input.path };
   const canonicalPath = articlePagePath(article);
-  const description = summary(article.description || htmlText(article.content) || article.title);
+  const description = summary(htmlText(article.description) || htmlText(article.content) || article.title);
   const author = article.author || article.user?.username;
   const title = article.title || '无标题';
   const articleLd: JsonLd = {

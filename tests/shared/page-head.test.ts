@@ -477,7 +477,7 @@ describe('page head', () => {
     const head = pageHead(pageInput('/article/8/detail/12', { answers }));
     expect(head).toMatchObject({
       title: '站点升级公告 - 魔豆文库',
-      description: '本站将于 周末 升级&维护。',
+      description: '本站将于周末升级&维护。',
       keywords: '升级,公告',
       canonical: `${ORIGIN}/article/detail/upgrade`,
     });
@@ -558,6 +558,26 @@ describe('page head', () => {
         pageInput('/article/detail/3', { answers: [{ key: articleCall('3').key, data: { id: 3, title: '空文' } }] }),
       ).description,
     ).toBe('空文');
+  });
+
+  it('describes a document and an article by the plain text of a description typed with tags', () => {
+    const typed = '一篇关于<b>城市</b>的<em class="x">文档</em>&amp;<br>资料：‹100元，a < b，x<2';
+    const plain = '一篇关于城市的文档& 资料：‹100元，a < b，x<2';
+    const docHead = pageHead(
+      pageInput('/library/1/42', { answers: [{ key: documentCall(42).key, data: { ...doc, description: typed } }] }),
+    );
+    const articleHead = pageHead(
+      pageInput('/article/detail/3', {
+        answers: [{ key: articleCall('3').key, data: { id: 3, title: '城市', description: typed } }],
+      }),
+    );
+    for (const head of [docHead, articleHead]) {
+      expect(head.description).toBe(plain);
+      expect(head.openGraph).toContainEqual(['og:description', plain]);
+      expect(head.jsonLd[0]).toMatchObject({ description: plain });
+    }
+    // An escaped tag is text: decoded once, it stays.
+    expect(htmlText('&lt;b&gt;粗&lt;/b&gt; &amp;lt;')).toBe('<b>粗</b> &lt;');
   });
 
   it('reads the text of an article body', () => {
