@@ -369,6 +369,15 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     expect(calls(fetchMock, 'DELETE')[0]?.url.searchParams.getAll('id').sort()).toEqual(['1', '4']);
   });
 
+  it('counts the rows to delete with the measure word of the resource', async () => {
+    renderScreen(5, undefined, { ...bookResource, counter: '本' });
+    await screen.findByText('书籍1');
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择“书籍1”' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择“书籍4”' }));
+    await userEvent.click(screen.getByRole('button', { name: /批量删除（2）/ }));
+    expect(await screen.findByText('确定删除选中的 2 本图书吗？此操作不可恢复。')).toBeTruthy();
+  });
+
   it('goes to the page that is now the last when its last rows are deleted, in place of the empty one', async () => {
     const { router } = renderScreen(11, '/elsewhere');
     await act(() => router.navigate('/books?page=2'));

@@ -93,6 +93,7 @@ export function articleResource(
     key: 'article',
     title: '文章列表',
     noun: '文章',
+    counter: '篇',
     rowId: (row) => row.id ?? 0,
     rowLabel: (row) => row.title ?? '',
     columns: [
@@ -198,6 +199,7 @@ export const recycledArticleResource: ResourceDef<Article> = {
   key: 'article-recycle',
   title: '文章回收站',
   noun: '文章',
+  counter: '篇',
   rowId: (row) => row.id ?? 0,
   rowLabel: (row) => row.title ?? '',
   columns: [...articleColumns(), dateColumn('deleted_at', '删除时间')],

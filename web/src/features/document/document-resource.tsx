@@ -126,6 +126,7 @@ export function documentResource({
     key: 'document',
     title: '文档列表',
     noun: '文档',
+    counter: '篇',
     rowId: (row) => row.id ?? 0,
     rowLabel: (row) => row.title ?? '',
     columns: [

@@ -25,6 +25,7 @@ export const recycleResource: ResourceDef<Document> = {
   key: 'recycle',
   title: '文档回收站',
   noun: '文档',
+  counter: '篇',
   rowId: (row) => row.id ?? 0,
   rowLabel: (row) => row.title ?? '',
   columns: [

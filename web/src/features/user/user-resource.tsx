@@ -92,6 +92,7 @@ export function userResource(
     key: 'user',
     title: '用户管理',
     noun: '用户',
+    counter: '位',
     rowId: (row) => row.id ?? 0,
     rowLabel: (row) => row.username ?? '',
     columns: [

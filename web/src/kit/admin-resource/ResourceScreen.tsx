@@ -183,7 +183,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
       title: `删除${resource.noun}`,
       message: one
         ? `确定删除${resource.noun}“${resource.rowLabel(one)}”吗？${final}`
-        : `确定删除选中的 ${targets.length} 个${resource.noun}吗？${final}`,
+        : `确定删除选中的 ${targets.length} ${resource.counter ?? '个'}${resource.noun}吗？${final}`,
       note: resource.deletion?.note,
       okText: '删除',
       danger: true,

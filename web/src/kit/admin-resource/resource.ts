@@ -204,6 +204,8 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
   title: string;
   /** What one row is called: 新建{noun}, 编辑{noun}, 删除{noun}. */
   noun: string;
+  /** The measure word of the noun in a count: 删除选中的 3 篇文档 (default 个). */
+  counter?: string;
   /** The create button and sheet say this instead of 新建{noun} (e.g. 开通会员). */
   createLabel?: string;
   rowId: (row: Row) => number;
