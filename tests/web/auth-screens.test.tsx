@@ -389,6 +389,27 @@ describe('password reset screen', () => {
     expect(screen.getByLabelText<HTMLInputElement>('邮箱').value).toBe('amy@example.com');
   });
 
+  it('shows one 发送失败 however often sending fails, the latest message in it', async () => {
+    const { fetchMock } = renderApp('/auth/forgot', {
+      backend: {
+        'POST /api/v1/user/findpassword/stepone': { status: 400, body: { code: 3, message: '邮件服务未配置' } },
+      },
+    });
+    await userEvent.type(await screen.findByLabelText('邮箱'), 'amy@example.com');
+    const failures = () => toasts.value.filter((t) => t.title === '发送失败');
+    let latest = 0;
+    for (let click = 1; click <= 3; click++) {
+      await userEvent.click(screen.getByRole('button', { name: '发送重置邮件' }));
+      // Each failure raises a new toast (a higher id); the one before it is gone.
+      await waitFor(() => expect(failures().some((t) => t.id > latest)).toBe(true));
+      expect(failures()).toHaveLength(1);
+      latest = failures()[0]!.id;
+    }
+    expect(requestsTo(fetchMock, '/api/v1/user/findpassword/stepone')).toHaveLength(3);
+    expect(toasts.value).toHaveLength(1);
+    expect(toasts.value[0]).toMatchObject({ title: '发送失败', description: '邮件服务未配置', open: true });
+  });
+
   it('leads from a spent or lapsed link back to step one, with the address filled in', async () => {
     const { router } = renderApp('/auth/forgot?email=amy%40example.com&token=spent', {
       backend: {

@@ -19,11 +19,17 @@ export function failureMessage(failure: ApiFailure | unknown): string | undefine
 }
 
 /**
- * Shows an error toast titled `title`; returns its id. None for a failure that the sign-in-again
+ * Shows an error toast titled `title`; returns its id. It replaces an open one of the same title, so
+ * a failure repeated by clicking again shows once. None for a failure that the sign-in-again
  * dialog answers (docs/decisions/059): it is the whole answer, and the form keeps its input.
  */
 export function toastFailure(title: string, failure?: ApiFailure | unknown): number | undefined {
   if (answeredBySigningInAgain(failure)) return undefined;
   const message = failureMessage(failure);
-  return addToast({ title, description: message !== title ? message : undefined, color: 'error' });
+  return addToast({
+    title,
+    description: message !== title ? message : undefined,
+    color: 'error',
+    key: `failure:${title}`,
+  });
 }

@@ -25,6 +25,8 @@ export interface Toast {
   actions: ToastAction[];
   /** Whether the toast shows a close button. */
   close: boolean;
+  /** A later toast of the same key replaces this one while it is open. */
+  key?: string;
 }
 
 export interface ToastInput {
@@ -36,6 +38,8 @@ export interface ToastInput {
   close?: boolean;
   /** ms before closing; 0 keeps the toast until it is closed by hand. */
   duration?: number;
+  /** An open toast of the same key is taken away for this one, so repeats do not stack. */
+  key?: string;
 }
 
 interface Timer {
@@ -80,8 +84,11 @@ export function addToast(input: ToastInput): number {
     color,
     actions: input.actions ?? [],
     close: input.close ?? true,
+    key: input.key,
   };
-  let list = [...toasts.value, toast];
+  const replaced = input.key === undefined ? [] : toasts.value.filter((t) => t.open && t.key === input.key);
+  for (const old of replaced) stopTimer(old.id);
+  let list = [...toasts.value.filter((t) => !replaced.includes(t)), toast];
   while (list.length > TOAST_MAX) {
     const dropped = list[0];
     if (dropped) stopTimer(dropped.id);
