@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useRef } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { unwrap } from '../../api/client';
+import { useOneAtATime } from '../../api/one-at-a-time';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { IconStar, IconStarStroked } from '../../ui/icons';
@@ -24,17 +24,9 @@ export function FavoriteButton({ articleId }: { articleId: number }) {
     onSuccess: (_, removing) => toast.success(removing ? '已取消收藏' : '收藏成功'),
     onError: (error, removing) => toastFailure(removing ? '取消收藏失败' : '收藏失败', error),
   });
-  // One toggle at a time, as the document's 收藏: a double tap's second tap comes before the button is busy.
-  const toggling = useRef(false);
-  const start = () => {
-    if (toggling.current) return;
-    toggling.current = true;
-    toggle.mutate(favoriteId, {
-      onSettled: () => {
-        toggling.current = false;
-      },
-    });
-  };
+  // One toggle at a time, as the document's 收藏.
+  const toggleOnce = useOneAtATime(toggle);
+  const start = () => toggleOnce(favoriteId);
   if (!loggedIn) {
     return (
       <Link

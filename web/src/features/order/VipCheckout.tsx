@@ -18,6 +18,7 @@ import {
 } from '../../../../shared/vip';
 import { optionLabel } from '../../../../shared/constants';
 import { ApiError, errorMessage, unwrap } from '../../api/client';
+import { useOneAtATime } from '../../api/one-at-a-time';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { toastFailure } from '../../kit/toasts/failure-toast';
@@ -302,21 +303,9 @@ function OrderCheckout({
     setSwitching(false);
     onStarted(started);
   });
-  // One payment a click, as in PlanCheckout: the second click of a double click comes before
-  // the button is busy.
-  const starting = useRef(false);
-  const startPayment = (provider: PaymentProviderName) => {
-    if (starting.current) return;
-    starting.current = true;
-    pay.mutate(
-      { orderNo, provider },
-      {
-        onSettled: () => {
-          starting.current = false;
-        },
-      },
-    );
-  };
+  // One payment a click, as in PlanCheckout.
+  const payOnce = useOneAtATime(pay);
+  const startPayment = (provider: PaymentProviderName) => payOnce({ orderNo, provider });
   const cancel = useMutation({
     mutationFn: async (_: void, context) => unwrap(await cancelOrder(orderNo, context)),
     onSuccess: (closed) =>

@@ -2,13 +2,14 @@
 // favourite, share its link, report it (docs/product.md §9 reasons). Members only; visitors are
 // offered the login.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { COPYRIGHT_REPORT_HINT, COPYRIGHT_REPORT_REASON, reportReasonOptions } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
 import { REPORT_REMARK_MAX_LENGTH, reportRemarkProblems } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
+import { useOneAtATime } from '../../api/one-at-a-time';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
@@ -31,18 +32,9 @@ function FavoriteButton({ doc }: { doc: Document }) {
     onSuccess: (_, removing) => toast.success(removing ? '已取消收藏' : '收藏成功'),
     onError: (error, removing) => toastFailure(removing ? '取消收藏失败' : '收藏失败', error),
   });
-  // One toggle at a time: the second tap of a double tap comes before the button is busy, and
-  // would favourite again (您已经收藏过了) or remove what is already gone.
-  const toggling = useRef(false);
-  const start = () => {
-    if (toggling.current) return;
-    toggling.current = true;
-    toggle.mutate(favoriteId, {
-      onSettled: () => {
-        toggling.current = false;
-      },
-    });
-  };
+  // One toggle at a time: a double tap would favourite again or remove what is already gone.
+  const toggleOnce = useOneAtATime(toggle);
+  const start = () => toggleOnce(favoriteId);
   return (
     <Button
       onClick={start}

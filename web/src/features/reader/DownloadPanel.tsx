@@ -3,13 +3,14 @@
 // their credits are below the price, and the server's reason in Chinese when it refuses
 // (daily limits, credits, a punishment: the server stays the judge).
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatBytes } from '../../../../shared/format';
 import type { Settings } from '../../../../shared/types/config';
 import type { Document } from '../../../../shared/types/document';
 import type { User } from '../../../../shared/types/user';
 import { errorMessage, unwrap } from '../../api/client';
+import { useOneAtATime } from '../../api/one-at-a-time';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
@@ -138,18 +139,10 @@ export function DownloadButton({
       if (confirmFirst) void refreshSessionUser();
     },
   });
-  // One download at a time: the second click of a double click would record (and count against the
-  // daily limits) a second download before the button shows it is busy.
-  const sending = useRef(false);
-  const start = () => {
-    if (sending.current) return;
-    sending.current = true;
-    download.mutate(undefined, {
-      onSettled: () => {
-        sending.current = false;
-      },
-    });
-  };
+  // One download at a time: a double click would record (and count against the daily limits) a
+  // second download.
+  const downloadOnce = useOneAtATime(download);
+  const start = () => downloadOnce();
   /**
    * The confirmation, unless the member's credits are below the price. The session's count may
    * be old (earned since in another tab), so a shortfall is first checked with the server; when
