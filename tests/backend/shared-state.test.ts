@@ -5,7 +5,7 @@ import path from 'node:path';
 import { openDatabase } from '../../backend/db';
 import { ConfigStore, SETTINGS_CHECK_MS } from '../../backend/platform/config-store';
 import { api, login, setConfig, startBackend, TEST_ENGINE, type StartedBackend } from '../helpers/backend';
-import { startSmtpSink } from '../helpers/smtp';
+import { mailSettings, startSmtpSink } from '../helpers/smtp';
 import { databaseOf } from '../helpers/test-database';
 
 // Two backends on one database, as several site or worker processes share one PostgreSQL
@@ -126,13 +126,7 @@ describe('two backends on one database', () => {
       const configure = (values: Record<string, string>) =>
         Promise.all(backends().map((backend) => setConfig(backend.url, token, values)));
       await configure({
-        'email.enable': 'true',
-        'email.host': '127.0.0.1',
-        'email.port': String(smtp.port),
-        'email.is_tls': 'false',
-        'email.username': 'noreply@example.com',
-        'email.password': 'smtp-secret',
-        'email.test_email': '',
+        ...mailSettings(smtp),
         'system.domain': 'https://docs.example.com',
       });
       const captcha = async (type: string) => ({

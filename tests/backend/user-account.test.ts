@@ -11,7 +11,7 @@ import {
   type StartedBackend,
 } from '../helpers/backend';
 import { freePort } from '../helpers/ports';
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
+import { mailSettings, startSmtpSink, type SmtpSink } from '../helpers/smtp';
 import { CAPTCHA_ATTEMPTS, CAPTCHA_BACKGROUND, CAPTCHA_INKS, mathQuestion } from '../../backend/platform/captcha';
 
 // UserAPI sign-up, sign-in, sign-out, captchas, password recovery and e-mail codes.
@@ -25,16 +25,7 @@ afterAll(() => smtp.close());
 // Registered after the sink's hooks: hooks run as a stack, so the backend closes first.
 const backend = useBackend({ env: { CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com' } });
 
-const enableMail = () =>
-  backend.setConfig({
-    'email.enable': 'true',
-    'email.host': '127.0.0.1',
-    'email.port': String(smtp.port),
-    'email.is_tls': 'false',
-    'email.username': 'noreply@example.com',
-    'email.password': 'smtp-secret',
-    'email.test_email': '',
-  });
+const enableMail = () => backend.setConfig(mailSettings(smtp));
 
 describe('Register', () => {
   it('creates a member in the default group with the register credits and answers {token, user}', async () => {
@@ -386,13 +377,7 @@ describe('with captchas on', () => {
     });
     expect(register.status, register.text).toBe(200);
     await setConfig(captchaBackend.url, admin.body.token, {
-      'email.enable': 'true',
-      'email.host': '127.0.0.1',
-      'email.port': String(smtp.port),
-      'email.is_tls': 'false',
-      'email.username': 'noreply@example.com',
-      'email.password': 'smtp-secret',
-      'email.test_email': '',
+      ...mailSettings(smtp),
       'system.domain': 'https://docs.example.com',
     });
     const id = await captcha('find_password');
@@ -427,13 +412,7 @@ describe('with captchas on', () => {
     });
     expect(taken.status, taken.text).toBe(200);
     await setConfig(captchaBackend.url, admin.body.token, {
-      'email.enable': 'true',
-      'email.host': '127.0.0.1',
-      'email.port': String(smtp.port),
-      'email.is_tls': 'false',
-      'email.username': 'noreply@example.com',
-      'email.password': 'smtp-secret',
-      'email.test_email': '',
+      ...mailSettings(smtp),
       'security.enable_verify_register_email': 'true',
     });
     try {

@@ -29,6 +29,19 @@ function decodeBody(raw: string): string {
   return [bytes, ...base64Parts].join('\n');
 }
 
+/** The `email` settings that send the site's mail to this sink (no test mail on saving them). */
+export function mailSettings(sink: Pick<SmtpSink, 'port'>): Record<string, string> {
+  return {
+    'email.enable': 'true',
+    'email.host': '127.0.0.1',
+    'email.port': String(sink.port),
+    'email.is_tls': 'false',
+    'email.username': 'noreply@example.com',
+    'email.password': 'smtp-secret',
+    'email.test_email': '',
+  };
+}
+
 export async function startSmtpSink(): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const waiters: ((mail: ReceivedMail) => void)[] = [];
