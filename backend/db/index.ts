@@ -38,6 +38,7 @@ import * as m033 from './migrations/033_email_code_ip';
 import * as m034 from './migrations/034_dynamic_reward_escaped';
 import * as m035 from './migrations/035_document_live_order';
 import * as m036 from './migrations/036_document_user_order';
+import * as m037 from './migrations/037_download_reason';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '034_dynamic_reward_escaped': m034,
   '035_document_live_order': m035,
   '036_document_user_order': m036,
+  '037_download_reason': m037,
 };
 
 export type Database = Kysely<DB>;

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { DownloadReason } from '../../shared/messages/download';
 
 // Row types of the tables (see migrations/), the same on SQLite and PostgreSQL. Booleans are
 // 0/1 integers and timestamps ISO 8601 strings; the wire encoder turns them into JSON booleans
@@ -326,7 +327,10 @@ export interface DocumentCategoryTable {
   updated_at: Timestamp;
 }
 
-/** `price`: the credits a paid download cost (0: free, or paid before migration 014). */
+/**
+ * `price`: the document's price at the download, credits moved only when `is_pay` (before migration 037 only a paid
+ * download's, 0 before 014); `reason`: why it cost that (a DownloadReason; NULL when migration 037 could not tell).
+ */
 export interface DownloadTable {
   id: Id;
   user_id: number;
@@ -334,6 +338,7 @@ export interface DownloadTable {
   ip: string;
   is_pay: Flag;
   price: Generated<number>;
+  reason: DownloadReason | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

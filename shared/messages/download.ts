@@ -13,9 +13,18 @@ export const Download = message('Download', {
   created_at: 'time',
   updated_at: 'time',
   ...ListedDocument.fields,
-  // Ours: the credits a paid download cost (not in MOREDOC's Download).
+  // Ours (not in MOREDOC's Download): the document's price at the download (credits moved only when
+  // is_pay), and why it cost that, a DownloadReason.
   price: 'int32',
+  reason: 'string',
 });
+
+/**
+ * Why a download cost what it did (ours, `Download.reason`): `paid` its price; free because the member `owner`s the
+ * document, it is priced 0 (`free`), they `bought` it within download.free_download_duration days, their VIP
+ * membership downloads for free (`vip`), or a reviewer downloaded it (`review`). Absent: recorded before this was kept.
+ */
+export type DownloadReason = 'paid' | 'owner' | 'free' | 'bought' | 'vip' | 'review';
 
 export const ListUserDownloadReply = message('ListUserDownloadReply', { total: 'int64', download: [Download] });
 export const DownloadDocumentReply = message('DownloadDocumentReply', { url: 'string' });

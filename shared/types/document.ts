@@ -25,10 +25,11 @@ export type SearchRecord = Wire<typeof searchRecordMessages.SearchRecord>;
 export type Favorite = Wire<typeof favoriteMessages.Favorite>;
 
 /**
- * `price`: Ours (ListUserDownload): the credits this paid download cost; absent when free, or paid before this was
- * kept.
+ * Ours (ListUserDownload): `price`, the document's price at the download (what a paid one cost, what a VIP's free one
+ * would have; absent when 0, or recorded before it was kept); `reason`, a DownloadReason (absent before it was kept).
  */
 export type Download = Wire<typeof downloadMessages.Download>;
+export type { DownloadReason } from '../messages/download';
 
 export type ListDocumentReply = Wire<typeof documentMessages.ListDocumentReply>;
 

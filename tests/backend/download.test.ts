@@ -552,4 +552,47 @@ describe('ListUserDownload', () => {
     expect(page2.body.download.map((d: { document_id: number }) => d.document_id)).toEqual([first.id]);
     expect((await api(backend.url, 'GET', '/api/v1/user/download')).status).toBe(401);
   });
+
+  it('says why each download cost what it did: paid, bought before, VIP, the uploader, priced 0, a review', async () => {
+    const { owner, doc } = await uploaderWithDocument({ price: 4 });
+    const { doc: freeDoc } = await uploaderWithDocument({ price: 0 });
+    const { doc: pending } = await uploaderWithDocument({ price: 9, status: 6 });
+    const listed = async (token?: string) => {
+      const res = await api(backend.url, 'GET', '/api/v1/user/download', { token, query: { page: 1, size: 50 } });
+      expect(res.status, res.text).toBe(200);
+      return (res.body.download as Record<string, unknown>[])
+        .filter((d) => [doc.id, freeDoc.id, pending.id].includes(d.document_id as number))
+        .map(({ document_id, is_pay, price, reason }) => ({ document_id, is_pay, price, reason }));
+    };
+
+    const buyer = await registerMember(backend.url);
+    await setCredits(backend.dataDir, buyer.user.id, 4);
+    for (const id of [doc.id, doc.id, freeDoc.id])
+      expect((await download(id, { token: buyer.token })).status).toBe(200);
+    expect(await creditsOf(backend.dataDir, buyer.user.id)).toBe(0);
+    expect(await listed(buyer.token)).toEqual([
+      { document_id: freeDoc.id, is_pay: undefined, price: undefined, reason: 'free' },
+      { document_id: doc.id, is_pay: undefined, price: 4, reason: 'bought' },
+      { document_id: doc.id, is_pay: true, price: 4, reason: 'paid' },
+    ]);
+
+    expect((await download(doc.id, { token: owner.token })).status).toBe(200);
+    expect(await listed(owner.token)).toEqual([{ document_id: doc.id, is_pay: undefined, price: 4, reason: 'owner' }]);
+
+    // What the membership spared: the price it would have cost.
+    const vip = await registerMember(backend.url);
+    await setCredits(backend.dataDir, vip.user.id, 0);
+    expect(
+      (await backend.admin('POST', '/api/v1/vip/grant', { body: { user_id: [vip.user.id], days: 30, reason: '测试' } }))
+        .status,
+    ).toBe(200);
+    expect((await download(doc.id, { token: vip.token })).status).toBe(200);
+    expect(await listed(vip.token)).toEqual([{ document_id: doc.id, is_pay: undefined, price: 4, reason: 'vip' }]);
+
+    const review = await backend.admin('GET', '/api/v1/document/download/bereviewed', { query: { id: pending.id } });
+    expect(review.status).toBe(200);
+    expect(await listed(backend.adminToken)).toEqual([
+      { document_id: pending.id, is_pay: undefined, price: 9, reason: 'review' },
+    ]);
+  });
 });

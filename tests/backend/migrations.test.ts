@@ -135,4 +135,63 @@ describe('migrations', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('tell why the downloads recorded before 037 cost what they did, where that can be told', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrations-'));
+    try {
+      const first = await openDatabase(dataDir);
+      await first.db.destroy();
+      // The download table as it was before 037: a paid download, the uploader's own, one of a document
+      // priced 0 (a member's and a guest's), and a free one of a priced document (bought before, or VIP: unknown).
+      const raw = new SQLite(path.join(dataDir, 'moredoc.db'));
+      raw.exec(
+        "ALTER TABLE download DROP COLUMN reason; DELETE FROM kysely_migration WHERE name = '037_download_reason'",
+      );
+      const ts = new Date().toISOString();
+      const user = (name: string) =>
+        Number(
+          raw.prepare('INSERT INTO user (username, created_at, updated_at) VALUES (?, ?, ?)').run(name, ts, ts)
+            .lastInsertRowid,
+        );
+      const [uploader, member] = [user('上传者'), user('会员')];
+      const document = (uuid: string, price: number) =>
+        Number(
+          raw
+            .prepare(
+              'INSERT INTO document (uuid, title, user_id, status, price, created_at, updated_at) VALUES (?, ?, ?, 2, ?, ?, ?)',
+            )
+            .run(uuid, uuid, uploader, price, ts, ts).lastInsertRowid,
+        );
+      const [priced, free] = [document('priced', 5), document('free', 0)];
+      const download = (userId: number, documentId: number, isPay: number) =>
+        Number(
+          raw
+            .prepare(
+              'INSERT INTO download (user_id, document_id, is_pay, price, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+            )
+            .run(userId, documentId, isPay, isPay ? 5 : 0, ts, ts).lastInsertRowid,
+        );
+      const rows = {
+        paid: download(member, priced, 1),
+        owner: download(uploader, priced, 0),
+        free: download(member, free, 0),
+        guest: download(0, free, 0),
+        unknown: download(member, priced, 0),
+      };
+      raw.close();
+
+      const second = await openDatabase(dataDir);
+      const reasons = await second.db.selectFrom('download').select(['id', 'reason']).orderBy('id').execute();
+      expect(reasons).toEqual([
+        { id: rows.paid, reason: 'paid' },
+        { id: rows.owner, reason: 'owner' },
+        { id: rows.free, reason: 'free' },
+        { id: rows.guest, reason: 'free' },
+        { id: rows.unknown, reason: null },
+      ]);
+      await second.db.destroy();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -20,7 +20,12 @@ import { PunishmentType, isBarred } from '../punishment/service';
 import { DynamicType, addCredit, addDynamic, dynamicTitle, spendCredits } from '../user/service';
 import { serveDownload } from './file-route';
 import { downloadUrl } from './link';
-import { DocumentPurchase, DownloadDocumentReply, ListUserDownloadReply } from '../../../shared/messages/download';
+import {
+  DocumentPurchase,
+  DownloadDocumentReply,
+  ListUserDownloadReply,
+  type DownloadReason,
+} from '../../../shared/messages/download';
 import {
   countIpDownloadsSince,
   countUserDownloadsSince,
@@ -43,7 +48,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const MISSING = '文档不存在';
 const NO_VIP: DownloadBenefits = { active: false, freeDownload: false, dailyDownloadQuota: 0 };
 
-type FreeReason = 'owner' | 'free' | 'bought' | 'vip' | null;
+type FreeReason = Exclude<DownloadReason, 'paid' | 'review'> | null;
 
 /**
  * The document a download asks for, or a 404: not purged, not recycled, not disabled; pending and rejected ones only
@@ -160,8 +165,9 @@ export const downloadService = defineService(
           await lockKeys(trx, [`download:ip:${ctx.ip}`]);
           await lockRows(trx, 'user', [me?.id ?? 0, doc.user_id]);
           await assertWithinLimits(trx, rules);
-          const pays = me !== null && (await freeReason(trx, doc, rules)) === null;
-          if (pays) {
+          // The row keeps why the download cost what it did (我的下载 says it: VIP 免费, 已购买, …).
+          const reason = (await freeReason(trx, doc, rules)) ?? 'paid';
+          if (me && reason === 'paid') {
             if (!(await spendCredits(trx, me.id, doc.price))) throw forbidden(`${cfg.creditName()}不足，无法下载`);
             await addCredit(trx, doc.user_id, doc.price);
           }
@@ -169,7 +175,7 @@ export const downloadService = defineService(
             userId: me?.id ?? 0,
             documentId: doc.id,
             ip: ctx.ip,
-            isPay: pays,
+            reason,
             price: doc.price,
           });
           await bumpCounter(trx, doc.id, 'download_count', 1);
@@ -214,7 +220,13 @@ export const downloadService = defineService(
         ];
         if (!doc || doc.deleted_at !== null || !reviewable.includes(doc.status)) throw notFound(MISSING);
         await assertOriginalStored(ctx, doc);
-        await insertDownload(ctx.db, { userId: me.id, documentId: doc.id, ip: ctx.ip, isPay: false });
+        await insertDownload(ctx.db, {
+          userId: me.id,
+          documentId: doc.id,
+          ip: ctx.ip,
+          reason: 'review',
+          price: doc.price,
+        });
         return {
           url: await downloadUrl(ctx.app, { userId: me.id, hash: doc.hash, documentId: doc.id }, fileNameOf(doc)),
         };

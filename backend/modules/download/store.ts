@@ -1,8 +1,10 @@
+import type { DownloadReason } from '../../../shared/messages/download';
 import type { Database } from '../../db';
 import { flag, now } from '../../db/schema';
 import { applyPaging, countOf } from '../../wire/request';
 
-// The `download` table: one row per granted download link, `is_pay` when credits moved.
+// The `download` table: one row per granted download link, `is_pay` when credits moved, `reason` why
+// (schema.ts DownloadTable).
 
 /** Local midnight today, as stored timestamps compare (MOREDOC counts by the server's day). */
 export function startOfToday(at = new Date()): string {
@@ -34,10 +36,10 @@ export async function hasPaidFor(
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-/** `price`: the credits moved, when `isPay`. */
+/** `price`: the document's price, moved when the `reason` is `paid`. */
 export async function insertDownload(
   db: Database,
-  row: { userId: number; documentId: number; ip: string; isPay: boolean; price?: number },
+  row: { userId: number; documentId: number; ip: string; reason: DownloadReason; price: number },
 ): Promise<void> {
   const ts = now();
   await db
@@ -46,8 +48,9 @@ export async function insertDownload(
       user_id: row.userId,
       document_id: row.documentId,
       ip: row.ip,
-      is_pay: flag(row.isPay),
-      price: row.isPay ? (row.price ?? 0) : 0,
+      is_pay: flag(row.reason === 'paid'),
+      price: row.price,
+      reason: row.reason,
       created_at: ts,
       updated_at: ts,
     })
