@@ -1,5 +1,5 @@
 // Member-area screens against a scripted backend: 我的文档's empty state and conversions
-// followed to their end, and 我的下载's rows.
+// followed to their end, and 我的下载's rows (what each cost, and why).
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -423,6 +423,39 @@ describe('/member/download', { timeout: 20_000 }, () => {
     expect(row('年度报告').getByText('5 魔豆')).toBeTruthy();
     expect(row('旧的付费下载').getByText('付费（魔豆）')).toBeTruthy(); // paid before the price was kept
     expect(row('免费资料').getByText('免费')).toBeTruthy();
+  });
+
+  it('says why a free download was free: VIP 免费 with the price spared, 已购买, 我的文档, 免费', async () => {
+    renderApp('/member/download', {
+      user: member,
+      settings: { ...settings, system: { ...settings.system, credit_name: '金币' } },
+      backend: {
+        'GET /api/v1/user/download': {
+          status: 200,
+          body: {
+            total: 6,
+            download: [
+              { id: 6, document_id: 9, title: '会员下载', price: 8, reason: 'vip' },
+              { id: 5, document_id: 8, title: '再次下载', price: 3, reason: 'bought' },
+              { id: 4, document_id: 7, title: '自己的文档', price: 2, reason: 'owner' },
+              { id: 3, document_id: 6, title: '零价资料', reason: 'free' },
+              { id: 2, document_id: 5, title: '待审核资料', price: 1, reason: 'review' },
+              { id: 1, document_id: 4, title: '早年的下载' },
+            ],
+          },
+        },
+      },
+    });
+    const cost = async (title: string) =>
+      within((await screen.findByRole('link', { name: title })).closest('tr') as HTMLElement)
+        .getAllByRole('cell')
+        .find((cell) => cell.dataset.label === '消耗')?.textContent;
+    expect(await cost('会员下载')).toBe('VIP 免费原价 8 金币');
+    expect(await cost('再次下载')).toBe('已购买');
+    expect(await cost('自己的文档')).toBe('我的文档');
+    expect(await cost('零价资料')).toBe('免费');
+    expect(await cost('待审核资料')).toBe('审核下载');
+    expect(await cost('早年的下载')).toBe('免费'); // recorded before the reason was kept
   });
 });
 
