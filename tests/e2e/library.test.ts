@@ -608,8 +608,10 @@ describe('the library, from upload to download', () => {
     // Newest first: the free second download, then the purchase.
     await expect.poll(() => page.getByRole('row').filter({ hasText: TITLE }).count()).toBe(2);
     const record = page.getByRole('row').filter({ hasText: TITLE }).last();
-    // Its cost (7ee62d8: the price kept on the record, under 消耗).
+    // Its cost (7ee62d8: the price kept on the record, under 消耗); the download again says why it was free.
     expect(await record.getByText(`${PRICE} 魔豆`, { exact: true }).count()).toBe(1);
+    const boughtRecord = page.getByRole('row').filter({ hasText: TITLE }).first();
+    expect(await boughtRecord.getByText('已购买', { exact: true }).count()).toBe(1);
 
     // On a phone the record is a block: every field on the screen, named by its column (as a
     // table, the columns after the title sat past the screen's edge), and still a table to readers.
