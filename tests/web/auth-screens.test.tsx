@@ -197,6 +197,31 @@ describe('login screen', () => {
     expect(screen.queryByRole('button', { name: '微信登录' })).toBeNull();
   });
 
+  it('says under the WeChat and QQ buttons, which sign a new person up, what registering agrees to', async () => {
+    const footer = { agreement: '/article/agreement', privacy: '/article/privacy' };
+    const { unmount } = renderApp('/auth/login', {
+      settings: { ...settings, footer, oauth: { wechat: true, qq: true }, sms: { enable: true } },
+    });
+    const buttons = (await screen.findByRole('button', { name: '微信登录' })).parentElement;
+    const note = buttons?.nextElementSibling;
+    expect(note?.textContent).toBe('注册即表示您已阅读并同意《文库协议》和《隐私政策》');
+    expect(
+      within(note as HTMLElement)
+        .getByRole('link', { name: '《隐私政策》' })
+        .getAttribute('href'),
+    ).toBe('/article/privacy');
+    // Once on the screen: the SMS form, which signs a new number up, says it under its own button.
+    await userEvent.click(screen.getByRole('tab', { name: '短信登录' }));
+    expect(screen.getAllByText(/注册即表示/)).toHaveLength(1);
+    unmount();
+    // Where no account is made, nothing is agreed to.
+    renderApp('/auth/login', {
+      settings: { ...settings, footer, oauth: { wechat: true }, security: { enable_register: false } },
+    });
+    await screen.findByRole('button', { name: '微信登录' });
+    expect(screen.queryByText(/注册即表示/)).toBeNull();
+  });
+
   it("tells visitors of a closed site that it is closed, with the admin's statement, and that only admins sign in", async () => {
     renderApp('/auth/login', {
       settings: {

@@ -23,6 +23,7 @@ import {
   useCaptcha,
 } from './CaptchaField';
 import { MobileLoginForm } from './MobileLoginForm';
+import { AgreementNote } from './AgreementNote';
 import { useSignInForm, type SignInTarget } from './sign-in';
 import { useSmsEnabled } from './SmsCode';
 import { AuthSubmitButton } from './AuthFields';
@@ -114,6 +115,8 @@ export function LoginForm({ target }: { target: string }) {
   const smsEnabled = useSmsEnabled();
   const [mode, setMode] = useState<Mode>('password');
   const site = siteSwitchesFrom(settings);
+  const registrationOpen = settings.security?.enable_register === true && !site.closed;
+  const smsForm = smsEnabled && mode === 'sms';
 
   return (
     <section aria-labelledby="login-title">
@@ -152,12 +155,13 @@ export function LoginForm({ target }: { target: string }) {
         )
       )}
       {smsEnabled && <TabSwitch label="登录方式" tabs={MODES} active={mode} onChange={setMode} />}
-      {smsEnabled && mode === 'sms' ? <MobileLoginForm target={target} /> : <PasswordLoginForm target={target} />}
+      {smsForm ? <MobileLoginForm target={target} /> : <PasswordLoginForm target={target} />}
       <div className="app-auth-links">
         <Link to={forgotPasswordLocation(target)}>忘记密码？</Link>
-        {settings.security?.enable_register && !site.closed && <Link to={registerLocation(target)}>注册账号</Link>}
+        {registrationOpen && <Link to={registerLocation(target)}>注册账号</Link>}
       </div>
-      <OAuthButtons redirect={target} />
+      {/* A person new to the site gets an account by WeChat or QQ; the SMS form says it above. */}
+      <OAuthButtons redirect={target} note={registrationOpen && !smsForm && <AgreementNote />} />
     </section>
   );
 }

@@ -1,11 +1,14 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { OAUTH_PROVIDERS, oauthApi, type OAuthProvider } from './api';
 import { useSettings } from '../settings/use-settings';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { rememberOAuthStart } from './oauth-start';
 
-/** WeChat / QQ sign-in, each only when its settings flag is on. */
-export function OAuthButtons({ redirect }: { redirect: string }) {
+/**
+ * WeChat / QQ sign-in, each only when its settings flag is on. Signing in makes an account for a
+ * person new to the site, so `note` (the screen's agreement note) is said under the buttons.
+ */
+export function OAuthButtons({ redirect, note }: { redirect: string; note?: ReactNode }) {
   const { oauth } = useSettings();
   const [pending, setPending] = useState<OAuthProvider | null>(null);
   const providers = OAUTH_PROVIDERS.filter((p) => oauth?.[p.type] === true);
@@ -40,6 +43,7 @@ export function OAuthButtons({ redirect }: { redirect: string }) {
           </button>
         ))}
       </div>
+      {note}
     </div>
   );
 }
