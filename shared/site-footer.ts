@@ -1,6 +1,8 @@
 // The footer of the public pages: its links (设置 → 底链配置), the copyright years and the
 // site's 备案 numbers with the pages they are looked up at. The SPA shows it
 // (web/src/layouts/AppFooter.tsx); the gateway writes the same for crawlers (gateway/page-html.ts).
+import { articlePagePath } from './page-paths';
+import { articleIdentifierOf } from './routes';
 import type { Settings } from './types/config';
 
 export type FooterKey = keyof NonNullable<Settings['footer']>;
@@ -19,8 +21,18 @@ export function footerLinks(settings: Settings): { key: FooterKey; label: string
   const footer = settings.footer ?? {};
   return FOOTER_LINKS.flatMap((link) => {
     const href = footer[link.key];
-    return typeof href === 'string' && href !== '' ? [{ ...link, href }] : [];
+    return typeof href === 'string' && href !== '' ? [{ ...link, href: footerPageHref(href) }] : [];
   });
+}
+
+/**
+ * Where a footer address is linked: an article page (the `/article/about` the config keeps, which
+ * MOREDOC's web client opens) at its canonical `/article/detail/about`, so one page has one
+ * address; any other address as the owner saved it.
+ */
+export function footerPageHref(href: string): string {
+  const identifier = articleIdentifierOf(href);
+  return identifier === undefined ? href : articlePagePath({ identifier });
 }
 
 /** `2019-2026` from 版权起始年 to this year, or this year alone (no start year, or not before it). */

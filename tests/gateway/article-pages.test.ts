@@ -171,8 +171,8 @@ describe('an article page without JavaScript', () => {
       expect(content.querySelector('article h1')?.textContent).toBe(title);
       expect(content.querySelector('article')?.textContent).toContain(text);
       const footerLinks = linksOf(content.querySelector('footer nav[aria-label="页脚链接"]')!);
-      expect(footerLinks).toContainEqual(['文库协议', '/article/agreement']);
-      expect(footerLinks).toContainEqual(['隐私政策', '/article/privacy']);
+      expect(footerLinks).toContainEqual(['文库协议', '/article/detail/agreement']);
+      expect(footerLinks).toContainEqual(['隐私政策', '/article/detail/privacy']);
     }
   });
 
@@ -249,13 +249,13 @@ describe('a footer page removed in the admin', () => {
     const { id } = (await api(site.url, 'GET', '/api/v1/article', { query: { identifier: 'privacy' } })).body;
     const deleted = await api(site.url, 'DELETE', '/api/v1/article', { token: adminToken, query: { id } });
     expect(deleted.status).toBe(200);
-    expect(await footerLinks()).not.toContainEqual(['隐私政策', '/article/privacy']);
-    expect(await footerLinks()).toContainEqual(['文库协议', '/article/agreement']);
+    expect(await footerLinks()).not.toContainEqual(['隐私政策', '/article/detail/privacy']);
+    expect(await footerLinks()).toContainEqual(['文库协议', '/article/detail/agreement']);
     const restored = await api(site.url, 'POST', '/api/v1/article/recycle/restore', {
       token: adminToken,
       body: { id: [id] },
     });
     expect(restored.status).toBe(200);
-    expect(await footerLinks()).toContainEqual(['隐私政策', '/article/privacy']);
+    expect(await footerLinks()).toContainEqual(['隐私政策', '/article/detail/privacy']);
   });
 });

@@ -43,9 +43,9 @@ describe('crawler footer', () => {
     expect(footer).not.toBeNull();
     const links = [...footer.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]);
     expect(links).toEqual([
-      ['关于我们', '/article/about'],
-      ['文库协议', '/article/agreement'],
-      ['隐私政策', '/article/privacy'],
+      ['关于我们', '/article/detail/about'],
+      ['文库协议', '/article/detail/agreement'],
+      ['隐私政策', '/article/detail/privacy'],
       ['意见反馈', 'https://example.com/feedback'],
       ['京ICP备12345678号-1', 'https://beian.miit.gov.cn/'],
       ['京公网安备 11010502030143号', 'https://beian.mps.gov.cn/#/query/webSearch?code=11010502030143'],

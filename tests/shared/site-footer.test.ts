@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyrightYears, footerLinks, publicSecurityRecordLink } from '../../shared/site-footer';
+import { copyrightYears, footerLinks, footerPageHref, publicSecurityRecordLink } from '../../shared/site-footer';
 
 describe('site footer rules', () => {
   it('spans the copyright from 版权起始年 to the year given, or shows that year alone', () => {
@@ -22,17 +22,27 @@ describe('site footer rules', () => {
     expect(
       footerLinks({ footer: { privacy: '/article/privacy', agreement: '/article/agreement', copyright: '/c' } }),
     ).toEqual([
-      { key: 'agreement', label: '文库协议', href: '/article/agreement' },
-      { key: 'privacy', label: '隐私政策', href: '/article/privacy' },
+      { key: 'agreement', label: '文库协议', href: '/article/detail/agreement' },
+      { key: 'privacy', label: '隐私政策', href: '/article/detail/privacy' },
       { key: 'copyright', label: '免责声明', href: '/c' },
     ]);
   });
 
   it('keeps the footer links that have an address, in their order', () => {
     expect(footerLinks({ footer: { feedback: '/feedback', about: '/article/about', contact: '' } })).toEqual([
-      { key: 'about', label: '关于我们', href: '/article/about' },
+      { key: 'about', label: '关于我们', href: '/article/detail/about' },
       { key: 'feedback', label: '意见反馈', href: '/feedback' },
     ]);
     expect(footerLinks({})).toEqual([]);
+  });
+
+  it("links an article page at its canonical address, the one its page's head names, and any other address as saved", () => {
+    expect(footerPageHref('/article/about')).toBe('/article/detail/about');
+    expect(footerPageHref('/article/5/detail/about')).toBe('/article/detail/about');
+    expect(footerPageHref('/article/detail/about')).toBe('/article/detail/about');
+    // A category's list, the site's other pages and other sites are no article page.
+    expect(footerPageHref('/article/5')).toBe('/article/5');
+    expect(footerPageHref('/feedback')).toBe('/feedback');
+    expect(footerPageHref('https://example.com/article/about')).toBe('https://example.com/article/about');
   });
 });

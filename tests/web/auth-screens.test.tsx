@@ -209,7 +209,7 @@ describe('login screen', () => {
       within(note as HTMLElement)
         .getByRole('link', { name: '《隐私政策》' })
         .getAttribute('href'),
-    ).toBe('/article/privacy');
+    ).toBe('/article/detail/privacy');
     // Once on the screen: the SMS form, which signs a new number up, says it under its own button.
     await userEvent.click(screen.getByRole('tab', { name: '短信登录' }));
     expect(screen.getAllByText(/注册即表示/)).toHaveLength(1);
@@ -339,8 +339,8 @@ describe('register screen', () => {
     for (const security of [{ enable_register: true }, { enable_register: true, enable_verify_register_email: true }]) {
       renderApp('/auth/register', { settings: { ...settings, footer, security } });
       const agreement = await screen.findByRole('link', { name: '《文库协议》' });
-      expect(agreement.getAttribute('href')).toBe('/article/agreement');
-      expect(screen.getByRole('link', { name: '《隐私政策》' }).getAttribute('href')).toBe('/article/privacy');
+      expect(agreement.getAttribute('href')).toBe('/article/detail/agreement');
+      expect(screen.getByRole('link', { name: '《隐私政策》' }).getAttribute('href')).toBe('/article/detail/privacy');
       // Read beside the form, not instead of it: back from a page would bring an empty form.
       for (const name of ['《文库协议》', '《隐私政策》']) {
         expect(screen.getByRole('link', { name }).getAttribute('target')).toBe('_blank');

@@ -36,14 +36,14 @@ describe('site footer', { timeout: 20_000 }, () => {
 });
 
 describe('site footer links', { timeout: 20_000 }, () => {
-  it('links the 隐私政策 beside the 文库协议, and leaves out a page the site no longer has', async () => {
+  it('links the 隐私政策 beside the 文库协议, each article page at its one canonical address', async () => {
     const footer = { about: '/article/about', agreement: '/article/agreement', privacy: '/article/privacy' };
     renderApp('/vip', { settings: { ...settings, footer } });
     const links = within((await footerOf()).getByRole('navigation', { name: '页脚链接' })).getAllByRole('link');
     expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
-      ['关于我们', '/article/about'],
-      ['文库协议', '/article/agreement'],
-      ['隐私政策', '/article/privacy'],
+      ['关于我们', '/article/detail/about'],
+      ['文库协议', '/article/detail/agreement'],
+      ['隐私政策', '/article/detail/privacy'],
     ]);
   });
 });

@@ -176,8 +176,8 @@ describe('the agreement of a sign-up by SMS', () => {
     renderApp('/auth/login', { settings: withPages });
     await userEvent.click(await screen.findByRole('tab', { name: '短信登录' }));
     const agreement = await screen.findByRole('link', { name: '《文库协议》' });
-    expect(agreement.getAttribute('href')).toBe('/article/agreement');
-    expect(screen.getByRole('link', { name: '《隐私政策》' }).getAttribute('href')).toBe('/article/privacy');
+    expect(agreement.getAttribute('href')).toBe('/article/detail/agreement');
+    expect(screen.getByRole('link', { name: '《隐私政策》' }).getAttribute('href')).toBe('/article/detail/privacy');
     expect(agreement.closest('p')?.textContent).toBe('注册即表示您已阅读并同意《文库协议》和《隐私政策》');
     cleanup();
     renderApp('/auth/login', { settings: { ...withPages, security: {} } });
@@ -191,7 +191,7 @@ describe('the agreement of a sign-up by SMS', () => {
     renderApp('/auth/register', { settings: withPages });
     expect(await screen.findByRole('tab', { name: '手机号注册', selected: true })).toBeTruthy();
     const privacy = await screen.findByRole('link', { name: '《隐私政策》' });
-    expect(privacy.getAttribute('href')).toBe('/article/privacy');
+    expect(privacy.getAttribute('href')).toBe('/article/detail/privacy');
     expect(privacy.closest('p')?.textContent).toBe('注册即表示您已阅读并同意《文库协议》和《隐私政策》');
   });
 });
