@@ -4,6 +4,7 @@ import { pruneRevokedTokens } from './platform/auth/session';
 import type { PermissionSeed } from './platform/rpc';
 import { seedArticles } from './modules/article/seed';
 import { seedConfig } from './modules/config/seed';
+import { setConfigValue } from './modules/config/store';
 import { seedFriendlinks } from './modules/friendlink/seed';
 import { seedGroups } from './modules/group/seed';
 import { seedLanguages } from './modules/language/seed';
@@ -40,7 +41,10 @@ export async function runSeed(db: Database, options: SeedOptions): Promise<SeedO
     await seedNavigation(trx);
     await seedLanguages(trx);
     await seedFriendlinks(trx);
-    await seedArticles(trx, settings.creditName());
+    const seededPages = settings.list('release', 'seeded_pages');
+    const pages = await seedArticles(trx, settings.creditName(), seededPages);
+    if (pages.some((page) => !seededPages.includes(page)))
+      await setConfigValue(trx, 'release', 'seeded_pages', [...new Set([...seededPages, ...pages])].join(','));
     await pruneRevokedTokens(trx);
     return { initialAdmin, presetsNotApplied };
   });

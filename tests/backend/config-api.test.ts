@@ -246,7 +246,7 @@ describe('ListConfig', () => {
       score: 10,
       email: 10,
       display: 20,
-      release: 5,
+      release: 6,
       pay: 18,
       vip: 8,
       oauth: 7,

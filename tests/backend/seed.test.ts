@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { services } from '../../backend/app';
 import { CONFIG_KEYS } from '../../backend/modules/config/keys';
-import { api, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
+import { api, login, startBackend, withDatabase, type Query, type StartedBackend } from '../helpers/backend';
 
 // The seed runs at every start, under a lock the other instances starting on the same database
 // wait for (backend/seed.ts). The permission and config rows, a few hundred, are read in one
@@ -33,9 +33,13 @@ describe('the seed at start', () => {
     const first = await start();
     const fresh = seedStatements(first.sql);
     // one insert each (without batching: one or two statements per row, 430 in all), besides the
-    // seed's read of each and the settings' first load
-    expect(fresh.writes.map((s) => s.split(' (')[0])).toEqual(['insert into "permission"', 'insert into "config"']);
-    expect(fresh.permission.length + fresh.config.length).toBeLessThanOrEqual(5);
+    // seed's read of each, the settings' first load and the record of the footer pages created
+    expect(fresh.writes.map((s) => s.split(/ \(| set /)[0])).toEqual([
+      'insert into "permission"',
+      'insert into "config"',
+      'update "config"',
+    ]);
+    expect(fresh.permission.length + fresh.config.length).toBeLessThanOrEqual(6);
     const seeded = await withDatabase(first.backend.dataDir, async (db) => ({
       permission: await db.selectFrom('permission').select(['method', 'path', 'title']).execute(),
       config: await db.selectFrom('config').selectAll().orderBy('id').execute(),
@@ -151,7 +155,7 @@ describe('the seed at start', () => {
 });
 
 describe('the 隐私政策 on a site made before it', () => {
-  /** A site as an earlier version left it: no 隐私政策 page, no footer setting for it. */
+  /** A site as an earlier version left it: no 隐私政策 page, no footer setting for it, no record of the pages seeded. */
   async function olderSite(ownPage?: { title: string; content: string }): Promise<string> {
     const first = await start();
     const dataDir = first.backend.dataDir;
@@ -160,6 +164,7 @@ describe('the 隐私政策 on a site made before it', () => {
       if (ownPage) await db.updateTable('article').set(ownPage).where('identifier', '=', 'privacy').execute();
       else await db.deleteFrom('article').where('identifier', '=', 'privacy').execute();
       await db.deleteFrom('config').where('category', '=', 'footer').where('name', '=', 'privacy').execute();
+      await db.deleteFrom('config').where('category', '=', 'release').where('name', '=', 'seeded_pages').execute();
     });
     return dataDir;
   }
@@ -196,5 +201,31 @@ describe('the 隐私政策 on a site made before it', () => {
     expect((await footerOf(backend.url)).privacy).toBe('/article/privacy');
     last = undefined;
     await backend.close();
+  });
+
+  it('does not bring back a page the owner deleted for good, at any later start', async () => {
+    const first = await start();
+    const dataDir = first.backend.dataDir;
+    const token = await login(first.backend.url, 'admin', first.backend.adminPassword);
+    const admin = (method: string, path: string, query: Query) =>
+      api(first.backend.url, method, path, { token, query });
+    const { id } = await privacyPage(first.backend.url);
+    expect((await admin('DELETE', '/api/v1/article', { id })).status).toBe(200);
+    expect((await admin('DELETE', '/api/v1/article/recycle', { id: [id] })).status).toBe(200);
+    await first.backend.close({ keepData: true });
+
+    for (const restart of [1, 2]) {
+      const { backend } = await start(dataDir);
+      last = backend;
+      expect(
+        (await api(backend.url, 'GET', '/api/v1/article', { query: { identifier: 'privacy' } })).status,
+        `${restart}`,
+      ).toBe(404);
+      expect((await footerOf(backend.url)).privacy).toBeUndefined();
+      // The other pages are the site's as before.
+      expect((await footerOf(backend.url)).agreement).toBe('/article/agreement');
+      last = undefined;
+      await backend.close({ keepData: restart === 1 });
+    }
   });
 });

@@ -9,10 +9,11 @@ import { keywordsFromTitle } from './view';
 
 // The single pages the footer links to (config `footer.*`: `/article/about` and friends), as
 // MOREDOC seeds them (docs/moredoc.md §11) but with text a new site can keep: each is created
-// once, when no article has its identifier, published and written by the admin: on a new site,
-// and on an older one the page is new to (the 隐私政策), never over an owner's own page of
-// that identifier. They name the credits as the site does (`score.credit_name`, which a
-// CONFIG_SCORE_CREDIT_NAME presets).
+// once per site, when no article has its identifier, published and written by the admin: on a
+// new site, and on an older one the page is new to (the 隐私政策), never over an owner's own
+// page of that identifier, and never again once created (`release.seeded_pages` keeps which
+// were), so a page purged from the recycle bin stays gone. They name the credits as the site
+// does (`score.credit_name`, which a CONFIG_SCORE_CREDIT_NAME presets).
 
 interface Page {
   identifier: string;
@@ -114,10 +115,15 @@ function pages(name: string): readonly Page[] {
 
 const html = (paragraphs: readonly string[]) => paragraphs.map((p) => `<p>${p}</p>`).join('');
 
-export async function seedArticles(db: Database, credits: string): Promise<void> {
+/**
+ * Creates the pages not created before (`seeded`: the identifiers of those that were) that no
+ * article holds the identifier of; answers the identifiers of all, the site's pages from now on.
+ */
+export async function seedArticles(db: Database, credits: string, seeded: readonly string[]): Promise<string[]> {
   let added = 0;
-  for (const page of pages(credits)) {
-    if (await identifierTaken(db, page.identifier)) continue;
+  const all = pages(credits);
+  for (const page of all) {
+    if (seeded.includes(page.identifier) || (await identifierTaken(db, page.identifier))) continue;
     await insertArticle(db, {
       identifier: page.identifier,
       title: page.title,
@@ -131,9 +137,11 @@ export async function seedArticles(db: Database, credits: string): Promise<void>
     });
     added += 1;
   }
-  if (!added) return;
-  await setArticleCount(db, SUPER_USER_ID, await countArticlesBy(db, SUPER_USER_ID));
-  // A page added to a running site (an upgrade) is linked by the settings from now on, in every
-  // process (config/settings.ts).
-  await settingsChanged(db);
+  if (added) {
+    await setArticleCount(db, SUPER_USER_ID, await countArticlesBy(db, SUPER_USER_ID));
+    // A page added to a running site (an upgrade) is linked by the settings from now on, in every
+    // process (config/settings.ts).
+    await settingsChanged(db);
+  }
+  return all.map((page) => page.identifier);
 }

@@ -307,6 +307,10 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['name', '版本发布名称', '', 'text', 30],
     ['body', '版本发布说明', '', 'textarea', 40],
     ['ignore', '忽略版本提示', '', 'text', 50],
+    // Ours: the footer pages the seed has created once (article/seed.ts), which it never creates
+    // again, so a page the owner deleted for good stays deleted. Kept here, with what a release
+    // did, where no admin writes.
+    ['seeded_pages', '已创建的默认单页', '', 'text', 60],
   ]),
   // Ours (docs/api.md §1): paying for VIP orders. Secrets stay server-side (is_secret).
   ...category('pay', [
