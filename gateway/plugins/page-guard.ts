@@ -14,7 +14,7 @@ import type { User } from '../../shared/types/user';
 import { stalenessAfter } from '../cache-rules';
 import { GatewayError, MESSAGES } from '../errors';
 import { splitUrl } from '../http';
-import { isLiveToken } from './token-cookie';
+import { isLiveToken, jwtExpiry } from './token-cookie';
 import type { PublicStartData } from './start-data';
 
 export interface VisitorSession {
@@ -90,6 +90,7 @@ function tokensOf(request: FastifyRequest): string[] {
 }
 
 interface CachedSession {
+  /** the cache's time for it, or its token's `exp` if sooner */
   expires: number;
   /** never rejects; shared by every page of the token while it is kept */
   session: Promise<VisitorSession | undefined>;
@@ -137,11 +138,19 @@ export default fp<PageGuardOptions>(
     /** undefined: the backend does not accept the token (401). */
     function resolveSession(token: string, request: FastifyRequest): Promise<VisitorSession | undefined> {
       const key = cacheKey(token);
+      const now = Date.now();
       const hit = sessionCache.get(key);
-      if (hit && hit.expires > Date.now()) return hit.session;
+      if (hit && hit.expires > now) return hit.session;
       sessionCache.delete(key);
+      // A session ends with its token's `exp`: those ended go before a new one comes in, not once
+      // a thousand newer ones push them out (a walk of the cache, on a miss, which asks the backend).
+      for (const [kept, entry] of sessionCache) if (entry.expires <= now) sessionCache.delete(kept);
+      const exp = jwtExpiry(token);
       const session = loadSession(token, request);
-      sessionCache.set(key, { expires: Date.now() + opts.sessionCacheTtlMs, session });
+      sessionCache.set(key, {
+        expires: Math.min(now + opts.sessionCacheTtlMs, exp === undefined ? Infinity : exp * 1000),
+        session,
+      });
       // Only a whole session is kept: not a rejected token, not one the backend failed on.
       void session.then((loaded) => {
         if ((!loaded || loaded.fault) && sessionCache.get(key)?.session === session) sessionCache.delete(key);

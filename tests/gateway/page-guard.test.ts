@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StartData } from '../../shared/types/start-data';
 import {
   cookieAttributes,
@@ -203,6 +203,28 @@ describe('page guard: permissions', () => {
       expect(backend.calls.get('/api/v1/user/permission')).toBe(3);
       expect(backend.calls.get('/api/v1/user')).toBe(3);
     } finally {
+      await fresh.close();
+    }
+  });
+
+  it('drops a session once its token has expired, so it pushes out no live one', async () => {
+    const fresh = await startGateway(backend.url, { sessionCacheTtlMs: 60_000, sessionCacheMax: 2 });
+    const exp = Math.floor(Date.now() / 1000) + 30;
+    const shortLived = makeJwt({ UserId: 4, UUID: 'short-lived', exp });
+    backend.accounts.set(shortLived, { user: { id: 4, username: 'reader', group_id: [2] }, permissions: [] });
+    try {
+      await visit('/member', 'admin', fresh);
+      const res = await sendRaw(fresh.url, '/member', { headers: { ...HTML, cookie: `token=${shortLived}` } });
+      expect(res.status).toBe(200);
+      // Past the short-lived token's exp, within the cache's time for the admin's session.
+      vi.useFakeTimers({ toFake: ['Date'], now: exp * 1000 + 1_000, shouldAdvanceTime: true });
+      await visit('/member', 'member', fresh);
+      // Kept: the expired session went, not the admin's, the oldest.
+      await visit('/member', 'admin', fresh);
+      expect(backend.calls.get('/api/v1/user')).toBe(3);
+    } finally {
+      vi.useRealTimers();
+      backend.accounts.delete(shortLived);
       await fresh.close();
     }
   });
