@@ -2,7 +2,7 @@
 // scripted backend: loading, empty and error states, the checks made before sending, and
 // what each write sends.
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import userEvent from '@testing-library/user-event';
 import type { Article } from '../../shared/types/article';
@@ -602,6 +602,47 @@ describe('article page', { timeout: 30_000 }, () => {
       document_id: 1,
       content: '很实用',
     });
+  });
+
+  it('keeps a comment being written while the reader is elsewhere, until it is sent', async () => {
+    const backend = articleBackend({
+      'POST /api/v1/comment': { status: 200, body: { id: 12, content: '写到一半', status: 0 } },
+    });
+    const { router } = renderApp('/article/detail/about', { user: member, backend });
+    await userEvent.type(await screen.findByLabelText('发表评论'), '写到一半');
+    await act(() => router.navigate('/article/detail/other'));
+    expect(await screen.findByText('文章不存在')).toBeTruthy();
+    await act(() => router.navigate(-1));
+    const box = await screen.findByLabelText<HTMLTextAreaElement>('发表评论');
+    expect(box.value).toBe('写到一半');
+    // The page drawn anew in the same tab (a reload) finds it too.
+    cleanup();
+    renderApp('/article/detail/about', { user: member, backend });
+    expect((await screen.findByLabelText<HTMLTextAreaElement>('发表评论')).value).toBe('写到一半');
+    await userEvent.click(screen.getByRole('button', { name: '发表评论' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '评论已提交')).toBe(true));
+    expect(screen.getByLabelText<HTMLTextAreaElement>('发表评论').value).toBe('');
+    cleanup();
+    renderApp('/article/detail/about', { user: member, backend });
+    expect((await screen.findByLabelText<HTMLTextAreaElement>('发表评论')).value).toBe('');
+  });
+
+  it('keeps the draft of each article and of each reader apart, and forgets one emptied', async () => {
+    const backend = articleBackend();
+    renderApp('/article/detail/about', { user: member, backend });
+    await userEvent.type(await screen.findByLabelText('发表评论'), '草稿');
+    cleanup();
+    renderApp('/article/detail/about', { user: { ...member, id: 99, username: 'other' }, backend });
+    expect((await screen.findByLabelText<HTMLTextAreaElement>('发表评论')).value).toBe('');
+    cleanup();
+    renderApp('/article/detail/about', { user: member, backend });
+    const box = await screen.findByLabelText<HTMLTextAreaElement>('发表评论');
+    expect(box.value).toBe('草稿');
+    await userEvent.clear(box);
+    cleanup();
+    renderApp('/article/detail/about', { user: member, backend });
+    expect((await screen.findByLabelText<HTMLTextAreaElement>('发表评论')).value).toBe('');
+    expect(sessionStorage.length).toBe(0);
   });
 
   it('keeps the byline’s comment count with the approved comments, without reading the article again', async () => {

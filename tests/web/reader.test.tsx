@@ -2,7 +2,7 @@
 // the test drives: lazy page images, the n / N counter, jumping, zoom, keyboard, the end of
 // the free preview, conversion states and the download button's refusals.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
@@ -251,6 +251,14 @@ describe('the reader', { timeout: 20_000 }, () => {
     const call = fetchMock.mock.calls.find(([url]) => String(url).includes('/api/v1/comment/list'));
     const query = new URL(String(call?.[0]), 'http://localhost').searchParams;
     expect([query.get('type'), query.get('document_id')]).toEqual(['0', '42']);
+  });
+
+  it('keeps a comment being written on the document while the reader is elsewhere', async () => {
+    renderApp('/library/7/42', { backend: backend(), user: member });
+    await userEvent.type(await screen.findByLabelText('发表评论'), '第 3 页有个错字');
+    cleanup();
+    renderApp('/library/7/42', { backend: backend(), user: member });
+    expect((await screen.findByLabelText<HTMLTextAreaElement>('发表评论')).value).toBe('第 3 页有个错字');
   });
 
   it('loads the first page at once with high priority, and the next ones only when they come near', async () => {

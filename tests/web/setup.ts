@@ -26,6 +26,7 @@ HTMLCanvasElement.prototype.getContext = (() => fakeContext) as unknown as HTMLC
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+  window.sessionStorage.clear();
   // a test that faked timers or hid the tab (polling.ts) leaves real ones and a shown tab to the next
   vi.useRealTimers();
   Reflect.deleteProperty(document, 'visibilityState');

@@ -25,6 +25,7 @@ import { useSettings } from '../settings/use-settings';
 import { approvedCommentsQuery, createComment, deleteComments, myCommentsQuery } from './api';
 import './comments.css';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
+import { useSessionDraft } from '../../kit/forms/session-draft';
 
 /** Threads shown at first and added by each 查看更多评论: a page of hundreds stays light on a phone. */
 const THREADS_PER_STEP = 20;
@@ -85,7 +86,12 @@ function CommentForm({
 }) {
   const { security } = useSettings();
   const captcha = useCaptcha('comment', captchaEnabled(security, 'comment'));
-  const [content, setContent] = useState('');
+  const { user } = useSession();
+  // What is typed outlives a visit elsewhere: kept per reader, document or article, and reply,
+  // until it is sent or emptied.
+  const [content, setContent] = useSessionDraft(
+    `moredoc.comment-draft.${user?.id ?? 0}.${type}.${targetId}${parent?.id ? `.${parent.id}` : ''}`,
+  );
   const [captchaText, setCaptchaText] = useState('');
   const [errors, setErrors] = useState<{ content?: string; captcha?: string }>({});
   const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
