@@ -63,7 +63,8 @@ describe('footer pages', () => {
     const page = await site.open();
     await page.goto('/');
     const footer = page.getByRole('navigation', { name: '页脚链接' });
-    // Seeded as MOREDOC's web client routes them (/article/<identifier>), which ours opens too.
+    // Seeded as MOREDOC's web client routes them (/article/<identifier>), linked at the address the
+    // page's head names canonical.
     for (const [name, identifier] of [
       ['关于我们', 'about'],
       ['联系我们', 'contact'],
@@ -72,7 +73,9 @@ describe('footer pages', () => {
       ['免责声明', 'copyright'],
       ['意见反馈', 'feedback'],
     ]) {
-      expect(await footer.getByRole('link', { name: name! }).getAttribute('href'), name).toBe(`/article/${identifier}`);
+      expect(await footer.getByRole('link', { name: name! }).getAttribute('href'), name).toBe(
+        `/article/detail/${identifier}`,
+      );
     }
     await footer.getByRole('link', { name: '联系我们' }).click();
     await page.getByRole('heading', { name: '联系我们', level: 1 }).waitFor();
