@@ -135,6 +135,8 @@ export interface BuildBackendOptions {
   onQuery?: (sql: string) => void;
   /** Wraps the files' store (tests hold a write back to stop the process at that point). */
   blobStore?: (store: BlobStore) => BlobStore;
+  /** Wraps each search index (tests see what a search asks of the engine and what it answers). */
+  searchIndex?: (index: SearchIndex) => SearchIndex;
 }
 
 /**
@@ -202,8 +204,8 @@ interface SearchEngines {
   upgrade(options: { stopped: () => boolean }): Promise<unknown>[];
 }
 
-function searchEngines(opened: BackendDatabase): SearchEngines {
-  const indexes =
+function searchEngines(opened: BackendDatabase, wrap: (index: SearchIndex) => SearchIndex): SearchEngines {
+  const engines =
     opened.engine === 'sqlite'
       ? {
           document: new SqliteSearchIndex(opened.sqlite, 'document'),
@@ -213,7 +215,10 @@ function searchEngines(opened: BackendDatabase): SearchEngines {
           document: new PostgresSearchIndex(opened.db, 'document'),
           article: new PostgresSearchIndex(opened.db, 'article'),
         };
-  return { indexes, upgrade: (options) => Object.values(indexes).map((index) => index.upgrade(options)) };
+  return {
+    indexes: { document: wrap(engines.document), article: wrap(engines.article) },
+    upgrade: (options) => Object.values(engines).map((index) => index.upgrade(options)),
+  };
 }
 
 /** Requests bigger than grpc-go's default receive limit fail with 429 in MOREDOC too. */
@@ -315,7 +320,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   app.decorate('initialAdmin', initialAdmin);
 
   const settings = new ConfigStore(db);
-  const search = searchEngines(opened);
+  const search = searchEngines(opened, opts.searchIndex ?? ((index) => index));
   const context: BackendContext = {
     db,
     settings,

@@ -11,13 +11,34 @@ import {
 import { indexDocuments, insertDocument, type DocumentFixture } from '../helpers/document-fixtures';
 import { linesPdf, textPdf } from '../helpers/documents';
 import { recordedConversions } from '../helpers/recorded-conversions';
+import type { SearchQuery } from '../../backend/platform/search/search-index';
 
 // DocumentAPI.SearchDocument over the full-text index (platform/search): documents are put in
 // the index here as the document module puts them after a conversion, so that every request
 // field can be tried on known data; the whole way from an uploaded PDF is in
 // document-access.test.ts. The page a hit names is tried on uploaded, converted documents.
 
-const backend = useBackend({ build: { converter: recordedConversions } });
+/** What each search of the document index asked the engine, and the total it counted. */
+const engineSearches: { query: SearchQuery; total: number }[] = [];
+
+const backend = useBackend({
+  build: {
+    converter: recordedConversions,
+    searchIndex: (index) =>
+      new Proxy(index, {
+        get(target, key) {
+          if (key === 'search' && target.collection === 'document')
+            return async (query: SearchQuery) => {
+              const result = await target.search(query);
+              engineSearches.push({ query, total: result.total });
+              return result;
+            };
+          const value: unknown = Reflect.get(target, key);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }),
+  },
+});
 
 const LIBRARY_TEXT =
   '清晨七点，城市图书馆的大门还没有打开。四楼的古籍修复室里，王老师最近修复的是一部清代刻本，书中有一幅麒麟图。' +
@@ -217,6 +238,56 @@ describe('SearchDocument', () => {
     } finally {
       await backend.setConfig({ 'display.max_search_pages': '100' });
     }
+  });
+
+  it('counts the matches no further than the capped total shows, and a page more for the hits it drops', async () => {
+    // 28 entries hold the word; the newest 3 are of documents strangers may not see.
+    const hidden = [
+      await insertDocument(backend.dataDir, { userId: 1, title: '年鉴（禁用）', status: 4 }),
+      await insertDocument(backend.dataDir, {
+        userId: 1,
+        title: '年鉴（回收站）',
+        deletedAt: new Date().toISOString(),
+      }),
+      await insertDocument(backend.dataDir, { userId: 1, title: '年鉴（转换失败）', status: 3 }),
+    ];
+    const shown: DocumentFixture[] = [];
+    for (let i = 0; i < 25; i += 1)
+      shown.push(await insertDocument(backend.dataDir, { userId: 1, title: `地方年鉴${i + 1}` }));
+    await indexDocuments(backend.dataDir, [
+      ...hidden.map((d, i) => ({
+        id: d.id,
+        title: d.title,
+        content: '',
+        createdAt: `2022-02-0${i + 1}T00:00:00.000Z`,
+      })),
+      ...shown.map((d, i) => ({
+        id: d.id,
+        title: d.title,
+        content: '',
+        createdAt: new Date(Date.UTC(2021, 0, i + 1)).toISOString(),
+      })),
+    ]);
+    await backend.setConfig({ 'display.max_search_pages': '1' });
+    try {
+      engineSearches.length = 0;
+      const capped = await search({ wd: '年鉴', sort: 'latest' });
+      // Ten at most are shown; the page's 3 hidden hits are dropped, and the 25 others still fill the total.
+      expect(capped.body.total).toBe(10);
+      expect(ids(capped.body)).toEqual(
+        shown
+          .slice(-7)
+          .map((d) => d.id)
+          .reverse(),
+      );
+      expect(engineSearches.map((s) => s.total)).toEqual([20]);
+    } finally {
+      await backend.setConfig({ 'display.max_search_pages': '100' });
+    }
+    // Under the cap every match is counted (the hidden ones too, off the page that would show them).
+    engineSearches.length = 0;
+    expect((await search({ wd: '年鉴', sort: 'latest', page: 2 })).body.total).toBe(28);
+    expect(engineSearches.map((s) => s.total)).toEqual([28]);
   });
 
   it('answers {} to an empty query and records nothing for it', async () => {
