@@ -131,8 +131,8 @@ export interface BuildBackendOptions {
   passwordCost?: number;
   /** Makes the conversion engine (default: createDocumentConverter); tests replay conversions recorded once. */
   converter?: (settings: ConverterSettings) => DocumentConverter;
-  /** Told the SQL of every query (tests pin how many queries an RPC makes). */
-  onQuery?: (sql: string) => void;
+  /** Told the SQL of every query and its parameters (tests pin how many queries an RPC makes, and explain them). */
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
   /** Wraps the files' store (tests hold a write back to stop the process at that point). */
   blobStore?: (store: BlobStore) => BlobStore;
   /** Wraps each search index (tests see what a search asks of the engine and what it answers). */

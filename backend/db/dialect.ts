@@ -41,6 +41,33 @@ export function like(db: Kysely<any>, column: string | Expression<unknown>, patt
     : sql<SqlBool>`(${target} LIKE ${pattern} ESCAPE '\\')`;
 }
 
+/**
+ * The pairs of adjacent characters that every text a LIKE pattern matches holds (`\\` escapes, as
+ * `likePattern` writes them): those of its runs between wildcards, less the pairs that hold a letter
+ * with a case, which ILIKE folds. A GIN index of a column's pairs can then narrow the rows the LIKE
+ * compares (the document list's 关键字, migration 038). Empty when no run has two such characters.
+ */
+export function likePairs(pattern: string): string[] {
+  const pairs = new Set<string>();
+  let previous: string | undefined;
+  let escaped = false;
+  for (const char of pattern) {
+    if (!escaped && char === '\\') {
+      escaped = true;
+      continue;
+    }
+    const literal = escaped || (char !== '%' && char !== '_');
+    escaped = false;
+    if (!literal || char.toLowerCase() !== char.toUpperCase()) {
+      previous = undefined;
+      continue;
+    }
+    if (previous !== undefined) pairs.add(previous + char);
+    previous = char;
+  }
+  return [...pairs];
+}
+
 /** `like()` on any of `columns`: a keyword searched in several columns of a row. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function likeAny(db: Kysely<any>, columns: readonly string[], pattern: string): RawBuilder<SqlBool> {

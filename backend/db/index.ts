@@ -39,6 +39,7 @@ import * as m034 from './migrations/034_dynamic_reward_escaped';
 import * as m035 from './migrations/035_document_live_order';
 import * as m036 from './migrations/036_document_user_order';
 import * as m037 from './migrations/037_download_reason';
+import * as m038 from './migrations/038_document_text_bigrams';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -77,16 +78,17 @@ const migrations: Record<string, Migration> = {
   '035_document_live_order': m035,
   '036_document_user_order': m036,
   '037_download_reason': m037,
+  '038_document_text_bigrams': m038,
 };
 
 export type Database = Kysely<DB>;
 
-/** Told the SQL of every query the backend runs (tests count the queries of a request). */
-export type QueryListener = (sql: string) => void;
+/** Told the SQL of every query the backend runs, and its parameters (tests count a request's queries, explain them). */
+export type QueryListener = (sql: string, parameters: readonly unknown[]) => void;
 
 /** Kysely's `log` option for a listener: every statement, run or failed. */
 export function queryLog(onQuery: QueryListener | undefined): { log?: (event: LogEvent) => void } {
-  return onQuery ? { log: (event) => onQuery(event.query.sql) } : {};
+  return onQuery ? { log: (event) => onQuery(event.query.sql, event.query.parameters) } : {};
 }
 
 export { DatabaseStartError } from './start-error';

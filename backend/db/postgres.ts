@@ -22,7 +22,7 @@ export interface PostgresOptions {
   /** An idle connection that fails (server restart, network): logged, the pool replaces it. */
   onIdleError?: (error: Error) => void;
   /** Told every query's SQL (tests count the queries of a request). */
-  onQuery?: (sql: string) => void;
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 // pg loads with this module, which index.ts imports only for DATABASE_URL: a static import would be
@@ -194,6 +194,6 @@ export async function connectPostgres(options: PostgresOptions): Promise<Kysely<
   const { onQuery } = options;
   return new Kysely<DB>({
     dialect: new PostgresDialect({ pool: new PreparingPool(pool) }),
-    ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}),
+    ...(onQuery ? { log: (event) => onQuery(event.query.sql, event.query.parameters) } : {}),
   });
 }

@@ -4,10 +4,11 @@ import {
   type Insertable,
   type RawBuilder,
   type Selectable,
+  type SqlBool,
   type Updateable,
 } from 'kysely';
 import type { Database } from '../../db';
-import { jsonRowsOf, like, lockRows, notBelowZero } from '../../db/dialect';
+import { engineOf, jsonRowsOf, like, likePairs, lockRows, notBelowZero } from '../../db/dialect';
 import { now, type DB, type DocumentTable } from '../../db/schema';
 import { DocumentStatus, LISTED_DOCUMENT_STATUS } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
@@ -494,6 +495,14 @@ export async function listDocuments(
     query = query.where((eb) =>
       eb.or([like(db, 'title', pattern), like(db, 'keywords', pattern), like(db, 'description', pattern)]),
     );
+    // On PostgreSQL the rows are first narrowed by the pairs of characters their text must hold (index
+    // document_text_bigrams, migration 038, whose expression this is): a Chinese word then reads the rows that hold
+    // it, not every row. A pattern without two such characters in a row (one character, a Latin word) reads them all.
+    const pairs = likePairs(pattern);
+    if (engineOf(db) === 'postgres' && pairs.length > 0)
+      query = query.where(
+        sql<SqlBool>`document_bigrams(title || E'\\n' || keywords || E'\\n' || description) @> ${pairs}::text[]`,
+      );
   }
   const order = parseOrder(filter.order, DOCUMENT_COLUMNS, {
     multiple: false,

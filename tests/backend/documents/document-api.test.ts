@@ -2,6 +2,7 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, registerMember, useBackend, withDatabase, withSearchIndex, type Member } from '../../helpers/backend';
 import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
+import { insertDocument } from '../../helpers/document-fixtures';
 import { recordedConversions } from '../../helpers/recorded-conversions';
 import { databaseOf } from '../../helpers/test-database';
 import { lockWaiters } from '../../helpers/postgres';
@@ -427,6 +428,47 @@ describe('ListDocument', () => {
       'title',
       'username',
     ]);
+  });
+
+  it("finds the admin's 关键字 in the title, keywords or description, a whole word of one of them", async () => {
+    const yearbook = await insertDocument(backend.dataDir, { userId: author.user.id, title: '黄河水利年报' });
+    const shipping = await insertDocument(backend.dataDir, { userId: author.user.id, title: '长江航运' });
+    const pending = await insertDocument(backend.dataDir, {
+      userId: author.user.id,
+      title: '水利工程（待审）',
+      status: 0,
+    });
+    await withDatabase(backend.dataDir, async (db) => {
+      await db
+        .updateTable('document')
+        .set({ keywords: '防汛,堤坝', description: '本年度黄河下游的 Flood Control 概况，2025年' })
+        .where('id', '=', yearbook.id)
+        .execute();
+      await db.updateTable('document').set({ description: '港口吞吐量统计' }).where('id', '=', shipping.id).execute();
+    });
+    const found = async (wd: string) => {
+      const res = await backend.admin('GET', '/api/v1/document/list', { query: { wd, size: 100 } });
+      expect(res.status, res.text).toBe(200);
+      return ((res.body.document ?? []) as { id: number }[]).map((d) => d.id).sort((a, b) => a - b);
+    };
+    const ids = (...documents: { id: number }[]) => documents.map((d) => d.id).sort((a, b) => a - b);
+    expect(await found('水利')).toEqual(ids(yearbook, pending));
+    expect(await found('河水')).toEqual(ids(yearbook));
+    expect(await found('堤坝')).toEqual(ids(yearbook));
+    expect(await found('防汛,堤')).toEqual(ids(yearbook));
+    expect(await found('黄河下游')).toEqual(ids(yearbook));
+    expect(await found('吞吐量')).toEqual(ids(shipping));
+    expect(await found('2025年')).toEqual(ids(yearbook));
+    // Words apart in the order typed, a wildcard typed, one character, Latin letters in any case.
+    expect(await found('水利 年报')).toEqual(ids(yearbook));
+    expect(await found('年报 水利')).toEqual([]);
+    expect(await found('黄%利')).toEqual(ids(yearbook));
+    expect(await found('_利工')).toEqual(ids(pending));
+    expect(await found('坝')).toEqual(ids(yearbook));
+    expect(await found('flood control')).toEqual(ids(yearbook));
+    // The end of one column and the start of the next are not a word.
+    expect(await found('年报防汛')).toEqual([]);
+    expect(await found('堤坝本年')).toEqual([]);
   });
 
   it("lists the caller's own documents in every status (the privileged view)", async () => {

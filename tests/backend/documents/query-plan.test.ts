@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, registerMember, useBackend, withDatabase, type Member } from '../../helpers/backend';
 import { insertDocument } from '../../helpers/document-fixtures';
@@ -15,7 +15,16 @@ import { TEST_ENGINE } from '../../helpers/test-database';
 // page 2,000: 40,000 lookups, 0.6 s).
 
 const calls = new AsyncLocalStorage<string[]>();
-const backend = useBackend({ build: { onQuery: (statement) => calls.getStore()?.push(statement) } });
+/** The statements of the calls made inside `withParameters`, with their parameters. */
+const statements = new AsyncLocalStorage<{ sql: string; parameters: readonly unknown[] }[]>();
+const backend = useBackend({
+  build: {
+    onQuery: (statement, parameters) => {
+      calls.getStore()?.push(statement);
+      statements.getStore()?.push({ sql: statement, parameters });
+    },
+  },
+});
 
 /** The SQL of the query that reads the page of documents, as the backend ran it for this call. */
 async function pageQueryOf(
@@ -161,6 +170,36 @@ describe('the document lists read their pages in index order', () => {
         backend.admin('GET', '/api/v1/document/list', { query: { page: 1, size: 10, wd: 'kafka' } }),
       );
       expect(latin).toMatch(/"title" ILIKE /);
+    },
+  );
+
+  it.runIf(TEST_ENGINE === 'postgres')(
+    "the admin's keyword filter of a Chinese word reads the rows holding its pairs of characters, not every row",
+    async () => {
+      const queries: { sql: string; parameters: readonly unknown[] }[] = [];
+      const res = await statements.run(queries, () =>
+        backend.admin('GET', '/api/v1/document/list', { query: { page: 1, size: 10, wd: '文档99' } }),
+      );
+      expect(res.status, res.text).toBe(200);
+      // 他人文档99, 他人文档990 … 999.
+      expect(res.body.total).toBe(11);
+      const count = queries.find((q) => /^select count\(\*\).* from "document"/i.test(q.sql));
+      expect(count, queries.map((q) => q.sql).join('\n')).toBeDefined();
+      // Whether an index can serve it at all: on a table of 1,000 rows a scan is cheaper.
+      const plan = await withDatabase(backend.dataDir, (db) =>
+        db.connection().execute(async (conn) => {
+          await sql`SET enable_seqscan = off`.execute(conn);
+          try {
+            const explained = await conn.executeQuery<{ 'QUERY PLAN': string }>(
+              CompiledQuery.raw(`EXPLAIN ${count!.sql}`, [...count!.parameters]),
+            );
+            return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+          } finally {
+            await sql`RESET enable_seqscan`.execute(conn);
+          }
+        }),
+      );
+      expect(plan).toMatch(/Bitmap Index Scan on document_text_bigrams/);
     },
   );
 
