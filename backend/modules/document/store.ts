@@ -469,6 +469,21 @@ export interface DocumentFilter {
   withTotal: boolean;
 }
 
+/**
+ * On PostgreSQL, what narrows the rows whose title, keywords or description one of `patterns` (LIKE patterns) may
+ * match to those holding its pairs of characters (index document_text_bigrams, migration 038, whose expression this
+ * is): a Chinese word then reads the rows that hold it, not every row. Undefined on SQLite, and where a pattern has no
+ * two such characters in a row (one character, a Latin word): every row is read.
+ */
+function textPairsOfAny(db: Database, patterns: readonly string[]): RawBuilder<SqlBool> | undefined {
+  const pairs = patterns.map(likePairs);
+  if (engineOf(db) !== 'postgres' || pairs.length === 0 || pairs.some((p) => p.length === 0)) return undefined;
+  const held = pairs.map(
+    (p) => sql<SqlBool>`document_bigrams(title || E'\\n' || keywords || E'\\n' || description) @> ${p}::text[]`,
+  );
+  return sql<SqlBool>`(${sql.join(held, sql` OR `)})`;
+}
+
 export async function listDocuments(
   db: Database,
   filter: DocumentFilter,
@@ -495,14 +510,8 @@ export async function listDocuments(
     query = query.where((eb) =>
       eb.or([like(db, 'title', pattern), like(db, 'keywords', pattern), like(db, 'description', pattern)]),
     );
-    // On PostgreSQL the rows are first narrowed by the pairs of characters their text must hold (index
-    // document_text_bigrams, migration 038, whose expression this is): a Chinese word then reads the rows that hold
-    // it, not every row. A pattern without two such characters in a row (one character, a Latin word) reads them all.
-    const pairs = likePairs(pattern);
-    if (engineOf(db) === 'postgres' && pairs.length > 0)
-      query = query.where(
-        sql<SqlBool>`document_bigrams(title || E'\\n' || keywords || E'\\n' || description) @> ${pairs}::text[]`,
-      );
+    const narrowed = textPairsOfAny(db, [pattern]);
+    if (narrowed) query = query.where(narrowed);
   }
   const order = parseOrder(filter.order, DOCUMENT_COLUMNS, {
     multiple: false,
@@ -547,7 +556,7 @@ export async function documentsMatchingWords(
   limit: number,
 ): Promise<DocumentRow[]> {
   if (!words.length) return [];
-  return db
+  let query = db
     .selectFrom('document')
     .selectAll()
     .where('id', '!=', excludeId)
@@ -555,11 +564,11 @@ export async function documentsMatchingWords(
     .where('status', '=', DocumentStatus.Converted)
     .where((eb) =>
       eb.or(words.flatMap((w) => [like(db, 'keywords', likePattern(w)), like(db, 'title', likePattern(w))])),
-    )
-    .orderBy('view_count', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+    );
+  // Computed at a document's first view (then kept): every row was read for it on PostgreSQL (20,000: 0.19–0.33 s).
+  const narrowed = textPairsOfAny(db, words.map(likePattern));
+  if (narrowed) query = query.where(narrowed);
+  return query.orderBy('view_count', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
 /**

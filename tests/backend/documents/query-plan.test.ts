@@ -94,6 +94,26 @@ async function subqueryRuns(statement: string, value: number): Promise<Record<st
   return runs;
 }
 
+/**
+ * PostgreSQL's plan for a statement as the backend ran it, with its parameters, where an index can serve at all: on
+ * a table of 1,000 rows a scan is cheaper.
+ */
+async function indexedPlanOf(statement: { sql: string; parameters: readonly unknown[] }): Promise<string> {
+  return withDatabase(backend.dataDir, (db) =>
+    db.connection().execute(async (conn) => {
+      await sql`SET enable_seqscan = off`.execute(conn);
+      try {
+        const explained = await conn.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`EXPLAIN ${statement.sql}`, [...statement.parameters]),
+        );
+        return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+      } finally {
+        await sql`RESET enable_seqscan`.execute(conn);
+      }
+    }),
+  );
+}
+
 const SORTS = TEST_ENGINE === 'postgres' ? /\bSort\b/ : /TEMP B-TREE FOR ORDER BY/;
 
 let author: Member;
@@ -185,21 +205,28 @@ describe('the document lists read their pages in index order', () => {
       expect(res.body.total).toBe(11);
       const count = queries.find((q) => /^select count\(\*\).* from "document"/i.test(q.sql));
       expect(count, queries.map((q) => q.sql).join('\n')).toBeDefined();
-      // Whether an index can serve it at all: on a table of 1,000 rows a scan is cheaper.
-      const plan = await withDatabase(backend.dataDir, (db) =>
-        db.connection().execute(async (conn) => {
-          await sql`SET enable_seqscan = off`.execute(conn);
-          try {
-            const explained = await conn.executeQuery<{ 'QUERY PLAN': string }>(
-              CompiledQuery.raw(`EXPLAIN ${count!.sql}`, [...count!.parameters]),
-            );
-            return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
-          } finally {
-            await sql`RESET enable_seqscan`.execute(conn);
-          }
-        }),
+      expect(await indexedPlanOf(count!)).toMatch(/Bitmap Index Scan on document_text_bigrams/);
+    },
+  );
+
+  it.runIf(TEST_ENGINE === 'postgres')(
+    "a document's related documents, found by its keywords, read the rows holding their pairs of characters",
+    async () => {
+      const doc = await insertDocument(backend.dataDir, { userId: author.user.id, title: '相关文档' });
+      await withDatabase(backend.dataDir, (db) =>
+        db.updateTable('document').set({ keywords: '排序,手册' }).where('id', '=', doc.id).execute(),
       );
-      expect(plan).toMatch(/Bitmap Index Scan on document_text_bigrams/);
+      const queries: { sql: string; parameters: readonly unknown[] }[] = [];
+      const res = await statements.run(queries, () =>
+        api(backend.url, 'GET', '/api/v1/document/related', { query: { id: doc.id } }),
+      );
+      expect(res.status, res.text).toBe(200);
+      const titles: string[] = res.body.document.map((d: { title: string }) => d.title);
+      // Those holding a keyword first (the fallbacks, by category and 热门文档, come after them).
+      expect(titles.slice(0, 4).sort()).toEqual(['Kafka 手册', '排序文档0', '排序文档1', '排序文档2']);
+      const matching = queries.find((q) => /from "document"/i.test(q.sql) && /"keywords" LIKE/.test(q.sql));
+      expect(matching, queries.map((q) => q.sql).join('\n')).toBeDefined();
+      expect(await indexedPlanOf(matching!)).toMatch(/Bitmap Index Scan on document_text_bigrams/);
     },
   );
 
