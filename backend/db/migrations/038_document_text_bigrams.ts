@@ -6,8 +6,9 @@ import { engineOf } from '../dialect';
 // `%`, and pg_trgm's index needs three characters of it where most Chinese words are two (20,000
 // documents, a common two-character word: 0.15–0.22 s a page). This GIN index holds each row's
 // overlapping pairs of characters, the three columns a line apart, so that a pattern's pairs
-// narrow the rows the LIKE then compares (`textPairs()` in modules/document/store.ts, which spells
-// the same expression). SQLite keeps its scan: its LIKE reads 20,000 rows in 0.04 s.
+// narrow the rows the LIKE then compares (`textPairsOfAny()` in modules/document/store.ts, which
+// spells the same expression; a document's related documents use it too). SQLite keeps its scan:
+// its LIKE reads 20,000 rows in 0.04 s.
 // `document_bigrams` splits the text into characters once (substr() would walk a UTF-8 text from
 // its start for each pair); its cost tells the planner to use the index rather than to compute it
 // for each row it reads. ANALYZE gives the planner the pairs' frequencies: without them it took
