@@ -50,6 +50,12 @@ async function downloadsOf(userId: number) {
   );
 }
 
+/** The member's latest dynamics, newest first, as [type, content]. */
+async function latestDynamics(token: string, count: number): Promise<[number, string][]> {
+  const res = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token });
+  return (res.body.dynamic as { type: number; content: string }[]).slice(0, count).map((d) => [d.type, d.content]);
+}
+
 async function uploaderWithDocument(opts: {
   price: number;
   status?: number;
@@ -88,6 +94,9 @@ describe('DownloadDocument for a member with credits', () => {
           .download_count,
     );
     expect(count).toBe(1);
+    // Each side reads what the credits did: the buyer what it cost, the uploader what it earned.
+    expect(await latestDynamics(member.token, 1)).toEqual([[4, '下载了文档《2024年度 报告（终稿）》，花费 3 魔豆']]);
+    expect(await latestDynamics(owner.token, 1)).toEqual([[15, '文档《2024年度 报告（终稿）》被下载，获得 3 魔豆']]);
 
     const file = await fetchLink(res.body.url);
     expect(file.status).toBe(200);
@@ -136,6 +145,15 @@ describe('DownloadDocument for a member with credits', () => {
     expect((await download(doc.id, { token: buyer.token })).status).toBe(200);
     expect(await creditsOf(backend.dataDir, buyer.user.id)).toBe(4);
     expect((await downloadsOf(buyer.user.id)).map((d) => d.is_pay)).toEqual([1, 0]);
+    // Nothing moved the second time, nor when the owner downloaded: no credits said.
+    expect((await latestDynamics(buyer.token, 2)).map(([, content]) => content)).toEqual([
+      `下载了文档《${doc.title}》`,
+      `下载了文档《${doc.title}》，花费 4 魔豆`,
+    ]);
+    expect((await latestDynamics(owner.token, 2)).map(([, content]) => content)).toEqual([
+      `文档《${doc.title}》被下载，获得 4 魔豆`,
+      `下载了文档《${doc.title}》`,
+    ]);
 
     // A purchase older than the duration no longer counts: the next download pays again.
     await withDatabase(backend.dataDir, (db) =>

@@ -11,7 +11,7 @@ import { documentUploadsOf, linkAttachment } from '../attachment/service';
 import { existingCategoryIds, recountCategories } from '../category/service';
 import { groupsOfUser } from '../group/service';
 import { enabledLanguages } from '../language/service';
-import { DynamicType, addCredit, addDynamic, deductCredit, dynamicTitle } from '../user/service';
+import { DynamicType, addCredit, addDynamic, deductCredit, dynamicReward, dynamicTitle } from '../user/service';
 import { documentReviewed, tell } from '../message/service';
 import { recountListed } from './author-counts';
 import { mayUpload } from './access';
@@ -188,14 +188,26 @@ async function initialStatus(db: Database, userId: number): Promise<number> {
   return groups.some((g) => g.enable_document_review === 0) ? DocumentStatus.Pending : DocumentStatus.PendingReview;
 }
 
-/** Credits for today's first `upload_document_limit` uploads (score config). */
-async function uploadReward(ctx: RpcContext, db: Database, userId: number, created: number): Promise<number> {
+/**
+ * The reward of each of `creating` new documents: `score.upload_document` credits for today's
+ * first `upload_document_limit` uploads, 0 for the others, with the credits' name.
+ */
+async function uploadRewards(
+  ctx: RpcContext,
+  db: Database,
+  userId: number,
+  creating: number,
+): Promise<{ rewards: number[]; creditName: string }> {
   const cfg = await ctx.app.settings.snapshot();
   const perDocument = cfg.int('score', 'upload_document');
   const limit = cfg.int('score', 'upload_document_limit');
-  if (perDocument <= 0 || limit <= 0) return 0;
-  const before = (await documentsCreatedSince(db, userId, dayjs().startOf('day').toISOString())) - created;
-  return Math.max(0, Math.min(created, limit - Math.max(before, 0))) * perDocument;
+  const before =
+    perDocument > 0 && limit > 0 ? await documentsCreatedSince(db, userId, dayjs().startOf('day').toISOString()) : 0;
+  const rewarded = perDocument > 0 && limit > 0 ? Math.max(0, Math.min(creating, limit - before)) : 0;
+  return {
+    rewards: Array.from({ length: creating }, (_, i) => (i < rewarded ? perDocument : 0)),
+    creditName: cfg.creditName(),
+  };
 }
 
 export const writeRpcs = [
@@ -249,8 +261,10 @@ export const writeRpcs = [
         // The uploader's row first, as every transaction that changes users and documents locks:
         // nothing taken below (the attachment's row, the new rows' keys) is held while waiting for it.
         await lockRows(trx, 'user', [me.id]);
+        // Counted under the lock, before the new rows: two batches at once share the day's rewards.
+        const { rewards, creditName } = await uploadRewards(ctx, trx, me.id, prepared.length);
         const created: number[] = [];
-        for (const doc of prepared) {
+        for (const [index, doc] of prepared.entries()) {
           const upload = uploads.get(doc.item.attachment_id)!;
           let row: DocumentRow | undefined;
           // A uuid taken already (one chance in 2^64) inserts nothing: another one is drawn.
@@ -275,12 +289,19 @@ export const writeRpcs = [
           }
           // Still unused under the uploader's lock: a request with the same upload at once waited here and loses.
           if (!(await linkAttachment(trx, upload.id, row.id))) throw badRequest('文档文件参数attachment_id不正确');
-          await addDynamic(trx, me.id, DynamicType.Upload, `上传了文档《${dynamicTitle(row.title)}》`);
+          // The uploader reads the reward where it came from, as a registration's or a check-in's.
+          const reward = rewards[index] ?? 0;
+          await addDynamic(
+            trx,
+            me.id,
+            DynamicType.Upload,
+            `上传了文档《${dynamicTitle(row.title)}》${reward > 0 ? `，${dynamicReward(reward, creditName)}` : ''}`,
+          );
           created.push(row.id);
         }
         await setCategoryLinks(trx, created, categoryIds);
         await recountListed(trx, [me.id]);
-        const reward = await uploadReward(ctx, trx, me.id, created.length);
+        const reward = rewards.reduce((sum, credits) => sum + credits, 0);
         if (reward > 0) await addCredit(trx, me.id, reward);
         await queueWaiting(ctx.app, trx, created);
         return created;

@@ -17,7 +17,7 @@ import {
   type DocumentRow,
 } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
-import { DynamicType, addCredit, addDynamic, dynamicTitle, spendCredits } from '../user/service';
+import { DynamicType, addCredit, addDynamic, dynamicCredits, dynamicTitle, spendCredits } from '../user/service';
 import { serveDownload } from './file-route';
 import { downloadUrl } from './link';
 import {
@@ -167,6 +167,7 @@ export const downloadService = defineService(
           await assertWithinLimits(trx, rules);
           // The row keeps why the download cost what it did (我的下载 says it: VIP 免费, 已购买, …).
           const reason = (await freeReason(trx, doc, rules)) ?? 'paid';
+          const paid = me !== null && reason === 'paid' && doc.price > 0;
           if (me && reason === 'paid') {
             if (!(await spendCredits(trx, me.id, doc.price))) throw forbidden(`${cfg.creditName()}不足，无法下载`);
             await addCredit(trx, doc.user_id, doc.price);
@@ -179,7 +180,23 @@ export const downloadService = defineService(
             price: doc.price,
           });
           await bumpCounter(trx, doc.id, 'download_count', 1);
-          if (me) await addDynamic(trx, me.id, DynamicType.Download, `下载了文档《${dynamicTitle(doc.title)}》`);
+          // Both sides read what the credits did: the buyer what it cost, the uploader what it earned.
+          const title = dynamicTitle(doc.title);
+          const credits = dynamicCredits(doc.price, cfg.creditName());
+          if (me)
+            await addDynamic(
+              trx,
+              me.id,
+              DynamicType.Download,
+              paid ? `下载了文档《${title}》，花费 ${credits}` : `下载了文档《${title}》`,
+            );
+          if (paid)
+            await addDynamic(
+              trx,
+              doc.user_id,
+              DynamicType.DocumentDownloaded,
+              `文档《${title}》被下载，获得 ${credits}`,
+            );
         });
         await syncDownloadCount(ctx, doc.id);
         return {

@@ -16,6 +16,7 @@ export {
   addCredit,
   addDynamic,
   dynamicTitle,
+  dynamicCredits,
   dynamicReward,
   bumpFavoriteCount,
   countUsers,

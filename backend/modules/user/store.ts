@@ -367,6 +367,8 @@ export const DynamicType = {
   Share: 12,
   Follow: 13,
   DeleteDocument: 14,
+  /** Ours: another member's paid download of the user's document, with the credits it earned. */
+  DocumentDownloaded: 15,
 } as const;
 
 /**
@@ -379,9 +381,14 @@ export function dynamicTitle(title: string): string {
   return escapeHtml(title);
 }
 
-/** `获得 N <credits>奖励` in a dynamic: the credits' name is the admin's text, escaped as a title is. */
+/** `N <credits>` in a dynamic: the credits' name is the admin's text, escaped as a title is. */
+export function dynamicCredits(amount: number, creditName: string): string {
+  return `${amount} ${escapeHtml(creditName)}`;
+}
+
+/** `获得 N <credits>奖励` in a dynamic. */
 export function dynamicReward(award: number, creditName: string): string {
-  return `获得 ${award} ${escapeHtml(creditName)}奖励`;
+  return `获得 ${dynamicCredits(award, creditName)}奖励`;
 }
 
 export async function addDynamic(db: Database, userId: number, type: number, content: string): Promise<void> {

@@ -81,7 +81,34 @@ describe('CreateDocument', () => {
     // score.upload_document = 5 credits for the first upload of the day (upload_document_limit = 1).
     expect(me.credit_count).toBe(creditsBefore + 5);
     const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: author.token });
-    expect(dynamics.body.dynamic[0]).toMatchObject({ type: 3, content: '上传了文档《城市图书馆的一天》' });
+    // The reward is said where it came from, as a registration's is.
+    expect(dynamics.body.dynamic[0]).toMatchObject({
+      type: 3,
+      content: '上传了文档《城市图书馆的一天》，获得 5 魔豆奖励',
+    });
+  });
+
+  it("says the reward beside the uploads it rewarded, not beside those past the day's upload_document_limit", async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const ids = [];
+    for (const name of ['第一篇', '第二篇'])
+      ids.push((await uploadDocument(backend.url, member.token, textFile(unique(name)), `${name}.txt`)).body.data.id);
+    const created = await api(backend.url, 'POST', '/api/v1/document', {
+      token: member.token,
+      body: {
+        category_id: [topCategory],
+        document: [
+          { title: '第一篇', attachment_id: ids[0] },
+          { title: '第二篇', attachment_id: ids[1] },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
+    expect((dynamics.body.dynamic as { content: string }[]).slice(0, 2).map((d) => d.content)).toEqual([
+      '上传了文档《第二篇》',
+      '上传了文档《第一篇》，获得 5 魔豆奖励',
+    ]);
   });
 
   it('starts at status 6 when every group of the uploader reviews', async () => {
