@@ -122,6 +122,39 @@ describe('/member/document failed conversions', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/document documents others cannot see', { timeout: 20_000 }, () => {
+  it('says what 待审核, 审核拒绝 and 已禁用 mean to the uploader, and nothing beside a public one', async () => {
+    renderApp('/member/document', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/list': {
+          status: 200,
+          body: {
+            total: 4,
+            document: [
+              { id: 4, title: '待审讲义', status: 6, pages: 2, category_id: [7] },
+              { id: 3, title: '被拒讲义', status: 7, pages: 2, category_id: [7] },
+              { id: 2, title: '禁用讲义', status: 4, pages: 2, category_id: [7] },
+              { id: 1, title: '公开讲义', status: 2, pages: 2, category_id: [7] },
+            ],
+          },
+        },
+      },
+    });
+    const row = async (title: string) =>
+      within((await screen.findByRole('link', { name: title })).closest('tr') as HTMLElement);
+    expect((await row('待审讲义')).getByText('审核通过后公开，目前仅您和管理员可以阅读。')).toBeTruthy();
+    expect(
+      (await row('被拒讲义')).getByText('未通过审核，其他人无法阅读或下载。如有疑问，请联系网站管理员。'),
+    ).toBeTruthy();
+    expect(
+      (await row('禁用讲义')).getByText('已被管理员禁用，其他人无法阅读或下载。如有疑问，请联系网站管理员。'),
+    ).toBeTruthy();
+    const publicRow = (await screen.findByRole('link', { name: '公开讲义' })).closest('tr') as HTMLElement;
+    expect(publicRow.querySelector('.app-field__hint')).toBeNull();
+  });
+});
+
 /** 我的文档 holding one document, 讲义, in the category 教育. */
 const ONE_DOCUMENT = {
   'GET /api/v1/document/list': {

@@ -3,6 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { DocumentStatus } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
 import { unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
@@ -182,6 +183,16 @@ function FirstUpload({ userId }: { userId: number }) {
 
 const editButtonId = (doc: Document) => `my-document-edit-${doc.id ?? 0}`;
 
+/**
+ * What a status that keeps the document from others means to its uploader: a review's outcome
+ * (a rejection's message sends them here) or a document an admin disabled.
+ */
+const NOT_PUBLIC_NOTES: Partial<Record<number, string>> = {
+  [DocumentStatus.PendingReview]: '审核通过后公开，目前仅您和管理员可以阅读。',
+  [DocumentStatus.ReviewRejected]: '未通过审核，其他人无法阅读或下载。如有疑问，请联系网站管理员。',
+  [DocumentStatus.Disabled]: '已被管理员禁用，其他人无法阅读或下载。如有疑问，请联系网站管理员。',
+};
+
 export function MyDocuments({ userId }: { userId: number }) {
   const credits = creditName(useSettings());
   const [editing, setEditing] = useState<Document>();
@@ -230,11 +241,15 @@ export function MyDocuments({ userId }: { userId: number }) {
               return (
                 <>
                   <DocumentStatusTag status={doc.status} />
-                  {failure !== undefined && (
+                  {failure !== undefined ? (
                     <>
                       <p className="app-field__error">{failure}</p>
                       <p className="app-field__hint">{failedConversionAdvice(doc)}</p>
                     </>
+                  ) : (
+                    NOT_PUBLIC_NOTES[doc.status ?? DocumentStatus.Pending] && (
+                      <p className="app-field__hint">{NOT_PUBLIC_NOTES[doc.status ?? DocumentStatus.Pending]}</p>
+                    )
                   )}
                 </>
               );
