@@ -39,6 +39,8 @@ export const ConfigSystem = message('ConfigSystem', {
   version: 'string',
   credit_name: 'string',
   sec_icp: 'string',
+  /** Ours: the credits a member loses for each document they delete (`score.delete_document`). */
+  delete_document_credits: 'int32',
 });
 export const ConfigFooter = message('ConfigFooter', {
   about: 'string',

@@ -132,6 +132,8 @@ describe('GetSettings', () => {
       copyright_start_year: '2019',
       version: pkg.version,
       credit_name: '魔豆',
+      // score.delete_document's default: 我的文档 says it before a delete.
+      delete_document_credits: 1,
     });
     // MOREDOC's form, which its web client routes; ours opens it too: every default link must be a page of the SPA.
     expect(res.body.footer).toEqual({

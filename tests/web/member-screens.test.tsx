@@ -218,6 +218,26 @@ describe('/member/document 编辑 by keyboard', { timeout: 20_000 }, () => {
 });
 
 describe('/member/document 删除', { timeout: 20_000 }, () => {
+  it('says before a delete the credits it takes back, when the site takes any', async () => {
+    renderApp('/member/document', {
+      user: member,
+      settings: { ...settings, system: { ...settings.system, credit_name: '魔豆', delete_document_credits: 2 } },
+      backend: ONE_DOCUMENT,
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '删除“讲义”' }));
+    expect(screen.getByText('确定删除？删除后将扣除 2 魔豆')).toBeTruthy();
+  });
+
+  it('asks only 确定删除？ when a delete costs nothing', async () => {
+    renderApp('/member/document', {
+      user: member,
+      settings: { ...settings, system: { ...settings.system, delete_document_credits: 0 } },
+      backend: ONE_DOCUMENT,
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '删除“讲义”' }));
+    expect(screen.getByText('确定删除？')).toBeTruthy();
+  });
+
   it('closes the edit form of a document once it is deleted', async () => {
     let deleted = false;
     renderApp('/member/document', {

@@ -122,6 +122,8 @@ function settingsFromConfig(cfg: ConfigSnapshot, version: string) {
       version,
       credit_name: cfg.str('score', 'credit_name'),
       sec_icp: s('sec_icp'),
+      // 我的文档 asks before a delete that costs credits (docs/api.md, DeleteDocument).
+      delete_document_credits: Math.max(0, cfg.int('score', 'delete_document')),
     },
     footer: Object.fromEntries(FOOTER_LINKS.map(({ key }) => [key, cfg.str('footer', key)])),
     security: {

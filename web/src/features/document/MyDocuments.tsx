@@ -149,6 +149,9 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
 }
 
 function DeleteDocument({ doc, onDeleted }: { doc: Document; onDeleted: () => void }) {
+  const settings = useSettings();
+  // The site takes credits back for a delete (score.delete_document): said before, not found after.
+  const penalty = settings.system?.delete_document_credits ?? 0;
   const remove = useMutation({
     mutationFn: async (_: void, context) => unwrap(await deleteDocuments([doc.id ?? 0], context)),
     onSuccess: () => {
@@ -160,7 +163,7 @@ function DeleteDocument({ doc, onDeleted }: { doc: Document; onDeleted: () => vo
   return (
     <InlineConfirm
       label="删除"
-      question="确定删除？"
+      question={penalty > 0 ? `确定删除？删除后将扣除 ${penalty} ${creditName(settings)}` : '确定删除？'}
       accessibleName={`删除“${doc.title ?? ''}”`}
       busy={remove.isPending}
       onConfirm={() => remove.mutate()}
