@@ -34,6 +34,7 @@ class ScriptedUpload {
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
   onabort: (() => void) | null = null;
+  aborted = false;
   open(method: string, url: string) {
     this.method = method;
     this.url = url;
@@ -46,6 +47,7 @@ class ScriptedUpload {
     ScriptedUpload.sent.push(this);
   }
   abort() {
+    this.aborted = true;
     this.onabort?.();
   }
   get fileName() {
@@ -252,6 +254,26 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(ask.textContent).toContain('还有 1 个文件没有发布');
     await userEvent.click(within(ask).getByRole('button', { name: '留下继续编辑' }));
     expect(screen.getByRole('listitem', { name: '课件.pdf' })).toBeTruthy();
+  });
+
+  it('stops the upload of a row removed, and of every file on its way when the screen is left', async () => {
+    renderUpload({});
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [
+      file('讲义.pdf'),
+      file('习题.pdf'),
+    ]);
+    const removed = await uploadOf('讲义.pdf');
+    const left = await uploadOf('习题.pdf');
+    removed.progress(100, 1024);
+    await userEvent.click(screen.getByRole('button', { name: '移除 讲义.pdf' }));
+    expect(removed.aborted).toBe(true);
+    expect(left.aborted).toBe(false);
+
+    await userEvent.click(screen.getByRole('link', { name: '首页' }));
+    const ask = await screen.findByRole('alertdialog', { name: '离开此页' });
+    await userEvent.click(within(ask).getByRole('button', { name: '离开' }));
+    await waitFor(() => expect(screen.queryByTestId('document-files')).toBeNull());
+    expect(left.aborted).toBe(true);
   });
 
   it('takes the title from the file name cleaned as the server stores it, and counts a title of bidi overrides as none', async () => {

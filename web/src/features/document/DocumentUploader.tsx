@@ -313,6 +313,13 @@ export function DocumentUploader({ userId }: { userId: number }) {
   // A 发布 its checks refuse takes the keyboard to the first wrong field.
   const { ref: list, focusFirstInvalid } = useFirstInvalidFocus<HTMLElement>();
   const started = useRef(new Set<number>());
+  // The uploads on their way, by row: a row removed, or the screen left, stops its upload
+  // instead of sending the rest of the file for nothing (up to the size limit, on a phone's data).
+  const sending = useRef(new Map<number, AbortController>());
+  useEffect(() => {
+    const uploads = sending.current;
+    return () => uploads.forEach((upload) => upload.abort());
+  }, []);
 
   // Keep PARALLEL_UPLOADS uploads going while files wait.
   useEffect(() => {
@@ -323,10 +330,15 @@ export function DocumentUploader({ userId }: { userId: number }) {
     for (const item of next) {
       started.current.add(item.key);
       dispatch({ type: 'start', key: item.key });
+      const upload = new AbortController();
+      sending.current.set(item.key, upload);
       void uploadDocumentFile(item.file, {
         onProgress: (loaded, total) =>
           dispatch({ type: 'progress', key: item.key, progress: total > 0 ? loaded / total : 0 }),
+        signal: upload.signal,
       }).then((result) => {
+        sending.current.delete(item.key);
+        if (upload.signal.aborted) return;
         const attachmentId = result.ok ? result.data.data?.id : undefined;
         const hash = result.ok ? result.data.data?.hash : undefined;
         if (attachmentId) dispatch({ type: 'uploaded', key: item.key, attachmentId, hash });
@@ -395,6 +407,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
   const remove = (key: number) => {
     const index = items.findIndex((item) => item.key === key);
     const neighbour = items[index + 1] ?? items[index - 1];
+    sending.current.get(key)?.abort();
     flushSync(() => dispatch({ type: 'remove', key }));
     const row = neighbour && list.current?.querySelector(`[data-key="${neighbour.key}"]`);
     (
