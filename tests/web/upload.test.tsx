@@ -472,7 +472,8 @@ describe('a member whose documents are reviewed', () => {
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('待审核')).toBeTruthy();
-    expect(within(statuses).getByText('审核通过后公开')).toBeTruthy();
+    // A state to wait for, not written as the failures are (in red).
+    expect(within(statuses).getByText('审核通过后公开').className).toBe('app-upload__note');
     expect(within(statuses).queryByRole('link', { name: '阅读' })).toBeNull();
   });
 

@@ -260,7 +260,7 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                   </span>
                 ) : (
                   doc.status === DocumentStatus.PendingReview && (
-                    <span className="app-upload__reason">审核通过后公开</span>
+                    <span className="app-upload__note">审核通过后公开</span>
                   )
                 )}
                 {doc.status === DocumentStatus.Converted && path && <Link to={path}>阅读</Link>}
