@@ -1,5 +1,5 @@
 // Layouts of the member's screens that broke on a phone or a wide screen (issue 46): a failed
-// row of 我的文档 at 390 px, its edit form opened from far down the list, and the checkout's
+// row of 我的文档 at 390 px, its long titles and reasons at 1280 px, its edit form opened from far down the list, and the checkout's
 // 支付方式 and buttons at 1280 and 390 px; the header's first row (the site's name, 开通会员 and
 // the visitor's or member's links) at 390 px.
 import { describe, expect, it } from 'vitest';
@@ -60,6 +60,31 @@ describe('我的文档 on a phone', () => {
     expect(await tag.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     expect(reasonBox.y).toBeGreaterThanOrEqual(tagBox.y + tagBox.height - 1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
+
+describe('我的文档 on a wide screen', () => {
+  it('wraps a long title and a failed conversion’s reason, so that every row’s 编辑 and 删除 show at 1280 px', async () => {
+    const member = await registerMember(site.backendUrl);
+    await insertDocument(site.dataDir, { userId: member.user.id, title: '很长的文件名'.repeat(33), status: 2 });
+    const failed = await insertDocument(site.dataDir, { userId: member.user.id, title: '损坏的试卷', status: 3 });
+    await withDatabase(site.dataDir, (db) =>
+      db
+        .updateTable('document')
+        .set({ convert_error: '文件已损坏或不完整（第 1 页起内容缺失），请上传完整的文件'.repeat(2) })
+        .where('id', '=', failed.id)
+        .execute(),
+    );
+    const page = await memberPage(member, 1280);
+    await page.goto('/member/document');
+    const wrap = page.locator('.app-member__list-wrap');
+    for (const title of ['很长的文件名'.repeat(33), '损坏的试卷']) {
+      const remove = page.getByRole('button', { name: `删除“${title}”` });
+      await remove.waitFor();
+      const [wrapBox, removeBox] = [await box(wrap), await box(remove)];
+      expect(removeBox.x + removeBox.width).toBeLessThanOrEqual(wrapBox.x + wrapBox.width);
+    }
+    expect(await wrap.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
   });
 });
 
