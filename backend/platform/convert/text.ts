@@ -36,9 +36,19 @@ export function normalizeExtractedText(text: string): string {
 // MuPDF adds a space where justified text leaves a wide gap: either would split a word for search.
 const WHITESPACE_BETWEEN_HAN = /(?<=\p{Script=Han})\s+(?=\p{Script=Han})/gu;
 
+// A line of Chinese is also cut after a comma or an opening bracket (“讲起，\n适合”), before
+// punctuation, or inside a run of full-width letters (“ＰＹＴＨＯ\nＮ”): read as a space, that
+// break shows in every snippet and description (“讲起， 适合”) and splits the word. Taken out
+// before NFKC, while the letters are still full-width. A break after the end of a sentence
+// (。！？, a closing bracket or quote) may be the writer's own line and stays, as does a blank line.
+const FULL_WIDTH_ALNUM = '\\uFF10-\\uFF19\\uFF21-\\uFF3A\\uFF41-\\uFF5A';
+const BEFORE_BREAK = `\\p{Script=Han}${FULL_WIDTH_ALNUM}，、：；（［｛《〈「『【〔〖“‘`;
+const AFTER_BREAK = `\\p{Script=Han}${FULL_WIDTH_ALNUM}\\u3001-\\u303F\\uFF01-\\uFF65”’`;
+const LINE_BREAK_IN_A_SENTENCE = new RegExp(`(?<=[${BEFORE_BREAK}])(?!\\s*\\n\\s*\\n)\\s+(?=[${AFTER_BREAK}])`, 'gu');
+
 /** A document's text as MuPDF extracts it → normalised, Chinese words whole, no trailing blanks. */
 export function normalizeDocumentText(text: string): string {
-  return normalizeExtractedText(text)
+  return normalizeExtractedText(text.replace(LINE_BREAK_IN_A_SENTENCE, ''))
     .replace(WHITESPACE_BETWEEN_HAN, '')
     .replace(/[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')

@@ -40,6 +40,16 @@ describe('normalizeDocumentText', () => {
     );
   });
 
+  it('joins a line cut after a comma, before punctuation or inside full-width letters, not after a sentence', () => {
+    expect(normalizeDocumentText('本教程从变量、函数讲起，\n适合零基础的读者“花\n谢花飞”，\n《红楼梦\n》')).toBe(
+      '本教程从变量、函数讲起，适合零基础的读者“花谢花飞”，《红楼梦》',
+    );
+    expect(normalizeDocumentText('全角ＰＹＴＨＯ\nＮ教程（第１\n２版）')).toBe('全角PYTHON教程（第12版）');
+    expect(normalizeDocumentText('第一行到此为止。\n第二行“引文”\n第三段，\n\n第四段，\nHello world')).toBe(
+      '第一行到此为止。\n第二行“引文”\n第三段，\n\n第四段，\nHello world',
+    );
+  });
+
   it('drops the space MuPDF puts into justified Chinese and trailing blanks', () => {
     expect(normalizeDocumentText('  修复 师王老师  \n')).toBe('修复师王老师');
   });
