@@ -139,6 +139,10 @@ export default fp<BackendClientOptions>(
         headers['x-forwarded-for'] = request.ip;
         headers['x-real-ip'] = request.ip;
         headers['x-request-id'] = request.id;
+        // What the backend records of its caller (a search the first screen makes: the admin's
+        // search records) names the visitor's browser, as the SPA's own call would.
+        const userAgent = request.headers['user-agent'];
+        if (userAgent) headers['user-agent'] = userAgent;
       }
       const timeout = options.timeoutMs ?? opts.timeoutMs;
       try {

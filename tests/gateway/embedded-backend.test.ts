@@ -70,6 +70,18 @@ describe('the embedded backend in the gateway', () => {
     expect(await addressesLogged()).toEqual(['127.0.0.1', '203.0.113.10', '203.0.113.9']);
   });
 
+  it("records the visitor's address and browser for the search a search page's first screen makes", async () => {
+    const userAgent = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148';
+    const page = await send(`${gw.url}/search?wd=${encodeURIComponent('首屏搜索记录')}`, {
+      headers: { accept: 'text/html', 'user-agent': userAgent },
+    });
+    expect(page.status).toBe(200);
+    const records = await withDatabase(dataDir, (db) =>
+      db.selectFrom('search_record').select(['ip', 'user_agent']).where('keywords', '=', '首屏搜索记录').execute(),
+    );
+    expect(records).toEqual([{ ip: '127.0.0.1', user_agent: userAgent }]);
+  });
+
   it('answers through the gateway only: it has no URL of its own', async () => {
     expect(Object.keys(backend).sort()).toEqual([
       'backendChanges',
