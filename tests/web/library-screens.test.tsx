@@ -294,6 +294,10 @@ describe('search', { timeout: 20_000 }, () => {
     ).toBe('/library/7/1');
     const request = calls(fetchMock, '/api/v1/document/search')[0] as URL;
     expect(request.searchParams.get('wd')).toBe('麒麟');
+    // The articles are searched on their own page, one link away.
+    expect(screen.getByRole('link', { name: '在文章资讯中搜索“麒麟”' }).getAttribute('href')).toBe(
+      '/article?wd=%E9%BA%92%E9%BA%9F',
+    );
 
     await userEvent.click(within(screen.getByRole('group', { name: '时间' })).getByRole('link', { name: '一周内' }));
     await waitFor(() => expect(location(router)).toBe('/search?wd=%E9%BA%92%E9%BA%9F&period=week'));
@@ -356,6 +360,9 @@ describe('search', { timeout: 20_000 }, () => {
     expect(screen.queryByText('请检查输入是否正确，或者换一个更简短、更常用的关键词。')).toBeNull();
     expect(screen.getByRole('link', { name: '清除筛选条件' }).getAttribute('href')).toBe(
       '/search?wd=%E5%A4%A9%E6%96%87&sort=latest',
+    );
+    expect(screen.getByRole('link', { name: '在文章资讯中搜索“天文”' }).getAttribute('href')).toBe(
+      '/article?wd=%E5%A4%A9%E6%96%87',
     );
   });
 

@@ -13,7 +13,7 @@ import { Input } from '../../ui/semi-extra';
 import { EmptyState } from '../../ui/states';
 import { MAX_QUERY_LENGTH, QueryLimitNote } from '../search/SearchBox';
 import { ArticleMeta } from './ArticleList';
-import { articlePath, searchArticlesQuery } from './api';
+import { articlePath, articleSearchPath, searchArticlesQuery } from './api';
 import './article.css';
 
 const SEARCH_PAGE_SIZE = 10;
@@ -24,8 +24,7 @@ export function ArticleSearchBox({ initial = '', path = '/article' }: { initial?
   const [text, setText] = useState(initial);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const wd = text.trim();
-    navigate(wd ? `${path}?wd=${encodeURIComponent(wd)}` : path);
+    navigate(articleSearchPath(text.trim(), path));
   };
   return (
     <form className="app-article-search" role="search" aria-label="搜索文章" onSubmit={submit}>

@@ -1,6 +1,7 @@
 // `/search?wd=…`: full-text results with highlighted snippets, the time taken, filters
-// (category, format, industry, date), order and paging, all in the address. An empty query or
-// no hit offers suggestions. The advertisement slots of the search page have their places.
+// (category, format, industry, date), order and paging, all in the address, and a link to the
+// same words in the articles' search. An empty query or no hit offers suggestions. The
+// advertisement slots of the search page have their places.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -22,6 +23,7 @@ import { useQueryValues } from '../../kit/routing/query-values';
 import { plainText } from '../../ui/plain-text';
 import { EmptyState } from '../../ui/states';
 import { AdSlot } from '../advertisement/AdSlot';
+import { articleSearchPath } from '../article/api';
 import { categoryChoices, useDocumentCategories } from '../category/category-tree';
 import { DocumentFilterChips } from '../document/DocumentFilterChips';
 import { documentPath, documentPathById } from '../document/document-links';
@@ -170,6 +172,10 @@ export function SearchScreen() {
                     : ''}
                 </span>
               </h1>
+              {/* This page finds documents; the articles have their own search, one link away. */}
+              <p className="app-search__elsewhere">
+                找文章？<Link to={articleSearchPath(state.wd)}>在文章资讯中搜索“{state.wd}”</Link>
+              </p>
               <FilterLine label="分类" htmlFor="search-category">
                 <select
                   id="search-category"
