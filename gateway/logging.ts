@@ -77,9 +77,11 @@ export function readableLine(record: Record<string, unknown>): string | null {
       ...extra,
     ].join(' ');
   }
-  const err = record.err as { message?: string; stack?: string } | undefined;
+  // An Error as pino serialises it (its stack, else its message); any other `err` (a reason
+  // given as a string) stays a field like the others.
+  const err = typeof record.err === 'object' ? (record.err as { message?: string; stack?: string } | null) : null;
   const fields = Object.entries(record)
-    .filter(([k, v]) => !OMITTED.has(k) && k !== 'err' && v !== undefined)
+    .filter(([k, v]) => !OMITTED.has(k) && !(k === 'err' && err) && v !== undefined)
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
   const line = [time, tag, `${from}${String(record.msg ?? '')}`, ...fields].join(' ');
   return err?.stack ? `${line}\n${err.stack}` : err?.message ? `${line} error=${err.message}` : line;

@@ -2,6 +2,9 @@
 // LOG_LEVEL=warn keeps them, refusals explained by the guard that made them, and no
 // credential from a query string or a download link (issue 18 §2.8).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import { PassThrough } from 'node:stream';
+import { loggerOptions, textLogStream } from '../../gateway/logging';
 import { loggableUrl } from '../../gateway/plugins/access-log';
 import {
   json,
@@ -176,5 +179,29 @@ describe('loggableUrl', () => {
     expect(loggableUrl('/a?%74oken=t')).toBe('/a?%74oken=[redacted]');
     expect(loggableUrl('/download')).toBe('/download');
     expect(loggableUrl('/downloads/x')).toBe('/downloads/x');
+  });
+});
+
+describe('LOG_FORMAT=text', () => {
+  it("keeps the reason of a fault, whether an Error or a sentence, on the fault's line", async () => {
+    const out = new PassThrough();
+    const written: string[] = [];
+    out.on('data', (chunk: Buffer) => written.push(chunk.toString('utf8')));
+    const app = Fastify({ logger: loggerOptions('info', textLogStream(out)) });
+    await app.ready();
+    app.log.warn(
+      { url: 'http://localhost/', err: 'late: over 800 ms' },
+      'the first screen of a page could not be rendered',
+    );
+    app.log.warn({ err: new Error('socket hang up') }, 'a call failed');
+    await app.close();
+    const lines = written.join('').split('\n');
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^\d\d:\d\d:\d\d WARN {2}the first screen of a page could not be rendered url=http:\/\/localhost\/ err=late: over 800 ms$/,
+      ),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d WARN {2}a call failed$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^Error: socket hang up$/));
   });
 });
