@@ -67,7 +67,7 @@ const POSTGRES_SUITES = [
 const SLOW = [
   'tests/backend/convert/**/*.test.ts',
   'tests/backend/documents/{conversion,page-images,restart}.test.ts',
-  'tests/backend/{server-process,worker-process,blobs-copy,heap}.test.ts',
+  'tests/backend/{server-process,worker-process,blobs-copy,heap,command-options}.test.ts',
   'tests/gateway/server-process.test.ts',
   'tests/ops/{convert-bundle,database-url,docker,npm-start,scale-faults}.test.ts',
 ];

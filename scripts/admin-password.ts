@@ -11,6 +11,9 @@ import { ConfigError, loadBackendConfig } from '../backend/config';
 import { openDatabase, openPostgres } from '../backend/db';
 import { resetAdminPassword } from '../backend/modules/user/seed';
 import { DEFAULT_PASSWORD_COST } from '../backend/platform/auth/password';
+import { commandOptions } from './command-options';
+
+const USAGE = 'npm run admin:password  (DATA_DIR or DATABASE_URL name the site; ADMIN_PASSWORD, the password to set)';
 
 /** Sets the admin's new password; answers the lines to print. */
 export async function adminPassword(
@@ -41,11 +44,13 @@ export async function adminPassword(
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  adminPassword(process.env).then(
-    (text) => process.stdout.write(text),
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    },
-  );
+  Promise.resolve()
+    .then(() => (commandOptions(process.argv.slice(2), {}, USAGE) ? adminPassword(process.env) : ''))
+    .then(
+      (text) => process.stdout.write(text),
+      (error: unknown) => {
+        process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
+    );
 }

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadBackendConfig } from '../backend/config';
 import { LocalBlobStore } from '../backend/platform/blobs/local-blob-store';
 import { S3BlobStore, S3BucketCheckError } from '../backend/platform/blobs/s3-blob-store';
+import { commandOptions } from './command-options';
 
 /** The folders of DATA_DIR that hold blobs (attachment/receive-file.ts); the database, secrets and sitemaps stay. */
 const BLOB_FOLDERS = ['uploads', 'documents'];
@@ -101,12 +102,12 @@ function progressLine(p: CopyProgress): string {
   return `blobs:copy: ${p.copied + p.skipped + p.failed}/${p.total} files (copied ${p.copied}, already there ${p.skipped}, failed ${p.failed}), ${megabytes(p.bytes)} uploaded`;
 }
 
-function parseEvery(argv: readonly string[]): number {
-  const at = argv.indexOf('--every');
-  if (at === -1) return 100;
-  const value = Number(argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1)
-    throw new ConfigError(`--every must be a positive integer, got "${argv[at + 1] ?? ''}"`);
+const USAGE = 'npm run blobs:copy [-- --every N]  (DATA_DIR and the S3_* variables name the source and the bucket)';
+
+function parseEvery(raw: string | undefined): number {
+  if (raw === undefined) return 100;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`--every must be a positive integer, got "${raw}"`);
   return value;
 }
 
@@ -115,7 +116,9 @@ export async function main(env: Record<string, string | undefined>, argv: readon
   let source: LocalBlobStore;
   let every: number;
   try {
-    every = parseEvery(argv);
+    const options = commandOptions(argv, { every: { type: 'string' } }, USAGE);
+    if (!options) return 0;
+    every = parseEvery(options.every);
     const config = loadBackendConfig(env);
     if (!config.s3)
       throw new ConfigError(

@@ -16,6 +16,7 @@ import type pg from 'pg';
 import { ConfigError, parseDatabaseUrl } from '../backend/config';
 import { DatabaseStartError, openPostgres, type Database } from '../backend/db';
 import { postgresPool } from '../backend/db/postgres';
+import { commandOptions } from './command-options';
 
 const MIGRATION_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
 /** Bind parameters of one INSERT at most (PostgreSQL's limit is 65,535). */
@@ -215,26 +216,22 @@ export async function copySqliteToPostgres(options: {
   }
 }
 
-function argument(argv: readonly string[], name: string): string | undefined {
-  const at = argv.indexOf(name);
-  if (at === -1) return undefined;
-  const value = argv[at + 1];
-  if (value === undefined || value.startsWith('--')) throw new ConfigError(`${name} needs a value`);
-  return value;
-}
+const USAGE = 'npm run db:copy -- --to "postgres://…" [--from DATA_DIR/moredoc.db]';
 
 export async function main(env: Record<string, string | undefined>, argv: readonly string[]): Promise<number> {
   let from: string;
   let to: string;
   try {
-    const given = argument(argv, '--to');
+    const options = commandOptions(argv, { to: { type: 'string' }, from: { type: 'string' } }, USAGE);
+    if (!options) return 0;
+    const given = options.to;
     if (!given)
       throw new ConfigError(
         '--to must name the PostgreSQL database to copy into, e.g. --to "postgres://moredoc:…@db:5432/moredoc"',
       );
     parseDatabaseUrl(given);
     to = given;
-    from = path.resolve(argument(argv, '--from') ?? path.join(env.DATA_DIR?.trim() || './data', 'moredoc.db'));
+    from = path.resolve(options.from ?? path.join(env.DATA_DIR?.trim() || './data', 'moredoc.db'));
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`db:copy: ${error.message}\n`);

@@ -1,0 +1,82 @@
+// The operator's commands (`npm run admin:password`, `db:copy`, `blobs:copy`) refuse an option they
+// do not take, naming it, and answer `--help` with their usage, before they do anything: a mistyped
+// option is not ignored while the command goes on with its defaults (the admin's password changed,
+// another database copied, the files sent to the bucket).
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { api, startBackend, type StartedBackend } from '../helpers/backend';
+import { databaseEnv } from '../helpers/test-database';
+
+const run = promisify(execFile);
+const repo = join(import.meta.dirname, '../..');
+
+/** Runs `scripts/<script>.ts` as `npm run` does (through tsx), with only `env` and PATH. */
+async function command(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], {
+      cwd: repo,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+let site: StartedBackend | undefined;
+afterEach(async () => {
+  await site?.close();
+  site = undefined;
+});
+
+const signIn = (url: string, password: string) =>
+  api(url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password } });
+
+describe("the operator's commands", { timeout: 60_000 }, () => {
+  it('admin:password answers --help with its usage and refuses --reset, the password left as it was', async () => {
+    site = await startBackend();
+    const env = { ...(await databaseEnv(site.dataDir)), DATA_DIR: site.dataDir };
+    const help = await command('admin-password', ['--help'], env);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^usage: npm run admin:password/);
+    const mistyped = await command('admin-password', ['--reset'], env);
+    expect(mistyped.code).toBe(1);
+    expect(mistyped.stdout).toBe('');
+    expect(mistyped.stderr).toContain("Unknown option '--reset'");
+    expect((await signIn(site.url, site.adminPassword)).status).toBe(200);
+  });
+
+  it('db:copy refuses --form for --from, naming it', async () => {
+    const refused = await command(
+      'db-copy',
+      ['--to', 'postgres://moredoc:secret@127.0.0.1:9/moredoc', '--form', '/backup/moredoc.db'],
+      { DATA_DIR: repo },
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("db:copy: Unknown option '--form'");
+    expect(refused.stderr).toContain('usage: npm run db:copy -- --to');
+  });
+
+  it('blobs:copy refuses --evry for --every, naming it, and answers --help', async () => {
+    const env = {
+      DATA_DIR: repo,
+      S3_BUCKET: 'moredoc',
+      S3_ENDPOINT: 'http://127.0.0.1:9',
+      S3_FORCE_PATH_STYLE: 'true',
+    };
+    const refused = await command('blobs-copy', ['--evry', '5'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("Unknown option '--evry'");
+    const help = await command('blobs-copy', ['--help'], env);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^usage: npm run blobs:copy/);
+  });
+});
