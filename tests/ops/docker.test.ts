@@ -274,7 +274,14 @@ describe('docker-compose.yml with the postgres profile', () => {
     expect(section).toContain('COMPOSE_PROFILES=postgres');
     expect(section).toMatch(/DATABASE_URL=postgres:\/\/moredoc:[^@]+@postgres:5432\/moredoc/);
     expect(section).toContain('db-copy.mjs --to');
-    expect(section).toContain('docker compose exec postgres pg_dump');
+    expect(section).toContain('docker compose exec -T postgres pg_dump');
+  });
+
+  it("has docs/operations.md write a command's output to a file only without a terminal (`compose exec -T`), which would mangle a dump", async () => {
+    const operations = await readRepo('docs/operations.md');
+    const redirected = [...operations.matchAll(/docker compose exec [^`]*?>[^`]*`/g)].map((m) => m[0]);
+    expect(redirected.length).toBeGreaterThanOrEqual(2);
+    expect(redirected.filter((command) => !command.startsWith('docker compose exec -T '))).toEqual([]);
   });
 });
 
