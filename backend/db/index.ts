@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type LogEvent, type Migration, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql, type LogEvent, type Migration, type SqliteDatabase } from 'kysely';
 import type { PostgresOptions } from './postgres';
 import { isUnreachableCode } from './socket-errors';
+import { DatabaseStartError } from './start-error';
 import type { DB } from './schema';
 import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_content';
@@ -222,6 +223,20 @@ async function migrate(db: Database): Promise<void> {
     provider: { getMigrations: async () => migrations },
     allowUnorderedMigrations: true,
   });
+  // A database a newer version migrated (a site taken back to this version without the backup
+  // of its upgrade) has migrations this version lacks: say so, rather than Kysely's "corrupted".
+  const known = new Set(Object.keys(migrations));
+  const executed = await sql<{ name: string }>`SELECT name FROM kysely_migration`
+    .execute(db)
+    .then((result) => result.rows.map((row) => row.name))
+    .catch(() => [] as string[]);
+  const unknown = executed.filter((name) => !known.has(name)).sort();
+  if (unknown.length > 0) {
+    await db.destroy();
+    throw new DatabaseStartError(
+      `the database was brought up to date by a newer version of the site (migration ${unknown.join(', ')}, which this version does not have); migrations only go forward: run that version again, or restore the backup taken before the upgrade (docs/operations.md, "Upgrading")`,
+    );
+  }
   const { error } = await migrator.migrateToLatest();
   if (error) {
     await db.destroy();

@@ -3,10 +3,36 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../backend/db';
+import { DatabaseStartError, openDatabase } from '../../backend/db';
 import { JobQueue, jobKind } from '../../backend/platform/jobs/job-queue';
 
 describe('migrations', () => {
+  it('refuse a database a newer version migrated, saying so and naming its migration, rather than "corrupted"', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrations-'));
+    try {
+      const first = await openDatabase(dataDir);
+      await first.db.destroy();
+      // The site taken back to this version after a newer one ran its migrations.
+      const raw = new SQLite(path.join(dataDir, 'moredoc.db'));
+      raw
+        .prepare('INSERT INTO kysely_migration (name, timestamp) VALUES (?, ?)')
+        .run('999_from_a_newer_version', new Date().toISOString());
+      raw.close();
+      const opening = openDatabase(dataDir);
+      await expect(opening).rejects.toThrow(DatabaseStartError);
+      await expect(opening).rejects.toThrow(
+        /brought up to date by a newer version of the site \(migration 999_from_a_newer_version, which this version does not have\).*restore the backup taken before the upgrade/,
+      );
+      const after = new SQLite(path.join(dataDir, 'moredoc.db'), { readonly: true });
+      expect(
+        after.prepare("SELECT count(*) AS n FROM kysely_migration WHERE name = '999_from_a_newer_version'").get(),
+      ).toEqual({ n: 1 });
+      after.close();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('run a migration that landed after later ones had already run', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrations-'));
     try {
