@@ -6,7 +6,17 @@ import { exitOnError, startBackendProcess } from './process';
 
 async function main(): Promise<void> {
   const { config, app } = await startBackendProcess();
-  const address = await app.listen({ host: config.host, port: config.port });
+  let address: string;
+  try {
+    address = await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    // A port taken or an address not this machine's: one line, as for a bad setting, no stack.
+    await app.close();
+    console.error(
+      `The backend could not start on ${config.host}:${config.port} (BACKEND_HOST, BACKEND_PORT): ${error instanceof Error ? error.message : String(error)}`,
+    );
+    process.exit(1);
+  }
   console.log(`MOREDOC-compatible backend listening on ${address} (${storageLine(storagePlaces(config))})`);
   const admin = app.initialAdmin;
   if (admin) {

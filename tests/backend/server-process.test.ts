@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +40,23 @@ describe('npm run backend', () => {
     const { code, stderr } = await run({ BACKEND_PORT: 'eighty' }, null);
     expect(code).toBe(1);
     expect(stderr).toContain('Configuration error: BACKEND_PORT must be an integer between 0 and 65535, got "eighty"');
+  });
+
+  it('exits with status 1 and one line when its port is taken', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-server-'));
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      const { code, stderr } = await run({ DATA_DIR: dataDir, BACKEND_PORT: String(port) }, null);
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        `The backend could not start on 127.0.0.1:${port} (BACKEND_HOST, BACKEND_PORT): listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it.each([
