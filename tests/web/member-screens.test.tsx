@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
-import { clearToasts } from '../../web/src/kit/toasts/toast-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { fakePolling, nextPoll } from './polling';
 import { member, renderApp, settings, type Backend } from './render-app';
 
@@ -236,6 +236,17 @@ describe('/member/document 删除', { timeout: 20_000 }, () => {
     });
     await userEvent.click(await screen.findByRole('button', { name: '删除“讲义”' }));
     expect(screen.getByText('确定删除？')).toBeTruthy();
+  });
+
+  it('says the document is deleted and whom to ask to have it back, not a recycle bin the member has not', async () => {
+    renderApp('/member/document', {
+      user: member,
+      backend: { ...ONE_DOCUMENT, 'DELETE /api/v1/document': { status: 200, body: {} } },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '删除“讲义”' }));
+    await userEvent.click(screen.getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(toasts.value.map((t) => t.title)).toEqual(['删除成功']));
+    expect(toasts.value[0]?.description).toBe('“讲义”已删除。如需恢复，请联系网站管理员。');
   });
 
   it('closes the edit form of a document once it is deleted', async () => {

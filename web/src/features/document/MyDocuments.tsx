@@ -156,7 +156,9 @@ function DeleteDocument({ doc, onDeleted }: { doc: Document; onDeleted: () => vo
     mutationFn: async (_: void, context) => unwrap(await deleteDocuments([doc.id ?? 0], context)),
     onSuccess: () => {
       onDeleted();
-      toast.success('删除成功', `“${doc.title ?? ''}”已移入回收站`);
+      // The backend moves it to the admins' recycle bin, a screen a member does not have: the
+      // member reads that it is gone and whom to ask to have it back (docs/product.md).
+      toast.success('删除成功', `“${doc.title ?? ''}”已删除。如需恢复，请联系网站管理员。`);
     },
     onError: (error) => toastFailure('删除失败', error),
   });
