@@ -210,6 +210,39 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(unitOf(screen.getByLabelText('价格', { selector: '#upload-batch-price' }))).toBe('魔豆');
   });
 
+  it('marks a wrong 统一设置 price on 统一设置 itself and gives the rows only a price they accept', async () => {
+    renderUpload({});
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [
+      file('讲义.pdf'),
+      file('课件.pdf'),
+    ]);
+    const rows = ['讲义.pdf', '课件.pdf'].map((name) => screen.getByRole('listitem', { name }));
+    const batch = screen.getByRole('group', { name: '统一设置' });
+    const batchPrice = within(batch).getByLabelText('价格');
+    await userEvent.clear(batchPrice);
+    await userEvent.type(batchPrice, '5');
+    await userEvent.type(batchPrice, '-3');
+
+    expect(within(batch).getByRole('alert').textContent).toBe('价格必须是不小于 0 的整数');
+    expect(batchPrice.getAttribute('aria-invalid')).toBe('true');
+    expect(batchPrice.getAttribute('aria-describedby')).toContain('upload-batch-price-error');
+    for (const row of rows) {
+      expect((within(row).getByLabelText('价格') as HTMLInputElement).value).toBe('5');
+      expect(within(row).queryByText('价格必须是不小于 0 的整数')).toBeNull();
+    }
+    // A file picked now takes the price 统一设置 last gave, not the wrong one.
+    await userEvent.upload(screen.getByTestId('document-files') as HTMLInputElement, [file('试卷.pdf')]);
+    const later = screen.getByRole('listitem', { name: '试卷.pdf' });
+    expect((within(later).getByLabelText('价格') as HTMLInputElement).value).toBe('5');
+
+    await userEvent.clear(batchPrice);
+    await userEvent.type(batchPrice, '12');
+    expect(within(batch).queryByRole('alert')).toBeNull();
+    expect(batchPrice.getAttribute('aria-invalid')).toBeNull();
+    for (const row of [...rows, later])
+      expect((within(row).getByLabelText('价格') as HTMLInputElement).value).toBe('12');
+  });
+
   it('offers 重试 for an upload cut off or refused for a while, in Chinese, and not for a file the server refused', async () => {
     renderUpload({});
     const input = (await screen.findByTestId('document-files')) as HTMLInputElement;

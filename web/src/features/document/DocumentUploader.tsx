@@ -33,6 +33,7 @@ import { useSettings } from '../settings/use-settings';
 import { documentFormatsQuery, uploadDocumentFile } from '../upload/api';
 import {
   checkDetails,
+  checkPrice,
   DESCRIPTION_MAX,
   newItems,
   TITLE_MAX,
@@ -306,7 +307,11 @@ export function DocumentUploader({ userId }: { userId: number }) {
   const formats = useQuery(documentFormatsQuery());
   const tree = useDocumentCategories();
   const [items, dispatch] = useReducer(uploadQueue, []);
+  // 统一设置: what it gave the rows (and gives the files picked later), and its price as typed,
+  // which reaches the rows only once it is a price they accept; until then it is marked there.
   const [batch, setBatch] = useState<{ categoryId?: number; price: string }>({ price: '0' });
+  const [batchPrice, setBatchPrice] = useState(batch.price);
+  const batchPriceError = checkPrice(batchPrice);
   const [published, setPublished] = useState<string[]>([]);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -489,19 +494,24 @@ export function DocumentUploader({ userId }: { userId: number }) {
               <label htmlFor="upload-batch-price">价格</label>
               <Input
                 id="upload-batch-price"
-                value={batch.price}
+                value={batchPrice}
                 inputMode="numeric"
                 suffix={
                   <span id="upload-batch-price-unit" className="app-upload__unit">
                     {credits}
                   </span>
                 }
-                aria-describedby="upload-batch-price-unit"
+                validateStatus={batchPriceError ? 'error' : 'default'}
+                aria-invalid={batchPriceError ? true : undefined}
+                aria-describedby={`upload-batch-price-unit${batchPriceError ? ' upload-batch-price-error' : ''}`}
                 onChange={(price: string) => {
+                  setBatchPrice(price);
+                  if (checkPrice(price)) return;
                   setBatch((b) => ({ ...b, price }));
                   dispatch({ type: 'apply-to-all', patch: { price } });
                 }}
               />
+              <FieldError id="upload-batch-price-error" message={batchPriceError} />
             </span>
           </div>
           <ul className="app-upload__items">

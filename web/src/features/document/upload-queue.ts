@@ -128,24 +128,28 @@ export function newItems(
   });
 }
 
+/** What is wrong with a typed price (a row's, or 统一设置's before it reaches the rows); undefined when nothing. */
+export function checkPrice(typed: string): string | undefined {
+  const price = typed.trim();
+  return price === ''
+    ? '请输入价格'
+    : !/^\d+$/.test(price)
+      ? '价格必须是不小于 0 的整数'
+      : Number(price) > PRICE_MAX
+        ? `价格不能超过 ${PRICE_MAX}`
+        : undefined;
+}
+
 /** The checks of a file's details before it is published; null when they pass. */
 export function checkDetails(
   item: Pick<UploadItem, 'title' | 'categoryId' | 'price' | 'description'>,
 ): Errors<DetailField> | null {
-  const price = item.price.trim();
   return collectErrors<DetailField>({
     title:
       checkRequired(cleanName(item.title), '请输入文档标题') ??
       checkMaxLength(cleanName(item.title), TITLE_MAX, '文档标题'),
     category: item.categoryId ? undefined : '请选择文档分类',
-    price:
-      price === ''
-        ? '请输入价格'
-        : !/^\d+$/.test(price)
-          ? '价格必须是不小于 0 的整数'
-          : Number(price) > PRICE_MAX
-            ? `价格不能超过 ${PRICE_MAX}`
-            : undefined,
+    price: checkPrice(item.price),
     description: checkMaxLength(item.description.trim(), DESCRIPTION_MAX, '文档简介'),
   });
 }
