@@ -235,7 +235,10 @@ describe('member upload', { timeout: 20_000 }, () => {
     const later = screen.getByRole('listitem', { name: '试卷.pdf' });
     expect((within(later).getByLabelText('价格') as HTMLInputElement).value).toBe('5');
 
+    // Emptied to type a new price: nothing marked yet, and the rows keep theirs.
     await userEvent.clear(batchPrice);
+    expect(within(batch).queryByRole('alert')).toBeNull();
+    expect((within(later).getByLabelText('价格') as HTMLInputElement).value).toBe('5');
     await userEvent.type(batchPrice, '12');
     expect(within(batch).queryByRole('alert')).toBeNull();
     expect(batchPrice.getAttribute('aria-invalid')).toBeNull();

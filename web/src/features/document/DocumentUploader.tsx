@@ -308,10 +308,12 @@ export function DocumentUploader({ userId }: { userId: number }) {
   const tree = useDocumentCategories();
   const [items, dispatch] = useReducer(uploadQueue, []);
   // 统一设置: what it gave the rows (and gives the files picked later), and its price as typed,
-  // which reaches the rows only once it is a price they accept; until then it is marked there.
+  // which reaches the rows only once it is a price they accept; until then a wrong one is marked
+  // there. An emptied one (a price being typed again) sets nothing and is not marked: the rows
+  // keep theirs, which their own checks cover.
   const [batch, setBatch] = useState<{ categoryId?: number; price: string }>({ price: '0' });
   const [batchPrice, setBatchPrice] = useState(batch.price);
-  const batchPriceError = checkPrice(batchPrice);
+  const batchPriceError = batchPrice.trim() === '' ? undefined : checkPrice(batchPrice);
   const [published, setPublished] = useState<string[]>([]);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
