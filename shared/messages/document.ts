@@ -122,7 +122,12 @@ export const GetDocumentRequest = message('GetDocumentRequest', {
   with_all_content: 'bool',
 });
 export const DeleteDocumentRequest = message('DeleteDocumentRequest', { id: 'int64[]' });
-export const CheckDocumentRequest = message('CheckDocumentRequest', { id: 'int64[]', status: 'int32' });
+/** `reason` is ours: why a rejection (status 7), told to the uploaders in their 消息 centre. */
+export const CheckDocumentRequest = message('CheckDocumentRequest', {
+  id: 'int64[]',
+  status: 'int32',
+  reason: 'string',
+});
 export const SetDocumentRecommendRequest = message('SetDocumentRecommendRequest', { id: 'int64[]', type: 'int32' });
 export const SetDocumentsCategoryRequest = message('SetDocumentsCategoryRequest', {
   document_id: 'int64[]',

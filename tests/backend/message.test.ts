@@ -69,6 +69,28 @@ describe('messages about documents', () => {
     expect((await messages(member)).total).toBe(1);
   });
 
+  it("tells the uploader the reviewer's reason for a rejection, and refuses a reason over 255 characters", async () => {
+    const member = await uploader(backend.url, backend.adminToken, { review: true });
+    const rejected = await createDocument(backend.url, member.token, textFile('原因'), '复印的教材.txt');
+    const tooLong = await backend.admin('PUT', '/api/v1/document/check', {
+      body: { id: [rejected.id], status: 7, reason: '侵'.repeat(256) },
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.message).toContain('拒绝原因');
+    expect(await unread(member)).toBe(0);
+
+    const res = await backend.admin('PUT', '/api/v1/document/check', {
+      body: { id: [rejected.id], status: 7, reason: '  整本教材的扫描件，涉嫌侵权。 ' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect((await messages(member)).message).toEqual([
+      expect.objectContaining({
+        type: 2,
+        content: '您上传的文档《复印的教材》未通过审核，可在“我的文档”中查看。原因：整本教材的扫描件，涉嫌侵权。',
+      }),
+    ]);
+  });
+
   it('tells the uploader of an approval before the conversion that it is public once converted', async () => {
     const member = await uploader(backend.url, backend.adminToken, { review: true });
     const waiting = await insertDocument(backend.dataDir, {

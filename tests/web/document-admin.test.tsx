@@ -251,6 +251,32 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     await userEvent.click(within(dialog).getByRole('button', { name: '取消' }));
   });
 
+  it('rejects documents with a reason for their uploaders', async () => {
+    const { fetchMock } = renderApp('/admin/document/list', {
+      user: admin,
+      permissions: [perm(1, 'DocumentAPI', 'ListDocument')],
+      backend: {
+        'GET /api/v1/document/list': documentList(doc(1, '整本教材的扫描件', { status: 6 })),
+        'PUT /api/v1/document/check': { status: 200, body: {} },
+      },
+    });
+    const title = await screen.findByText('整本教材的扫描件');
+    await userEvent.click(within(title.closest('tr') as HTMLElement).getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: '审核拒绝' }));
+    const dialog = screen.getByRole('dialog');
+    await userEvent.type(
+      within(dialog).getByLabelText('拒绝原因（上传者可以看到）'),
+      '  涉嫌侵权，请上传自己的作品。 ',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: '确定' }));
+    await toasted('已拒绝');
+    expect(bodyOf(requests(fetchMock, 'PUT', '/api/v1/document/check')[0])).toEqual({
+      id: [1],
+      status: 7,
+      reason: '涉嫌侵权，请上传自己的作品。',
+    });
+  });
+
   it('opened at an address filtering by uploader, names the uploader, not their id', async () => {
     const { fetchMock } = renderApp('/admin/document/list?user=2&status=6', {
       user: admin,

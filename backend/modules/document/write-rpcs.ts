@@ -126,13 +126,16 @@ async function queueWaiting(app: BackendContext, db: Database, ids: readonly num
 
 const REVIEW_WAITS: readonly number[] = [DocumentStatus.PendingReview, DocumentStatus.ReviewRejected];
 
-/** The uploaders' messages about a review: approved (out of review into the converter or the library), or rejected. */
-function reviewMessages(rows: readonly DocumentRow[], status: number, reviewerId: number) {
+/**
+ * The uploaders' messages about a review: approved (out of review into the converter or the library), or rejected
+ * (with the reviewer's reason, if any).
+ */
+function reviewMessages(rows: readonly DocumentRow[], status: number, reviewerId: number, reason: string) {
   const approved = status === DocumentStatus.Converted || status === DocumentStatus.Pending;
   return rows
     .filter((d) => d.user_id !== reviewerId && d.status !== status)
     .filter((d) => (approved ? REVIEW_WAITS.includes(d.status) : status === DocumentStatus.ReviewRejected))
-    .map((d) => documentReviewed(d, approved));
+    .map((d) => documentReviewed(d, approved, reason));
 }
 
 /**
@@ -145,6 +148,7 @@ async function applyStatus(
   rows: readonly DocumentRow[],
   status: number,
   reviewerId: number,
+  reason = '',
 ): Promise<void> {
   // The uploaders' rows before the documents' (their counts change): the order of every transaction.
   await lockRows(
@@ -152,7 +156,7 @@ async function applyStatus(
     'user',
     rows.map((d) => d.user_id),
   );
-  await tell(db, reviewMessages(rows, status, reviewerId));
+  await tell(db, reviewMessages(rows, status, reviewerId, reason));
   if (status === DocumentStatus.Converted) {
     await setStatus(
       db,
@@ -398,8 +402,20 @@ export const writeRpcs = [
       const ids = positiveIds(req.id);
       if (!ids.length) throw badRequest('文档ID不能为空');
       const status = checkStatus(req.status);
+      const reason = checkText(req.reason.trim(), '拒绝原因', { max: 255, multiline: true });
       const rows = await documentsByIds(ctx.db, ids);
-      await ctx.db.transaction().execute((trx) => applyStatus(ctx.app, trx, rows, status, ctx.requireUser().id));
+      await ctx.db
+        .transaction()
+        .execute((trx) =>
+          applyStatus(
+            ctx.app,
+            trx,
+            rows,
+            status,
+            ctx.requireUser().id,
+            status === DocumentStatus.ReviewRejected ? reason : '',
+          ),
+        );
       await refreshSearchIndex(
         ctx.app,
         rows.map((d) => d.id),

@@ -13,8 +13,11 @@ interface DocumentRef {
   user_id: number;
 }
 
-/** An approved document with pages is public at once; one without waits for its conversion. */
-export function documentReviewed(doc: DocumentRef & { pages: number }, approved: boolean): NewMessage {
+/**
+ * An approved document with pages is public at once; one without waits for its conversion. A
+ * rejection says the reviewer's reason, when given, last (it may end in any punctuation).
+ */
+export function documentReviewed(doc: DocumentRef & { pages: number }, approved: boolean, reason = ''): NewMessage {
   return approved
     ? {
         user_id: doc.user_id,
@@ -28,7 +31,7 @@ export function documentReviewed(doc: DocumentRef & { pages: number }, approved:
         user_id: doc.user_id,
         type: MessageType.DocumentRejected,
         title: '文档审核未通过',
-        content: `您上传的文档《${doc.title}》未通过审核，可在“我的文档”中查看。`,
+        content: `您上传的文档《${doc.title}》未通过审核，可在“我的文档”中查看。${reason ? `原因：${reason}` : ''}`,
         target_type: TargetType.Document,
         target_id: doc.id,
       };

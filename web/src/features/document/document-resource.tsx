@@ -10,7 +10,14 @@ import type { Document } from '../../../../shared/types/document';
 import type { Language } from '../../../../shared/types/language';
 import { dateColumn, TrailCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
-import type { ChoiceValue, ListPage, ResourceDef, SelectOption, TreeOption } from '../../kit/admin-resource/resource';
+import type {
+  ActionInput,
+  ChoiceValue,
+  ListPage,
+  ResourceDef,
+  SelectOption,
+  TreeOption,
+} from '../../kit/admin-resource/resource';
 import type { WriteContext } from '../../api/query-client';
 import { UserPicker } from '../user/UserPicker';
 import { categoryChoices, categoryTrail, type CategoryNode } from '../category/category-tree';
@@ -80,6 +87,13 @@ function TitleCell({ doc }: { doc: Document }) {
     </span>
   );
 }
+
+/** Told to the uploaders with the rejection, in their 消息 centre. */
+const rejectReason: ActionInput = {
+  label: '拒绝原因（上传者可以看到）',
+  maxLength: 255,
+  placeholder: '如：内容与分类不符',
+};
 
 const single = (value: ChoiceValue | undefined) => (Array.isArray(value) ? value[0] : value);
 
@@ -264,7 +278,9 @@ export function documentResource({
         key: 'reject',
         label: '审核拒绝',
         confirm: (count) => `确定拒绝选中的 ${count} 篇文档吗？`,
-        run: (ids, context) => checkDocuments({ id: ids, status: DocumentStatus.ReviewRejected }, context),
+        input: rejectReason,
+        run: (ids, context, reason) =>
+          checkDocuments({ id: ids, status: DocumentStatus.ReviewRejected, reason: String(reason ?? '') }, context),
         success: '已拒绝',
         danger: true,
         requires: perm('CheckDocument'),
