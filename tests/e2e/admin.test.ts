@@ -564,6 +564,25 @@ describe('a table wider than its panel', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
+  it("on a phone keeps a user's name and credits on one line each after their avatar (用户管理)", async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(page, '/admin/user/list');
+    await row(page, 'admin').waitFor();
+    // The lines each text of the cell takes (before, the name broke after every two or three letters).
+    const lines = await page
+      .locator('.app-resource-table tbody .app-user-cell .app-resource-stack > span')
+      .evaluateAll((spans) =>
+        spans.map((span) => {
+          const range = document.createRange();
+          range.selectNodeContents(span);
+          return [span.textContent, new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size];
+        }),
+      );
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.filter(([, count]) => count !== 1)).toEqual([]);
+  });
+
   it('on a phone keeps the names of a tree on one line after their indent (权限管理)', async () => {
     const page = await open();
     await page.setViewportSize({ width: 390, height: 844 });
