@@ -696,6 +696,46 @@ describe('admin document screens', { timeout: 30_000 }, () => {
   });
 });
 
+describe('admin document categories', { timeout: 30_000 }, () => {
+  it('names a new title already taken beside it before sending the batch the server would refuse whole', async () => {
+    const { fetchMock } = renderApp('/admin/document/category', {
+      user: admin,
+      permissions: [perm(1, 'CategoryAPI', 'ListCategory'), perm(2, 'CategoryAPI', 'CreateCategory')],
+      backend: {
+        'GET /api/v1/category/list': {
+          status: 200,
+          body: {
+            category: [
+              { id: 7, title: '技术文档', enable: true, doc_count: 2 },
+              { id: 8, title: '数据库', parent_id: 7, enable: true },
+            ],
+          },
+        },
+        'POST /api/v1/category': { status: 200, body: {} },
+      },
+    });
+    await screen.findByText('技术文档');
+    await userEvent.click(screen.getByRole('button', { name: '新建分类' }));
+    const form = await screen.findByRole('form', { name: '新建分类' });
+    const titles = within(form).getByLabelText('分类名称');
+    await userEvent.type(titles, '编程语言{Enter}技术文档{Enter}数据库');
+    await userEvent.click(screen.getByRole('button', { name: '创建' }));
+    expect((await within(form).findByRole('alert')).textContent).toBe('同级已有分类“技术文档”，请删去这一行');
+    expect(requests(fetchMock, 'POST', '/api/v1/category')).toHaveLength(0);
+    expect((titles as HTMLTextAreaElement).value).toBe('编程语言\n技术文档\n数据库');
+
+    // 数据库 is taken under 技术文档 only: at the top level it is new.
+    await userEvent.clear(titles);
+    await userEvent.type(titles, '编程语言{Enter}数据库');
+    await userEvent.click(screen.getByRole('button', { name: '创建' }));
+    await toasted('创建成功');
+    expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/category')[0])).toMatchObject({
+      parent_id: 0,
+      title: '编程语言\n数据库',
+    });
+  });
+});
+
 describe('admin document filters on a large site', { timeout: 30_000 }, () => {
   it('narrows the category filter among hundreds of categories to those whose name holds what is typed', async () => {
     // 10 top categories, 4 below each, 6 below each of those: 290 choices in the filter.

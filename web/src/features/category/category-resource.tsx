@@ -74,9 +74,21 @@ export function categoryResource(type: CategoryType): ResourceDef<Category, Valu
           kind: 'textarea',
           required: true,
           modes: ['create'],
-          hint: '每行一个名称，可一次创建多个同级分类；同名分类会被跳过',
-          validate: (v: string) =>
-            v.split('\n').some((line) => [...line.trim()].length > 64) ? '每个分类名称不能超过 64 个字符' : undefined,
+          hint: '每行一个名称，可一次创建多个同级分类；有一个与同级分类重名时，全部不会创建',
+          validate: (v: string, values, { rows }) => {
+            const lines = v
+              .split('\n')
+              .map((line) => line.trim())
+              .filter(Boolean);
+            if (lines.some((line) => [...line].length > 64)) return '每个分类名称不能超过 64 个字符';
+            // The server refuses the whole batch for one title taken under the parent (409 分类名称已存在,
+            // naming none): the form names it, among the categories on show.
+            const parent = values.parent_id ?? 0;
+            const taken = lines.find((line) =>
+              rows.some((row) => (row.parent_id ?? 0) === parent && row.title === line),
+            );
+            return taken === undefined ? undefined : `同级已有分类“${taken}”，请删去这一行`;
+          },
         },
         { name: 'title', label: '分类名称', kind: 'text', required: true, maxLength: 64, modes: ['edit'] },
         { name: 'icon', label: '图标', kind: 'image', upload: imageUploadTarget('category'), half: true },
