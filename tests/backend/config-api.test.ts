@@ -271,6 +271,13 @@ describe('security durations', () => {
   });
 });
 
+describe('the document types allowed for upload', () => {
+  it('say in the help the form shows that none chosen allows every supported type', async () => {
+    const row = await configRow('security', 'document_allowed_ext');
+    expect(row.placeholder).toBe('不选则允许上传所有支持的格式');
+  });
+});
+
 describe('converter keys our converter does not read', () => {
   it('say so in the help the form shows (预览格式, GZIP, SVGO)', async () => {
     for (const name of ['extension', 'enable_gzip', 'enable_svgo']) {

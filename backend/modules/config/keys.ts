@@ -148,7 +148,7 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
       'select-multi',
       17,
       12,
-      { options: DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`).join('\n') },
+      { options: DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`).join('\n'), placeholder: '不选则允许上传所有支持的格式' },
     ],
     ['is_close', '是否关闭网站', 'false', 'switch', 160, 8],
     ['close_statement', '闭站说明', CLOSE_STATEMENT, 'textarea', 170],
