@@ -137,6 +137,8 @@ export const Stats = message('Stats', {
   hash: 'string',
   build_at: 'string',
   report_count: 'int64',
+  /** Ours, for holders of GetStats: the part of `user_count` that is 网站虚拟注册用户数, not accounts. */
+  virtual_user_count: 'int64',
 });
 export const EnvDependent = message('EnvDependent', {
   name: 'string',

@@ -577,6 +577,24 @@ describe('GetStats', () => {
     expect(holder.body.user_count).toBe(anonymous.body.user_count);
   });
 
+  it('tells permission holders how much of user_count is 网站虚拟注册用户数, so that the dashboard counts accounts', async () => {
+    const row = await configRow('display', 'virtual_register_count');
+    const before = await admin('GET', '/api/v1/stats');
+    expect(before.body.virtual_user_count).toBeUndefined(); // 0, omitted
+    const set = (value: string) => admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value }] } });
+    expect((await set('40')).status).toBe(200);
+    try {
+      const holder = await admin('GET', '/api/v1/stats');
+      expect(holder.body.virtual_user_count).toBe(40);
+      expect(holder.body.user_count).toBe(before.body.user_count + 40);
+      const anonymous = await api(backend.url, 'GET', '/api/v1/stats');
+      expect(anonymous.body.user_count).toBe(before.body.user_count + 40);
+      expect(anonymous.body.virtual_user_count).toBeUndefined();
+    } finally {
+      await set('0');
+    }
+  });
+
   it('reports the build to permission holders: from the sources, the commit checked out; BUILD_HASH and BUILD_AT over it', async () => {
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
     const holder = await admin('GET', '/api/v1/stats');

@@ -509,4 +509,17 @@ describe('dashboard', { timeout: 20_000 }, () => {
     expect(figures.getByText('友链').nextElementSibling?.textContent).toBe('2');
     expect(screen.getByText('Debian')).toBeTruthy();
   });
+
+  it('counts the accounts under 用户, without the 网站虚拟注册用户数 the home page adds', async () => {
+    renderApp('/admin/dashboard', {
+      user: admin,
+      permissions: [perm(62, '/api.v1.ConfigAPI/GetStats', '查看系统信息')],
+      backend: {
+        'GET /api/v1/stats': { status: 200, body: { user_count: 1026, virtual_user_count: 1000, friendlink_count: 2 } },
+      },
+    });
+    const heading = await screen.findByRole('heading', { name: /网站数据/ });
+    const figures = within(heading.closest('section') as HTMLElement);
+    expect(figures.getByText('用户').nextElementSibling?.textContent).toBe('26');
+  });
 });

@@ -67,8 +67,9 @@ export const systemRpcs = [
     async handler(_req, ctx) {
       const cfg = await ctx.app.settings.snapshot();
       const content = await countContent(ctx.db);
+      const virtualUsers = Math.max(cfg.int('display', 'virtual_register_count'), 0);
       const stats = {
-        user_count: (await countUsers(ctx.db)) + Math.max(cfg.int('display', 'virtual_register_count'), 0),
+        user_count: (await countUsers(ctx.db)) + virtualUsers,
         document_count: content.documents,
         article_count: content.articles,
       };
@@ -85,6 +86,8 @@ export const systemRpcs = [
         banner_count: await countBanners(ctx.db),
         friendlink_count: await countFriendlinks(ctx.db),
         report_count: content.reports,
+        // The dashboard counts the accounts: user_count is the home page's, 网站虚拟注册用户数 added.
+        virtual_user_count: virtualUsers,
       };
     },
   }),
