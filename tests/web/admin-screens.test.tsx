@@ -522,4 +522,16 @@ describe('dashboard', { timeout: 20_000 }, () => {
     const figures = within(heading.closest('section') as HTMLElement);
     expect(figures.getByText('用户').nextElementSibling?.textContent).toBe('26');
   });
+
+  it('names what its document and article figures count: the public documents and the published articles', async () => {
+    renderApp('/admin/dashboard', {
+      user: admin,
+      permissions: [perm(62, '/api.v1.ConfigAPI/GetStats', '查看系统信息')],
+      backend: { 'GET /api/v1/stats': { status: 200, body: { document_count: 6, article_count: 11 } } },
+    });
+    const heading = await screen.findByRole('heading', { name: /网站数据/ });
+    const figures = within(heading.closest('section') as HTMLElement);
+    expect(figures.getByText('公开文档').nextElementSibling?.textContent).toBe('6');
+    expect(figures.getByText('已发布文章').nextElementSibling?.textContent).toBe('11');
+  });
 });

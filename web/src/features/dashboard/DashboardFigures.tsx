@@ -18,8 +18,10 @@ const count = (stats: Stats, key: keyof Stats) => Number(stats[key] ?? 0);
 const FIGURES: readonly { key: keyof Stats; label: string; value?: (stats: Stats) => number }[] = [
   // The accounts: user_count is the home page's, with 网站虚拟注册用户数 (展示配置) added.
   { key: 'user_count', label: '用户', value: (s) => count(s, 'user_count') - count(s, 'virtual_user_count') },
-  { key: 'document_count', label: '文档' },
-  { key: 'article_count', label: '文章' },
+  // As the home page: the documents visitors can list (not those in review, conversion or disabled), the
+  // articles published. Named so, they do not contradict the 共 N 条 of the lists.
+  { key: 'document_count', label: '公开文档' },
+  { key: 'article_count', label: '已发布文章' },
   { key: 'category_count', label: '分类' },
   { key: 'comment_count', label: '评论' },
   { key: 'banner_count', label: '轮播图' },
