@@ -122,6 +122,26 @@ describe('config screen', { timeout: 20_000 }, () => {
     expect(requests(fetchMock, 'PUT', '/api/v1/config')).toHaveLength(1);
   });
 
+  it('takes the failure away once the same save succeeds, so that 保存失败 does not stand beside 保存成功', async () => {
+    let puts = 0;
+    renderApp('/admin/config/system', {
+      user: admin,
+      permissions: configPermissions,
+      backend: backend({
+        'PUT /api/v1/config': () =>
+          ++puts === 1
+            ? { status: 403, body: { code: 7, message: '不允许修改此类配置！' } }
+            : { status: 200, body: {} },
+      }),
+    });
+    await screen.findByLabelText('网站名称');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '保存失败')?.open).toBe(true));
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '保存成功')?.open).toBe(true));
+    expect(toasts.value.filter((t) => t.open).map((t) => t.title)).toEqual(['保存成功']);
+  });
+
   it('shows the settings read-only, saying why, to a role that may list them but not update them', async () => {
     const { fetchMock } = renderApp('/admin/config/system', {
       user: { id: 9, username: 'kefu' },

@@ -12,7 +12,7 @@ import type { Article } from '../../../../shared/types/article';
 import { ARTICLE_LIMITS, articleIdentifierProblems, nameProblems, textProblems } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
-import { toastFailure } from '../../kit/toasts/failure-toast';
+import { retireFailure, toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { CheckboxGroupField, TextAreaField, TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
@@ -105,6 +105,7 @@ export function ArticleForm({
       setErrors((e) => ({ ...e, [key]: undefined }));
     };
 
+  const failureTitle = article?.id ? '保存失败' : '发布失败';
   const save = useMutation({
     mutationFn: async (_: void, context) => {
       const body: Article = {
@@ -126,6 +127,7 @@ export function ArticleForm({
     onSuccess: (saved) => {
       // Saved: nothing to lose any more, before any navigation below.
       flushSync(() => setEdited(false));
+      retireFailure(failureTitle);
       if (member) {
         toastSavedByMember(saved);
         navigate(MY_ARTICLES);
@@ -136,7 +138,7 @@ export function ArticleForm({
         toast.success('文章已保存');
       }
     },
-    onError: (error) => toastFailure(article?.id ? '保存失败' : '发布失败', error),
+    onError: (error) => toastFailure(failureTitle, error),
   });
 
   const submit = (event: FormEvent) => {

@@ -13,7 +13,7 @@ import type { FormValues } from '../../kit/admin-resource/resource';
 import { useFieldForm } from '../../kit/admin-resource/use-field-form';
 import { validateForm } from '../../kit/admin-resource/validation';
 import { QueryStates } from '../../kit/query-states/QueryStates';
-import { toastFailure } from '../../kit/toasts/failure-toast';
+import { retireFailure, toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
@@ -44,6 +44,7 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
   const save = useMutation({
     mutationFn: async (input: FormValues, mutation) => unwrap(await saveConfig(wireRows(input), mutation)),
     onSuccess: (_data, input) => {
+      retireFailure('保存失败');
       const testMail = testMailNote(wireRows(input));
       toast.success('保存成功', testMail ? `配置已更新；${testMail}` : '配置已更新');
     },

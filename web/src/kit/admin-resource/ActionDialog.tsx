@@ -7,7 +7,7 @@ import { unwrap, type ApiResult } from '../../api/client';
 import type { WriteContext } from '../../api/query-client';
 import { Button } from '../../ui/semi';
 import { Modal } from '../../ui/semi-admin';
-import { toastFailure } from '../toasts/failure-toast';
+import { retireFailure, toastFailure } from '../toasts/failure-toast';
 import { toast } from '../toasts/toast-store';
 import { FormFields } from './FormFields';
 import type { FieldDef, FormValues } from './resource';
@@ -37,6 +37,7 @@ export function ActionDialog<Values extends FormValues>(props: ActionDialogProps
   const action = useMutation({
     mutationFn: async (input: Values, mutation) => unwrap(await run(input, mutation)),
     onSuccess: () => {
+      retireFailure(failure);
       toast.success(success);
       onClose();
     },

@@ -6,7 +6,7 @@ import type { FormEvent } from 'react';
 import { unwrap } from '../../api/client';
 import { Button } from '../../ui/semi';
 import { SideSheet } from '../../ui/semi-admin';
-import { toastFailure } from '../toasts/failure-toast';
+import { retireFailure, toastFailure } from '../toasts/failure-toast';
 import { toast } from '../toasts/toast-store';
 import { FormFields } from './FormFields';
 import type { FieldContext, FormMode, FormValues, ResourceDef } from './resource';
@@ -43,6 +43,7 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
       throw new Error('nothing to save');
     },
     onSuccess: (said) => {
+      retireFailure(`${verb}失败`);
       if (said) toast.success(said.title, said.description);
       else toast.success(`${verb}成功`, `${resource.noun}已${verb}`);
       onClose();

@@ -3,7 +3,7 @@
 import type { ApiFailure } from '../../../../shared/api-failure';
 import { FAILURE_FALLBACKS } from '../../../../shared/constants';
 import { answeredBySigningInAgain, ApiError } from '../../api/client';
-import { addToast } from './toast-store';
+import { addToast, closeToastsOf } from './toast-store';
 
 export const FAILURE_TITLE = {
   register: FAILURE_FALLBACKS.register,
@@ -30,6 +30,16 @@ export function toastFailure(title: string, failure?: ApiFailure | unknown): num
     title,
     description: message !== title ? message : undefined,
     color: 'error',
-    key: `failure:${title}`,
+    key: failureKey(title),
   });
+}
+
+const failureKey = (title: string) => `failure:${title}`;
+
+/**
+ * Closes the open failure toast titled `title`, when the same action has succeeded since: 发布失败
+ * beside 文章已发布 would say the article failed that was just published.
+ */
+export function retireFailure(title: string): void {
+  closeToastsOf(failureKey(title));
 }

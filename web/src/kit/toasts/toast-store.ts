@@ -107,6 +107,11 @@ export function closeToast(id: number): void {
   setTimeout(() => removeToast(id), TOAST_REMOVE_DELAY_MS);
 }
 
+/** Closes the open toasts of `key`. */
+export function closeToastsOf(key: string): void {
+  for (const t of toasts.value) if (t.open && t.key === key) closeToast(t.id);
+}
+
 export function removeToast(id: number): void {
   stopTimer(id);
   toasts.value = toasts.value.filter((t) => t.id !== id);
