@@ -142,6 +142,19 @@ describe('config screen', { timeout: 20_000 }, () => {
     expect(toasts.value.filter((t) => t.open).map((t) => t.title)).toEqual(['保存成功']);
   });
 
+  it('says 保存失败 for a full disk (503, code 14), not that the settings were saved but a test mail failed', async () => {
+    const full = '服务器存储空间已满，暂时无法保存，请联系网站管理员';
+    renderApp('/admin/config/system', {
+      user: admin,
+      permissions: configPermissions,
+      backend: backend({ 'PUT /api/v1/config': { status: 503, body: { code: 14, message: full, error: full } } }),
+    });
+    await screen.findByLabelText('网站名称');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '保存失败')?.description).toBe(full));
+    expect(toasts.value.map((t) => t.title)).not.toContain('配置已保存，但测试邮件发送失败');
+  });
+
   it('shows the settings read-only, saying why, to a role that may list them but not update them', async () => {
     const { fetchMock } = renderApp('/admin/config/system', {
       user: { id: 9, username: 'kefu' },

@@ -103,7 +103,8 @@ describe('config form feedback', { timeout: 20_000 }, () => {
 
   it('/admin/config/email: a test mail that fails says the values were saved, and the form shows them as stored', async () => {
     const EMAIL: Config[] = [
-      { id: 81, name: 'enable', label: '是否启用邮件服务', value: 'false', input_type: 'switch', category: 'email' },
+      // On: the server sends the test mail only then.
+      { id: 81, name: 'enable', label: '是否启用邮件服务', value: 'true', input_type: 'switch', category: 'email' },
       { id: 82, name: 'host', label: 'SMTP 服务器地址', value: '', input_type: 'text', category: 'email' },
       { id: 83, name: 'test_email', label: '测试邮箱', value: '', input_type: 'text', category: 'email' },
     ];

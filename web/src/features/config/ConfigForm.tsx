@@ -48,8 +48,8 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
       const testMail = testMailNote(wireRows(input));
       toast.success('保存成功', testMail ? `配置已更新；${testMail}` : '配置已更新');
     },
-    onError: (error) =>
-      error instanceof ApiError && testMailFailed(error.failure)
+    onError: (error, input) =>
+      error instanceof ApiError && testMailFailed(error.failure, wireRows(input))
         ? toast.warning('配置已保存，但测试邮件发送失败', error.message)
         : toastFailure('保存失败', error),
   });

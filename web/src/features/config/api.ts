@@ -18,21 +18,29 @@ export const configCategoryQuery = (category: string) =>
     staleTime: 0,
   });
 
+type SavedRows = readonly Pick<Config, 'category' | 'name' | 'value'>[];
+
+const emailValue = (rows: SavedRows, name: string) =>
+  rows.find((row) => row.category === 'email' && row.name === name)?.value?.trim();
+
+/** Whether saving `rows` sends a test mail: the mail service on and 测试邮箱 filled (docs/api.md §3). */
+const sendsTestMail = (rows: SavedRows) => emailValue(rows, 'enable') === 'true' && !!emailValue(rows, 'test_email');
+
 /**
  * Saving 邮箱配置 sends a test mail once the values are stored (docs/api.md §3): its failure, a 503
- * of code 14 saying why, leaves them saved.
+ * of code 14 saying why, leaves them saved. Another 503 of code 14 (the storage full) saved nothing.
  */
-export const testMailFailed = (failure: ApiFailure) => failure.status === 503 && failure.data.code === 14;
+export const testMailFailed = (failure: ApiFailure, rows: SavedRows) =>
+  failure.status === 503 && failure.data.code === 14 && sendsTestMail(rows);
 
 /**
  * What saving 邮箱配置 did about its test mail, said with 保存成功: the server sends one when the
  * mail service is on and 测试邮箱 is filled (docs/api.md §3); undefined without a test address.
  */
-export function testMailNote(rows: readonly Pick<Config, 'category' | 'name' | 'value'>[]): string | undefined {
-  const value = (name: string) => rows.find((row) => row.category === 'email' && row.name === name)?.value?.trim();
-  const to = value('test_email');
+export function testMailNote(rows: SavedRows): string | undefined {
+  const to = emailValue(rows, 'test_email');
   if (!to) return undefined;
-  return value('enable') === 'true' ? `测试邮件已发送至 ${to}，请查收` : '邮件服务未启用，未发送测试邮件';
+  return sendsTestMail(rows) ? `测试邮件已发送至 ${to}，请查收` : '邮件服务未启用，未发送测试邮件';
 }
 
 /** Each row as listed (id, name, category) with its edited value. */
@@ -42,7 +50,7 @@ export async function saveConfig(
 ) {
   const stale = [configKeys.all, settingsKeys.all];
   const result = await invalidateAfter(api.put<Empty>('/api/v1/config', { config: rows }), context, stale);
-  if (!result.ok && testMailFailed(result))
+  if (!result.ok && testMailFailed(result, rows))
     await Promise.all(stale.map((queryKey) => context.client.invalidateQueries({ queryKey })));
   return result;
 }
