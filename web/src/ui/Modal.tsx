@@ -5,10 +5,12 @@
 // window its body scrolls and its buttons stay on the screen (modal.css).
 import type { ComponentProps } from 'react';
 import SemiModal from '@douyinfe/semi-ui-19/lib/es/modal';
-import Title from '@douyinfe/semi-ui-19/lib/es/typography/title';
 import { IconClose } from './icons';
 import { Button } from './semi';
 import './modal.css';
+
+const TITLE_CLASSES =
+  'semi-typography semi-modal-title semi-typography-primary semi-typography-normal semi-typography-h5';
 
 export type ModalProps = ComponentProps<typeof SemiModal>;
 
@@ -23,9 +25,11 @@ export function Modal({ title, closable = true, onCancel, className, ...props }:
       onCancel={onCancel}
       header={
         <div className="semi-modal-header">
-          <Title heading={5} className="semi-modal-title" id="semi-modal-title">
+          {/* Semi's Title draws an <h5> whatever `component` says: after the page's <h1> a dialog's title is
+              the next level down, an <h2> (axe's heading-order), drawn as Semi's h5. */}
+          <h2 className={TITLE_CLASSES} id="semi-modal-title">
             {title}
-          </Title>
+          </h2>
           <Button
             aria-label="关闭"
             className="semi-modal-close"

@@ -31,12 +31,14 @@ function ToastGlyph({ icon }: { icon: ToastIcon }) {
   }
 }
 
+// A toast is a status (an error: an alert) of its own, which a screen reader says as it appears;
+// the stack is no list: a list's items may not be statuses (their role would replace listitem).
 function ToastCard({ toast }: { toast: Toast }) {
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') closeToast(toast.id);
   };
   return (
-    <li
+    <div
       className={`app-toast app-toast--${toast.color}`}
       data-state={toast.open ? 'open' : 'closed'}
       role={toast.color === 'error' ? 'alert' : 'status'}
@@ -79,7 +81,7 @@ function ToastCard({ toast }: { toast: Toast }) {
           <IconClose size="small" />
         </button>
       )}
-    </li>
+    </div>
   );
 }
 
@@ -87,7 +89,7 @@ function ToastCard({ toast }: { toast: Toast }) {
 export function ToastViewport() {
   useSignals();
   const list = toasts.value;
-  const regionRef = useRef<HTMLOListElement>(null);
+  const regionRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
@@ -104,13 +106,13 @@ export function ToastViewport() {
   }, []);
 
   return (
-    // A named region (a landmark, as every part of a page should be), the list of toasts in it.
+    // A named region (a landmark, as every part of a page should be), the stack of toasts in it.
     <section aria-label={`通知 (${TOAST_HOTKEY})`}>
-      <ol ref={regionRef} className="app-toasts" tabIndex={-1}>
+      <div ref={regionRef} className="app-toasts" tabIndex={-1}>
         {list.map((t) => (
           <ToastCard key={t.id} toast={t} />
         ))}
-      </ol>
+      </div>
     </section>
   );
 }
