@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, login } from '../helpers/backend';
+import { api, login, setConfig } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture, textPdf } from '../helpers/documents';
 import { iconWordsIn } from '../helpers/semi-icon-names';
@@ -373,6 +373,26 @@ describe('accessibility (axe-core)', () => {
     // Read once it has faded in: halfway, its text is paler than it will be.
     await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
     found.push(...(await axeViolations(page, `${documentPath} at 1280 px, 意见反馈 open`)));
+    expect(found).toEqual([]);
+  }, 120_000);
+
+  it('finds nothing on /vip and its checkout while membership is on sale', async () => {
+    await setConfig(site.backendUrl, await login(site.backendUrl, 'admin', site.adminPassword), {
+      'vip.enable': 'true',
+      'pay.enable': 'true',
+      'pay.provider': 'manual',
+      'pay.manual_instructions': '请转账至本站账户，备注订单号。',
+    });
+    const page = await checkedPage(member);
+    const found: string[] = [];
+    for (const width of WIDTHS) {
+      found.push(...(await violationsOn(page, '/vip', width, 'load')));
+      // The recommended plan's button is the orange one.
+      await page.locator('[data-plan="year"]').getByRole('button').click();
+      await page.getByRole('button', { name: '立即支付' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      found.push(...(await axeViolations(page, `/vip/checkout?plan=year at ${width} px`)));
+    }
     expect(found).toEqual([]);
   }, 120_000);
 });

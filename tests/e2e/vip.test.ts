@@ -118,7 +118,7 @@ describe('VIP purchase with the manual provider', () => {
     await member.getByRole('link', { name: '开通会员' }).waitFor();
     const year = member.locator('[data-plan="year"]');
     expect(await year.getByText('推荐').count()).toBe(1);
-    await year.getByRole('button', { name: '开通年度会员' }).click();
+    await year.getByRole('button', { name: '立即开通年度会员' }).click();
     await member.waitForURL((url) => url.pathname === '/vip/checkout' && url.searchParams.get('plan') === 'year');
     await member.getByText('¥298.00').waitFor();
     await member.getByRole('button', { name: '立即支付' }).dblclick();
@@ -179,9 +179,9 @@ describe('VIP purchase with the manual provider', () => {
     await member.getByText(/有效期至/).waitFor();
     expect(await heroTagContrast(member, 'VIP 会员')).toBeGreaterThanOrEqual(4.5);
     // An active VIP renews: the plans say so.
-    expect(await member.locator('[data-plan="year"]').getByRole('button', { name: '续费年度会员' }).textContent()).toBe(
-      '立即续费',
-    );
+    expect(
+      await member.locator('[data-plan="year"]').getByRole('button', { name: '立即续费年度会员' }).textContent(),
+    ).toBe('立即续费');
     expect(await member.getByRole('button', { name: /^开通/ }).count()).toBe(0);
 
     // The admin sees the member among the VIP members.

@@ -93,7 +93,7 @@ describe('/vip', { timeout: 20_000 }, () => {
       settings: onSale,
       backend: { 'GET /api/v1/vip': { status: 200, body: {} } },
     });
-    await userEvent.click(await screen.findByRole('button', { name: '开通年度会员' }));
+    await userEvent.click(await screen.findByRole('button', { name: '立即开通年度会员' }));
     await waitFor(() =>
       expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/vip/checkout?plan=year'),
     );

@@ -39,7 +39,8 @@ export function VipPlanCards({ plans, buyable }: { plans: readonly VipPlan[]; bu
                 theme="solid"
                 type={plan.recommended ? 'warning' : 'primary'}
                 block
-                aria-label={`${renews ? '续费' : '开通'}${plan.title ?? ''}`}
+                // The words shown, then the plan's: one names the button by what it reads (立即开通).
+                aria-label={`${renews ? '立即续费' : '立即开通'}${plan.title ?? ''}`}
                 onClick={() => navigate(checkoutPath(plan.code ?? ''))}
               >
                 {renews ? '立即续费' : '立即开通'}
