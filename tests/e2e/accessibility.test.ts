@@ -216,7 +216,7 @@ describe('accessibility (axe-core)', () => {
     await page.locator('.app-article-list__badge', { hasText: '推荐' }).waitFor();
   }, 120_000);
 
-  it('shows where the keyboard is in the fields that draw no outline (the search boxes, the article editor)', async () => {
+  it("shows where the keyboard is in the fields that draw no outline (the search boxes, the article editor) and the user menu's items", async () => {
     const page = await checkedPage();
     const ringOf = (selector: string) =>
       page
@@ -234,6 +234,12 @@ describe('accessibility (axe-core)', () => {
     expect(await ringOf('.app-rich-editor')).toBe('none');
     await editor.focus();
     expect(await ringOf('.app-rich-editor')).not.toBe('none');
+    // The header's user menu, opened and gone down by the keyboard: its item drawn round, not only tinted.
+    await page.getByTestId('user-menu').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    const item = page.locator('.app-menu__item:focus');
+    expect(await item.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
   });
 
   it('scrolls what the keyboard focuses out from under the sticky header, going back up the page', async () => {
