@@ -142,7 +142,7 @@ describe('find in this document', () => {
       expect(await page.locator('[data-page="4"] .app-text-layer__mark').count()).toBe(2);
       if (process.env.READER_SHOTS)
         await page.screenshot({ path: `${process.env.READER_SHOTS}/find-${viewport.width}.png` });
-      await expect.poll(() => page.getByLabel(/当前第 \d+ 页/).textContent()).toMatch(/^4 \//);
+      await expect.poll(() => page.locator('.app-reader__counter').textContent()).toMatch(/^4 \//);
     }
   });
 
@@ -188,7 +188,7 @@ describe('find in this document', () => {
 });
 
 /** The reader's "n / N" counter. */
-const counter = (page: Page) => page.getByLabel(/当前第 \d+ 页/).textContent();
+const counter = (page: Page) => page.locator('.app-reader__counter').textContent();
 
 describe('a site-search hit', () => {
   it('names the page its snippet comes from and opens the reader there, the words marked', async () => {

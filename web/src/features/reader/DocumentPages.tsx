@@ -482,8 +482,13 @@ export function DocumentPages({
       onCopy={onCopy}
     >
       <div className="app-reader__toolbar" role="toolbar" aria-label="阅读工具">
-        <span className="app-reader__counter" aria-live="polite" aria-label={`当前第 ${current} 页，共 ${total} 页`}>
-          {current} / {total}
+        {/* A live region is heard by its text, not by a label (which a <span> may not have): the
+            words are in it, one text node, read whole; the figures are for the eye. */}
+        <span className="app-reader__counter" aria-live="polite" aria-atomic="true">
+          <span aria-hidden="true">
+            {current} / {total}
+          </span>
+          <span className="app-visually-hidden">{`当前第 ${current} 页，共 ${total} 页`}</span>
         </span>
         <form className="app-reader__jump" onSubmit={submitJump} noValidate>
           <input
