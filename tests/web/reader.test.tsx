@@ -413,7 +413,8 @@ describe('the reader', { timeout: 20_000 }, () => {
     renderApp('/library/7/42', { backend: backend() });
     await screen.findByRole('img', { name: '第 1 页' });
     const pages = () => (document.querySelector('.app-reader__pages') as HTMLElement).style.width;
-    const zoom = () => screen.getByLabelText('缩放比例').textContent;
+    // A status: a screen reader says the new size.
+    const zoom = () => screen.getByRole('status', { name: '缩放比例' }).textContent;
     expect([pages(), zoom()]).toEqual(['100%', '100%']);
 
     await userEvent.click(screen.getByRole('button', { name: '放大' }));

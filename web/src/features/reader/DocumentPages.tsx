@@ -519,9 +519,8 @@ export function DocumentPages({
           <Button size="small" onClick={() => zoomByButton(-1)} disabled={zoom <= MIN_ZOOM} aria-label="缩小">
             −
           </Button>
-          <span className="app-reader__zoom-value" aria-label="缩放比例">
-            {Math.round(zoom * 100)}%
-          </span>
+          {/* A status (which may be named, as a <span> may not): the new size is said as it changes. */}
+          <output className="app-reader__zoom-value" aria-label="缩放比例">{`${Math.round(zoom * 100)}%`}</output>
           <Button size="small" onClick={() => zoomByButton(1)} disabled={zoom >= MAX_ZOOM} aria-label="放大">
             +
           </Button>
