@@ -11,9 +11,9 @@ import { Pager } from '../../ui/Pager';
 import { Button } from '../../ui/semi';
 import { Input } from '../../ui/semi-extra';
 import { EmptyState } from '../../ui/states';
-import { MAX_QUERY_LENGTH, QueryLimitNote } from '../search/SearchBox';
+import { MAX_QUERY_LENGTH, QueryLimitNote, articleSearchPath } from '../search/SearchBox';
 import { ArticleMeta } from './ArticleList';
-import { articlePath, articleSearchPath, searchArticlesQuery } from './api';
+import { articlePath, searchArticlesQuery } from './api';
 import './article.css';
 
 const SEARCH_PAGE_SIZE = 10;

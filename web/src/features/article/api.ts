@@ -96,10 +96,6 @@ export function articlePath(article: Pick<Article, 'id' | 'identifier'>, categor
   return categoryId ? `/article/${categoryId}/detail/${key}` : `/article/detail/${key}`;
 }
 
-/** The article search of a list page (`/article` searches every article, a category's page that category). */
-export const articleSearchPath = (wd: string, path = '/article') =>
-  wd ? `${path}?wd=${encodeURIComponent(wd)}` : path;
-
 const stale = [articleKeys.all, categoryKeys.all];
 
 export const createArticle = (article: Article, context: WriteContext) =>

@@ -22,6 +22,10 @@ export function QueryLimitNote({ query }: { query: string }) {
 
 export const searchPath = (wd: string) => `/search?wd=${encodeURIComponent(wd)}`;
 
+/** The article search of a list page (`/article` searches every article, a category's page that category). */
+export const articleSearchPath = (wd: string, path = '/article') =>
+  wd ? `${path}?wd=${encodeURIComponent(wd)}` : path;
+
 export function SearchBox({
   initial = '',
   size = 'small',

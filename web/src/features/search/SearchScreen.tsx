@@ -23,7 +23,6 @@ import { useQueryValues } from '../../kit/routing/query-values';
 import { plainText } from '../../ui/plain-text';
 import { EmptyState } from '../../ui/states';
 import { AdSlot } from '../advertisement/AdSlot';
-import { articleSearchPath } from '../article/api';
 import { categoryChoices, useDocumentCategories } from '../category/category-tree';
 import { DocumentFilterChips } from '../document/DocumentFilterChips';
 import { documentPath, documentPathById } from '../document/document-links';
@@ -31,7 +30,7 @@ import { FormatIcon } from '../document/FormatIcon';
 import { useSettings } from '../settings/use-settings';
 import { HighlightedText } from './HighlightedText';
 import { searchQuery } from './api';
-import { SearchBox, searchPath } from './SearchBox';
+import { SearchBox, articleSearchPath, searchPath } from './SearchBox';
 import './search.css';
 
 // The state and the request come from shared/page-data.ts: the gateway reads the same address
