@@ -277,7 +277,7 @@ describe('accounts', () => {
     const page = await open();
     const who = newMember();
     await register(page, who);
-    await page.getByText('注册成功').waitFor();
+    await page.locator('.app-toast', { hasText: '注册成功' }).waitFor();
     await page.keyboard.press('F8');
     const focused = await page.evaluate(() => ({
       inToasts: !!document.activeElement?.closest('[aria-label="通知 (F8)"]'),
@@ -301,14 +301,14 @@ describe('member area', () => {
     await openInApp(page, '/member/profile');
     await page.getByLabel('个性签名').fill('喜欢读书的人');
     await page.getByRole('button', { name: '保存资料' }).click();
-    await page.getByText('个人资料已保存').waitFor();
+    await page.locator('.app-toast', { hasText: '个人资料已保存' }).waitFor();
     // a 1×1 PNG
     const png = Buffer.from(
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
       'base64',
     );
     await page.getByLabel('选择头像图片').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: png });
-    await page.getByText('头像已更新').waitFor();
+    await page.locator('.app-toast', { hasText: '头像已更新' }).waitFor();
     await expect.poll(() => page.getByTestId('user-menu').locator('img').getAttribute('src')).toMatch(/^\/uploads\//);
 
     await page.reload();

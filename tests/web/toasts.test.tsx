@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   addToast,
   clearToasts,
+  closeToast,
   pauseToast,
   resumeToast,
   TOAST_DURATION_MS,
@@ -89,6 +90,90 @@ describe('toast store', () => {
 describe('ToastViewport', () => {
   afterEach(() => act(() => clearToasts()));
 
+  const notices = () => screen.getByRole('region', { name: '通知 (F8)' });
+  const region = (politeness: 'polite' | 'assertive') => {
+    const found = notices().querySelector(`[aria-live="${politeness}"]`);
+    if (!found) throw new Error(`no ${politeness} live region`);
+    return found;
+  };
+  const lines = (politeness: 'polite' | 'assertive') => [...region(politeness).children].map((p) => p.textContent);
+
+  it('has its polite and assertive live regions in the page before any toast, empty', () => {
+    render(<ToastViewport />);
+    expect(lines('polite')).toEqual([]);
+    expect(lines('assertive')).toEqual([]);
+    expect(region('polite').textContent).toBe('');
+    expect(region('assertive').textContent).toBe('');
+  });
+
+  it("says a toast's title and message in the polite region, an error's in the assertive one", () => {
+    render(<ToastViewport />);
+    const polite = region('polite');
+    const assertive = region('assertive');
+    act(() => {
+      addToast({ title: '保存成功', description: '资料已更新', color: 'success' });
+    });
+    expect(lines('polite')).toEqual(['保存成功：资料已更新']);
+    expect(lines('assertive')).toEqual([]);
+    act(() => {
+      toastFailure(FAILURE_TITLE.login, { status: 400, data: { code: 3, message: '用户名或密码错误' } });
+      addToast({ title: '已复制链接' });
+    });
+    expect(lines('polite')).toEqual(['保存成功：资料已更新', '已复制链接']);
+    expect(lines('assertive')).toEqual(['登录失败：用户名或密码错误']);
+    // The same regions as before the toasts: their text changed, they did not come with it.
+    expect(region('polite')).toBe(polite);
+    expect(region('assertive')).toBe(assertive);
+  });
+
+  it('leaves the visible toasts out of the live regions, so that nothing is said twice', () => {
+    render(<ToastViewport />);
+    act(() => {
+      addToast({ title: '保存成功', color: 'success' });
+      addToast({ title: '上传失败', color: 'error' });
+    });
+    const shown = [...notices().querySelectorAll('.app-toast')];
+    expect(shown.map((t) => t.textContent)).toEqual(['保存成功', '上传失败']);
+    for (const toast of shown) {
+      expect(toast.getAttribute('role')).toBeNull();
+      expect(toast.closest('[aria-live], [role="status"], [role="alert"]')).toBeNull();
+    }
+    expect(within(notices()).queryByRole('status')).toBeNull();
+    expect(within(notices()).queryByRole('alert')).toBeNull();
+  });
+
+  it('says a line once, and again when a toast of the same title replaces it', () => {
+    render(<ToastViewport />);
+    const failure = { status: 500, data: { code: 13, message: '邮件服务未配置' } };
+    act(() => {
+      toastFailure('发送失败', failure);
+    });
+    const first = region('assertive').firstElementChild;
+    act(() => {
+      addToast({ title: '验证码已发送' });
+    });
+    // Another toast leaves the line said already in place: it is not said again.
+    expect(region('assertive').firstElementChild).toBe(first);
+    act(() => {
+      toastFailure('发送失败', failure);
+    });
+    expect(lines('assertive')).toEqual(['发送失败：邮件服务未配置']);
+    // A new line in place of the old one: an addition, which a screen reader says.
+    expect(region('assertive').firstElementChild).not.toBe(first);
+  });
+
+  it('takes the line of a closed toast out of its region', () => {
+    render(<ToastViewport />);
+    act(() => {
+      addToast({ title: '第一条' });
+      addToast({ title: '第二条' });
+    });
+    act(() => {
+      closeToast(toasts.value[0]!.id);
+    });
+    expect(lines('polite')).toEqual(['第二条']);
+  });
+
   it('renders toasts bottom-right with actions and closes one from its button', async () => {
     const user = userEvent.setup();
     const onRetry = vi.fn();
@@ -101,8 +186,9 @@ describe('ToastViewport', () => {
         actions: [{ label: '重试', onClick: onRetry }],
       });
     });
-    expect(screen.getByRole('alert').textContent).toContain('上传失败');
-    expect(screen.getByText('网络异常')).toBeTruthy();
+    const shown = notices().querySelector('.app-toast');
+    expect(shown?.textContent).toContain('上传失败');
+    expect(shown?.textContent).toContain('网络异常');
     await user.click(screen.getByRole('button', { name: '重试' }));
     expect(onRetry).toHaveBeenCalledOnce();
     expect(toasts.value[0]?.open).toBe(false);

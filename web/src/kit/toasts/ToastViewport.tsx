@@ -31,8 +31,8 @@ function ToastGlyph({ icon }: { icon: ToastIcon }) {
   }
 }
 
-// A toast is a status (an error: an alert) of its own, which a screen reader says as it appears;
-// the stack is no list: a list's items may not be statuses (their role would replace listitem).
+// No live region itself: a toast is said through ToastAnnouncements' regions, since NVDA and VoiceOver
+// do not read a live region that comes into the page already filled.
 function ToastCard({ toast }: { toast: Toast }) {
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') closeToast(toast.id);
@@ -41,8 +41,6 @@ function ToastCard({ toast }: { toast: Toast }) {
     <div
       className={`app-toast app-toast--${toast.color}`}
       data-state={toast.open ? 'open' : 'closed'}
-      role={toast.color === 'error' ? 'alert' : 'status'}
-      aria-atomic="true"
       tabIndex={0}
       onMouseEnter={() => pauseToast(toast.id)}
       onMouseLeave={() => resumeToast(toast.id)}
@@ -85,6 +83,30 @@ function ToastCard({ toast }: { toast: Toast }) {
   );
 }
 
+/** What a screen reader says of a toast: its title, then its message. */
+const spokenText = (toast: Toast) => (toast.description ? `${toast.title}：${toast.description}` : toast.title);
+
+/**
+ * The live regions that say the toasts: in the page before any toast (a region that appears with
+ * its text is not read), visually hidden, polite for a toast and assertive for an error. Each open
+ * toast adds a line of its own, keyed by its id, so it is said once as it comes, and again when a
+ * toast of the same key replaces it; a closed toast's line goes unsaid (removals are not read).
+ */
+function ToastAnnouncements({ list }: { list: Toast[] }) {
+  const lines = (urgent: boolean) =>
+    list.filter((t) => t.open && (t.color === 'error') === urgent).map((t) => <p key={t.id}>{spokenText(t)}</p>);
+  return (
+    <>
+      <div className="app-visually-hidden" aria-live="polite">
+        {lines(false)}
+      </div>
+      <div className="app-visually-hidden" aria-live="assertive">
+        {lines(true)}
+      </div>
+    </>
+  );
+}
+
 /** Bottom-right stack of toasts; F8 moves the keyboard focus to the newest one. */
 export function ToastViewport() {
   useSignals();
@@ -113,6 +135,7 @@ export function ToastViewport() {
           <ToastCard key={t.id} toast={t} />
         ))}
       </div>
+      <ToastAnnouncements list={list} />
     </section>
   );
 }
