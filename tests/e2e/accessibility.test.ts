@@ -366,9 +366,15 @@ describe('accessibility (axe-core)', () => {
       found.push(...(await violationsOn(page, longDocumentPath, width, 'load')));
       await page.locator('.app-reader__page:not(:has(img))').first().waitFor({ state: 'attached' });
       // 分享 copies the address (or cannot, headless) and says so in a toast.
+      // It is said through the polite live region, there (empty) before it: a region that comes filled goes unread.
+      const said = page.getByRole('region', { name: '通知 (F8)' }).locator('[aria-live="polite"]');
+      expect(await said.textContent()).toBe('');
       await page.getByRole('button', { name: '分享', exact: true }).focus();
       await page.keyboard.press('Enter');
       await page.locator('.app-toast').first().waitFor();
+      const title = (await page.locator('.app-toast__title').first().textContent()) ?? '';
+      expect(title).not.toBe('');
+      expect(await said.textContent()).toContain(title);
       found.push(...(await axeViolations(page, `${longDocumentPath} at ${width} px, a toast shown`)));
     }
     // A dialog (the floating 意见反馈 of a wide window): its title the heading under the page's <h1>.
