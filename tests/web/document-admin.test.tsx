@@ -552,6 +552,24 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(requests(fetchMock, 'DELETE', '/api/v1/document/recycle/all')).toHaveLength(1);
   });
 
+  it('says once, not twice, that deleting from the recycle bin cannot be undone', async () => {
+    renderApp('/admin/document/recycle', {
+      user: admin,
+      permissions: [perm(1, 'RecycleAPI', 'ListRecycleDocument'), perm(2, 'RecycleAPI', 'DeleteRecycleDocument')],
+      backend: {
+        'GET /api/v1/document/recycle': {
+          status: 200,
+          body: { total: 1, document: [doc(3, '删掉的文档', { deleted_username: 'admin' })] },
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: /删除“删掉的文档”/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('确定删除文档“删掉的文档”吗？此操作不可恢复。')).toBeTruthy();
+    expect(dialog.textContent?.match(/(不可|无法)恢复/g)).toHaveLength(1);
+    expect(within(dialog).getByText('文档文件在没有其他文档使用时一并删除。')).toBeTruthy();
+  });
+
   it('lists search records and attachments', async () => {
     const records = renderApp('/admin/document/searchrecord', {
       user: admin,

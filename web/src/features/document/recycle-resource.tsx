@@ -50,7 +50,8 @@ export const recycleResource: ResourceDef<Document> = {
   list: ({ page, size, filters }) =>
     listPage(listRecycledDocuments({ page, size, wd: keyword(filters.wd) }), (reply) => reply.document),
   remove: (ids, _confirmation, context) => purgeDocuments(ids, context),
-  deletion: { note: '彻底删除后无法恢复，文档文件在没有其他文档使用时一并删除。' },
+  // The message above it already says 此操作不可恢复; the note adds only what happens to the file.
+  deletion: { note: '文档文件在没有其他文档使用时一并删除。' },
   requires: { remove: PURGE },
   rowCommands: (row) => [
     {
