@@ -341,6 +341,37 @@ describe('on a phone (390 px)', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
+  it("puts the dashboard's 网站数据 cards two a row, each number on one line inside its card at 20 px or more", async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(page, '/admin/dashboard');
+    const figures = page.locator('.app-admin-dashboard__figure');
+    await figures.first().waitFor();
+    const cards = await figures.evaluateAll((elements) =>
+      elements.map((card) => {
+        const number = card.querySelector('dd')!;
+        const range = document.createRange();
+        range.selectNodeContents(number);
+        return {
+          label: card.querySelector('dt')!.textContent,
+          top: Math.round(card.getBoundingClientRect().top),
+          numberLines: new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size,
+          numberFits: number.scrollWidth <= number.clientWidth,
+          fontSize: parseFloat(getComputedStyle(number).fontSize),
+        };
+      }),
+    );
+    expect(cards).toHaveLength(8);
+    // Before, minmax(160px, 1fr) left room for one card a row: eight rows of cards.
+    expect(new Set(cards.map((card) => card.top)).size).toBe(4);
+    for (const card of cards) {
+      expect(card.numberLines, `${card.label}`).toBe(1);
+      expect(card.numberFits, `${card.label}`).toBe(true);
+      expect(card.fontSize, `${card.label}`).toBeGreaterThanOrEqual(20);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
   it("keeps the menu in its column on a wide screen, without the drawer's button; a 768 px tablet has the drawer", async () => {
     const page = await open();
     await loginAsAdmin(page, '/admin/friendlink');
