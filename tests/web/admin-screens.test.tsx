@@ -408,6 +408,33 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('note')).toBeNull();
   });
 
+  it('links 文章分类 from an article form without categories, for a role that may open that screen', async () => {
+    const writer = [
+      perm(1, '/api.v1.ArticleAPI/ListArticle', '文章列表'),
+      perm(2, '/api.v1.ArticleAPI/CreateArticle', '创建文章'),
+    ];
+    const backend: Backend = { 'GET /api/v1/category/list': { status: 200, body: { category: [], total: 0 } } };
+    const { unmount } = renderApp('/admin/article/set', {
+      user: { id: 9, username: 'kefu' },
+      permissions: writer,
+      backend,
+    });
+    const told = await screen.findByText('暂无文章分类');
+    expect(told.closest('fieldset')?.querySelector('a')).toBeNull();
+    unmount();
+
+    renderApp('/admin/article/set', {
+      user: { id: 9, username: 'editor' },
+      permissions: [...writer, perm(3, '/api.v1.CategoryAPI/ListCategory', '分类列表')],
+      backend,
+    });
+    const categories = await screen.findByRole('group', { name: '分类' });
+    expect(within(categories).getByText(/暂无文章分类，请先在/).textContent).toBe('暂无文章分类，请先在文章分类中添加');
+    expect(within(categories).getByRole('link', { name: '文章分类' }).getAttribute('href')).toBe(
+      '/admin/article/category',
+    );
+  });
+
   it('links a member’s article in review to its page for a reviewer holding GetArticle', async () => {
     const articles: Backend = {
       'GET /api/v1/article/list': {

@@ -143,8 +143,8 @@ export interface CheckboxGroupFieldProps<T extends string | number> {
   options: readonly { value: T; label: string }[];
   value: readonly T[];
   onChange: (value: T[]) => void;
-  /** Said in place of the boxes when there is nothing to choose. */
-  empty: string;
+  /** Said in place of the boxes when there is nothing to choose (a link to where to add some). */
+  empty: ReactNode;
 }
 
 /** Several choices among few (an article's categories): a named group of checkboxes, one tap each. */

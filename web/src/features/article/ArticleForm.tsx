@@ -7,13 +7,16 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, useNavigate } from 'react-router-dom';
+import { isAdminPageAllowed } from '../../../../shared/access';
 import { ReviewStatus } from '../../../../shared/constants';
+import { adminRoutes } from '../../../../shared/routes';
 import type { Article } from '../../../../shared/types/article';
 import { ARTICLE_LIMITS, articleIdentifierProblems, nameProblems, textProblems } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { retireFailure, toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
+import { useSession } from '../session/use-session';
 import { CheckboxGroupField, TextAreaField, TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
 import { Switch } from '../../ui/semi-admin';
@@ -72,6 +75,8 @@ const articleImages = imageUploadTarget('article');
 export type ArticleFormMode = 'admin' | 'member';
 
 const MY_ARTICLES = '/member/article';
+/** Where the admin adds the categories the form offers (文章分类), linked from the form while it has none. */
+const CATEGORY_SCREEN = adminRoutes.find((route) => route.name === 'admin-article-category')?.path ?? '';
 
 /** What a member is told after saving: published at once, or waiting for the review. */
 function toastSavedByMember(saved: Article | undefined) {
@@ -90,6 +95,16 @@ export function ArticleForm({
   mode?: ArticleFormMode;
 }) {
   const member = mode === 'member';
+  const { allowPages } = useSession();
+  // Only to a screen the admin may open: a role without it is told no more than a member.
+  const noCategories =
+    !member && isAdminPageAllowed(CATEGORY_SCREEN, allowPages) ? (
+      <>
+        暂无文章分类，请先在<Link to={CATEGORY_SCREEN}>文章分类</Link>中添加
+      </>
+    ) : (
+      '暂无文章分类'
+    );
   const navigate = useNavigate();
   const [form, setForm] = useState(() => stateOf(article));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -232,7 +247,7 @@ export function ArticleForm({
           options={categoryOptions}
           value={form.categoryIds}
           onChange={set('categoryIds')}
-          empty={member ? '暂无文章分类' : '暂无文章分类，请先在文章分类中添加'}
+          empty={noCategories}
         />
         <TextField
           id="article-keywords"
