@@ -614,6 +614,24 @@ describe('a table wider than its panel', () => {
     expect(lines.filter(([, count]) => count !== 1)).toEqual([]);
   });
 
+  it('on a phone keeps each industry code on one line (行业管理)', async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(page, '/admin/document/language');
+    await row(page, 'education').waitFor();
+    // The lines each code takes (before, education broke into educat / ion).
+    const lines = await page.locator('.app-resource-table tbody .app-resource-code').evaluateAll((codes) =>
+      codes.map((code) => {
+        const range = document.createRange();
+        range.selectNodeContents(code);
+        return [code.textContent, new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size];
+      }),
+    );
+    expect(lines.map(([code]) => code)).toContain('education');
+    expect(lines.filter(([, count]) => count !== 1)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
   it('on a phone keeps the names of a tree on one line after their indent (权限管理)', async () => {
     const page = await open();
     await page.setViewportSize({ width: 390, height: 844 });

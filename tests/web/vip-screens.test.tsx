@@ -706,6 +706,8 @@ describe('admin screens', { timeout: 30_000 }, () => {
   it("/admin/config/vip edits the plans as a table and keeps the config's text", async () => {
     const { fetchMock } = renderVipConfig({ id: 9, name: 'plans', label: '会员套餐', value: 'month|月度会员|30|30' });
     expect(((await screen.findByLabelText('第 1 个套餐的名称')) as HTMLInputElement).value).toBe('月度会员');
+    // The hint is sentences, the last one ended like the others.
+    expect(screen.getByText(/^每行一个套餐，会员页按表中顺序展示。/).textContent).toMatch(/突出显示。$/);
     await userEvent.click(screen.getByRole('button', { name: /添加套餐/ }));
     await userEvent.type(screen.getByLabelText('第 2 个套餐的代码'), 'year');
     await userEvent.type(screen.getByLabelText('第 2 个套餐的名称'), '年度|会员');

@@ -53,7 +53,7 @@ function keyCheck(row: Config, key: string, label: string, rows: readonly Config
 
 /** The help under the plan table. */
 export const VIP_PLANS_HINT =
-  '每行一个套餐，会员页按表中顺序展示。代码是套餐的标识（1 到 32 位字母、数字、下划线或短横线，不能重复）；价格 0.01 元起，最多两位小数；说明可留空；打开“推荐”的套餐在会员页突出显示';
+  '每行一个套餐，会员页按表中顺序展示。代码是套餐的标识（1 到 32 位字母、数字、下划线或短横线，不能重复）；价格 0.01 元起，最多两位小数；说明可留空；打开“推荐”的套餐在会员页突出显示。';
 
 /** `value:label` per line; a bare line is its own label (document extensions). */
 export function parseOptions(options: string | undefined): SelectOption[] {

@@ -18,7 +18,11 @@ export const languageResource: ResourceDef<Language, Values> = {
   columns: [
     { key: 'id', title: 'ID', width: 70 },
     { key: 'language', title: '行业名称' },
-    { key: 'code', title: '代码', render: (row) => <span className="app-resource-code">{row.code}</span> },
+    {
+      key: 'code',
+      title: '代码',
+      render: (row) => <span className="app-resource-code app-resource-code--word">{row.code}</span>,
+    },
     { key: 'total', title: '文档数', width: 90, render: (row) => row.total ?? 0 },
     { key: 'sort', title: '排序', width: 80, render: (row) => row.sort ?? 0 },
     enabledColumn(),
