@@ -150,6 +150,24 @@ describe('who may comment', () => {
     expect(res.body.message).toBe('您已被禁止评论，原因：恶意刷屏');
   });
 
+  it('tells a member whether they may comment, and why not, before they write (GET /api/v1/user/canicomment)', async () => {
+    const canComment = (member: Member) => api(backend.url, 'GET', '/api/v1/user/canicomment', { token: member.token });
+    const allowed = await canComment(bob);
+    expect([allowed.status, allowed.body]).toEqual([200, {}]);
+    const punished = await registerMember(backend.url);
+    await admin('POST', '/api/v1/punishment', {
+      body: { user_id: [punished.user.id], type: [2], enable: true, reason: '发布广告' },
+    });
+    const barred = await canComment(punished);
+    expect(barred.status).toBe(403);
+    expect(barred.body).toMatchObject({ code: 7, message: '您已被禁止评论，原因：发布广告' });
+    const grouped = await registerMember(backend.url);
+    const group = await admin('POST', '/api/v1/group', { body: { title: '只读组', enable_comment: false } });
+    await admin('PUT', '/api/v1/user', { body: { id: grouped.user.id, group_id: [group.body.id] } });
+    expect((await canComment(grouped)).body.message).toBe('您所在用户组不允许评论');
+    expect((await api(backend.url, 'GET', '/api/v1/user/canicomment')).status).toBe(401);
+  });
+
   it('refuses members whose groups do not allow comments', async () => {
     const member = await registerMember(backend.url);
     const group = await admin('POST', '/api/v1/group', { body: { title: '禁止评论组', enable_comment: false } });

@@ -438,6 +438,26 @@ describe('article page', { timeout: 30_000 }, () => {
     expect(within(other).getByRole('button', { name: '回复' })).toBeTruthy();
   });
 
+  it('tells a member barred from commenting why, in place of the comment box, and offers no 回复', async () => {
+    commentsInView();
+    const approved: Comment[] = [
+      { id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, document_id: 1, type: 1 },
+    ];
+    renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/comment/list': approvedOnly(() => approved),
+        'GET /api/v1/user/canicomment': { status: 403, body: { code: 7, message: '您已被禁止评论，原因：发布广告' } },
+      }),
+    });
+    const comments = await screen.findByRole('region', { name: /评论/ });
+    expect((await within(comments).findByRole('status')).textContent).toBe('您已被禁止评论，原因：发布广告');
+    expect(within(comments).queryByRole('textbox')).toBeNull();
+    expect(within(comments).queryByRole('button', { name: '发表评论' })).toBeNull();
+    const other = within(comments).getByText('写得好').closest('.app-comment') as HTMLElement;
+    expect(within(other).queryByRole('button', { name: '回复' })).toBeNull();
+  });
+
   it('heads the comments with the public count and says how many of the reader’s own listed ones wait for review', async () => {
     commentsInView();
     const approved: Comment[] = [

@@ -244,6 +244,17 @@ export const commentService = defineService(
       },
     }),
 
+    rpc('CanIComment', {
+      // Ours, as CanIPublishArticle: the comment box says why before the member types, not after.
+      http: 'GET /api/v1/user/canicomment',
+      auth: 'login',
+      input: 'none',
+      async handler(_req, ctx) {
+        await assertMayComment(ctx.db, ctx.requireUser().id);
+        return {};
+      },
+    }),
+
     rpc('UpdateComment', {
       http: 'PUT /api/v1/comment',
       request: Comment,

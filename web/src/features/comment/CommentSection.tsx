@@ -22,7 +22,7 @@ import { Tag } from '../../ui/semi-extra';
 import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from '../auth/CaptchaField';
 import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
-import { approvedCommentsQuery, createComment, deleteComments, myCommentsQuery } from './api';
+import { approvedCommentsQuery, commentRightQuery, createComment, deleteComments, myCommentsQuery } from './api';
 import './comments.css';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { useSessionDraft } from '../../kit/forms/session-draft';
@@ -181,6 +181,7 @@ function CommentItem({
   type,
   targetId,
   replyingTo,
+  mayReply,
   onReply,
   onDelete,
   deleting,
@@ -190,6 +191,8 @@ function CommentItem({
   type: number;
   targetId: number;
   replyingTo: number | undefined;
+  /** Signed in and not barred from commenting. */
+  mayReply: boolean;
   onReply: (id: number | undefined) => void;
   onDelete: (comment: Comment) => void;
   deleting: boolean;
@@ -212,7 +215,7 @@ function CommentItem({
         {/* Plain text: React escapes it, so markup in a comment shows as what it is. */}
         <p className="app-comment__content">{comment.content}</p>
         <div className="app-comment__actions">
-          {user && comment.status === ReviewStatus.Approved && (
+          {mayReply && comment.status === ReviewStatus.Approved && (
             <Button
               id={`comment-reply-${comment.id ?? 0}`}
               size="small"
@@ -269,6 +272,10 @@ export function CommentSection({
   const near = useNearViewport(section);
   const approved = useQuery({ ...approvedCommentsQuery(type, targetId), enabled: near });
   const mine = useQuery({ ...myCommentsQuery(type, targetId, user?.id ?? 0), enabled: near && Boolean(user?.id) });
+  // A member barred from commenting (a punishment, or no group that allows it) is told why in place of the box,
+  // before typing anything, and is offered no 回复.
+  const right = useQuery({ ...commentRightQuery(user?.id ?? 0), enabled: near && Boolean(user?.id) });
+  const barredReason = right.data?.allowed === false ? right.data.reason : undefined;
   const [replyingTo, setReplyingTo] = useState<number>();
   const [shownThreads, setShownThreads] = useState(THREADS_PER_STEP);
   // 查看更多评论 takes the keyboard to the first thread it shows: they come before the button, so the
@@ -297,7 +304,11 @@ export function CommentSection({
         评论{approved.data ? `（${count}）` : ''}
         {approved.data && headingNote && <span className="app-comments__note">{headingNote}</span>}
       </h2>
-      {user ? (
+      {user && barredReason !== undefined ? (
+        <p className="app-comments__login" role="status">
+          {barredReason || '您暂时不能发表评论'}
+        </p>
+      ) : user ? (
         <CommentForm type={type} targetId={targetId} />
       ) : (
         <p className="app-comments__login">
@@ -318,6 +329,7 @@ export function CommentSection({
               type={type}
               targetId={targetId}
               replyingTo={replyingTo}
+              mayReply={Boolean(user) && barredReason === undefined}
               onReply={setReplyingTo}
               onDelete={(c) => remove.mutate(c)}
               deleting={remove.isPending && remove.variables?.id === comment.id}

@@ -11,6 +11,7 @@ import type {
 } from '../../../../shared/types/comment';
 import type { Empty } from '../../../../shared/types/common';
 import { api, unwrap } from '../../api/client';
+import { rightQuery } from '../../api/right-query';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 
 export const commentKeys = {
@@ -18,6 +19,7 @@ export const commentKeys = {
   approved: (type: number, targetId: number) => ['comment', 'approved', type, targetId] as const,
   mine: (type: number, targetId: number, userId: number) => ['comment', 'mine', type, targetId, userId] as const,
   admin: ['comment', 'admin'] as const,
+  right: (userId: number) => ['comment', 'right', userId] as const,
 };
 
 export const listComments = (query: ListCommentRequest) =>
@@ -45,6 +47,12 @@ export const myCommentsQuery = (type: number, targetId: number, userId: number) 
       unwrap(await listComments({ type: [type], document_id: targetId, user_id: userId, order: 'id asc' })).comment ??
       [],
   });
+
+/**
+ * Whether the member may comment, and if not why (ours: `GET /api/v1/user/canicomment`). A backend
+ * without it (MOREDOC's) fails the query, and the box is shown: the comment's answer tells then.
+ */
+export const commentRightQuery = (userId: number) => rightQuery(commentKeys.right(userId), '/api/v1/user/canicomment');
 
 const stale = [commentKeys.all];
 
