@@ -155,13 +155,45 @@ describe('ReportAPI', () => {
     ).toBe('文档不存在');
   });
 
+  it('records a report on another reader’s approved comment, titled by its text, and not on one in review', async () => {
+    await backend.setConfig({ 'security.comment_interval': '0' });
+    const author = await registerMember(backend.url);
+    const comment = async (content: string) =>
+      (
+        await api(backend.url, 'POST', '/api/v1/comment', {
+          token: author.token,
+          body: { type: 1, document_id: articleId, content },
+        })
+      ).body.id as number;
+    const approved = await comment('加微信领取免费资料');
+    await admin('POST', '/api/v1/comment/check', { body: { id: [approved], status: 1 } });
+    const pending = await comment('还在审核中的评论');
+    const member = await registerMember(backend.url);
+    const res = await report(member, { type: 2, document_id: approved, reason: 1, remark: '广告' });
+    expect(res.status).toBe(200);
+    const list = await admin('GET', '/api/v1/report/list', { query: { type: 2 } });
+    expect(list.body.report).toEqual([
+      expect.objectContaining({
+        type: 2,
+        document_id: approved,
+        document_title: '加微信领取免费资料',
+        description: '广告',
+        username: member.user.username,
+      }),
+    ]);
+    const again = await report(member, { type: 2, document_id: approved, reason: 1 });
+    expect([again.status, again.body.message]).toEqual([409, '您已举报过当前评论，请等待处理']);
+    const hidden = await report(member, { type: 2, document_id: pending, reason: 1 });
+    expect([hidden.status, hidden.body.message]).toEqual([404, '评论不存在']);
+  });
+
   it.each([
     [{ reason: 0 }, 400, '请选择举报原因'],
     [{ reason: 8 }, 400, '请选择举报原因'],
     [{ document_id: 0 }, 400, '文章参数不正确'],
     [{ document_id: 99999 }, 404, '文章不存在'],
     [{ remark: '长'.repeat(501) }, 400, '举报说明长度不能超过 500 个字符'],
-    [{ type: 5 }, 400, '举报类型必须是 0（文档）或 1（文章）'],
+    [{ type: 5 }, 400, '举报类型必须是 0（文档）、1（文章）或 2（评论）'],
   ])('refuses %j with %i', async (body, status, message) => {
     const res = await report(await registerMember(backend.url), body);
     expect(res.status).toBe(status);

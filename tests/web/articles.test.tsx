@@ -781,6 +781,45 @@ describe('举报 an article, by keyboard', { timeout: 30_000 }, () => {
   });
 });
 
+describe('举报 a comment', { timeout: 30_000 }, () => {
+  it('offers 举报 on another reader’s approved comment, not on one’s own, and sends it as a comment report', async () => {
+    commentsInView();
+    const approved: Comment[] = [
+      {
+        id: 10,
+        content: '加微信领资料',
+        status: 1,
+        user: { id: 3, username: 'bob' },
+        user_id: 3,
+        document_id: 1,
+        type: 1,
+      },
+      { id: 11, content: '我的看法', status: 1, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 },
+    ];
+    const { fetchMock } = renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/comment/list': approvedOnly(() => approved),
+        'POST /api/v1/report': { status: 200, body: {} },
+      }),
+    });
+    const own = (await screen.findByText('我的看法')).closest('.app-comment') as HTMLElement;
+    expect(within(own).queryByRole('button', { name: '举报' })).toBeNull();
+    const other = screen.getByText('加微信领资料').closest('.app-comment') as HTMLElement;
+    await userEvent.click(within(other).getByRole('button', { name: '举报' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText('举报“bob 的评论”')).toBeTruthy();
+    await userEvent.click(dialog.getByRole('radio', { name: '垃圾广告' }));
+    await userEvent.click(dialog.getByRole('button', { name: '提交举报' }));
+    await waitFor(() => expect(requests(fetchMock, 'POST', '/api/v1/report')).toHaveLength(1));
+    expect(bodyOf(requests(fetchMock, 'POST', '/api/v1/report')[0])).toMatchObject({
+      type: 2,
+      document_id: 10,
+      reason: 1,
+    });
+  });
+});
+
 describe('feedback', () => {
   it('asks for the content first, then thanks the visitor and says what happens next', async () => {
     const { fetchMock } = renderApp('/article/feedback', {

@@ -1,3 +1,25 @@
 // What other modules may ask of the comment module: the count of the dashboard. (The comments
 // of items deleted for good go through `contentChanges`: purges.ts.)
 export { countComments } from './store';
+import type { Database } from '../../db';
+import { ReviewStatus } from '../../../shared/constants';
+import { commentsByIds } from './store';
+
+/** The approved comments of `ids` (what a reader may report), each titled by the start of its text. */
+export async function approvedComments(db: Database, ids: number[]): Promise<Map<number, { title: string }>> {
+  const rows = await commentsByIds(db, ids);
+  return new Map(
+    rows
+      .filter((c) => c.status === ReviewStatus.Approved)
+      .map((c) => [c.id, { title: [...c.content].slice(0, 100).join('') }]),
+  );
+}
+
+/** Comments of `ids` in any state, titled as above; no identifier: the admin finds one by its text. */
+export async function commentTitles(
+  db: Database,
+  ids: number[],
+): Promise<Map<number, { title: string; identifier: string }>> {
+  const rows = await commentsByIds(db, ids);
+  return new Map(rows.map((c) => [c.id, { title: [...c.content].slice(0, 100).join(''), identifier: '' }]));
+}

@@ -1,12 +1,13 @@
 import type { Database } from '../../db';
 import { flag } from '../../db/schema';
-import { TargetType, reportReasonOptions } from '../../../shared/constants';
+import { ReportType, reportReasonOptions } from '../../../shared/constants';
 import { REPORT_REMARK_MAX_LENGTH, reportRemarkProblems, textProblems } from '../../../shared/validation';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
 import { IdsRequest } from '../../../shared/messages/common';
 import { assertValid, checkText, clamp, mapUnique, requireIds } from '../../wire/request';
 import { defineService, rpc } from '../../platform/rpc';
 import { articleTitles, publishedArticles } from '../article/service';
+import { approvedComments, commentTitles } from '../comment/service';
 import { documentsByIds, isPublic } from '../document/service';
 import { PunishmentType, barReason } from '../punishment/service';
 import { usernamesOf } from '../user/service';
@@ -28,14 +29,16 @@ interface ReportTarget {
 }
 
 const TARGETS: Readonly<Record<number, ReportTarget>> = {
-  [TargetType.Document]: {
+  [ReportType.Document]: {
     noun: '文档',
     open: async (db, ids) =>
       new Map((await documentsByIds(db, ids)).filter(isPublic).map((d) => [d.id, { title: d.title }])),
     titles: async (db, ids) =>
       new Map((await documentsByIds(db, ids)).map((d) => [d.id, { title: d.title, identifier: d.uuid }])),
   },
-  [TargetType.Article]: { noun: '文章', open: publishedArticles, titles: articleTitles },
+  [ReportType.Article]: { noun: '文章', open: publishedArticles, titles: articleTitles },
+  // Ours (docs/decisions/081): another reader's approved comment, titled by its text.
+  [ReportType.Comment]: { noun: '评论', open: approvedComments, titles: commentTitles },
 };
 
 function checkRemark(value: string, label: string): string {
@@ -51,17 +54,16 @@ export const reportService = defineService('ReportAPI', [
     auth: 'login',
     async handler(req, ctx) {
       const me = ctx.requireUser();
-      if (req.type !== TargetType.Document && req.type !== TargetType.Article)
-        throw badRequest('举报类型必须是 0（文档）或 1（文章）');
       const target = TARGETS[req.type];
-      const noun = target?.noun ?? '文档';
+      if (!target) throw badRequest('举报类型必须是 0（文档）、1（文章）或 2（评论）');
+      const noun = target.noun;
       if (req.document_id <= 0) throw badRequest(`${noun}参数不正确`);
       if (!REASONS.includes(req.reason)) throw badRequest('请选择举报原因');
       assertValid(reportRemarkProblems(req.remark.trim(), req.reason));
       const description = checkRemark(req.remark, '举报说明');
       const reason = await barReason(ctx.db, me.id, PunishmentType.Disabled);
       if (reason !== null) throw forbidden(reason ? `您的账号已被禁用，原因：${reason}` : '您的账号已被禁用');
-      const info = (await target?.open(ctx.db, [req.document_id]))?.get(req.document_id);
+      const info = (await target.open(ctx.db, [req.document_id])).get(req.document_id);
       if (!info) throw notFound(`${noun}不存在`);
       const username = (await usernamesOf(ctx.db, [me.id])).get(me.id) ?? '';
       await mapUnique(

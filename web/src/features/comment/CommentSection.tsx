@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
-import { ReviewStatus } from '../../../../shared/constants';
+import { ReportType, ReviewStatus } from '../../../../shared/constants';
 import { formatRelativeTime } from '../../../../shared/format';
 import type { Comment } from '../../../../shared/types/comment';
 import { COMMENT_MAX_LENGTH, textProblems } from '../../../../shared/validation';
@@ -20,6 +20,7 @@ import { TextAreaField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
 import { Tag } from '../../ui/semi-extra';
 import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from '../auth/CaptchaField';
+import { ReportButton } from '../report/ReportButton';
 import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
 import { approvedCommentsQuery, commentRightQuery, createComment, deleteComments, myCommentsQuery } from './api';
@@ -225,6 +226,9 @@ function CommentItem({
             >
               回复
             </Button>
+          )}
+          {!mine && comment.status === ReviewStatus.Approved && comment.id && (
+            <ReportButton type={ReportType.Comment} targetId={comment.id} title={`${name} 的评论`} />
           )}
           {mine && (
             <InlineConfirm

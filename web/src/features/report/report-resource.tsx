@@ -1,7 +1,7 @@
 // The admin's reports (/admin/report): the reason, the reported item with a link, the
 // reporter and their words; handled with a note, or deleted.
 import { Link } from 'react-router-dom';
-import { optionLabel, reportReasonOptions, reportStatusOptions, TargetType } from '../../../../shared/constants';
+import { optionLabel, ReportType, reportReasonOptions, reportStatusOptions } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Report } from '../../../../shared/types/report';
 import { REPORT_REMARK_MAX_LENGTH } from '../../../../shared/validation';
@@ -14,20 +14,26 @@ import { deleteReports, handleReport, listReports, reportKeys } from './api';
 
 const STATUS_FILTER = reportStatusOptions.map((o) => ({ value: o.value === 'true', label: o.label }));
 const TARGET_OPTIONS = [
-  { value: TargetType.Document, label: '文档' },
-  { value: TargetType.Article, label: '文章' },
+  { value: ReportType.Document, label: '文档' },
+  { value: ReportType.Article, label: '文章' },
+  { value: ReportType.Comment, label: '评论' },
 ];
 
-/** The reported item, linked so that the admin can judge it: the article's page, or the document's reader. */
+/**
+ * The reported item, linked so that the admin can judge it: the article's page, the document's reader, or the
+ * comment found by its text in 评论管理, where it is rejected or deleted.
+ */
 function TargetCell({ report }: { report: Report }) {
   const title = report.document_title || `#${report.document_id ?? ''}`;
-  const isArticle = report.type === TargetType.Article;
-  const path = isArticle
-    ? `/article/detail/${report.document_uuid || report.document_id}`
-    : report.document_id && documentPathById(report.document_id);
+  const path =
+    report.type === ReportType.Comment
+      ? `/admin/comment?${new URLSearchParams({ wd: [...title].slice(0, 20).join('') }).toString()}`
+      : report.type === ReportType.Article
+        ? `/article/detail/${report.document_uuid || report.document_id}`
+        : report.document_id && documentPathById(report.document_id);
   return (
     <span>
-      <Tag size="small">{isArticle ? '文章' : '文档'}</Tag>{' '}
+      <Tag size="small">{optionLabel(TARGET_OPTIONS, report.type ?? 0, '文档')}</Tag>{' '}
       {path ? (
         <Link to={path} target="_blank">
           {title}
