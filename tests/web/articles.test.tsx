@@ -450,12 +450,34 @@ describe('article page', { timeout: 30_000 }, () => {
         'GET /api/v1/user/canicomment': { status: 403, body: { code: 7, message: '您已被禁止评论，原因：发布广告' } },
       }),
     });
-    const comments = await screen.findByRole('region', { name: /评论/ });
+    await screen.findByText('写得好');
+    const comments = screen.getByRole('region', { name: /评论/ });
     expect((await within(comments).findByRole('status')).textContent).toBe('您已被禁止评论，原因：发布广告');
     expect(within(comments).queryByRole('textbox')).toBeNull();
     expect(within(comments).queryByRole('button', { name: '发表评论' })).toBeNull();
     const other = within(comments).getByText('写得好').closest('.app-comment') as HTMLElement;
     expect(within(other).queryByRole('button', { name: '回复' })).toBeNull();
+  });
+
+  it('replaces the comment box with the reason when a comment is refused because the member was barred meanwhile', async () => {
+    commentsInView();
+    let barred = false;
+    const refusal = { code: 7, message: '您已被禁止评论，原因：发布广告' };
+    renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/user/canicomment': () => (barred ? { status: 403, body: refusal } : { status: 200, body: {} }),
+        'POST /api/v1/comment': () => {
+          barred = true;
+          return { status: 403, body: refusal };
+        },
+      }),
+    });
+    await userEvent.type(await screen.findByRole('textbox'), '我的看法');
+    await userEvent.click(screen.getByRole('button', { name: '发表评论' }));
+    const comments = screen.getByRole('region', { name: /评论/ });
+    expect((await within(comments).findByRole('status')).textContent).toBe(refusal.message);
+    expect(within(comments).queryByRole('textbox')).toBeNull();
   });
 
   it('heads the comments with the public count and says how many of the reader’s own listed ones wait for review', async () => {

@@ -1,7 +1,7 @@
 // The comments under an article or a document: approved threads (a comment and its replies),
 // the reader's own comments in review marked 审核中 (or 未通过审核), the comment box with the
 // captcha the security settings ask for, replying and deleting one's own (confirmed in place).
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
@@ -9,7 +9,7 @@ import { ReportType, ReviewStatus } from '../../../../shared/constants';
 import { formatRelativeTime } from '../../../../shared/format';
 import type { Comment } from '../../../../shared/types/comment';
 import { COMMENT_MAX_LENGTH, textProblems } from '../../../../shared/validation';
-import { unwrap } from '../../api/client';
+import { ApiError, unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
@@ -23,7 +23,14 @@ import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha
 import { ReportButton } from '../report/ReportButton';
 import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
-import { approvedCommentsQuery, commentRightQuery, createComment, deleteComments, myCommentsQuery } from './api';
+import {
+  approvedCommentsQuery,
+  commentKeys,
+  commentRightQuery,
+  createComment,
+  deleteComments,
+  myCommentsQuery,
+} from './api';
 import './comments.css';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { useSessionDraft } from '../../kit/forms/session-draft';
@@ -88,6 +95,7 @@ function CommentForm({
   const { security } = useSettings();
   const captcha = useCaptcha('comment', captchaEnabled(security, 'comment'));
   const { user } = useSession();
+  const client = useQueryClient();
   // What is typed outlives a visit elsewhere: kept per reader, document or article, and reply,
   // until it is sent or emptied.
   const [content, setContent] = useSessionDraft(
@@ -134,6 +142,9 @@ function CommentForm({
         captcha.refresh();
       }
       toastFailure('评论失败', error);
+      // Barred since the page was opened: the box gives way to the reason (what was typed stays in the draft).
+      if (error instanceof ApiError && error.status === 403)
+        void client.invalidateQueries({ queryKey: commentKeys.right(user?.id ?? 0) });
     },
   });
 
