@@ -173,7 +173,7 @@ export const bannerTypeOptions: readonly Option[] = [
 
 /** What a comment, a favourite or a report is about (docs/moredoc.md §12); reports on articles are ours. */
 export const TargetType = { Document: 0, Article: 1 } as const;
-/** What a report is about: a `TargetType`, or (ours, docs/decisions/081) another reader's comment. */
+/** What a report is about: a `TargetType`, or (ours, docs/decisions/072) another reader's comment. */
 export const ReportType = { ...TargetType, Comment: 2 } as const;
 
 /** `Report.status` is a boolean: processed or not. */

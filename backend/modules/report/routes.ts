@@ -37,7 +37,7 @@ const TARGETS: Readonly<Record<number, ReportTarget>> = {
       new Map((await documentsByIds(db, ids)).map((d) => [d.id, { title: d.title, identifier: d.uuid }])),
   },
   [ReportType.Article]: { noun: '文章', open: publishedArticles, titles: articleTitles },
-  // Ours (docs/decisions/081): another reader's approved comment, titled by its text.
+  // Ours (docs/decisions/072): another reader's approved comment, titled by its text.
   [ReportType.Comment]: { noun: '评论', open: approvedComments, titles: commentTitles },
 };
 
