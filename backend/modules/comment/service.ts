@@ -1,9 +1,11 @@
-// What other modules may ask of the comment module: the count of the dashboard. (The comments
-// of items deleted for good go through `contentChanges`: purges.ts.)
-export { countComments } from './store';
+// What other modules may ask of the comment module: the count of the dashboard, and the comments
+// a report names (report/routes.ts). (The comments of items deleted for good go through
+// `contentChanges`: purges.ts.)
 import type { Database } from '../../db';
 import { ReviewStatus } from '../../../shared/constants';
 import { commentsByIds } from './store';
+
+export { countComments } from './store';
 
 /** The approved comments of `ids` (what a reader may report), each titled by the start of its text. */
 export async function approvedComments(db: Database, ids: number[]): Promise<Map<number, { title: string }>> {
