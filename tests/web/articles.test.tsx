@@ -537,6 +537,32 @@ describe('article page', { timeout: 30_000 }, () => {
     expect(new URL(String(list[0]), 'http://localhost').searchParams.get('order')).toBe('id desc');
   });
 
+  it('counts the comments left under 查看更多评论 as the heading does, replies included, not the threads', async () => {
+    commentsInView();
+    const comment = (id: number, parent_id?: number): Comment => ({
+      id,
+      content: `第${id}楼`,
+      status: 1,
+      user: { id: 3, username: 'bob' },
+      user_id: 3,
+      document_id: 1,
+      type: 1,
+      ...(parent_id ? { parent_id } : {}),
+    });
+    // 22 threads: the two oldest, not shown at first, hold 1 and 1 + 8 replies, so 10 comments in 2 threads.
+    const tops = Array.from({ length: 22 }, (_, i) => comment(i + 1));
+    const replies = Array.from({ length: 8 }, (_, i) => comment(101 + i, 1));
+    renderApp('/article/detail/about', {
+      backend: articleBackend({
+        'GET /api/v1/comment/list': { status: 200, body: { comment: [...tops, ...replies].reverse() } },
+      }),
+    });
+    expect(await screen.findByRole('heading', { name: '评论（30）' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '查看更多评论（还有 10 条）' }));
+    expect(screen.getByText('第108楼')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /查看更多评论/ })).toBeNull();
+  });
+
   it('counts the 回复 @name： of a reply to a reply towards the limit, and sends it before the words', async () => {
     commentsInView();
     const approved: Comment[] = [

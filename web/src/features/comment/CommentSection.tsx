@@ -352,7 +352,9 @@ export function CommentSection({
             />
           );
           const threads = commentThreads(list, mine.data ?? []);
-          const hidden = threads.length - shownThreads;
+          // The button counts comments, as the heading does, not threads: a hidden thread with replies is
+          // more than one 条.
+          const hidden = threads.slice(shownThreads).reduce((sum, t) => sum + 1 + t.replies.length, 0);
           return (
             <>
               <ol ref={threadList} className="app-comments__list">
