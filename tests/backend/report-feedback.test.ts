@@ -187,6 +187,22 @@ describe('ReportAPI', () => {
     expect([hidden.status, hidden.body.message]).toEqual([404, '评论不存在']);
   });
 
+  it('refuses a report of one’s own comment, which the API takes though the page offers no 举报 on it', async () => {
+    await backend.setConfig({ 'security.comment_interval': '0' });
+    const author = await registerMember(backend.url);
+    const id = (
+      await api(backend.url, 'POST', '/api/v1/comment', {
+        token: author.token,
+        body: { type: 1, document_id: articleId, content: '我自己的评论' },
+      })
+    ).body.id as number;
+    await admin('POST', '/api/v1/comment/check', { body: { id: [id], status: 1 } });
+    const own = await report(author, { type: 2, document_id: id, reason: 1, remark: '试试' });
+    expect([own.status, own.body.message]).toEqual([403, '不能举报自己的评论']);
+    const list = await admin('GET', '/api/v1/report/list', { query: { type: 2 } });
+    expect((list.body.report ?? []).filter((r: { document_id: number }) => r.document_id === id)).toEqual([]);
+  });
+
   it.each([
     [{ reason: 0 }, 400, '请选择举报原因'],
     [{ reason: 8 }, 400, '请选择举报原因'],

@@ -7,13 +7,19 @@ import { commentsByIds } from './store';
 
 export { countComments } from './store';
 
-/** The approved comments of `ids` (what a reader may report), each titled by the start of its text. */
-export async function approvedComments(db: Database, ids: number[]): Promise<Map<number, { title: string }>> {
+/**
+ * The approved comments of `ids` (what a reader may report), each titled by the start of its text, with its
+ * author (who may not report it).
+ */
+export async function approvedComments(
+  db: Database,
+  ids: number[],
+): Promise<Map<number, { title: string; author: number }>> {
   const rows = await commentsByIds(db, ids);
   return new Map(
     rows
       .filter((c) => c.status === ReviewStatus.Approved)
-      .map((c) => [c.id, { title: [...c.content].slice(0, 100).join('') }]),
+      .map((c) => [c.id, { title: [...c.content].slice(0, 100).join(''), author: c.user_id }]),
   );
 }
 

@@ -24,7 +24,8 @@ const MAX_PAGE_SIZE = 100;
 
 interface ReportTarget {
   noun: string;
-  open(db: Database, ids: number[]): Promise<Map<number, { title: string }>>;
+  /** The items a reader may report; `author`, when given, may not report their own. */
+  open(db: Database, ids: number[]): Promise<Map<number, { title: string; author?: number }>>;
   titles(db: Database, ids: number[]): Promise<Map<number, { title: string; identifier: string }>>;
 }
 
@@ -37,7 +38,7 @@ const TARGETS: Readonly<Record<number, ReportTarget>> = {
       new Map((await documentsByIds(db, ids)).map((d) => [d.id, { title: d.title, identifier: d.uuid }])),
   },
   [ReportType.Article]: { noun: '文章', open: publishedArticles, titles: articleTitles },
-  // Ours (docs/decisions/072): another reader's approved comment, titled by its text.
+  // Ours (docs/decisions/072): another reader's approved comment, titled by its text; never one's own.
   [ReportType.Comment]: { noun: '评论', open: approvedComments, titles: commentTitles },
 };
 
@@ -65,6 +66,7 @@ export const reportService = defineService('ReportAPI', [
       if (reason !== null) throw forbidden(reason ? `您的账号已被禁用，原因：${reason}` : '您的账号已被禁用');
       const info = (await target.open(ctx.db, [req.document_id])).get(req.document_id);
       if (!info) throw notFound(`${noun}不存在`);
+      if (info.author === me.id) throw forbidden(`不能举报自己的${noun}`);
       const username = (await usernamesOf(ctx.db, [me.id])).get(me.id) ?? '';
       await mapUnique(
         insertReport(ctx.db, {
