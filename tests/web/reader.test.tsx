@@ -1197,6 +1197,19 @@ describe('the reader by keyboard', { timeout: 20_000 }, () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: '举报' }));
   });
 
+  it('closes the 举报 form on Escape, as 取消 does, the focus back on 举报', async () => {
+    renderApp('/library/7/42', {
+      backend: backend({}, { 'GET /api/v1/favorite': { status: 200, body: {} } }, true),
+      user: member,
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '举报' }));
+    const form = await screen.findByRole('form', { name: '举报文档' });
+    await userEvent.click(within(form).getByRole('radio', { name: '垃圾广告' }));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('form', { name: '举报文档' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '举报' }));
+  });
+
   it("takes the keyboard to what the 举报 form's checks refuse, the message tied to it", async () => {
     renderApp('/library/7/42', {
       backend: backend({}, { 'GET /api/v1/favorite': { status: 200, body: {} } }, true),

@@ -73,7 +73,20 @@ function ReportForm({ id, doc, onDone }: { id: string; doc: Document; onDone: ()
     else report.mutate();
   };
   return (
-    <form ref={ref} id={id} className="app-report" onSubmit={submit} aria-label="举报文档" noValidate>
+    <form
+      ref={ref}
+      id={id}
+      className="app-report"
+      onSubmit={submit}
+      // Escape closes the form as 取消 does (the keyboard back on 举报).
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        onDone();
+      }}
+      aria-label="举报文档"
+      noValidate
+    >
       <fieldset className="app-report__reasons" aria-describedby={reasonInvalid ? messageId : undefined}>
         <legend>举报原因</legend>
         {reportReasonOptions.map((option) => (
