@@ -2,7 +2,7 @@
 // scripted backend: loading, empty and error states, the checks made before sending, and
 // what each write sends.
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import userEvent from '@testing-library/user-event';
 import type { Article } from '../../shared/types/article';
@@ -865,6 +865,37 @@ describe('举报 a comment', { timeout: 30_000 }, () => {
       document_id: 10,
       reason: 1,
     });
+  });
+});
+
+describe('举报 a comment, by keyboard', { timeout: 30_000 }, () => {
+  // A dialog (Semi's Modal), not an inline form as under a document: Escape already closed it, and this keeps it so.
+  it('closes the 举报 dialog on Escape, as 取消 does, the focus back on the comment’s 举报', async () => {
+    commentsInView();
+    const approved: Comment[] = [
+      {
+        id: 10,
+        content: '加微信领资料',
+        status: 1,
+        user: { id: 3, username: 'bob' },
+        user_id: 3,
+        document_id: 1,
+        type: 1,
+      },
+    ];
+    renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({ 'GET /api/v1/comment/list': approvedOnly(() => approved) }),
+    });
+    const comment = (await screen.findByText('加微信领资料')).closest('.app-comment') as HTMLElement;
+    const report = within(comment).getByRole('button', { name: '举报' });
+    await userEvent.click(report);
+    const dialog = within(await screen.findByRole('dialog'));
+    await userEvent.click(dialog.getByRole('radio', { name: '垃圾广告' }));
+    // Semi's Modal hears the keyCode 27 every browser sends with Escape, which user-event leaves out.
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape', code: 'Escape', keyCode: 27 });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(report);
   });
 });
 
