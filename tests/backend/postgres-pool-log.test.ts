@@ -13,6 +13,7 @@ interface LogLine {
   level: number;
   msg: string;
   code?: string;
+  reason?: string;
 }
 
 describe.skipIf(!clusterUrl)('the PostgreSQL pool when the server ends its connections', () => {
@@ -52,12 +53,17 @@ describe.skipIf(!clusterUrl)('the PostgreSQL pool when the server ends its conne
     // Each idle connection tells the pool once the server's message arrives (5 s at most).
     for (let tries = 0; said().length < rows[0]!.n && tries < 200; tries += 1) await sleep(25);
     expect(said().length, JSON.stringify(lines)).toBe(rows[0]!.n);
-    for (const line of said())
+    // Each says why: the server's 57P01 as a rule; a connection whose socket closed before that
+    // message was read (seen once in CI, under load, with no code) was "terminated unexpectedly" or
+    // reset: the same warning either way.
+    for (const line of said()) {
       expect(line).toMatchObject({
         level: 40,
-        code: '57P01',
         msg: 'an idle PostgreSQL connection of the pool was closed by the server or cut; the pool opens a new one when needed',
       });
+      if (line.code !== '57P01')
+        expect(`${line.code ?? ''} ${line.reason}`).toMatch(/Connection terminated unexpectedly|ECONNRESET/);
+    }
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     expect((await api(backend.url, 'GET', '/api/v1/document/list', { query: { limit: 1 } })).status).toBe(200);
   });
