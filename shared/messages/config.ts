@@ -41,6 +41,10 @@ export const ConfigSystem = message('ConfigSystem', {
   sec_icp: 'string',
   /** Ours: the credits a member loses for each document they delete (`score.delete_document`). */
   delete_document_credits: 'int32',
+  /** Ours: the credits for each of a member's first `upload_document_limit` documents of the day, 0 when none. */
+  upload_document_credits: 'int32',
+  /** Ours: the documents a day that earn `upload_document_credits`, 0 when none do. */
+  upload_document_limit: 'int32',
 });
 export const ConfigFooter = message('ConfigFooter', {
   about: 'string',

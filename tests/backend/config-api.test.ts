@@ -134,6 +134,9 @@ describe('GetSettings', () => {
       credit_name: '魔豆',
       // score.delete_document's default: 我的文档 says it before a delete.
       delete_document_credits: 1,
+      // score.upload_document and upload_document_limit's: the upload screen says the reward.
+      upload_document_credits: 5,
+      upload_document_limit: 1,
     });
     // MOREDOC's form, which its web client routes; ours opens it too: every default link must be a page of the SPA.
     expect(res.body.footer).toEqual({
@@ -213,6 +216,25 @@ describe('GetSettings', () => {
     expect(res.body.pay).toEqual({ enable: true, provider: 'manual', providers: ['manual'] });
     expect(res.text).not.toContain('very-secret-key');
     expect(res.text).not.toContain('转账至测试账户');
+  });
+});
+
+describe('the reward of publishing a document', () => {
+  it('is announced only while it pays: both numbers left out when the credits or the daily number is 0', async () => {
+    const announced = async () => {
+      const system = (await api(backend.url, 'GET', '/api/v1/settings')).body.system;
+      return [system.upload_document_credits, system.upload_document_limit];
+    };
+    try {
+      await backend.setConfig({ 'score.upload_document': '2', 'score.upload_document_limit': '3' });
+      expect(await announced()).toEqual([2, 3]);
+      await backend.setConfig({ 'score.upload_document_limit': '0' });
+      expect(await announced()).toEqual([undefined, undefined]);
+      await backend.setConfig({ 'score.upload_document': '0', 'score.upload_document_limit': '3' });
+      expect(await announced()).toEqual([undefined, undefined]);
+    } finally {
+      await backend.setConfig({ 'score.upload_document': '5', 'score.upload_document_limit': '1' });
+    }
   });
 });
 

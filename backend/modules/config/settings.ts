@@ -5,6 +5,7 @@ import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { sanitizeRichText } from '../../platform/rich-text';
 import { publishedIdentifiers } from '../article/service';
+import { uploadReward } from '../document/service';
 import { enabledLanguages } from '../language/service';
 import { offeredProviders } from '../payment/service';
 
@@ -104,6 +105,7 @@ function settingsFromConfig(cfg: ConfigSnapshot, version: string) {
   const s = (name: string) => cfg.str('system', name);
   const maxSize = cfg.int('security', 'max_document_size');
   const providers = offeredProviders(cfg);
+  const reward = uploadReward(cfg);
   return {
     system: {
       domain: s('domain'),
@@ -124,6 +126,9 @@ function settingsFromConfig(cfg: ConfigSnapshot, version: string) {
       sec_icp: s('sec_icp'),
       // 我的文档 asks before a delete that costs credits (docs/api.md, DeleteDocument).
       delete_document_credits: Math.max(0, cfg.int('score', 'delete_document')),
+      // The upload screen says the reward of publishing before the files are chosen (docs/api.md, CreateDocument).
+      upload_document_credits: reward.credits,
+      upload_document_limit: reward.perDay,
     },
     footer: Object.fromEntries(FOOTER_LINKS.map(({ key }) => [key, cfg.str('footer', key)])),
     security: {

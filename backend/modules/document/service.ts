@@ -7,6 +7,7 @@ export { freePages, isOwnerOrAdmin, mayUpload, pageAccess, type PageDecision, ty
 export { convertibleExtensions, converterEnvironment, type ConverterEnvironment } from './environment';
 export { isMd5, originalKey, outputFolder, outputKey } from './files';
 export { refreshSearchIndex } from './indexing';
+export { uploadReward, type UploadReward } from './upload-reward';
 export { hideCounters, listedDocumentFields, presentDocuments, type Viewer, type WireDocument } from './present';
 export {
   HIDDEN_STATUSES,

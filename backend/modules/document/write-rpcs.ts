@@ -18,6 +18,7 @@ import { mayUpload } from './access';
 import { documentHashFor, enqueueConversions } from './conversion';
 import { refreshSearchIndex } from './indexing';
 import { documentKeywords } from './keywords';
+import { uploadReward } from './upload-reward';
 import {
   CheckDocumentRequest,
   CreateDocumentRequest,
@@ -193,8 +194,8 @@ async function initialStatus(db: Database, userId: number): Promise<number> {
 }
 
 /**
- * The reward of each of `creating` new documents: `score.upload_document` credits for today's
- * first `upload_document_limit` uploads, 0 for the others, with the credits' name.
+ * The reward of each of `creating` new documents (uploadReward: `score.upload_document` credits
+ * for today's first `upload_document_limit` documents), 0 past them, with the credits' name.
  */
 async function uploadRewards(
   ctx: RpcContext,
@@ -203,13 +204,11 @@ async function uploadRewards(
   creating: number,
 ): Promise<{ rewards: number[]; creditName: string }> {
   const cfg = await ctx.app.settings.snapshot();
-  const perDocument = cfg.int('score', 'upload_document');
-  const limit = cfg.int('score', 'upload_document_limit');
-  const before =
-    perDocument > 0 && limit > 0 ? await documentsCreatedSince(db, userId, dayjs().startOf('day').toISOString()) : 0;
-  const rewarded = perDocument > 0 && limit > 0 ? Math.max(0, Math.min(creating, limit - before)) : 0;
+  const { credits, perDay } = uploadReward(cfg);
+  const before = perDay > 0 ? await documentsCreatedSince(db, userId, dayjs().startOf('day').toISOString()) : 0;
+  const rewarded = Math.max(0, Math.min(creating, perDay - before));
   return {
-    rewards: Array.from({ length: creating }, (_, i) => (i < rewarded ? perDocument : 0)),
+    rewards: Array.from({ length: creating }, (_, i) => (i < rewarded ? credits : 0)),
     creditName: cfg.creditName(),
   };
 }

@@ -111,6 +111,32 @@ describe('CreateDocument', () => {
     ]);
   });
 
+  it("pays at once, before the review, what GetSettings announces for the upload screen, to the day's limit", async () => {
+    await backend.setConfig({ 'score.upload_document': '3', 'score.upload_document_limit': '2' });
+    try {
+      const announced = (await api(backend.url, 'GET', '/api/v1/settings')).body.system;
+      expect([announced.upload_document_credits, announced.upload_document_limit]).toEqual([3, 2]);
+      const member = await uploader(backend.url, backend.adminToken, { review: true });
+      const creditsBefore = (await user(member.token)).credit_count ?? 0;
+      const credits: number[] = [];
+      for (const name of ['甲', '乙', '丙']) {
+        const doc = await createDocument(backend.url, member.token, textFile(unique(name)), `${name}.txt`);
+        // Waiting for the review, and paid already.
+        expect(doc.status).toBe(6);
+        credits.push(((await user(member.token)).credit_count ?? 0) - creditsBefore);
+      }
+      expect(credits).toEqual([3, 6, 6]);
+      const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
+      expect((dynamics.body.dynamic as { content: string }[]).slice(0, 3).map((d) => d.content)).toEqual([
+        '上传了文档《丙》',
+        '上传了文档《乙》，获得 3 魔豆奖励',
+        '上传了文档《甲》，获得 3 魔豆奖励',
+      ]);
+    } finally {
+      await backend.setConfig({ 'score.upload_document': '5', 'score.upload_document_limit': '1' });
+    }
+  });
+
   it('starts at status 6 when every group of the uploader reviews', async () => {
     const doc = await createDocument(backend.url, reviewed.token, textFile(unique('待审')), '待审文档.txt');
     expect(doc.status).toBe(6);

@@ -1,0 +1,18 @@
+import type { ConfigSnapshot } from '../../platform/config-store';
+
+// The reward of publishing a document (CreateDocument), as MOREDOC pays it: `score.upload_document`
+// credits for each of the member's first `score.upload_document_limit` documents of the day, paid
+// when the document is created, before any review. One of the two at 0 (or below) pays nothing.
+
+export interface UploadReward {
+  /** Credits for each rewarded document, 0 when publishing pays nothing. */
+  credits: number;
+  /** Documents rewarded a day, 0 when publishing pays nothing. */
+  perDay: number;
+}
+
+export function uploadReward(cfg: ConfigSnapshot): UploadReward {
+  const credits = cfg.int('score', 'upload_document');
+  const perDay = cfg.int('score', 'upload_document_limit');
+  return credits > 0 && perDay > 0 ? { credits, perDay } : { credits: 0, perDay: 0 };
+}
