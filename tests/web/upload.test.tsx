@@ -191,6 +191,27 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(within(copy).getByText('内容重复')).toBeTruthy();
   });
 
+  it("says before any file is chosen what publishing pays, in the site's credits, and nothing when it pays nothing", async () => {
+    const screenWith = async (reward: { upload_document_credits?: number; upload_document_limit?: number }) => {
+      const view = renderApp('/upload', {
+        user: member,
+        settings: { ...settings, system: { ...settings.system, credit_name: '金币', ...reward } },
+        backend: { 'GET /api/v1/user/caniuploaddocument': { status: 200, body: {} } },
+      });
+      const note = (await screen.findByRole('button', { name: '选择文件' })).closest('.app-upload__drop')!.textContent;
+      view.unmount();
+      return note;
+    };
+    expect(await screenWith({ upload_document_credits: 5, upload_document_limit: 3 })).toContain(
+      '每天发布的前 3 篇文档每篇奖励 5 金币，发布后立即到账。',
+    );
+    expect(await screenWith({ upload_document_credits: 2, upload_document_limit: 1 })).toContain(
+      '每天发布的第一篇文档奖励 2 金币，发布后立即到账。',
+    );
+    // GetSettings leaves both out when publishing pays nothing.
+    expect(await screenWith({})).not.toContain('奖励');
+  });
+
   it("names the site's credits as the unit of each price and of the batch's price", async () => {
     ScriptedUpload.sent = [];
     renderApp('/upload', {

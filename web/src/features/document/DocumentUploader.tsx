@@ -16,6 +16,7 @@ import {
 } from '../../../../shared/constants';
 import { nothingAnswered, type ApiFailure } from '../../../../shared/api-failure';
 import { formatBytes } from '../../../../shared/format';
+import type { Settings } from '../../../../shared/types/config';
 import type { Document } from '../../../../shared/types/document';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { LeaveGuard } from '../../kit/routing/LeaveGuard';
@@ -291,6 +292,19 @@ function formatNames(formats: readonly string[]): string {
 }
 
 /**
+ * What publishing pays, said before any file is chosen: GetSettings' `upload_document_credits` for
+ * each of the day's first `upload_document_limit` documents, paid at 发布 (before any review).
+ * Nothing when it pays nothing.
+ */
+function uploadRewardNote(settings: Settings): string | undefined {
+  const credits = settings.system?.upload_document_credits ?? 0;
+  const perDay = settings.system?.upload_document_limit ?? 0;
+  if (credits <= 0 || perDay <= 0) return undefined;
+  const documents = perDay === 1 ? '每天发布的第一篇文档' : `每天发布的前 ${perDay} 篇文档每篇`;
+  return `${documents}奖励 ${credits} ${creditName(settings)}，发布后立即到账。`;
+}
+
+/**
  * What a failed upload says, and whether sending it again may help: when nothing answered (the
  * connection cut, the site restarting) or the server was unavailable (its file storage or
  * database away: 503), not when it refused the file.
@@ -440,6 +454,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
   const unpublished =
     publishable + items.filter((item) => item.phase === 'waiting' || item.phase === 'uploading').length;
   const maxMb = uploadLimitBytes(settings.security?.max_document_size) / 1024 / 1024;
+  const reward = uploadRewardNote(settings);
   const offered = formats.data ?? DOCUMENT_EXTENSIONS;
   return (
     <div className="app-upload">
@@ -473,6 +488,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
           <p className="app-upload__hint">
             支持 {formatNames(offered)} 格式，可一次选择多个文件，单个文件不超过 {maxMb} MB。
           </p>
+          {reward && <p className="app-upload__hint">{reward}</p>}
         </div>
       </section>
       {items.length > 0 && (
