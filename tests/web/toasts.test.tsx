@@ -174,6 +174,39 @@ describe('ToastViewport', () => {
     expect(lines('polite')).toEqual(['第二条']);
   });
 
+  it("says a toast's buttons and F8, the key that reaches them, without taking the focus", async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <button type="button">elsewhere</button>
+        <ToastViewport />
+      </>,
+    );
+    await user.click(screen.getByRole('button', { name: 'elsewhere' }));
+    act(() => {
+      addToast({
+        title: '上传失败',
+        description: '网络异常',
+        color: 'error',
+        actions: [{ label: '重试', onClick: () => {} }],
+      });
+      addToast({
+        title: '已移入回收站',
+        actions: [
+          { label: '撤销', onClick: () => {} },
+          { label: '查看', onClick: () => {} },
+        ],
+      });
+    });
+    expect(lines('assertive')).toEqual(['上传失败：网络异常，按 F8 可前往“重试”']);
+    expect(lines('polite')).toEqual(['已移入回收站，按 F8 可前往“撤销”或“查看”']);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'elsewhere' }));
+    await user.keyboard('{F8}');
+    await user.keyboard('{Shift>}{Tab}{/Shift}');
+    await user.keyboard('{Shift>}{Tab}{/Shift}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '重试' }));
+  });
+
   it('renders toasts bottom-right with actions and closes one from its button', async () => {
     const user = userEvent.setup();
     const onRetry = vi.fn();

@@ -83,8 +83,17 @@ function ToastCard({ toast }: { toast: Toast }) {
   );
 }
 
-/** What a screen reader says of a toast: its title, then its message. */
-const spokenText = (toast: Toast) => (toast.description ? `${toast.title}：${toast.description}` : toast.title);
+/**
+ * What a screen reader says of a toast: its title, then its message, then its buttons and the key that
+ * reaches them. The focus stays where the user is (an alert does not take it, WAI-ARIA APG), so a
+ * listener hears that 重试 is there and how to get to it before the toast closes.
+ */
+function spokenText(toast: Toast): string {
+  const said = toast.description ? `${toast.title}：${toast.description}` : toast.title;
+  if (toast.actions.length === 0) return said;
+  const labels = toast.actions.map((action) => `“${action.label}”`).join('或');
+  return `${said}，按 ${TOAST_HOTKEY} 可前往${labels}`;
+}
 
 /**
  * The live regions that say the toasts: in the page before any toast (a region that appears with
