@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { api, startBackend, type StartedBackend } from '../helpers/backend';
+import { loginAttempt, startBackend, type StartedBackend } from '../helpers/backend';
 import { databaseEnv } from '../helpers/test-database';
 
 const run = promisify(execFile);
@@ -42,9 +42,6 @@ afterEach(async () => {
   site = undefined;
 });
 
-const signIn = (url: string, password: string) =>
-  api(url, 'POST', '/api/v1/user/login', { body: { username: 'admin', password } });
-
 describe("the operator's commands", { timeout: 60_000 }, () => {
   it('admin:password answers --help with its usage and refuses --reset, the password left as it was', async () => {
     site = await startBackend();
@@ -56,7 +53,7 @@ describe("the operator's commands", { timeout: 60_000 }, () => {
     expect(mistyped.code).toBe(1);
     expect(mistyped.stdout).toBe('');
     expect(mistyped.stderr).toContain("Unknown option '--reset'");
-    expect((await signIn(site.url, site.adminPassword)).status).toBe(200);
+    expect((await loginAttempt(site.url, 'admin', site.adminPassword)).status).toBe(200);
   });
 
   it('db:copy refuses --form for --from, naming it', async () => {

@@ -181,8 +181,12 @@ export async function api<T = any>(
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
+/** A sign-in as it is answered, refused or not (`login` wants it to succeed). */
+export const loginAttempt = (url: string, username: string, password: string) =>
+  api(url, 'POST', '/api/v1/user/login', { body: { username, password } });
+
 export async function login(url: string, username: string, password: string): Promise<string> {
-  const res = await api(url, 'POST', '/api/v1/user/login', { body: { username, password } });
+  const res = await loginAttempt(url, username, password);
   if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status} ${res.text}`);
   return res.body.token as string;
 }

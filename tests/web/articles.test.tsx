@@ -829,30 +829,42 @@ describe('举报 an article, by keyboard', { timeout: 30_000 }, () => {
   });
 });
 
+/** Another reader's approved comment, the one that is reported. */
+const bobsComment: Comment = {
+  id: 10,
+  content: '加微信领资料',
+  status: 1,
+  user: { id: 3, username: 'bob' },
+  user_id: 3,
+  document_id: 1,
+  type: 1,
+};
+
+/** The article seen by the member, its comments `approved` (loaded at once), and `extra` answered besides. */
+function articleWithComments(approved: Comment[], extra: Backend = {}) {
+  commentsInView();
+  return renderApp('/article/detail/about', {
+    user: member,
+    backend: articleBackend({ 'GET /api/v1/comment/list': approvedOnly(() => approved), ...extra }),
+  });
+}
+
 describe('举报 a comment', { timeout: 30_000 }, () => {
   it('offers 举报 on another reader’s approved comment, not on one’s own, and sends it as a comment report', async () => {
-    commentsInView();
-    const approved: Comment[] = [
-      {
-        id: 10,
-        content: '加微信领资料',
-        status: 1,
-        user: { id: 3, username: 'bob' },
-        user_id: 3,
-        document_id: 1,
-        type: 1,
-      },
-      { id: 11, content: '我的看法', status: 1, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 },
-    ];
-    const { fetchMock } = renderApp('/article/detail/about', {
-      user: member,
-      backend: articleBackend({
-        'GET /api/v1/comment/list': approvedOnly(() => approved),
-        'POST /api/v1/report': { status: 200, body: {} },
-      }),
+    const own: Comment = {
+      id: 11,
+      content: '我的看法',
+      status: 1,
+      user: { id: 2, username: 'amy' },
+      user_id: 2,
+      document_id: 1,
+      type: 1,
+    };
+    const { fetchMock } = articleWithComments([bobsComment, own], {
+      'POST /api/v1/report': { status: 200, body: {} },
     });
-    const own = (await screen.findByText('我的看法')).closest('.app-comment') as HTMLElement;
-    expect(within(own).queryByRole('button', { name: '举报' })).toBeNull();
+    const ownShown = (await screen.findByText('我的看法')).closest('.app-comment') as HTMLElement;
+    expect(within(ownShown).queryByRole('button', { name: '举报' })).toBeNull();
     const other = screen.getByText('加微信领资料').closest('.app-comment') as HTMLElement;
     await userEvent.click(within(other).getByRole('button', { name: '举报' }));
     const dialog = within(await screen.findByRole('dialog'));
@@ -871,22 +883,7 @@ describe('举报 a comment', { timeout: 30_000 }, () => {
 describe('举报 a comment, by keyboard', { timeout: 30_000 }, () => {
   // A dialog (Semi's Modal), not an inline form as under a document: Escape already closed it, and this keeps it so.
   it('closes the 举报 dialog on Escape, as 取消 does, the focus back on the comment’s 举报', async () => {
-    commentsInView();
-    const approved: Comment[] = [
-      {
-        id: 10,
-        content: '加微信领资料',
-        status: 1,
-        user: { id: 3, username: 'bob' },
-        user_id: 3,
-        document_id: 1,
-        type: 1,
-      },
-    ];
-    renderApp('/article/detail/about', {
-      user: member,
-      backend: articleBackend({ 'GET /api/v1/comment/list': approvedOnly(() => approved) }),
-    });
+    articleWithComments([bobsComment]);
     const comment = (await screen.findByText('加微信领资料')).closest('.app-comment') as HTMLElement;
     const report = within(comment).getByRole('button', { name: '举报' });
     await userEvent.click(report);

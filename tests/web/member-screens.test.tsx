@@ -217,31 +217,44 @@ describe('/member/document 编辑 by keyboard', { timeout: 20_000 }, () => {
   });
 });
 
+/** 我的文档 listing `rows`, whose DELETE takes the ids it is given out of them. */
+function deletableDocuments(rows: Partial<Document>[]): Backend {
+  let left = rows;
+  return {
+    'GET /api/v1/document/list': () => ({ status: 200, body: { total: left.length, document: left } }),
+    'DELETE /api/v1/document': (url) => {
+      const gone = url.searchParams.getAll('id').map(Number);
+      left = left.filter((row) => !gone.includes(row.id ?? 0));
+      return { status: 200, body: {} };
+    },
+  };
+}
+
 describe('/member/document 删除', { timeout: 20_000 }, () => {
-  it('says before a delete the credits it takes back, when the site takes any', async () => {
+  /** Opens the question of 删除“讲义” on a site that takes back `credits` for a delete. */
+  async function askToDelete(credits: number) {
     renderApp('/member/document', {
       user: member,
-      settings: { ...settings, system: { ...settings.system, credit_name: '魔豆', delete_document_credits: 2 } },
+      settings: { ...settings, system: { ...settings.system, credit_name: '魔豆', delete_document_credits: credits } },
       backend: ONE_DOCUMENT,
     });
     await userEvent.click(await screen.findByRole('button', { name: '删除“讲义”' }));
+  }
+
+  it('says before a delete the credits it takes back, when the site takes any', async () => {
+    await askToDelete(2);
     expect(screen.getByText('确定删除？删除后将扣除 2 魔豆')).toBeTruthy();
   });
 
   it('asks only 确定删除？ when a delete costs nothing', async () => {
-    renderApp('/member/document', {
-      user: member,
-      settings: { ...settings, system: { ...settings.system, delete_document_credits: 0 } },
-      backend: ONE_DOCUMENT,
-    });
-    await userEvent.click(await screen.findByRole('button', { name: '删除“讲义”' }));
+    await askToDelete(0);
     expect(screen.getByText('确定删除？')).toBeTruthy();
   });
 
   it('says the document is deleted and whom to ask to have it back, not a recycle bin the member has not', async () => {
     renderApp('/member/document', {
       user: member,
-      backend: { ...ONE_DOCUMENT, 'DELETE /api/v1/document': { status: 200, body: {} } },
+      backend: deletableDocuments([{ id: 8, title: '讲义', status: 2, category_id: [7] }]),
     });
     await userEvent.click(await screen.findByRole('button', { name: '删除“讲义”' }));
     await userEvent.click(screen.getByRole('button', { name: '确定' }));
@@ -250,53 +263,31 @@ describe('/member/document 删除', { timeout: 20_000 }, () => {
   });
 
   it('closes the edit form of a document once it is deleted', async () => {
-    let deleted = false;
     renderApp('/member/document', {
       user: member,
-      backend: {
-        'GET /api/v1/document/list': () => ({
-          status: 200,
-          body: deleted
-            ? { total: 1, document: [{ id: 9, title: '教案', status: 2, category_id: [7] }] }
-            : {
-                total: 2,
-                document: [
-                  { id: 9, title: '教案', status: 2, category_id: [7] },
-                  { id: 8, title: '讲义', status: 2, category_id: [7] },
-                ],
-              },
-        }),
-        'DELETE /api/v1/document': () => {
-          deleted = true;
-          return { status: 200, body: {} };
-        },
-      },
+      backend: deletableDocuments([
+        { id: 9, title: '教案', status: 2, category_id: [7] },
+        { id: 8, title: '讲义', status: 2, category_id: [7] },
+      ]),
     });
     await userEvent.click(await screen.findByRole('button', { name: '编辑“讲义”' }));
     expect(screen.getByRole('heading', { name: '编辑文档“讲义”' })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: '删除“讲义”' }));
     await userEvent.click(screen.getByRole('button', { name: '确定' }));
     await waitFor(() => expect(screen.queryByRole('link', { name: '讲义' })).toBeNull());
+    expect(screen.getByRole('link', { name: '教案' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: '编辑文档“讲义”' })).toBeNull();
   });
 });
 
 describe('/member/document 删除 by keyboard', { timeout: 20_000 }, () => {
   it('goes on at the row now in the place of the one deleted, and at the heading once none is left', async () => {
-    let rows = [
-      { id: 9, title: '教案', status: 2, category_id: [7] },
-      { id: 8, title: '讲义', status: 2, category_id: [7] },
-    ];
     renderApp('/member/document', {
       user: member,
-      backend: {
-        'GET /api/v1/document/list': () => ({ status: 200, body: { total: rows.length, document: rows } }),
-        'DELETE /api/v1/document': (url) => {
-          const gone = url.searchParams.getAll('id').map(Number);
-          rows = rows.filter((row) => !gone.includes(row.id));
-          return { status: 200, body: {} };
-        },
-      },
+      backend: deletableDocuments([
+        { id: 9, title: '教案', status: 2, category_id: [7] },
+        { id: 8, title: '讲义', status: 2, category_id: [7] },
+      ]),
     });
     const deleteByKeyboard = async (title: string) => {
       screen.getByRole('button', { name: `删除“${title}”` }).focus();
