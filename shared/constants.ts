@@ -9,6 +9,12 @@ export interface Option<V extends string | number = number> {
 
 /** The site's name of its credits when the admin has set none: the backend seeds it, the SPA falls back to it. */
 export const DEFAULT_CREDIT_NAME = '魔豆';
+/**
+ * The most credits one change by an admin (UserAPI.AdjustUserCredit, docs/decisions/076) adds or
+ * takes away, and the most a balance may hold after it (INTEGER of both engines).
+ */
+export const CREDIT_ADJUST_MAX = 100_000;
+export const CREDIT_BALANCE_MAX = 2_147_483_647;
 
 /** The label of `value` in `options`, or `fallback` when it has none. */
 export function optionLabel<V extends string | number>(

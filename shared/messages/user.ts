@@ -121,6 +121,12 @@ export const SetUserRequest = message('SetUserRequest', {
   group_id: 'int64[]',
   email: 'string',
 });
+/** Ours (docs/decisions/076): `amount` credits added to user `id`, or taken away when negative, for `reason`. */
+export const AdjustUserCreditRequest = message('AdjustUserCreditRequest', {
+  id: 'int64',
+  amount: 'int32',
+  reason: 'string',
+});
 export const ListUserRequest = message('ListUserRequest', {
   page: 'int64',
   size: 'int64',

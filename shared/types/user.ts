@@ -70,6 +70,9 @@ export type DeleteUserRequest = Wire<typeof userMessages.DeleteUserRequest>;
 /** AddUser (`POST /api/v1/user`) and SetUser (`PUT /api/v1/user`). */
 export type SetUserRequest = Wire<typeof userMessages.SetUserRequest>;
 
+/** AdjustUserCredit (`PUT /api/v1/user/credit`, ours): `amount` added, or taken away when negative. */
+export type AdjustUserCreditRequest = Wire<typeof userMessages.AdjustUserCreditRequest>;
+
 export type ListUserRequest = Wire<typeof userMessages.ListUserRequest>;
 
 /** `sms`: the captcha in front of SendSmsCode (ours); `feedback`: a visitor's feedback (ours). */

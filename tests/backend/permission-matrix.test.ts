@@ -28,6 +28,7 @@ const adminCalls: Record<string, (f: Fixture) => Promise<Call>> = {
   'UserAPI.DeleteUser': async (f) => ({ query: { id: await f.newUserId(), password: f.adminPassword } }),
   'UserAPI.AddUser': async () => ({ body: { username: unique('added'), password: 'secret-pass', group_id: [2] } }),
   'UserAPI.SetUser': async (f) => ({ body: { id: await f.newUserId(), group_id: [2] } }),
+  'UserAPI.AdjustUserCredit': async (f) => ({ body: { id: await f.newUserId(), amount: 5, reason: '活动奖励' } }),
   'GroupAPI.CreateGroup': async () => ({ body: { title: unique('组') } }),
   'GroupAPI.UpdateGroup': async (f) => ({
     body: { id: (await f.post('/api/v1/group', { title: unique('组') })).id, title: unique('改') },

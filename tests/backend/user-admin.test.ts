@@ -265,6 +265,64 @@ describe('AddUser and SetUser', () => {
   });
 });
 
+describe('AdjustUserCredit', () => {
+  const adjust = (body: Record<string, unknown>, token = backend.adminToken) =>
+    api(backend.url, 'PUT', '/api/v1/user/credit', { token, body });
+  const balanceOf = async (id: number) =>
+    (await api(backend.url, 'GET', '/api/v1/user', { token: backend.adminToken, query: { id } })).body.credit_count ??
+    0;
+  const dynamicsOf = async (token: string) =>
+    ((await api(backend.url, 'GET', '/api/v1/user/dynamic', { token })).body.dynamic ?? []).map(
+      (d: { type: number; content: string }) => [d.type, d.content],
+    );
+
+  it('adds and takes away credits, each change a dynamic of the member with its reason', async () => {
+    const user = await registerMember(backend.url);
+    const before = await balanceOf(user.user.id);
+    expect((await adjust({ id: user.user.id, amount: 30, reason: '活动<奖励>' })).status).toBe(200);
+    expect((await adjust({ id: user.user.id, amount: -12, reason: '违规发帖' })).status).toBe(200);
+    expect(await balanceOf(user.user.id)).toBe(before + 18);
+    expect((await dynamicsOf(user.token)).slice(0, 2)).toEqual([
+      [16, '管理员扣除 12 魔豆，原因：违规发帖'],
+      [16, '管理员增加 30 魔豆，原因：活动&lt;奖励&gt;'],
+    ]);
+  });
+
+  it('never takes a balance below zero, even when two deductions race', async () => {
+    const user = await registerMember(backend.url);
+    const balance = await balanceOf(user.user.id);
+    await adjust({ id: user.user.id, amount: 100 - balance, reason: '对齐余额' });
+    const refused = await adjust({ id: user.user.id, amount: -101, reason: '扣除' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('余额不足，最多可扣除 100 魔豆');
+    const raced = await Promise.all([0, 1].map(() => adjust({ id: user.user.id, amount: -60, reason: '扣除' })));
+    expect(raced.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(await balanceOf(user.user.id)).toBe(40);
+    // The refused changes wrote no dynamic.
+    expect((await dynamicsOf(user.token)).filter(([type]: [number]) => type === 16)).toHaveLength(2);
+  });
+
+  it.each([
+    [{ amount: 5, reason: '奖励' }, 400, '请选择用户（参数 id）'],
+    [{ id: 99999, amount: 5, reason: '奖励' }, 404, '用户不存在'],
+    [{ id: 2, amount: 0, reason: '奖励' }, 400, '调整数量须为 -100000 到 100000 之间的非零整数'],
+    [{ id: 2, amount: 100001, reason: '奖励' }, 400, '调整数量须为 -100000 到 100000 之间的非零整数'],
+    [{ id: 2, amount: -100001, reason: '奖励' }, 400, '调整数量须为 -100000 到 100000 之间的非零整数'],
+    [{ id: 2, amount: 5, reason: '  ' }, 400, '原因不能为空'],
+  ])('refuses %j', async (body, status, message) => {
+    const res = await adjust(body);
+    expect(res.status).toBe(status);
+    expect(res.body.message).toBe(message);
+  });
+
+  it('is refused to a member without the permission, the balance left as it was', async () => {
+    const before = await balanceOf(other.user.id);
+    const res = await adjust({ id: other.user.id, amount: 1000, reason: '自己加' }, other.token);
+    expect(res.status).toBe(403);
+    expect(await balanceOf(other.user.id)).toBe(before);
+  });
+});
+
 describe('DeleteUser', () => {
   it("deletes users and their rows after checking the caller's password", async () => {
     const victim = await registerMember(backend.url);

@@ -144,6 +144,63 @@ describe('用户列表', { timeout: 30_000 }, () => {
   });
 });
 
+describe('用户列表 · 调整魔豆', { timeout: 30_000 }, () => {
+  const backend: Backend = {
+    'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 2, title: '普通用户' }] } },
+    'GET /api/v1/user/list': {
+      status: 200,
+      body: { user: [{ id: 5, username: 'bob', group_id: [2], credit_count: 25 }], total: 1 },
+    },
+    'GET /api/v1/punishment/list': { status: 200, body: { punishment: [], total: 0 } },
+    'PUT /api/v1/user/credit': { status: 200, body: {} },
+  };
+  const creditSettings = { ...settings, system: { ...settings.system, credit_name: '魔豆' } };
+
+  it('takes away no more than the balance, and sends the change with its reason', async () => {
+    const { fetchMock } = renderApp('/admin/user/list', {
+      user: admin,
+      permissions: [
+        perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'),
+        perm(13, '/api.v1.UserAPI/AdjustUserCredit', '调整用户积分'),
+      ],
+      settings: creditSettings,
+      backend,
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '调整“bob”的魔豆' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText('正数增加，负数扣除；当前 25 魔豆')).toBeTruthy();
+    const amount = dialog.getByLabelText('调整数量');
+    await userEvent.type(amount, '-30');
+    await userEvent.type(dialog.getByLabelText('原因'), '违规发帖');
+    await userEvent.click(dialog.getByRole('button', { name: '确定' }));
+    expect(await dialog.findByText('余额不足，最多可扣除 25 魔豆')).toBeTruthy();
+    expect(calls(fetchMock, 'PUT', '/api/v1/user/credit')).toHaveLength(0);
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '-5');
+    const listed = calls(fetchMock, 'GET', '/api/v1/user/list').length;
+    await userEvent.click(dialog.getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '魔豆已调整')).toBe(true));
+    expect(JSON.parse(String(calls(fetchMock, 'PUT', '/api/v1/user/credit')[0]?.body))).toEqual({
+      id: 5,
+      amount: -5,
+      reason: '违规发帖',
+    });
+    await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/user/list').length).toBeGreaterThan(listed));
+  });
+
+  it('offers no 调整魔豆 to an admin without the permission', async () => {
+    // Not the super admin (id 1), who holds every permission.
+    renderApp('/admin/user/list', {
+      user: { id: 7, username: 'editor' },
+      permissions: [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表')],
+      settings: creditSettings,
+      backend,
+    });
+    expect(await screen.findByText('bob')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '调整“bob”的魔豆' })).toBeNull();
+  });
+});
+
 describe('处罚管理', { timeout: 30_000 }, () => {
   const permissions = [
     perm(1, '/api.v1.PunishmentAPI/ListPunishment', '获取用户处罚列表'),

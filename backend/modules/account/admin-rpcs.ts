@@ -1,3 +1,4 @@
+import { CREDIT_ADJUST_MAX, CREDIT_BALANCE_MAX } from '../../../shared/constants';
 import { SUPER_USER_ID, grpcPermissionPath } from '../../../shared/permissions';
 import {
   cleanName,
@@ -10,6 +11,7 @@ import {
   WRONG_OLD_PASSWORD,
 } from '../../../shared/validation';
 import type { Database } from '../../db';
+import { lockRows } from '../../db/dialect';
 import { ownsLiveRows } from '../../db/recycle-bin';
 import { ApiError, Code, badRequest, conflict, forbidden } from '../../wire/errors';
 import { assertValid, checkName, checkText, clamp, mapUnique, pick, positiveIds, requireIds } from '../../wire/request';
@@ -22,7 +24,10 @@ import {
   DynamicType,
   PUBLIC_LIST_COLUMNS,
   PUBLIC_PROFILE_COLUMNS,
+  addCredit,
   addDynamic,
+  dynamicCredits,
+  dynamicTitle,
   deleteUsers,
   emailTaken,
   findUserByUsername,
@@ -36,6 +41,7 @@ import {
   type UserRow,
 } from '../user/service';
 import {
+  AdjustUserCreditRequest,
   DeleteUserRequest,
   GetUserRequest,
   ListUserReply,
@@ -223,6 +229,32 @@ export const adminRpcs = [
       await ctx.db.transaction().execute(async (trx) => {
         await setUserGroups(trx, req.id, groupIds);
         if (password) await setPassword(trx, req.id, password, req.id === me.id ? me.uuid : null);
+      });
+      return {};
+    },
+  }),
+
+  // Ours (docs/decisions/076): MOREDOC has no call that changes a member's credits.
+  rpc('AdjustUserCredit', {
+    http: 'PUT /api/v1/user/credit',
+    request: AdjustUserCreditRequest,
+    auth: 'perm',
+    permission: '调整用户积分',
+    async handler(req, ctx) {
+      if (req.id <= 0) throw badRequest('请选择用户（参数 id）');
+      const { amount } = req;
+      if (!Number.isInteger(amount) || amount === 0 || Math.abs(amount) > CREDIT_ADJUST_MAX)
+        throw badRequest(`调整数量须为 -${CREDIT_ADJUST_MAX} 到 ${CREDIT_ADJUST_MAX} 之间的非零整数`);
+      const reason = checkText(req.reason.trim(), '原因', { required: true, max: 255, multiline: true });
+      const credits = (await ctx.app.settings.snapshot()).creditName();
+      await ctx.db.transaction().execute(async (trx) => {
+        await lockRows(trx, 'user', [req.id]);
+        const { credit_count: balance } = await userOr404(trx, req.id);
+        if (balance + amount < 0) throw badRequest(`余额不足，最多可扣除 ${balance} ${credits}`);
+        if (balance + amount > CREDIT_BALANCE_MAX) throw badRequest(`调整后余额不能超过 ${CREDIT_BALANCE_MAX}`);
+        await addCredit(trx, req.id, amount);
+        const change = `${amount > 0 ? '增加' : '扣除'} ${dynamicCredits(Math.abs(amount), credits)}`;
+        await addDynamic(trx, req.id, DynamicType.CreditAdjusted, `管理员${change}，原因：${dynamicTitle(reason)}`);
       });
       return {};
     },

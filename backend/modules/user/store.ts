@@ -369,6 +369,8 @@ export const DynamicType = {
   DeleteDocument: 14,
   /** Ours: another member's paid download of the user's document, with the credits it earned. */
   DocumentDownloaded: 15,
+  /** Ours: an admin added or took away credits, with the reason given (docs/decisions/076). */
+  CreditAdjusted: 16,
 } as const;
 
 /**

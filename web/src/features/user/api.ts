@@ -4,6 +4,7 @@
 // `userKeys.all`, which a logout drops.
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type {
+  AdjustUserCreditRequest,
   BindMobileRequest,
   CaptchaType,
   FindPasswordRequest,
@@ -197,6 +198,10 @@ export async function updateUser(
   const unsaved = membership.password ? '新密码和角色' : '角色';
   return { ...result, data: { ...result.data, message: `资料已保存，${unsaved}未保存：${result.data.message}` } };
 }
+
+/** AdjustUserCredit (ours, docs/decisions/076): the list shows the new balance. */
+export const adjustUserCredit = (request: AdjustUserCreditRequest, context: WriteContext) =>
+  invalidateAfter(api.put<unknown>('/api/v1/user/credit', request), context, [userKeys.admin]);
 
 /** DeleteUser: `password` is the caller's own password. */
 export const deleteUsers = (ids: readonly number[], password: string, context: WriteContext) =>

@@ -1,5 +1,6 @@
 // The admin's users (/admin/user/list): searchable by keyword, group and status; create with
-// password and groups, edit groups, password and profile, delete with the admin's own password.
+// password and groups, edit groups, password and profile, add or take away credits, delete with the
+// admin's own password.
 import { DEFAULT_CREDIT_NAME } from '../../../../shared/constants';
 import { grpcPermissionPath, SUPER_USER_ID } from '../../../../shared/permissions';
 import type { Group } from '../../../../shared/types/group';
@@ -11,6 +12,7 @@ import type { ListQuery, ResourceDef } from '../../kit/admin-resource/resource';
 import { Avatar } from '../../ui/Avatar';
 import { Tag } from '../../ui/semi-extra';
 import { createUser, deleteUsers, listUsers, updateUser, userKeys } from './api';
+import { UserCreditAction } from './UserCreditAction';
 import { checkEmail, checkMobile, checkPassword, checkUsername } from './validation';
 
 /** The most rows one list call returns; status filtering pages through them locally. */
@@ -230,6 +232,7 @@ export function userResource(
       };
       return updateUser({ id, group_id: v.group_id, password: v.password || undefined }, profile, context);
     },
+    rowActions: (row) => <UserCreditAction row={row} credits={credits} />,
     remove: (ids, { password }, context) => deleteUsers(ids, password ?? '', context),
     deletion: {
       password: true,

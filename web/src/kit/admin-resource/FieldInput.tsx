@@ -73,8 +73,11 @@ export function FieldInput<Values extends FormValues, Row>(props: FieldInputProp
       return (
         <InputNumber
           id={id}
-          value={typeof value === 'number' ? value : value === undefined || value === '' ? undefined : Number(value)}
-          onChange={(next: number | string) => onChange(next === '' || next === undefined ? undefined : Number(next))}
+          value={typeof value === 'number' || (typeof value === 'string' && value !== '') ? value : undefined}
+          // What is not a number yet (a lone minus sign, typed before the digits) stays as typed.
+          onChange={(next: number | string) =>
+            onChange(next === '' || next === undefined ? undefined : Number.isNaN(Number(next)) ? next : Number(next))
+          }
           precision={field.integer ? 0 : undefined}
           placeholder={field.placeholder}
           disabled={readOnly}
