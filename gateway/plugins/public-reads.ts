@@ -35,6 +35,7 @@ export const PUBLIC_READS: ReadonlySet<string> = new Set([
   '/api/v1/document/related',
   '/api/v1/article/list',
   '/api/v1/article/related',
+  '/api/v1/article/neighbours',
   '/api/v1/banner/list',
   '/api/v1/friendlink/list',
   '/api/v1/advertisement/position',

@@ -43,6 +43,14 @@ export const ListArticleRequest = message('ListArticleRequest', {
   sort: 'string',
 });
 export const ListArticleReply = message('ListArticleReply', { total: 'int64', article: [Article] });
+/** Ours (docs/api.md §13.6): the article and the category of the address it is read at. */
+export const GetArticleNeighboursRequest = message('GetArticleNeighboursRequest', {
+  id: 'int64',
+  identifier: 'string',
+  category_id: 'int64',
+});
+/** Ours: the articles listed just before and after one in its category's list; each absent when none. */
+export const ArticleNeighbours = message('ArticleNeighbours', { previous: Article, next: Article });
 /** A search hit: an Article plus two fields of ours, HTML with the matches in <em>…</em>. */
 export const SearchHitArticle = message('Article', { ...Article.fields, title_highlight: 'string', snippet: 'string' });
 export const SearchArticleReply = message('SearchArticleReply', {

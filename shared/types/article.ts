@@ -20,6 +20,12 @@ export type ArticleHit = Wire<typeof articleMessages.SearchHitArticle>;
 /** Full-text search: `spend` is the time taken in seconds, e.g. `"0.004"`. */
 export type SearchArticleReply = Wire<typeof articleMessages.SearchArticleReply>;
 
+/**
+ * `previous` (上一篇) is listed just before the article in its category's list, `next` (下一篇)
+ * just after it; lists carry no `content`.
+ */
+export type ArticleNeighbours = Wire<typeof articleMessages.ArticleNeighbours>;
+
 /** `id` wins over `identifier`. */
 export type GetArticleRequest = Wire<typeof articleMessages.GetArticleRequest>;
 

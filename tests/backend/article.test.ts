@@ -601,3 +601,98 @@ describe('counts visitors see', () => {
     expect(stats.body.article_count).toBe(all.body.total);
   });
 });
+
+describe('上一篇 and 下一篇 (ours, GetArticleNeighbours)', () => {
+  const neighbours = async (query: Record<string, string | number>) =>
+    api(backend.url, 'GET', '/api/v1/article/neighbours', { query });
+  const titles = (body: { previous?: { title: string }; next?: { title: string } }) => [
+    body.previous?.title,
+    body.next?.title,
+  ];
+  const publish = async (title: string, categoryIds: number[]): Promise<number> => {
+    const res = await admin('POST', '/api/v1/article', {
+      body: { title, content: `<p>${title}。</p>`, category_id: categoryIds },
+    });
+    expect(res.status).toBe(200);
+    return res.body.id;
+  };
+  let news = 0;
+  let fairs = 0;
+  let other = 0;
+  const ids: Record<string, number> = {};
+  const idOf = (title: string) => ids[title] ?? 0;
+
+  beforeAll(async () => {
+    news = await createCategory('行业动态');
+    fairs = await createCategory('展会', news);
+    other = await createCategory('其他栏目');
+    for (const [title, categories] of [
+      ['动态一', [news]],
+      ['栏目外', [other]],
+      ['展会一', [fairs]],
+      ['待审动态', [news]],
+      ['动态二', [news]],
+      ['删掉的动态', [news]],
+      ['两栏动态', [other, news]],
+    ] as const)
+      ids[title] = await publish(title, [...categories]);
+    const pending = await admin('PUT', '/api/v1/article/check', {
+      body: { article_id: [idOf('待审动态')], status: 0 },
+    });
+    expect(pending.status).toBe(200);
+    expect((await admin('DELETE', '/api/v1/article', { query: { id: idOf('删掉的动态') } })).status).toBe(200);
+  });
+
+  it('names the articles listed just before and after it in its category’s list, the categories below it included', async () => {
+    // The list a reader of 行业动态 sees: newest first, published only.
+    const list = await api(backend.url, 'GET', '/api/v1/article/list', {
+      query: { category_id: [news, fairs], status: 1, size: 100 },
+    });
+    const listed: string[] = list.body.article.map((a: { title: string }) => a.title);
+    expect(listed).toEqual(['两栏动态', '动态二', '展会一', '动态一']);
+    const middle = await neighbours({ id: idOf('动态二'), category_id: news });
+    expect(middle.status).toBe(200);
+    expect(titles(middle.body)).toEqual(['两栏动态', '展会一']);
+    // Lists carry no body; the links need the identifier and the categories.
+    expect(middle.body.next).toMatchObject({ id: idOf('展会一'), category_id: [fairs] });
+    expect(middle.body.next.identifier).toMatch(/^[0-9a-f]{16}$/);
+    expect(middle.body.next.content).toBeUndefined();
+    expect(titles((await neighbours({ id: idOf('动态一'), category_id: news })).body)).toEqual(['展会一', undefined]);
+    const identifier = (await api(backend.url, 'GET', '/api/v1/article', { query: { id: idOf('两栏动态') } })).body
+      .identifier;
+    expect(titles((await neighbours({ identifier, category_id: news })).body)).toEqual([undefined, '动态二']);
+  });
+
+  it('never names an article that is not published or is in the recycle bin, and has none for them', async () => {
+    const around = await neighbours({ id: idOf('动态二'), category_id: news });
+    expect(titles(around.body)).not.toContain('删掉的动态');
+    expect(titles((await neighbours({ id: idOf('动态一'), category_id: news })).body)).not.toContain('待审动态');
+    for (const id of [idOf('待审动态'), idOf('删掉的动态')]) {
+      const res = await neighbours({ id, category_id: news });
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe('文章不存在');
+    }
+    const bare = await neighbours({});
+    expect(bare.status).toBe(400);
+    expect(bare.body.message).toBe('请指定文章（参数 id 或 identifier）');
+  });
+
+  it('follows the category of the address, or else the article’s own last one; a page under no category has none', async () => {
+    // Read under 其他栏目, 两栏动态 is that list's newest, 栏目外 after it.
+    expect(titles((await neighbours({ id: idOf('两栏动态'), category_id: other })).body)).toEqual([
+      undefined,
+      '栏目外',
+    ]);
+    // Under a category it is not in, or none named: its last category, 行业动态.
+    expect(titles((await neighbours({ id: idOf('两栏动态'), category_id: fairs })).body)).toEqual([
+      undefined,
+      '动态二',
+    ]);
+    expect(titles((await neighbours({ id: idOf('两栏动态') })).body)).toEqual([undefined, '动态二']);
+    // 展会 lists itself alone: 展会一 has no neighbour there.
+    expect((await neighbours({ id: idOf('展会一') })).body).toEqual({});
+    const about = await neighbours({ identifier: 'about' });
+    expect(about.status).toBe(200);
+    expect(about.body).toEqual({});
+  });
+});

@@ -6,13 +6,24 @@ import { badRequest, conflict, forbidden, notFound } from '../../wire/errors';
 import { IdsRequest } from '../../../shared/messages/common';
 import { clamp, mapUnique, positiveIds, requireIds } from '../../wire/request';
 import { rpc, type RpcContext } from '../../platform/rpc';
-import { recountCategories } from '../category/service';
+import { enabledCategories, recountCategories } from '../category/service';
 import { groupsOfUser } from '../group/service';
 import { setArticleCount } from '../user/service';
-import { Article, GetArticleRequest, ListArticleReply, ListArticleRequest } from '../../../shared/messages/article';
+import {
+  Article,
+  ArticleNeighbours,
+  GetArticleNeighboursRequest,
+  GetArticleRequest,
+  ListArticleReply,
+  ListArticleRequest,
+} from '../../../shared/messages/article';
+import { articleCategoryIds } from '../../../shared/page-data';
+import { articleShownCategory } from '../../../shared/page-paths';
 import {
   addView,
+  articleNeighbours,
   articlesByIds,
+  categoryIdsOf,
   countArticlesBy,
   findArticle,
   identifierTaken,
@@ -250,6 +261,35 @@ export const articleRpcs = [
       const related = await relatedArticles(ctx.db, row, categoryIds, RELATED_LIMIT);
       if (!related.length) throw notFound('相关文章不存在');
       return { article: await presentArticles(ctx.db, related) };
+    },
+  }),
+
+  // Ours (docs/api.md §13.6): 上一篇 / 下一篇 in the list of the category the article is read
+  // under, as that list shows it (the category and the enabled ones below it, newest first).
+  rpc('GetArticleNeighbours', {
+    http: 'GET /api/v1/article/neighbours',
+    request: GetArticleNeighboursRequest,
+    response: ArticleNeighbours,
+    auth: 'public',
+    async handler(req, ctx) {
+      const identifier = req.identifier.trim();
+      if (req.id <= 0 && !identifier) throw badRequest('请指定文章（参数 id 或 identifier）');
+      const row = req.id > 0 ? await findArticle(ctx.db, { id: req.id }) : await findArticle(ctx.db, { identifier });
+      if (!row || row.deleted_at || row.status !== PUBLISHED_ARTICLE_STATUS) throw notFound(NOT_FOUND);
+      const shown = articleShownCategory(
+        { category_id: (await categoryIdsOf(ctx.db, [row.id])).get(row.id) },
+        req.category_id,
+      );
+      // A page filed under no category (关于我们, the other footer pages) stands alone.
+      const listed = shown ? articleCategoryIds(await enabledCategories(ctx.db, 1), shown) : [];
+      if (!listed.length) return {};
+      const { previous, next } = await articleNeighbours(ctx.db, row.id, listed);
+      const shownRows = await presentArticles(
+        ctx.db,
+        [previous, next].filter((r) => r !== undefined),
+      );
+      const presented = (r: typeof previous) => r && shownRows.find((a) => a.id === r.id);
+      return { previous: presented(previous), next: presented(next) };
     },
   }),
 ];

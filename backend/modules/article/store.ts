@@ -1,7 +1,7 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db';
 import { like, notBelowZero } from '../../db/dialect';
-import { now, type ArticleTable } from '../../db/schema';
+import { now, type ArticleTable, type DB } from '../../db/schema';
 import { PUBLISHED_ARTICLE_STATUS } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
 
@@ -233,6 +233,17 @@ export async function countArticlesBy(db: Database, userId: number): Promise<num
   return countOf(db.selectFrom('article').where('user_id', '=', userId).where('deleted_at', 'is', null));
 }
 
+/** Filed under one of these categories (a link of `article_category`). */
+const filedUnder = (categoryIds: readonly number[]) => (eb: ExpressionBuilder<DB, 'article'>) =>
+  eb(
+    'id',
+    'in',
+    eb
+      .selectFrom('article_category')
+      .select('article_id')
+      .where('category_id', 'in', [...categoryIds]),
+  );
+
 export interface ArticleFilter {
   /** The recycle bin instead of the live articles. */
   deleted: boolean;
@@ -257,12 +268,7 @@ export async function listArticles(
   if (filter.statuses.length) query = query.where('status', 'in', filter.statuses);
   if (filter.userIds.length) query = query.where('user_id', 'in', filter.userIds);
   if (filter.recommended !== undefined) query = query.where('recommend_at', filter.recommended ? 'is not' : 'is', null);
-  if (filter.categoryIds.length) {
-    const categoryIds = filter.categoryIds;
-    query = query.where('id', 'in', (eb) =>
-      eb.selectFrom('article_category').select('article_id').where('category_id', 'in', categoryIds),
-    );
-  }
+  if (filter.categoryIds.length) query = query.where(filedUnder(filter.categoryIds));
   if (filter.wd.trim()) {
     const p = likePattern(filter.wd);
     query = query.where((eb) =>
@@ -280,6 +286,7 @@ export async function listArticles(
     nullable: ['recommend_at', 'deleted_at'],
   });
   for (const o of order) rowsQuery = rowsQuery.orderBy(o.column, o.direction);
+  // The public lists name no order: theirs is this one, newest first (articleNeighbours follows it).
   rowsQuery = rowsQuery.orderBy('id', 'desc');
   const rows = await applyPaging(rowsQuery, filter.page, filter.size).execute();
   return { rows, total: await countOf(query) };
@@ -327,6 +334,22 @@ export async function relatedArticles(
     .limit(limit)
     .execute();
   return rows.map(({ shared_categories: _c, shared_words: _w, ...row }) => row);
+}
+
+/**
+ * The published articles just before and after article `id` in the public list of these
+ * categories, which lists them newest first (`id desc`, as `listArticles` without an order):
+ * the next newer one (上一篇) and the next older one (下一篇).
+ */
+export async function articleNeighbours(
+  db: Database,
+  id: number,
+  categoryIds: readonly number[],
+): Promise<{ previous?: ArticleListRow; next?: ArticleListRow }> {
+  const listed = publishedArticlesOf(db).where(filedUnder(categoryIds)).select(LIST_COLUMNS).limit(1);
+  const previous = await listed.where('id', '>', id).orderBy('id', 'asc').executeTakeFirst();
+  const next = await listed.where('id', '<', id).orderBy('id', 'desc').executeTakeFirst();
+  return { previous, next };
 }
 
 /** Whole rows of these articles (body included), for the search index. */

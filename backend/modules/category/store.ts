@@ -218,6 +218,20 @@ export async function categoriesWithDepth(
   return rows.map((r) => ({ ...r, depth: Number(r.depth) }));
 }
 
+/** Every enabled category of a type, as the tree rules of shared/page-data.ts read them. */
+export async function enabledCategories(db: Database, type: 0 | 1) {
+  const rows = await db
+    .selectFrom('category')
+    .select(['id', 'parent_id', 'type'])
+    .where('type', '=', type)
+    .where('enable', '=', 1)
+    .orderBy('parent_id', 'asc')
+    .orderBy('sort', 'desc')
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map((row) => ({ ...row, enable: true }));
+}
+
 /** Enabled top-level categories of a type, in the order of the category lists. */
 export async function enabledTopCategories(db: Database, type: 0 | 1) {
   return db
