@@ -15,6 +15,7 @@ import {
   articleListCall,
   articleListRequest,
   articleListState,
+  articleNeighboursCall,
   articleSearchCall,
   documentCall,
   friendlinksCall,
@@ -234,8 +235,22 @@ function documentContent(input: PageInput, id: number, bodies: readonly CallAnsw
   ].join('');
 }
 
-/** An article: its trail, title, author and date, the body and the related articles. */
-function articleContent(input: PageInput, key: string): string {
+/** 上一篇：《…》 and 下一篇：《…》, each where there is one (as the page's end shows them). */
+function articleNeighbourLinks(input: PageInput, key: string, categoryId: number | undefined): string {
+  const neighbours = findAnswer(input.answers, articleNeighboursCall(key, categoryId)) ?? {};
+  const lines = (
+    [
+      ['上一篇', neighbours.previous],
+      ['下一篇', neighbours.next],
+    ] as const
+  ).flatMap(([label, article]) =>
+    article ? [`<p>${label}：《${link(articlePagePath(article), article.title || '无标题')}》</p>`] : [],
+  );
+  return lines.length ? `<nav aria-label="上一篇和下一篇">${lines.join('')}</nav>` : '';
+}
+
+/** An article: its trail, title, author and date, the body, 上一篇 / 下一篇 and the related articles. */
+function articleContent(input: PageInput, key: string, categoryId: number | undefined): string {
   const article = findAnswer(input.answers, articleCall(key));
   if (!article) return '';
   const author = article.author || article.user?.username;
@@ -252,6 +267,7 @@ function articleContent(input: PageInput, key: string): string {
     // The body is HTML the backend passed through its allow-list when it was saved (platform/rich-text.ts).
     `<div>${article.content ?? ''}</div>`,
     '</article>',
+    articleNeighbourLinks(input, key, categoryId),
     section('相关文章', articleLinks(findAnswer(input.answers, relatedArticlesCall(key)) ?? [])),
   ].join('');
 }
@@ -380,7 +396,9 @@ export function renderCrawlerContent(
     case 'article-category':
     case 'article-category-detail-id': {
       const key = pageArticleKey(input.match, input.categories);
-      main = key === undefined ? categoryContent(input, head) : articleContent(input, key);
+      // `/article/{category}/detail/{id}` names a category; `/article/{x}` naming an article does not.
+      const category = route.name === 'article-category-detail-id' ? Number(input.match?.params.category) : 0;
+      main = key === undefined ? categoryContent(input, head) : articleContent(input, key, category || undefined);
       break;
     }
     case 'search':

@@ -6,7 +6,14 @@ import { apiCall, type ApiCall, type ApiQueryValue } from './api-call';
 import { documentTypeOptions, LISTED_DOCUMENT_STATUS, PUBLISHED_ARTICLE_STATUS } from './constants';
 import { formatDate } from './format';
 import type { Advertisement, ListAdvertisementReply } from './types/advertisement';
-import type { Article, ArticleHit, ListArticleReply, ListArticleRequest, SearchArticleReply } from './types/article';
+import type {
+  Article,
+  ArticleHit,
+  ArticleNeighbours,
+  ListArticleReply,
+  ListArticleRequest,
+  SearchArticleReply,
+} from './types/article';
 import type { Banner, ListBannerReply } from './types/banner';
 import type { Category } from './types/category';
 import type { Stats } from './types/config';
@@ -358,6 +365,19 @@ export const relatedArticlesCall = (key: string): ApiCall<Article[]> =>
     whenMissing: [],
   });
 
+/**
+ * 上一篇 / 下一篇 of the article read under `categoryId` (the address's category, if any): none
+ * where the backend has no such call (MOREDOC's 404).
+ */
+export const articleNeighboursCall = (key: string, categoryId?: number): ApiCall<ArticleNeighbours> =>
+  apiCall({
+    key: ['article', 'neighbours', key, categoryId ?? 0],
+    path: '/api/v1/article/neighbours',
+    query: { ...articleKeyQuery(key), ...(categoryId ? { category_id: categoryId } : {}) },
+    select: (body: ArticleNeighbours) => body,
+    whenMissing: {},
+  });
+
 export interface ArticlePage {
   articles: Article[];
   total: number;
@@ -449,8 +469,12 @@ export function articleListRequest(categoryIds: readonly number[], page: number)
   };
 }
 
-/** What an article's page shows first: the article and the related ones. */
-export const articlePageCalls = (key: string): ApiCall[] => [articleCall(key), relatedArticlesCall(key)];
+/** What an article's page shows first: the article, 上一篇 / 下一篇 and the related ones. */
+export const articlePageCalls = (key: string, categoryId?: number): ApiCall[] => [
+  articleCall(key),
+  articleNeighboursCall(key, categoryId),
+  relatedArticlesCall(key),
+];
 
 /**
  * What `/article/{x?}` shows first: the list of the category x (or of every article), or its

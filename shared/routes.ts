@@ -170,7 +170,7 @@ const ROUTE_TABLE = [
       category: isPositiveId,
       id: isArticleKey,
     },
-    ({ params }) => articlePageCalls(params.id ?? ''),
+    ({ params }) => articlePageCalls(params.id ?? '', params.category ? Number(params.category) : undefined),
   ),
   // Not docs/product.md routes: the search results (linked from every public page's header), the
   // 热门文档 ranking, and the member's upload, which needs a token like the member pages (the

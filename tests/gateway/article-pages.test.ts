@@ -7,6 +7,7 @@ import {
   articleCall,
   articleListCall,
   articleListRequest,
+  articleNeighboursCall,
   recommendedArticlesCall,
   relatedArticlesCall,
 } from '../../shared/page-data';
@@ -145,6 +146,25 @@ describe('an article page without JavaScript', () => {
       content: fromApi.content,
     });
     expect(findAnswer(routeData, relatedArticlesCall('upgrade'))?.map((a) => a.identifier)).toContain('maintain');
+  });
+
+  it('links 上一篇 and 下一篇 in the list of its category, for crawlers and in the start data, a footer page none', async () => {
+    // 站务 lists 维护通知 (the newer) above 站点升级公告.
+    const older = await page(`/article/${station}/detail/upgrade`);
+    const links = older.doc.querySelector('#root > [data-crawler] nav[aria-label="上一篇和下一篇"]');
+    expect(links?.textContent).toBe('上一篇：《维护通知》');
+    expect(linksOf(links!)).toEqual([['维护通知', '/article/detail/maintain']]);
+    const newer = await page('/article/detail/maintain');
+    expect(newer.doc.querySelector('nav[aria-label="上一篇和下一篇"]')?.textContent).toBe('下一篇：《站点升级公告》');
+
+    const { res } = await page(`/article/${station}/detail/upgrade`, BROWSER);
+    const neighbours = findAnswer(startDataOf(res.text).routeData ?? [], articleNeighboursCall('upgrade', station));
+    expect(neighbours?.previous).toMatchObject({ identifier: 'maintain', title: '维护通知' });
+    expect(neighbours?.next).toBeUndefined();
+
+    const about = await page('/article/about');
+    expect(about.doc.querySelector('h1')?.textContent).toBe('关于我们');
+    expect(about.doc.querySelector('nav[aria-label="上一篇和下一篇"]')).toBeNull();
   });
 
   it('shows the footer page `/article/about` as the article about', async () => {

@@ -24,6 +24,7 @@ import {
   articleSearchCall,
   recommendedArticlesCall,
   relatedArticlesCall,
+  articleNeighboursCall,
   documentCall,
   friendlinksCall,
   homeDocumentsCall,
@@ -223,17 +224,23 @@ describe('the calls of the article pages', () => {
   const keys = (path: string, query: Record<string, string> = {}) =>
     routeDataCalls(matchRoute(path)!, query, categories).map((c) => c.key);
 
-  it('give an article page the article and its related ones, by id or identifier', () => {
+  it('give an article page the article, 上一篇 / 下一篇 in the address’s category and its related ones, by id or identifier', () => {
     expect(keys('/article/detail/upgrade')).toEqual([
       ['advertisement', 'live'],
       ['article', 'one', 'upgrade'],
+      ['article', 'neighbours', 'upgrade', 0],
       ['article', 'related', 'upgrade'],
     ]);
     expect(keys('/article/7/detail/12')).toEqual([
       ['advertisement', 'live'],
       ['article', 'one', '12'],
+      ['article', 'neighbours', '12', 7],
       ['article', 'related', '12'],
     ]);
+    expect(callUrl(articleNeighboursCall('12', 7))).toBe('/api/v1/article/neighbours?id=12&category_id=7');
+    expect(callUrl(articleNeighboursCall('about'))).toBe('/api/v1/article/neighbours?identifier=about');
+    // MOREDOC has no such call: its 404 means no links
+    expect(articleNeighboursCall('about').whenMissing).toEqual({});
     expect(callUrl(articleCall('about'))).toBe('/api/v1/article?identifier=about');
     expect(callUrl(relatedArticlesCall('12'))).toBe('/api/v1/article/related?id=12');
     expect(articleKeyQuery('012')).toEqual({ identifier: '012' });
@@ -250,6 +257,7 @@ describe('the calls of the article pages', () => {
     expect(keys('/article/about')).toEqual([
       ['advertisement', 'live'],
       ['article', 'one', 'about'],
+      ['article', 'neighbours', 'about', 0],
       ['article', 'related', 'about'],
     ]);
     expect(keys('/article/99')[1]).toEqual(['article', 'one', '99']);

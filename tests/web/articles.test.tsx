@@ -815,6 +815,101 @@ describe('article page', { timeout: 30_000 }, () => {
   });
 });
 
+describe('上一篇 / 下一篇 and sharing', { timeout: 30_000 }, () => {
+  const categories = [{ id: 5, title: '站内公告', type: 1, enable: true, parent_id: 0 }];
+  const notice: Article = { ...about, id: 9, identifier: 'notice', title: '维护公告', category_id: [5] };
+  const newer: Article = {
+    id: 12,
+    identifier: 'newer',
+    title: '一个很长很长的标题，在手机上要换行显示而不撑出页面的新版本发布公告',
+    status: 1,
+    category_id: [5],
+  };
+
+  it('links 上一篇 and 下一篇 of the article’s category under that category, 没有了 at the end of the list', async () => {
+    const { fetchMock } = renderApp('/article/5/detail/notice', {
+      categories,
+      backend: articleBackend({
+        'GET /api/v1/article': { status: 200, body: notice },
+        'GET /api/v1/article/neighbours': { status: 200, body: { previous: newer } },
+      }),
+    });
+    const links = await screen.findByRole('navigation', { name: '上一篇和下一篇' });
+    expect(within(links).getByRole('link', { name: newer.title! }).getAttribute('href')).toBe(
+      '/article/5/detail/newer',
+    );
+    expect(links.textContent).toBe(`上一篇：《${newer.title}》下一篇：没有了`);
+    const asked = new URL(String(requests(fetchMock, 'GET', '/api/v1/article/neighbours')[0]?.[0]), 'http://localhost');
+    expect(Object.fromEntries(asked.searchParams)).toEqual({ identifier: 'notice', category_id: '5' });
+  });
+
+  it('shows neither link where the backend has no such call (MOREDOC answers 404), and no error', async () => {
+    const { fetchMock } = renderApp('/article/5/detail/notice', {
+      categories,
+      backend: articleBackend({ 'GET /api/v1/article': { status: 200, body: notice } }),
+    });
+    expect(await screen.findByRole('heading', { name: '维护公告', level: 1 })).toBeTruthy();
+    await waitFor(() => expect(requests(fetchMock, 'GET', '/api/v1/article/neighbours')).toHaveLength(1));
+    await waitFor(() => expect(screen.getByRole('button', { name: '复制链接' })).toBeTruthy());
+    expect(screen.queryByRole('navigation', { name: '上一篇和下一篇' })).toBeNull();
+    expect(screen.queryByText(/上一篇|下一篇/)).toBeNull();
+    expect(toasts.value).toEqual([]);
+  });
+
+  it('copies the article’s canonical address and says 链接已复制', async () => {
+    const writeText = vi.fn(async (_text: string) => {});
+    vi.spyOn(navigator.clipboard, 'writeText').mockImplementation(writeText);
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
+    renderApp('/article/5/detail/notice', {
+      categories,
+      backend: articleBackend({ 'GET /api/v1/article': { status: 200, body: notice } }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '复制链接' }));
+    const address = `${window.location.origin}/article/detail/notice`;
+    expect(writeText).toHaveBeenCalledWith(address);
+    await waitFor(() => expect(toasts.value.map((t) => [t.title, t.description])).toEqual([['链接已复制', address]]));
+  });
+
+  it('says in Chinese when the browser refuses the clipboard, and shows the address to copy by hand', async () => {
+    vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new DOMException('denied', 'NotAllowedError'));
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
+    renderApp('/article/detail/about', { backend: articleBackend() });
+    await userEvent.click(await screen.findByRole('button', { name: '复制链接' }));
+    await waitFor(() =>
+      expect(toasts.value.map((t) => [t.title, t.description])).toEqual([['浏览器未允许复制', '请复制下方链接分享']]),
+    );
+    expect((screen.getByRole('textbox', { name: '分享链接' }) as HTMLInputElement).value).toBe(
+      `${window.location.origin}/article/detail/about`,
+    );
+  });
+
+  it('offers 分享 through the system’s share sheet on a phone whose browser has it, not elsewhere', async () => {
+    const share = vi.fn(async (_data: ShareData) => {});
+    Object.defineProperty(navigator, 'share', { value: share, configurable: true });
+    onTestFinished(() => {
+      delete (navigator as { share?: unknown }).share;
+      vi.unstubAllGlobals();
+    });
+    const phone = (matches: boolean) =>
+      vi.stubGlobal('matchMedia', (query: string) => ({ matches: matches && query.includes('640px'), media: query }));
+    phone(false);
+    renderApp('/article/detail/about', { backend: articleBackend() });
+    expect(await screen.findByRole('button', { name: '复制链接' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '分享' })).toBeNull();
+    cleanup();
+
+    phone(true);
+    renderApp('/article/detail/about', { backend: articleBackend() });
+    await userEvent.click(await screen.findByRole('button', { name: '分享' }));
+    expect(share).toHaveBeenCalledWith({ title: '关于我们', url: `${window.location.origin}/article/detail/about` });
+    expect(toasts.value).toEqual([]);
+  });
+});
+
 describe('举报 an article, by keyboard', { timeout: 30_000 }, () => {
   it('takes the keyboard to the reasons when 提交举报 is refused, the message tied to them', async () => {
     renderApp('/article/about', { user: member, backend: articleBackend() });

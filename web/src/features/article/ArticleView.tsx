@@ -1,15 +1,16 @@
 // One article as readers see it: where it is filed, its title, author, date and views, the
-// body (HTML the server sanitised), related articles, 举报 and the comments. Its author sees
-// a pending or rejected article with its review state.
+// body (HTML the server sanitised), 复制链接 / 分享 and 上一篇 / 下一篇 (decision 074), related
+// articles, 举报 and the comments. Its author sees a pending or rejected article with its review state.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { ReviewStatus, TargetType } from '../../../../shared/constants';
-import { articleShownCategory } from '../../../../shared/page-paths';
+import { articlePagePath, articleShownCategory } from '../../../../shared/page-paths';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Article } from '../../../../shared/types/article';
 import { ApiError, errorMessage } from '../../api/client';
 import { Breadcrumbs } from '../../kit/breadcrumbs/Breadcrumbs';
+import { CopyLinkButton, ShareSheetButton } from '../../kit/share/ShareLink';
 import { Avatar } from '../../ui/Avatar';
 import { Skeleton } from '../../ui/semi';
 import { Tag } from '../../ui/semi-extra';
@@ -20,7 +21,7 @@ import { ReportButton } from '../report/ReportButton';
 import { usePermissionCheck } from '../session/use-session';
 import { ArticleMeta } from './ArticleList';
 import { FavoriteButton } from './FavoriteButton';
-import { articlePath, articleQuery, relatedArticlesQuery } from './api';
+import { articleNeighboursQuery, articlePath, articleQuery, relatedArticlesQuery } from './api';
 import './article.css';
 
 /** 首页 / 文章资讯 / the article's category and those above it, as the reader files a document. */
@@ -54,6 +55,46 @@ function ReviewNotice({ article }: { article: Article }) {
       <Tag color="orange">审核中</Tag>
       审核通过后其他人才能看到这篇文章。
     </p>
+  );
+}
+
+/**
+ * 上一篇：《…》 and 下一篇：《…》 in the list of the category the article is shown under (the
+ * server's answer follows the address's `categoryId`), each linked under that category; 没有了
+ * at either end; nothing where the server names neither (a page under no category, MOREDOC).
+ */
+function ArticleNeighbourLinks({
+  article,
+  articleKey,
+  categoryId,
+}: {
+  article: Article;
+  articleKey: string;
+  categoryId?: number;
+}) {
+  const neighbours = useQuery(articleNeighboursQuery(articleKey, categoryId));
+  const { previous, next } = neighbours.data ?? {};
+  if (!previous && !next) return null;
+  const shown = articleShownCategory(article, categoryId);
+  const line = (label: string, neighbour: Article | undefined) => (
+    <p className="app-article__neighbour">
+      {label}：
+      {neighbour ? (
+        <>
+          《
+          <Link to={articlePath(neighbour, articleShownCategory(neighbour, shown))}>{neighbour.title || '无标题'}</Link>
+          》
+        </>
+      ) : (
+        '没有了'
+      )}
+    </p>
+  );
+  return (
+    <nav className="app-article__neighbours" aria-label="上一篇和下一篇">
+      {line('上一篇', previous)}
+      {line('下一篇', next)}
+    </nav>
   );
 }
 
@@ -154,6 +195,15 @@ export function ArticleView({
       {/* The body is HTML the server passed through its allow-list (docs/api.md §13.1). */}
       <div className="app-article__content" dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
       {children}
+      {article.status === ReviewStatus.Approved && (
+        <footer className="app-article__footer">
+          <div className="app-article__share">
+            <CopyLinkButton path={articlePagePath(article)} />
+            <ShareSheetButton path={articlePagePath(article)} title={title} />
+          </div>
+          <ArticleNeighbourLinks article={article} articleKey={articleKey} categoryId={categoryId} />
+        </footer>
+      )}
       <RelatedArticles articleKey={articleKey} />
       {article.status === ReviewStatus.Approved && article.id && (
         <LazyCommentSection type={TargetType.Article} targetId={article.id} onCount={setCommentCount} />

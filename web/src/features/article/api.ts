@@ -6,6 +6,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
   articleCall,
   articleListCall,
+  articleNeighboursCall,
   articleSearchCall,
   recommendedArticlesCall,
   relatedArticlesCall,
@@ -56,6 +57,10 @@ export const recommendedArticlesQuery = () => callQuery(recommendedArticlesCall(
 
 /** Articles that share categories or keywords; none (not an error) when the backend finds none (404). */
 export const relatedArticlesQuery = (key: string) => callQuery(relatedArticlesCall(key));
+
+/** 上一篇 / 下一篇 in the list of the address's category (`categoryId`), or of the article's own; none from MOREDOC. */
+export const articleNeighboursQuery = (key: string, categoryId?: number) =>
+  callQuery(articleNeighboursCall(key, categoryId));
 
 /** Full-text search (10 hits a page, highlighted); the previous page stays while the next loads. */
 export const searchArticlesQuery = (wd: string, page: number, categoryIds: readonly number[] = []) =>

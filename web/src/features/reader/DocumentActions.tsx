@@ -13,6 +13,7 @@ import { useOneAtATime } from '../../api/one-at-a-time';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
+import { CopyLinkButton } from '../../kit/share/ShareLink';
 import { Button } from '../../ui/semi';
 import { addFavorite, favoriteOfDocumentQuery, removeFavorites } from '../favorite/api';
 import { reportDocument } from '../report/api';
@@ -136,36 +137,6 @@ function ReportForm({ id, doc, onDone }: { id: string; doc: Document; onDone: ()
   );
 }
 
-function ShareLink({ path }: { path: string }) {
-  const [shown, setShown] = useState(false);
-  // Worked out when asked for (the gateway renders this screen where there is no window).
-  const urlOf = () => `${window.location.origin}${path}`;
-  const copy = async () => {
-    const url = urlOf();
-    setShown(true);
-    try {
-      await navigator.clipboard.writeText(url);
-      toast.success('链接已复制', url);
-    } catch {
-      toast.info('请复制下方链接分享');
-    }
-  };
-  return (
-    <>
-      <Button onClick={() => void copy()}>分享</Button>
-      {shown && (
-        <input
-          className="app-share__url"
-          readOnly
-          value={urlOf()}
-          aria-label="分享链接"
-          onFocus={(event) => event.target.select()}
-        />
-      )}
-    </>
-  );
-}
-
 export function DocumentActions({ doc, path }: { doc: Document; path: string }) {
   const { loggedIn } = useSession();
   const { pathname } = useLocation();
@@ -197,7 +168,7 @@ export function DocumentActions({ doc, path }: { doc: Document; path: string }) 
             登录后收藏或举报
           </Link>
         )}
-        <ShareLink path={path} />
+        <CopyLinkButton path={path} label="分享" />
       </div>
       {reporting && <ReportForm id={reportId} doc={doc} onDone={closeReport} />}
     </div>
