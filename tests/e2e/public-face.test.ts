@@ -458,6 +458,38 @@ describe('a document page on a phone', () => {
   });
 });
 
+describe('an article page on a phone', () => {
+  it('wraps a long 上一篇 title inside the page, beside 复制链接, without scrolling sideways', async () => {
+    const title = `站点升级之后的新功能说明与常见问题解答${'Moredoc'.repeat(8)}`;
+    const res = await api(site.backendUrl, 'POST', '/api/v1/article', {
+      token: adminToken,
+      body: { title, content: '<p>新功能。</p>', category_id: [articleCategory] },
+    });
+    expect(res.status).toBe(200);
+    const page = await site.open();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/article/${articleCategory}/detail/maintain`);
+    const links = page.getByRole('navigation', { name: '上一篇和下一篇' });
+    await links.getByRole('link', { name: title }).waitFor();
+    expect(await links.textContent()).toBe(`上一篇：《${title}》下一篇：《站点升级公告》`);
+    await page.getByRole('button', { name: '复制链接' }).waitFor();
+    const box = await links.evaluate((element) => ({
+      scrollWidth: element.scrollWidth,
+      clientWidth: element.clientWidth,
+    }));
+    expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth);
+    // Named, what reaches past the screen's right edge (none).
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > 391)
+        .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)
+        .slice(0, 15),
+    );
+    expect(wide).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
+
 describe('the floating bar (反馈, 返回顶部)', () => {
   it('covers no content: beside the panels from 1024 px up, in the bottom corner below', async () => {
     const page = await site.open();
