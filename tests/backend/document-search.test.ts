@@ -296,6 +296,70 @@ describe('SearchDocument', () => {
   });
 });
 
+describe('SearchDocument with signs and emoji', () => {
+  // Titles and texts that hold a name with its signs, and others that hold only its letters (decision 073).
+  const texts = {
+    cpp: { title: 'C++ 程序设计入门', content: '本书讲解 C++ 的类、模板与标准库。' },
+    c: { title: 'C 语言程序设计', content: '指针、数组与结构体：C 语言的三件事。' },
+    csharp: { title: 'C# 与 .NET 开发', content: '用 C# 写一个控制台程序，运行在 .NET 上。' },
+    emoji: { title: '手账贴纸合集', content: '每一页都画着一颗 ❤️ 和一个 😀，送给朋友。' },
+    aPlusB: { title: '算法题解合集', content: '第一题：输入两个整数，输出 A+B 的值。' },
+    aAndB: { title: '对照实验记录', content: '样本分为 A 组与 B 组，分别记录温度。' },
+    node: { title: 'Node.js 服务端实战', content: '用 Node.js 写 HTTP 服务，TCP/IP 协议和 Wi-Fi 设置另见附录。' },
+    bare: { title: '零散词汇表', content: 'node 是节点，js 是脚本；tcp 与 ip；wi 和 fi；3 和 14。' },
+    pi: { title: '圆周率手册', content: '圆周率约等于 3.14，C++教程 里也有例题。《红楼梦》人物表附后。' },
+  };
+  const docs = {} as Record<keyof typeof texts, DocumentFixture>;
+  const names = (body: { document?: { id: number }[] }) =>
+    ids(body).map((id) => Object.entries(docs).find(([, doc]) => doc.id === id)?.[0] ?? id);
+
+  beforeAll(async () => {
+    for (const [key, { title }] of Object.entries(texts))
+      docs[key as keyof typeof texts] = await insertDocument(backend.dataDir, { userId: 1, title });
+    await indexDocuments(
+      backend.dataDir,
+      Object.entries(texts).map(([key, text]) => ({ id: docs[key as keyof typeof texts].id, ...text })),
+    );
+  });
+
+  it('finds C++ and C# by their signs, not every document that holds the letter C', async () => {
+    const cpp = await search({ wd: 'C++' });
+    expect(names(cpp.body)).toEqual(['cpp', 'pi']);
+    expect(cpp.body.document[0].title_highlight).toBe('<em>C++</em> 程序设计入门');
+    expect(cpp.body.document[1].snippet).toContain('3.14，<em>C++</em>教程 里');
+    const csharp = await search({ wd: 'C#' });
+    expect(names(csharp.body)).toEqual(['csharp']);
+    expect(csharp.body.document[0].snippet).toBe('用 <em>C#</em> 写一个控制台程序，运行在 .NET 上。');
+    expect(names((await search({ wd: 'C++程序' })).body)).toEqual(['cpp']);
+    expect(names((await search({ wd: 'C++教程' })).body)).toEqual(['pi']);
+    // The letter alone is still looked for in titles, as a whole word.
+    expect(names((await search({ wd: 'C' })).body).sort()).toEqual(['c', 'cpp', 'csharp']);
+  });
+
+  it('finds an emoji or a sign searched alone, marked in the snippet', async () => {
+    for (const wd of ['❤️', '❤']) {
+      const heart = await search({ wd });
+      expect(names(heart.body), wd).toEqual(['emoji']);
+      expect(heart.body.document[0].snippet).toBe('每一页都画着一颗 <em>❤️</em> 和一个 😀，送给朋友。');
+    }
+    const smile = await search({ wd: '😀' });
+    expect(names(smile.body)).toEqual(['emoji']);
+    expect(smile.body.document[0].snippet).toBe('每一页都画着一颗 ❤️ 和一个 <em>😀</em>，送给朋友。');
+    expect(names((await search({ wd: '+' })).body).sort()).toEqual(['aPlusB', 'cpp', 'pi']);
+    expect(names((await search({ wd: 'A+B' })).body)).toEqual(['aPlusB']);
+    expect((await search({ wd: '🐼' })).body).toEqual({ spend: expect.any(String) });
+  });
+
+  it('still reads dots, slashes, hyphens and book-title marks as the gaps of a phrase', async () => {
+    expect(names((await search({ wd: 'Node.js' })).body)).toEqual(['node']);
+    expect(names((await search({ wd: 'TCP/IP' })).body)).toEqual(['node']);
+    expect(names((await search({ wd: 'Wi-Fi' })).body)).toEqual(['node']);
+    expect(names((await search({ wd: '3.14' })).body)).toEqual(['pi']);
+    expect(names((await search({ wd: '.NET' })).body)).toEqual(['csharp']);
+    expect(names((await search({ wd: '《红楼梦》' })).body)).toEqual(['pi']);
+  });
+});
+
 describe('search records', () => {
   const recordsFor = (keywords: string) =>
     withDatabase(backend.dataDir, (db) =>

@@ -76,6 +76,10 @@ describe('bigram tokens', () => {
     expect(queryToMatchExpression('Python教程')).toBe('"python" AND "教程"');
     expect(queryToMatchExpression('机器学习 pdf')).toBe('"机器 器学 学习" AND "pdf"');
     expect(queryToMatchExpression('node.js')).toBe('"node js"');
+    // A sign is a token, spelled for FTS5 as U+E000 and its code point: `C++`, `C#`, `❤️`.
+    expect(queryToMatchExpression('C++')).toBe('"c \ue0002b \ue0002b"');
+    expect(queryToMatchExpression('C#')).toBe('"c \ue00023"');
+    expect(queryToMatchExpression('❤️')).toBe('"\ue0002764"');
     expect(queryToMatchExpression('书')).toBe('"书"*');
     expect(queryToMatchExpression('c')).toBe('title : ("c")');
     expect(queryToMatchExpression('"*NEAR( AND -x:y')).toBe('"near" AND "and" AND "x y"');
@@ -850,6 +854,24 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
       expect(await found(upgrading, '天安门广场')).toEqual([1, 2]);
       expect((await upgrading.search({ text: '天安门广场' })).hits[0]!.id).toBe(2);
       expect(await upgrading.upgrade()).toBe(true);
+    });
+  });
+
+  describe('an index made before the signs', () => {
+    it('reads the signs of a query as separators until upgrade() has given every entry its signs', async () => {
+      await index.upsert([
+        entry(1, { title: 'C++ 入门', content: FILLER }),
+        entry(2, { title: 'C 语言', content: FILLER }),
+      ]);
+      await store.setTokenizerVersion(TOKENIZER_VERSION - 1);
+      const upgrading = store.open('document');
+      const found = async (text: string) =>
+        (await upgrading.search({ text })).hits.map((hit) => hit.id).sort((a, b) => a - b);
+      // Version 2's tokens had no signs: `C++` was the letter, looked for in titles.
+      expect(await found('C++')).toEqual([1, 2]);
+      expect(await upgrading.upgrade()).toBe(true);
+      expect(await found('C++')).toEqual([1]);
+      expect(await found('C')).toEqual([1, 2]);
     });
   });
 

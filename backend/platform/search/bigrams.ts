@@ -6,18 +6,27 @@
 // - then folded: NFKC, lower case;
 // - a run of CJK characters (Han, kana, hangul) becomes overlapping bigrams followed by its
 //   last character alone, so every character starts a token (a 1-character run is just that
-//   character); any other letter/digit sequence is one word token; everything else
-//   (punctuation, spaces, symbols) separates tokens and ends a CJK run.
+//   character); any other letter/digit sequence is one word token; a sign (isSymbolCodePoint:
+//   `+`, `#`, `¥`, `©`, an emoji) is a token of its own, the marks after it (❤️'s variation
+//   selector) left out; everything else (punctuation, spaces) separates tokens. Anything but a
+//   CJK character ends a CJK run.
 import { RADICAL_TO_IDEOGRAPH } from './cjk-radicals';
 import { dictionaryWords, isDictionaryWord } from './words';
 
 /** Bumped whenever the rule above changes: an index built with another version needs a rebuild. */
-export const TOKENIZER_VERSION = 2;
+export const TOKENIZER_VERSION = 3;
 
 // CJK radicals (supplement and Kangxi) and CJK compatibility ideographs (BMP and supplement).
 const IDEOGRAPH_VARIANT = /[\u2E80-\u2FDF\uF900-\uFAFF\u{2F800}-\u{2FA1F}]/u;
 const IDEOGRAPH_VARIANTS = /[\u2E80-\u2FDF\uF900-\uFAFF\u{2F800}-\u{2FA1F}]/gu;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const SYMBOL = /\p{S}/u;
+const MARK = /\p{M}/u;
+// Of ASCII: its symbols (`$ + < = > ^ \` | ~`) and the signs read as words: `#` (C#), `%`, `&`, `@`.
+const ASCII_SYMBOLS = new Set(Array.from('#$%&+<=>@^`|~', (char) => char.charCodeAt(0)));
+/** What starts a sign's token in FTS5, which would drop the sign as a separator (ftsToken). */
+const FTS_SIGN = '\uE000';
 const WHITESPACE_RUN = /\s+/gu;
 const LINE_BREAK = /[\r\n\u2028\u2029]/u;
 
@@ -57,6 +66,19 @@ function isWordCodePoint(cp: number, char: string): boolean {
   return WORD_CHAR.test(char);
 }
 
+/**
+ * A sign that is a token of its own (decision 073): Unicode's symbols (math, currency, modifier
+ * and other symbols: `+ = ¥ © ° ★`, the emoji) and the ASCII signs `# % & @`. Other punctuation
+ * still only separates words, so `node.js` stays the phrase `node js`.
+ */
+export function isSymbolCodePoint(cp: number, char: string): boolean {
+  if (cp < 0x80) return ASCII_SYMBOLS.has(cp);
+  // Ideographs, and the quotes and CJK punctuation of Chinese text, without the regex.
+  if ((cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0x3400 && cp <= 0x4dbf)) return false;
+  if ((cp >= 0x2000 && cp <= 0x2043) || (cp >= 0x3000 && cp <= 0x3003) || (cp >= 0x3005 && cp <= 0x3011)) return false;
+  return SYMBOL.test(char);
+}
+
 /** A letter, digit or mark of a word token (not CJK): what a word must not touch to stand alone. */
 export function isLatinWordCodePoint(cp: number | undefined): boolean {
   return cp !== undefined && !isCjkCodePoint(cp) && isWordCodePoint(cp, String.fromCodePoint(cp));
@@ -91,10 +113,21 @@ export function scanTokens(folded: string, sink: TokenSink): void {
   let wordStart = -1;
   let lastCjkStart = -1; // the previous character of the current CJK run, if any
   let lastCjkEnd = -1;
+  let symbolStart = -1; // a sign whose token waits for the marks after it
+  let symbolWidth = 0;
   let index = 0;
   while (index < length) {
     const cp = folded.codePointAt(index)!;
     const width = cp > 0xffff ? 2 : 1;
+    if (symbolStart >= 0) {
+      // ❤️ is ❤ and a variation selector: the token is the sign, its place spans both.
+      if (MARK.test(width === 1 ? folded[index]! : folded.slice(index, index + 2))) {
+        index += width;
+        continue;
+      }
+      sink(folded.slice(symbolStart, symbolStart + symbolWidth), symbolStart, index);
+      symbolStart = -1;
+    }
     if (isCjkCodePoint(cp)) {
       if (wordStart >= 0) {
         sink(folded.slice(wordStart, index), wordStart, index);
@@ -108,17 +141,25 @@ export function scanTokens(folded: string, sink: TokenSink): void {
         sink(folded.slice(lastCjkStart, lastCjkEnd), lastCjkStart, lastCjkEnd);
         lastCjkStart = -1;
       }
-      if (isWordCodePoint(cp, width === 1 ? folded[index]! : folded.slice(index, index + 2))) {
+      const char = width === 1 ? folded[index]! : folded.slice(index, index + 2);
+      if (isWordCodePoint(cp, char)) {
         if (wordStart < 0) wordStart = index;
-      } else if (wordStart >= 0) {
-        sink(folded.slice(wordStart, index), wordStart, index);
-        wordStart = -1;
+      } else {
+        if (wordStart >= 0) {
+          sink(folded.slice(wordStart, index), wordStart, index);
+          wordStart = -1;
+        }
+        if (isSymbolCodePoint(cp, char)) {
+          symbolStart = index;
+          symbolWidth = width;
+        }
       }
     }
     index += width;
   }
   if (lastCjkStart >= 0) sink(folded.slice(lastCjkStart, lastCjkEnd), lastCjkStart, lastCjkEnd);
   else if (wordStart >= 0) sink(folded.slice(wordStart, length), wordStart, length);
+  else if (symbolStart >= 0) sink(folded.slice(symbolStart, symbolStart + symbolWidth), symbolStart, length);
 }
 
 /**
@@ -144,9 +185,20 @@ export function indexTerms(text: string): string[] {
   return terms;
 }
 
+/**
+ * A token as FTS5 holds it: a sign, which unicode61 would drop as a separator, as U+E000 and its
+ * code point in hex (`+` → `\uE0002b`), one token to unicode61 (a private-use character is a
+ * token character there) and none that a text gives (scanTokens splits at private-use characters).
+ */
+function ftsToken(term: string): string {
+  const cp = term.codePointAt(0)!;
+  if (term.length !== (cp > 0xffff ? 2 : 1) || !isSymbolCodePoint(cp, term)) return term;
+  return FTS_SIGN + cp.toString(16);
+}
+
 /** The text of one FTS column: its index tokens joined by spaces (FTS5's unicode61 splits them back). */
 export function indexTokens(text: string): string {
-  return indexTerms(text).join(' ');
+  return indexTerms(text).map(ftsToken).join(' ');
 }
 
 /**
@@ -194,17 +246,21 @@ function uniqueTerms(terms: readonly QueryTerm[]): QueryTerm[] {
 
 /**
  * Splits a query into required terms. Each whitespace-separated word splits further where the
- * script changes: a CJK run is one term (punctuation ends it), and the other words between
- * those runs form one phrase ("node.js" → "node js"). So `Python教程` asks for `python` and
- * `教程`, `机器学习 pdf` for the phrase `机器 器学 学习` and `pdf`.
+ * script changes: a CJK run is one term (punctuation ends it), and the other words and signs
+ * between those runs form one phrase ("node.js" → "node js", "C++" → "c + +"). So `Python教程`
+ * asks for `python` and `教程`, `机器学习 pdf` for the phrase `机器 器学 学习` and `pdf`.
+ * `symbols: false` reads the signs as separators, as an index of tokenizer version 2 does.
  */
-export function parseQuery(query: string): ParsedQuery {
+export function parseQuery(query: string, options: { symbols?: boolean } = {}): ParsedQuery {
+  const symbols = options.symbols ?? true;
   const folded = foldText(query.slice(0, MAX_QUERY_LENGTH));
   const terms: QueryTerm[] = [];
   for (const word of folded.split(/\s+/u)) {
     let cjkRun = '';
     let latinTokens: string[] = [];
     let latinWord = '';
+    let hasSymbol = false;
+    let afterSymbol = false;
     const flushLatinWord = () => {
       if (latinWord) latinTokens.push(latinWord);
       latinWord = '';
@@ -212,9 +268,12 @@ export function parseQuery(query: string): ParsedQuery {
     const flushLatin = () => {
       flushLatinWord();
       const tokens = latinTokens.slice(0, MAX_PHRASE_TOKENS);
-      if (tokens.length === 1) terms.push({ kind: 'phrase', tokens, literal: { text: tokens[0]!, cjk: false } });
-      else if (tokens.length > 1) terms.push({ kind: 'phrase', tokens });
+      // A sign has no literal: the stored text may hold another form of it (`＋`, folded to `+`).
+      if (tokens.length === 1 && !hasSymbol)
+        terms.push({ kind: 'phrase', tokens, literal: { text: tokens[0]!, cjk: false } });
+      else if (tokens.length > 0) terms.push({ kind: 'phrase', tokens });
       latinTokens = [];
+      hasSymbol = false;
     };
     const flushCjk = () => {
       if (cjkRun) terms.push(cjkRunTerm(cjkRun));
@@ -222,6 +281,9 @@ export function parseQuery(query: string): ParsedQuery {
     };
     for (const char of word) {
       const cp = char.codePointAt(0)!;
+      // The marks after a sign are part of it, as scanTokens reads them (❤️ is ❤).
+      if (afterSymbol && MARK.test(char)) continue;
+      afterSymbol = false;
       if (isCjkCodePoint(cp)) {
         flushLatin();
         cjkRun += char;
@@ -231,6 +293,11 @@ export function parseQuery(query: string): ParsedQuery {
       } else {
         flushCjk();
         flushLatinWord();
+        if (symbols && isSymbolCodePoint(cp, char)) {
+          latinTokens.push(char);
+          hasSymbol = true;
+          afterSymbol = true;
+        }
       }
     }
     flushCjk();
@@ -238,9 +305,12 @@ export function parseQuery(query: string): ParsedQuery {
   }
 
   const kept = uniqueTerms(terms);
-  // A lone letter or digit ("c", "2") is a word of nearly every text: looked for in titles.
+  // A lone letter or digit ("c", "2") is a word of nearly every text: looked for in titles. Not a sign ("+", "😀").
   const isSingleLetter = (term: QueryTerm) =>
-    term.kind === 'phrase' && term.tokens.length === 1 && Array.from(term.tokens[0]!).length === 1;
+    term.kind === 'phrase' &&
+    term.tokens.length === 1 &&
+    Array.from(term.tokens[0]!).length === 1 &&
+    LETTER_OR_DIGIT.test(term.tokens[0]!);
   return { terms: kept, titleOnly: kept.length > 0 && kept.every(isSingleLetter) };
 }
 
@@ -278,7 +348,7 @@ function quote(token: string): string {
 export function toMatchExpression(parsed: ParsedQuery, wholeWords = true): string | undefined {
   if (parsed.terms.length === 0) return undefined;
   const phrase = (term: Extract<QueryTerm, { kind: 'phrase' }>) =>
-    wholeWords && term.word !== undefined ? term.word : term.tokens.join(' ');
+    wholeWords && term.word !== undefined ? term.word : term.tokens.map(ftsToken).join(' ');
   const parts = parsed.terms.map((term) => (term.kind === 'char' ? `${quote(term.char)}*` : quote(phrase(term))));
   return parsed.titleOnly ? `title : (${parts.join(' AND ')})` : parts.join(' AND ');
 }

@@ -389,7 +389,8 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async search(query: SearchQuery): Promise<SearchResult> {
     const started = performance.now();
-    const parsed = parseQuery(query.text);
+    // Until every entry has this version's tokens, the signs are read as the old ones were (none).
+    const parsed = parseQuery(query.text, { symbols: this.current });
     let found = await this.searchParsed(parsed, query);
     // Words typed together that the texts hold apart: each word on its own (bigrams.ts).
     const separate = found.total === 0 ? separateWordsQuery(parsed) : undefined;

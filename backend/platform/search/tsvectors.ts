@@ -135,8 +135,9 @@ const MAX_COUNT_BYTES = 1_000_000;
 /**
  * A column's counts as lexemes that a GIN index finds, so that ranking reads no tsvector: for
  * every token found more than once, the bits of its count less one, as `<token>#<mark><bit>`
- * (`#` is in no token). A token found once has none; its count is 1. Returns the bits the
- * largest count needs, and the lexemes as tsvectors (without positions) of at most 1 MiB.
+ * (no token holds a `#` but the sign `#` itself, whose `##<mark><bit>` reads one way too). A
+ * token found once has none; its count is 1. Returns the bits the largest count needs, and the
+ * lexemes as tsvectors (without positions) of at most 1 MiB.
  */
 export function countLexemes(terms: readonly string[], mark: string): { bits: number; parts: string[] } {
   const counts = new Map<string, number>();
