@@ -24,7 +24,8 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const SYMBOL = /\p{S}/u;
 const MARK = /\p{M}/u;
 // Of ASCII: its symbols (`$ + < = > ^ \` | ~`) and the signs read as words: `#` (C#), `%`, `&`, `@`.
-const ASCII_SYMBOLS = new Set(Array.from('#$%&+<=>@^`|~', (char) => char.charCodeAt(0)));
+const ASCII_SYMBOLS = new Uint8Array(0x80);
+for (const char of '#$%&+<=>@^`|~') ASCII_SYMBOLS[char.charCodeAt(0)] = 1;
 /** What starts a sign's token in FTS5, which would drop the sign as a separator (ftsToken). */
 const FTS_SIGN = '\uE000';
 const WHITESPACE_RUN = /\s+/gu;
@@ -72,7 +73,7 @@ function isWordCodePoint(cp: number, char: string): boolean {
  * still only separates words, so `node.js` stays the phrase `node js`.
  */
 export function isSymbolCodePoint(cp: number, char: string): boolean {
-  if (cp < 0x80) return ASCII_SYMBOLS.has(cp);
+  if (cp < 0x80) return ASCII_SYMBOLS[cp] === 1;
   // Ideographs, and the quotes and CJK punctuation of Chinese text, without the regex.
   if ((cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0x3400 && cp <= 0x4dbf)) return false;
   if ((cp >= 0x2000 && cp <= 0x2043) || (cp >= 0x3000 && cp <= 0x3003) || (cp >= 0x3005 && cp <= 0x3011)) return false;
@@ -198,7 +199,10 @@ function ftsToken(term: string): string {
 
 /** The text of one FTS column: its index tokens joined by spaces (FTS5's unicode61 splits them back). */
 export function indexTokens(text: string): string {
-  return indexTerms(text).map(ftsToken).join(' ');
+  const terms = indexTerms(text);
+  // A sign is one code point: a bigram or a word of 3 or more UTF-16 units is none.
+  for (let i = 0; i < terms.length; i++) if (terms[i]!.length <= 2) terms[i] = ftsToken(terms[i]!);
+  return terms.join(' ');
 }
 
 /**
