@@ -264,10 +264,36 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(screen.queryByText(/订单状态暂时无法刷新/)).toBeNull();
   });
 
+  const openPaidOrder = (vip: { active: boolean; end_at: string }) =>
+    renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
+      user: member,
+      settings: onSale,
+      backend: {
+        'GET /api/v1/order': {
+          status: 200,
+          body: { ...pending, status: 1, provider: 'alipay', vip_end_at: '2099-01-31T00:00:00Z' },
+        },
+        'GET /api/v1/vip': { status: 200, body: { user_id: 2, ...vip } },
+      },
+    });
+
   it('shows the result of a paid order with the VIP end date', async () => {
-    openOrder({ status: 1, provider: 'alipay', vip_end_at: '2099-01-31T00:00:00Z' });
+    openPaidOrder({ active: true, end_at: '2099-01-31T00:00:00Z' });
     expect(await screen.findByRole('heading', { name: '支付成功' })).toBeTruthy();
-    expect(screen.getByText('VIP 会员有效期至 2099-01-31 08:00')).toBeTruthy();
+    expect(await screen.findByText('VIP 会员有效期至 2099-01-31 08:00')).toBeTruthy();
+  });
+
+  it("gives a paid order's result the member's VIP end as it now stands, not the interval the order added", async () => {
+    // A later order of 365 days follows this one's interval (2099-01-31): the VIP ends a year later.
+    openPaidOrder({ active: true, end_at: '2100-01-31T00:00:00Z' });
+    expect(await screen.findByText('VIP 会员有效期至 2100-01-31 08:00')).toBeTruthy();
+    expect(screen.queryByText(/2099-01-31/)).toBeNull();
+  });
+
+  it('says when the VIP a paid order bought has ended since (revoked by an admin)', async () => {
+    openPaidOrder({ active: false, end_at: '2024-06-01T00:00:00Z' });
+    expect(await screen.findByText('VIP 已于 2024-06-01 08:00 到期')).toBeTruthy();
+    expect(screen.queryByText(/有效期至/)).toBeNull();
   });
 
   it('starts one payment of an order from 我的订单 however often 立即支付 is clicked', async () => {

@@ -253,6 +253,17 @@ function PlanCheckout({
   );
 }
 
+/**
+ * The end of the member's VIP as it stands now, not the order's `vip_end_at`: that is the interval
+ * this order added, which a later order follows and a refund of an earlier one moves forward.
+ */
+function VipEndLine() {
+  const vip = useQuery(myVipQuery()).data;
+  if (!vip?.end_at) return null;
+  const end = formatDate(vip.end_at, DATE);
+  return <p>{vip.active ? `VIP 会员有效期至 ${end}` : `VIP 已于 ${end} 到期`}</p>;
+}
+
 function OrderResult({ order }: { order: Order }) {
   const status = order.status ?? OrderStatus.Pending;
   if (status === OrderStatus.Paid) {
@@ -260,7 +271,7 @@ function OrderResult({ order }: { order: Order }) {
       <div className="app-checkout__result" role="status">
         <IconTickCircle size="extra-large" style={{ color: 'var(--semi-color-success)' }} />
         <h2>支付成功</h2>
-        {order.vip_end_at && <p>VIP 会员有效期至 {formatDate(order.vip_end_at, DATE)}</p>}
+        <VipEndLine />
         <p>
           <Link to="/member">前往个人中心</Link> · <Link to="/member/order">查看我的订单</Link>
         </p>
