@@ -410,7 +410,11 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
 });
 
 describe('member screens', { timeout: 20_000 }, () => {
-  it('/member/order lists the orders; pending ones can be paid again or cancelled after a second click', async () => {
+  /** The question 取消订单 asks in place, as the checkout asks it. */
+  const cancelQuestion = (table: ReturnType<typeof within>) =>
+    within(table.getByRole('group', { name: '取消后订单将关闭，无法再支付（已转账请勿取消）。确定取消订单？' }));
+
+  it('/member/order lists the orders; pending ones can be paid again or cancelled once the member confirms', async () => {
     const paid: Order = {
       ...pending,
       id: 8,
@@ -435,9 +439,7 @@ describe('member screens', { timeout: 20_000 }, () => {
     expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(0);
     // A double click on 确定取消 while the first cancel is out cancels once.
     const release = holdCalls(fetchMock, (url) => url.pathname === '/api/v1/order/cancel');
-    await userEvent
-      .setup({ delay: null })
-      .dblClick(table.getByRole('button', { name: `确定取消订单 ${pending.order_no}` }));
+    await userEvent.setup({ delay: null }).dblClick(cancelQuestion(table).getByRole('button', { name: '确定取消' }));
     release();
     await waitFor(() => expect(toasts.value.some((t) => t.title === '订单已取消')).toBe(true));
     expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(1);
@@ -463,11 +465,28 @@ describe('member screens', { timeout: 20_000 }, () => {
     });
     const table = within(await screen.findByRole('table'));
     await userEvent.click(table.getByRole('button', { name: `取消订单 ${pending.order_no}` }));
-    await userEvent.click(table.getByRole('button', { name: `确定取消订单 ${pending.order_no}` }));
+    await userEvent.click(cancelQuestion(table).getByRole('button', { name: '确定取消' }));
     await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(1));
     expect(await table.findByText('已关闭（超时未支付）')).toBeTruthy();
     expect(table.queryByRole('button', { name: '去支付' })).toBeNull();
     expect(toasts.value.some((t) => t.title === '取消订单失败')).toBe(true);
+  });
+
+  it('/member/order warns before cancelling a transfer that one already sent is lost, and 取消 keeps the order', async () => {
+    const transfer: Order = { ...pending, provider: 'manual' };
+    const { fetchMock } = renderApp('/member/order', {
+      user: member,
+      settings: onSale,
+      backend: { 'GET /api/v1/order/mine': { status: 200, body: { total: 1, order: [transfer] } } },
+    });
+    const table = within(await screen.findByRole('table'));
+    await userEvent.click(table.getByRole('button', { name: `取消订单 ${transfer.order_no}` }));
+    const question = cancelQuestion(table);
+    expect(question.getByText(/已转账请勿取消/)).toBeTruthy();
+    await userEvent.click(question.getByRole('button', { name: '取消' }));
+    expect(table.getByRole('button', { name: `取消订单 ${transfer.order_no}` })).toBeTruthy();
+    expect(table.getByText('待支付')).toBeTruthy();
+    expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(0);
   });
 
   it('/member/order says why a closed order closed', async () => {

@@ -31,13 +31,13 @@ import { EmptyState } from '../../ui/states';
 import { useSettings } from '../settings/use-settings';
 import { myVipQuery } from '../vip/api';
 import { cancelOrder, createOrder, orderQuery, payOrder, refreshAfterPaid } from './api';
+import { CANCEL_ORDER_QUESTION } from './MemberOrderActions';
 import { OrderStatusTag, orderAmount } from './OrderStatusTag';
 import './order.css';
 
 /** How often a pending order is asked for (the backend asks the provider at most every 5 s). */
 const POLL_MS = 3000;
 const DATE = 'YYYY-MM-DD HH:mm';
-const CANCEL_QUESTION = '取消后订单将关闭，无法再支付（已转账请勿取消）。确定取消订单？';
 
 /** Phones get Alipay's wap page and WeChat Pay's H5 page instead of the computer flows. */
 function isPhone(): boolean {
@@ -326,7 +326,7 @@ function OrderCheckout({
   // Asked first: a cancelled order cannot be paid or confirmed any more, a transfer already made included.
   const cancelButton = (size?: 'large') => (
     <InlineConfirm
-      question={CANCEL_QUESTION}
+      question={CANCEL_ORDER_QUESTION}
       confirmLabel="确定取消"
       onConfirm={() => cancel.mutate()}
       trigger={(ask) => (
