@@ -514,6 +514,15 @@ describe('member screens', { timeout: 20_000 }, () => {
     expect(status('2024050110203012340013')).toContain('已关闭（管理员关闭）');
   });
 
+  it("the header's VIP link reads VIP 会员, spaced, for a VIP and 开通会员 for another member", async () => {
+    const vip = { ...member, is_vip: true, vip_end_at: '2099-03-04T05:06:07Z' };
+    renderApp('/vip', { user: vip, settings: onSale, backend: { 'GET /api/v1/user': { status: 200, body: vip } } });
+    expect((await screen.findByRole('link', { name: 'VIP 会员' })).textContent).toBe('VIP 会员');
+    act(() => clearSession());
+    renderApp('/vip', { user: member, settings: onSale });
+    expect((await screen.findByRole('link', { name: '开通会员' })).textContent).toBe('开通会员');
+  });
+
   it('/member shows the VIP state with the end date', async () => {
     renderApp('/member', {
       user: member,

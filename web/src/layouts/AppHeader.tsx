@@ -155,8 +155,9 @@ export function AppHeader() {
               className={`app-header__vip${user?.is_vip ? ' app-header__vip--active' : ''}`}
               aria-label={user?.is_vip ? 'VIP 会员' : '开通会员'}
             >
-              {/* 会员 alone on a phone, where the bar keeps one row (layouts.css); the name stays whole. */}
-              <span className="app-header__vip-word">{user?.is_vip ? 'VIP' : '开通'}</span>会员
+              {/* 会员 alone on a phone, where the bar keeps one row (layouts.css); the name stays whole,
+                  VIP spaced from 会员 (decision 068). */}
+              <span className="app-header__vip-word">{user?.is_vip ? 'VIP ' : '开通'}</span>会员
             </Link>
           )}
           {loggedIn && user?.id ? <MessageLink userId={user.id} /> : null}
