@@ -199,6 +199,28 @@ describe('VIP purchase with the manual provider', () => {
     );
   });
 
+  it('asks before 取消订单 in 我的订单, its question inside the list at 1280 px, and 取消 keeps the order', async () => {
+    const page = (await site.visit()).page;
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await register(page, `vipcancel${Date.now() % 1_000_000}`);
+    await openInApp(page, '/vip/checkout?plan=month');
+    await page.getByRole('button', { name: '立即支付' }).click();
+    await page.getByText('等待管理员确认收款').waitFor();
+    await openInApp(page, '/member/order');
+    await page.getByRole('button', { name: /^取消订单 \d+$/ }).click();
+    const question = page.getByRole('group', {
+      name: '取消后订单将关闭，无法再支付（已转账请勿取消）。确定取消订单？',
+    });
+    const edges = await question.evaluate((element) => ({
+      question: element.getBoundingClientRect().right,
+      panel: element.closest('.app-panel')?.getBoundingClientRect().right ?? 0,
+    }));
+    expect(edges.question).toBeLessThanOrEqual(edges.panel);
+    await question.getByRole('button', { name: '取消', exact: true }).click();
+    await page.getByRole('button', { name: /^取消订单 \d+$/ }).waitFor();
+    expect(await page.getByText('待支付').count()).toBe(1);
+  });
+
   it("works at 390 px wide: the plans, the checkout, the member's orders and the admin screens fit the screen", async () => {
     const visit = await site.visit();
     const page = visit.page;
