@@ -286,7 +286,7 @@ describe('处罚管理', { timeout: 30_000 }, () => {
 });
 
 describe('会员管理 · 开通会员', { timeout: 30_000 }, () => {
-  it('says for whom membership was granted, not 创建成功', async () => {
+  it('says for whom membership was granted, not 创建成功, from a sheet whose button says 开通', async () => {
     const { fetchMock } = renderApp('/admin/user/vip', {
       user: admin,
       permissions: [
@@ -318,7 +318,8 @@ describe('会员管理 · 开通会员', { timeout: 30_000 }, () => {
     });
     await userEvent.click(amy);
     await userEvent.type(within(form).getByLabelText('原因'), '活动赠送');
-    await userEvent.click(screen.getByRole('button', { name: '创建' }));
+    expect(screen.queryByRole('button', { name: '创建' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '开通' }));
     await waitFor(() => expect(calls(fetchMock, 'POST', '/api/v1/vip/grant')).toHaveLength(1));
     expect(JSON.parse(String(calls(fetchMock, 'POST', '/api/v1/vip/grant')[0]?.body))).toEqual({
       user_id: [2],
@@ -329,5 +330,35 @@ describe('会员管理 · 开通会员', { timeout: 30_000 }, () => {
       expect(toasts.value.find((t) => t.title === '开通成功')?.description).toBe('已为 amy 开通会员（30 天）'),
     );
     expect(toasts.value.some((t) => t.title === '创建成功')).toBe(false);
+  });
+
+  it('says 开通失败, not 创建失败, when the server refuses a grant, and keeps the sheet', async () => {
+    const refusal = '用户“amy”的会员到期时间不能晚于 9999-12-31，最多还能延长 10 天';
+    renderApp('/admin/user/vip', {
+      user: admin,
+      permissions: [
+        perm(1, '/api.v1.UserVipAPI/ListUserVip', '会员列表'),
+        perm(2, '/api.v1.UserVipAPI/GrantUserVip', '开通或延长会员'),
+      ],
+      backend: {
+        'GET /api/v1/vip/list': { status: 200, body: { total: 0, user_vip: [] } },
+        'GET /api/v1/user/list': { status: 200, body: { total: 1, user: [{ id: 2, username: 'amy' }] } },
+        'POST /api/v1/vip/grant': { status: 400, body: { code: 3, message: refusal } },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: /开通会员/ }));
+    const form = await screen.findByRole('form', { name: '开通会员' });
+    await userEvent.click(form.querySelector('.semi-select') as HTMLElement);
+    const amy = await waitFor(() => {
+      const option = [...document.querySelectorAll('.semi-select-option')].find((o) => o.textContent === 'amy');
+      expect(option).toBeTruthy();
+      return option as HTMLElement;
+    });
+    await userEvent.click(amy);
+    await userEvent.type(within(form).getByLabelText('原因'), '活动赠送');
+    await userEvent.click(screen.getByRole('button', { name: '开通' }));
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '开通失败')?.description).toBe(refusal));
+    expect(toasts.value.some((t) => t.title === '创建失败')).toBe(false);
+    expect(screen.getByRole('form', { name: '开通会员' })).toBeTruthy();
   });
 });

@@ -25,6 +25,8 @@ export const vipResource: ResourceDef<UserVip, Values> = {
   title: '会员管理',
   noun: '会员',
   createLabel: '开通会员',
+  // A grant is no row created: the sheet says 开通 (a grant refused says 开通失败, not 创建失败).
+  createVerb: '开通',
   rowId: (row) => row.user_id ?? 0,
   rowLabel: (row) => row.username ?? `#${row.user_id ?? ''}`,
   columns: [

@@ -28,7 +28,7 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
     form ? form.initial(record) : ({} as Values),
   );
   const context: FieldContext<Row> = { mode, record, rows };
-  const verb = mode === 'create' ? '创建' : '保存';
+  const verb = mode === 'create' ? (resource.createVerb ?? '创建') : '保存';
 
   const save = useMutation({
     mutationFn: async (input: Values, context) => {
@@ -78,7 +78,7 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
             取消
           </Button>
           <Button type="primary" theme="solid" htmlType="submit" form={formId} loading={save.isPending}>
-            {mode === 'create' ? '创建' : '保存'}
+            {verb}
           </Button>
         </div>
       }

@@ -208,6 +208,8 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
   counter?: string;
   /** The create button and sheet say this instead of 新建{noun} (e.g. 开通会员). */
   createLabel?: string;
+  /** The create sheet's button and its failure toast say this instead of 创建 (开通, 开通失败). */
+  createVerb?: string;
   rowId: (row: Row) => number;
   /** How a row is named in confirmations. */
   rowLabel: (row: Row) => string;
