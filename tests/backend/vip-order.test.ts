@@ -267,6 +267,23 @@ describe('paying by transfer (manual provider)', () => {
     expect(log.body.log[0]).toMatchObject({ order_id: first.id, reason: '会员申请退款', operator: 'admin', days: -30 });
   });
 
+  it("a refund after an admin revoked the VIP takes nothing back, and its log says 0 days, not the plan's", async () => {
+    const member = await registerMember(backend.url);
+    const order = await paidMonth(member);
+    const revoked = await backend.admin('PUT', '/api/v1/vip/revoke', {
+      body: { user_id: [member.user.id], reason: '违规' },
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    const ended = (await myVip(member)).body.end_at;
+    const refund = await backend.admin('PUT', '/api/v1/order/refund', { body: { id: order.id, reason: '退款' } });
+    expect(refund.status, refund.text).toBe(200);
+    expect((await myVip(member)).body.end_at).toBe(ended);
+    const log = await backend.admin('GET', '/api/v1/vip/log', { query: { user_id: member.user.id } });
+    expect(log.body.log.map((l: { action: number }) => l.action)).toEqual([4, 3, 1]);
+    expect(log.body.log[0].days ?? 0).toBe(0);
+    expect(log.body.log[0].end_after).toBe(log.body.log[0].end_before);
+  });
+
   it('a member cancels a pending order; it can no longer be paid or confirmed', async () => {
     const member = await registerMember(backend.url);
     const order = (await createOrder(member, 'month', 30)).body;

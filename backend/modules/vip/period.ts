@@ -176,17 +176,21 @@ export async function withdrawVip(
   if (!current) return;
   const unusedMs = Math.max(0, Date.parse(interval.until) - Math.max(nowMs, Date.parse(interval.from)));
   const endMs = Date.parse(current.end_at);
+  const active = endMs > nowMs;
   const newEnd = new Date(Math.max(nowMs, endMs - unusedMs));
-  if (endMs > nowMs) await saveVip(db, { ...current, end_at: newEnd.toISOString() });
+  if (active) await saveVip(db, { ...current, end_at: newEnd.toISOString() });
+  // The log says what was taken back, not what the interval held: a period revoked or run out
+  // since loses nothing more (0 days), one shortened since loses at most what it still has.
+  const takenMs = active ? endMs - newEnd.getTime() : 0;
   await insertVipLog(db, {
     user_id: userId,
     action: change.action,
-    days: -Math.round(unusedMs / DAY_MS),
+    days: -Math.round(takenMs / DAY_MS) || 0,
     order_id: change.orderId ?? 0,
     operator_id: change.operatorId ?? 0,
     reason: change.reason ?? '',
     end_before: current.end_at,
-    end_after: endMs > nowMs ? newEnd.toISOString() : current.end_at,
+    end_after: active ? newEnd.toISOString() : current.end_at,
   });
 }
 
