@@ -701,6 +701,54 @@ describe('admin screens', { timeout: 30_000 }, () => {
     });
   });
 
+  it("/admin/user/vip's 会员变更记录 names a purchase by its order number, not by the order's id as well", async () => {
+    renderApp('/admin/user/vip', {
+      user: admin,
+      permissions: [perm(1, 'UserVipAPI', 'ListUserVip'), perm(2, 'UserVipAPI', 'ListUserVipLog')],
+      backend: {
+        'GET /api/v1/vip/list': {
+          status: 200,
+          body: { total: 1, user_vip: [{ user_id: 2, username: 'amy', active: true, end_at: '2099-01-01T00:00:00Z' }] },
+        },
+        'GET /api/v1/vip/log': {
+          status: 200,
+          body: {
+            total: 2,
+            log: [
+              {
+                id: 2,
+                action: 4,
+                days: -30,
+                order_id: 7,
+                operator: 'admin',
+                reason: '会员申请退款',
+                end_after: '2098-12-01T00:00:00Z',
+                created_at: '2024-05-02T02:00:00Z',
+              },
+              {
+                id: 1,
+                action: 1,
+                days: 30,
+                order_id: 7,
+                reason: `订单 ${pending.order_no}`,
+                end_after: '2099-01-01T00:00:00Z',
+                created_at: '2024-05-01T02:30:00Z',
+              },
+            ],
+          },
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '“amy”的变更记录' }));
+    const entries = within(await screen.findByRole('list', { name: '会员变更记录' })).getAllByRole('listitem');
+    expect(entries[0]?.querySelector('.app-resource-muted')?.textContent).toBe(
+      '2024-05-02 10:00 · admin · 会员申请退款',
+    );
+    expect(entries[1]?.querySelector('.app-resource-muted')?.textContent).toBe(
+      `2024-05-01 10:30 · 订单 ${pending.order_no}`,
+    );
+  });
+
   it("/admin/user/vip closes a member's 会员变更记录 with Escape and gives the keyboard back to 记录", async () => {
     renderApp('/admin/user/vip', {
       user: admin,

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { optionLabel } from '../../../../shared/constants';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { grpcPermissionPath } from '../../../../shared/permissions';
-import type { UserVip } from '../../../../shared/types/vip';
+import type { UserVip, VipLog } from '../../../../shared/types/vip';
 import { VIP_PLAN_MAX_DAYS, vipActionOptions } from '../../../../shared/vip';
 import { ActionDialog } from '../../kit/admin-resource/ActionDialog';
 import { useMayCall } from '../../kit/admin-resource/permission-check';
@@ -47,6 +47,15 @@ export const daysField = <V extends { days: number | undefined }>(): FieldDef<V>
 type ExtendValues = { days: number | undefined; reason: string };
 type RevokeValues = { reason: string };
 
+/**
+ * When and by whom: the admin, else the order. A purchase's reason names the order by its number
+ * (订单 2024…), which the order list finds; its id (#7) is said only when no reason does.
+ */
+function logSource(entry: VipLog): string {
+  const by = entry.operator || (entry.order_id ? (entry.reason ? '' : `订单 #${entry.order_id}`) : '系统');
+  return [formatDate(entry.created_at ?? '', SHORT_DATE_FORMAT), by, entry.reason].filter(Boolean).join(' · ');
+}
+
 function VipLogSheet({ row, onClose }: { row: UserVip; onClose: () => void }) {
   const [page, setPage] = useState(1);
   const log = useQuery(vipLogQuery(row.user_id ?? 0, page));
@@ -67,11 +76,7 @@ function VipLogSheet({ row, onClose }: { row: UserVip; onClose: () => void }) {
                   <strong>{optionLabel(vipActionOptions, entry.action ?? 0, '变更')}</strong>
                   {entry.days ? `（${entry.days > 0 ? '+' : ''}${entry.days} 天）` : ''}
                   {' · '}到期 {entry.end_after ? formatDate(entry.end_after, SHORT_DATE_FORMAT) : '-'}
-                  <div className="app-resource-muted">
-                    {formatDate(entry.created_at ?? '', SHORT_DATE_FORMAT)} ·{' '}
-                    {entry.operator || (entry.order_id ? `订单 #${entry.order_id}` : '系统')}
-                    {entry.reason ? ` · ${entry.reason}` : ''}
-                  </div>
+                  <div className="app-resource-muted">{logSource(entry)}</div>
                 </li>
               ))}
             </ol>
