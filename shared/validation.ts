@@ -31,6 +31,9 @@ export function usernameProblems(username: string): string[] {
 /** The 409s of a name or address someone has already: the SPA shows them under that field. */
 export const USERNAME_TAKEN = '用户名已存在';
 export const EMAIL_TAKEN = '邮箱已存在';
+/** BindMobile's refusals of the number typed (another account's, or already the caller's): said under it. */
+export const MOBILE_TAKEN = '该手机号已绑定其他账号';
+export const MOBILE_ALREADY_YOURS = '该手机号已绑定当前账号';
 
 /** UpdateUserPassword's 400 for a wrong old password: the SPA shows it under that field. */
 export const WRONG_OLD_PASSWORD = '原密码不正确';

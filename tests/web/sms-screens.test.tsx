@@ -366,6 +366,40 @@ describe("the member's mobile number", () => {
     expect(bodyOf(fetchMock, 'PUT', '/api/v1/user/profile')).toMatchObject({ id: 2, mobile: '13712345678' });
   });
 
+  it('says a refused code or number under its field, with the keyboard there, not in a toast', async () => {
+    const refusals = [
+      { status: 400, body: { code: 3, message: '短信验证码错误，还可尝试 4 次' } },
+      { status: 409, body: { code: 6, message: '该手机号已绑定其他账号' } },
+    ];
+    renderApp('/member/profile', {
+      user: member,
+      settings: smsSettings,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'PUT /api/v1/user/mobile': () => refusals.shift() ?? { status: 200, body: {} },
+      },
+    });
+    const panel = within((await screen.findByRole('heading', { name: '手机号' })).closest('section') as HTMLElement);
+    await userEvent.click(panel.getByRole('button', { name: '绑定手机号' }));
+    const number = panel.getByLabelText('手机号');
+    const code = panel.getByLabelText('短信验证码');
+    const said = (field: HTMLElement) =>
+      document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent;
+    await userEvent.type(number, '13712345678');
+    await userEvent.type(code, '111111');
+    await userEvent.click(panel.getByRole('button', { name: '确认绑定' }));
+    await waitFor(() => expect(said(code)).toBe('短信验证码错误，还可尝试 4 次'));
+    expect(document.activeElement).toBe(code);
+
+    await userEvent.clear(code);
+    await userEvent.type(code, '445566');
+    await userEvent.click(panel.getByRole('button', { name: '确认绑定' }));
+    await waitFor(() => expect(said(number)).toBe('该手机号已绑定其他账号'));
+    expect(document.activeElement).toBe(number);
+    expect((number as HTMLInputElement).value).toBe('13712345678');
+    expect(toasts.value.filter((t) => t.color === 'error')).toEqual([]);
+  });
+
   it('shows the bound number masked and says when the site cannot send SMS', async () => {
     renderApp('/member/profile', {
       user: member,

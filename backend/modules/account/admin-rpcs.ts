@@ -7,6 +7,7 @@ import {
   passwordProblems,
   usernameProblems,
   EMAIL_TAKEN,
+  MOBILE_TAKEN,
   USERNAME_TAKEN,
   WRONG_OLD_PASSWORD,
 } from '../../../shared/validation';
@@ -68,7 +69,7 @@ async function profileMobile(db: Database, target: UserRow, input: string, permi
   if (typed === '') return '';
   const mobile = normalizeMainlandMobile(typed);
   if (!mobile) throw badRequest('请输入正确的中国大陆手机号码');
-  if (await mobileTaken(db, mobile, target.id)) throw conflict('该手机号已绑定其他账号');
+  if (await mobileTaken(db, mobile, target.id)) throw conflict(MOBILE_TAKEN);
   return mobile;
 }
 
@@ -151,7 +152,7 @@ export const adminRpcs = [
           await updateProfile(trx, target.id, fields);
           if (target.id === me.id) await addDynamic(trx, me.id, DynamicType.Profile, '更新了个人资料');
         }),
-        '该手机号已绑定其他账号',
+        MOBILE_TAKEN,
       );
       return {};
     },

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { SMS_CODE_PURPOSES, type SmsCodePurpose } from '../../../shared/constants';
 import {
+  MOBILE_ALREADY_YOURS,
+  MOBILE_TAKEN,
   cleanName,
   maskMobile,
   mobileProblems,
@@ -138,7 +140,7 @@ export const phoneRpcs = [
       if (purpose === 'register') assertRegistrationOpen(cfg);
       if (purpose === 'bind') {
         const me = await getUser(ctx.db, ctx.requireUser().id);
-        if (me.mobile === mobile) throw badRequest('该手机号已绑定当前账号');
+        if (me.mobile === mobile) throw badRequest(MOBILE_ALREADY_YOURS);
       }
       // Fails early (503) when the provider is not configured, before the captcha is spent.
       await ctx.app.sms.provider();
@@ -227,15 +229,15 @@ export const phoneRpcs = [
       const me = ctx.requireUser();
       assertSmsEnabled(await ctx.app.settings.snapshot());
       const mobile = mobileOr400(req.mobile);
-      if ((await getUser(ctx.db, me.id)).mobile === mobile) throw badRequest('该手机号已绑定当前账号');
+      if ((await getUser(ctx.db, me.id)).mobile === mobile) throw badRequest(MOBILE_ALREADY_YOURS);
       await spendCode(ctx.db, mobile, 'bind', req.code);
-      if (await mobileTaken(ctx.db, mobile, me.id)) throw conflict('该手机号已绑定其他账号');
+      if (await mobileTaken(ctx.db, mobile, me.id)) throw conflict(MOBILE_TAKEN);
       await mapUnique(
         ctx.db.transaction().execute(async (trx) => {
           await updateProfile(trx, me.id, { mobile });
           await addDynamic(trx, me.id, DynamicType.Profile, `绑定了手机号 ${maskMobile(mobile)}`);
         }),
-        '该手机号已绑定其他账号',
+        MOBILE_TAKEN,
       );
       return {};
     },

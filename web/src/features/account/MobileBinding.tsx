@@ -1,18 +1,20 @@
 // The member's mobile number: shown masked, and bound or changed only with the code sent
-// to the new number (BindMobile). The profile form sends the number unchanged.
+// to the new number (BindMobile). The profile form sends the number unchanged. A refusal of
+// the code or of the number is said under that field, with the keyboard there (docs/product.md §8).
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { maskMobile, normalizeMainlandMobile } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
-import { toastFailure } from '../../kit/toasts/failure-toast';
+import { failureMessage, toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
 import { SmsCodeFields, useSmsCaptcha, useSmsEnabled } from '../auth/SmsCode';
 import { mergeUser } from '../session/session-store';
 import { bindMobile } from '../user/api';
-import { checkMobile, checkSmsCode } from '../user/validation';
+import { boundMobileField, checkMobile, checkSmsCode, smsCodeField } from '../user/validation';
 import { MobileField } from '../auth/AuthFields';
+import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 
 type Field = 'mobile' | 'captcha' | 'code';
 
@@ -21,6 +23,7 @@ function BindMobileForm({ current, onDone }: { current: string; onDone: () => vo
   const [mobile, setMobile] = useState('');
   const [code, setCode] = useState('');
   const [errors, setErrors] = useState<Errors<Field>>({});
+  const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const bind = useMutation({
     mutationFn: async (input: { mobile: string; code: string }, context) => unwrap(await bindMobile(input, context)),
     onSuccess: (_data, input) => {
@@ -28,7 +31,16 @@ function BindMobileForm({ current, onDone }: { current: string; onDone: () => vo
       toast.success(current ? '更换成功' : '绑定成功', `手机号已绑定为 ${maskMobile(input.mobile)}`);
       onDone();
     },
-    onError: (error) => toastFailure(current ? '更换手机号失败' : '绑定手机号失败', error),
+    onError: (error) => {
+      const message = failureMessage(error) ?? '';
+      const field = smsCodeField(message) ?? boundMobileField(message);
+      if (!field) {
+        toastFailure(current ? '更换手机号失败' : '绑定手机号失败', error);
+        return;
+      }
+      setErrors({ [field]: message });
+      focusFirstInvalid();
+    },
   });
 
   const checkNumber = () => {
@@ -40,12 +52,12 @@ function BindMobileForm({ current, onDone }: { current: string; onDone: () => vo
     event.preventDefault();
     const invalid = collectErrors<Field>({ mobile: checkNumber(), captcha: undefined, code: checkSmsCode(code) });
     setErrors(invalid ?? {});
-    if (invalid) return;
+    if (invalid) return focusFirstInvalid();
     bind.mutate({ mobile: normalizeMainlandMobile(mobile) ?? mobile.trim(), code: code.trim() });
   };
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form ref={formRef} onSubmit={submit} noValidate>
       <MobileField
         id="bind-mobile"
         label={current ? '新手机号' : '手机号'}

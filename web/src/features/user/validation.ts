@@ -2,6 +2,8 @@
 // shared/validation, with the messages for empty fields that only a form needs.
 import {
   EMAIL_TAKEN,
+  MOBILE_ALREADY_YOURS,
+  MOBILE_TAKEN,
   SMS_CODE_PATTERN,
   USERNAME_TAKEN,
   USERNAME_LENGTH,
@@ -38,6 +40,11 @@ export function takenField(message: string): 'username' | 'email' | undefined {
   if (message === USERNAME_TAKEN) return 'username';
   if (message === EMAIL_TAKEN) return 'email';
   return undefined;
+}
+
+/** The field of the number binding a refusal of the number concerns (该手机号已绑定其他账号), if any. */
+export function boundMobileField(message: string): 'mobile' | undefined {
+  return message === MOBILE_TAKEN || message === MOBILE_ALREADY_YOURS ? 'mobile' : undefined;
 }
 
 /**
