@@ -579,6 +579,38 @@ describe('/member', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member 最近动态', { timeout: 20_000 }, () => {
+  it('pages through all of the member’s dynamics, the credits they earned among them, not only the last ten', async () => {
+    const dynamics = Array.from({ length: 12 }, (_, i) => ({
+      id: 12 - i,
+      content: `签到成功，获得 ${12 - i} 魔豆奖励`,
+      created_at: '2026-01-01T00:00:00Z',
+    }));
+    renderApp('/member', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'GET /api/v1/user/dynamic': (url) => {
+          const [page, size] = [Number(url.searchParams.get('page')), Number(url.searchParams.get('size'))];
+          return {
+            status: 200,
+            body: { total: dynamics.length, dynamic: dynamics.slice((page - 1) * size, page * size) },
+          };
+        },
+      },
+    });
+    const activity = within(
+      (await screen.findByRole('heading', { name: '最近动态' })).closest('section') as HTMLElement,
+    );
+    expect(await activity.findByText('签到成功，获得 12 魔豆奖励')).toBeTruthy();
+    expect(activity.queryByText('签到成功，获得 2 魔豆奖励')).toBeNull();
+    await userEvent.click(activity.getByRole('button', { name: '下一页' }));
+    expect(await activity.findByText('签到成功，获得 2 魔豆奖励')).toBeTruthy();
+    expect(activity.getByText('签到成功，获得 1 魔豆奖励')).toBeTruthy();
+    expect(activity.getByText('第 2 / 2 页，共 12 条')).toBeTruthy();
+  });
+});
+
 describe('/member/favorite', { timeout: 20_000 }, () => {
   it('goes back a page when the last favourite of the last page is removed, instead of saying there are none', async () => {
     let favorites = Array.from({ length: 11 }, (_, i) => ({

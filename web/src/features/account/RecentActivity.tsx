@@ -1,13 +1,21 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { formatRelativeTime } from '../../../../shared/format';
 import { QueryStates } from '../../kit/query-states/QueryStates';
+import { Pager } from '../../ui/Pager';
 import { plainText } from '../../ui/plain-text';
 import { EmptyState } from '../../ui/states';
 import { userDynamicsQuery } from '../user/api';
 
-/** The member's ten latest dynamics (check-ins, downloads, uploads…). */
+const PAGE_SIZE = 10;
+
+/**
+ * The member's dynamics (check-ins, downloads, uploads…), newest first, ten a page: the credits
+ * each earned or spent are written in them, so the older pages are their history.
+ */
 export function RecentActivity() {
-  const dynamics = useQuery(userDynamicsQuery(1, 10));
+  const [page, setPage] = useState(1);
+  const dynamics = useQuery({ ...userDynamicsQuery(page, PAGE_SIZE), placeholderData: keepPreviousData });
   return (
     <QueryStates
       query={dynamics}
@@ -17,14 +25,17 @@ export function RecentActivity() {
       empty={<EmptyState title="暂无动态" description="签到、下载、上传等操作会记录在这里。" />}
     >
       {(data) => (
-        <ul className="app-member__activity">
-          {(data.dynamic ?? []).map((item) => (
-            <li key={item.id}>
-              <span>{plainText(item.content)}</span>
-              {item.created_at && <time dateTime={item.created_at}>{formatRelativeTime(item.created_at)}</time>}
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="app-member__activity">
+            {(data.dynamic ?? []).map((item) => (
+              <li key={item.id}>
+                <span>{plainText(item.content)}</span>
+                {item.created_at && <time dateTime={item.created_at}>{formatRelativeTime(item.created_at)}</time>}
+              </li>
+            ))}
+          </ul>
+          <Pager page={page} size={PAGE_SIZE} total={data.total ?? 0} onChange={setPage} />
+        </>
       )}
     </QueryStates>
   );
