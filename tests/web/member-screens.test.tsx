@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
-import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { clearToasts, pauseToast, toasts } from '../../web/src/kit/toasts/toast-store';
 import { fakePolling, nextPoll } from './polling';
 import { member, renderApp, settings, type Backend } from './render-app';
 
@@ -655,5 +655,28 @@ describe('/member/profile avatar', { timeout: 20_000 }, () => {
       { applyAccept: false },
     );
     expect(await screen.findByText('请上传 JPG、PNG、GIF、WEBP、BMP 格式的图片')).toBeTruthy();
+  });
+
+  it('shows one 头像上传失败 for refusals in a row, and none once an image is uploaded', async () => {
+    renderApp('/member/profile', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'POST /api/v1/upload/avatar': { status: 200, body: { code: 200, data: { id: 7, path: '/uploads/me.png' } } },
+      },
+    });
+    const input = await screen.findByLabelText('选择头像图片');
+    // Held open (as under the pointer), so that only the page closes them, not their 5 s.
+    const failures = () => {
+      for (const t of toasts.value) pauseToast(t.id);
+      return toasts.value.filter((t) => t.open && t.title === '头像上传失败').map((t) => t.description);
+    };
+    await userEvent.upload(input, new File(['hello'], 'avatar.txt', { type: 'text/plain' }), { applyAccept: false });
+    expect(failures()).toEqual(['请上传 JPG、PNG、GIF、WEBP、BMP 格式的图片']);
+    await userEvent.upload(input, new File([new Uint8Array(6 * 1024 * 1024)], 'big.png', { type: 'image/png' }));
+    expect(failures()).toEqual(['头像图片不能超过 5 MB']);
+    await userEvent.upload(input, new File(['png'], 'me.png', { type: 'image/png' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.open && t.title === '头像已更新')).toBe(true));
+    expect(failures()).toEqual([]);
   });
 });

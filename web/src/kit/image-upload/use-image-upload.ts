@@ -1,11 +1,11 @@
 // Picking an image file and uploading it, for the admin's image fields and the member's
 // avatar: a hidden file input opened by a button, the file checked before it is sent, a
-// failure toast, and the uploaded image's URL path handed on.
+// failure toast (one at a time, gone once an image is uploaded), and the uploaded image's URL
+// path handed on.
 import { useRef, useState, type ChangeEvent } from 'react';
 import type { UploadImageReply } from '../../../../shared/types/attachment';
 import type { ApiResult } from '../../api/client';
-import { toastFailure } from '../toasts/failure-toast';
-import { toast } from '../toasts/toast-store';
+import { retireFailure, toastFailure, toastRefusal } from '../toasts/failure-toast';
 
 export interface ImageUploadOptions {
   /** Why a file is refused before it is sent, or undefined. */
@@ -26,7 +26,7 @@ export function useImageUpload({ check, upload, failureTitle, onUploaded }: Imag
     if (!file) return;
     const problem = check(file);
     if (problem) {
-      toast.error(failureTitle, problem);
+      toastRefusal(failureTitle, problem);
       return;
     }
     setUploading(true);
@@ -37,6 +37,7 @@ export function useImageUpload({ check, upload, failureTitle, onUploaded }: Imag
       toastFailure(failureTitle, result.ok ? undefined : result);
       return;
     }
+    retireFailure(failureTitle);
     onUploaded(path);
   };
 

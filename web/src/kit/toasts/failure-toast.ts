@@ -25,7 +25,14 @@ export function failureMessage(failure: ApiFailure | unknown): string | undefine
  */
 export function toastFailure(title: string, failure?: ApiFailure | unknown): number | undefined {
   if (answeredBySigningInAgain(failure)) return undefined;
-  const message = failureMessage(failure);
+  return toastRefusal(title, failureMessage(failure));
+}
+
+/**
+ * The error toast of `toastFailure` for what the page itself refuses before sending (a file of the
+ * wrong type or too big): it replaces, and is replaced by, the failure toast of the same title.
+ */
+export function toastRefusal(title: string, message: string | undefined): number {
   return addToast({
     title,
     description: message !== title ? message : undefined,
