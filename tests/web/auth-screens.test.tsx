@@ -597,6 +597,23 @@ describe('member profile screen', () => {
     }
   });
 
+  it('shows the fields as saved, without the spaces typed around them', async () => {
+    renderApp('/member/profile', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'PUT /api/v1/user/profile': { status: 200, body: {} },
+      },
+    });
+    const signature = await screen.findByLabelText('个性签名');
+    await userEvent.type(signature, '  热爱阅读  ');
+    await userEvent.type(screen.getByLabelText('地址'), ' 北京市 ');
+    await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
+    await waitFor(() => expect(session.value.user?.signature).toBe('热爱阅读'));
+    expect((signature as HTMLInputElement).value).toBe('热爱阅读');
+    expect((screen.getByLabelText('地址') as HTMLInputElement).value).toBe('北京市');
+  });
+
   it('says an e-mail address another account has under 邮箱, with the keyboard there', async () => {
     renderApp('/member/profile', {
       user: member,

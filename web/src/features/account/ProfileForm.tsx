@@ -25,7 +25,7 @@ function profileOf(user: User | null): Record<ProfileField, string> {
 /** The member's profile; a save merges the fields into the session's user. */
 export function ProfileForm({ user }: { user: User }) {
   const { user: signedIn } = useSession();
-  const { form, set } = useFormValues(() => profileOf(user));
+  const { form, setForm, set } = useFormValues(() => profileOf(user));
   const [errors, setErrors] = useState<Errors<ProfileField>>({});
   const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const [saving, setSaving] = useState(false);
@@ -62,6 +62,8 @@ export function ProfileForm({ user }: { user: User }) {
       return;
     }
     mergeUser(fields);
+    // The form shows what was saved: trimmed, as a reload would show it.
+    setForm(fields);
     toast.success('修改成功', '个人资料已保存');
   };
 
