@@ -579,6 +579,29 @@ describe('/member', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member 每日签到', { timeout: 20_000 }, () => {
+  it('says 今日已签到 when the check-in was done elsewhere today, not 每日签到 again', async () => {
+    let signedElsewhere = false;
+    renderApp('/member', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'GET /api/v1/user/sign': () =>
+          signedElsewhere
+            ? { status: 200, body: { id: 1, user_id: member.id, sign_at: 20260101, award: 1 } }
+            : { status: 404, body: { code: 5, message: '您今天还没有签到' } },
+        'PUT /api/v1/user/sign': () => {
+          signedElsewhere = true;
+          return { status: 409, body: { code: 6, message: '您今天已经签到过了' } };
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '每日签到' }));
+    expect(await screen.findByRole('button', { name: '今日已签到' })).toBeTruthy();
+    expect(toasts.value.some((t) => t.title === '签到失败' && t.description === '您今天已经签到过了')).toBe(true);
+  });
+});
+
 describe('/member 最近动态', { timeout: 20_000 }, () => {
   it('pages through all of the member’s dynamics, the credits they earned among them, not only the last ten', async () => {
     const dynamics = Array.from({ length: 12 }, (_, i) => ({

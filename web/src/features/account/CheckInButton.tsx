@@ -11,7 +11,11 @@ export function CheckInButton({ creditName }: { creditName: string }) {
   const sign = useMutation({
     mutationFn: async (_: void, context) => unwrap(await signToday(context)),
     onSuccess: (record) => toast.success('签到成功', record.award ? `获得 ${record.award} ${creditName}` : undefined),
-    onError: (failure) => toastFailure('签到失败', failure),
+    onError: (failure) => {
+      toastFailure('签到失败', failure);
+      // Signed in another tab or on another device today (您今天已经签到过了): the button says so.
+      void signed.refetch();
+    },
   });
   if (signed.isPending) return <Button disabled>签到</Button>;
   if (signed.data) return <Button disabled>今日已签到</Button>;
