@@ -666,6 +666,15 @@ describe('member profile screen', () => {
     await userEvent.type(screen.getByLabelText('确认新密码'), 'newsecret1');
     await userEvent.click(screen.getByRole('button', { name: '修改密码' }));
     await waitFor(() => expect(requestsTo(fetchMock, '/api/v1/user/password')).toHaveLength(1));
-    await waitFor(() => expect(toasts.value.some((t) => t.title === '修改成功')).toBe(true));
+    await waitFor(() =>
+      expect(
+        toasts.value.some(
+          (t) =>
+            t.title === '修改成功' &&
+            t.description === '密码已修改，其他设备和浏览器上的登录已退出，需用新密码重新登录',
+        ),
+      ).toBe(true),
+    );
+    expect(session.value.loggedIn).toBe(true);
   });
 });

@@ -53,7 +53,8 @@ export function PasswordForm() {
       return;
     }
     setForm({ old: '', next: '', confirmation: '' });
-    toast.success('修改成功', '密码已修改，下次请使用新密码登录');
+    // The change ends the account's other sessions (docs/api.md §3), this one kept: the member is told.
+    toast.success('修改成功', '密码已修改，其他设备和浏览器上的登录已退出，需用新密码重新登录');
   };
 
   return (
