@@ -1,7 +1,7 @@
 // Layouts of the member's screens that broke on a phone or a wide screen (issue 46): a failed
 // row of 我的文档 at 390 px, its long titles and reasons at 1280 px, its edit form opened from far down the list, and the checkout's
 // 支付方式 and buttons at 1280 and 390 px; the header's first row (the site's name, 开通会员 and
-// the visitor's or member's links) at 390 px.
+// the visitor's or member's links) at 390 px; 个人中心 with a long signature at 390 px.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, registerMember, withDatabase, type Member } from '../helpers/backend';
@@ -156,5 +156,23 @@ describe('the header on a phone, VIP on sale', () => {
       }
       expect(await page.evaluate(() => document.documentElement.scrollWidth), who).toBeLessThanOrEqual(390);
     }
+  });
+});
+
+describe('个人中心 on a phone', () => {
+  it('wraps a long signature without spaces (an address) inside the screen at 390 px', async () => {
+    const member = await registerMember(site.backendUrl);
+    const signature = `https://example.com/${'a'.repeat(200)}`;
+    const saved = await api(site.backendUrl, 'PUT', '/api/v1/user/profile', {
+      token: member.token,
+      body: { id: member.user.id, signature },
+    });
+    expect(saved.status).toBe(200);
+    const page = await memberPage(member, 390);
+    await page.goto('/member');
+    const shown = page.getByText(signature);
+    await shown.waitFor();
+    expect((await box(shown)).x + (await box(shown)).width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });
