@@ -1,7 +1,7 @@
 // Layouts of the member's screens that broke on a phone or a wide screen (issue 46): a failed
 // row of 我的文档 at 390 px, its long titles and reasons at 1280 px, its edit form opened from far down the list, and the checkout's
 // 支付方式 and buttons at 1280 and 390 px; the header's first row (the site's name, 开通会员 and
-// the visitor's or member's links) at 390 px; 个人中心 with a long signature at 390 px.
+// the visitor's or member's links) at 390 px; a long signature (个人中心, the uploader's card) at 390 px.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, registerMember, withDatabase, type Member } from '../helpers/backend';
@@ -159,8 +159,8 @@ describe('the header on a phone, VIP on sale', () => {
   });
 });
 
-describe('个人中心 on a phone', () => {
-  it('wraps a long signature without spaces (an address) inside the screen at 390 px', async () => {
+describe('a long signature on a phone', () => {
+  it('wraps without spaces (an address) inside the screen at 390 px: 个人中心 and the uploader’s card', async () => {
     const member = await registerMember(site.backendUrl);
     const signature = `https://example.com/${'a'.repeat(200)}`;
     const saved = await api(site.backendUrl, 'PUT', '/api/v1/user/profile', {
@@ -168,11 +168,19 @@ describe('个人中心 on a phone', () => {
       body: { id: member.user.id, signature },
     });
     expect(saved.status).toBe(200);
+    const doc = await insertDocument(site.dataDir, {
+      userId: member.user.id,
+      title: '签名很长的上传者的文档',
+      status: 2,
+    });
     const page = await memberPage(member, 390);
-    await page.goto('/member');
-    const shown = page.getByText(signature);
-    await shown.waitFor();
-    expect((await box(shown)).x + (await box(shown)).width).toBeLessThanOrEqual(390);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    for (const path of ['/member', `/library/1/${doc.id}`]) {
+      await page.goto(path);
+      const shown = page.getByText(signature);
+      await shown.waitFor();
+      const { x, width } = await box(shown);
+      expect(x + width, path).toBeLessThanOrEqual(390);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+    }
   });
 });
