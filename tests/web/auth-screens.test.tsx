@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { clearSession, session } from '../../web/src/features/session/session-store';
-import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { clearToasts, pauseToast, toasts } from '../../web/src/kit/toasts/toast-store';
 import { member, renderApp, settings } from './render-app';
 
 const permissionOk = { status: 200, body: { permission: [] } };
@@ -595,6 +595,43 @@ describe('member profile screen', () => {
     } finally {
       scrollIntoView.mockRestore();
     }
+  });
+
+  it('takes 修改失败 away once the profile or the password is saved', async () => {
+    let fail = true;
+    renderApp('/member/profile', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'PUT /api/v1/user/profile': () =>
+          fail ? { status: 500, body: { code: 13, message: '服务器繁忙' } } : { status: 200, body: {} },
+        'PUT /api/v1/user/password': () =>
+          fail ? { status: 500, body: { code: 13, message: '服务器繁忙' } } : { status: 200, body: {} },
+      },
+    });
+    // Held open (as under the pointer), so that only the page closes them, not their 5 s.
+    const open = (title: string) => {
+      for (const t of toasts.value) pauseToast(t.id);
+      return toasts.value.filter((t) => t.open && t.title === title).length;
+    };
+    await userEvent.type(await screen.findByLabelText('个性签名'), '热爱阅读');
+    await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
+    await waitFor(() => expect(open('修改失败')).toBe(1));
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
+    await waitFor(() => expect(open('修改成功')).toBe(1));
+    expect(open('修改失败')).toBe(0);
+
+    fail = true;
+    await userEvent.type(screen.getByLabelText('原密码'), 'secret123');
+    await userEvent.type(screen.getByLabelText('新密码'), 'newsecret1');
+    await userEvent.type(screen.getByLabelText('确认新密码'), 'newsecret1');
+    await userEvent.click(screen.getByRole('button', { name: '修改密码' }));
+    await waitFor(() => expect(open('修改失败')).toBe(1));
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: '修改密码' }));
+    await waitFor(() => expect(open('修改成功')).toBe(2));
+    expect(open('修改失败')).toBe(0);
   });
 
   it('shows the fields as saved, without the spaces typed around them', async () => {

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router-dom';
 import { WRONG_OLD_PASSWORD } from '../../../../shared/validation';
 import { collectErrors, type Errors } from '../../kit/forms/checks';
 import { useFormValues } from '../../kit/forms/use-form-values';
-import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
+import { FAILURE_TITLE, retireFailure, toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
@@ -54,6 +54,7 @@ export function PasswordForm() {
     }
     setForm({ old: '', next: '', confirmation: '' });
     // The change ends the account's other sessions (docs/api.md §3), this one kept: the member is told.
+    retireFailure(FAILURE_TITLE.profileUpdate);
     toast.success('修改成功', '密码已修改，其他设备和浏览器上的登录已退出，需用新密码重新登录');
   };
 

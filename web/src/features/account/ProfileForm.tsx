@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { User } from '../../../../shared/types/user';
 import { checkMaxLength, collectErrors, type Errors } from '../../kit/forms/checks';
 import { useFormValues } from '../../kit/forms/use-form-values';
-import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
+import { FAILURE_TITLE, retireFailure, toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
@@ -64,6 +64,7 @@ export function ProfileForm({ user }: { user: User }) {
     mergeUser(fields);
     // The form shows what was saved: trimmed, as a reload would show it.
     setForm(fields);
+    retireFailure(FAILURE_TITLE.profileUpdate);
     toast.success('修改成功', '个人资料已保存');
   };
 
