@@ -20,6 +20,7 @@ import type { SearchEntry, SearchQuery } from '../../backend/platform/search/sea
 import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
 import { HEAD_BYTES, MAX_CONTENT_LENGTH, headOf } from '../../backend/platform/search/stored-texts';
 import { tsvectorParts } from '../../backend/platform/search/tsvectors';
+import { hasSearchableText } from '../../shared/searchable-text';
 import { createDatabase, dropDatabase, lockWaiters } from '../helpers/postgres';
 import { postgresKysely, searchEngines, type SearchStore, type TestIndex } from '../helpers/search-engines';
 
@@ -84,6 +85,31 @@ describe('bigram tokens', () => {
     expect(queryToMatchExpression('c')).toBe('title : ("c")');
     expect(queryToMatchExpression('"*NEAR( AND -x:y')).toBe('"near" AND "and" AND "x y"');
     expect(queryToMatchExpression('  ，。!!  ')).toBeUndefined();
+  });
+
+  it('leaves nothing to search for exactly in the queries the shared rule calls unsearchable (the SPA sends none)', () => {
+    const queries = [
+      '。。',
+      '《》',
+      '——',
+      '   ',
+      '、',
+      '！？',
+      '…',
+      '＃',
+      '#',
+      '+',
+      '😀',
+      '❤️',
+      'a',
+      '中',
+      '⼈',
+      '《红楼梦》',
+      'é',
+      '\u0301',
+    ];
+    for (const query of queries)
+      expect(parseQuery(query).terms.length > 0, JSON.stringify(query)).toBe(hasSearchableText(query));
   });
 
   it('keeps a single CJK character as a prefix term, alone or beside longer words, and searches titles for single letters only', () => {

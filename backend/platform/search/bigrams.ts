@@ -10,6 +10,7 @@
 //   `+`, `#`, `¥`, `©`, an emoji) is a token of its own, the marks after it (❤️'s variation
 //   selector) left out; everything else (punctuation, spaces) separates tokens. Anything but a
 //   CJK character ends a CJK run.
+import { isCjkCodePoint, isSymbolCodePoint, isWordCodePoint } from '../../../shared/searchable-text';
 import { RADICAL_TO_IDEOGRAPH } from './cjk-radicals';
 import { dictionaryWords, isDictionaryWord } from './words';
 
@@ -19,13 +20,8 @@ export const TOKENIZER_VERSION = 3;
 // CJK radicals (supplement and Kangxi) and CJK compatibility ideographs (BMP and supplement).
 const IDEOGRAPH_VARIANT = /[\u2E80-\u2FDF\uF900-\uFAFF\u{2F800}-\u{2FA1F}]/u;
 const IDEOGRAPH_VARIANTS = /[\u2E80-\u2FDF\uF900-\uFAFF\u{2F800}-\u{2FA1F}]/gu;
-const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-const SYMBOL = /\p{S}/u;
 const MARK = /\p{M}/u;
-// Of ASCII: its symbols (`$ + < = > ^ \` | ~`) and the signs read as words: `#` (C#), `%`, `&`, `@`.
-const ASCII_SYMBOLS = new Uint8Array(0x80);
-for (const char of '#$%&+<=>@^`|~') ASCII_SYMBOLS[char.charCodeAt(0)] = 1;
 /** What starts a sign's token in FTS5, which would drop the sign as a separator (ftsToken). */
 const FTS_SIGN = '\uE000';
 const WHITESPACE_RUN = /\s+/gu;
@@ -40,44 +36,6 @@ export function foldIdeographVariants(text: string): string {
 /** What the index compares: NFKC (full-width forms, ligatures), ideograph variants, lower case. */
 export function foldText(text: string): string {
   return foldIdeographVariants(text.normalize('NFKC')).toLowerCase();
-}
-
-export function isCjkCodePoint(cp: number): boolean {
-  if (cp < 0x1100) return false;
-  return (
-    (cp >= 0x4e00 && cp <= 0x9fff) ||
-    (cp >= 0x3400 && cp <= 0x4dbf) ||
-    (cp >= 0x20000 && cp <= 0x323af) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0x3041 && cp <= 0x309a) ||
-    (cp >= 0x309d && cp <= 0x30ff && cp !== 0x30a0 && cp !== 0x30fb) ||
-    (cp >= 0x31f0 && cp <= 0x31ff) ||
-    (cp >= 0xac00 && cp <= 0xd7af) ||
-    (cp >= 0x1100 && cp <= 0x11ff) ||
-    (cp >= 0x3131 && cp <= 0x318e) ||
-    (cp >= 0x3005 && cp <= 0x3007) ||
-    (cp >= 0x2e80 && cp <= 0x2fdf)
-  );
-}
-
-function isWordCodePoint(cp: number, char: string): boolean {
-  if (cp < 0x80) return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a);
-  // General and CJK punctuation, the bulk of non-letters in Chinese text, without the regex.
-  if ((cp >= 0x2000 && cp <= 0x206f) || (cp >= 0x3000 && cp <= 0x303f) || (cp >= 0xff00 && cp <= 0xff0f)) return false;
-  return WORD_CHAR.test(char);
-}
-
-/**
- * A sign that is a token of its own (decision 073): Unicode's symbols (math, currency, modifier
- * and other symbols: `+ = ¥ © ° ★`, the emoji) and the ASCII signs `# % & @`. Other punctuation
- * still only separates words, so `node.js` stays the phrase `node js`.
- */
-export function isSymbolCodePoint(cp: number, char: string): boolean {
-  if (cp < 0x80) return ASCII_SYMBOLS[cp] === 1;
-  // Ideographs, and the quotes and CJK punctuation of Chinese text, without the regex.
-  if ((cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0x3400 && cp <= 0x4dbf)) return false;
-  if ((cp >= 0x2000 && cp <= 0x2043) || (cp >= 0x3000 && cp <= 0x3003) || (cp >= 0x3005 && cp <= 0x3011)) return false;
-  return SYMBOL.test(char);
 }
 
 /** A letter, digit or mark of a word token (not CJK): what a word must not touch to stand alone. */

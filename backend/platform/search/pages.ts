@@ -2,7 +2,8 @@
 // normalised text, the pages joined as a line break joins them (a word that a page break cut
 // is whole: the same text, tokens and snippets as without the form feeds), and the UTF-8 byte
 // offset where each page starts in it, from which a hit tells the page of its snippet.
-import { isCjkCodePoint, normalizeText } from './bigrams';
+import { isCjkCodePoint } from '../../../shared/searchable-text';
+import { normalizeText } from './bigrams';
 
 /** What separates the pages of a paged entry's content. */
 export const PAGE_BREAK = '\f';

@@ -6,7 +6,7 @@
 // end) or between tokens of different kinds, never between two bigrams or two words; only a
 // text without such a place (a long run of Latin words) is cut elsewhere, and a phrase of
 // several words across that cut is not found.
-import { isCjkCodePoint } from './bigrams';
+import { isCjkCodePoint } from '../../../shared/searchable-text';
 
 // What a tsvector holds at most (PostgreSQL's tsvector.h).
 const MAX_POSITION = 16_383;
