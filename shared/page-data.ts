@@ -5,6 +5,7 @@
 import { apiCall, type ApiCall, type ApiQueryValue } from './api-call';
 import { documentTypeOptions, LISTED_DOCUMENT_STATUS, PUBLISHED_ARTICLE_STATUS } from './constants';
 import { formatDate } from './format';
+import { hasSearchableText } from './searchable-text';
 import type { Advertisement, ListAdvertisementReply } from './types/advertisement';
 import type {
   Article,
@@ -327,10 +328,10 @@ export const libraryPageCalls = (
   query: Readonly<Record<string, string>>,
 ): ApiCall[] => [libraryCall(libraryRequest(categoryId, libraryState(query)))];
 
-/** What a search page shows first: its page of results (none without words). */
+/** What a search page shows first: its page of results (none without words the index can match). */
 export const searchPageCalls = (query: Readonly<Record<string, string>>, today = Date.now()): ApiCall[] => {
   const state = searchState(query);
-  return state.wd ? [searchCall(searchRequest(state, today))] : [];
+  return hasSearchableText(state.wd) ? [searchCall(searchRequest(state, today))] : [];
 };
 
 /** Articles a page of the article lists shows. */
@@ -489,6 +490,8 @@ export function articleListPageCalls(
   if (x !== undefined && !category) return articlePageCalls(x);
   const state = articleListState(query);
   const categoryIds = category?.id ? articleCategoryIds(categories, category.id) : [];
+  // Words the index cannot match (`。。`) are not searched: the page says why.
+  if (state.wd && !hasSearchableText(state.wd)) return [recommendedArticlesCall()];
   const list = state.wd
     ? articleSearchCall(state.wd, state.page, categoryIds)
     : articleListCall(articleListRequest(categoryIds, state.page));

@@ -207,6 +207,8 @@ describe('the calls of the library and the search', () => {
       sort: 'latest',
     });
     expect(searchPageCalls({})).toEqual([]);
+    // words the index cannot match are not searched (the page says why)
+    expect(searchPageCalls({ wd: '。。' }, today)).toEqual([]);
     const [call] = searchPageCalls({ wd: '图书馆' }, today);
     expect(call!.key).toEqual(['search', 'results', { wd: '图书馆', page: 1, size: 10 }]);
     expect(callUrl(call!)).toBe(`/api/v1/document/search?wd=${encodeURIComponent('图书馆')}&page=1&size=10`);
@@ -277,6 +279,10 @@ describe('the calls of the article pages', () => {
     expect(callUrl(articleListPageCalls(categories, '7', { wd: '升级' })[0]!)).toBe(
       `/api/v1/article/search?wd=${encodeURIComponent('升级')}&page=1&category_id=7&category_id=8`,
     );
+    // words the index cannot match are not searched, and the list is not shown for them either
+    expect(articleListPageCalls(categories, '7', { wd: '《》' }).map((c) => c.key)).toEqual([
+      recommendedArticlesCall().key,
+    ]);
   });
 
   it('read the page from the address and shape the answers as the screens keep them', () => {

@@ -251,6 +251,24 @@ describe('article search', { timeout: 30_000 }, () => {
     );
   });
 
+  it('says of words of punctuation alone that they hold nothing searchable, and neither asks nor sends them', async () => {
+    const { fetchMock, router } = renderApp(`/article?wd=${encodeURIComponent('《》')}`, {
+      backend: {
+        'GET /api/v1/article/list': { status: 200, body: {} },
+        'GET /api/v1/article/search': { status: 200, body: {} },
+      },
+    });
+    expect(await screen.findByText('关键词中没有可以搜索的内容')).toBeTruthy();
+    expect(screen.queryByText(/没有找到与/)).toBeNull();
+    expect(requests(fetchMock, 'GET', '/api/v1/article/search')).toHaveLength(0);
+    // The box, which holds the words, does not send them again: it says why.
+    const box = screen.getByRole('search', { name: '搜索文章' });
+    await userEvent.click(within(box).getByRole('button', { name: '搜索' }));
+    expect(within(box).getByRole('alert').textContent).toBe('标点和空格无法搜索，请输入文字、字母或数字进行搜索。');
+    expect(router.state.location.search).toBe(`?wd=${encodeURIComponent('《》')}`);
+    expect(requests(fetchMock, 'GET', '/api/v1/article/search')).toHaveLength(0);
+  });
+
   it('searches from the box', async () => {
     const { router } = renderApp('/article', {
       backend: {

@@ -45,6 +45,22 @@ describe('header', { timeout: 20_000 }, () => {
     await waitFor(() => expect(location(router)).toBe('/search?wd=%E5%9B%BE%E4%B9%A6%E9%A6%86'));
   });
 
+  it('does not send words of punctuation alone, and says there why and what to type', async () => {
+    const { router } = renderApp('/', {
+      backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 0 } } },
+    });
+    const box = (await screen.findAllByRole('searchbox', { name: '搜索关键词' }))[0] as HTMLElement;
+    await userEvent.type(box, '《》——、{Enter}');
+    const note = await screen.findByText('标点和空格无法搜索，请输入文字、字母或数字进行搜索。');
+    expect(note.getAttribute('role')).toBe('alert');
+    expect(location(router)).toBe('/');
+    // Words typed on: the note goes, and the words are searched.
+    await userEvent.type(box, '红楼梦');
+    expect(screen.queryByText('标点和空格无法搜索，请输入文字、字母或数字进行搜索。')).toBeNull();
+    await userEvent.type(box, '{Enter}');
+    await waitFor(() => expect(location(router)).toBe(`/search?wd=${encodeURIComponent('《》——、红楼梦')}`));
+  });
+
   it('offers 上传文档 to members whose upload right the server confirms, and not to others', async () => {
     const allowed = renderApp('/', {
       user: member,
@@ -364,6 +380,19 @@ describe('search', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: '在文章资讯中搜索“天文”' }).getAttribute('href')).toBe(
       '/article?wd=%E5%A4%A9%E6%96%87',
     );
+  });
+
+  it('says of words of punctuation alone that they hold nothing searchable, without asking the server', async () => {
+    for (const wd of ['。。', '《》 —— 、']) {
+      const { fetchMock, unmount } = renderApp(`/search?wd=${encodeURIComponent(wd)}`, {
+        backend: { 'GET /api/v1/document/search': { status: 200, body: {} } },
+      });
+      expect(await screen.findByText('关键词中没有可以搜索的内容')).toBeTruthy();
+      expect(screen.getByText('标点和空格无法搜索，请输入文字、字母或数字进行搜索。')).toBeTruthy();
+      expect(screen.queryByText('没有找到相关文档')).toBeNull();
+      expect(calls(fetchMock, '/api/v1/document/search')).toHaveLength(0);
+      unmount();
+    }
   });
 
   it('offers suggestions for an empty query and for a query without hits', async () => {

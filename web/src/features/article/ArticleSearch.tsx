@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { hasSearchableText } from '../../../../shared/searchable-text';
 import type { ArticleHit } from '../../../../shared/types/article';
 import { PastLastPage, isPastLastPage } from '../../kit/paging/PastLastPage';
 import { QueryStates } from '../../kit/query-states/QueryStates';
@@ -11,7 +12,13 @@ import { Pager } from '../../ui/Pager';
 import { Button } from '../../ui/semi';
 import { Input } from '../../ui/semi-extra';
 import { EmptyState } from '../../ui/states';
-import { MAX_QUERY_LENGTH, QueryLimitNote, articleSearchPath } from '../search/SearchBox';
+import {
+  MAX_QUERY_LENGTH,
+  NOTHING_SEARCHABLE,
+  NothingSearchableNote,
+  QueryLimitNote,
+  articleSearchPath,
+} from '../search/SearchBox';
 import { ArticleMeta } from './ArticleList';
 import { articlePath, searchArticlesQuery } from './api';
 import './article.css';
@@ -22,21 +29,32 @@ const SEARCH_PAGE_SIZE = 10;
 export function ArticleSearchBox({ initial = '', path = '/article' }: { initial?: string; path?: string }) {
   const navigate = useNavigate();
   const [text, setText] = useState(initial);
+  // Words the box refused to send (nothing searchable in them), until they change.
+  const [refused, setRefused] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    navigate(articleSearchPath(text.trim(), path));
+    const query = text.trim();
+    if (query && !hasSearchableText(query)) {
+      setRefused(true);
+      return;
+    }
+    navigate(articleSearchPath(query, path));
   };
   return (
     <form className="app-article-search" role="search" aria-label="搜索文章" onSubmit={submit}>
       <Input
         value={text}
-        onChange={(value: string) => setText(value)}
+        onChange={(value: string) => {
+          setText(value);
+          setRefused(false);
+        }}
         placeholder="搜索文章"
         maxLength={MAX_QUERY_LENGTH}
         aria-label="搜索文章"
       />
       <Button htmlType="submit" theme="solid" icon={<IconSearch />} aria-label="搜索" />
       <QueryLimitNote query={text} />
+      <NothingSearchableNote shown={refused} />
     </form>
   );
 }
@@ -80,6 +98,13 @@ export function ArticleSearchResults({
 }) {
   const results = useQuery(searchArticlesQuery(wd, page, categoryIds));
   const total = results.data?.total ?? 0;
+  // An address with words of punctuation alone: not searched (searchArticlesQuery), and said why.
+  if (!hasSearchableText(wd))
+    return (
+      <EmptyState title={NOTHING_SEARCHABLE.title} description={NOTHING_SEARCHABLE.description}>
+        <Link to="/article">浏览全部文章</Link>
+      </EmptyState>
+    );
   return (
     <QueryStates
       query={results}

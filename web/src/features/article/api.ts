@@ -11,6 +11,7 @@ import {
   recommendedArticlesCall,
   relatedArticlesCall,
 } from '../../../../shared/page-data';
+import { hasSearchableText } from '../../../../shared/searchable-text';
 import type {
   Article,
   CheckArticlesRequest,
@@ -62,9 +63,16 @@ export const relatedArticlesQuery = (key: string) => callQuery(relatedArticlesCa
 export const articleNeighboursQuery = (key: string, categoryId?: number) =>
   callQuery(articleNeighboursCall(key, categoryId));
 
-/** Full-text search (10 hits a page, highlighted); the previous page stays while the next loads. */
+/**
+ * Full-text search (10 hits a page, highlighted); the previous page stays while the next loads.
+ * Words without anything searchable (punctuation alone) are not sent.
+ */
 export const searchArticlesQuery = (wd: string, page: number, categoryIds: readonly number[] = []) =>
-  queryOptions({ ...callQuery(articleSearchCall(wd, page, categoryIds)), placeholderData: keepPreviousData });
+  queryOptions({
+    ...callQuery(articleSearchCall(wd, page, categoryIds)),
+    placeholderData: keepPreviousData,
+    enabled: hasSearchableText(wd),
+  });
 
 /** 我的文章: one page of the member's own articles in every status, newest first. */
 export const myArticlesQuery = (userId: number, page: number, size: number) =>

@@ -2,6 +2,7 @@
 // recommended words) and the results page: it goes to `/search?wd=…`.
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { hasSearchableText } from '../../../../shared/searchable-text';
 import { IconSearch } from '../../ui/icons';
 import './search.css';
 
@@ -16,6 +17,25 @@ export function QueryLimitNote({ query }: { query: string }) {
   return query.length >= MAX_QUERY_LENGTH ? (
     <p className="app-search-box__limit" role="status">
       关键词最多 {MAX_QUERY_LENGTH} 个字，超出的部分不会输入
+    </p>
+  ) : null;
+}
+
+/**
+ * Why words of punctuation or spaces alone (`。。`, `《》`) find nothing: the index has nothing
+ * of them to match (shared/searchable-text.ts). Said by the search boxes, which do not send such
+ * words, and by the results of the document and the article search when an address holds them.
+ */
+export const NOTHING_SEARCHABLE = {
+  title: '关键词中没有可以搜索的内容',
+  description: '标点和空格无法搜索，请输入文字、字母或数字进行搜索。',
+} as const;
+
+/** Said under a search box that refused to send its words: they hold nothing searchable. */
+export function NothingSearchableNote({ shown }: { shown: boolean }) {
+  return shown ? (
+    <p className="app-search-box__refused" role="alert">
+      {NOTHING_SEARCHABLE.description}
     </p>
   ) : null;
 }
@@ -47,14 +67,21 @@ export function SearchBox({
   // it holds words typed since (a search of its own, or typing on while it was on its way). Taken in
   // place, not by drawing the box anew, which would drop the keyboard's focus on <body>.
   const [shown, setShown] = useState(initial);
+  // Words the box refused to send (nothing searchable in them), until they change.
+  const [refused, setRefused] = useState(false);
   if (shown !== initial) {
     setShown(initial);
     if (wd === shown) setWd(initial);
   }
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const query = wd.trim();
+    if (query && !hasSearchableText(query)) {
+      setRefused(true);
+      return;
+    }
     // An empty query opens the results page with its suggestions.
-    void navigate(wd.trim() ? searchPath(wd.trim()) : '/search');
+    void navigate(query ? searchPath(query) : '/search');
   };
   return (
     <div className={`app-search-box app-search-box--${size}`}>
@@ -67,7 +94,10 @@ export function SearchBox({
           placeholder="搜索文档标题或内容"
           value={wd}
           maxLength={MAX_QUERY_LENGTH}
-          onChange={(event) => setWd(event.target.value)}
+          onChange={(event) => {
+            setWd(event.target.value);
+            setRefused(false);
+          }}
           autoFocus={autoFocus}
         />
         <button type="submit" className="app-search-box__button" aria-label="搜索">
@@ -76,6 +106,7 @@ export function SearchBox({
         </button>
       </form>
       <QueryLimitNote query={wd} />
+      <NothingSearchableNote shown={refused} />
       {recommended.length > 0 && (
         <p className="app-search-box__words">
           <span>热门搜索：</span>

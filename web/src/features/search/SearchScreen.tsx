@@ -14,6 +14,7 @@ import {
   type SearchState,
 } from '../../../../shared/page-data';
 import { formatBytes, formatDate } from '../../../../shared/format';
+import { hasSearchableText } from '../../../../shared/searchable-text';
 import type { SearchedDocument } from '../../../../shared/types/document';
 import { ChoiceChips, FilterLine } from '../../kit/filters/ChoiceChips';
 import { PageLinks } from '../../kit/paging/PageLinks';
@@ -30,7 +31,7 @@ import { FormatIcon } from '../document/FormatIcon';
 import { useSettings } from '../settings/use-settings';
 import { HighlightedText } from './HighlightedText';
 import { searchQuery } from './api';
-import { SearchBox, articleSearchPath, searchPath } from './SearchBox';
+import { NOTHING_SEARCHABLE, SearchBox, articleSearchPath, searchPath } from './SearchBox';
 import './search.css';
 
 // The state and the request come from shared/page-data.ts: the gateway reads the same address
@@ -204,46 +205,57 @@ export function SearchScreen() {
               />
             </section>
             <section className="app-panel" aria-label="搜索结果" aria-busy={results.isFetching}>
-              <QueryStates
-                query={results}
-                loadingRows={6}
-                failure="搜索失败，请稍后再试"
-                isEmpty={(data) => (data.document ?? []).length === 0}
-                empty={
-                  isPastLastPage(state.page, total, SEARCH_PAGE_SIZE) ? (
-                    <PastLastPage
-                      page={state.page}
-                      pages={pages}
-                      hrefFor={(page) => toAddress({ ...state, page })}
-                      noun="结果"
-                    />
-                  ) : filtered ? (
-                    <EmptyState
-                      title="当前筛选条件下没有找到相关文档"
-                      description="放宽分类、格式、行业或时间的筛选试试。"
-                    >
-                      <Link to={toAddress({ wd: state.wd, page: 1, period: '', sort: state.sort })}>清除筛选条件</Link>
-                    </EmptyState>
-                  ) : (
-                    <Suggestions
-                      words={recommended.filter((w) => w !== state.wd)}
-                      title="没有找到相关文档"
-                      description="请检查输入是否正确，或者换一个更简短、更常用的关键词。"
-                    />
-                  )
-                }
-              >
-                {(data) => (
-                  <>
-                    <ol className="app-search__results">
-                      {(data.document ?? []).map((doc) => (
-                        <Result key={doc.id} doc={doc} wd={state.wd} />
-                      ))}
-                    </ol>
-                    <PageLinks page={state.page} pages={pages} hrefFor={(page) => toAddress({ ...state, page })} />
-                  </>
-                )}
-              </QueryStates>
+              {/* Words of punctuation alone (`。。`): not searched (searchQuery), and said why. */}
+              {!hasSearchableText(state.wd) ? (
+                <Suggestions
+                  words={recommended}
+                  title={NOTHING_SEARCHABLE.title}
+                  description={NOTHING_SEARCHABLE.description}
+                />
+              ) : (
+                <QueryStates
+                  query={results}
+                  loadingRows={6}
+                  failure="搜索失败，请稍后再试"
+                  isEmpty={(data) => (data.document ?? []).length === 0}
+                  empty={
+                    isPastLastPage(state.page, total, SEARCH_PAGE_SIZE) ? (
+                      <PastLastPage
+                        page={state.page}
+                        pages={pages}
+                        hrefFor={(page) => toAddress({ ...state, page })}
+                        noun="结果"
+                      />
+                    ) : filtered ? (
+                      <EmptyState
+                        title="当前筛选条件下没有找到相关文档"
+                        description="放宽分类、格式、行业或时间的筛选试试。"
+                      >
+                        <Link to={toAddress({ wd: state.wd, page: 1, period: '', sort: state.sort })}>
+                          清除筛选条件
+                        </Link>
+                      </EmptyState>
+                    ) : (
+                      <Suggestions
+                        words={recommended.filter((w) => w !== state.wd)}
+                        title="没有找到相关文档"
+                        description="请检查输入是否正确，或者换一个更简短、更常用的关键词。"
+                      />
+                    )
+                  }
+                >
+                  {(data) => (
+                    <>
+                      <ol className="app-search__results">
+                        {(data.document ?? []).map((doc) => (
+                          <Result key={doc.id} doc={doc} wd={state.wd} />
+                        ))}
+                      </ol>
+                      <PageLinks page={state.page} pages={pages} hrefFor={(page) => toAddress({ ...state, page })} />
+                    </>
+                  )}
+                </QueryStates>
+              )}
             </section>
             <AdSlot slot="search_bottom" />
           </div>

@@ -2,6 +2,7 @@
 // admin's search records (SearchRecordAPI).
 import { queryOptions } from '@tanstack/react-query';
 import { searchCall } from '../../../../shared/page-data';
+import { hasSearchableText } from '../../../../shared/searchable-text';
 import type { Empty } from '../../../../shared/types/common';
 import type {
   ListSearchRecordReply,
@@ -18,9 +19,12 @@ export const searchKeys = {
   records: ['search', 'records'] as const,
 };
 
-/** One page of results (`searchRequest` of shared/page-data.ts), the call the gateway makes for the page it serves. */
+/**
+ * One page of results (`searchRequest` of shared/page-data.ts), the call the gateway makes for the
+ * page it serves; none for words without anything searchable (none, or punctuation alone).
+ */
 export const searchQuery = (request: SearchDocumentRequest) =>
-  queryOptions({ ...callQuery(searchCall(request)), enabled: (request.wd ?? '').trim() !== '' });
+  queryOptions({ ...callQuery(searchCall(request)), enabled: hasSearchableText(request.wd ?? '') });
 
 export const listSearchRecords = (request: ListSearchRecordRequest) =>
   api.get<ListSearchRecordReply>('/api/v1/searchrecord/list', { ...request });
