@@ -264,6 +264,19 @@ describe('the home and category pages without JavaScript', () => {
     expect(content.textContent).toContain('免费下载 VIP 文档 无广告');
   });
 
+  it('search no words of punctuation alone: the page carries no search answer', async () => {
+    for (const path of [`/search?wd=${encodeURIComponent('。。')}`, `/article?wd=${encodeURIComponent('《》')}`]) {
+      const { res } = await page(path, { accept: 'text/html' });
+      expect(res.status, path).toBe(200);
+      const keys = (startDataOf(res.text).routeData ?? []).map((answer) => answer.key.slice(0, 2).join(' '));
+      expect(keys, path).not.toContain('search results');
+      expect(keys, path).not.toContain('article search');
+    }
+    // words are searched, and the page carries the answer
+    const { res } = await page(`/search?wd=${encodeURIComponent('《图书馆》')}`, { accept: 'text/html' });
+    expect((startDataOf(res.text).routeData ?? []).map((answer) => answer.key[0])).toContain('search');
+  });
+
   it('title a search page by its words, and list the results as links', async () => {
     const { res, doc } = await page(`/search?wd=${encodeURIComponent('图书馆')}`);
     expect(res.status).toBe(200);
