@@ -815,6 +815,27 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(downloads).toHaveLength(1);
   });
 
+  it("sends a visitor whose 下载 needs an account to the login page, from where the browser's back returns to the document", async () => {
+    const { router } = renderApp('/library/7/42', {
+      backend: backend(
+        {},
+        {
+          'GET /api/v1/document/download': {
+            status: 401,
+            body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' },
+          },
+        },
+      ),
+    });
+    const panel = await screen.findByRole('region', { name: '下载文档' });
+    await userEvent.click(within(panel).getByRole('button', { name: '下载（5 魔豆）' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
+    expect(router.state.location.search).toBe('?redirect=%2Flibrary%2F7%2F42');
+    await act(() => router.navigate(-1));
+    expect(router.state.location.pathname).toBe('/library/7/42');
+    expect(await screen.findByRole('region', { name: '下载文档' })).toBeTruthy();
+  });
+
   it('spends credits only once the member confirms the price, downloads through the signed link, and says in Chinese why a download is refused', async () => {
     const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
     let refuse = true;

@@ -113,7 +113,10 @@ export function renderApp(
     appRoutes(() => queryClient),
     { initialEntries: [path] },
   );
-  api.configure({ fetch: fetchMock as unknown as typeof fetch, onUnauthorized: () => handleUnauthorized(router) });
+  api.configure({
+    fetch: fetchMock as unknown as typeof fetch,
+    onUnauthorized: (call) => handleUnauthorized(router, call),
+  });
   followOtherTabsSession(() => router.revalidate(), queryClient, window.localStorage);
   const view = render(
     <AppProviders queryClient={queryClient}>

@@ -37,7 +37,7 @@ async function start(): Promise<void> {
   const queryClient = createQueryClient();
   await boot(queryClient);
   const router = createAppRouter(queryClient);
-  api.configure({ onUnauthorized: () => handleUnauthorized(router) });
+  api.configure({ onUnauthorized: (call) => handleUnauthorized(router, call) });
   followOtherTabsSession(() => router.revalidate(), queryClient);
   // The gateway's first screen is on show (gateway/first-screen.ts): it stays until the
   // screen's code is here, and React then replaces it with the same screen, not a spinner.

@@ -5,6 +5,7 @@
 // to the login page, or asks a member to sign in again over the screen.
 import { isFailure, normalizeFailure, type ApiFailure } from '../../../shared/api-failure';
 import { REQUEST_TIMEOUT_MS } from '../../../shared/constants';
+import { isWriteCall } from '../../../shared/writes';
 import { takeEarlyResponse } from './early-responses';
 
 export { REQUEST_TIMEOUT_MS };
@@ -32,6 +33,11 @@ export interface RequestOptions {
 
 export type ApiResult<T> = { ok: true; status: 200; data: T } | ({ ok: false } & ApiFailure);
 
+/** The call a 401 answered: `write` when it changes state (shared/writes.ts), as a click of the reader's (下载) does. */
+export interface UnauthorizedCall {
+  write: boolean;
+}
+
 export interface ApiClientConfig {
   /** Prefix of every path; '' means the page's own origin. */
   baseUrl?: string;
@@ -41,7 +47,7 @@ export interface ApiClientConfig {
    * Runs on a 401 (or a call's `noSessionStatus`); answers true when the screen stays and asks
    * to sign in again over it (docs/decisions/059), which then says all the failure has to say.
    */
-  onUnauthorized?: () => boolean | void;
+  onUnauthorized?: (call: UnauthorizedCall) => boolean | void;
   fetch?: typeof fetch;
   /** Makes the request object of uploads (fetch reports no upload progress). */
   createXhr?: () => XMLHttpRequest;
@@ -134,19 +140,20 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
       options.signal?.removeEventListener('abort', onCallerAbort);
     }
 
-    return settle<T>(response.status, response.statusText, data, options);
+    return settle<T>(response.status, response.statusText, data, isWriteCall(method, path), options);
   }
 
   function settle<T>(
     status: number,
     statusText: string,
     data: unknown,
+    write: boolean,
     options: Pick<RequestOptions, 'skipUnauthorizedRedirect' | 'noSessionStatus'> = {},
   ): ApiResult<T> {
     if (!isFailure(status)) return { ok: true, status: 200, data: (data ?? {}) as T };
     const noSession = status === 401 || status === options.noSessionStatus;
     const failure = normalizeFailure({ status, statusText, data });
-    if (noSession && !options.skipUnauthorizedRedirect && config.onUnauthorized?.() === true) {
+    if (noSession && !options.skipUnauthorizedRedirect && config.onUnauthorized?.({ write }) === true) {
       signInAgainFailures.add(failure.data);
     }
     return { ok: false, ...failure };
@@ -163,7 +170,7 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
       xhr.upload.onprogress = (event) => {
         if (event.lengthComputable) options.onProgress?.(event.loaded, event.total);
       };
-      xhr.onload = () => resolve(settle<T>(xhr.status, xhr.statusText, parseBody(xhr.responseText)));
+      xhr.onload = () => resolve(settle<T>(xhr.status, xhr.statusText, parseBody(xhr.responseText), true));
       xhr.onerror = failed;
       xhr.onabort = failed;
       options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });

@@ -1,4 +1,5 @@
 import { loginLocation } from '../../../shared/access';
+import type { UnauthorizedCall } from '../api/client';
 import { clearSession, session, sessionExpired } from '../features/session/session-store';
 
 interface Navigator {
@@ -10,9 +11,11 @@ interface Navigator {
  * docs/product.md §4/§8: any 401 means the session is gone (the gateway dropped the cookie) → login
  * page. A member who was signed in stays on the screen instead, with what they typed in it, and is
  * asked to sign in again over it (docs/decisions/059): answers true then, and the failure needs no
- * toast of its own.
+ * toast of its own. The login page comes after the screen when the call wrote (a visitor's 下载:
+ * the browser's back returns to the document), and in its place when it read (back would ask
+ * again and come back to the login page).
  */
-export function handleUnauthorized(router: Navigator): boolean {
+export function handleUnauthorized(router: Navigator, call: UnauthorizedCall = { write: false }): boolean {
   const { pathname, search } = router.state.location;
   const onAuthScreen = pathname === '/auth' || pathname.startsWith('/auth/');
   if (!onAuthScreen && session.peek().loggedIn) {
@@ -20,6 +23,6 @@ export function handleUnauthorized(router: Navigator): boolean {
     return true;
   }
   clearSession();
-  if (!onAuthScreen) void router.navigate(loginLocation(pathname + search), { replace: true });
+  if (!onAuthScreen) void router.navigate(loginLocation(pathname + search), { replace: !call.write });
   return false;
 }
