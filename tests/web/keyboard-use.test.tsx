@@ -4,7 +4,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { createMemoryRouter, RouterProvider, useSearchParams } from 'react-router-dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { InlineConfirm } from '../../web/src/kit/confirm/InlineConfirm';
@@ -220,6 +220,29 @@ describe('page links, by keyboard', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
     expect(screen.queryByRole('link', { name: '下一页' })).toBeNull();
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('link', { name: '第 2 页' })));
+  });
+
+  it('leaves the new page at its top when a tap on 下一页 reaches the last page (the focus does not scroll)', async () => {
+    function Paged() {
+      const [params] = useSearchParams();
+      return <PageLinks page={Number(params.get('page') ?? 1)} pages={2} hrefFor={(n) => `/list?page=${n}`} />;
+    }
+    const router = createMemoryRouter([{ path: '/list', element: <Paged /> }], { initialEntries: ['/list'] });
+    render(<RouterProvider router={router} />);
+    const focus = vi.spyOn(HTMLElement.prototype, 'focus');
+    try {
+      await userEvent.click(screen.getByRole('link', { name: '下一页' }));
+      await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+      const current = screen.getByRole('link', { name: '第 2 页' });
+      await waitFor(() => expect(document.activeElement).toBe(current));
+      // A focus that scrolls takes a phone back down to the paging at the bottom of the list.
+      const calls = focus.mock.contexts.flatMap((element, index) =>
+        element === current ? [focus.mock.calls[index]] : [],
+      );
+      expect(calls).toEqual([[{ preventScroll: true }]]);
+    } finally {
+      focus.mockRestore();
+    }
   });
 });
 

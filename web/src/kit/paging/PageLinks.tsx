@@ -30,14 +30,15 @@ export function PageLinks({
   label?: string;
 }) {
   const nav = useRef<HTMLElement>(null);
-  // A link followed by the keyboard may be gone on the new page (下一页 on the last one): the focus
-  // then goes to the current page's number, not to the page's top.
+  // A link followed may be gone on the new page (下一页 on the last one): the focus then goes to
+  // the current page's number, not to the page's top; the page itself stays at its top, where the
+  // move took it (a focus that scrolled would bring a tap on 下一页 back down to the paging).
   const followed = useRef(false);
   useEffect(() => {
     if (!followed.current) return;
     followed.current = false;
     if (!nav.current?.contains(document.activeElement))
-      nav.current?.querySelector<HTMLElement>('[aria-current="page"]')?.focus();
+      nav.current?.querySelector<HTMLElement>('[aria-current="page"]')?.focus({ preventScroll: true });
   }, [page]);
   if (pages <= 1) return null;
   return (
