@@ -481,6 +481,14 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(within(end).queryByRole('button')).toBeNull();
   });
 
+  it("brings a visitor who opened a page of the document (a search hit's link) back to that page from every 登录", async () => {
+    const opened = '/library/7/42?page=2&wd=%E5%9B%BE%E4%B9%A6%E9%A6%86';
+    renderApp(opened, { backend: backend() });
+    const back = `/auth/login?redirect=${encodeURIComponent(opened)}`;
+    for (const name of ['登录后评分', '登录后收藏或举报', '登录'])
+      expect((await screen.findByRole('link', { name })).getAttribute('href'), name).toBe(back);
+  });
+
   it('offers VIP at the end of the preview only while it is on sale and lets VIP members read every page', async () => {
     for (const vip of [
       { enable: false, read_all_pages: true },

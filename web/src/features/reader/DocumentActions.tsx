@@ -139,7 +139,7 @@ function ReportForm({ id, doc, onDone }: { id: string; doc: Document; onDone: ()
 
 export function DocumentActions({ doc, path }: { doc: Document; path: string }) {
   const { loggedIn } = useSession();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const [reporting, setReporting] = useState(false);
   const reportId = useId();
   // The form closed (取消, or sent): the keyboard goes back to 举报, not to the page's top.
@@ -164,7 +164,7 @@ export function DocumentActions({ doc, path }: { doc: Document; path: string }) 
             </Button>
           </>
         ) : (
-          <Link to={loginLocation(pathname)} className="app-doc-actions__login">
+          <Link to={loginLocation(pathname + search)} className="app-doc-actions__login">
             登录后收藏或举报
           </Link>
         )}

@@ -74,7 +74,7 @@ function MemberVote({ doc }: { doc: Document }) {
 
 export function RatingStars({ doc }: { doc: Document }) {
   const { loggedIn } = useSession();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const count = doc.score_count ?? 0;
   // Nobody rated: MOREDOC still stores its default score (300), which is no one's opinion.
   const average = count > 0 ? starsOf(doc.score) : 0;
@@ -95,7 +95,7 @@ export function RatingStars({ doc }: { doc: Document }) {
       {loggedIn ? (
         <MemberVote doc={doc} />
       ) : (
-        <Link to={loginLocation(pathname)} className="app-rating__login">
+        <Link to={loginLocation(pathname + search)} className="app-rating__login">
           登录后评分
         </Link>
       )}
