@@ -489,6 +489,13 @@ describe('the reader', { timeout: 20_000 }, () => {
       expect((await screen.findByRole('link', { name })).getAttribute('href'), name).toBe(back);
   });
 
+  it('keeps the page and the words a link asked for when it moves the document to its own category', async () => {
+    // An old link (the document filed elsewhere since a search engine read it) to its second page.
+    const { router } = renderApp('/library/9/42?page=2&wd=%E5%9B%BE%E4%B9%A6%E9%A6%86', { backend: backend() });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/library/7/42'));
+    expect(router.state.location.search).toBe('?page=2&wd=%E5%9B%BE%E4%B9%A6%E9%A6%86');
+  });
+
   it('offers VIP at the end of the preview only while it is on sale and lets VIP members read every page', async () => {
     for (const vip of [
       { enable: false, read_all_pages: true },

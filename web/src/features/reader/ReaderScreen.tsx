@@ -4,7 +4,7 @@
 // author, the actions and related documents. The page is titled after the document.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { DocumentStatus, TargetType } from '../../../../shared/constants';
 import { formatBytes, formatDate } from '../../../../shared/format';
 import type { Document } from '../../../../shared/types/document';
@@ -140,14 +140,17 @@ function LoadingReader() {
 
 export function ReaderScreen({ id, categoryId }: { id: number; categoryId: number }) {
   const navigate = useNavigate();
+  const { search, hash } = useLocation();
   const document = useQuery(documentQuery(id));
   const doc = document.data;
 
-  // Keep the address canonical: the document under its own deepest category.
+  // Keep the address canonical: the document under its own deepest category, with the page and
+  // the words the link asked for (`?page=14&wd=…`, an old link from a search engine).
   const canonical = doc ? documentPath(doc) : undefined;
   useEffect(() => {
-    if (canonical && !(doc?.category_id ?? []).includes(categoryId)) void navigate(canonical, { replace: true });
-  }, [canonical, doc, categoryId, navigate]);
+    if (canonical && !(doc?.category_id ?? []).includes(categoryId))
+      void navigate(canonical + search + hash, { replace: true });
+  }, [canonical, doc, categoryId, navigate, search, hash]);
 
   if (document.isPending) return <LoadingReader />;
   if (document.isError) {
