@@ -205,6 +205,26 @@ describe("the member lists' 上一页 and 下一页, by keyboard", () => {
       '第 3 / 3 页，共 25 条',
     );
   });
+
+  it('moves the focus to 上一页 on the last page without scrolling (a list sent back to its top stays there)', async () => {
+    function Paged() {
+      const [page, setPage] = useState(2);
+      return <Pager page={page} size={10} total={25} onChange={setPage} />;
+    }
+    render(<Paged />);
+    const focus = vi.spyOn(HTMLElement.prototype, 'focus');
+    try {
+      await userEvent.click(screen.getByRole('button', { name: '下一页' }));
+      const previous = screen.getByRole('button', { name: '上一页' });
+      await waitFor(() => expect(document.activeElement).toBe(previous));
+      const calls = focus.mock.contexts.flatMap((element, index) =>
+        element === previous ? [focus.mock.calls[index]] : [],
+      );
+      expect(calls).toEqual([[{ preventScroll: true }]]);
+    } finally {
+      focus.mockRestore();
+    }
+  });
 });
 
 describe('page links, by keyboard', () => {

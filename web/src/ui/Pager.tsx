@@ -15,7 +15,8 @@ export function Pager({
 }) {
   const pages = Math.max(1, Math.ceil(total / size));
   // 下一页 on the last page (上一页 on the first) turns disabled under the keyboard, which drops the
-  // focus on <body>: it goes to the other button.
+  // focus on <body>: it goes to the other button, without scrolling (a list that went back to its
+  // top with the new page, /hot's, stays there instead of coming back down to the paging).
   const nav = useRef<HTMLElement>(null);
   const turned = useRef(false);
   useEffect(() => {
@@ -23,7 +24,7 @@ export function Pager({
     turned.current = false;
     const focused = document.activeElement;
     if (focused instanceof HTMLButtonElement && !focused.disabled && nav.current?.contains(focused)) return;
-    nav.current?.querySelector<HTMLElement>('button:not(:disabled)')?.focus();
+    nav.current?.querySelector<HTMLElement>('button:not(:disabled)')?.focus({ preventScroll: true });
   }, [page]);
   const turn = (next: number) => {
     turned.current = true;
