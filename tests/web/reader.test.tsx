@@ -494,6 +494,8 @@ describe('the reader', { timeout: 20_000 }, () => {
     const { router } = renderApp('/library/9/42?page=2&wd=%E5%9B%BE%E4%B9%A6%E9%A6%86', { backend: backend() });
     await waitFor(() => expect(router.state.location.pathname).toBe('/library/7/42'));
     expect(router.state.location.search).toBe('?page=2&wd=%E5%9B%BE%E4%B9%A6%E9%A6%86');
+    // Not a move of the reader's: the window stays at the page the reader opened at.
+    expect(router.state.preventScrollReset).toBe(true);
   });
 
   it('offers VIP at the end of the preview only while it is on sale and lets VIP members read every page', async () => {

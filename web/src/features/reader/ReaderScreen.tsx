@@ -145,11 +145,12 @@ export function ReaderScreen({ id, categoryId }: { id: number; categoryId: numbe
   const doc = document.data;
 
   // Keep the address canonical: the document under its own deepest category, with the page and
-  // the words the link asked for (`?page=14&wd=…`, an old link from a search engine).
+  // the words the link asked for (`?page=14&wd=…`, an old link from a search engine), and the
+  // reader where it opened (at that page), not scrolled back to the top as a move would be.
   const canonical = doc ? documentPath(doc) : undefined;
   useEffect(() => {
     if (canonical && !(doc?.category_id ?? []).includes(categoryId))
-      void navigate(canonical + search + hash, { replace: true });
+      void navigate(canonical + search + hash, { replace: true, preventScrollReset: true });
   }, [canonical, doc, categoryId, navigate, search, hash]);
 
   if (document.isPending) return <LoadingReader />;
