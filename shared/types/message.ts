@@ -9,11 +9,15 @@ export const MessageType = {
   DocumentRejected: 2,
   DocumentFailed: 3,
   CommentReply: 4,
+  /** An admin confirmed the member's payment (a transfer, mostly): the plan's days are added. */
+  OrderConfirmed: 5,
+  /** An admin refunded the member's order: the days it still had are taken back. */
+  OrderRefunded: 6,
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
 /**
- * `target_type`: 0 a document, 1 an article (TargetType).
+ * `target_type`: 0 a document, 1 an article (TargetType); `target_id` 0 for an order's messages (types 5, 6).
  * `target_key`: An article's identifier, for its link.
  * `read_at`: Absent while unread.
  */

@@ -715,3 +715,119 @@ describe('notify routes', () => {
     expect(await bad('order_timeout', '45')).toBe('ok');
   });
 });
+
+describe("the member's 消息 of an admin's decision on an order (docs/api.md §15)", () => {
+  const messagesOf = async (member: Member) => {
+    const res = await api(backend.url, 'GET', '/api/v1/message/list', { token: member.token });
+    expect(res.status, res.text).toBe(200);
+    return res.body.message ?? [];
+  };
+  const confirm = (id: number) => backend.admin('PUT', '/api/v1/order/confirm', { body: { id, reason: '已收到转账' } });
+  const refund = (id: number) => backend.admin('PUT', '/api/v1/order/refund', { body: { id, reason: '会员申请退款' } });
+  /** `YYYY-MM-DD HH:mm` in China time (UTC+8, no summer time). */
+  const chinaTime = (iso: string) =>
+    new Date(Date.parse(iso) + 8 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+  async function transferConfirmed(member: Member, plan = 'month', price = 30) {
+    const order = await placeOrder(member, plan, price);
+    expect((await pay(member, order.order_no, 'manual')).status).toBe(200);
+    const confirmed = await confirm(order.id);
+    expect(confirmed.status, confirmed.text).toBe(200);
+    return order;
+  }
+
+  it('tells the member once that a transfer was confirmed: the plan and the new end of the VIP in China time', async () => {
+    const member = await registerMember(backend.url);
+    const order = await placeOrder(member);
+    expect((await pay(member, order.order_no, 'manual')).status).toBe(200);
+    expect(await messagesOf(member)).toEqual([]);
+    // Two admins at once, then a third later: one confirmation, one message.
+    const answers = await Promise.all([confirm(order.id), confirm(order.id)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect((await confirm(order.id)).status).toBe(400);
+    const vip = await vipOf(member);
+    expect(await messagesOf(member)).toEqual([
+      expect.objectContaining({
+        type: 5,
+        title: '会员已开通',
+        content: `您的订单 ${order.order_no}（月度会员）已确认收款，VIP 会员有效期至 ${chinaTime(vip.end_at)}。`,
+      }),
+    ]);
+    const unread = await api(backend.url, 'GET', '/api/v1/message/unread', { token: member.token });
+    expect(unread.body.count).toBe(1);
+  });
+
+  it('tells the member once of each refund: the amount, the days taken back and where the VIP ends now', async () => {
+    const member = await registerMember(backend.url);
+    const month = await transferConfirmed(member);
+    const quarter = await transferConfirmed(member, 'quarter', 80);
+    const answers = await Promise.all([refund(month.id), refund(month.id)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect((await refund(month.id)).status).toBe(400);
+    const vip = await vipOf(member);
+    expect(vip.active).toBe(true);
+    const [refunded, ...confirmed] = await messagesOf(member);
+    expect(confirmed.map((m: { type: number }) => m.type)).toEqual([5, 5]);
+    expect(refunded).toMatchObject({
+      type: 6,
+      title: '订单已退款',
+      content: `您的订单 ${month.order_no}（月度会员）已退款 30.00 元，收回 VIP 会员 30 天，会员有效期至 ${chinaTime(vip.end_at)}。`,
+    });
+
+    expect((await refund(quarter.id)).status).toBe(200);
+    expect((await vipOf(member)).active).toBeUndefined();
+    const [last] = await messagesOf(member);
+    expect(last).toMatchObject({
+      type: 6,
+      content: `您的订单 ${quarter.order_no}（季度会员）已退款 80.00 元，收回 VIP 会员 90 天，VIP 会员已结束。`,
+    });
+    expect(await messagesOf(member)).toHaveLength(4);
+  });
+
+  it('says what a refund took back when it took nothing: a payment after the order closed, a VIP revoked before', async () => {
+    const member = await registerMember(backend.url);
+    const order = await placeOrder(member);
+    await pay(member, order.order_no, 'alipay');
+    await api(backend.url, 'PUT', '/api/v1/order/cancel', { token: member.token, body: { order_no: order.order_no } });
+    await postAlipay(stub.alipay.notification(stub.alipay.paidParams(order.order_no, '30.00', 'T-LATE-MSG')));
+    expect((await refund(order.id)).status).toBe(200);
+    expect(await messagesOf(member)).toEqual([
+      expect.objectContaining({
+        type: 6,
+        content: `您的订单 ${order.order_no}（月度会员）已退款 30.00 元，这笔付款没有开通 VIP 会员，会员期限不变。`,
+      }),
+    ]);
+
+    const revokedMember = await registerMember(backend.url);
+    const paid = await transferConfirmed(revokedMember);
+    const revoked = await backend.admin('PUT', '/api/v1/vip/revoke', {
+      body: { user_id: [revokedMember.user.id], reason: '违规' },
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    expect((await refund(paid.id)).status).toBe(200);
+    expect((await messagesOf(revokedMember))[0]).toMatchObject({
+      type: 6,
+      content: `您的订单 ${paid.order_no}（月度会员）已退款 30.00 元，没有可收回的 VIP 会员天数，VIP 会员已结束。`,
+    });
+  });
+
+  it('confirms and refunds the order of a buyer whose account was deleted, telling nobody', async () => {
+    const member = await registerMember(backend.url);
+    const order = await placeOrder(member);
+    expect((await pay(member, order.order_no, 'manual')).status).toBe(200);
+    const deleted = await api(backend.url, 'DELETE', '/api/v1/user', {
+      token: backend.adminToken,
+      query: { id: member.user.id, password: backend.adminPassword },
+    });
+    expect(deleted.status, deleted.text).toBe(200);
+    const confirmed = await confirm(order.id);
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body).toMatchObject({ status: 1, user_id: member.user.id });
+    const refunded = await refund(order.id);
+    expect(refunded.status, refunded.text).toBe(200);
+    expect(refunded.body.status).toBe(3);
+    const told = await withDatabase(backend.dataDir, (db) =>
+      db.selectFrom('message').select('id').where('user_id', '=', member.user.id).execute(),
+    );
+    expect(told).toEqual([]);
+  });
+});

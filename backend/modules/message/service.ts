@@ -1,11 +1,16 @@
 import { TargetType } from '../../../shared/constants';
+import { SHORT_DATE_FORMAT, formatDate } from '../../../shared/format';
 import { MessageType } from '../../../shared/types/message';
+import { formatFen } from '../../../shared/vip';
 import type { Database } from '../../db';
+import { existingUserIds } from '../user/service';
 import { insertMessages, type NewMessage } from './store';
 
 // What other modules tell members through the 消息 centre, each message worded here once:
 // the document module when a document is reviewed or fails to convert, the comment module
-// when a comment is answered. Written in the caller's transaction.
+// when a comment is answered, the order module when an admin confirms or refunds an order.
+// Written in the caller's transaction, after the change it reports: a change refused as
+// already made tells nobody twice.
 
 interface DocumentRef {
   id: number;
@@ -68,10 +73,56 @@ export function commentAnswered(
   };
 }
 
-/** Writes the messages (none for user 0, a guest). */
+interface OrderRef {
+  buyer_id: number;
+  order_no: string;
+  plan_title: string;
+  amount: number;
+  paid_amount: number;
+}
+
+const orderName = (order: OrderRef) => `您的订单 ${order.order_no}（${order.plan_title}）`;
+
+/** An admin confirmed the order's payment; `vipEndAt` is the buyer's period's end with the plan's days added. */
+export function orderConfirmed(order: OrderRef, vipEndAt: string): NewMessage {
+  return {
+    user_id: order.buyer_id,
+    type: MessageType.OrderConfirmed,
+    title: '会员已开通',
+    content: `${orderName(order)}已确认收款，VIP 会员有效期至 ${formatDate(vipEndAt, SHORT_DATE_FORMAT)}。`,
+  };
+}
+
+/**
+ * An admin refunded the order: the amount, and what the refund took back of the VIP period
+ * (`withdrawn`: the days and the period's end afterwards), or nothing for a payment that
+ * arrived after the order closed and never granted days.
+ */
+export function orderRefunded(order: OrderRef, withdrawn: { days: number; endAt: string } | null): NewMessage {
+  const amount = formatFen(order.paid_amount || order.amount);
+  let period = '这笔付款没有开通 VIP 会员，会员期限不变。';
+  if (withdrawn) {
+    const taken = withdrawn.days > 0 ? `收回 VIP 会员 ${withdrawn.days} 天，` : '没有可收回的 VIP 会员天数，';
+    const end =
+      Date.parse(withdrawn.endAt) > Date.now()
+        ? `会员有效期至 ${formatDate(withdrawn.endAt, SHORT_DATE_FORMAT)}`
+        : 'VIP 会员已结束';
+    period = `${taken}${end}。`;
+  }
+  return {
+    user_id: order.buyer_id,
+    type: MessageType.OrderRefunded,
+    title: '订单已退款',
+    content: `${orderName(order)}已退款 ${amount} 元，${period}`,
+  };
+}
+
+/** Writes the messages (none for user 0, a guest, nor for an account deleted meanwhile: orders outlive their buyer). */
 export async function tell(db: Database, messages: readonly NewMessage[]): Promise<void> {
+  const wanted = messages.filter((m) => m.user_id > 0);
+  const existing = new Set(await existingUserIds(db, [...new Set(wanted.map((m) => m.user_id))]));
   await insertMessages(
     db,
-    messages.filter((m) => m.user_id > 0),
+    wanted.filter((m) => existing.has(m.user_id)),
   );
 }

@@ -21,7 +21,8 @@ import {
 import { optionLabel } from '../../../shared/constants';
 import { SHORT_DATE_FORMAT, formatDate } from '../../../shared/format';
 import { usernamesOf } from '../user/service';
-import { vipDaysLeft, vipEndTooLate, withdrawVip } from '../vip/service';
+import { orderConfirmed, orderRefunded, tell } from '../message/service';
+import { vipDaysLeft, vipEndTooLate, withdrawVip, type Withdrawal } from '../vip/service';
 import { ListPaymentNotificationReply, ListPaymentNotificationRequest } from '../../../shared/messages/payment';
 import {
   DEVICES,
@@ -427,9 +428,10 @@ export const orderService = defineService(
         await ctx.db.transaction().execute(async (trx) => {
           const refunded = await setRefunded(trx, order.id, note);
           if (!refunded) throw failedPrecondition('只有已支付的订单或关闭后到账的订单可以退款');
+          let withdrawn: Withdrawal | null = null;
           // Only a paid order granted days; a late payment on a closed order never did.
           if (order.status === OrderStatus.Paid && order.vip_start_at && order.vip_end_at) {
-            await withdrawVip(
+            withdrawn = await withdrawVip(
               trx,
               order.buyer_id,
               { from: order.vip_start_at, until: order.vip_end_at },
@@ -441,6 +443,7 @@ export const orderService = defineService(
               },
             );
           }
+          await tell(trx, [orderRefunded(order, withdrawn)]);
         });
         return orderView(await orderOr404(ctx.db, order.id), true);
       },
@@ -487,6 +490,9 @@ export const orderService = defineService(
             raw: JSON.stringify({ confirmed_by: admin.id, reason }),
             ip: ctx.ip,
           });
+          // The interval the payment added ends where the buyer's period now ends (none: the account is gone).
+          const paidOrder = await findOrder(trx, order.id);
+          if (paidOrder?.vip_end_at) await tell(trx, [orderConfirmed(paidOrder, paidOrder.vip_end_at)]);
         });
         return orderView(await orderOr404(ctx.db, order.id), true);
       },

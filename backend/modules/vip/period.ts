@@ -160,20 +160,27 @@ export async function extendVip(
   return { from, until };
 }
 
+/** What a withdrawal took back: whole days, as its log counts them, and the period's end afterwards. */
+export interface Withdrawal {
+  days: number;
+  endAt: string;
+}
+
 /**
  * Takes back what is still unused of an interval a purchase added (its part after now): the
  * periods stacked after it move earlier by that much. Nothing to take back leaves the end.
+ * Null when the member has no period (the account was deleted).
  */
 export async function withdrawVip(
   db: Database,
   userId: number,
   interval: GrantedInterval,
   change: VipChange,
-): Promise<void> {
+): Promise<Withdrawal | null> {
   await lockRows(db, 'user', [userId]);
   const nowMs = Date.now();
   const current = await findVip(db, userId);
-  if (!current) return;
+  if (!current) return null;
   const unusedMs = Math.max(0, Date.parse(interval.until) - Math.max(nowMs, Date.parse(interval.from)));
   const endMs = Date.parse(current.end_at);
   const active = endMs > nowMs;
@@ -182,16 +189,18 @@ export async function withdrawVip(
   // The log says what was taken back, not what the interval held: a period revoked or run out
   // since loses nothing more (0 days), one shortened since loses at most what it still has.
   const takenMs = active ? endMs - newEnd.getTime() : 0;
+  const withdrawal = { days: Math.round(takenMs / DAY_MS), endAt: active ? newEnd.toISOString() : current.end_at };
   await insertVipLog(db, {
     user_id: userId,
     action: change.action,
-    days: -Math.round(takenMs / DAY_MS) || 0,
+    days: -withdrawal.days || 0,
     order_id: change.orderId ?? 0,
     operator_id: change.operatorId ?? 0,
     reason: change.reason ?? '',
     end_before: current.end_at,
-    end_after: active ? newEnd.toISOString() : current.end_at,
+    end_after: withdrawal.endAt,
   });
+  return withdrawal;
 }
 
 /** Ends an active period now; false when there was none to end. */

@@ -13,4 +13,5 @@ export {
   type VipBenefits,
   type VipChange,
   type VipPeriod,
+  type Withdrawal,
 } from './period';
