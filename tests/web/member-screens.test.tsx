@@ -349,6 +349,45 @@ describe('/member/message by keyboard', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/message about orders', { timeout: 20_000 }, () => {
+  it('leads a confirmed and a refunded order to 我的订单, as they name no page of their own', async () => {
+    renderApp('/member/message', {
+      user: member,
+      backend: {
+        'GET /api/v1/message/list': {
+          status: 200,
+          body: {
+            total: 2,
+            unread: 2,
+            message: [
+              {
+                id: 41,
+                type: 6,
+                title: '订单已退款',
+                content:
+                  '您的订单 2026112016000012345678（月度会员）已退款 30.00 元，收回 VIP 会员 30 天，VIP 会员已结束。',
+                created_at: '2026-11-21T08:00:00Z',
+              },
+              {
+                id: 40,
+                type: 5,
+                title: '会员已开通',
+                content: '您的订单 2026112016000012345678（月度会员）已确认收款，VIP 会员有效期至 2026-12-20 16:00。',
+                created_at: '2026-11-20T08:00:00Z',
+              },
+            ],
+          },
+        },
+        'GET /api/v1/message/unread': { status: 200, body: { count: 2 } },
+      },
+    });
+    for (const title of ['订单已退款', '会员已开通']) {
+      const item = within((await screen.findByRole('heading', { name: new RegExp(title) })).closest('li')!);
+      expect(item.getByRole('link', { name: '查看我的订单' }).getAttribute('href')).toBe('/member/order');
+    }
+  });
+});
+
 describe('/member/message 全部标为已读 by keyboard', { timeout: 20_000 }, () => {
   it('gives the focus to the shown tab once nothing is left unread and the button turns disabled', async () => {
     let readAt: string | undefined;

@@ -1,5 +1,5 @@
 // `/member/message`: the member's messages, newest first, ten a page, all or only the unread
-// ones; each says what happened and leads to it (the document, the article, 我的文档); 查看 and
+// ones; each says what happened and leads to it (the document, the article, 我的文档, 我的订单); 查看 and
 // 标为已读 mark one read, 全部标为已读 all of them; 删除 asks first.
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -30,10 +30,15 @@ const SHOWN: readonly { key: Show; label: string }[] = [
   { key: 'unread', label: '未读消息' },
 ];
 
-/** Where a message leads: the member's own documents for a review or a failure, else the page it is about. */
+/**
+ * Where a message leads: the member's own documents for a review or a failure, their orders for
+ * an order confirmed or refunded, else the page it is about.
+ */
 function linkOf(message: Message): { to: string; label: string } | null {
   if (message.type === MessageType.DocumentRejected || message.type === MessageType.DocumentFailed)
     return { to: '/member/document', label: '查看我的文档' };
+  if (message.type === MessageType.OrderConfirmed || message.type === MessageType.OrderRefunded)
+    return { to: '/member/order', label: '查看我的订单' };
   if (!message.target_id) return null;
   if ((message.target_type ?? TargetType.Document) === TargetType.Article) {
     return { to: articlePagePath({ id: message.target_id, identifier: message.target_key }), label: '查看文章' };
@@ -141,7 +146,7 @@ export function MessageCentre({ userId }: { userId: number }) {
         empty={
           <EmptyState
             title={show === 'unread' ? '没有未读消息' : '暂无消息'}
-            description="文档审核结果、转换失败和评论回复会通知到这里。"
+            description="文档审核结果、转换失败、评论回复，以及订单的确认收款和退款，都会通知到这里。"
           />
         }
       >
