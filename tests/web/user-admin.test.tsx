@@ -57,6 +57,16 @@ describe('编辑用户', { timeout: 30_000 }, () => {
     return listed;
   }
 
+  it('tells under 角色 that a role opens the back office only through the permissions granted to it', async () => {
+    renderApp('/admin/user/list', { user: admin, permissions, backend: backend({}) });
+    await userEvent.click(await screen.findByRole('button', { name: /编辑“bob”/ }));
+    const sheet = within(await screen.findByRole('form', { name: '编辑用户' }));
+    // A new site's 超级管理员 holds no permission: choosing it alone makes nobody an admin.
+    expect(sheet.getByText(/新站点的“超级管理员”角色还没有任何权限/).textContent).toContain(
+      '“角色管理”中点角色的“权限”',
+    );
+  });
+
   it('sends the profile first: a taken e-mail leaves the password and groups unchanged', async () => {
     const { fetchMock } = renderApp('/admin/user/list', {
       user: admin,

@@ -175,7 +175,17 @@ export function userResource(
           hint: '留空则不修改密码',
           validate: (v: string) => checkPassword(v, '新密码'),
         },
-        { name: 'group_id', label: '角色', kind: 'select', multiple: true, required: true, options: groupOptions },
+        {
+          name: 'group_id',
+          label: '角色',
+          kind: 'select',
+          multiple: true,
+          required: true,
+          options: groupOptions,
+          // 超级管理员 is only a name: a role opens the back office through the permissions granted to
+          // it, and a new site's 超级管理员 holds none (docs/moredoc.md §11); only user 1 needs none.
+          hint: '管理后台的权限按角色授予：在“角色管理”中点角色的“权限”勾选。新站点的“超级管理员”角色还没有任何权限',
+        },
         { name: 'email', label: '邮箱', kind: 'text', validate: (v: string) => checkEmail(v, false) },
         { name: 'realname', label: '真实姓名', kind: 'text', maxLength: 64, half: true, modes: ['edit'] },
         {
