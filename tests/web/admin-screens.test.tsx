@@ -258,6 +258,28 @@ describe('role permissions', { timeout: 20_000 }, () => {
     await waitFor(() => expect(toasts.value.some((t) => t.title === '权限已保存')).toBe(true));
   });
 
+  it('grants every permission of the site with 全选', async () => {
+    const { fetchMock, sheet } = await openPermissionSheet([21]);
+    await sheet.findByText('已选 1 项权限', { exact: false });
+    await userEvent.click(sheet.getByRole('button', { name: '全选' }));
+    expect(sheet.getByText('已选 5 项权限', { exact: false })).toBeTruthy();
+    await userEvent.click(sheet.getByRole('button', { name: '保存权限' }));
+    await waitFor(() => expect(requests(fetchMock, 'PUT', '/api/v1/group/permission')).toHaveLength(1));
+    const body = JSON.parse(String(requests(fetchMock, 'PUT', '/api/v1/group/permission')[0]?.[1]?.body)) as {
+      permission_id: number[];
+    };
+    expect([...body.permission_id].sort()).toEqual([11, 12, 13, 21, 31]);
+  });
+
+  it('clears every box with 全不选, and the sheet then keeps them on Escape', async () => {
+    const { sheet } = await openPermissionSheet([11, 21]);
+    await sheet.findByText('已选 2 项权限', { exact: false });
+    await userEvent.click(sheet.getByRole('button', { name: '全不选' }));
+    expect(sheet.getByText('已选 0 项权限', { exact: false })).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByText('设置权限：编辑')).toBeTruthy();
+  });
+
   it('keeps the ticked permissions on a click beside the sheet or Escape; untouched, Escape closes it', async () => {
     const { fetchMock, sheet } = await openPermissionSheet([21]);
     await sheet.findByText('已选 1 项权限', { exact: false });

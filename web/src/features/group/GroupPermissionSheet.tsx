@@ -88,6 +88,16 @@ function GrantEditor({
   const known = useMemo(() => new Set(permissions.map((p) => p.id)), [permissions]);
   const [checked, setChecked] = useState<string[]>(() => granted.filter((id) => known.has(id)).map(String));
   const treeData = useMemo(() => permissionTreeData(permissions), [permissions]);
+  // Every row the tree shows: a role that administers the whole site (a new site's 超级管理员
+  // holds nothing, docs/moredoc.md §11) is granted in one click rather than one per service.
+  const everyRow = useMemo(
+    () => treeData.flatMap((service) => (service.children ?? []).map((row) => String(row.value))),
+    [treeData],
+  );
+  const choose = (value: string[]) => {
+    setChecked(value);
+    onEdit();
+  };
   const save = useMutation({
     mutationFn: async (_: void, context) =>
       unwrap(await setGroupPermissions({ group_id: group.id ?? 0, permission_id: grantedIds(checked) }, context)),
@@ -103,15 +113,20 @@ function GrantEditor({
         已选 {grantedIds(checked).length}{' '}
         项权限。勾选一个模块即授予其全部权限（含列表权限，开放对应的管理页面）；这些权限只应授予管理员角色。
       </p>
+      <div className="app-permission-bulk">
+        <Button size="small" onClick={() => choose(everyRow)} disabled={save.isPending}>
+          全选
+        </Button>
+        <Button size="small" onClick={() => choose([])} disabled={save.isPending}>
+          全不选
+        </Button>
+      </div>
       <Tree
         treeData={treeData}
         multiple
         leafOnly
         value={checked}
-        onChange={(value) => {
-          setChecked(Array.isArray(value) ? value.map(String) : []);
-          onEdit();
-        }}
+        onChange={(value) => choose(Array.isArray(value) ? value.map(String) : [])}
         filterTreeNode
         showFilteredOnly
         searchPlaceholder="搜索权限"
