@@ -9,7 +9,7 @@ import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { expectConversionPolling, fakePolling, nextPoll } from './polling';
-import { admin, member, renderApp } from './render-app';
+import { admin, adminPermissions, member, renderApp, settings } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -642,6 +642,30 @@ describe('admin document screens', { timeout: 30_000 }, () => {
       expect(fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/v1/setup/checklist'))).toHaveLength(1),
     );
     await waitFor(() => expect(screen.queryByRole('region', { name: '建站清单' })).toBeNull());
+  });
+
+  it('says on the dashboard that the site is closed, with the way to open it, and nothing while it is open', async () => {
+    const backend = {
+      'GET /api/v1/stats': { status: 200, body: {} },
+      'GET /api/v1/envs': { status: 200, body: { envs: [] } },
+      'GET /api/v1/setup/checklist': { status: 200, body: {} },
+    };
+    renderApp('/admin/dashboard', {
+      user: admin,
+      permissions: adminPermissions,
+      backend,
+      settings: { ...settings, security: { is_close: true } },
+    });
+    const notice = (await screen.findByText(/网站已关闭：访客和普通会员只能看到闭站说明/)).closest(
+      'div',
+    ) as HTMLElement;
+    expect(within(notice).getByRole('link', { name: '前往安全配置开放网站' }).getAttribute('href')).toBe(
+      '/admin/config/security',
+    );
+    cleanup();
+    renderApp('/admin/dashboard', { user: admin, permissions: adminPermissions, backend });
+    expect(await screen.findByRole('region', { name: '文档转换组件' })).toBeTruthy();
+    expect(screen.queryByText(/网站已关闭/)).toBeNull();
   });
 
   it('shows the converters of this install on the dashboard', async () => {

@@ -1,7 +1,7 @@
-// `/admin` and `/admin/dashboard`: for admins, the checklist of what a new site still lacks,
-// what waits for review or handling, the site's figures and the document converters of this
-// install (each with its permission) and shortcuts to the screens they may open; for everybody
-// else, a plain welcome.
+// `/admin` and `/admin/dashboard`: for admins, a word that the site is closed while it is, the
+// checklist of what a new site still lacks, what waits for review or handling, the site's figures
+// and the document converters of this install (each with its permission) and shortcuts to the
+// screens they may open; for everybody else, a plain welcome.
 import { grpcPermissionPath, isAdmin, SUPER_USER_ID } from '../../../../shared/permissions';
 import { ConverterStatus } from '../../features/dashboard/ConverterStatus';
 import { DashboardFigures, STATS_PERMISSION } from '../../features/dashboard/DashboardFigures';
@@ -9,6 +9,7 @@ import { DashboardShortcuts } from '../../features/dashboard/DashboardShortcuts'
 import { MemberWelcome } from '../../features/dashboard/MemberWelcome';
 import { PendingWork } from '../../features/dashboard/PendingWork';
 import { SETUP_CHECKLIST_PERMISSION, SetupChecklist } from '../../features/dashboard/SetupChecklist';
+import { SiteClosedNotice } from '../../features/dashboard/SiteClosedNotice';
 import { usePermissionCheck, useSession } from '../../features/session/use-session';
 import { hasAdminScreen } from './screens';
 
@@ -20,6 +21,7 @@ export function AdminDashboardPage() {
     <div className="app-admin-dashboard">
       <h1 className="app-admin-page__title">控制面板</h1>
       <p className="app-admin-dashboard__welcome">欢迎回来，{user?.username}。</p>
+      <SiteClosedNotice />
       {holds(SETUP_CHECKLIST_PERMISSION) && <SetupChecklist />}
       <PendingWork />
       {holds(STATS_PERMISSION) && <DashboardFigures />}
