@@ -3,7 +3,7 @@
 // XMLHttpRequest), a refused or failed file leaving the others going, the details checked
 // before publishing, and the conversion status of what was published.
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
 import { api } from '../../web/src/api/client';
@@ -11,7 +11,7 @@ import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { fakePolling, nextPoll } from './polling';
-import { member, renderApp, settings, type Backend } from './render-app';
+import { admin, member, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -92,6 +92,28 @@ describe('member upload', { timeout: 20_000 }, () => {
     });
     expect(await screen.findByText('暂时不能上传文档')).toBeTruthy();
     expect(screen.getByText('您没有上传文档的权限')).toBeTruthy();
+  });
+
+  it('says on a site without document categories that none can be chosen yet, before any file is picked', async () => {
+    renderApp('/upload', {
+      user: member,
+      categories: [],
+      backend: { 'GET /api/v1/user/caniuploaddocument': { status: 200, body: {} } },
+    });
+    expect(await screen.findByText('还没有文档分类')).toBeTruthy();
+    expect(screen.getByText('管理员添加文档分类后才能上传文档，请稍后再来。')).toBeTruthy();
+    expect(screen.queryByTestId('document-files')).toBeNull();
+    expect(screen.queryByRole('link', { name: '添加文档分类' })).toBeNull();
+    cleanup();
+    // Whoever may add one is sent there.
+    renderApp('/upload', {
+      user: admin,
+      permissions: [{ id: 1, method: 'GRPC', path: '/api.v1.CategoryAPI/ListCategory', title: '查看分类列表' }],
+      categories: [],
+      backend: { 'GET /api/v1/user/caniuploaddocument': { status: 200, body: {} } },
+    });
+    expect(await screen.findByText('每篇文档都要选择分类，请先添加文档分类再上传。')).toBeTruthy();
+    expect(screen.getByRole('link', { name: '添加文档分类' }).getAttribute('href')).toBe('/admin/document/category');
   });
 
   it('uploads several files with a progress bar each; refused and failed files say why and leave the others going', async () => {

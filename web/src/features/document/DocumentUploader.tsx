@@ -31,6 +31,8 @@ import { conversionFailureLine, failedConversionAdvice, isConverting } from './c
 import { documentPath } from './document-links';
 import { creditName } from './DocumentPrice';
 import { useSettings } from '../settings/use-settings';
+import { useSession } from '../session/use-session';
+import { EmptyState } from '../../ui/states';
 import { documentFormatsQuery, uploadDocumentFile } from '../upload/api';
 import {
   checkDetails,
@@ -315,6 +317,23 @@ function uploadFailure(failure: ApiFailure): { reason: string; retryable: boolea
   return { reason: failure.data.message || '上传失败，请稍后再试', retryable };
 }
 
+/** What the upload says while the site has no document category, and who can add one. */
+function NoCategory() {
+  const canAdd = useSession().allowPages.includes('/admin/document/category');
+  return (
+    <section className="app-panel">
+      <EmptyState
+        title="还没有文档分类"
+        description={
+          canAdd ? '每篇文档都要选择分类，请先添加文档分类再上传。' : '管理员添加文档分类后才能上传文档，请稍后再来。'
+        }
+      >
+        {canAdd && <Link to="/admin/document/category">添加文档分类</Link>}
+      </EmptyState>
+    </section>
+  );
+}
+
 export function DocumentUploader({ userId }: { userId: number }) {
   const settings = useSettings();
   const credits = creditName(settings);
@@ -456,6 +475,9 @@ export function DocumentUploader({ userId }: { userId: number }) {
   const maxMb = uploadLimitBytes(settings.security?.max_document_size) / 1024 / 1024;
   const reward = uploadRewardNote(settings);
   const offered = formats.data ?? DOCUMENT_EXTENSIONS;
+  // Every document needs a category: on a site without one, a file picked would be sent for
+  // nothing, its 发布 refused for want of a category that cannot be chosen.
+  if (tree.length === 0) return <NoCategory />;
   return (
     <div className="app-upload">
       <section className="app-panel">
