@@ -14,7 +14,7 @@ export function SiteClosedNotice() {
         type="warning"
         description={
           <>
-            网站已关闭：访客和普通会员只能看到闭站说明，只有管理员可以登录。{' '}
+            网站已关闭：访客和普通会员只能看到闭站说明，只有管理员可以登录。
             <Link to="/admin/config/security">前往安全配置开放网站</Link>
           </>
         }
