@@ -388,6 +388,34 @@ describe('accessibility (axe-core)', () => {
     expect(found).toEqual([]);
   }, 120_000);
 
+  it("leaves none of the reader's toolbar buttons to review: each is named, its face an icon or words", async () => {
+    // A sign alone (−, ↑) is text whose contrast axe cannot judge: it asks for a review ("needs review").
+    const page = await checkedPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openScreen(page, documentPath, 'load');
+    await page.getByRole('button', { name: '查找' }).click();
+    await page.getByRole('searchbox', { name: '查找文档中的文字' }).fill('图书');
+    await page.keyboard.press('Enter');
+    await page.getByRole('list', { name: '查找结果' }).getByRole('button').first().waitFor();
+    const toReview = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (
+              context: object,
+              options: object,
+            ) => Promise<{ incomplete: { id: string; nodes: { target: string[]; html: string }[] }[] }>;
+          };
+        }
+      ).axe;
+      const found = await axe.run({ include: [['.app-reader__toolbar']] }, { resultTypes: ['incomplete'] });
+      return found.incomplete.flatMap((rule) =>
+        rule.nodes.filter((node) => node.html.includes('semi-button')).map((node) => `${rule.id}: ${node.html}`),
+      );
+    });
+    expect(toReview).toEqual([]);
+  }, 60_000);
+
   it('finds nothing on /vip and its checkout while membership is on sale', async () => {
     await setConfig(site.backendUrl, await login(site.backendUrl, 'admin', site.adminPassword), {
       'vip.enable': 'true',

@@ -13,6 +13,7 @@
 export type { IconProps } from './icon/decorative';
 export { default as IconAlertCircle } from './icon/IconAlertCircle';
 export { default as IconAlertTriangle } from './icon/IconAlertTriangle';
+export { default as IconArrowDown } from './icon/IconArrowDown';
 export { default as IconArrowUp } from './icon/IconArrowUp';
 export { default as IconBell } from './icon/IconBell';
 export { default as IconChevronDown } from './icon/IconChevronDown';
@@ -34,6 +35,7 @@ export { default as IconInfoCircle } from './icon/IconInfoCircle';
 export { default as IconKey } from './icon/IconKey';
 export { default as IconMail } from './icon/IconMail';
 export { default as IconMenu } from './icon/IconMenu';
+export { default as IconMinus } from './icon/IconMinus';
 export { default as IconOrderedList } from './icon/IconOrderedList';
 export { default as IconPlus } from './icon/IconPlus';
 export { default as IconRefresh } from './icon/IconRefresh';

@@ -20,6 +20,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { Document } from '../../../../shared/types/document';
+import { IconClose, IconMinus, IconPlus } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { AdSlot } from '../advertisement/AdSlot';
 import { useSession } from '../session/use-session';
@@ -516,14 +517,23 @@ export function DocumentPages({
           )}
         </form>
         <span className="app-reader__zoom">
-          <Button size="small" onClick={() => zoomByButton(-1)} disabled={zoom <= MIN_ZOOM} aria-label="缩小">
-            −
-          </Button>
+          {/* Icons, not the signs − and +: a sign alone is text whose contrast axe cannot judge. */}
+          <Button
+            size="small"
+            icon={<IconMinus />}
+            onClick={() => zoomByButton(-1)}
+            disabled={zoom <= MIN_ZOOM}
+            aria-label="缩小"
+          />
           {/* A status (which may be named, as a <span> may not): the new size is said as it changes. */}
           <output className="app-reader__zoom-value" aria-label="缩放比例">{`${Math.round(zoom * 100)}%`}</output>
-          <Button size="small" onClick={() => zoomByButton(1)} disabled={zoom >= MAX_ZOOM} aria-label="放大">
-            +
-          </Button>
+          <Button
+            size="small"
+            icon={<IconPlus />}
+            onClick={() => zoomByButton(1)}
+            disabled={zoom >= MAX_ZOOM}
+            aria-label="放大"
+          />
           <Button size="small" onClick={() => setZoom(FIT_WIDTH)} aria-pressed={zoom === FIT_WIDTH}>
             适合宽度
           </Button>
@@ -563,9 +573,13 @@ export function DocumentPages({
             <Button size="small" theme="solid" onClick={() => answerResume(resumeAt)}>
               继续阅读（第 {resumeAt} 页）
             </Button>
-            <Button size="small" theme="borderless" onClick={() => answerResume()} aria-label="不用了">
-              ×
-            </Button>
+            <Button
+              size="small"
+              theme="borderless"
+              icon={<IconClose />}
+              onClick={() => answerResume()}
+              aria-label="不用了"
+            />
           </p>
         )}
         {copyRefusal && (

@@ -5,6 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { FoundLine } from '../../../../shared/types/document';
+import { IconArrowDown, IconArrowUp } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { findInDocumentQuery } from './page-text-api';
 
@@ -128,12 +129,20 @@ export function FindInDocument({
           maxLength={100}
           autoFocus
         />
-        <Button size="small" onClick={() => step(-1)} disabled={!hits.length} aria-label="上一处">
-          ↑
-        </Button>
-        <Button size="small" onClick={() => step(1)} disabled={!hits.length} aria-label="下一处">
-          ↓
-        </Button>
+        <Button
+          size="small"
+          icon={<IconArrowUp />}
+          onClick={() => step(-1)}
+          disabled={!hits.length}
+          aria-label="上一处"
+        />
+        <Button
+          size="small"
+          icon={<IconArrowDown />}
+          onClick={() => step(1)}
+          disabled={!hits.length}
+          aria-label="下一处"
+        />
         <Button size="small" onClick={onClose}>
           关闭
         </Button>
