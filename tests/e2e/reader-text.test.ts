@@ -295,6 +295,42 @@ describe('page thumbnails', () => {
   });
 });
 
+describe('on a phone', () => {
+  /** The controls of `scope` that are shown, each as its name and its box (CSS pixels). */
+  async function controlsIn(page: Page, scope: string) {
+    return page.locator(scope).evaluateAll((parts) =>
+      parts.flatMap((part) =>
+        [...part.querySelectorAll<HTMLElement>('button, a[href], input')]
+          .filter((control) => control.getClientRects().length > 0)
+          .map((control) => {
+            const box = control.getBoundingClientRect();
+            const name = control.getAttribute('aria-label') || control.textContent?.trim() || control.tagName;
+            return { name, top: Math.round(box.top), width: box.width, height: box.height };
+          }),
+      ),
+    );
+  }
+
+  it('gives every control the reader acts with 40 px each way, in a toolbar of two rows', async () => {
+    const member = await registerMember(site.backendUrl);
+    const page = await openReader(VIEWPORTS[1], readerPath(), member.token);
+    const rows = new Set((await controlsIn(page, '.app-reader__toolbar')).map((control) => control.top));
+    expect(rows.size).toBe(2);
+
+    await page.getByRole('button', { name: '查找' }).click();
+    await page.getByRole('searchbox', { name: '查找文档中的文字' }).fill('beacon');
+    await page.keyboard.press('Enter');
+    await page.getByRole('list', { name: '查找结果' }).getByRole('button').first().waitFor();
+    await page.getByRole('button', { name: '下载全文（5 魔豆）' }).waitFor();
+    const controls = await controlsIn(page, '.app-reader__toolbar, .app-preview-end, .app-download-bar');
+    expect(controls.map((control) => control.name)).toEqual(
+      expect.arrayContaining(['缩小', '放大', '上一处', '下一处', '关闭', '下载全文（5 魔豆）']),
+    );
+    const small = controls.filter((control) => control.width < 40 || control.height < 40);
+    expect(small).toEqual([]);
+  });
+});
+
 describe('resume reading', () => {
   it('offers a member the page they read last, in another browser too', async () => {
     const member = await registerMember(site.backendUrl);

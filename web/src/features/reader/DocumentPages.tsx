@@ -516,6 +516,17 @@ export function DocumentPages({
             </span>
           )}
         </form>
+        <Button id="reader-find" size="small" onClick={() => setFinding((open) => !open)} aria-expanded={finding}>
+          查找
+        </Button>
+        <Button
+          id="reader-thumbnails"
+          size="small"
+          onClick={() => (thumbnails ? closeThumbnails() : openThumbnails())}
+          aria-expanded={thumbnails}
+        >
+          缩略图
+        </Button>
         <span className="app-reader__zoom">
           {/* Icons, not the signs − and +: a sign alone is text whose contrast axe cannot judge. */}
           <Button
@@ -538,17 +549,6 @@ export function DocumentPages({
             适合宽度
           </Button>
         </span>
-        <Button id="reader-find" size="small" onClick={() => setFinding((open) => !open)} aria-expanded={finding}>
-          查找
-        </Button>
-        <Button
-          id="reader-thumbnails"
-          size="small"
-          onClick={() => (thumbnails ? closeThumbnails() : openThumbnails())}
-          aria-expanded={thumbnails}
-        >
-          缩略图
-        </Button>
         <Button size="small" onClick={toggleFullscreen}>
           {fullscreen ? '退出全屏' : '全屏'}
         </Button>
