@@ -303,7 +303,8 @@ describe('on a phone', () => {
         [...part.querySelectorAll<HTMLElement>('button, a[href], input')]
           .filter((control) => control.getClientRects().length > 0)
           .map((control) => {
-            const box = control.getBoundingClientRect();
+            // A radio button is touched by its label.
+            const box = (control.closest('label') ?? control).getBoundingClientRect();
             const name = control.getAttribute('aria-label') || control.textContent?.trim() || control.tagName;
             return { name, top: Math.round(box.top), width: box.width, height: box.height };
           }),
@@ -322,9 +323,13 @@ describe('on a phone', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('list', { name: '查找结果' }).getByRole('button').first().waitFor();
     await page.getByRole('button', { name: '下载全文（5 魔豆）' }).waitFor();
-    const controls = await controlsIn(page, '.app-reader__toolbar, .app-preview-end, .app-download-bar');
+    await page.getByRole('button', { name: '举报' }).click();
+    const controls = await controlsIn(
+      page,
+      '.app-reader__toolbar, .app-preview-end, .app-download-bar, .app-rating, .app-doc-actions',
+    );
     expect(controls.map((control) => control.name)).toEqual(
-      expect.arrayContaining(['缩小', '放大', '上一处', '下一处', '关闭', '下载全文（5 魔豆）']),
+      expect.arrayContaining(['缩小', '放大', '上一处', '下一处', '关闭', '下载全文（5 魔豆）', '评 5 星', '提交举报']),
     );
     const small = controls.filter((control) => control.width < 40 || control.height < 40);
     expect(small).toEqual([]);
