@@ -315,8 +315,17 @@ describe('on a phone', () => {
   it('gives every control the reader acts with 40 px each way, in a toolbar of two rows', async () => {
     const member = await registerMember(site.backendUrl);
     const page = await openReader(VIEWPORTS[1], readerPath(), member.token);
-    const rows = new Set((await controlsIn(page, '.app-reader__toolbar')).map((control) => control.top));
-    expect(rows.size).toBe(2);
+    const rows = async () =>
+      new Set((await controlsIn(page, '.app-reader__toolbar')).map((control) => control.top)).size;
+    expect(await rows()).toBe(2);
+    // A page out of range is said below the controls, which keep their two rows.
+    await page.getByRole('spinbutton', { name: '跳转到页码' }).fill('99');
+    await page.keyboard.press('Enter');
+    const outOfRange = page.getByRole('alert').filter({ hasText: `页码应在 1 到 ${PAGES} 之间` });
+    await outOfRange.waitFor();
+    expect(await rows()).toBe(2);
+    const lowest = Math.max(...(await controlsIn(page, '.app-reader__toolbar')).map((c) => c.top + c.height));
+    expect((await outOfRange.boundingBox())!.y).toBeGreaterThanOrEqual(lowest);
 
     await page.getByRole('button', { name: '查找' }).click();
     await page.getByRole('searchbox', { name: '查找文档中的文字' }).fill('beacon');

@@ -510,11 +510,6 @@ export function DocumentPages({
           <Button htmlType="submit" size="small">
             跳转
           </Button>
-          {jumpError && (
-            <span id="reader-jump-error" className="app-reader__jump-error" role="alert">
-              {jumpError}
-            </span>
-          )}
         </form>
         <Button id="reader-find" size="small" onClick={() => setFinding((open) => !open)} aria-expanded={finding}>
           查找
@@ -552,6 +547,12 @@ export function DocumentPages({
         <Button size="small" onClick={toggleFullscreen}>
           {fullscreen ? '退出全屏' : '全屏'}
         </Button>
+        {/* Below the controls, on a line of its own: beside the page box it pushed them onto a third row on a phone. */}
+        {jumpError && (
+          <p id="reader-jump-error" className="app-reader__jump-error" role="alert">
+            {jumpError}
+          </p>
+        )}
         {finding && doc.id && (
           <FindInDocument
             documentId={doc.id}
