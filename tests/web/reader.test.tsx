@@ -435,6 +435,25 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect([pages(), zoom()]).toEqual(['100%', '100%']);
   });
 
+  it('offers 全屏 only where the browser can show the reader in full screen (not an iPhone)', async () => {
+    // happy-dom, as an iPhone's Safari, has no full screen for an element.
+    expect(document.fullscreenEnabled).not.toBe(true);
+    const first = renderApp('/library/7/42', { backend: backend() });
+    await screen.findByRole('img', { name: '第 1 页' });
+    expect(screen.getByRole('button', { name: '缩略图' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '全屏' })).toBeNull();
+    first.unmount();
+
+    Object.defineProperty(document, 'fullscreenEnabled', { value: true, configurable: true });
+    try {
+      renderApp('/library/7/42', { backend: backend() });
+      await screen.findByRole('img', { name: '第 1 页' });
+      expect(screen.getByRole('button', { name: '全屏' })).toBeTruthy();
+    } finally {
+      Reflect.deleteProperty(document, 'fullscreenEnabled');
+    }
+  });
+
   it('turns pages with the arrow keys, but not while typing in a field', async () => {
     renderApp('/library/7/42', { backend: backend({}, {}, true), user: member });
     await screen.findByText('当前第 1 页，共 8 页');

@@ -15,6 +15,7 @@ import {
   useLayoutEffect,
   useRef,
   useState,
+  useSyncExternalStore,
   type ClipboardEvent,
   type FormEvent,
   type ReactNode,
@@ -45,6 +46,19 @@ const MIN_ZOOM = ZOOM_STEPS[0];
 const MAX_ZOOM = ZOOM_STEPS[ZOOM_STEPS.length - 1] ?? FIT_WIDTH;
 /** An advertisement place between pages, every this many pages. */
 const AD_EVERY = 5;
+
+/**
+ * Whether this browser shows an element in full screen: not an iPhone's Safari, where 全屏 did
+ * nothing. Rendered by the gateway (no browser there) and hydrated as offered, then as it is.
+ */
+const noChange = () => () => undefined;
+function useFullscreenEnabled(): boolean {
+  return useSyncExternalStore(
+    noChange,
+    () => document.fullscreenEnabled === true,
+    () => true,
+  );
+}
 
 /**
  * The image's own `width / height` where it differs from the box's shape by more than 1 %
@@ -201,6 +215,7 @@ export function DocumentPages({
   const [jump, setJump] = useState('');
   const [jumpError, setJumpError] = useState<string>();
   const [fullscreen, setFullscreen] = useState(false);
+  const fullscreenEnabled = useFullscreenEnabled();
   const [finding, setFinding] = useState(startWords !== '');
   const [thumbnails, setThumbnails] = useState(false);
   const { user } = useSession();
@@ -544,9 +559,11 @@ export function DocumentPages({
             适合宽度
           </Button>
         </span>
-        <Button size="small" onClick={toggleFullscreen}>
-          {fullscreen ? '退出全屏' : '全屏'}
-        </Button>
+        {fullscreenEnabled && (
+          <Button size="small" onClick={toggleFullscreen}>
+            {fullscreen ? '退出全屏' : '全屏'}
+          </Button>
+        )}
         {/* Below the controls, on a line of its own: beside the page box it pushed them onto a third row on a phone. */}
         {jumpError && (
           <p id="reader-jump-error" className="app-reader__jump-error" role="alert">
