@@ -343,6 +343,16 @@ describe('on a phone', () => {
     const small = controls.filter((control) => control.width < 40 || control.height < 40);
     expect(small).toEqual([]);
   });
+
+  it("gives a visitor's links to the login 40 px each way, as the controls they stand for", async () => {
+    const page = await openReader(VIEWPORTS[1]);
+    await page.getByRole('link', { name: '登录后下载全文' }).waitFor();
+    const controls = await controlsIn(page, '.app-rating, .app-doc-actions, .app-preview-end');
+    expect(controls.map((control) => control.name)).toEqual(
+      expect.arrayContaining(['登录后评分', '登录后收藏或举报', '登录后下载全文']),
+    );
+    expect(controls.filter((control) => control.width < 40 || control.height < 40)).toEqual([]);
+  });
 });
 
 describe('resume reading', () => {
