@@ -223,6 +223,49 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: '立即支付' })).toBeTruthy();
   });
 
+  /** The transfer step's sentence after the order number, as the member reads it. */
+  const transferEffect = async () =>
+    (await screen.findByText(pending.order_no!, { selector: 'strong' })).closest('p')?.textContent;
+
+  it('says a transfer confirmed makes a member without VIP one at once', async () => {
+    renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
+      user: member,
+      settings: onSale,
+      backend: {
+        'GET /api/v1/order': {
+          status: 200,
+          body: { ...pending, provider: 'manual', instructions: '请转账至 招商银行 6225' },
+        },
+        'GET /api/v1/vip': { status: 200, body: {} },
+      },
+    });
+    expect(await transferEffect()).toBe(`转账备注请填写订单号 ${pending.order_no}，管理员确认收款后会员即刻生效。`);
+  });
+
+  it('says to a member whose VIP runs that a transfer confirmed adds the days after its end, and until when', async () => {
+    renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
+      user: member,
+      settings: onSale,
+      backend: {
+        'GET /api/v1/order': {
+          status: 200,
+          body: { ...pending, provider: 'manual', instructions: '请转账至 招商银行 6225' },
+        },
+        'GET /api/v1/vip': {
+          status: 200,
+          body: { user_id: 2, active: true, plan_title: '月度会员', end_at: '2099-03-04T05:06:07Z' },
+        },
+      },
+    });
+    // 30 days after 2099-03-04 13:06 (Beijing time), as the backend's extendVip adds them.
+    await waitFor(async () =>
+      expect(await transferEffect()).toBe(
+        `转账备注请填写订单号 ${pending.order_no}，管理员确认收款后，会员有效期顺延 30 天，至 2099-04-03 13:06。`,
+      ),
+    );
+    expect(screen.queryByText(/即刻生效/)).toBeNull();
+  });
+
   it('offers no 更换支付方式 for a transfer when the transfer is the only way of paying', async () => {
     renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
       user: member,

@@ -38,20 +38,24 @@ import './order.css';
 /** How often a pending order is asked for (the backend asks the provider at most every 5 s). */
 const POLL_MS = 3000;
 const DATE = 'YYYY-MM-DD HH:mm';
+const DAY_MS = 24 * 3600_000;
 
 /** Phones get Alipay's wap page and WeChat Pay's H5 page instead of the computer flows. */
 function isPhone(): boolean {
   return /Android|iPhone|iPad|iPod|Mobile|HarmonyOS/i.test(navigator.userAgent);
 }
 
-/** Whether the days still to be paid follow a VIP period that is still running (asked afresh, only then). */
-function useExtendsRunningVip(toPay: boolean): boolean {
+/**
+ * The end of the VIP period still running that the days to be paid follow (asked afresh, only then);
+ * undefined when there is none: the backend then starts them when the order is paid.
+ */
+function useRunningVipEnd(toPay: boolean): string | undefined {
   const vip = useQuery({ ...myVipQuery(), enabled: toPay });
-  return toPay && vip.data?.active === true;
+  return toPay && vip.data?.active === true ? (vip.data.end_at ?? undefined) : undefined;
 }
 
 function OrderSummary({ title, days, amount, order }: { title: string; days: number; amount: number; order?: Order }) {
-  const extendsVip = useExtendsRunningVip((order?.status ?? OrderStatus.Pending) === OrderStatus.Pending);
+  const extendsVip = useRunningVipEnd((order?.status ?? OrderStatus.Pending) === OrderStatus.Pending) !== undefined;
   return (
     <dl className="app-checkout__summary">
       <dt>会员套餐</dt>
@@ -141,8 +145,23 @@ function Waiting({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * What the member gets when an admin confirms the transfer: the days start then, or follow the VIP
+ * still running, as the backend's extendVip adds them (its end as it stands now, plus the days).
+ */
+function TransferEffect({ days }: { days: number }) {
+  const runningEnd = useRunningVipEnd(true);
+  if (runningEnd === undefined) return <>管理员确认收款后会员即刻生效。</>;
+  const until = formatDate(Date.parse(runningEnd) + days * DAY_MS, DATE);
+  return (
+    <>
+      管理员确认收款后，会员有效期顺延 {days} 天，至 {until}。
+    </>
+  );
+}
+
 /** What the chosen provider asked of the member (the redirect has left the page already). */
-function PaymentStep({ payment, orderNo }: { payment: PayOrderReply; orderNo: string }) {
+function PaymentStep({ payment, orderNo, days }: { payment: PayOrderReply; orderNo: string; days: number }) {
   if (payment.code_url) {
     return (
       <>
@@ -156,7 +175,7 @@ function PaymentStep({ payment, orderNo }: { payment: PayOrderReply; orderNo: st
       <>
         <p className="app-checkout__instructions">{payment.instructions}</p>
         <p>
-          转账备注请填写订单号 <strong>{orderNo}</strong>，管理员确认收款后会员即刻生效。
+          转账备注请填写订单号 <strong>{orderNo}</strong>，<TransferEffect days={days} />
         </p>
         {payment.order?.expires_at && (
           <p className="app-checkout__deadline">
@@ -356,7 +375,7 @@ function OrderCheckout({
         <OrderResult order={data} />
       ) : submitted && !switching ? (
         <>
-          <PaymentStep payment={submitted} orderNo={orderNo} />
+          <PaymentStep payment={submitted} orderNo={orderNo} days={data.days ?? 0} />
           <div className="app-checkout__actions">
             {providers.length > 1 && <Button onClick={() => setSwitching(true)}>更换支付方式</Button>}
             {cancelButton()}
