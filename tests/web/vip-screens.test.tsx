@@ -655,6 +655,36 @@ describe('admin screens', { timeout: 30_000 }, () => {
     expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({ id: 11, reason: '转账已到账' });
   });
 
+  it("/admin/order names the times of an order's detail alike, 关闭时间 with its reason included", async () => {
+    renderApp('/admin/order', {
+      user: admin,
+      permissions: [perm(1, 'OrderAPI', 'ListOrder')],
+      backend: {
+        'GET /api/v1/order/list': {
+          status: 200,
+          body: {
+            total: 1,
+            order: [
+              { ...pending, provider: 'manual', status: 2, close_reason: 'timeout', closed_at: '2024-05-01T04:20:30Z' },
+            ],
+          },
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: `订单 ${pending.order_no} 详情` }));
+    const sheet = (await screen.findByText(`订单详情 · ${pending.order_no}`)).closest('.semi-sidesheet') as HTMLElement;
+    const labels = [...sheet.querySelectorAll('dt')].map((dt) => dt.textContent);
+    expect(labels.filter((label) => /时间|期限/.test(label ?? ''))).toEqual([
+      '下单时间',
+      '支付期限',
+      '支付时间',
+      '关闭时间',
+      '退款时间',
+    ]);
+    const closedAt = [...sheet.querySelectorAll('dt')].find((dt) => dt.textContent === '关闭时间');
+    expect(closedAt?.nextElementSibling?.textContent).toMatch(/^2024-05-01 12:20.*（超时未支付）$/);
+  });
+
   it("/admin/order closes an order's detail with Escape and gives the keyboard back to 详情", async () => {
     renderApp('/admin/order', {
       user: admin,

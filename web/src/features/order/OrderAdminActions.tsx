@@ -82,7 +82,7 @@ function OrderDetailSheet({ order, onClose }: { order: Order; onClose: () => voi
     ['支付期限', when(order.expires_at)],
     ['支付时间', when(order.paid_at)],
     [
-      '关闭',
+      '关闭时间',
       order.closed_at
         ? `${when(order.closed_at)}（${optionLabel(closeReasonOptions, order.close_reason ?? '', order.close_reason ?? '')}）`
         : '-',
