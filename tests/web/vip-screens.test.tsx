@@ -266,6 +266,52 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(screen.queryByText(/即刻生效/)).toBeNull();
   });
 
+  it('goes back from 更换支付方式 to the transfer instructions without paying again', async () => {
+    const { fetchMock } = openOrder({ provider: 'manual', instructions: '请转账至 招商银行 6225' });
+    expect(await screen.findByText('请转账至 招商银行 6225')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '更换支付方式' }));
+    expect(screen.queryByText('请转账至 招商银行 6225')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '返回线下转账' }));
+    expect(screen.getByText('请转账至 招商银行 6225')).toBeTruthy();
+    expect(screen.getByText('等待管理员确认收款')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '立即支付' })).toBeNull();
+    expect(calls(fetchMock, 'POST', '/api/v1/order/pay')).toHaveLength(0);
+  });
+
+  it('goes back from 更换支付方式 to the WeChat Pay QR code shown before', async () => {
+    const { fetchMock } = renderApp(`/vip/checkout?plan=month`, {
+      user: member,
+      settings: onSale,
+      backend: {
+        'POST /api/v1/order': { status: 200, body: pending },
+        'POST /api/v1/order/pay': {
+          status: 200,
+          body: {
+            order: { ...pending, provider: 'wechat' },
+            provider: 'wechat',
+            code_url: 'weixin://wxpay/bizpayurl?pr=abc',
+          },
+        },
+        'GET /api/v1/order': { status: 200, body: { ...pending, provider: 'wechat' } },
+      },
+    });
+    await userEvent.click(await screen.findByRole('radio', { name: '微信支付' }));
+    await userEvent.click(screen.getByRole('button', { name: '立即支付' }));
+    expect(await screen.findByRole('img', { name: '微信支付二维码' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '更换支付方式' }));
+    expect(screen.getByRole('button', { name: '立即支付' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '返回微信支付' }));
+    expect(await screen.findByRole('img', { name: '微信支付二维码' })).toBeTruthy();
+    expect(calls(fetchMock, 'POST', '/api/v1/order/pay')).toHaveLength(1);
+  });
+
+  it('offers no way back to the instructions of an order past its payment deadline', async () => {
+    openOrder({ provider: 'manual', instructions: '请转账至 招商银行 6225', expires_at: '2024-05-01T02:50:30Z' });
+    await userEvent.click(await screen.findByRole('button', { name: '更换支付方式' }));
+    expect(screen.getByRole('button', { name: '立即支付' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '返回线下转账' })).toBeNull();
+  });
+
   it('offers no 更换支付方式 for a transfer when the transfer is the only way of paying', async () => {
     renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
       user: member,

@@ -362,6 +362,17 @@ function OrderCheckout({
     (order.data?.provider === 'manual' && order.data.instructions
       ? { order: order.data, provider: 'manual', instructions: order.data.instructions }
       : undefined);
+  // 更换支付方式 can be undone while the step shown before still holds: a QR code or a transfer's
+  // instructions are good until the order's payment deadline (WeChat Pay is given it as time_expire).
+  const [canGoBack, setCanGoBack] = useState(false);
+  const switchAway = (step: PayOrderReply, expiresAt: string | undefined) => {
+    setCanGoBack(Boolean(step.code_url || step.instructions) && (!expiresAt || Date.parse(expiresAt) > Date.now()));
+    setSwitching(true);
+  };
+  const back =
+    switching && canGoBack && submitted
+      ? `返回${optionLabel(paymentProviderOptions, submitted.provider ?? '')}`
+      : undefined;
   const wasPending = useRef(true);
   useEffect(() => {
     if (status === OrderStatus.Paid && wasPending.current) void refreshAfterPaid(client);
@@ -377,7 +388,9 @@ function OrderCheckout({
         <>
           <PaymentStep payment={submitted} orderNo={orderNo} days={data.days ?? 0} />
           <div className="app-checkout__actions">
-            {providers.length > 1 && <Button onClick={() => setSwitching(true)}>更换支付方式</Button>}
+            {providers.length > 1 && (
+              <Button onClick={() => switchAway(submitted, data.expires_at)}>更换支付方式</Button>
+            )}
             {cancelButton()}
           </div>
         </>
@@ -402,6 +415,7 @@ function OrderCheckout({
             >
               立即支付
             </Button>
+            {back && <Button onClick={() => setSwitching(false)}>{back}</Button>}
             {cancelButton('large')}
           </div>
         </>
