@@ -634,6 +634,32 @@ describe('member profile screen', () => {
     expect(open('修改失败')).toBe(0);
   });
 
+  it('shows one 修改成功 when the profile is saved twice in a row', async () => {
+    let saves = 0;
+    renderApp('/member/profile', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'PUT /api/v1/user/profile': () => {
+          saves += 1;
+          return { status: 200, body: {} };
+        },
+      },
+    });
+    const open = (title: string) => {
+      for (const t of toasts.value) pauseToast(t.id);
+      return toasts.value.filter((t) => t.open && t.title === title).length;
+    };
+    await userEvent.type(await screen.findByLabelText('个性签名'), '热爱阅读');
+    await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
+    await waitFor(() => expect(open('修改成功')).toBe(1));
+    const first = toasts.value.find((t) => t.title === '修改成功')?.id;
+    await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '修改成功' && t.id !== first)).toBe(true));
+    expect(saves).toBe(2);
+    expect(open('修改成功')).toBe(1);
+  });
+
   it('shows the fields as saved, without the spaces typed around them', async () => {
     renderApp('/member/profile', {
       user: member,

@@ -137,8 +137,16 @@ export function clearToasts(): void {
   toasts.value = [];
 }
 
+/**
+ * A success toast replaces an open one that says the same (title and message): 修改成功 of a profile
+ * saved twice shows once, as a failure repeated does (failure-toast.ts), while 修改成功 of the profile
+ * and of the password, which say different things, stand side by side.
+ */
+const successKey = (title: string, description?: string) => `success:${title}:${description ?? ''}`;
+
 export const toast = {
-  success: (title: string, description?: string) => addToast({ title, description, color: 'success' }),
+  success: (title: string, description?: string) =>
+    addToast({ title, description, color: 'success', key: successKey(title, description) }),
   info: (title: string, description?: string) => addToast({ title, description, color: 'info' }),
   warning: (title: string, description?: string) => addToast({ title, description, color: 'warning' }),
   error: (title: string, description?: string) => addToast({ title, description, color: 'error' }),
