@@ -14,6 +14,49 @@ export interface MailMessage {
 /** What a visitor or member is told when the SMTP server refuses or fails (the reason goes to the log). */
 const SEND_FAILED = '邮件发送失败，请稍后再试或联系管理员';
 
+/** What nodemailer puts on the error it throws (`code` its own, `originalCode` the socket's). */
+interface SmtpError {
+  message?: string;
+  code?: string;
+  originalCode?: string;
+  response?: string;
+}
+
+const CONNECT_FAILURES: Record<string, string> = {
+  ECONNREFUSED: '连接被拒绝',
+  ETIMEDOUT: '连接超时',
+  EHOSTUNREACH: '主机不可达',
+  ENETUNREACH: '网络不可达',
+  ECONNRESET: '连接被对方断开',
+};
+
+/**
+ * The admin's reason for a failed test mail, in Chinese for the common causes (the server cannot be
+ * reached, its name does not resolve, it refuses the account, TLS fails); the SMTP server's own
+ * answer stays as the detail where it has one, and what is not recognised is given as nodemailer says it.
+ */
+function failureReason(error: unknown, host: string, port: number): string {
+  const e = (error ?? {}) as SmtpError;
+  const server = `${host}:${port}`;
+  const connect =
+    CONNECT_FAILURES[e.originalCode ?? ''] ?? (e.code === 'ETIMEDOUT' ? CONNECT_FAILURES.ETIMEDOUT : undefined);
+  if (connect) return `无法连接邮件服务器 ${server}（${connect}）`;
+  if (e.code === 'ETLS' || e.originalCode?.startsWith('ERR_SSL')) {
+    return `与邮件服务器 ${server} 建立 TLS 加密连接失败，请检查端口与 TLS 设置是否匹配`;
+  }
+  const answer = e.response ? `（服务器答复：${e.response}）` : '';
+  switch (e.code) {
+    case 'EDNS':
+      return `找不到邮件服务器 ${host}（域名无法解析）`;
+    case 'ENOAUTH':
+      return `邮件服务器 ${server} 要求登录，请填写账号的密码`;
+    case 'EAUTH':
+      return `邮件服务器 ${server} 拒绝登录，请检查账号和密码${answer}`;
+    default:
+      return e.message ?? String(error);
+  }
+}
+
 export class Mailer {
   constructor(private readonly settings: ConfigStore) {}
 
@@ -57,7 +100,7 @@ export class Mailer {
         html: mail.html,
       });
     } catch (error) {
-      if (opts.withReason) throw unavailable(`邮件发送失败：${(error as Error).message}`);
+      if (opts.withReason) throw unavailable(`邮件发送失败：${failureReason(error, cfg.str('email', 'host'), port)}`);
       const failed = unavailable(SEND_FAILED);
       failed.cause = error;
       throw failed;

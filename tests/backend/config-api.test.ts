@@ -572,15 +572,33 @@ describe('UpdateConfig', () => {
         'email.test_email': 'ops@example.com',
       });
       expect((await smtp.next(since)).to).toEqual(['ops@example.com']);
+      const closed = smtp.port;
       await smtp.close();
       smtp = null;
       const row = await configRow('email', 'from_name');
       const failed = await admin('PUT', '/api/v1/config', { body: { config: [{ id: row.id, value: '文库' }] } });
       expect(failed.status).toBe(503);
-      expect(failed.body.message).toMatch(/^邮件发送失败：/);
+      // The common causes in Chinese, not nodemailer's `connect ECONNREFUSED 127.0.0.1:…`.
+      expect(failed.body.message).toBe(`邮件发送失败：无法连接邮件服务器 127.0.0.1:${closed}（连接被拒绝）`);
+
+      // TLS asked of a server that speaks plain SMTP.
+      smtp = await startSmtpSink();
+      const [port, tls] = [await configRow('email', 'port'), await configRow('email', 'is_tls')];
+      const mismatched = await admin('PUT', '/api/v1/config', {
+        body: {
+          config: [
+            { id: port.id, value: String(smtp.port) },
+            { id: tls.id, value: 'true' },
+          ],
+        },
+      });
+      expect(mismatched.status).toBe(503);
+      expect(mismatched.body.message).toBe(
+        `邮件发送失败：与邮件服务器 127.0.0.1:${smtp.port} 建立 TLS 加密连接失败，请检查端口与 TLS 设置是否匹配`,
+      );
     } finally {
       await smtp?.close();
-      await backend.setConfig({ 'email.enable': 'false', 'email.test_email': '' });
+      await backend.setConfig({ 'email.enable': 'false', 'email.is_tls': 'false', 'email.test_email': '' });
     }
   });
 });
