@@ -505,18 +505,35 @@ describe('member profile screen', () => {
     });
     await userEvent.type(await screen.findByLabelText('个性签名'), '热爱阅读');
     await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
-    const dialog = await screen.findByRole('dialog', { name: '登录已过期' });
+    const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
     expect(router.state.location.pathname).toBe('/member/profile');
     // The member's name is known: only the password is asked again.
     expect((within(dialog).getByLabelText('用户名') as HTMLInputElement).value).toBe('amy');
     await userEvent.type(within(dialog).getByLabelText('密码'), 'secret123');
     await userEvent.click(within(dialog).getByRole('button', { name: '登录' }));
-    await waitFor(() => expect(screen.queryByRole('dialog', { name: '登录已过期' })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '登录已失效' })).toBeNull());
     expect(router.state.location.pathname).toBe('/member/profile');
     expect((screen.getByLabelText('个性签名') as HTMLInputElement).value).toBe('热爱阅读');
     await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
     await waitFor(() => expect(toasts.value.some((t) => t.title === '修改成功')).toBe(true));
     expect(requestsTo(fetchMock, '/api/v1/user/profile')).toHaveLength(2);
+  });
+
+  it('asks to sign in again in words true of a session that expired and of one a password change elsewhere ended', async () => {
+    renderApp('/member/profile', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        // What the server answers to a token revoked by a password change, as to an expired one.
+        'PUT /api/v1/user/profile': {
+          status: 401,
+          body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' },
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
+    const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
+    expect(within(dialog).getByText(/^登录已过期，或密码已在其他设备上修改，请重新登录。/)).toBeTruthy();
   });
 
   it('shows no 修改失败 beside the sign-in-again dialog: its advice to refresh would lose what was typed', async () => {
@@ -531,7 +548,7 @@ describe('member profile screen', () => {
       },
     });
     await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
-    await screen.findByRole('dialog', { name: '登录已过期' });
+    await screen.findByRole('dialog', { name: '登录已失效' });
     // The save is over (its button no longer busy): a toast it made would be there now.
     await waitFor(() => expect(screen.getByRole('button', { name: '保存资料' }).className).not.toMatch(/loading/));
     expect(toasts.value.map((t) => t.title)).toEqual([]);
@@ -552,7 +569,7 @@ describe('member profile screen', () => {
         'GET /api/v1/user/permission': permissionOk,
       },
     });
-    const dialog = await screen.findByRole('dialog', { name: '登录已过期' });
+    const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
     await userEvent.type(within(dialog).getByLabelText('密码'), 'secret123');
     await userEvent.click(within(dialog).getByRole('button', { name: '登录' }));
     expect(await screen.findByRole('button', { name: '保存资料' })).toBeTruthy();
@@ -568,7 +585,7 @@ describe('member profile screen', () => {
       },
     });
     await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
-    const dialog = await screen.findByRole('dialog', { name: '登录已过期' });
+    const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
     await userEvent.click(within(dialog).getByRole('button', { name: '关闭' }));
     await waitFor(() =>
       expect(router.state.location.pathname + router.state.location.search).toBe(

@@ -188,7 +188,7 @@ describe('client-side route guards', () => {
         'GET /api/v1/user/download': { status: 401, body: { code: 16, message: '您未登录或您的登录已过期' } },
       },
     });
-    const dialog = await screen.findByRole('dialog', { name: '登录已过期' });
+    const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
     expect(location(router)).toBe('/member/download');
     fireEvent.click(within(dialog).getByRole('button', { name: '关闭' }));
     await waitFor(() => expect(location(router)).toBe('/auth/login?redirect=%2Fmember%2Fdownload'));

@@ -27,8 +27,12 @@ export function SignInAgainDialog() {
     void navigate(loginLocation(pathname + search), { replace: true });
   };
   return (
-    <Modal visible title="登录已过期" onCancel={leave} footer={null} width={dialogWidth(420)}>
-      <p className="app-sign-in-again__note">请重新登录。本页已填写的内容仍然保留，登录后再提交一次即可。</p>
+    // A 401 does not say why the session ended (its time ran out, or a password change elsewhere
+    // revoked it: both answer MOREDOC's one message), so the dialog says what is true of both.
+    <Modal visible title="登录已失效" onCancel={leave} footer={null} width={dialogWidth(420)}>
+      <p className="app-sign-in-again__note">
+        登录已过期，或密码已在其他设备上修改，请重新登录。本页已填写的内容仍然保留，登录后再提交一次即可。
+      </p>
       <PasswordLoginForm target={signedIn} idPrefix="sign-in-again-" initialUsername={username} />
     </Modal>
   );
