@@ -1,6 +1,6 @@
 // The owner's settings as visitors see them in Chromium, at a phone's width and a desktop's:
 // the site's logo (often a wide banner with the name drawn in) and a long site name in the
-// sign-in pages' brand and the header, and the floating bar's contact and WeChat QR code on a
+// sign-in pages' brand and (without the logo, which would stand for it) the header, and the floating bar's contact and WeChat QR code on a
 // phone, where the bar is hidden.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login, registerMember } from '../helpers/backend';
@@ -80,7 +80,8 @@ describe('a wide logo on the sign-in pages', () => {
 describe('a long site name in the header on a phone', () => {
   it('is cut with an ellipsis on its row, the page not wider than the screen, the link naming it whole', async () => {
     const name = '书香文库·专业文档资料分享与学习交流平台';
-    await saveSystem({ sitename: name });
+    // no logo: a wordmark, as the one uploaded above, stands for the name (header-logo.test.ts)
+    await saveSystem({ sitename: name, logo: '' });
     const page = await site.open();
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto('/library');
@@ -108,7 +109,8 @@ describe('a long site name in the header on a phone', () => {
 describe('a long site name in the header at 1280 px', () => {
   it('is cut before the navigation is: every navigation link shows, for a visitor and a member', async () => {
     const name = '书香文库·专业文档资料分享与学习交流平台（官方网站）';
-    await saveSystem({ sitename: name });
+    // no logo: a wordmark, as the one uploaded above, stands for the name (header-logo.test.ts)
+    await saveSystem({ sitename: name, logo: '' });
     const member = await registerMember(site.backendUrl);
     const visitor = await site.open();
     await visitor.goto('/library');

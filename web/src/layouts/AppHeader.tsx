@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useSearchParams } from 'react-router-dom';
 import { loginLocation, registerLocation } from '../../../shared/access';
 import type { NavigationNode } from '../../../shared/navigation';
@@ -126,6 +126,42 @@ function useStickyHeight() {
   return header;
 }
 
+/** A logo at least this many times as wide as it is high is a wordmark (the name drawn in). */
+const WORDMARK_RATIO = 2;
+
+/**
+ * The header's link home: the logo and the site's name. A wordmark (the name drawn in) stands
+ * alone, layouts.css hiding the name beside it (on a phone it was cut to its first character);
+ * a square logo keeps the name. The link's name stays the site's name.
+ */
+function HeaderBrand({ name, logo }: { name: string; logo: string | undefined }) {
+  // The logo whose drawn shape is wide (by its address, so a new logo starts as not wide).
+  const [wordmark, setWordmark] = useState<string>();
+  const wide = !!logo && wordmark === logo;
+  return (
+    <Link
+      to="/"
+      className={`app-header__brand${wide ? ' app-header__brand--wordmark' : ''}`}
+      aria-label={`${name} 首页`}
+    >
+      {logo ? (
+        <img
+          src={logo}
+          alt=""
+          className="app-header__logo"
+          onLoad={(event) => {
+            const { naturalWidth, naturalHeight } = event.currentTarget;
+            setWordmark(naturalWidth >= WORDMARK_RATIO * naturalHeight ? logo : undefined);
+          }}
+        />
+      ) : null}
+      <span className="app-header__sitename" title={name}>
+        {name}
+      </span>
+    </Link>
+  );
+}
+
 export function AppHeader() {
   const settings = useSettings();
   const navigation = useNavigationTree();
@@ -140,12 +176,7 @@ export function AppHeader() {
   return (
     <header className="app-header" ref={header}>
       <div className="app-header__bar app-container">
-        <Link to="/" className="app-header__brand" aria-label={`${name} 首页`}>
-          {settings.system?.logo ? <img src={settings.system.logo} alt="" className="app-header__logo" /> : null}
-          <span className="app-header__sitename" title={name}>
-            {name}
-          </span>
-        </Link>
+        <HeaderBrand name={name} logo={settings.system?.logo || undefined} />
         {/* Before the nav and the search box, where a phone draws it; wider, layouts.css draws it last. */}
         <div className="app-header__user">
           {loggedIn && user?.id ? <UploadLink userId={user.id} /> : null}
