@@ -803,6 +803,37 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(within(await panel()).getByRole('button', { name: '免费下载' })).toBeTruthy();
   });
 
+  it('shows in the download bar what downloading costs this member: 已购买, 我的文档 or VIP 免费, no price that no longer applies', async () => {
+    const vipSettings = { system: { sitename: '测试文库' }, vip: { enable: true, free_download: true } };
+    const bar = () => within(screen.getByRole('region', { name: '下载' }));
+    const seen = async (fact: string) => {
+      await waitFor(() => expect(bar().getByText(fact)).toBeTruthy());
+      expect(bar().queryByText(/魔豆/)).toBeNull();
+      expect(bar().getByRole('button', { name: '下载' })).toBeTruthy();
+    };
+    const bought = renderApp('/library/7/42', {
+      user: { id: 5, username: 'bob' },
+      settings: vipSettings,
+      backend: backend({}, { 'GET /api/v1/document/purchase': { status: 200, body: { bought: true } } }),
+    });
+    await seen('已购买');
+    expect(bar().queryByText('VIP 免费')).toBeNull();
+    bought.unmount();
+    const own = renderApp('/library/7/42', {
+      user: { id: 5, username: 'bob' },
+      settings: vipSettings,
+      backend: backend({ user_id: 5 }),
+    });
+    await seen('我的文档');
+    own.unmount();
+    renderApp('/library/7/42', {
+      user: { id: 5, username: 'bob', is_vip: true },
+      settings: vipSettings,
+      backend: backend(),
+    });
+    await seen('VIP 免费');
+  });
+
   it('favourites once on a double tap of 收藏, even before the first answers (no 您已经收藏过了)', async () => {
     let favorite: { id?: number } = {};
     const { fetchMock } = renderApp('/library/7/42', {

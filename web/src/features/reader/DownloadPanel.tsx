@@ -1,5 +1,5 @@
 // Downloading a document: the price ("免费", its credits, "VIP 免费"), the button saying what
-// the download costs this reader (已购买 once they paid for it), the member's shortfall when
+// the download costs this reader (已购买 once they paid for it; in the bar, beside it), the member's shortfall when
 // their credits are below the price, and the server's reason in Chinese when it refuses
 // (daily limits, credits, a punishment: the server stays the judge).
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -88,8 +88,8 @@ function CreditShortfall({
 
 /**
  * The download button, named after what the download costs this reader: 免费`what`,
- * VIP 免费`what`, or `what`（5 魔豆）; `label` names it instead (the bar's 下载, beside the
- * price). A member's paid download asks first (需 5 魔豆，确定下载？), or, short of credits,
+ * VIP 免费`what`, or `what`（5 魔豆）; `label` names it instead (the bar's 下载, beside
+ * CostFact). A member's paid download asks first (需 5 魔豆，确定下载？), or, short of credits,
  * says by how much (CreditShortfall). `vipBadge`: marked VIP 免费 where VIP members download it
  * for free (where no price beside says so already).
  */
@@ -177,7 +177,7 @@ export function DownloadButton({
             loading={download.isPending || checking}
             onClick={() => (confirmFirst ? void askUnlessShort(ask) : start())}
           >
-            {label ? (cost === 'bought' ? `已购买，${label}` : label) : named[cost]}
+            {label ?? named[cost]}
           </Button>
         )}
       />
@@ -198,6 +198,21 @@ export function DownloadButton({
       )}
     </span>
   );
+}
+
+/**
+ * What downloading costs this reader, beside the download bar's 下载: the price (marked VIP 免费
+ * where VIP members download for free) while they would pay it, else why they do not, in the
+ * words of the member's downloads (已购买, 我的文档, VIP 免费, 免费): never a price that no
+ * longer applies to them.
+ */
+function CostFact({ doc }: { doc: Document }) {
+  const settings = useSettings();
+  const { user } = useSession();
+  const cost = downloadCost(doc, settings, user, useBought(doc, user));
+  if (cost === 'price' || !doc.price) return <DocumentPrice price={doc.price} settings={settings} />;
+  const why = { free: '我的文档', bought: '已购买', vip: 'VIP 免费' };
+  return <span className="app-price app-price--free">{why[cost]}</span>;
 }
 
 /** The id of the reader's download panel, where the download bar leads. */
@@ -299,7 +314,6 @@ function useTyping(): boolean {
  * keyboard it would cover the comment box's button); a refusal brings the panel with its reason.
  */
 export function DownloadBar({ doc, onRefused }: { doc: Document; onRefused: (reason: string) => void }) {
-  const settings = useSettings();
   const [panelShown, setPanelShown] = useState(false);
   const typing = useTyping();
   useEffect(() => {
@@ -319,7 +333,7 @@ export function DownloadBar({ doc, onRefused }: { doc: Document; onRefused: (rea
     <div className="app-download-bar" role="region" aria-label="下载" hidden={panelShown || typing}>
       <span className="app-download-bar__facts">
         <FormatIcon ext={doc.ext} />
-        <DocumentPrice price={doc.price} settings={settings} />
+        <CostFact doc={doc} />
       </span>
       <DownloadButton doc={doc} label="下载" onRefused={refused} />
     </div>
