@@ -1189,6 +1189,17 @@ describe('find in this document', () => {
     'GET /api/v1/document/find': { status: 200, body: { total: 0, readable: 3, hit: [] } },
   };
 
+  it('says why a jump past the free preview stops at its last page, as a link there would', async () => {
+    renderApp('/library/7/42', { backend: backend(), settings: vipSettings });
+    await screen.findByRole('region', { name: '免费预览已结束' });
+    await userEvent.type(screen.getByRole('spinbutton', { name: '跳转到页码' }), '6');
+    await userEvent.click(screen.getByRole('button', { name: '跳转' }));
+    expect(screen.getByRole('alert').textContent).toBe(
+      '第 6 页超出免费预览范围，下载文档或开通 VIP 后可阅读（可阅读到第 3 页）',
+    );
+    expect(screen.getByText('当前第 3 页，共 8 页')).toBeTruthy();
+  });
+
   it('tells a visitor sent to a page past the free preview (a site-search hit) so, at the preview end', async () => {
     // HTMLElement's, as the jump's test above spies on.
     const scrollIntoView = vi.spyOn(HTMLElement.prototype, 'scrollIntoView');
@@ -1197,7 +1208,7 @@ describe('find in this document', () => {
       renderApp('/library/7/42?page=6&wd=城市', { backend: backend({}, nowhere), settings: vipSettings });
       const end = await screen.findByRole('region', { name: '免费预览已结束' });
       const summary = await screen.findByText(/超出免费预览范围/);
-      expect(summary.textContent).toBe('第 6 页超出免费预览范围，下载文档或开通 VIP后可阅读');
+      expect(summary.textContent).toBe('第 6 页超出免费预览范围，下载文档或开通 VIP 后可阅读');
       await waitFor(() => expect(scrolled().at(-1)?.contains(end)).toBe(true));
       // Logging in brings the visitor back to that page, not to the preview's last one.
       const login = within(end).getByRole('link', { name: '登录后下载全文' }).getAttribute('href') ?? '';

@@ -479,7 +479,10 @@ export function DocumentPages({
       return;
     }
     if (page > shownPages) {
-      setJumpError(`可阅读到第 ${shownPages} 页`);
+      // Why it goes no further, in the words of a link past the preview (linkNote); while the
+      // server is (or could not be) asked, the end of the preview is not known to be why.
+      const shown = `可阅读到第 ${shownPages} 页`;
+      setJumpError(locked === true ? `${pastPreviewNote(page, vipReads)}（${shown}）` : shown);
       goTo(shownPages);
       return;
     }

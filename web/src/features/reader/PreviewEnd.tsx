@@ -17,9 +17,9 @@ export function useVipReadsAll(): boolean {
   return settings.vip?.enable === true && settings.vip.read_all_pages === true && !user?.is_vip;
 }
 
-/** What a reader sent to a page past the free preview (a site-search hit, a link) is told. */
+/** What a reader sent to a page past the free preview (a site-search hit, a link, 跳转) is told. */
 export function pastPreviewNote(page: number, vipReads: boolean): string {
-  return `第 ${page} 页超出免费预览范围，下载文档${vipReads ? '或开通 VIP' : ''}后可阅读`;
+  return `第 ${page} 页超出免费预览范围，下载文档${vipReads ? '或开通 VIP ' : ''}后可阅读`;
 }
 
 export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: number }) {
