@@ -900,9 +900,32 @@ describe('the reader', { timeout: 20_000 }, () => {
     await userEvent.click(within(panel).getByRole('button', { name: '下载（5 魔豆）' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
     expect(router.state.location.search).toBe('?redirect=%2Flibrary%2F7%2F42');
+    // The login page says what the login is for.
+    expect(await screen.findByText('登录后即可下载该文档')).toBeTruthy();
     await act(() => router.navigate(-1));
     expect(router.state.location.pathname).toBe('/library/7/42');
     expect(await screen.findByRole('region', { name: '下载文档' })).toBeTruthy();
+  });
+
+  it('tells a visitor sent to the login page by 登录后评分, 登录后收藏或举报 or 登录后下载全文 what the login is for, and no one else', async () => {
+    const { router } = renderApp('/library/7/42', { backend: backend() });
+    const reasons: [string, string][] = [
+      ['登录后评分', '登录后即可为该文档评分'],
+      ['登录后收藏或举报', '登录后即可收藏或举报该文档'],
+      ['登录后下载全文', '登录后即可下载该文档'],
+    ];
+    for (const [link, reason] of reasons) {
+      await userEvent.click(await screen.findByRole('link', { name: link }));
+      expect(await screen.findByText(reason)).toBeTruthy();
+      expect(router.state.location.pathname).toBe('/auth/login');
+      await act(() => router.navigate(-1));
+    }
+    // Reached otherwise (a link of its own, a reason not of the list), the login page says none.
+    await act(() =>
+      router.navigate('/auth/login?redirect=%2Flibrary%2F7%2F42', { state: { loginReason: 'toString' } }),
+    );
+    expect(await screen.findByRole('heading', { name: '登录' })).toBeTruthy();
+    expect(screen.queryByText(/登录后即可/)).toBeNull();
   });
 
   it('spends credits only once the member confirms the price, downloads through the signed link, and says in Chinese why a download is refused', async () => {

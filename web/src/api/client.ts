@@ -33,9 +33,13 @@ export interface RequestOptions {
 
 export type ApiResult<T> = { ok: true; status: 200; data: T } | ({ ok: false } & ApiFailure);
 
-/** The call a 401 answered: `write` when it changes state (shared/writes.ts), as a click of the reader's (下载) does. */
+/**
+ * The call a 401 answered: `write` when it changes state (shared/writes.ts), as a click of the reader's (下载) does;
+ * `path` its API path (what the login page then says the visitor came for).
+ */
 export interface UnauthorizedCall {
   write: boolean;
+  path?: string;
 }
 
 export interface ApiClientConfig {
@@ -140,20 +144,20 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
       options.signal?.removeEventListener('abort', onCallerAbort);
     }
 
-    return settle<T>(response.status, response.statusText, data, isWriteCall(method, path), options);
+    return settle<T>(response.status, response.statusText, data, { write: isWriteCall(method, path), path }, options);
   }
 
   function settle<T>(
     status: number,
     statusText: string,
     data: unknown,
-    write: boolean,
+    call: UnauthorizedCall,
     options: Pick<RequestOptions, 'skipUnauthorizedRedirect' | 'noSessionStatus'> = {},
   ): ApiResult<T> {
     if (!isFailure(status)) return { ok: true, status: 200, data: (data ?? {}) as T };
     const noSession = status === 401 || status === options.noSessionStatus;
     const failure = normalizeFailure({ status, statusText, data });
-    if (noSession && !options.skipUnauthorizedRedirect && config.onUnauthorized?.({ write }) === true) {
+    if (noSession && !options.skipUnauthorizedRedirect && config.onUnauthorized?.(call) === true) {
       signInAgainFailures.add(failure.data);
     }
     return { ok: false, ...failure };
@@ -170,7 +174,8 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
       xhr.upload.onprogress = (event) => {
         if (event.lengthComputable) options.onProgress?.(event.loaded, event.total);
       };
-      xhr.onload = () => resolve(settle<T>(xhr.status, xhr.statusText, parseBody(xhr.responseText), true));
+      xhr.onload = () =>
+        resolve(settle<T>(xhr.status, xhr.statusText, parseBody(xhr.responseText), { write: true, path }));
       xhr.onerror = failed;
       xhr.onabort = failed;
       options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });

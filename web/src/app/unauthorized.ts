@@ -1,9 +1,10 @@
 import { loginLocation } from '../../../shared/access';
 import type { UnauthorizedCall } from '../api/client';
+import { loginReasonOfCall, loginReasonState } from '../features/auth/login-reason';
 import { clearSession, session, sessionExpired } from '../features/session/session-store';
 
 interface Navigator {
-  navigate(to: string, opts?: { replace?: boolean }): Promise<void>;
+  navigate(to: string, opts?: { replace?: boolean; state?: unknown }): Promise<void>;
   readonly state: { location: { pathname: string; search: string } };
 }
 
@@ -13,7 +14,8 @@ interface Navigator {
  * asked to sign in again over it (docs/decisions/059): answers true then, and the failure needs no
  * toast of its own. The login page comes after the screen when the call wrote (a visitor's 下载:
  * the browser's back returns to the document), and in its place when it read (back would ask
- * again and come back to the login page).
+ * again and come back to the login page). The login page says why when the call was an action it knows (下载:
+ * features/auth/login-reason.ts).
  */
 export function handleUnauthorized(router: Navigator, call: UnauthorizedCall = { write: false }): boolean {
   const { pathname, search } = router.state.location;
@@ -23,6 +25,12 @@ export function handleUnauthorized(router: Navigator, call: UnauthorizedCall = {
     return true;
   }
   clearSession();
-  if (!onAuthScreen) void router.navigate(loginLocation(pathname + search), { replace: !call.write });
+  if (!onAuthScreen) {
+    const reason = loginReasonOfCall(call);
+    void router.navigate(loginLocation(pathname + search), {
+      replace: !call.write,
+      state: reason && loginReasonState(reason),
+    });
+  }
   return false;
 }

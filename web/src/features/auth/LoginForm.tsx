@@ -2,7 +2,7 @@
 // when enabled), or, when the site sends SMS, a mobile number and the code sent to it; then
 // back to `target`.
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { forgotPasswordLocation, registerLocation, siteSwitchesFrom } from '../../../../shared/access';
 import { EMAIL_MAX_LENGTH } from '../../../../shared/validation';
 import { FAILURE_TITLE } from '../../kit/toasts/failure-toast';
@@ -24,6 +24,7 @@ import {
 } from './CaptchaField';
 import { MobileLoginForm } from './MobileLoginForm';
 import { AgreementNote } from './AgreementNote';
+import { loginReasonText } from './login-reason';
 import { useSignInForm, type SignInTarget } from './sign-in';
 import { useSmsEnabled } from './SmsCode';
 import { AuthSubmitButton } from './AuthFields';
@@ -117,6 +118,7 @@ export function LoginForm({ target }: { target: string }) {
   const site = siteSwitchesFrom(settings);
   const registrationOpen = settings.security?.enable_register === true && !site.closed;
   const smsForm = smsEnabled && mode === 'sms';
+  const reason = loginReasonText(useLocation().state);
 
   return (
     <section aria-labelledby="login-title">
@@ -139,18 +141,23 @@ export function LoginForm({ target }: { target: string }) {
             }
           />
         </div>
+      ) : site.loginRequired ? (
+        // So do the visitors of a site open to members only.
+        <div className="app-auth-notice" data-testid="login-required">
+          <Notice
+            type="info"
+            description={
+              settings.security?.enable_register
+                ? '本站需登录后才能访问，请登录或注册账号。'
+                : '本站需登录后才能访问，请登录。'
+            }
+          />
+        </div>
       ) : (
-        site.loginRequired && (
-          // So do the visitors of a site open to members only.
-          <div className="app-auth-notice" data-testid="login-required">
-            <Notice
-              type="info"
-              description={
-                settings.security?.enable_register
-                  ? '本站需登录后才能访问，请登录或注册账号。'
-                  : '本站需登录后才能访问，请登录。'
-              }
-            />
+        // A visitor sent here by an action of the reader (下载, 收藏, 评分) reads what the login is for.
+        reason && (
+          <div className="app-auth-notice">
+            <Notice type="info" description={reason} />
           </div>
         )
       )}

@@ -5,6 +5,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
+import { loginReasonState } from '../auth/login-reason';
 import { COPYRIGHT_REPORT_HINT, COPYRIGHT_REPORT_REASON, reportReasonOptions } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
 import { REPORT_REMARK_MAX_LENGTH, reportRemarkProblems } from '../../../../shared/validation';
@@ -164,7 +165,11 @@ export function DocumentActions({ doc, path }: { doc: Document; path: string }) 
             </Button>
           </>
         ) : (
-          <Link to={loginLocation(pathname + search)} className="app-doc-actions__login">
+          <Link
+            state={loginReasonState('favorite')}
+            to={loginLocation(pathname + search)}
+            className="app-doc-actions__login"
+          >
             登录后收藏或举报
           </Link>
         )}

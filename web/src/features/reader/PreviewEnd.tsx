@@ -5,6 +5,7 @@
 // lets its members read every page.
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
+import { loginReasonState } from '../auth/login-reason';
 import type { Document } from '../../../../shared/types/document';
 import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
@@ -48,7 +49,11 @@ export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: num
         {loggedIn ? (
           <DownloadButton doc={doc} what="下载全文" vipBadge />
         ) : (
-          <Link className="app-preview-end__action" to={loginLocation(`${pathname}?${back.toString()}`)}>
+          <Link
+            className="app-preview-end__action"
+            to={loginLocation(`${pathname}?${back.toString()}`)}
+            state={loginReasonState('download')}
+          >
             登录后下载全文
           </Link>
         )}

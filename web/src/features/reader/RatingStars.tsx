@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
+import { loginReasonState } from '../auth/login-reason';
 import type { Document } from '../../../../shared/types/document';
 import { unwrap } from '../../api/client';
 import { toastFailure } from '../../kit/toasts/failure-toast';
@@ -95,7 +96,7 @@ export function RatingStars({ doc }: { doc: Document }) {
       {loggedIn ? (
         <MemberVote doc={doc} />
       ) : (
-        <Link to={loginLocation(pathname + search)} className="app-rating__login">
+        <Link state={loginReasonState('rate')} to={loginLocation(pathname + search)} className="app-rating__login">
           登录后评分
         </Link>
       )}

@@ -1,0 +1,34 @@
+// Why a visitor was sent to the login page from an action of the reader (下载, 收藏, 评分): carried in
+// the history entry's state, not in the address (a shared or bookmarked login link says nothing it
+// cannot know), and read back only from this fixed list.
+import type { UnauthorizedCall } from '../../api/client';
+
+/** What the login page says to a visitor who came for each action. */
+export const LOGIN_REASONS = {
+  download: '登录后即可下载该文档',
+  favorite: '登录后即可收藏或举报该文档',
+  rate: '登录后即可为该文档评分',
+} as const;
+
+export type LoginReason = keyof typeof LOGIN_REASONS;
+
+/** The state of the navigation to the login page for `reason` (a <Link>'s or navigate's `state`). */
+export function loginReasonState(reason: LoginReason): { loginReason: LoginReason } {
+  return { loginReason: reason };
+}
+
+/** The API calls whose 401 sends a visitor to log in for a reason of the list: the reader's 下载. */
+const CALL_REASONS: Readonly<Record<string, LoginReason>> = { '/api/v1/document/download': 'download' };
+
+/** The reason a call answered 401 brings the visitor to the login page for, if it is one of the list. */
+export function loginReasonOfCall(call: UnauthorizedCall): LoginReason | undefined {
+  return call.path === undefined ? undefined : CALL_REASONS[call.path];
+}
+
+/** What the login page says of a navigation's `state`: a reason of the list, else nothing. */
+export function loginReasonText(state: unknown): string | undefined {
+  const reason = (state as { loginReason?: unknown } | null)?.loginReason;
+  return typeof reason === 'string' && Object.hasOwn(LOGIN_REASONS, reason)
+    ? LOGIN_REASONS[reason as LoginReason]
+    : undefined;
+}
