@@ -38,3 +38,10 @@ export function articleShownCategory(
     ? pathCategory
     : article.category_id?.[article.category_id.length - 1];
 }
+
+/** The document search for some words, `/search?wd=…`. */
+export const searchPath = (wd: string) => `/search?wd=${encodeURIComponent(wd)}`;
+
+/** The article search of a list page (`/article` searches every article, a category's page that category). */
+export const articleSearchPath = (wd: string, path = '/article') =>
+  wd ? `${path}?wd=${encodeURIComponent(wd)}` : path;

@@ -327,6 +327,23 @@ describe('article page', { timeout: 30_000 }, () => {
     );
   });
 
+  it('links each of its keywords under the byline to the article search for it', async () => {
+    renderApp('/article/detail/about', {
+      backend: articleBackend({
+        'GET /api/v1/article': { status: 200, body: { ...about, keywords: '文库, 分享，文库,' } },
+      }),
+    });
+    const line = (await screen.findByText('关键词：')).parentElement as HTMLElement;
+    expect(
+      within(line)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href')]),
+    ).toEqual([
+      ['文库', `/article?wd=${encodeURIComponent('文库')}`],
+      ['分享', `/article?wd=${encodeURIComponent('分享')}`],
+    ]);
+  });
+
   it('adds the article to the favourites once on a double tap of 收藏', async () => {
     let favorite: { id?: number } = {};
     const { fetchMock } = renderApp('/article/detail/about', {

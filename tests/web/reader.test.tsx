@@ -138,6 +138,31 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect((await screen.findByRole('link', { name: '古籍修复室' })).getAttribute('href')).toBe('/library/7/43');
   });
 
+  it('links each keyword under the title to the search for it: trimmed, once each, none empty, at most eight', async () => {
+    renderApp('/library/7/42', {
+      backend: backend({ keywords: ' 图书馆 , 古籍修复,, 图书馆, 阅读 推广，借阅、馆藏;目录 检索 参考 读者 讲座 ' }),
+    });
+    const line = (await screen.findByText('关键词：')).parentElement as HTMLElement;
+    const links = within(line).getAllByRole('link');
+    expect(links.map((a) => a.textContent)).toEqual([
+      '图书馆',
+      '古籍修复',
+      '阅读',
+      '推广',
+      '借阅',
+      '馆藏',
+      '目录',
+      '检索',
+    ]);
+    expect(links[0]!.getAttribute('href')).toBe(`/search?wd=${encodeURIComponent('图书馆')}`);
+  });
+
+  it('shows no keyword line for a document without keywords', async () => {
+    renderApp('/library/7/42', { backend: backend({ keywords: ' ,， ' }) });
+    await screen.findByRole('heading', { level: 1, name: '城市图书馆的一天' });
+    expect(screen.queryByText('关键词：')).toBeNull();
+  });
+
   it("says 暂无评分, with no star lit, for a document nobody rated (not MOREDOC's default score of 3)", async () => {
     renderApp('/library/7/42', { backend: backend({ score: 300, score_count: 0 }) });
     const stars = await screen.findByRole('img', { name: '暂无评分' });

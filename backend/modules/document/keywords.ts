@@ -1,6 +1,9 @@
 // Keywords of a document: MOREDOC segments the title with jieba when the uploader gives none.
 // ICU's dictionary word breaker (Intl.Segmenter, built into Node) does the same job for
 // Chinese without a native dependency; words of one character are dropped as noise.
+import { keywordsOf } from '../../../shared/keywords';
+
+export { keywordsOf };
 
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 const MAX_WORDS = 10;
@@ -11,18 +14,6 @@ export function segmentTitle(title: string): string[] {
     .filter((s) => s.isWordLike && [...s.segment].length >= 2)
     .map((s) => s.segment);
   return [...new Set(words)].slice(0, MAX_WORDS);
-}
-
-/** A keyword list as uploaders type it (`a，b、c; d`) → its words. */
-export function keywordsOf(keywords: string): string[] {
-  return [
-    ...new Set(
-      keywords
-        .split(/[,，、;；\s]+/)
-        .map((w) => w.trim())
-        .filter(Boolean),
-    ),
-  ];
 }
 
 /** The keywords stored with a document: the given ones, `, `-separated, else the title's words. */

@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { ReviewStatus, TargetType } from '../../../../shared/constants';
-import { articlePagePath, articleShownCategory } from '../../../../shared/page-paths';
+import { articlePagePath, articleSearchPath, articleShownCategory } from '../../../../shared/page-paths';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Article } from '../../../../shared/types/article';
 import { ApiError, errorMessage } from '../../api/client';
@@ -18,6 +18,7 @@ import { EmptyState, ErrorState } from '../../ui/states';
 import { categoryTrail, useArticleCategories } from '../category/category-tree';
 import { LazyCommentSection } from '../comment/LazyCommentSection';
 import { ReportButton } from '../report/ReportButton';
+import { KeywordLinks } from '../search/KeywordLinks';
 import { usePermissionCheck } from '../session/use-session';
 import { ArticleMeta } from './ArticleList';
 import { FavoriteButton } from './FavoriteButton';
@@ -191,6 +192,7 @@ export function ArticleView({
           )}
         </span>
       </div>
+      <KeywordLinks keywords={article.keywords} pathOf={(word) => articleSearchPath(word)} />
       <ReviewNotice article={article} />
       {/* The body is HTML the server passed through its allow-list (docs/api.md §13.1). */}
       <div className="app-article__content" dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />

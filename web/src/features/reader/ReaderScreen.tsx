@@ -18,6 +18,7 @@ import { LazyCommentSection } from '../comment/LazyCommentSection';
 import { documentQuery, fullAccessQuery } from '../document/api';
 import { A4_PORTRAIT, deepestCategory, documentPath, freePages } from '../document/document-links';
 import { FormatIcon } from '../document/FormatIcon';
+import { KeywordLinks } from '../search/KeywordLinks';
 import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
 import { ConversionNotice } from './ConversionNotice';
@@ -218,6 +219,7 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
           <Facts doc={doc} />
           <RatingStars doc={doc} />
           {doc.description && <p className="app-reader-head__description">{doc.description}</p>}
+          <KeywordLinks keywords={doc.keywords} />
         </header>
         <AdSlot slot="document_top" />
         {readable && hiddenNote && (

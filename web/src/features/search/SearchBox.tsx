@@ -2,6 +2,7 @@
 // recommended words) and the results page: it goes to `/search?wd=…`.
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { articleSearchPath, searchPath } from '../../../../shared/page-paths';
 import { hasSearchableText } from '../../../../shared/searchable-text';
 import { IconSearch } from '../../ui/icons';
 import './search.css';
@@ -40,11 +41,7 @@ export function NothingSearchableNote({ shown }: { shown: boolean }) {
   ) : null;
 }
 
-export const searchPath = (wd: string) => `/search?wd=${encodeURIComponent(wd)}`;
-
-/** The article search of a list page (`/article` searches every article, a category's page that category). */
-export const articleSearchPath = (wd: string, path = '/article') =>
-  wd ? `${path}?wd=${encodeURIComponent(wd)}` : path;
+export { articleSearchPath, searchPath };
 
 export function SearchBox({
   initial = '',
