@@ -34,7 +34,14 @@ import {
   searchRequest,
   searchState,
 } from '../shared/page-data';
-import { articlePagePath, categoryPagePath, documentPagePath } from '../shared/page-paths';
+import { shownKeywords } from '../shared/keywords';
+import {
+  articlePagePath,
+  articleSearchPath,
+  categoryPagePath,
+  documentPagePath,
+  searchPath,
+} from '../shared/page-paths';
 import { firstPageImagePath } from '../shared/page-image';
 import { formatDate, SHORT_DATE_FORMAT } from '../shared/format';
 import { isIndexable } from '../shared/robots';
@@ -118,6 +125,12 @@ const link = (path: string, text: string) => `<a href="${escapeHtml(path)}">${es
 function listOfLinks(items: readonly { path: string | undefined; text: string }[]): string {
   const shown = items.filter((item): item is { path: string; text: string } => !!item.path && !!item.text);
   return shown.length ? `<ul>${shown.map((item) => `<li>${link(item.path, item.text)}</li>`).join('')}</ul>` : '';
+}
+
+/** 关键词：a page's keywords, each a link to its search (as the SPA's KeywordLinks shows them). */
+function keywordLinks(keywords: string | undefined, pathOf: (word: string) => string): string {
+  const words = shownKeywords(keywords);
+  return words.length ? `<p>关键词：${words.map((word) => link(pathOf(word), word)).join(' ')}</p>` : '';
 }
 
 const section = (title: string, body: string) =>
@@ -228,6 +241,7 @@ function documentContent(input: PageInput, id: number, bodies: readonly CallAnsw
     breadcrumbs(input),
     `<article><h1>${escapeHtml(doc.title ?? '')}</h1>`,
     doc.description ? `<p>${escapeHtml(doc.description)}</p>` : '',
+    keywordLinks(doc.keywords, searchPath),
     facts.length ? `<ul>${facts.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul>` : '',
     text ? `<section><h2>文档内容</h2><p>${escapeHtml(text)}</p></section>` : '',
     '</article>',
@@ -264,6 +278,7 @@ function articleContent(input: PageInput, key: string, categoryId: number | unde
     breadcrumbs(input),
     `<article><h1>${escapeHtml(article.title || '无标题')}</h1>`,
     byline.length ? `<p>${byline.join(' ')}</p>` : '',
+    keywordLinks(article.keywords, (word) => articleSearchPath(word)),
     // The body is HTML the backend passed through its allow-list when it was saved (platform/rich-text.ts).
     `<div>${article.content ?? ''}</div>`,
     '</article>',

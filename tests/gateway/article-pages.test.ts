@@ -100,6 +100,11 @@ describe('an article page without JavaScript', () => {
     const article = content.querySelector('article')!;
     expect(article.querySelector('h1')?.textContent).toBe('站点升级公告');
     expect(article.textContent).toContain('作者：admin');
+    const keywords = [...article.querySelectorAll('p')].find((p) => p.textContent?.startsWith('关键词：'));
+    expect(linksOf(keywords!)).toEqual([
+      ['升级', `/article?wd=${encodeURIComponent('升级')}`],
+      ['公告', `/article?wd=${encodeURIComponent('公告')}`],
+    ]);
     expect(article.querySelector('time')?.getAttribute('datetime')).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(article.querySelector('strong')?.textContent).toBe('周末');
     expect([...article.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['暂停上传', '暂停下载']);

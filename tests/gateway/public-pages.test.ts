@@ -87,6 +87,11 @@ describe('a document page without JavaScript', () => {
     expect(content.querySelector('h1')?.textContent).toBe('城市图书馆');
     expect(content.textContent).toContain('一篇关于城市图书馆的文章');
     expect(content.textContent).toContain('城市图书馆的大门还没有打开');
+    const keywords = [...content.querySelectorAll('article p')].find((p) => p.textContent?.startsWith('关键词：'));
+    expect([...keywords!.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['图书馆', `/search?wd=${encodeURIComponent('图书馆')}`],
+      ['阅读', `/search?wd=${encodeURIComponent('阅读')}`],
+    ]);
     const crumbs = [...content.querySelectorAll('nav[aria-label="面包屑"] a')].map((a) => [
       a.textContent,
       a.getAttribute('href'),
