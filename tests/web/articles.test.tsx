@@ -344,6 +344,43 @@ describe('article page', { timeout: 30_000 }, () => {
     ]);
   });
 
+  it('tells a visitor sent to the login page by the article’s 收藏 or 举报, the comments’ 登录 or a comment’s 举报 what the login is for', async () => {
+    commentsInView();
+    const comment: Comment = {
+      id: 9,
+      content: '写得很清楚',
+      status: 1,
+      user: { id: 3, username: 'bob' },
+      user_id: 3,
+      document_id: 1,
+      type: 1,
+    };
+    const { router } = renderApp('/article/detail/about', {
+      backend: articleBackend({ 'GET /api/v1/comment/list': approvedOnly(() => [comment]) }),
+    });
+    // Looked up at each turn: the page comes back anew after the login page.
+    const article = async () => screen.findByRole('article');
+    const comments = async () => screen.findByRole('region', { name: /评论/ });
+    const links: [() => Promise<HTMLElement>, string][] = [
+      [async () => within(await article()).getByRole('link', { name: '收藏' }), '登录后即可收藏该文章'],
+      [async () => within(await article()).getAllByRole('link', { name: '举报' })[0]!, '登录后即可举报该文章'],
+      [async () => within(await comments()).getByRole('link', { name: '登录' }), '登录后即可发表评论'],
+      // bob's comment's: the section holds no other.
+      [
+        async () => (await within(await comments()).findAllByRole('link', { name: '举报' }))[0]!,
+        '登录后即可举报该评论',
+      ],
+    ];
+    for (const [link, reason] of links) {
+      await userEvent.click(await link());
+      expect(await screen.findByText(reason)).toBeTruthy();
+      expect(router.state.location.pathname).toBe('/auth/login');
+      expect(router.state.location.search).toBe('?redirect=%2Farticle%2Fdetail%2Fabout');
+      await act(() => router.navigate(-1));
+      expect(await screen.findByRole('heading', { name: '关于我们', level: 1 })).toBeTruthy();
+    }
+  });
+
   it('adds the article to the favourites once on a double tap of 收藏', async () => {
     let favorite: { id?: number } = {};
     const { fetchMock } = renderApp('/article/detail/about', {

@@ -932,7 +932,7 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('region', { name: '下载文档' })).toBeTruthy();
   });
 
-  it('tells a visitor sent to the login page by 登录后评分, 登录后收藏或举报 or 登录后下载全文 what the login is for, and no one else', async () => {
+  it('tells a visitor sent to the login page by 登录后评分, 登录后收藏或举报, 登录后下载全文 or the comments’ 登录 what the login is for, and no one else', async () => {
     const { router } = renderApp('/library/7/42', { backend: backend() });
     const reasons: [string, string][] = [
       ['登录后评分', '登录后即可为该文档评分'],
@@ -945,6 +945,12 @@ describe('the reader', { timeout: 20_000 }, () => {
       expect(router.state.location.pathname).toBe('/auth/login');
       await act(() => router.navigate(-1));
     }
+    // The comments' 登录 too (their code arrives apart), as under an article.
+    const comments = await screen.findByRole('region', { name: /评论/ });
+    await userEvent.click(await within(comments).findByRole('link', { name: '登录' }));
+    expect(await screen.findByText('登录后即可发表评论')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/auth/login');
+    await act(() => router.navigate(-1));
     // Reached otherwise (a link of its own, a reason not of the list), the login page says none.
     await act(() =>
       router.navigate('/auth/login?redirect=%2Flibrary%2F7%2F42', { state: { loginReason: 'toString' } }),

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { unwrap } from '../../api/client';
 import { useOneAtATime } from '../../api/one-at-a-time';
+import { loginReasonState } from '../auth/login-reason';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { IconStar, IconStarStroked } from '../../ui/icons';
@@ -32,6 +33,7 @@ export function FavoriteButton({ articleId }: { articleId: number }) {
       <Link
         className="app-article__action-link"
         to={loginLocation(location.pathname + location.search)}
+        state={loginReasonState('favoriteArticle')}
         title="登录后收藏"
       >
         <IconStarStroked /> 收藏

@@ -154,7 +154,7 @@ export function LoginForm({ target }: { target: string }) {
           />
         </div>
       ) : (
-        // A visitor sent here by an action of the reader (下载, 收藏, 评分) reads what the login is for.
+        // A visitor sent here by an action (the reader's 下载, an article's 收藏, ...) reads what the login is for.
         reason && (
           <div className="app-auth-notice">
             <Notice type="info" description={reason} />

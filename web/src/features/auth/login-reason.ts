@@ -1,5 +1,6 @@
-// Why a visitor was sent to the login page from an action of the reader (下载, 收藏, 评分): carried in
-// the history entry's state, not in the address (a shared or bookmarked login link says nothing it
+// Why a visitor was sent to the login page from an action of the reader (下载, 收藏, 评分), of an
+// article page (收藏, 举报) or of a comment section (登录后参与评论, a comment's 举报): carried in the
+// history entry's state, not in the address (a shared or bookmarked login link says nothing it
 // cannot know), and read back only from this fixed list.
 import type { UnauthorizedCall } from '../../api/client';
 
@@ -8,6 +9,10 @@ export const LOGIN_REASONS = {
   download: '登录后即可下载该文档',
   favorite: '登录后即可收藏或举报该文档',
   rate: '登录后即可为该文档评分',
+  favoriteArticle: '登录后即可收藏该文章',
+  reportArticle: '登录后即可举报该文章',
+  reportComment: '登录后即可举报该评论',
+  comment: '登录后即可发表评论',
 } as const;
 
 export type LoginReason = keyof typeof LOGIN_REASONS;

@@ -20,6 +20,7 @@ import { TextAreaField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
 import { Tag } from '../../ui/semi-extra';
 import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from '../auth/CaptchaField';
+import { loginReasonState } from '../auth/login-reason';
 import { ReportButton } from '../report/ReportButton';
 import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
@@ -326,8 +327,12 @@ export function CommentSection({
       ) : user ? (
         <CommentForm type={type} targetId={targetId} />
       ) : (
+        // The login page tells a visitor sent from here what the login is for, under a document as under an article.
         <p className="app-comments__login">
-          <Link to={loginLocation(location.pathname + location.search)}>登录</Link>后参与评论
+          <Link to={loginLocation(location.pathname + location.search)} state={loginReasonState('comment')}>
+            登录
+          </Link>
+          后参与评论
         </p>
       )}
       <QueryStates
