@@ -88,6 +88,11 @@ export const ARTICLE_LIMITS = {
   content: 200_000,
 } as const;
 export const COMMENT_MAX_LENGTH = 1000;
+/**
+ * How a reply to a reply starts: the thread is two levels deep (it hangs under the thread's first comment), so
+ * its text names the member it answers, and the backend tells that member once it is visible.
+ */
+export const replyPrefix = (username: string) => `回复 @${username}：`;
 export const REPORT_REMARK_MAX_LENGTH = 500;
 export const FEEDBACK_LIMITS = { content: 2000, contact: 100, reply: 2000 } as const;
 

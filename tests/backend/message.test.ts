@@ -178,3 +178,46 @@ describe('messages about comments', () => {
     expect(await unread(admin)).toBe(before + 1);
   });
 });
+
+describe('messages about replies to replies', () => {
+  it('tells the member a reviewed reply answers (回复 @name：), not the author of the thread', async () => {
+    const owner = await registerMember(backend.url);
+    const doc = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '乡村小学的黑板' });
+    const comment = (body: object, token: string) =>
+      api(backend.url, 'POST', '/api/v1/comment', { token, body: { type: 0, document_id: doc.id, ...body } });
+    const approve = (id: number) => backend.admin('POST', '/api/v1/comment/check', { body: { id: [id], status: 1 } });
+    const first = await registerMember(backend.url);
+    const second = await registerMember(backend.url);
+    const third = await registerMember(backend.url);
+
+    const top = await comment({ content: '这篇文章让我想起了小时候。' }, first.token);
+    await approve(top.body.id);
+    const reply = await comment({ content: '我也是，那时的黑板是水泥的。', parent_id: top.body.id }, second.token);
+    await approve(reply.body.id);
+    expect(await unread(first)).toBe(1);
+
+    // The SPA sends a reply to a reply after 回复 @name：; it hangs under the thread's first comment.
+    const answer = await comment(
+      { content: `回复 @${second.username}：水泥黑板擦起来很费劲。`, parent_id: reply.body.id },
+      third.token,
+    );
+    expect(answer.body.status ?? 0).toBe(0);
+    expect(answer.body.parent_id).toBe(top.body.id);
+    await approve(answer.body.id);
+    expect((await messages(second)).message[0]).toMatchObject({
+      type: 4,
+      content: `${third.username} 在文档《乡村小学的黑板》中回复了您：回复 @${second.username}：水泥黑板擦起来很费劲。`,
+    });
+    expect(await unread(second)).toBe(1);
+    expect(await unread(first)).toBe(1);
+
+    // A name that answers nobody in the thread (or none at all) tells the thread's first author, as before.
+    const stray = await comment(
+      { content: `回复 @${owner.username}：谁还记得粉笔的味道？`, parent_id: top.body.id },
+      third.token,
+    );
+    await approve(stray.body.id);
+    expect(await unread(first)).toBe(2);
+    expect(await unread(owner)).toBe(0);
+  });
+});

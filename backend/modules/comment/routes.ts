@@ -1,7 +1,7 @@
 import type { Database } from '../../db';
 import { lockRows } from '../../db/dialect';
 import { ReviewStatus, TargetType } from '../../../shared/constants';
-import { COMMENT_MAX_LENGTH, textProblems } from '../../../shared/validation';
+import { COMMENT_MAX_LENGTH, replyPrefix, textProblems } from '../../../shared/validation';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
 import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { assertValid, checkText, positiveIds, requireIds } from '../../wire/request';
@@ -29,6 +29,7 @@ import {
 } from '../../../shared/messages/comment';
 import {
   approvedCountsBy,
+  approvedRepliesTo,
   commentOr404,
   commentsByIds,
   countApprovedOn,
@@ -152,6 +153,30 @@ async function tellAnswered(
     messages.push(commentAnswered(answered.user_id, names.get(reply.user_id) ?? '', about, reply.content));
   }
   await tell(db, messages);
+}
+
+/**
+ * Whom replies approved now answer. A reply to a reply hangs under the thread's first comment and starts with the
+ * name of the member it answers (`replyPrefix`): that member, when they wrote in the thread before it (the longest
+ * name that fits); any other reply answers the thread's first comment.
+ */
+async function answeredBy(db: Database, replies: readonly CommentRow[]) {
+  const topIds = [...new Set(replies.map((c) => c.parent_id))];
+  const tops = new Map((await commentsByIds(db, topIds)).map((c) => [c.id, c]));
+  const inThreads = await approvedRepliesTo(db, topIds);
+  const names = await usernamesOf(
+    db,
+    [...tops.values(), ...inThreads].map((c) => c.user_id),
+  );
+  return replies.flatMap((reply) => {
+    const top = tops.get(reply.parent_id);
+    if (!top) return [];
+    const named = [top, ...inThreads.filter((c) => c.parent_id === top.id && c.id < reply.id)]
+      .map((c) => ({ comment: c, name: names.get(c.user_id) ?? '' }))
+      .filter(({ name }) => name && reply.content.startsWith(replyPrefix(name)))
+      .sort((a, b) => b.name.length - a.name.length)[0];
+    return [{ answered: named?.comment ?? top, reply }];
+  });
 }
 
 /** Rows with their author's public profile and, when asked, the target's title and uuid/identifier. */
@@ -349,21 +374,7 @@ export const commentService = defineService(
           await recount(trx, changed);
           if (req.status === ReviewStatus.Approved) {
             const replies = before.filter((c) => c.parent_id > 0 && c.status !== ReviewStatus.Approved);
-            const answered = new Map(
-              (
-                await commentsByIds(
-                  trx,
-                  replies.map((c) => c.parent_id),
-                )
-              ).map((c) => [c.id, c]),
-            );
-            await tellAnswered(
-              trx,
-              replies.flatMap((reply) => {
-                const to = answered.get(reply.parent_id);
-                return to ? [{ answered: to, reply }] : [];
-              }),
-            );
+            await tellAnswered(trx, await answeredBy(trx, replies));
           }
           return changed;
         });

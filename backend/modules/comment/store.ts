@@ -51,6 +51,17 @@ export async function commentsByIds(db: Database, ids: readonly number[]): Promi
     .execute();
 }
 
+/** The approved replies under these comments (the threads' second level). */
+export async function approvedRepliesTo(db: Database, parentIds: readonly number[]): Promise<CommentRow[]> {
+  if (!parentIds.length) return [];
+  return db
+    .selectFrom('comment')
+    .selectAll()
+    .where('parent_id', 'in', [...parentIds])
+    .where('status', '=', ReviewStatus.Approved)
+    .execute();
+}
+
 export async function placesOf(db: Database, ids: readonly number[]): Promise<CommentPlace[]> {
   if (!ids.length) return [];
   return db

@@ -8,7 +8,7 @@ import { loginLocation } from '../../../../shared/access';
 import { ReportType, ReviewStatus } from '../../../../shared/constants';
 import { formatRelativeTime } from '../../../../shared/format';
 import type { Comment } from '../../../../shared/types/comment';
-import { COMMENT_MAX_LENGTH, textProblems } from '../../../../shared/validation';
+import { COMMENT_MAX_LENGTH, replyPrefix, textProblems } from '../../../../shared/validation';
 import { ApiError, unwrap } from '../../api/client';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { toastFailure } from '../../kit/toasts/failure-toast';
@@ -112,7 +112,7 @@ function CommentForm({
     if (replying) formRef.current?.querySelector('textarea')?.focus();
   }, [replying, formRef]);
   // A reply to a reply is sent after 回复 @name：, which counts towards the limit too.
-  const prefix = replyTo && parent?.parent_id ? `回复 @${replyTo}：` : '';
+  const prefix = replyTo && parent?.parent_id ? replyPrefix(replyTo) : '';
   const max = COMMENT_MAX_LENGTH - [...prefix].length;
   const send = useMutation({
     mutationFn: async (text: string, context) =>
