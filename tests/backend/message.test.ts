@@ -206,7 +206,7 @@ describe('messages about replies to replies', () => {
     await approve(answer.body.id);
     expect((await messages(second)).message[0]).toMatchObject({
       type: 4,
-      content: `${third.username} 在文档《乡村小学的黑板》中回复了您：回复 @${second.username}：水泥黑板擦起来很费劲。`,
+      content: `${third.username} 在文档《乡村小学的黑板》中回复了您：水泥黑板擦起来很费劲。`,
     });
     expect(await unread(second)).toBe(1);
     expect(await unread(first)).toBe(1);

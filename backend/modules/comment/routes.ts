@@ -143,14 +143,17 @@ async function tellAnswered(
   if (!wanted.length) return;
   const names = await usernamesOf(
     db,
-    wanted.map((p) => p.reply.user_id),
+    wanted.flatMap((p) => [p.reply.user_id, p.answered.user_id]),
   );
   const messages = [];
   for (const { answered, reply } of wanted) {
     const target = (await commentTarget(reply.type)?.titles(db, [reply.document_id]))?.get(reply.document_id);
     if (!target) continue;
     const about = { type: reply.type, id: reply.document_id, key: target.uuid, title: target.title };
-    messages.push(commentAnswered(answered.user_id, names.get(reply.user_id) ?? '', about, reply.content));
+    // 回复 @<their name>： says again what the message says: the excerpt starts after it.
+    const prefix = replyPrefix(names.get(answered.user_id) ?? '');
+    const text = reply.content.startsWith(prefix) ? reply.content.slice(prefix.length) : reply.content;
+    messages.push(commentAnswered(answered.user_id, names.get(reply.user_id) ?? '', about, text));
   }
   await tell(db, messages);
 }
