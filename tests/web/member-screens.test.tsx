@@ -1,6 +1,7 @@
 // Member-area screens against a scripted backend: 我的文档's empty state and conversions
 // followed to their end, and 我的下载's rows (what each cost, and why).
 import { afterEach, describe, expect, it } from 'vitest';
+import { focusManager } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
@@ -740,5 +741,27 @@ describe('/member/profile avatar', { timeout: 20_000 }, () => {
     await userEvent.upload(input, new File(['png'], 'me.png', { type: 'image/png' }));
     await waitFor(() => expect(toasts.value.some((t) => t.open && t.title === '头像已更新')).toBe(true));
     expect(failures()).toEqual([]);
+  });
+});
+
+describe('the header bell', { timeout: 20_000 }, () => {
+  it('counts again when the member comes back to the tab: a reply or review may have come meanwhile', async () => {
+    let count = 0;
+    renderApp('/member/message', {
+      user: member,
+      backend: {
+        'GET /api/v1/message/list': { status: 200, body: { total: 0, unread: 0, message: [] } },
+        'GET /api/v1/message/unread': () => ({ status: 200, body: { count } }),
+      },
+    });
+    await screen.findByText('暂无消息');
+    expect(screen.getAllByRole('link', { name: '消息' }).length).toBeGreaterThan(0);
+    count = 2;
+    act(() => {
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+    });
+    expect((await screen.findAllByRole('link', { name: '消息，2 条未读' })).length).toBeGreaterThan(0);
+    act(() => focusManager.setFocused(undefined));
   });
 });

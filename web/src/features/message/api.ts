@@ -1,6 +1,7 @@
 // MessageAPI (ours, docs/api.md §15): the member's 消息 centre. The unread count is read by the
-// header on every screen and refreshed every minute; reading or deleting messages makes the
-// lists and the count stale. Kept under the user's keys, which a logout drops.
+// header on every screen and refreshed every minute and when the member comes back to the tab;
+// reading or deleting messages makes the lists and the count stale. Kept under the user's keys,
+// which a logout drops.
 import { queryOptions } from '@tanstack/react-query';
 import type { Empty } from '../../../../shared/types/common';
 import type { ListMessageReply, UnreadMessages } from '../../../../shared/types/message';
@@ -22,6 +23,8 @@ export const unreadMessagesQuery = (userId: number) =>
     queryKey: messageKeys.unread(userId),
     queryFn: async () => unwrap(await api.get<UnreadMessages>('/api/v1/message/unread')).count ?? 0,
     refetchInterval: UNREAD_REFRESH_MS,
+    // Back in the tab (a reply or a review may have come meanwhile), the count is read again at once.
+    refetchOnWindowFocus: 'always',
   });
 
 export const messagesQuery = (userId: number, page: number, size: number, unreadOnly: boolean) =>
