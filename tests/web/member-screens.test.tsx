@@ -305,6 +305,41 @@ describe('/member/document 删除 by keyboard', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/message pages', { timeout: 20_000 }, () => {
+  it('keeps its page in the address, so that the back from another screen comes back to page 2', async () => {
+    const messages = Array.from({ length: 15 }, (_, i) => ({
+      id: 15 - i,
+      title: `通知 ${15 - i}`,
+      content: `第 ${15 - i} 条通知`,
+      created_at: '2026-11-20T08:00:00Z',
+      read_at: '2026-11-20T09:00:00Z',
+    }));
+    const { router } = renderApp('/member/message', {
+      user: member,
+      backend: {
+        ...noDocuments,
+        'GET /api/v1/message/list': (url) => {
+          const [page, size] = [Number(url.searchParams.get('page')), Number(url.searchParams.get('size'))];
+          return {
+            status: 200,
+            body: { total: messages.length, unread: 0, message: messages.slice((page - 1) * size, page * size) },
+          };
+        },
+        'GET /api/v1/message/unread': () => ({ status: 200, body: { count: 0 } }),
+      },
+    });
+    expect(await screen.findByText('第 15 条通知')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '下一页' }));
+    expect(await screen.findByText('第 5 条通知')).toBeTruthy();
+    expect(router.state.location.search).toBe('?page=2');
+    await act(() => router.navigate('/member/document'));
+    expect(await screen.findByText('暂无文档')).toBeTruthy();
+    await act(() => router.navigate(-1));
+    expect(await screen.findByText('第 5 条通知')).toBeTruthy();
+    expect(screen.queryByText('第 15 条通知')).toBeNull();
+  });
+});
+
 describe('/member/message by keyboard', { timeout: 20_000 }, () => {
   it('keeps the focus in a message marked read, and goes on at the next one once a message is deleted', async () => {
     let messages = [
@@ -495,6 +530,36 @@ describe('/member/document while documents convert', { timeout: 20_000 }, () => 
 });
 
 describe('/member/download', { timeout: 20_000 }, () => {
+  it('keeps its page in the address, so that the back from another screen comes back to page 2', async () => {
+    const downloads = Array.from({ length: 25 }, (_, i) => ({
+      id: 25 - i,
+      document_id: 25 - i,
+      title: `下载的资料 ${25 - i}`,
+    }));
+    const { router } = renderApp('/member/download', {
+      user: member,
+      backend: {
+        ...noDocuments,
+        'GET /api/v1/user/download': (url) => {
+          const [page, size] = [Number(url.searchParams.get('page')), Number(url.searchParams.get('size'))];
+          return {
+            status: 200,
+            body: { total: downloads.length, download: downloads.slice((page - 1) * size, page * size) },
+          };
+        },
+      },
+    });
+    expect(await screen.findByRole('link', { name: '下载的资料 25' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '下一页' }));
+    expect(await screen.findByRole('link', { name: '下载的资料 15' })).toBeTruthy();
+    expect(router.state.location.search).toBe('?page=2');
+    await act(() => router.navigate('/member/document'));
+    expect(await screen.findByText('暂无文档')).toBeTruthy();
+    await act(() => router.navigate(-1));
+    expect(await screen.findByRole('link', { name: '下载的资料 15' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: '下载的资料 25' })).toBeNull();
+  });
+
   it("shows what a paid download cost, in the site's credit name", async () => {
     renderApp('/member/download', {
       user: member,

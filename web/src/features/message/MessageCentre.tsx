@@ -16,6 +16,7 @@ import { Pager } from '../../ui/Pager';
 import { Panel } from '../../ui/Panel';
 import { TabSwitch } from '../../ui/TabSwitch';
 import { Button } from '../../ui/semi';
+import { usePageParam } from '../../kit/member-list/page-param';
 import { useRowFocusKeeper } from '../../kit/member-list/row-focus';
 import { EmptyState } from '../../ui/states';
 import { documentPathById } from '../document/document-links';
@@ -98,7 +99,7 @@ function MessageItem({ message }: { message: Message }) {
 
 export function MessageCentre({ userId }: { userId: number }) {
   const [show, setShow] = useState<Show>('all');
-  const [page, setPage] = useState(1);
+  const [page, setPage] = usePageParam();
   const list = useQuery({
     ...messagesQuery(userId, page, PAGE_SIZE, show === 'unread'),
     placeholderData: keepPreviousData,
@@ -119,9 +120,11 @@ export function MessageCentre({ userId }: { userId: number }) {
   }, [readAll.isSuccess, unread]);
   const { rows, onFocus, onBlur } = useRowFocusKeeper<HTMLUListElement>('messages-title', list.data?.message);
   // The last message of the last page deleted (or read, among the unread): back one page
-  // (set while rendering, as React allows for state that follows other data).
-  if (list.isSuccess && !list.isPlaceholderData && page > 1 && (list.data.message ?? []).length === 0)
-    setPage(page - 1);
+  // (in place of the page in the history, which no longer exists).
+  const pastTheLast = list.isSuccess && !list.isPlaceholderData && page > 1 && (list.data.message ?? []).length === 0;
+  useEffect(() => {
+    if (pastTheLast) setPage(page - 1, { replace: true });
+  }, [pastTheLast, page, setPage]);
   return (
     <Panel title="我的消息" titleId="messages-title" heading="h1">
       <div className="app-messages__tools" ref={tools}>
@@ -131,7 +134,7 @@ export function MessageCentre({ userId }: { userId: number }) {
           active={show}
           onChange={(next) => {
             setShow(next);
-            setPage(1);
+            setPage(1, { replace: true });
           }}
         />
         <Button disabled={unread === 0} loading={readAll.isPending} onClick={() => readAll.mutate()}>
@@ -142,7 +145,7 @@ export function MessageCentre({ userId }: { userId: number }) {
         query={list}
         loadingRows={5}
         failure="消息加载失败"
-        isEmpty={(data) => (data.message ?? []).length === 0}
+        isEmpty={(data) => !pastTheLast && (data.message ?? []).length === 0}
         empty={
           <EmptyState
             title={show === 'unread' ? '没有未读消息' : '暂无消息'}

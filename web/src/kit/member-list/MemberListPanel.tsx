@@ -1,9 +1,10 @@
 import { keepPreviousData, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { Pager } from '../../ui/Pager';
 import { Panel } from '../../ui/Panel';
 import { QueryStates } from '../query-states/QueryStates';
+import { usePageParam } from './page-param';
 import { useRowFocusKeeper } from './row-focus';
 import './member-list.css';
 
@@ -45,13 +46,16 @@ export function MemberListPanel<Data extends { total?: number }, Key extends Que
   failure: string;
   empty: ReactNode;
 }) {
-  const [page, setPage] = useState(1);
+  const [page, setPage] = usePageParam();
   const list = useQuery({ ...query(page, PAGE_SIZE), placeholderData: keepPreviousData });
   // The last row of the last page removed (or gone meanwhile): back to the page that is now the
-  // last, not the empty state, which would say the member has none at all (set while rendering,
-  // as React allows for state that follows other data).
-  if (list.isSuccess && !list.isPlaceholderData && page > 1 && (rowsOf(list.data) ?? []).length === 0)
-    setPage(Math.max(1, Math.min(page - 1, Math.ceil((list.data.total ?? 0) / PAGE_SIZE))));
+  // last, not the empty state, which would say the member has none at all (in place of the page
+  // in the history, which no longer exists; no empty state meanwhile).
+  const pastTheLast = list.isSuccess && !list.isPlaceholderData && page > 1 && (rowsOf(list.data) ?? []).length === 0;
+  const lastPage = Math.max(1, Math.min(page - 1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE)));
+  useEffect(() => {
+    if (pastTheLast) setPage(lastPage, { replace: true });
+  }, [pastTheLast, lastPage, setPage]);
   const { rows, onFocus, onBlur } = useRowFocusKeeper<HTMLTableSectionElement>(titleId, list.data && rowsOf(list.data));
   return (
     <Panel title={title} titleId={titleId} heading="h1">
@@ -60,7 +64,7 @@ export function MemberListPanel<Data extends { total?: number }, Key extends Que
         query={list}
         loadingRows={5}
         failure={failure}
-        isEmpty={(data) => (rowsOf(data) ?? []).length === 0}
+        isEmpty={(data) => !pastTheLast && (rowsOf(data) ?? []).length === 0}
         empty={empty}
       >
         {(data) => (
