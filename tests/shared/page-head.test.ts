@@ -43,7 +43,13 @@ import {
   statsCall,
   websiteBannersCall,
 } from '../../shared/page-data';
-import { articlePagePath, categoryPagePath, documentPagePath } from '../../shared/page-paths';
+import {
+  articlePagePath,
+  articleSearchPath,
+  categoryPagePath,
+  documentPagePath,
+  searchPath,
+} from '../../shared/page-paths';
 import { disallowedPaths, robotsTxt } from '../../shared/robots';
 import { matchRoute, routeDataCalls } from '../../shared/routes';
 import type { Article } from '../../shared/types/article';
@@ -316,6 +322,15 @@ describe('page paths', () => {
     expect(articlePagePath({ id: 3 })).toBe('/article/detail/3');
     expect(categoryPagePath({ id: 7, type: 1 })).toBe('/article/7');
     expect(categoryPagePath({ id: 1, type: 0 })).toBe('/library/1');
+  });
+
+  it('search words in the address, encoded: the document search, and the article search of a list page', () => {
+    expect(searchPath('C++ 教程&')).toBe('/search?wd=C%2B%2B%20%E6%95%99%E7%A8%8B%26');
+    expect(articleSearchPath('公告')).toBe('/article?wd=%E5%85%AC%E5%91%8A');
+    expect(articleSearchPath('公告', '/article/7')).toBe('/article/7?wd=%E5%85%AC%E5%91%8A');
+    // No words: the list page itself, not `?wd=`.
+    expect(articleSearchPath('')).toBe('/article');
+    expect(articleSearchPath('', '/article/7')).toBe('/article/7');
   });
 });
 
