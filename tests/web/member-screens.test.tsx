@@ -340,6 +340,45 @@ describe('/member/message pages', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/message tab', { timeout: 20_000 }, () => {
+  it('keeps 未读 in the address, so that the back from another screen comes back to it', async () => {
+    const messages = Array.from({ length: 15 }, (_, i) => ({
+      id: 15 - i,
+      title: `通知 ${15 - i}`,
+      content: `第 ${15 - i} 条通知`,
+      created_at: '2026-11-20T08:00:00Z',
+      read_at: i % 2 === 0 ? null : '2026-11-20T09:00:00Z',
+    }));
+    const { router } = renderApp('/member/message?page=2', {
+      user: member,
+      backend: {
+        ...noDocuments,
+        'GET /api/v1/message/list': (url) => {
+          const [page, size] = [Number(url.searchParams.get('page')), Number(url.searchParams.get('size'))];
+          const shown = url.searchParams.get('unread') === 'true' ? messages.filter((m) => !m.read_at) : messages;
+          return {
+            status: 200,
+            body: { total: shown.length, unread: 8, message: shown.slice((page - 1) * size, page * size) },
+          };
+        },
+        'GET /api/v1/message/unread': () => ({ status: 200, body: { count: 8 } }),
+      },
+    });
+    expect(await screen.findByText('第 5 条通知')).toBeTruthy();
+    await userEvent.click(screen.getByRole('tab', { name: /未读消息/ }));
+    // Page 1 of the unread ones (the odd ones, 8 of them), in place of the address before (no step of the history).
+    expect(await screen.findByText('第 1 条通知')).toBeTruthy();
+    expect(router.state.location.search).toBe('?tab=unread');
+    expect(router.state.historyAction).toBe('REPLACE');
+    await act(() => router.navigate('/member/document'));
+    expect(await screen.findByText('暂无文档')).toBeTruthy();
+    await act(() => router.navigate(-1));
+    expect(await screen.findByText('第 1 条通知')).toBeTruthy();
+    expect(screen.queryByText('第 14 条通知')).toBeNull();
+    expect(screen.getByRole('tab', { name: /未读消息/ }).getAttribute('aria-selected')).toBe('true');
+  });
+});
+
 describe('/member/message by keyboard', { timeout: 20_000 }, () => {
   it('keeps the focus in a message marked read, and goes on at the next one once a message is deleted', async () => {
     let messages = [

@@ -2,8 +2,8 @@
 // ones; each says what happened and leads to it (the document, the article, 我的文档, 我的订单); 查看 and
 // 标为已读 mark one read, 全部标为已读 all of them; 删除 asks first.
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { TargetType } from '../../../../shared/constants';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { articlePagePath } from '../../../../shared/page-paths';
@@ -98,7 +98,9 @@ function MessageItem({ message }: { message: Message }) {
 }
 
 export function MessageCentre({ userId }: { userId: number }) {
-  const [show, setShow] = useState<Show>('all');
+  // The tab is in the address beside the page (`?tab=unread`), so that the back from a message's page comes back to it.
+  const [params, setParams] = useSearchParams();
+  const show: Show = params.get('tab') === 'unread' ? 'unread' : 'all';
   const [page, setPage] = usePageParam();
   const list = useQuery({
     ...messagesQuery(userId, page, PAGE_SIZE, show === 'unread'),
@@ -132,10 +134,19 @@ export function MessageCentre({ userId }: { userId: number }) {
           label="显示的消息"
           tabs={SHOWN.map((s) => (s.key === 'unread' && unread ? { ...s, label: `${s.label}（${unread}）` } : s))}
           active={show}
-          onChange={(next) => {
-            setShow(next);
-            setPage(1, { replace: true });
-          }}
+          onChange={(next) =>
+            // A switch is no step of the history, and starts again at page 1.
+            setParams(
+              (current) => {
+                const out = new URLSearchParams(current);
+                out.delete('page');
+                if (next === 'unread') out.set('tab', 'unread');
+                else out.delete('tab');
+                return out;
+              },
+              { preventScrollReset: true, replace: true },
+            )
+          }
         />
         <Button disabled={unread === 0} loading={readAll.isPending} onClick={() => readAll.mutate()}>
           全部标为已读
