@@ -1,7 +1,8 @@
 // Layouts of the member's screens that broke on a phone or a wide screen (issue 46): a failed
 // row of 我的文档 at 390 px, its long titles and reasons at 1280 px, its edit form opened from far down the list, and the checkout's
 // 支付方式 and buttons at 1280 and 390 px; the header's first row (the site's name, 开通会员 and
-// the visitor's or member's links) at 390 px; a long signature (个人中心, the uploader's card) at 390 px.
+// the visitor's or member's links) at 390 px; a long signature (个人中心, the uploader's card) at 390 px;
+// 我的消息's tab 未读消息（2） beside 全部标为已读 at 390 px.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, registerMember, withDatabase, type Member } from '../helpers/backend';
@@ -182,5 +183,37 @@ describe('a long signature on a phone', () => {
       expect(x + width, path).toBeLessThanOrEqual(390);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
     }
+  });
+});
+
+describe('我的消息 on a phone', () => {
+  it('keeps the tab 未读消息（2） on one line at 390 px, within the screen', async () => {
+    const member = await registerMember(site.backendUrl);
+    await withDatabase(site.dataDir, (db) =>
+      db
+        .insertInto('message')
+        .values(
+          ['文档审核通过', '文档审核未通过'].map((title) => ({
+            user_id: member.user.id,
+            type: 1,
+            title,
+            created_at: '2026-11-20T08:00:00.000Z',
+          })),
+        )
+        .execute(),
+    );
+    const page = await memberPage(member, 390);
+    await page.goto('/member/message');
+    const tab = page.getByRole('tab', { name: '未读消息（2）' });
+    await tab.waitFor();
+    // The lines its text takes: the distinct tops of the boxes of a range over it.
+    const lines = await tab.evaluate((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+    expect(lines).toBe(1);
+    expect(await tab.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });
