@@ -1,6 +1,6 @@
 // What a keyboard alone does on the public screens: the skip link past the header, and a form sent
 // with wrong fields taking the keyboard to the first of them.
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { createMemoryRouter, RouterProvider, useSearchParams } from 'react-router-dom';
@@ -9,6 +9,7 @@ import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { InlineConfirm } from '../../web/src/kit/confirm/InlineConfirm';
 import { PageLinks } from '../../web/src/kit/paging/PageLinks';
+import { SearchBox } from '../../web/src/features/search/SearchBox';
 import { Button } from '../../web/src/ui/semi';
 import { Pager } from '../../web/src/ui/Pager';
 import { member, renderApp } from './render-app';
@@ -160,6 +161,34 @@ describe('searching again on the results page, by keyboard', () => {
     await waitFor(() => expect((box as HTMLInputElement).value).toBe('试卷'));
     // The header's box in its own render, as above.
     await waitFor(() => expect((header as HTMLInputElement).value).toBe('试卷'));
+  });
+});
+
+describe('a search box whose own search is passed by another before it was drawn with it', () => {
+  it('shows the other search’s words, not its own', async () => {
+    // The header's box follows the address in a render of its own: a link followed at once after
+    // its search (a hot word, back) can reach it before the render with its own words.
+    function Box() {
+      const [params] = useSearchParams();
+      return <SearchBox initial={params.get('wd') ?? ''} label="站内搜索" />;
+    }
+    const router = createMemoryRouter([{ path: '/search', element: <Box /> }], {
+      initialEntries: [`/search?wd=${encodeURIComponent('年度报告')}`],
+    });
+    render(<RouterProvider router={router} />);
+    const box = screen.getByRole('searchbox') as HTMLInputElement;
+    await userEvent.type(box, '汇总');
+    // Its search and a link's, in one render of the box.
+    await act(async () => {
+      fireEvent.submit(box.form!);
+      await router.navigate(`/search?wd=${encodeURIComponent('试卷')}`);
+    });
+    expect(router.state.location.search).toBe(`?wd=${encodeURIComponent('试卷')}`);
+    expect(box.value).toBe('试卷');
+    // Words typed since are kept when another search shows.
+    await userEvent.type(box, '答案');
+    await act(() => router.navigate(`/search?wd=${encodeURIComponent('期末')}`));
+    expect(box.value).toBe('试卷答案');
   });
 });
 

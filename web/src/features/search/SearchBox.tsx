@@ -64,11 +64,15 @@ export function SearchBox({
   // it holds words typed since (a search of its own, or typing on while it was on its way). Taken in
   // place, not by drawing the box anew, which would drop the keyboard's focus on <body>.
   const [shown, setShown] = useState(initial);
+  // The words of the box's own last search: not typed since, even when another search shows
+  // before the box was drawn with them (a link followed at once: the header's box follows the
+  // address in a render of its own).
+  const [searched, setSearched] = useState<string>();
   // Words the box refused to send (nothing searchable in them), until they change.
   const [refused, setRefused] = useState(false);
   if (shown !== initial) {
     setShown(initial);
-    if (wd === shown) setWd(initial);
+    if (wd === shown || wd.trim() === searched) setWd(initial);
   }
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -77,6 +81,7 @@ export function SearchBox({
       setRefused(true);
       return;
     }
+    setSearched(query);
     // An empty query opens the results page with its suggestions.
     void navigate(query ? searchPath(query) : '/search');
   };
