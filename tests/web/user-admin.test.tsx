@@ -296,6 +296,20 @@ describe('处罚管理', { timeout: 30_000 }, () => {
 });
 
 describe('会员管理 · 开通会员', { timeout: 30_000 }, () => {
+  /** Opens the 开通会员 sheet, picks amy and gives the reason 活动赠送. */
+  const fillGrantForAmy = async () => {
+    await userEvent.click(await screen.findByRole('button', { name: /开通会员/ }));
+    const form = await screen.findByRole('form', { name: '开通会员' });
+    await userEvent.click(form.querySelector('.semi-select') as HTMLElement);
+    const amy = await waitFor(() => {
+      const option = [...document.querySelectorAll('.semi-select-option')].find((o) => o.textContent === 'amy');
+      expect(option).toBeTruthy();
+      return option as HTMLElement;
+    });
+    await userEvent.click(amy);
+    await userEvent.type(within(form).getByLabelText('原因'), '活动赠送');
+  };
+
   it('says for whom membership was granted, not 创建成功, from a sheet whose button says 开通', async () => {
     const { fetchMock } = renderApp('/admin/user/vip', {
       user: admin,
@@ -318,16 +332,7 @@ describe('会员管理 · 开通会员', { timeout: 30_000 }, () => {
         'POST /api/v1/vip/grant': { status: 200, body: {} },
       },
     });
-    await userEvent.click(await screen.findByRole('button', { name: /开通会员/ }));
-    const form = await screen.findByRole('form', { name: '开通会员' });
-    await userEvent.click(form.querySelector('.semi-select') as HTMLElement);
-    const amy = await waitFor(() => {
-      const option = [...document.querySelectorAll('.semi-select-option')].find((o) => o.textContent === 'amy');
-      expect(option).toBeTruthy();
-      return option as HTMLElement;
-    });
-    await userEvent.click(amy);
-    await userEvent.type(within(form).getByLabelText('原因'), '活动赠送');
+    await fillGrantForAmy();
     expect(screen.queryByRole('button', { name: '创建' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: '开通' }));
     await waitFor(() => expect(calls(fetchMock, 'POST', '/api/v1/vip/grant')).toHaveLength(1));
@@ -356,16 +361,7 @@ describe('会员管理 · 开通会员', { timeout: 30_000 }, () => {
         'POST /api/v1/vip/grant': { status: 400, body: { code: 3, message: refusal } },
       },
     });
-    await userEvent.click(await screen.findByRole('button', { name: /开通会员/ }));
-    const form = await screen.findByRole('form', { name: '开通会员' });
-    await userEvent.click(form.querySelector('.semi-select') as HTMLElement);
-    const amy = await waitFor(() => {
-      const option = [...document.querySelectorAll('.semi-select-option')].find((o) => o.textContent === 'amy');
-      expect(option).toBeTruthy();
-      return option as HTMLElement;
-    });
-    await userEvent.click(amy);
-    await userEvent.type(within(form).getByLabelText('原因'), '活动赠送');
+    await fillGrantForAmy();
     await userEvent.click(screen.getByRole('button', { name: '开通' }));
     await waitFor(() => expect(toasts.value.find((t) => t.title === '开通失败')?.description).toBe(refusal));
     expect(toasts.value.some((t) => t.title === '创建失败')).toBe(false);
