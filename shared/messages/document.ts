@@ -174,3 +174,6 @@ export const ListReadingHistoryRequest = message('ListReadingHistoryRequest', { 
 export const ListReadingHistoryReply = message('ListReadingHistoryReply', { total: 'int64', reading: [ReadingRecord] });
 /** Ours: the documents to forget in the reading history. */
 export const DeleteReadingHistoryRequest = message('DeleteReadingHistoryRequest', { document_id: 'int64[]' });
+
+/** Ours: the publishing reward the signed-in member can still earn today (0 when publishing pays nothing). */
+export const UploadRewardLeft = message('UploadRewardLeft', { left: 'int32' });

@@ -190,3 +190,9 @@ export type DeleteReadingHistoryRequest = Wire<typeof documentMessages.DeleteRea
 
 /** Ours: 猜你喜欢 (GET /api/v1/document/foryou, login; ListDocumentReply answers it). */
 export type ListDocumentsForYouRequest = Wire<typeof documentMessages.ListDocumentsForYouRequest>;
+
+/**
+ * Ours: GET /api/v1/document/uploadreward (login): how many more documents the member publishes
+ * today with GetSettings' `upload_document_credits` (0 when publishing pays nothing).
+ */
+export type UploadRewardLeft = Wire<typeof documentMessages.UploadRewardLeft>;

@@ -11,7 +11,7 @@ import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { fakePolling, nextPoll } from './polling';
-import { admin, member, renderApp, settings, type Backend } from './render-app';
+import { admin, holdCalls, member, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -71,11 +71,15 @@ const uploadOf = async (name: string) => {
 const file = (name: string, bytes = 1024) =>
   new File([new Uint8Array(bytes)], name, { type: 'application/octet-stream' });
 
-function renderUpload(backend: Backend) {
+function renderUpload(backend: Backend, system: NonNullable<typeof settings.system> = {}) {
   ScriptedUpload.sent = [];
   const view = renderApp('/upload', {
     user: member,
-    settings: { ...settings, security: { ...settings.security, max_document_size: 1 } },
+    settings: {
+      ...settings,
+      system: { ...settings.system, ...system },
+      security: { ...settings.security, max_document_size: 1 },
+    },
     backend: { 'GET /api/v1/user/caniuploaddocument': { status: 200, body: {} }, ...backend },
   });
   api.configure({ createXhr: () => new ScriptedUpload() as unknown as XMLHttpRequest });
@@ -232,6 +236,47 @@ describe('member upload', { timeout: 20_000 }, () => {
     );
     // GetSettings leaves both out when publishing pays nothing.
     expect(await screenWith({})).not.toContain('奖励');
+  });
+
+  it("says how many of today's rewards are left: while asking, when the asking fails, and again after 发布", async () => {
+    let left = 1;
+    let failing = true;
+    const { fetchMock } = renderUpload(
+      {
+        'GET /api/v1/document/uploadreward': () =>
+          failing ? { status: 503, body: { code: 14, message: '服务暂时不可用' } } : { status: 200, body: { left } },
+        'POST /api/v1/document': () => {
+          left = 0;
+          return { status: 200, body: {} };
+        },
+        'GET /api/v1/document/list': { status: 200, body: { total: 0 } },
+      },
+      { upload_document_credits: 5, upload_document_limit: 3 },
+    );
+    const release = holdCalls(fetchMock, (url) => url.pathname === '/api/v1/document/uploadreward');
+    expect(await screen.findByText('正在查询今日剩余的奖励次数…')).toBeTruthy();
+    release();
+    const failure = await screen.findByText(/今日剩余的奖励次数暂时无法查询/);
+    expect(failure.textContent).toBe('今日剩余的奖励次数暂时无法查询（服务暂时不可用）重试');
+    failing = false;
+    await userEvent.click(within(failure).getByRole('button', { name: '重试' }));
+    expect(await screen.findByText('今日还可获得 1 次上传奖励。')).toBeTruthy();
+
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('讲义.pdf')]);
+    (await uploadOf('讲义.pdf')).answer(200, { code: 200, message: 'ok', data: { id: 41 } });
+    await screen.findByText('已上传，待发布');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
+    await userEvent.click(screen.getByRole('button', { name: '发布（1）' }));
+    // Asked again after 发布: the day's rewards are used up.
+    expect(await screen.findByText('今日的上传奖励已用完，明天发布的文档可再获得奖励。')).toBeTruthy();
+    expect(screen.queryByText('今日还可获得 1 次上传奖励。')).toBeNull();
+  });
+
+  it('does not ask for the rewards left while publishing pays nothing', async () => {
+    const { fetchMock } = renderUpload({});
+    await screen.findByRole('button', { name: '选择文件' });
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/api/v1/document/uploadreward'))).toBe(false);
+    expect(screen.queryByText(/上传奖励/)).toBeNull();
   });
 
   it("names the site's credits as the unit of each price and of the batch's price", async () => {

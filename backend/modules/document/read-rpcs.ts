@@ -13,6 +13,7 @@ import { keywordsOf, segmentTitle } from './keywords';
 import { findInPages, foldWords } from './find';
 import { countViewToday, hotDocuments } from './hot';
 import { countSearchView } from './indexing';
+import { rewardedUploadsLeft, uploadReward } from './upload-reward';
 import {
   Document,
   DocumentScore,
@@ -23,6 +24,7 @@ import {
   ListDocumentForHomeResponse,
   ListDocumentReply,
   ListDocumentRequest,
+  UploadRewardLeft,
 } from '../../../shared/messages/document';
 import { descriptionFrom, readableText } from './page-text';
 import { hideCounters, presentDocuments, type Viewer } from './present';
@@ -296,6 +298,18 @@ export const readRpcs = [
     auth: 'login',
     async handler(req, ctx) {
       return (await findScore(ctx.db, req.document_id, ctx.requireUser().id)) ?? {};
+    },
+  }),
+
+  // Ours (decision 078): the upload screen says how many of today's rewards the member has left.
+  rpc('GetUploadRewardLeft', {
+    http: 'GET /api/v1/document/uploadreward',
+    response: UploadRewardLeft,
+    auth: 'login',
+    input: 'none',
+    async handler(_req, ctx) {
+      const reward = uploadReward(await ctx.app.settings.snapshot());
+      return { left: await rewardedUploadsLeft(ctx.db, reward, ctx.requireUser().id) };
     },
   }),
 ];

@@ -1,4 +1,6 @@
+import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
+import { documentsCreatedSince } from './store';
 
 // The reward of publishing a document (CreateDocument), as MOREDOC pays it: `score.upload_document`
 // credits for each of the member's first `score.upload_document_limit` documents of the day, paid
@@ -15,4 +17,24 @@ export function uploadReward(cfg: ConfigSnapshot): UploadReward {
   const credits = cfg.int('score', 'upload_document');
   const perDay = cfg.int('score', 'upload_document_limit');
   return credits > 0 && perDay > 0 ? { credits, perDay } : { credits: 0, perDay: 0 };
+}
+
+/** Local midnight of `at`'s day: the day counts by the server's clock, as MOREDOC's does (TZ, docs/operations.md). */
+function startOfDay(at: Date): string {
+  return new Date(at.getFullYear(), at.getMonth(), at.getDate()).toISOString();
+}
+
+/**
+ * How many more documents the member `userId` publishes with the reward on `at`'s day: the day's
+ * `perDay` less the documents they created that day (those in the recycle bin too), 0 when
+ * publishing pays nothing.
+ */
+export async function rewardedUploadsLeft(
+  db: Database,
+  reward: UploadReward,
+  userId: number,
+  at: Date = new Date(),
+): Promise<number> {
+  if (reward.perDay <= 0) return 0;
+  return Math.max(0, reward.perDay - (await documentsCreatedSince(db, userId, startOfDay(at))));
 }

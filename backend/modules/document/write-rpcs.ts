@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import dayjs from 'dayjs';
 import type { Database } from '../../db';
 import { lockRows } from '../../db/dialect';
 import { DocumentStatus } from '../../../shared/constants';
@@ -18,7 +17,7 @@ import { mayUpload } from './access';
 import { documentHashFor, enqueueConversions } from './conversion';
 import { refreshSearchIndex } from './indexing';
 import { documentKeywords } from './keywords';
-import { uploadReward } from './upload-reward';
+import { rewardedUploadsLeft, uploadReward } from './upload-reward';
 import {
   CheckDocumentRequest,
   CreateDocumentRequest,
@@ -35,7 +34,6 @@ import {
   awaitsReviewConversion,
   documentById,
   documentsByIds,
-  documentsCreatedSince,
   idsWithStatus,
   insertDocument,
   isPublic,
@@ -204,11 +202,10 @@ async function uploadRewards(
   creating: number,
 ): Promise<{ rewards: number[]; creditName: string }> {
   const cfg = await ctx.app.settings.snapshot();
-  const { credits, perDay } = uploadReward(cfg);
-  const before = perDay > 0 ? await documentsCreatedSince(db, userId, dayjs().startOf('day').toISOString()) : 0;
-  const rewarded = Math.max(0, Math.min(creating, perDay - before));
+  const reward = uploadReward(cfg);
+  const rewarded = Math.min(creating, await rewardedUploadsLeft(db, reward, userId));
   return {
-    rewards: Array.from({ length: creating }, (_, i) => (i < rewarded ? credits : 0)),
+    rewards: Array.from({ length: creating }, (_, i) => (i < rewarded ? reward.credits : 0)),
     creditName: cfg.creditName(),
   };
 }

@@ -315,6 +315,55 @@ describe('CreateDocument', () => {
   });
 });
 
+describe('GetUploadRewardLeft (ours)', () => {
+  const left = async (token?: string) => {
+    const res = await api(backend.url, 'GET', '/api/v1/document/uploadreward', token ? { token } : {});
+    return res.status === 200 ? (res.body.left ?? 0) : res.status;
+  };
+
+  it("counts the day's rewarded uploads left as CreateDocument pays them, afresh from midnight", async () => {
+    await backend.setConfig({ 'score.upload_document': '3', 'score.upload_document_limit': '2' });
+    // The clock set a minute before the coming midnight, then a minute past it: the day
+    // changes under the test whatever day it runs (Date only: the timers keep running).
+    const now = new Date();
+    const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1).getTime();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(midnight - 60_000);
+      const member = await uploader(backend.url, backend.adminToken, { review: true });
+      const credits = async () => (await user(member.token)).credit_count ?? 0;
+      expect(await left(member.token)).toBe(2);
+      await createDocument(backend.url, member.token, textFile(unique('子夜前一')), '子夜前一.txt');
+      expect(await left(member.token)).toBe(1);
+      await createDocument(backend.url, member.token, textFile(unique('子夜前二')), '子夜前二.txt');
+      await createDocument(backend.url, member.token, textFile(unique('子夜前三')), '子夜前三.txt');
+      expect(await left(member.token)).toBe(0);
+      const paid = await credits();
+
+      vi.setSystemTime(midnight + 60_000);
+      expect(await left(member.token)).toBe(2);
+      await createDocument(backend.url, member.token, textFile(unique('子夜后')), '子夜后.txt');
+      expect(await left(member.token)).toBe(1);
+      expect((await credits()) - paid).toBe(3);
+    } finally {
+      vi.useRealTimers();
+      await backend.setConfig({ 'score.upload_document': '5', 'score.upload_document_limit': '1' });
+    }
+  });
+
+  it('is 0 while publishing pays nothing, and needs a login', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    expect(await left(member.token)).toBe(1);
+    await backend.setConfig({ 'score.upload_document': '0' });
+    try {
+      expect(await left(member.token)).toBe(0);
+    } finally {
+      await backend.setConfig({ 'score.upload_document': '5' });
+    }
+    expect(await left()).toBe(401);
+  });
+});
+
 describe('who sees a document', () => {
   it('hides disabled, unreviewed, rejected and recycled documents from strangers, not from the owner and admins', async () => {
     const doc = await createDocument(backend.url, reviewed.token, textFile(unique('审核')), '审核中.txt');

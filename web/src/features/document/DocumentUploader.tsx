@@ -15,6 +15,7 @@ import {
   uploadLimitBytes,
 } from '../../../../shared/constants';
 import { nothingAnswered, type ApiFailure } from '../../../../shared/api-failure';
+import { errorMessage } from '../../api/client';
 import { formatBytes } from '../../../../shared/format';
 import type { Settings } from '../../../../shared/types/config';
 import type { Document } from '../../../../shared/types/document';
@@ -26,7 +27,7 @@ import { Input } from '../../ui/semi-extra';
 import { IconUpload } from '../../ui/icons';
 import { CategorySelect } from '../category/CategorySelect';
 import { categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
-import { createDocuments, documentProgressQuery, recentUploadsQuery } from './api';
+import { createDocuments, documentProgressQuery, recentUploadsQuery, uploadRewardLeftQuery } from './api';
 import { conversionFailureLine, failedConversionAdvice, isConverting } from './conversion';
 import { documentPath } from './document-links';
 import { creditName } from './DocumentPrice';
@@ -307,6 +308,34 @@ function uploadRewardNote(settings: Settings): string | undefined {
 }
 
 /**
+ * How many of today's rewards the member has left (the server's count, as 发布 pays them), under
+ * the rule of `uploadRewardNote`; asked again after each 发布 (createDocuments marks it stale).
+ */
+function UploadRewardLeft({ userId }: { userId: number }) {
+  const left = useQuery(uploadRewardLeftQuery(userId));
+  if (left.isPending)
+    return (
+      <p className="app-upload__hint" role="status" aria-busy="true">
+        正在查询今日剩余的奖励次数…
+      </p>
+    );
+  if (left.isError)
+    return (
+      <p className="app-upload__hint" role="alert">
+        今日剩余的奖励次数暂时无法查询（{errorMessage(left.error, '查询失败')}）
+        <Button size="small" theme="borderless" loading={left.isFetching} onClick={() => void left.refetch()}>
+          重试
+        </Button>
+      </p>
+    );
+  return (
+    <p className="app-upload__hint" role="status">
+      {left.data > 0 ? `今日还可获得 ${left.data} 次上传奖励。` : '今日的上传奖励已用完，明天发布的文档可再获得奖励。'}
+    </p>
+  );
+}
+
+/**
  * What a failed upload says, and whether sending it again may help: when nothing answered (the
  * connection cut, the site restarting) or the server was unavailable (its file storage or
  * database away: 503), not when it refused the file.
@@ -511,6 +540,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
             支持 {formatNames(offered)} 格式，可一次选择多个文件，单个文件不超过 {maxMb} MB。
           </p>
           {reward && <p className="app-upload__hint">{reward}</p>}
+          {reward && <UploadRewardLeft userId={userId} />}
         </div>
       </section>
       {items.length > 0 && (

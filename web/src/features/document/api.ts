@@ -24,6 +24,7 @@ import type {
   ListDocumentReply,
   ListDocumentRequest,
   SetDocumentRecommendRequest,
+  UploadRewardLeft,
 } from '../../../../shared/types/document';
 import { callQuery } from '../../api/call-query';
 import { api, ApiError, unwrap } from '../../api/client';
@@ -55,6 +56,8 @@ export const documentKeys = {
   related: (id: number) => ['document', 'related', id] as const,
   score: (id: number) => ['document', 'score', id] as const,
   mine: ['document', 'mine'] as const,
+  /** The member `userId`'s rewarded uploads left today: a new document (under `all`) changes it. */
+  uploadRewardLeft: (userId: number) => ['document', 'upload-reward-left', userId] as const,
   admin: ['document', 'admin'] as const,
   recycle: ['document', 'recycle'] as const,
 };
@@ -282,7 +285,15 @@ export const recentUploadsQuery = (userId: number, size: number) =>
     ...pollWhileUnderway<Document[]>((docs) => (docs ?? []).some(conversionUnderway)),
   });
 
-/** Creates the documents of uploaded files; lists and counts change. */
+/** How many more documents the member `userId` publishes today with the reward (GetUploadRewardLeft, ours). */
+export const uploadRewardLeftQuery = (userId: number) =>
+  queryOptions({
+    queryKey: documentKeys.uploadRewardLeft(userId),
+    queryFn: async () => unwrap(await api.get<UploadRewardLeft>('/api/v1/document/uploadreward')).left ?? 0,
+    staleTime: 0,
+  });
+
+/** Creates the documents of uploaded files; lists, counts and the day's rewards left change. */
 export const createDocuments = (request: CreateDocumentRequest, context: WriteContext) =>
   invalidateAfter(api.post<Empty>('/api/v1/document', request), context, [
     documentKeys.all,
