@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UNVERIFIED_NOTIFICATIONS_KEPT, UNVERIFIED_RAW_KEPT } from '../../backend/modules/payment/store';
 import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { startPaymentProvider, type PaymentProviderStub } from '../helpers/payment-provider';
@@ -754,6 +754,49 @@ describe("the member's 消息 of an admin's decision on an order (docs/api.md §
     ]);
     const unread = await api(backend.url, 'GET', '/api/v1/message/unread', { token: member.token });
     expect(unread.body.count).toBe(1);
+  });
+
+  it('dates a confirmed transfer from the confirmation when the VIP running at the checkout has ended since', async () => {
+    const DAY = 24 * 3600_000;
+    const running = await registerMember(backend.url);
+    const ended = await registerMember(backend.url);
+    for (const member of [running, ended]) {
+      const granted = await backend.admin('POST', '/api/v1/vip/grant', {
+        body: { user_id: [member.user.id], days: member === running ? 10 : 1, reason: '测试' },
+      });
+      expect(granted.status, granted.text).toBe(200);
+    }
+    const runningEnd = Date.parse((await vipOf(running)).end_at);
+    const orders = new Map<Member, PlacedOrder>();
+    for (const member of [running, ended]) {
+      const order = await placeOrder(member);
+      expect((await pay(member, order.order_no, 'manual')).status).toBe(200);
+      orders.set(member, order);
+    }
+    // Two days on (Date only: the timers keep running), within the transfer's 3 days: one VIP
+    // has ended, the other still runs.
+    const confirmedAt = Date.now() + 2 * DAY;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(confirmedAt);
+      for (const member of [running, ended]) {
+        const confirmed = await confirm(orders.get(member)!.id);
+        expect(confirmed.status, confirmed.text).toBe(200);
+      }
+      const endOf = async (member: Member) => (await vipOf(member)).end_at;
+      // The one still running is extended after its end; the one ended starts at the confirmation.
+      expect(Date.parse(await endOf(running))).toBe(runningEnd + 30 * DAY);
+      expect(Date.parse(await endOf(ended))).toBe(confirmedAt + 30 * DAY);
+      for (const member of [running, ended]) {
+        const [message] = await messagesOf(member);
+        expect(message).toMatchObject({
+          type: 5,
+          content: `您的订单 ${orders.get(member)!.order_no}（月度会员）已确认收款，VIP 会员有效期至 ${chinaTime(await endOf(member))}。`,
+        });
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('tells the member once of each refund: the amount, the days taken back and where the VIP ends now', async () => {

@@ -242,7 +242,7 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(await transferEffect()).toBe(`转账备注请填写订单号 ${pending.order_no}，管理员确认收款后会员即刻生效。`);
   });
 
-  it('says to a member whose VIP runs that a transfer confirmed adds the days after its end, and until when', async () => {
+  it('says to a member whose VIP runs that a transfer confirmed adds the days after its end, until when, and from when if it ends first', async () => {
     renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
       user: member,
       settings: onSale,
@@ -257,10 +257,12 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
         },
       },
     });
-    // 30 days after 2099-03-04 13:06 (Beijing time), as the backend's extendVip adds them.
+    // 30 days after 2099-03-04 13:06 (Beijing time), as the backend's extendVip adds them, while
+    // the VIP still runs at the confirmation; from the confirmation when it has ended by then.
     await waitFor(async () =>
       expect(await transferEffect()).toBe(
-        `转账备注请填写订单号 ${pending.order_no}，管理员确认收款后，会员有效期顺延 30 天，至 2099-04-03 13:06。`,
+        `转账备注请填写订单号 ${pending.order_no}，管理员确认收款后，会员有效期顺延 30 天，至 2099-04-03 13:06；` +
+          '如当前会员在确认收款前到期，则自确认收款时起算 30 天。',
       ),
     );
     expect(screen.queryByText(/即刻生效/)).toBeNull();

@@ -146,8 +146,10 @@ function Waiting({ children }: { children: ReactNode }) {
 }
 
 /**
- * What the member gets when an admin confirms the transfer: the days start then, or follow the VIP
- * still running, as the backend's extendVip adds them (its end as it stands now, plus the days).
+ * What the member gets when an admin confirms the transfer, as the backend's extendVip adds the
+ * days then: after the end of the VIP still running, or from the confirmation when there is none.
+ * The date holds only while the VIP runs at the confirmation, which may come after its end (an
+ * admin confirms when the money is seen, a closed transfer too): one ended by then starts afresh.
  */
 function TransferEffect({ days }: { days: number }) {
   const runningEnd = useRunningVipEnd(true);
@@ -155,7 +157,7 @@ function TransferEffect({ days }: { days: number }) {
   const until = formatDate(Date.parse(runningEnd) + days * DAY_MS, DATE);
   return (
     <>
-      管理员确认收款后，会员有效期顺延 {days} 天，至 {until}。
+      管理员确认收款后，会员有效期顺延 {days} 天，至 {until}；如当前会员在确认收款前到期，则自确认收款时起算 {days} 天。
     </>
   );
 }
