@@ -181,8 +181,9 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(await screen.findByText('30 天（在当前有效期后顺延）')).toBeTruthy();
   });
 
-  it('draws the WeChat Pay code as a QR image', async () => {
-    renderApp(`/vip/checkout?plan=month`, {
+  /** A month's checkout whose payment by WeChat Pay answers a code, paid by WeChat Pay. */
+  const payByWeChat = async () => {
+    const rendered = renderApp(`/vip/checkout?plan=month`, {
       user: member,
       settings: onSale,
       backend: {
@@ -200,6 +201,11 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     });
     await userEvent.click(await screen.findByRole('radio', { name: '微信支付' }));
     await userEvent.click(screen.getByRole('button', { name: '立即支付' }));
+    return rendered;
+  };
+
+  it('draws the WeChat Pay code as a QR image', async () => {
+    await payByWeChat();
     const image = (await screen.findByRole('img', { name: '微信支付二维码' })) as HTMLImageElement;
     expect(image.src).toMatch(/^data:image\/png;base64,/);
     expect(screen.getByText('支付完成后页面会自动跳转')).toBeTruthy();
@@ -281,24 +287,7 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
   });
 
   it('goes back from 更换支付方式 to the WeChat Pay QR code shown before', async () => {
-    const { fetchMock } = renderApp(`/vip/checkout?plan=month`, {
-      user: member,
-      settings: onSale,
-      backend: {
-        'POST /api/v1/order': { status: 200, body: pending },
-        'POST /api/v1/order/pay': {
-          status: 200,
-          body: {
-            order: { ...pending, provider: 'wechat' },
-            provider: 'wechat',
-            code_url: 'weixin://wxpay/bizpayurl?pr=abc',
-          },
-        },
-        'GET /api/v1/order': { status: 200, body: { ...pending, provider: 'wechat' } },
-      },
-    });
-    await userEvent.click(await screen.findByRole('radio', { name: '微信支付' }));
-    await userEvent.click(screen.getByRole('button', { name: '立即支付' }));
+    const { fetchMock } = await payByWeChat();
     expect(await screen.findByRole('img', { name: '微信支付二维码' })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: '更换支付方式' }));
     expect(screen.getByRole('button', { name: '立即支付' })).toBeTruthy();
