@@ -41,6 +41,7 @@ import * as m035 from './migrations/035_document_live_order';
 import * as m036 from './migrations/036_document_user_order';
 import * as m037 from './migrations/037_download_reason';
 import * as m038 from './migrations/038_document_text_bigrams';
+import * as m039 from './migrations/039_comment_told';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '036_document_user_order': m036,
   '037_download_reason': m037,
   '038_document_text_bigrams': m038,
+  '039_comment_told': m039,
 };
 
 export type Database = Kysely<DB>;

@@ -370,6 +370,10 @@ export interface ArticleCategoryTable {
   updated_at: Timestamp;
 }
 
+/**
+ * `reply_told`: 1 once the member a reply answers was told it is visible (migration 039, decision 077);
+ * `review_told`: the review status (1 approved, 2 rejected) the author last heard of, 0 none.
+ */
 export interface CommentTable {
   id: Id;
   parent_id: number;
@@ -380,6 +384,8 @@ export interface CommentTable {
   comment_count: Generated<number>;
   user_id: number;
   ip: string;
+  reply_told: Generated<number>;
+  review_told: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -13,6 +13,10 @@ export const MessageType = {
   OrderConfirmed: 5,
   /** An admin refunded the member's order: the days it still had are taken back. */
   OrderRefunded: 6,
+  /** An admin approved the member's comment or reply: everyone sees it now. */
+  CommentApproved: 7,
+  /** An admin rejected the member's comment or reply: only its author sees it. */
+  CommentRejected: 8,
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 

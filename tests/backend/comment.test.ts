@@ -318,3 +318,135 @@ describe('admins and lists', () => {
     expect(await userCount(bob)).toBe(0);
   });
 });
+
+describe('telling the authors of a review (decision 077)', () => {
+  let article: { id: number; identifier: string };
+  const onArticle = (member: Member | { token: string }, body: Record<string, unknown>) =>
+    api(backend.url, 'POST', '/api/v1/comment', {
+      token: member.token,
+      body: { type: 1, document_id: article.id, ...body },
+    });
+  const check = (ids: number[], status: number) =>
+    admin('POST', '/api/v1/comment/check', { body: { id: ids, status } });
+  const update = (id: number, content: string, status: number) =>
+    admin('PUT', '/api/v1/comment', { body: { id, content, status } });
+  /** The member's messages, oldest first. */
+  const told = async (member: Member | { token: string }) =>
+    (
+      ((await api(backend.url, 'GET', '/api/v1/message/list', { token: member.token, query: { size: 100 } })).body
+        .message ?? []) as { type: number; title: string; content: string }[]
+    ).reverse();
+  const adminUser = {
+    get token() {
+      return backend.adminToken;
+    },
+  };
+
+  beforeAll(async () => {
+    const created = await admin('POST', '/api/v1/article', {
+      body: { title: '读书的方法', content: '<p>慢慢读。</p>' },
+    });
+    expect(created.status, created.text).toBe(200);
+    article = (await api(backend.url, 'GET', '/api/v1/article', { query: { id: created.body.id } })).body;
+    expect(article.identifier).toBeTruthy();
+  });
+
+  it('tells the authors of an approval in a batch and of a rejection of one comment, with a link to the article', async () => {
+    const [carol, dave] = [await registerMember(backend.url), await registerMember(backend.url)];
+    const first = (await onArticle(carol, { content: '慢读才有收获。' })).body;
+    const second = (await onArticle(dave, { content: '做笔记很重要。' })).body;
+    expect(await told(carol)).toEqual([]);
+
+    expect((await check([first.id, second.id], 1)).status).toBe(200);
+    expect(await told(carol)).toEqual([
+      expect.objectContaining({
+        type: 7,
+        title: '评论审核通过',
+        content: '您在文章《读书的方法》中的评论已通过审核，现在所有人都可以看到：慢读才有收获。',
+        target_type: 1,
+        target_id: article.id,
+        target_key: article.identifier,
+      }),
+    ]);
+    expect((await told(dave)).map((m) => m.type)).toEqual([7]);
+
+    // The admin's comment screen rejects one comment through UpdateComment, its text edited.
+    expect((await update(second.id, '做笔记很重要！', 2)).status).toBe(200);
+    expect((await told(dave)).slice(1)).toEqual([
+      expect.objectContaining({
+        type: 8,
+        title: '评论审核未通过',
+        content: '您在文章《读书的方法》中的评论未通过审核，只有您自己看得到：做笔记很重要！',
+        target_type: 1,
+        target_id: article.id,
+        target_key: article.identifier,
+      }),
+    ]);
+    expect((await told(carol)).length).toBe(1);
+  });
+
+  it('tells each verdict once: an approval put back in review and approved again tells nothing more', async () => {
+    const [erin, frank] = [await registerMember(backend.url), await registerMember(backend.url)];
+    const top = (await onArticle(erin, { content: '先读目录。' })).body;
+    await check([top.id], 1);
+    const reply = (await onArticle(frank, { content: '目录是地图。', parent_id: top.id })).body;
+    expect(reply.status ?? 0).toBe(0);
+
+    await check([reply.id], 1);
+    await check([reply.id], 0);
+    await check([reply.id], 1);
+    await update(reply.id, '目录是一张地图。', 0);
+    await update(reply.id, '目录是一张地图。', 1);
+    // Approved again (the same status): no change, nothing told.
+    await check([reply.id], 1);
+    expect((await told(erin)).map((m) => m.type)).toEqual([7, 4]);
+    expect((await told(frank)).map((m) => m.type)).toEqual([7]);
+
+    // A rejection after the approval is told, and an approval after the rejection; 待审核 tells nobody.
+    await check([reply.id], 2);
+    await check([reply.id], 0);
+    await check([reply.id], 2);
+    await update(reply.id, '目录是一张地图。', 1);
+    expect((await told(frank)).map((m) => m.type)).toEqual([7, 8, 7]);
+    expect((await told(erin)).map((m) => m.type)).toEqual([7, 4]);
+  });
+
+  it('tells the member a reply approved through UpdateComment answers, as a batch approval does', async () => {
+    const [grace, heidi] = [await registerMember(backend.url), await registerMember(backend.url)];
+    const top = (await onArticle(grace, { content: '读完要复述。' })).body;
+    await update(top.id, '读完要复述。', 1);
+    const reply = (await onArticle(heidi, { content: '复述最难。', parent_id: top.id })).body;
+    await update(reply.id, '复述最难。', 1);
+    expect(await told(grace)).toEqual([
+      expect.objectContaining({ type: 7 }),
+      expect.objectContaining({
+        type: 4,
+        content: `${heidi.username} 在文章《读书的方法》中回复了您：复述最难。`,
+        target_key: article.identifier,
+      }),
+    ]);
+  });
+
+  it('tells nobody of an admin’s review of their own comment, of comments approved at once, nor a deleted member', async () => {
+    const before = (await told(adminUser)).length;
+    const own = (await onArticle(adminUser, { content: '欢迎大家分享读书方法。' })).body;
+    expect(own.status).toBe(1);
+    await check([own.id], 0);
+    await check([own.id], 2);
+    await check([own.id], 1);
+    expect((await told(adminUser)).length).toBe(before);
+
+    const ivan = await registerMember(backend.url);
+    const pending = (await onArticle(ivan, { content: '我会回来看看。' })).body;
+    const deleted = await api(backend.url, 'DELETE', '/api/v1/user', {
+      token: backend.adminToken,
+      query: { id: ivan.user.id, password: backend.adminPassword },
+    });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect((await check([pending.id], 1)).status).toBe(200);
+    const messages = await withDatabase(backend.dataDir, (db) =>
+      db.selectFrom('message').select('id').where('user_id', '=', ivan.user.id).execute(),
+    );
+    expect(messages).toEqual([]);
+  });
+});

@@ -220,4 +220,45 @@ describe('migrations', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('take the comments reviewed before 039 for told: no message about them is sent again', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrations-'));
+    try {
+      const first = await openDatabase(dataDir);
+      await first.db.destroy();
+      // The comment table as it was before 039: a top comment and replies approved, pending and rejected.
+      const raw = new SQLite(path.join(dataDir, 'moredoc.db'));
+      raw.exec(
+        "ALTER TABLE comment DROP COLUMN reply_told; ALTER TABLE comment DROP COLUMN review_told; DELETE FROM kysely_migration WHERE name = '039_comment_told'",
+      );
+      const ts = new Date().toISOString();
+      const comment = (parentId: number, status: number) =>
+        Number(
+          raw
+            .prepare(
+              'INSERT INTO comment (parent_id, content, document_id, type, status, user_id, created_at, updated_at) VALUES (?, ?, 1, 0, ?, 1, ?, ?)',
+            )
+            .run(parentId, '评论', status, ts, ts).lastInsertRowid,
+        );
+      const top = comment(0, 1);
+      const rows = { top, approved: comment(top, 1), pending: comment(top, 0), rejected: comment(top, 2) };
+      raw.close();
+
+      const second = await openDatabase(dataDir);
+      const told = await second.db
+        .selectFrom('comment')
+        .select(['id', 'reply_told', 'review_told'])
+        .orderBy('id')
+        .execute();
+      expect(told).toEqual([
+        { id: rows.top, reply_told: 0, review_told: 1 },
+        { id: rows.approved, reply_told: 1, review_told: 1 },
+        { id: rows.pending, reply_told: 0, review_told: 0 },
+        { id: rows.rejected, reply_told: 0, review_told: 2 },
+      ]);
+      await second.db.destroy();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,5 +1,5 @@
 // The member's 消息 centre in Chromium against the real gateway and embedded backend: the
-// backend writes a message when a document is reviewed or a comment is answered; the header
+// backend writes a message when a document is reviewed or a comment is reviewed or answered; the header
 // counts the unread ones; /member/message lists them, leads to what they are about and marks
 // them read, at 1280 and 390 px.
 import { describe, expect, it } from 'vitest';
@@ -88,7 +88,8 @@ describe('the 消息 centre', () => {
     await item.getByRole('link', { name: '查看文档' }).click();
     await page.waitForURL((url) => url.pathname.endsWith(`/${doc.id}`));
     await page.getByRole('heading', { name: '城市图书馆的一天', level: 1 }).waitFor();
-    await page.getByRole('link', { name: '消息', exact: true }).waitFor();
+    // The reply read; the approval of the comment before it (type 7) is still unread.
+    await page.getByRole('link', { name: '消息，1 条未读' }).waitFor();
   });
 
   it('fits a phone: the bell beside the upload link and the user menu, the list within the screen', async () => {

@@ -19,7 +19,7 @@ import {
   setCommentCounts,
   usernamesOf,
 } from '../user/service';
-import { commentAnswered, tell } from '../message/service';
+import { commentAnswered, commentReviewed, tell } from '../message/service';
 import {
   CheckCommentRequest,
   Comment,
@@ -30,6 +30,8 @@ import {
 import {
   approvedCountsBy,
   approvedRepliesTo,
+  claimReplyNotices,
+  claimReviewNotices,
   commentOr404,
   commentsByIds,
   countApprovedOn,
@@ -131,6 +133,19 @@ async function afterRecount(app: BackendContext, places: readonly CommentPlace[]
   await app.contentChanges.tell({ content: 'comment', ids: places.map((p) => p.id) });
 }
 
+/** The documents and articles the comments are on, by `${type}:${id}` (none for a target gone meanwhile). */
+async function targetsOf(db: Database, rows: readonly Pick<CommentRow, 'type' | 'document_id'>[]) {
+  const targets = new Map<string, { type: number; id: number; key: string; title: string }>();
+  for (const type of new Set(rows.map((r) => r.type))) {
+    const found = await commentTarget(type)?.titles(
+      db,
+      rows.filter((r) => r.type === type).map((r) => r.document_id),
+    );
+    for (const [id, { title, uuid }] of found ?? []) targets.set(`${type}:${id}`, { type, id, key: uuid, title });
+  }
+  return targets;
+}
+
 /**
  * Once replies are visible (approved), the authors of the comments they answer hear of it in
  * their 消息 centre; nobody hears of answering themself.
@@ -145,17 +160,68 @@ async function tellAnswered(
     db,
     wanted.flatMap((p) => [p.reply.user_id, p.answered.user_id]),
   );
+  const targets = await targetsOf(
+    db,
+    wanted.map((p) => p.reply),
+  );
   const messages = [];
   for (const { answered, reply } of wanted) {
-    const target = (await commentTarget(reply.type)?.titles(db, [reply.document_id]))?.get(reply.document_id);
-    if (!target) continue;
-    const about = { type: reply.type, id: reply.document_id, key: target.uuid, title: target.title };
+    const about = targets.get(`${reply.type}:${reply.document_id}`);
+    if (!about) continue;
     // 回复 @<their name>： says again what the message says: the excerpt starts after it.
     const prefix = replyPrefix(names.get(answered.user_id) ?? '');
     const text = reply.content.startsWith(prefix) ? reply.content.slice(prefix.length) : reply.content;
     messages.push(commentAnswered(answered.user_id, names.get(reply.user_id) ?? '', about, text));
   }
   await tell(db, messages);
+}
+
+/**
+ * After a reviewer set `status` on comments (`before`: as they were, with their new content), decision 077: the
+ * members that replies approved now answer hear of them, once a reply; the authors hear of an approval or a
+ * rejection that changed their comment's status, unless that is what they last heard of it (an approval put back
+ * in review and approved again tells nothing more), and not of the reviewer's own comments. 待审核 tells nobody.
+ */
+async function tellReviewed(
+  db: Database,
+  before: readonly CommentRow[],
+  status: number,
+  reviewerId: number,
+): Promise<void> {
+  const changed = before.filter((c) => c.status !== status);
+  if (status === ReviewStatus.Approved) {
+    const told = new Set(
+      await claimReplyNotices(
+        db,
+        changed.filter((c) => c.parent_id > 0).map((c) => c.id),
+      ),
+    );
+    await tellAnswered(
+      db,
+      await answeredBy(
+        db,
+        changed.filter((c) => told.has(c.id)),
+      ),
+    );
+  }
+  if (status === ReviewStatus.Pending) return;
+  const authors = changed.filter((c) => c.user_id !== reviewerId);
+  const told = new Set(
+    await claimReviewNotices(
+      db,
+      authors.map((c) => c.id),
+      status,
+    ),
+  );
+  const reviewed = authors.filter((c) => told.has(c.id));
+  const targets = await targetsOf(db, reviewed);
+  await tell(
+    db,
+    reviewed.flatMap((c) => {
+      const target = targets.get(`${c.type}:${c.document_id}`);
+      return target ? [commentReviewed(c, target, status === ReviewStatus.Approved)] : [];
+    }),
+  );
 }
 
 /**
@@ -256,6 +322,9 @@ export const commentService = defineService(
             status,
             user_id: me.id,
             ip: ctx.ip,
+            // Approved at once: no review to tell of, and the member answered is told now (or needs not be).
+            reply_told: status === ReviewStatus.Approved ? 1 : 0,
+            review_told: status === ReviewStatus.Approved ? status : ReviewStatus.Pending,
           });
           await addDynamic(
             trx,
@@ -297,6 +366,7 @@ export const commentService = defineService(
         await ctx.db.transaction().execute(async (trx) => {
           await updateComment(trx, current.id, { content, status: req.status });
           await recount(trx, [current]);
+          await tellReviewed(trx, [{ ...current, content }], req.status, ctx.requireUser().id);
         });
         await afterRecount(ctx.app, [current]);
         return {};
@@ -375,10 +445,7 @@ export const commentService = defineService(
           await setCommentStatus(trx, ids, req.status);
           const changed = await placesOf(trx, ids);
           await recount(trx, changed);
-          if (req.status === ReviewStatus.Approved) {
-            const replies = before.filter((c) => c.parent_id > 0 && c.status !== ReviewStatus.Approved);
-            await tellAnswered(trx, await answeredBy(trx, replies));
-          }
+          await tellReviewed(trx, before, req.status, ctx.requireUser().id);
           return changed;
         });
         await afterRecount(ctx.app, places);

@@ -9,7 +9,10 @@ import { applyPaging, countOf, likePattern, parseOrder, rowOr404 } from '../../w
 // naming the target; replies point to a top-level comment through `parent_id`.
 
 export type CommentRow = Selectable<CommentTable>;
-type NewComment = Pick<CommentRow, 'parent_id' | 'content' | 'document_id' | 'type' | 'status' | 'user_id' | 'ip'>;
+type NewComment = Pick<
+  CommentRow,
+  'parent_id' | 'content' | 'document_id' | 'type' | 'status' | 'user_id' | 'ip' | 'reply_told' | 'review_told'
+>;
 /** Where a comment sits: its target and its parent, what the counters are kept for. */
 export type CommentPlace = Pick<CommentRow, 'id' | 'type' | 'document_id' | 'parent_id' | 'user_id'>;
 
@@ -89,6 +92,35 @@ export async function setCommentStatus(db: Database, ids: readonly number[], sta
     .set({ status, updated_at: now() })
     .where('id', 'in', [...ids])
     .execute();
+}
+
+/**
+ * Marks the replies' answered members told; answers the ids of those not told before. One statement, so that of two
+ * reviews at once only one tells (PostgreSQL re-reads `reply_told` once the other's update committed).
+ */
+export async function claimReplyNotices(db: Database, ids: readonly number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .updateTable('comment')
+    .set({ reply_told: 1 })
+    .where('id', 'in', [...ids])
+    .where('reply_told', '=', 0)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Records `status` as the review status the authors last heard of; answers the ids whose author had not heard it. */
+export async function claimReviewNotices(db: Database, ids: readonly number[], status: number): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .updateTable('comment')
+    .set({ review_told: status })
+    .where('id', 'in', [...ids])
+    .where('review_told', '<>', status)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 /** Deletes the comments and the replies to them; answers what went, for the counters. */

@@ -8,7 +8,7 @@ import { insertMessages, type NewMessage } from './store';
 
 // What other modules tell members through the 消息 centre, each message worded here once:
 // the document module when a document is reviewed or fails to convert, the comment module
-// when a comment is answered, the order module when an admin confirms or refunds an order.
+// when a comment is reviewed or answered, the order module when an admin confirms or refunds an order.
 // Written in the caller's transaction, after the change it reports: a change refused as
 // already made tells nobody twice.
 
@@ -53,24 +53,58 @@ export function documentFailed(doc: DocumentRef, reason: string): NewMessage {
   };
 }
 
-/** `to` answered by `by` on the document or article `target` (its identifier in `key`), with the reply's start. */
-export function commentAnswered(
-  to: number,
-  by: string,
-  target: { type: number; id: number; key: string; title: string },
-  reply: string,
-): NewMessage {
-  const chars = [...reply];
-  const excerpt = chars.length > 60 ? `${chars.slice(0, 60).join('')}…` : reply;
+/** A comment's target: a document or an article (its identifier in `key`). */
+interface CommentTargetRef {
+  type: number;
+  id: number;
+  key: string;
+  title: string;
+}
+
+/** A comment's start, as a message quotes it. */
+function excerptOf(text: string): string {
+  const chars = [...text];
+  return chars.length > 60 ? `${chars.slice(0, 60).join('')}…` : text;
+}
+
+const targetName = (target: CommentTargetRef) =>
+  `${target.type === TargetType.Article ? '文章' : '文档'}《${target.title}》`;
+
+/** `to` answered by `by` on `target`, with the reply's start. */
+export function commentAnswered(to: number, by: string, target: CommentTargetRef, reply: string): NewMessage {
   return {
     user_id: to,
     type: MessageType.CommentReply,
     title: '评论有了新回复',
-    content: `${by} 在${target.type === TargetType.Article ? '文章' : '文档'}《${target.title}》中回复了您：${excerpt}`,
+    content: `${by} 在${targetName(target)}中回复了您：${excerptOf(reply)}`,
     target_type: target.type,
     target_id: target.id,
     target_key: target.key,
   };
+}
+
+/** An admin approved or rejected `comment` (a reply too) of its author on `target`, with its start. */
+export function commentReviewed(
+  comment: { user_id: number; content: string },
+  target: CommentTargetRef,
+  approved: boolean,
+): NewMessage {
+  const about = { target_type: target.type, target_id: target.id, target_key: target.key };
+  return approved
+    ? {
+        user_id: comment.user_id,
+        type: MessageType.CommentApproved,
+        title: '评论审核通过',
+        content: `您在${targetName(target)}中的评论已通过审核，现在所有人都可以看到：${excerptOf(comment.content)}`,
+        ...about,
+      }
+    : {
+        user_id: comment.user_id,
+        type: MessageType.CommentRejected,
+        title: '评论审核未通过',
+        content: `您在${targetName(target)}中的评论未通过审核，只有您自己看得到：${excerptOf(comment.content)}`,
+        ...about,
+      };
 }
 
 interface OrderRef {
