@@ -463,6 +463,63 @@ describe('/member/message about orders', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
+  it('says a comment was approved or rejected and leads to the article or document it is on', async () => {
+    renderApp('/member/message', {
+      user: member,
+      backend: {
+        'GET /api/v1/message/list': {
+          status: 200,
+          body: {
+            total: 2,
+            unread: 2,
+            message: [
+              {
+                id: 51,
+                type: 8,
+                title: '评论审核未通过',
+                content: '您在文档《城市图书馆的一天》中的评论未通过审核，只有您自己看得到：写得真好。',
+                target_id: 12,
+                created_at: '2026-11-21T08:00:00Z',
+              },
+              {
+                id: 50,
+                type: 7,
+                title: '评论审核通过',
+                content: '您在文章《读书的方法》中的评论已通过审核，现在所有人都可以看到：慢读才有收获。',
+                target_type: 1,
+                target_id: 7,
+                target_key: 'reading-methods',
+                created_at: '2026-11-20T08:00:00Z',
+              },
+            ],
+          },
+        },
+        'GET /api/v1/message/unread': { status: 200, body: { count: 2 } },
+      },
+    });
+    const rejected = within((await screen.findByRole('heading', { name: /评论审核未通过/ })).closest('li')!);
+    expect(rejected.getByText(/未通过审核，只有您自己看得到：写得真好/)).toBeTruthy();
+    expect(rejected.getByRole('link', { name: '查看文档' }).getAttribute('href')).toMatch(/^\/library\/[^/]+\/12$/);
+    const approved = within(screen.getByRole('heading', { name: /评论审核通过/ }).closest('li')!);
+    expect(approved.getByRole('link', { name: '查看文章' }).getAttribute('href')).toBe(
+      '/article/detail/reading-methods',
+    );
+  });
+
+  it('names comment reviews among what the empty centre will tell of', async () => {
+    renderApp('/member/message', {
+      user: member,
+      backend: {
+        'GET /api/v1/message/list': { status: 200, body: { total: 0, unread: 0, message: [] } },
+        'GET /api/v1/message/unread': { status: 200, body: { count: 0 } },
+      },
+    });
+    await screen.findByText('暂无消息');
+    expect(screen.getByText(/评论审核结果和回复/)).toBeTruthy();
+  });
+});
+
 describe('/member/message 全部标为已读 by keyboard', { timeout: 20_000 }, () => {
   it('gives the focus to the shown tab once nothing is left unread and the button turns disabled', async () => {
     let readAt: string | undefined;

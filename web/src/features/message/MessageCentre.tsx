@@ -33,7 +33,8 @@ const SHOWN: readonly { key: Show; label: string }[] = [
 
 /**
  * Where a message leads: the member's own documents for a review or a failure, their orders for
- * an order confirmed or refunded, else the page it is about.
+ * an order confirmed or refunded, else the page it is about (a comment's review and a reply: the
+ * document or article, where the member's comment shows 未通过审核 when rejected).
  */
 function linkOf(message: Message): { to: string; label: string } | null {
   if (message.type === MessageType.DocumentRejected || message.type === MessageType.DocumentFailed)
@@ -160,7 +161,7 @@ export function MessageCentre({ userId }: { userId: number }) {
         empty={
           <EmptyState
             title={show === 'unread' ? '没有未读消息' : '暂无消息'}
-            description="文档审核结果、转换失败、评论回复，以及订单的确认收款和退款，都会通知到这里。"
+            description="文档审核结果、转换失败、评论审核结果和回复，以及订单的确认收款和退款，都会通知到这里。"
           />
         }
       >
