@@ -324,7 +324,7 @@ export const commentService = defineService(
             ip: ctx.ip,
             // Approved at once: no review to tell of, and the member answered is told now (or needs not be).
             reply_told: status === ReviewStatus.Approved ? 1 : 0,
-            review_told: status === ReviewStatus.Approved ? status : ReviewStatus.Pending,
+            review_told: status,
           });
           await addDynamic(
             trx,
