@@ -702,4 +702,11 @@ export interface DB {
 }
 
 export const now = (): Timestamp => new Date().toISOString();
+/**
+ * The start of `at`'s day by the server's clock (TZ, docs/operations.md "Time zone"), as stored
+ * timestamps compare: every daily limit and count (downloads, favourite and upload rewards) starts there,
+ * as MOREDOC's do.
+ */
+export const startOfServerDay = (at = new Date()): Timestamp =>
+  new Date(at.getFullYear(), at.getMonth(), at.getDate()).toISOString();
 export const flag = (value: boolean): Flag => (value ? 1 : 0);

@@ -1,4 +1,5 @@
 import type { Database } from '../../db';
+import { startOfServerDay } from '../../db/schema';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { documentsCreatedSince } from './store';
 
@@ -19,11 +20,6 @@ export function uploadReward(cfg: ConfigSnapshot): UploadReward {
   return credits > 0 && perDay > 0 ? { credits, perDay } : { credits: 0, perDay: 0 };
 }
 
-/** Local midnight of `at`'s day: the day counts by the server's clock, as MOREDOC's does (TZ, docs/operations.md). */
-function startOfDay(at: Date): string {
-  return new Date(at.getFullYear(), at.getMonth(), at.getDate()).toISOString();
-}
-
 /**
  * How many more documents the member `userId` publishes with the reward on `at`'s day: the day's
  * `perDay` less the documents they created that day (those in the recycle bin too), 0 when
@@ -36,5 +32,5 @@ export async function rewardedUploadsLeft(
   at: Date = new Date(),
 ): Promise<number> {
   if (reward.perDay <= 0) return 0;
-  return Math.max(0, reward.perDay - (await documentsCreatedSince(db, userId, startOfDay(at))));
+  return Math.max(0, reward.perDay - (await documentsCreatedSince(db, userId, startOfServerDay(at))));
 }

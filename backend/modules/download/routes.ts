@@ -1,6 +1,7 @@
 import { DocumentStatus } from '../../../shared/constants';
 import type { Database } from '../../db';
 import { lockKeys, lockRows } from '../../db/dialect';
+import { startOfServerDay } from '../../db/schema';
 import type { SessionUser } from '../../platform/auth/session';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { forbidden, notFound, unauthenticated } from '../../wire/errors';
@@ -26,14 +27,7 @@ import {
   ListUserDownloadReply,
   type DownloadReason,
 } from '../../../shared/messages/download';
-import {
-  countIpDownloadsSince,
-  countUserDownloadsSince,
-  hasPaidFor,
-  insertDownload,
-  listUserDownloads,
-  startOfToday,
-} from './store';
+import { countIpDownloadsSince, countUserDownloadsSince, hasPaidFor, insertDownload, listUserDownloads } from './store';
 import { downloadBenefits, type DownloadBenefits } from './vip';
 
 // Downloads (docs/architecture.md, "Documents"). MOREDOC checks the buyer's credits before asking whether the
@@ -115,7 +109,7 @@ async function hasBought(
 
 /** The daily limits (403 in Chinese): per IP, then per user — a VIP's own quota replaces the member limit. */
 async function assertWithinLimits(db: Database, { me, ip, cfg, vip }: DownloadRules): Promise<void> {
-  const today = startOfToday();
+  const today = startOfServerDay();
   const perIp = cfg.int('download', 'times_every_ip');
   if ((await countIpDownloadsSince(db, ip, today)) >= perIp)
     throw forbidden(`当前 IP 今日下载次数已达上限（${Math.max(perIp, 0)} 次），请明天再来`);

@@ -6,11 +6,6 @@ import { applyPaging, countOf } from '../../wire/request';
 // The `download` table: one row per granted download link, `is_pay` when credits moved, `reason` why
 // (schema.ts DownloadTable).
 
-/** Local midnight today, as stored timestamps compare (MOREDOC counts by the server's day). */
-export function startOfToday(at = new Date()): string {
-  return new Date(at.getFullYear(), at.getMonth(), at.getDate()).toISOString();
-}
-
 export async function countUserDownloadsSince(db: Database, userId: number, since: string): Promise<number> {
   return countOf(db.selectFrom('download').where('user_id', '=', userId).where('created_at', '>=', since));
 }

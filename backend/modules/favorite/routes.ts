@@ -1,5 +1,6 @@
 import type { Database } from '../../db';
 import { lockRows } from '../../db/dialect';
+import { startOfServerDay } from '../../db/schema';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { badRequest, conflict, forbidden, notFound } from '../../wire/errors';
 import { IdsRequest } from '../../../shared/messages/common';
@@ -85,9 +86,7 @@ async function awardFor(db: Database, cfg: ConfigSnapshot, target: Target, userI
   const credits = cfg.int('score', 'document_collected');
   const limit = cfg.int('score', 'document_collected_limit');
   if (credits <= 0 || limit <= 0) return 0;
-  const now = new Date();
-  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
-  return (await countAwardsSince(db, target.ownerId, today)) < limit ? credits : 0;
+  return (await countAwardsSince(db, target.ownerId, startOfServerDay())) < limit ? credits : 0;
 }
 
 export const favoriteService = defineService('FavoriteAPI', [
