@@ -34,6 +34,7 @@ const POSTGRES_SUITES = [
   'sms',
   'uploads',
   'user-account',
+  'session-end',
   'user-admin',
   'user-member',
   'vip-order',

@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db';
 import { forbidden, unauthenticated } from '../wire/errors';
 import { clientIp, registerRpcs, rpcFor, type RpcDef } from '../wire/rpc';
 import { grpcPermissionPath } from '../../shared/permissions';
 import { bearerFromHeader } from './auth/tokens';
-import { deniedMessage, hasPermission, resolveSession, type SessionUser } from './auth/session';
+import { deniedMessage, hasPermission, readSession, type SessionUser } from './auth/session';
+import { SESSION_END_HEADER } from '../../shared/session-end';
 import type { BackendContext } from './context';
 
 // The backend's services: a service module declares its RPCs with `rpc()` and gets, per
@@ -56,14 +57,19 @@ export function defineService(
   return module;
 }
 
-/** Who calls and may they (docs/moredoc.md §4): 401 without a session, 403 without the grant. */
+/**
+ * Who calls and may they (docs/moredoc.md §4): 401 without a session, 403 without the grant. A
+ * token sent in vain has its answer, whatever it is, say why (SESSION_END_HEADER, decision 079).
+ */
 async function rpcContext(
   app: BackendContext,
   request: FastifyRequest,
+  reply: FastifyReply,
   spec: RpcDef<RpcContext>['spec'],
   fullMethod: string,
 ): Promise<RpcContext> {
-  const user = await resolveSession(app, bearerFromHeader(request.headers.authorization));
+  const { user, ended } = await readSession(app, bearerFromHeader(request.headers.authorization));
+  if (ended) reply.header(SESSION_END_HEADER, ended);
   if (!user && spec.auth !== 'public') throw unauthenticated();
   let permitted = false;
   if (user && spec.permission) permitted = await hasPermission(app.db, user.id, 'GRPC', fullMethod);
@@ -85,8 +91,8 @@ async function rpcContext(
 
 /** Registers the module's RPCs and its other routes. */
 export async function serveService(app: FastifyInstance, ctx: BackendContext, service: ServiceModule): Promise<void> {
-  registerRpcs(app, service.name, service.rpcs, (request, { spec, fullMethod }) =>
-    rpcContext(ctx, request, spec, fullMethod),
+  registerRpcs(app, service.name, service.rpcs, (request, reply, { spec, fullMethod }) =>
+    rpcContext(ctx, request, reply, spec, fullMethod),
   );
   if (service.routes) await service.routes(app, ctx);
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, isStorageFull, isUnstorableText } from '../db';
+import { SESSION_END_HEADER } from '../../shared/session-end';
 import { ApiError, Code, codeFromHttpStatus, httpStatusFromCode, type GrpcCode } from './errors';
 
 // The one place where errors become responses. RPC routes answer grpc-gateway's
@@ -83,7 +84,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     methodsByUrl.set(route.url, known);
   });
 
-  app.setErrorHandler((error, request, reply) => sendError(reply, request, render(error as FastifyError, request)));
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof ApiError && error.sessionEnded) reply.header(SESSION_END_HEADER, error.sessionEnded);
+    return sendError(reply, request, render(error as FastifyError, request));
+  });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';

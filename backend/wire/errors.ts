@@ -1,3 +1,5 @@
+import type { SessionEnd } from '../../shared/session-end';
+
 // The one error type of the backend and its gRPC code → HTTP status mapping
 // (docs/moredoc.md §5). Routes throw ApiError; the error handler renders it.
 
@@ -80,6 +82,8 @@ export function codeFromHttpStatus(status: number): GrpcCode {
 
 export class ApiError extends Error {
   override name = 'ApiError';
+  /** A 401's: why the token sent opened no session, said in SESSION_END_HEADER (decision 079). */
+  sessionEnded?: SessionEnd;
   /** `httpStatus` overrides the code's usual status (only 502, see badGateway). */
   constructor(
     readonly code: GrpcCode,
@@ -100,6 +104,12 @@ export const notFound = (message: string) => new ApiError(Code.NotFound, message
 export const conflict = (message: string) => new ApiError(Code.AlreadyExists, message);
 export const forbidden = (message: string) => new ApiError(Code.PermissionDenied, message);
 export const unauthenticated = (message = NOT_LOGGED_IN) => new ApiError(Code.Unauthenticated, message);
+/** The 401 of a caller whose token opened no session, saying why when it knows (decision 079). */
+export function sessionRefused(ended: SessionEnd | undefined): ApiError {
+  const error = unauthenticated();
+  if (ended) error.sessionEnded = ended;
+  return error;
+}
 export const unavailable = (message: string) => new ApiError(Code.Unavailable, message);
 /** The blob store (the S3 bucket) did not answer: BlobStoreUnavailableError's message, and /readyz's. */
 export const BLOB_STORE_UNAVAILABLE = '文件存储暂时不可用，请稍后再试';

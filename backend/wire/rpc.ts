@@ -45,9 +45,10 @@ export interface RpcDef<Ctx> {
   spec: RpcSpec<AnyMessage, AnyMessage, Ctx>;
 }
 
-/** Builds a handler's context once the request is decoded, or throws (401, 403). */
+/** Builds a handler's context once the request is decoded, or throws (401, 403); may set headers of the answer. */
 type ContextFor<Ctx> = (
   request: FastifyRequest,
+  reply: FastifyReply,
   rpc: { spec: RpcDef<Ctx>['spec']; fullMethod: string },
 ) => Promise<Ctx>;
 
@@ -107,7 +108,7 @@ export function registerRpcs<Ctx>(
             : input === 'body'
               ? decodeBody(requestType, typeof request.body === 'string' ? request.body : undefined)
               : decodeQuery(Empty, {});
-        const context = await contextFor(request, { spec, fullMethod });
+        const context = await contextFor(request, reply, { spec, fullMethod });
         const result = await spec.handler(decoded, context);
         return sendJson(reply, encode(responseType, result as Record<string, unknown>));
       },

@@ -13,7 +13,8 @@ import { withDatabase } from '../helpers/backend';
 import { dropDatabase } from '../helpers/postgres';
 import { migratedDatabase } from '../helpers/test-database';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from '../helpers/test-env';
-import { accessLines, send, startGateway, type TestGateway } from './helpers';
+import { SESSION_END_HEADER } from '../../shared/session-end';
+import { accessLines, sameOrigin, send, startGateway, type TestGateway } from './helpers';
 
 let dataDir: string;
 let backend: EmbeddedBackend;
@@ -80,6 +81,38 @@ describe('the embedded backend in the gateway', () => {
       db.selectFrom('search_record').select(['ip', 'user_agent']).where('keywords', '=', '首屏搜索记录').execute(),
     );
     expect(records).toEqual([{ ip: '127.0.0.1', user_agent: userAgent }]);
+  });
+
+  it("passes on why the backend refused the cookie's session, beside MOREDOC's 401, and drops the cookie", async () => {
+    const json = { ...sameOrigin(gw.url), 'content-type': 'application/json' };
+    const username = `gone${process.pid}`;
+    const registered = await send(`${gw.url}/api/v1/user/register`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ username, password: 'first-password' }),
+    });
+    expect(registered.status, registered.text).toBe(200);
+    const here = registered.setCookies[0]!.split(';', 1)[0]!;
+    const elsewhere = await send(`${gw.url}/api/v1/user/login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ username, password: 'first-password' }),
+    });
+    const changed = await send(`${gw.url}/api/v1/user/password`, {
+      method: 'PUT',
+      headers: { ...json, cookie: elsewhere.setCookies[0]!.split(';', 1)[0]! },
+      body: JSON.stringify({ old_password: 'first-password', new_password: 'second-password' }),
+    });
+    expect(changed.status, changed.text).toBe(200);
+    const refused = await send(`${gw.url}/api/v1/user/group`, { headers: { cookie: here } });
+    expect(refused.status).toBe(401);
+    expect(refused.json()).toEqual({
+      error: '您未登录或您的登录已过期，请重新登录或刷新页面重试',
+      code: 16,
+      message: '您未登录或您的登录已过期，请重新登录或刷新页面重试',
+    });
+    expect(refused.headers[SESSION_END_HEADER]).toBe('password-changed');
+    expect(refused.setCookies.some((c) => /^token=;/.test(c))).toBe(true);
   });
 
   it('answers through the gateway only: it has no URL of its own', async () => {

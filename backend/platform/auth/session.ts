@@ -1,14 +1,15 @@
 import type { BackendContext } from '../context';
-import { forbidden, unauthenticated } from '../../wire/errors';
+import { forbidden, sessionRefused } from '../../wire/errors';
 import { tokenFromUploadHeader, type TokenClaims } from './tokens';
 import type { Database } from '../../db';
 import { now } from '../../db/schema';
 import { SUPER_USER_ID } from '../../../shared/permissions';
+import type { SessionEnd } from '../../../shared/session-end';
 
 // Who is calling, and may they? A token that is invalid, expired, logged out, belongs to a
 // deleted user or was issued before its user's password changed (but for the session that
 // changed it: `passwordChanged`) leaves the request anonymous; each RPC then decides
-// (docs/moredoc.md §4).
+// (docs/moredoc.md §4); `readSession` also says which of those ended a session (decision 079).
 // Reads the user and grant tables; owns `logout`, the list of revoked tokens.
 
 export interface SessionUser {
@@ -18,9 +19,21 @@ export interface SessionUser {
 }
 
 export async function resolveSession(app: BackendContext, token: string | null): Promise<SessionUser | null> {
-  if (!token) return null;
-  const claims = await app.tokens.verify(token);
-  if (!claims) return null;
+  return (await readSession(app, token)).user;
+}
+
+/**
+ * The session a token opens, or, for a token the caller sent in vain, why (docs/decisions/079): a
+ * token whose signature is not this site's, or that is malformed, says nothing of a session.
+ */
+export async function readSession(
+  app: BackendContext,
+  token: string | null,
+): Promise<{ user: SessionUser; ended?: undefined } | { user: null; ended?: SessionEnd }> {
+  if (!token) return { user: null };
+  const claims = await app.tokens.read(token);
+  if (claims === 'expired') return { user: null, ended: 'expired' };
+  if (!claims) return { user: null };
   // One query for both (each backend call of a page asks; on PostgreSQL each query is a round trip).
   const user = await app.db
     .selectFrom('user')
@@ -32,14 +45,15 @@ export async function resolveSession(app: BackendContext, token: string | null):
     ])
     .where('user.id', '=', claims.userId)
     .executeTakeFirst();
-  if (!user || Boolean(user.logged_out)) return null;
+  if (!user) return { user: null, ended: 'account-removed' };
+  if (user.logged_out) return { user: null, ended: 'logged-out' };
   if (
     user.sessions_from !== null &&
     claims.issuedAtMs < Number(user.sessions_from) &&
     claims.uuid !== user.session_kept
   )
-    return null;
-  return { id: claims.userId, uuid: claims.uuid, exp: claims.exp };
+    return { user: null, ended: 'password-changed' };
+  return { user: { id: claims.userId, uuid: claims.uuid, exp: claims.exp } };
 }
 
 /**
@@ -51,8 +65,8 @@ export async function uploadCaller(
   authorization: string | undefined,
   permissionPath: string | null,
 ): Promise<SessionUser> {
-  const user = await resolveSession(app, tokenFromUploadHeader(authorization));
-  if (!user) throw unauthenticated();
+  const { user, ended } = await readSession(app, tokenFromUploadHeader(authorization));
+  if (!user) throw sessionRefused(ended);
   if (permissionPath && !(await hasPermission(app.db, user.id, 'POST', permissionPath))) {
     throw forbidden(await deniedMessage(app.db, 'POST', permissionPath));
   }

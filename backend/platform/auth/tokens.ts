@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, errors, jwtVerify } from 'jose';
 import type { Database } from '../../db';
 import { sharedSecret } from './secrets';
 
@@ -61,25 +61,32 @@ export class TokenService {
 
   /** The claims of a valid token, or null (bad signature, expired, issued in the future, malformed). */
   async verify(token: string): Promise<TokenClaims | null> {
+    const read = await this.read(token);
+    return read === 'expired' ? null : read;
+  }
+
+  /** As `verify`, but a token this service signed whose time has run out is told apart: 'expired'. */
+  async read(token: string): Promise<TokenClaims | 'expired' | null> {
     const kept = this.verified.get(token);
     if (kept) {
       if (kept.exp > Math.floor(Date.now() / 1000)) return kept;
       this.verified.delete(token);
-      return null;
+      return 'expired';
     }
     const claims = await this.check(token);
-    if (claims) {
+    if (claims && claims !== 'expired') {
       if (this.verified.size >= VERIFIED_KEPT) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, claims);
     }
     return claims;
   }
 
-  private async check(token: string): Promise<TokenClaims | null> {
+  private async check(token: string): Promise<TokenClaims | 'expired' | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256', 'HS384', 'HS512'] });
       const now = Math.floor(Date.now() / 1000);
-      if (typeof payload.exp !== 'number' || payload.exp <= now) return null;
+      if (typeof payload.exp !== 'number') return null;
+      if (payload.exp <= now) return 'expired';
       if (typeof payload.iat === 'number' && payload.iat > now + 5) return null;
       const userId = payload.UserId;
       const uuid = payload.UUID;
@@ -92,8 +99,9 @@ export class TokenService {
             ? payload.iat * 1000
             : 0;
       return { userId, uuid, exp: payload.exp, issuedAtMs };
-    } catch {
-      return null;
+    } catch (error) {
+      // jose checks the signature before the claims: an expired one was signed here.
+      return error instanceof errors.JWTExpired ? 'expired' : null;
     }
   }
 }
