@@ -519,21 +519,59 @@ describe('member profile screen', () => {
     expect(requestsTo(fetchMock, '/api/v1/user/profile')).toHaveLength(2);
   });
 
-  it('asks to sign in again in words true of a session that expired and of one a password change elsewhere ended', async () => {
+  const refusedSave = (ended?: string) => ({
+    'GET /api/v1/user': { status: 200, body: member },
+    'PUT /api/v1/user/profile': {
+      status: 401,
+      body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' },
+      ...(ended ? { headers: { 'x-session-end': ended } } : {}),
+    },
+  });
+
+  it.each([
+    ['expired', '登录已过期，请重新登录。'],
+    ['password-changed', '您的密码已在其他地方修改，请重新登录。'],
+    ['logged-out', '您已退出登录，请重新登录。'],
+    // No token went with the call: the browser dropped the cookie when its token expired.
+    [undefined, '登录已过期，请重新登录。'],
+  ])('says why the session ended (%s) over the screen, and asks to sign in again', async (ended, words) => {
+    renderApp('/member/profile', { user: member, backend: refusedSave(ended) });
+    await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
+    const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
+    expect(within(dialog).getByText(`${words}本页已填写的内容仍然保留，登录后再提交一次即可。`)).toBeTruthy();
+    expect(within(dialog).getByLabelText('密码')).toBeTruthy();
+  });
+
+  it('tells a member whose account was deleted so, with no login form, and leaves for the login page saying it', async () => {
+    const { router } = renderApp('/member/profile', { user: member, backend: refusedSave('account-removed') });
+    await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
+    const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
+    expect(within(dialog).getByText('您的账号已被删除，如有疑问请联系网站管理员。')).toBeTruthy();
+    expect(within(dialog).queryByLabelText('密码')).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
+    expect(await screen.findByText('您的账号已被删除，如有疑问请联系网站管理员')).toBeTruthy();
+    expect(session.value.loggedIn).toBe(false);
+  });
+
+  it('keeps the reason of the first refusal: the calls after it carry no cookie to tell of', async () => {
+    let refusals = 0;
     renderApp('/member/profile', {
       user: member,
       backend: {
         'GET /api/v1/user': { status: 200, body: member },
-        // What the server answers to a token revoked by a password change, as to an expired one.
-        'PUT /api/v1/user/profile': {
+        'PUT /api/v1/user/profile': () => ({
           status: 401,
           body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' },
-        },
+          ...(refusals++ === 0 ? { headers: { 'x-session-end': 'password-changed' } } : {}),
+        }),
       },
     });
     await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
     const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
-    expect(within(dialog).getByText(/^登录已过期，或密码已在其他设备上修改，请重新登录。/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
+    await waitFor(() => expect(refusals).toBe(2));
+    expect(within(dialog).getByText(/^您的密码已在其他地方修改，请重新登录。/)).toBeTruthy();
   });
 
   it('shows no 修改失败 beside the sign-in-again dialog: its advice to refresh would lose what was typed', async () => {
@@ -576,12 +614,16 @@ describe('member profile screen', () => {
     expect(screen.queryByText('ID错误')).toBeNull();
   });
 
-  it('leaves for the login page, with the way back, when the member closes the sign-in-again dialog', async () => {
+  it('leaves for the login page, with the way back and why, when the member closes the sign-in-again dialog', async () => {
     const { router } = renderApp('/member/profile', {
       user: member,
       backend: {
         'GET /api/v1/user': { status: 200, body: member },
-        'PUT /api/v1/user/profile': { status: 401, body: { code: 16, message: '您未登录或您的登录已过期' } },
+        'PUT /api/v1/user/profile': {
+          status: 401,
+          body: { code: 16, message: '您未登录或您的登录已过期' },
+          headers: { 'x-session-end': 'password-changed' },
+        },
       },
     });
     await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
@@ -593,6 +635,8 @@ describe('member profile screen', () => {
       ),
     );
     expect(session.value.loggedIn).toBe(false);
+    // The login page says why it opened.
+    expect(await screen.findByText('您的密码已在其他地方修改，请重新登录')).toBeTruthy();
   });
 
   it('opens with the password form in view and its first field focused when led to #password', async () => {

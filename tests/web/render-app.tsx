@@ -11,7 +11,7 @@ import { AppProviders } from '../../web/src/app/AppProviders';
 import { applyStartData } from '../../web/src/app/boot';
 import { appRoutes } from '../../web/src/app/router';
 import { handleUnauthorized } from '../../web/src/app/unauthorized';
-import { initSession } from '../../web/src/features/session/session-store';
+import { initSession, sessionEnded } from '../../web/src/features/session/session-store';
 import { followOtherTabsSession } from '../../web/src/features/session/session-actions';
 
 export const settings: StartData['settings'] = {
@@ -35,7 +35,7 @@ export const adminPermissions: Permission[] = [
   { id: 2, method: 'GRPC', path: '/api.v1.ConfigAPI/ListConfig', title: '获取系统配置列表' },
 ];
 
-export type Reply = { status: number; body?: unknown };
+export type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 export type Backend = Record<string, Reply | ((url: URL, init: RequestInit) => Reply)>;
 
 /** `GET /api/v1/group/list` on a new site: the admins' group and the default group of members. */
@@ -61,7 +61,7 @@ export function scriptedFetch(backend: Backend) {
         : (entry ?? { status: 404, body: { code: 5, message: 'not found' } });
     return new Response(reply.body === undefined ? '' : JSON.stringify(reply.body), {
       status: reply.status,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...reply.headers },
     });
   });
 }
@@ -99,6 +99,8 @@ export function renderApp(
   } = {},
 ) {
   initSession(window.localStorage);
+  // A page load starts with no ended session, whatever the previous test left open.
+  sessionEnded.value = null;
   const queryClient = createQueryClient();
   applyStartData(queryClient, {
     settings: options.settings ?? settings,

@@ -30,6 +30,7 @@ class ScriptedUpload {
   statusText = '';
   responseText = '';
   readonly headers: Record<string, string> = {};
+  responseHeaders: Record<string, string> = {};
   readonly upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
@@ -56,9 +57,13 @@ class ScriptedUpload {
   progress(loaded: number, total: number) {
     act(() => this.upload.onprogress?.({ lengthComputable: true, loaded, total } as ProgressEvent));
   }
-  answer(status: number, body: unknown) {
+  getResponseHeader(name: string): string | null {
+    return this.responseHeaders[name.toLowerCase()] ?? null;
+  }
+  answer(status: number, body: unknown, headers: Record<string, string> = {}) {
     this.status = status;
     this.responseText = JSON.stringify(body);
+    this.responseHeaders = headers;
     act(() => this.onload?.());
   }
 }
@@ -159,6 +164,19 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect((within(done).getByLabelText('标题') as HTMLInputElement).value).toBe('年度报告');
     // Only the refused and failed files were not sent.
     expect(ScriptedUpload.sent.map((u) => u.fileName)).toEqual(['年度报告.pdf', '讲义.pptx']);
+  });
+
+  it("says why the member's session ended when an upload's answer tells it", async () => {
+    renderUpload({});
+    const input = (await screen.findByTestId('document-files')) as HTMLInputElement;
+    await userEvent.upload(input, [file('年度报告.pdf')], { applyAccept: false });
+    (await uploadOf('年度报告.pdf')).answer(
+      401,
+      { code: 401, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' },
+      { 'x-session-end': 'password-changed' },
+    );
+    const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
+    expect(within(dialog).getByText(/^您的密码已在其他地方修改，请重新登录。/)).toBeTruthy();
   });
 
   it('refuses a file picked twice, in one pick or again later, so it never becomes two documents', async () => {

@@ -5,6 +5,7 @@
 // to the login page, or asks a member to sign in again over the screen.
 import { isFailure, normalizeFailure, type ApiFailure } from '../../../shared/api-failure';
 import { REQUEST_TIMEOUT_MS } from '../../../shared/constants';
+import { SESSION_END_HEADER, sessionEndOf, type SessionEnd } from '../../../shared/session-end';
 import { isWriteCall } from '../../../shared/writes';
 import { takeEarlyResponse } from './early-responses';
 
@@ -35,11 +36,13 @@ export type ApiResult<T> = { ok: true; status: 200; data: T } | ({ ok: false } &
 
 /**
  * The call a 401 answered: `write` when it changes state (shared/writes.ts), as a click of the reader's (下载) does;
- * `path` its API path (what the login page then says the visitor came for).
+ * `path` its API path (what the login page then says the visitor came for); `ended` why the server refused the
+ * session the call carried, when it says (docs/decisions/079).
  */
 export interface UnauthorizedCall {
   write: boolean;
   path?: string;
+  ended?: SessionEnd;
 }
 
 export interface ApiClientConfig {
@@ -144,7 +147,12 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
       options.signal?.removeEventListener('abort', onCallerAbort);
     }
 
-    return settle<T>(response.status, response.statusText, data, { write: isWriteCall(method, path), path }, options);
+    const call = {
+      write: isWriteCall(method, path),
+      path,
+      ended: sessionEndOf(response.headers.get(SESSION_END_HEADER)),
+    };
+    return settle<T>(response.status, response.statusText, data, call, options);
   }
 
   function settle<T>(
@@ -175,7 +183,13 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
         if (event.lengthComputable) options.onProgress?.(event.loaded, event.total);
       };
       xhr.onload = () =>
-        resolve(settle<T>(xhr.status, xhr.statusText, parseBody(xhr.responseText), { write: true, path }));
+        resolve(
+          settle<T>(xhr.status, xhr.statusText, parseBody(xhr.responseText), {
+            write: true,
+            path,
+            ended: sessionEndOf(xhr.getResponseHeader(SESSION_END_HEADER)),
+          }),
+        );
       xhr.onerror = failed;
       xhr.onabort = failed;
       options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });

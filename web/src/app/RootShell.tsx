@@ -11,7 +11,7 @@ import {
 } from 'react-router-dom';
 import { ERROR_SCREEN } from '../../../shared/constants';
 import { ApiError } from '../api/client';
-import { sessionExpired } from '../features/session/session-store';
+import { sessionEnded } from '../features/session/session-store';
 import { settingsQuery } from '../features/settings/api';
 import { BrowserCheck } from '../kit/browser-check/BrowserCheck';
 import { ErrorScreen } from '../kit/error-screen/ErrorScreen';
@@ -69,9 +69,9 @@ export function RootShell() {
       <NavigationProgress />
       <Outlet />
       <ToastViewport />
-      {sessionExpired.value && (
+      {sessionEnded.value !== null && (
         <Suspense fallback={null}>
-          <SignInAgainDialog />
+          <SignInAgainDialog ended={sessionEnded.value} />
         </Suspense>
       )}
       <ScrollRestoration getKey={scrollKey} />

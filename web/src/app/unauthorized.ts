@@ -1,7 +1,7 @@
 import { loginLocation } from '../../../shared/access';
 import type { UnauthorizedCall } from '../api/client';
 import { loginReasonOfCall, loginReasonState } from '../features/auth/login-reason';
-import { clearSession, session, sessionExpired } from '../features/session/session-store';
+import { clearSession, session, sessionEnded } from '../features/session/session-store';
 
 interface Navigator {
   navigate(to: string, opts?: { replace?: boolean; state?: unknown }): Promise<void>;
@@ -21,7 +21,9 @@ export function handleUnauthorized(router: Navigator, call: UnauthorizedCall = {
   const { pathname, search } = router.state.location;
   const onAuthScreen = pathname === '/auth' || pathname.startsWith('/auth/');
   if (!onAuthScreen && session.peek().loggedIn) {
-    sessionExpired.value = true;
+    // The first refusal says why (decision 079): the gateway drops the cookie with it. A call that
+    // carried no token lost it to its time running out (the cookie's Max-Age is the token's exp).
+    if (sessionEnded.peek() === null) sessionEnded.value = call.ended ?? 'expired';
     return true;
   }
   clearSession();

@@ -8,15 +8,7 @@ import { nothingAnswered } from '../../../../shared/api-failure';
 import { ApiError } from '../../api/client';
 import { userApi, userKeys } from '../user/api';
 import { FAILURE_TITLE, toastFailure } from '../../kit/toasts/failure-toast';
-import {
-  clearSession,
-  followOtherTabs,
-  session,
-  sessionExpired,
-  setPermissions,
-  setUser,
-  signIn,
-} from './session-store';
+import { clearSession, followOtherTabs, session, sessionEnded, setPermissions, setUser, signIn } from './session-store';
 
 /** Loads the permission list and allowPages; a failure shows 获取权限失败. */
 export async function loadPermissions(): Promise<boolean> {
@@ -43,7 +35,7 @@ export async function completeSignIn(user: User): Promise<void> {
 export async function fetchCurrentUser(options?: { probe?: boolean }): Promise<User> {
   const result = await userApi.current(options);
   if (!result.ok) {
-    if (!sessionExpired.peek()) clearSession();
+    if (sessionEnded.peek() === null) clearSession();
     throw new ApiError(result);
   }
   setUser(result.data);

@@ -4,6 +4,7 @@
 import { computed, effect, signal } from '@preact/signals-react';
 import { allowPagesFrom, isAdmin } from '../../../../shared/permissions';
 import type { Permission } from '../../../../shared/types/permission';
+import type { SessionEnd } from '../../../../shared/session-end';
 import type { User } from '../../../../shared/types/user';
 
 export const SESSION_STORAGE_KEY = 'moredoc.session';
@@ -19,10 +20,11 @@ const EMPTY: SessionSnapshot = { loggedIn: false, user: null, permissions: [], a
 
 export const session = signal<SessionSnapshot>(EMPTY);
 /**
- * The server refused the session of a signed-in member (a 401): the screen stays as it is, with
- * what was typed in it, while a dialog asks them to sign in again (app/unauthorized.ts).
+ * Why the server refused the session of a signed-in member (a 401), else null: the screen stays as
+ * it is, with what was typed in it, while a dialog says why and asks them to sign in again
+ * (app/unauthorized.ts, docs/decisions/079).
  */
-export const sessionExpired = signal(false);
+export const sessionEnded = signal<SessionEnd | null>(null);
 export const sessionIsAdmin = computed(() => isAdmin(session.value.allowPages));
 
 function isSnapshot(value: unknown): value is SessionSnapshot {
@@ -82,7 +84,7 @@ export function followOtherTabs(
     const previous = session.peek();
     if (JSON.stringify(stored) === JSON.stringify(previous)) return;
     session.value = stored;
-    if (stored.loggedIn) sessionExpired.value = false;
+    if (stored.loggedIn) sessionEnded.value = null;
     onChange(previous);
   };
   window.addEventListener('storage', listener);
