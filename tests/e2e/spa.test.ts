@@ -6,6 +6,7 @@ import { allowPagesFrom } from '../../shared/permissions';
 import type { Permission } from '../../shared/types/permission';
 import { setConfig } from '../helpers/backend';
 import {
+  appTookOver,
   EDGE_SLACK_PX,
   gatewayToken,
   logInByCookie,
@@ -125,25 +126,58 @@ describe('first screen', () => {
 });
 
 describe('scroll position', () => {
+  /** Scrolls halfway down what the page can scroll now (comments that come later only add to it); the place. */
+  const scrollHalfway = (page: Page) =>
+    page.evaluate(() => {
+      window.scrollTo(0, Math.floor((document.documentElement.scrollHeight - window.innerHeight) / 2));
+      return window.scrollY;
+    });
+
   it('opens a page the browser loads at its top, not where the page loaded before it was left', async () => {
     const page = await open();
     await page.setViewportSize({ width: 390, height: 300 });
-    const scrolledToEnd = async () => {
-      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      return page.evaluate(() => window.scrollY);
-    };
     await page.goto('/');
-    expect(await scrolledToEnd()).toBeGreaterThan(300);
+    await appTookOver(page);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
     await page.goto('/article/detail/about');
     await page.getByRole('heading', { level: 1, name: '关于我们' }).waitFor();
+    // Once the app has taken the page over: the router would have moved it by then.
+    await appTookOver(page);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
-    // A reload still opens where the page was left. (The restoration of the new screen's top may
-    // come after a first scroll on a slow machine: scroll until it holds.)
-    await expect.poll(scrolledToEnd).toBeGreaterThan(0);
-    const left = await page.evaluate(() => window.scrollY);
+    // A reload still opens where the page was left.
+    const left = await scrollHalfway(page);
+    expect(left).toBeGreaterThan(0);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: '关于我们' }).waitFor();
+    await appTookOver(page);
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(left);
+  });
+
+  it('keeps the place a visitor scrolled the first screen to when the app takes it over', async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 390, height: 300 });
+    // The app's code held back, as on a slow phone: the gateway's first screen is read alone.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/**/*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    // A first screen that came late (a busy machine) leaves the page without it once: load it again.
+    await expect
+      .poll(async () => {
+        await page.goto('/article/detail/about', { waitUntil: 'commit' });
+        await page.locator('#root > *').first().waitFor({ state: 'attached' });
+        return page.locator('#root [data-crawler]').count();
+      })
+      .toBe(0);
+    await page.getByRole('heading', { level: 1, name: '关于我们' }).waitFor();
+    const place = await scrollHalfway(page);
+    expect(place).toBeGreaterThan(0);
+    release();
+    await appTookOver(page);
+    expect(await page.evaluate(() => window.scrollY)).toBe(place);
   });
 });
 

@@ -1,14 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
-import {
-  isRouteErrorResponse,
-  Outlet,
-  ScrollRestoration,
-  useNavigation,
-  useRouteError,
-  type Location,
-} from 'react-router-dom';
+import { isRouteErrorResponse, Outlet, useNavigation, useRouteError } from 'react-router-dom';
 import { ERROR_SCREEN } from '../../../shared/constants';
 import { ApiError } from '../api/client';
 import { sessionEnded } from '../features/session/session-store';
@@ -22,6 +15,7 @@ import { lazy } from '../ui/lazy';
 import { PageLoading } from '../ui/PageLoading';
 import { PageHeadManager, useDocumentTitle } from './document-head';
 import { RouteChange } from './route-change';
+import { AppScrollRestoration } from './scroll-restoration';
 import { isSiteClosedError } from './route-guard';
 import './app.css';
 
@@ -41,17 +35,6 @@ function NavigationProgress() {
       )}
     </div>
   );
-}
-
-/**
- * Where a screen's scroll position is kept. Every page the browser loaded itself (an address
- * typed, a link from elsewhere, a reload) has the router's key `default`: keyed by it, a page
- * loaded so would open at the place where the one loaded before it in this tab was left (a
- * document in its middle, whose reader then keeps that page as the place to resume). Keyed by
- * its address instead, only a reload (or a return to it) opens where it was left.
- */
-function scrollKey(location: Location): string {
-  return location.key === 'default' ? location.pathname + location.search : location.key;
 }
 
 /** Asks for its code only when a session expires under a member. */
@@ -74,7 +57,7 @@ export function RootShell() {
           <SignInAgainDialog ended={sessionEnded.value} />
         </Suspense>
       )}
-      <ScrollRestoration getKey={scrollKey} />
+      <AppScrollRestoration />
     </>
   );
 }

@@ -1,0 +1,38 @@
+// Where a screen opens: React Router's ScrollRestoration (a move to a new screen at its top, a
+// return or a reload where it was left), keyed for the pages the browser loads itself, and kept
+// off the place a visitor scrolled the gateway's first screen to before the app took it over.
+import { useLayoutEffect, useState } from 'react';
+import { ScrollRestoration, type Location } from 'react-router-dom';
+
+/**
+ * Where a screen's scroll position is kept. Every page the browser loaded itself (an address
+ * typed, a link from elsewhere, a reload) has the router's key `default`: keyed by it, a page
+ * loaded so would open at the place where the one loaded before it in this tab was left (a
+ * document in its middle, whose reader then keeps that page as the place to resume). Keyed by
+ * its address instead, only a reload (or a return to it) opens where it was left.
+ */
+function scrollKey(location: Location): string {
+  return location.key === 'default' ? location.pathname + location.search : location.key;
+}
+
+/** Set once the app took over the page the browser loaded: only that first screen keeps its place. */
+let tookOver = false;
+
+/**
+ * ScrollRestoration, without its move to the top as the app takes over the page the browser
+ * loaded: the browser opened that page at its top (or at its #part, which the router goes to)
+ * already, and the gateway's first screen could be scrolled meanwhile. On a slow phone a visitor
+ * reading it was sent back to the top, and a place left so before a reload was lost. A page
+ * reloaded where it was left still goes there, on the render after this one.
+ */
+export function AppScrollRestoration() {
+  const [place] = useState(() =>
+    tookOver || typeof window === 'undefined' || window.location.hash ? undefined : window.scrollY,
+  );
+  // Runs after ScrollRestoration's effects (a child's come first), once, when mounted.
+  useLayoutEffect(() => {
+    tookOver = true;
+    if (place !== undefined && window.scrollY !== place) window.scrollTo(0, place);
+  }, [place]);
+  return <ScrollRestoration getKey={scrollKey} />;
+}
