@@ -1,11 +1,13 @@
 // Articles, comments, reports and feedback in Chromium against the real gateway and embedded
 // backend: the footer's pages, writing with the rich-text editor, the review of comments,
 // reports and feedback handled by the admin, script that never runs, and the 390 px screen.
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { articlePagePath } from '../../shared/page-paths';
 import { setConfig } from '../helpers/backend';
 import { appTookOver, EDGE_SLACK_PX, gatewayToken, useSiteInBrowser } from './browser';
+import { commentsInSight, commentsOffset, holdUntilReleased, settled } from './comments-in-sight';
 
 const site = useSiteInBrowser();
 
@@ -190,6 +192,49 @@ describe('comments', () => {
     await visitor.reload();
     await visitor.locator('.app-comment', { hasText: text }).waitFor();
     expect(await visitor.locator('.app-comment', { hasText: text }).getByText('审核中').count()).toBe(0);
+  });
+});
+
+describe('a link to the comments', () => {
+  it('opens a shared link to them there, kept in sight while the pictures above come; without it at the top', async () => {
+    const picture = await sharp({ create: { width: 600, height: 900, channels: 3, background: '#3a8f6a' } })
+      .png()
+      .toBuffer();
+    // Pictures without a size: each takes its height only when it has come.
+    const content = ['清晨', '正午', '黄昏']
+      .map((part, i) => `<h2>${part}</h2><p>湖边的${part}。</p><img src="/uploads/lake/${i}.png" alt="${part}的湖">`)
+      .join('');
+    const article = await call(await adminPage(), 'POST', '/api/v1/article', { title: unique('湖边的一天'), content });
+    const path = articlePagePath(article as { id: number; identifier?: string });
+    const picturesCame = (page: Page) =>
+      page.waitForFunction(() =>
+        [...document.querySelectorAll<HTMLImageElement>('.app-article__content img')].every(
+          (image) => image.complete && image.naturalWidth > 0,
+        ),
+      );
+
+    for (const width of [1280, 390]) {
+      const page = await site.open();
+      await page.setViewportSize({ width, height: width > 640 ? 900 : 844 });
+      const release = await holdUntilReleased(page, '**/uploads/lake/**', picture);
+      // Loaded as a link from elsewhere is: the gateway's first screen, then the app.
+      await page.goto(`${path}#comments`, { waitUntil: 'domcontentloaded' });
+      await appTookOver(page);
+      await expect.poll(() => commentsInSight(page)).toBe(true);
+      const before = await commentsOffset(page);
+      await release();
+      await picturesCame(page);
+      await settled(page);
+      expect(await commentsOffset(page)).toBeGreaterThan(before + 200);
+      expect(await commentsInSight(page)).toBe(true);
+    }
+
+    const page = await site.open();
+    await page.route('**/uploads/lake/**', (route) => route.fulfill({ body: picture, contentType: 'image/png' }));
+    await page.goto(path);
+    await picturesCame(page);
+    await settled(page);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 });
 

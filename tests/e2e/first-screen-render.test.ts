@@ -64,8 +64,9 @@ describe('the first-screen build', () => {
     expect(screen?.html).toContain('<h1');
     expect(screen?.html).toContain('城市图书馆的一天');
     expect(screen?.html).toMatch(/<img[^>]*alt="第 1 页"/);
-    // The comments' code comes later in the browser: the server shows what the browser shows until then.
-    expect(screen?.html).toMatch(/<section class="app-comments"[^>]*aria-busy="true"/);
+    // The comments' code comes later in the browser: the server shows what the browser shows until then,
+    // under their anchor, which a link to them (`#comments`) reaches before the app has started.
+    expect(screen?.html).toMatch(/<section class="app-comments" id="comments"[^>]*aria-busy="true"/);
     expect(screen?.head).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/DocumentPage-[\w-]+\.css">/);
     expect(screen?.head).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/DocumentPage-[\w-]+\.js">/);
   });

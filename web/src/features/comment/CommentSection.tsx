@@ -32,6 +32,7 @@ import {
   deleteComments,
   myCommentsQuery,
 } from './api';
+import { COMMENTS_ID } from './comment-anchor';
 import './comments.css';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { useSessionDraft } from '../../kit/forms/session-draft';
@@ -315,7 +316,7 @@ export function CommentSection({
   }, [approved.data, onCount]);
 
   return (
-    <section ref={section} className="app-comments" aria-labelledby="comments-title">
+    <section ref={section} className="app-comments" id={COMMENTS_ID} aria-labelledby="comments-title">
       <h2 id="comments-title" className="app-comments__title">
         评论{approved.data ? `（${count}）` : ''}
         {approved.data && headingNote && <span className="app-comments__note">{headingNote}</span>}

@@ -3,14 +3,20 @@
 import { Suspense } from 'react';
 import { lazy } from '../../ui/lazy';
 import { Skeleton } from '../../ui/semi';
+import { useHashAnchor } from '../../kit/visibility/use-hash-anchor';
+import { COMMENTS_ID } from './comment-anchor';
 import './comments.css';
 
 const CommentSectionCode = lazy(async () => ({ default: (await import('./CommentSection')).CommentSection }));
 
-/** `CommentSection`, with its heading and a skeleton while its code arrives. */
+/**
+ * `CommentSection`, with its heading and a skeleton while its code arrives; a link to `#comments` is
+ * taken to it, and kept there while the page above it settles.
+ */
 export function LazyCommentSection(props: { type: number; targetId: number; onCount?: (count: number) => void }) {
+  useHashAnchor(COMMENTS_ID);
   const loading = (
-    <section className="app-comments" aria-labelledby="comments-title" aria-busy="true">
+    <section className="app-comments" id={COMMENTS_ID} aria-labelledby="comments-title" aria-busy="true">
       <h2 id="comments-title" className="app-comments__title">
         评论
       </h2>

@@ -1,0 +1,75 @@
+// The target of a link's #hash (`#comments`) that is not where the page first lays it: the router
+// scrolls to it once, as the screen is drawn, and then what is above it takes its size (a reader's
+// page images of another shape, an article's pictures, what loads beside) and pushes it out of
+// sight. Here it is kept at the window's top (under the sticky header: the page's
+// scroll-padding) while the layout above it changes, until the reader moves on their own.
+import { useEffect } from 'react';
+import { useLocation, useNavigationType, type Location, type NavigationType } from 'react-router-dom';
+
+/** What the reader does to scroll or act by themself: each ends the following. */
+const OWN_MOVES = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+
+/** The first address a hash anchor was asked about in this page load. */
+let firstLocation: Location | undefined;
+
+/**
+ * Whether to go to the hash's target: on a move to it (a link), and on the page load (a shared
+ * link), not where the router puts back a place the reader left (back or forward inside the app)
+ * nor where the browser does (a reload, a return to a page it had unloaded).
+ */
+function followsHash(location: Location, navigation: NavigationType): boolean {
+  firstLocation ??= location;
+  if (navigation !== 'POP') return true;
+  if (firstLocation !== location) return false;
+  const entry = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+  return entry?.type !== 'reload' && entry?.type !== 'back_forward';
+}
+
+/**
+ * Brings the element of `id` to the window's top and keeps it there whenever what is before it
+ * in the page changes size or gets new parts, until `stop` or a move of the reader's own.
+ */
+function keepInView(id: string): () => void {
+  const target = () => document.getElementById(id);
+  const align = () => target()?.scrollIntoView({ block: 'start' });
+  // Without the observers (a very old browser), the router's one scroll to it is all.
+  if (typeof ResizeObserver === 'undefined') return () => undefined;
+  const sizes = new ResizeObserver(align);
+  const insertions = new MutationObserver(() => {
+    watchBefore();
+    align();
+  });
+  // The boxes before the target (its previous siblings and its ancestors'), and the ancestors'
+  // children, where a box may come in before it (or the target itself be drawn anew).
+  function watchBefore() {
+    sizes.disconnect();
+    insertions.disconnect();
+    sizes.observe(document.documentElement);
+    for (let node = target(); node?.parentElement; node = node.parentElement) {
+      insertions.observe(node.parentElement, { childList: true });
+      for (let before = node.previousElementSibling; before; before = before.previousElementSibling)
+        sizes.observe(before);
+    }
+  }
+  const stop = () => {
+    sizes.disconnect();
+    insertions.disconnect();
+    for (const move of OWN_MOVES) window.removeEventListener(move, stop, true);
+  };
+  for (const move of OWN_MOVES) window.addEventListener(move, stop, { capture: true, passive: true });
+  watchBefore();
+  align();
+  return stop;
+}
+
+/**
+ * While the address's hash is `#id` (a link to it, followed or loaded), keeps the element of that
+ * id (the caller's, drawn with it) in view as the page around it settles.
+ */
+export function useHashAnchor(id: string): void {
+  const location = useLocation();
+  const navigation = useNavigationType();
+  // Decided once per address and kept through a replace of it (the reader's canonical address keeps the hash).
+  const follow = location.hash === `#${id}` && followsHash(location, navigation);
+  useEffect(() => (follow ? keepInView(id) : undefined), [follow, id]);
+}
