@@ -5,8 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, login, registerMember, type Member } from '../helpers/backend';
-import { createDocument } from '../helpers/document-api';
+import { createDocument, waitForStatus } from '../helpers/document-api';
+import { textPdf } from '../helpers/documents';
 import { useSiteInBrowser, setTokenCookie } from './browser';
+import { commentsInSight, commentsOffset, holdUntilReleased, settled } from './comments-in-sight';
 
 const site = useSiteInBrowser({ env: () => ({ CONFIG_SECURITY_COMMENT_INTERVAL: '0' }) });
 
@@ -31,6 +33,22 @@ async function rejectedDocument(member: Member, title: string): Promise<number> 
       .status,
   ).toBe(200);
   return doc.id;
+}
+
+/** `by` answers `author`'s approved comment on the document or article (`type` 0 or 1) `targetId`. */
+async function answeredComment(author: Member, by: string, type: number, targetId: number): Promise<void> {
+  const comment = await api(site.backendUrl, 'POST', '/api/v1/comment', {
+    token: author.token,
+    body: { type, document_id: targetId, content: '写得真好，收藏了。' },
+  });
+  await api(site.backendUrl, 'POST', '/api/v1/comment/check', {
+    token: by,
+    body: { id: [comment.body.id], status: 1 },
+  });
+  await api(site.backendUrl, 'POST', '/api/v1/comment', {
+    token: by,
+    body: { type, document_id: targetId, content: '谢谢支持！', parent_id: comment.body.id },
+  });
 }
 
 describe('the 消息 centre', () => {
@@ -91,6 +109,68 @@ describe('the 消息 centre', () => {
     // The reply read; the approval of the comment before it (type 7) is still unread.
     await page.getByRole('link', { name: '消息，1 条未读' }).waitFor();
   });
+
+  it('leads a reply to the comments, kept in sight while the page images above them come, at 1280 and 390 px', async () => {
+    const author = await registerMember(site.backendUrl);
+    const admin = await login(site.backendUrl, 'admin', site.adminPassword);
+    // A landscape first page, whose shape every page's box takes until its own image has come:
+    // the portrait pages after it grow to about twice their height as they load.
+    const title = '横版封面的八页报告';
+    const doc = await createDocument(
+      site.backendUrl,
+      admin,
+      textPdf(8, (n) => (n === 1 ? [842, 595] : [595, 842])),
+      `${title}.pdf`,
+    );
+    await waitForStatus(site.backendUrl, admin, doc.id, [2]);
+    await answeredComment(author, admin, 0, doc.id);
+
+    for (const width of [1280, 390]) {
+      const page = await memberPage(author, width);
+      const release = await holdUntilReleased(page, '**/view/page/**');
+      await page.goto('/member/message');
+      await page.getByRole('link', { name: '查看文档' }).first().click();
+      await page.waitForURL((url) => url.pathname.endsWith(`/${doc.id}`) && url.hash === '#comments');
+      await expect.poll(() => commentsInSight(page)).toBe(true);
+      const before = await commentsOffset(page);
+      await release();
+      // The pages near the comments have their images, in boxes of their own (portrait) shape.
+      await page.waitForFunction(() => {
+        const last = document.querySelector<HTMLElement>('figure[data-page="8"]');
+        const image = last?.querySelector('img');
+        const box = last?.getBoundingClientRect();
+        return Boolean(image?.complete && image.naturalWidth > 0 && box && box.height > box.width);
+      });
+      await settled(page);
+      expect(await commentsOffset(page)).toBeGreaterThan(before + 200);
+      expect(await commentsInSight(page)).toBe(true);
+      await page.getByText('谢谢支持！').waitFor();
+    }
+
+    // Scrolled away by the reader before the images come: they stay where they went.
+    const page = await memberPage(author);
+    const release = await holdUntilReleased(page, '**/view/page/**');
+    await page.goto('/member/message');
+    await page.getByRole('link', { name: '查看文档' }).first().click();
+    await expect.poll(() => commentsInSight(page)).toBe(true);
+    const atComments = await page.evaluate(() => window.scrollY);
+    await page.mouse.move(640, 450);
+    await page.mouse.wheel(0, -1500);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(atComments - 1000);
+    await release();
+    await page.locator('figure[data-page="8"] img').waitFor();
+    await page.waitForFunction(() => document.querySelector<HTMLImageElement>('figure[data-page="8"] img')?.complete);
+    await settled(page);
+    expect(await commentsInSight(page)).toBe(false);
+    // Back to it from another screen: where the reader left it, not at the comments again.
+    await page.locator('.app-message-link').click();
+    await page.waitForURL((url) => url.pathname === '/member/message');
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname.endsWith(`/${doc.id}`));
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+    await settled(page);
+    expect(await commentsInSight(page)).toBe(false);
+  }, 120_000);
 
   it('fits a phone: the bell beside the upload link and the user menu, the list within the screen', async () => {
     const member = await registerMember(site.backendUrl);

@@ -20,15 +20,18 @@ function save(document: mupdf.PDFDocument, options = 'compress'): Buffer {
   return Buffer.from(document.saveToBuffer(options).asUint8Array());
 }
 
+type PageSize = readonly [number, number];
+
 /**
- * `pages` pages (A4 unless `size` says, in points) of Latin text in a base-14 font ("Page n of N"), quick to make and
- * to render.
+ * `pages` pages (A4 unless `sizes` says, in points, for all pages or page by page) of Latin text in a base-14 font
+ * ("Page n of N"), quick to make and to render.
  */
-export function textPdf(pages: number, size: readonly [number, number] = [595, 842]): Buffer {
+export function textPdf(pages: number, sizes: PageSize | ((page: number) => PageSize) = [595, 842]): Buffer {
   const document = new mupdf.PDFDocument();
   const font = document.addSimpleFont(new mupdf.Font('Times-Roman'));
   const resources = document.addObject({ Font: { F1: font } });
   for (let n = 1; n <= pages; n++) {
+    const size = typeof sizes === 'function' ? sizes(n) : sizes;
     const lines = [`Page ${n} of ${pages}`, 'The quick brown fox jumps over the lazy dog.', `Line three of page ${n}.`];
     const content = lines
       .map((line, i) => `BT /F1 ${i === 0 ? 24 : 12} Tf 72 ${size[1] - 82 - i * 30} Td (${line}) Tj ET`)

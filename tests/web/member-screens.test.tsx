@@ -520,6 +520,67 @@ describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/message about comments', { timeout: 20_000 }, () => {
+  it('leads a reply to the comments of its document or article, and a review to the top of the document', async () => {
+    renderApp('/member/message', {
+      user: member,
+      backend: {
+        'GET /api/v1/message/list': {
+          status: 200,
+          body: {
+            total: 3,
+            unread: 0,
+            message: [
+              {
+                id: 52,
+                type: 4,
+                title: '评论有了新回复',
+                content: 'admin 在文章《读书笔记》中回复了您：谢谢',
+                target_type: 1,
+                target_id: 7,
+                target_key: 'reading-notes',
+                created_at: '2026-11-22T08:00:00Z',
+                read_at: '2026-11-22T09:00:00Z',
+              },
+              {
+                id: 51,
+                type: 4,
+                title: '评论有了新回复',
+                content: 'admin 在文档《城市图书馆的一天》中回复了您：谢谢支持！',
+                target_type: 0,
+                target_id: 12,
+                created_at: '2026-11-21T08:00:00Z',
+                read_at: '2026-11-21T09:00:00Z',
+              },
+              {
+                id: 50,
+                type: 1,
+                title: '文档审核通过',
+                content: '您上传的文档《季度工作总结》已通过审核，现在所有人都可以阅读。',
+                target_type: 0,
+                target_id: 13,
+                created_at: '2026-11-20T08:00:00Z',
+                read_at: '2026-11-20T09:00:00Z',
+              },
+            ],
+          },
+        },
+        'GET /api/v1/message/unread': { status: 200, body: { count: 0 } },
+      },
+    });
+    const item = async (content: RegExp) => within((await screen.findByText(content)).closest('li')!);
+    expect((await item(/文章《读书笔记》/)).getByRole('link', { name: '查看文章' }).getAttribute('href')).toBe(
+      '/article/detail/reading-notes#comments',
+    );
+    expect((await item(/文档《城市图书馆的一天》/)).getByRole('link', { name: '查看文档' }).getAttribute('href')).toBe(
+      '/library/1/12#comments',
+    );
+    expect((await item(/已通过审核/)).getByRole('link', { name: '查看文档' }).getAttribute('href')).toBe(
+      '/library/1/13',
+    );
+  });
+});
+
 describe('/member/message 全部标为已读 by keyboard', { timeout: 20_000 }, () => {
   it('gives the focus to the shown tab once nothing is left unread and the button turns disabled', async () => {
     let readAt: string | undefined;

@@ -19,6 +19,7 @@ import { Button } from '../../ui/semi';
 import { usePageParam } from '../../kit/member-list/page-param';
 import { useRowFocusKeeper } from '../../kit/member-list/row-focus';
 import { EmptyState } from '../../ui/states';
+import { commentsPath } from '../comment/comment-anchor';
 import { documentPathById } from '../document/document-links';
 import { deleteMessages, messagesQuery, readMessages } from './api';
 import './message.css';
@@ -33,8 +34,8 @@ const SHOWN: readonly { key: Show; label: string }[] = [
 
 /**
  * Where a message leads: the member's own documents for a review or a failure, their orders for
- * an order confirmed or refunded, else the page it is about (a comment's review and a reply: the
- * document or article, where the member's comment shows 未通过审核 when rejected).
+ * an order confirmed or refunded, else the page it is about, at its comments for a comment's review
+ * and a reply (a rejected comment shows 未通过审核 there to its author).
  */
 function linkOf(message: Message): { to: string; label: string } | null {
   if (message.type === MessageType.DocumentRejected || message.type === MessageType.DocumentFailed)
@@ -42,10 +43,11 @@ function linkOf(message: Message): { to: string; label: string } | null {
   if (message.type === MessageType.OrderConfirmed || message.type === MessageType.OrderRefunded)
     return { to: '/member/order', label: '查看我的订单' };
   if (!message.target_id) return null;
+  const at = (path: string) => (message.type === MessageType.CommentReply ? commentsPath(path) : path);
   if ((message.target_type ?? TargetType.Document) === TargetType.Article) {
-    return { to: articlePagePath({ id: message.target_id, identifier: message.target_key }), label: '查看文章' };
+    return { to: at(articlePagePath({ id: message.target_id, identifier: message.target_key })), label: '查看文章' };
   }
-  return { to: documentPathById(message.target_id), label: '查看文档' };
+  return { to: at(documentPathById(message.target_id)), label: '查看文档' };
 }
 
 function MessageItem({ message }: { message: Message }) {
