@@ -32,6 +32,9 @@ const SHOWN: readonly { key: Show; label: string }[] = [
   { key: 'unread', label: '未读消息' },
 ];
 
+/** Messages about a comment of the member's: they lead to the comments of the page, not its top. */
+const ABOUT_A_COMMENT: readonly number[] = [MessageType.CommentReply];
+
 /**
  * Where a message leads: the member's own documents for a review or a failure, their orders for
  * an order confirmed or refunded, else the page it is about, at its comments for a comment's review
@@ -43,7 +46,7 @@ function linkOf(message: Message): { to: string; label: string } | null {
   if (message.type === MessageType.OrderConfirmed || message.type === MessageType.OrderRefunded)
     return { to: '/member/order', label: '查看我的订单' };
   if (!message.target_id) return null;
-  const at = (path: string) => (message.type === MessageType.CommentReply ? commentsPath(path) : path);
+  const at = (path: string) => (ABOUT_A_COMMENT.includes(message.type ?? 0) ? commentsPath(path) : path);
   if ((message.target_type ?? TargetType.Document) === TargetType.Article) {
     return { to: at(articlePagePath({ id: message.target_id, identifier: message.target_key })), label: '查看文章' };
   }
