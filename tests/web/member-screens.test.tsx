@@ -464,7 +464,7 @@ describe('/member/message about orders', { timeout: 20_000 }, () => {
 });
 
 describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
-  it('says a comment was approved or rejected and leads to the article or document it is on', async () => {
+  it('says a comment was approved or rejected and leads to the comments of the article or document it is on', async () => {
     renderApp('/member/message', {
       user: member,
       backend: {
@@ -500,10 +500,12 @@ describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
     });
     const rejected = within((await screen.findByRole('heading', { name: /评论审核未通过/ })).closest('li')!);
     expect(rejected.getByText(/未通过审核，只有您自己看得到：写得真好/)).toBeTruthy();
-    expect(rejected.getByRole('link', { name: '查看文档' }).getAttribute('href')).toMatch(/^\/library\/[^/]+\/12$/);
+    expect(rejected.getByRole('link', { name: '查看文档' }).getAttribute('href')).toMatch(
+      /^\/library\/[^/]+\/12#comments$/,
+    );
     const approved = within(screen.getByRole('heading', { name: /评论审核通过/ }).closest('li')!);
     expect(approved.getByRole('link', { name: '查看文章' }).getAttribute('href')).toBe(
-      '/article/detail/reading-methods',
+      '/article/detail/reading-methods#comments',
     );
   });
 

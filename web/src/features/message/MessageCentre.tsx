@@ -33,7 +33,11 @@ const SHOWN: readonly { key: Show; label: string }[] = [
 ];
 
 /** Messages about a comment of the member's: they lead to the comments of the page, not its top. */
-const ABOUT_A_COMMENT: readonly number[] = [MessageType.CommentReply];
+const ABOUT_A_COMMENT: readonly number[] = [
+  MessageType.CommentReply,
+  MessageType.CommentApproved,
+  MessageType.CommentRejected,
+];
 
 /**
  * Where a message leads: the member's own documents for a review or a failure, their orders for
