@@ -228,6 +228,41 @@ describe('library', { timeout: 20_000 }, () => {
     );
   });
 
+  it('gives the category line a 全部 that is chosen in a category with sub-categories and leads one level up', async () => {
+    const categories = [
+      { id: 7, title: '教育资料', type: 0, enable: true, parent_id: 0 },
+      { id: 71, title: '高中数学', type: 0, enable: true, parent_id: 7 },
+      { id: 72, title: '大学英语', type: 0, enable: true, parent_id: 7 },
+      { id: 8, title: '文学小说', type: 0, enable: true, parent_id: 0 },
+    ];
+    const line = () => within(screen.getByRole('group', { name: '分类' }));
+    const chosen = () =>
+      line()
+        .getAllByRole('link')
+        .filter((link) => link.getAttribute('aria-current') === 'true')
+        .map((link) => link.textContent);
+
+    // A category with sub-categories lists them, and its 全部 (the category itself) is the choice.
+    const first = renderApp('/library/7?ext=pdf', { backend: libraryBackend(), categories });
+    expect(await screen.findByText('第1页的文档')).toBeTruthy();
+    expect(line().getByRole('link', { name: '全部' }).getAttribute('href')).toBe('/library/7?ext=pdf');
+    expect(chosen()).toEqual(['全部']);
+    first.unmount();
+
+    // A sub-category lists its siblings, and 全部 goes back to its parent.
+    const second = renderApp('/library/71', { backend: libraryBackend(), categories });
+    expect(await screen.findByText('第1页的文档')).toBeTruthy();
+    expect(line().getByRole('link', { name: '全部' }).getAttribute('href')).toBe('/library/7');
+    expect(chosen()).toEqual(['高中数学']);
+    second.unmount();
+
+    // A top category without any lists the top ones, and 全部 is the whole library.
+    renderApp('/library/8', { backend: libraryBackend(), categories });
+    expect(await screen.findByText('第1页的文档')).toBeTruthy();
+    expect(line().getByRole('link', { name: '全部' }).getAttribute('href')).toBe('/library');
+    expect(chosen()).toEqual(['文学小说']);
+  });
+
   it('opens on the page the address names, and says when nothing matches', async () => {
     renderApp('/library?page=2&ext=ppt', {
       backend: { 'GET /api/v1/document/list': { status: 200, body: { total: 0 } } },

@@ -63,9 +63,13 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
     );
   }
 
-  // The sub-categories of the category, or its siblings when it has none.
+  // The sub-categories of the category, or its siblings when it has none; their 全部 is the level
+  // they sit in (the category itself, its parent, or the whole library), so that the line always
+  // shows a choice and leads back up, as the other lines do.
   const parent = trail[trail.length - 2];
-  const choices = category ? (category.children.length > 0 ? category.children : (parent?.children ?? tree)) : tree;
+  const showsChildren = Boolean(category && category.children.length > 0);
+  const choices = category ? (showsChildren ? category.children : (parent?.children ?? tree)) : tree;
+  const allOf = showsChildren ? category : parent;
   const title = category?.title ?? '文库资料';
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / LIBRARY_PAGE_SIZE));
@@ -95,7 +99,7 @@ export function LibraryScreen({ categoryId }: { categoryId?: number }) {
           <ChoiceChips
             label="分类"
             choices={[
-              ...(category ? [] : [{ value: '', label: '全部' }]),
+              { value: allOf ? String(allOf.id) : '', label: '全部' },
               ...choices.map((c) => ({ value: String(c.id), label: c.title ?? '' })),
             ]}
             current={category ? String(category.id) : ''}
