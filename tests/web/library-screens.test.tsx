@@ -449,4 +449,38 @@ describe('search', { timeout: 20_000 }, () => {
       ),
     ).toHaveLength(3);
   });
+
+  it('gives the results the width of the side column when it would hold neither 热门搜索 nor an ad', async () => {
+    const hit = { 'GET /api/v1/document/search': { status: 200, body: { total: 1, document: [doc(5, '图书馆')] } } };
+    const bare = renderApp('/search?wd=图书馆', { backend: hit });
+    expect(await screen.findByRole('link', { name: '图书馆' })).toBeTruthy();
+    expect(screen.queryByRole('complementary', { name: '推荐' })).toBeNull();
+    expect(document.querySelector('[data-ad-slot="search_right"]')).toBeNull();
+    bare.unmount();
+
+    // An ad of the side's slot brings the column back, with the ad in it.
+    const hour = 3_600_000;
+    renderApp('/search?wd=图书馆', {
+      backend: {
+        ...hit,
+        'GET /api/v1/advertisement/position': {
+          status: 200,
+          body: {
+            advertisement: [
+              {
+                id: 1,
+                position: 'search_right',
+                content: '侧栏的广告',
+                enable: true,
+                start_time: new Date(Date.now() - hour).toISOString(),
+                end_time: new Date(Date.now() + hour).toISOString(),
+              },
+            ],
+          },
+        },
+      },
+    });
+    const side = await screen.findByRole('complementary', { name: '推荐' });
+    expect(within(side).getByText('侧栏的广告')).toBeTruthy();
+  });
 });

@@ -6,11 +6,16 @@ import { useQuery } from '@tanstack/react-query';
 import { isShowing, liveAdsQuery } from './api';
 import './ad-slot.css';
 
-/** `className` places the slot (e.g. `app-container`); it applies only while the slot shows ads. */
-export function AdSlot({ slot, className }: { slot: string; className?: string }) {
+/** The ads slot `slot` shows now: a page can tell a column that would hold nothing else. */
+export function useSlotAds(slot: string) {
   const { data } = useQuery(liveAdsQuery());
   // The cached list may outlive an ad's end: the dates are checked again here.
-  const ads = (data ?? []).filter((ad) => ad.position === slot && isShowing(ad));
+  return (data ?? []).filter((ad) => ad.position === slot && isShowing(ad));
+}
+
+/** `className` places the slot (e.g. `app-container`); it applies only while the slot shows ads. */
+export function AdSlot({ slot, className }: { slot: string; className?: string }) {
+  const ads = useSlotAds(slot);
   return (
     <div className={className ? `app-ad-slot ${className}` : 'app-ad-slot'} data-ad-slot={slot}>
       {ads.map((ad) => (

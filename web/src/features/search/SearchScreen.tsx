@@ -23,7 +23,7 @@ import { QueryStates } from '../../kit/query-states/QueryStates';
 import { useQueryValues } from '../../kit/routing/query-values';
 import { plainText } from '../../ui/plain-text';
 import { EmptyState } from '../../ui/states';
-import { AdSlot } from '../advertisement/AdSlot';
+import { AdSlot, useSlotAds } from '../advertisement/AdSlot';
 import { categoryChoices, useDocumentCategories } from '../category/category-tree';
 import { DocumentFilterChips } from '../document/DocumentFilterChips';
 import { documentPath, documentPathById } from '../document/document-links';
@@ -136,6 +136,9 @@ export function SearchScreen() {
   const request = searchRequest(state, openedAt);
   const results = useQuery({ ...searchQuery(request), placeholderData: keepPreviousData });
   const recommended = settings.system?.recommend_words ?? [];
+  // The side column holds its ads and the 热门搜索; with neither, the results take its width
+  // rather than leave an empty column beside them.
+  const sideShown = useSlotAds('search_right').length > 0 || recommended.length > 0;
   const href = (change: Partial<SearchState>) => toAddress({ ...state, page: 1, ...change });
   const total = results.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE));
@@ -158,7 +161,7 @@ export function SearchScreen() {
           />
         </section>
       ) : (
-        <div className="app-search__layout">
+        <div className={sideShown ? 'app-search__layout' : 'app-search__layout app-search__layout--single'}>
           <div className="app-search__main">
             <section className="app-panel app-search__filters" aria-label="筛选">
               <h1 className="app-search__heading">
@@ -259,23 +262,25 @@ export function SearchScreen() {
             </section>
             <AdSlot slot="search_bottom" />
           </div>
-          <aside className="app-search__side" aria-label="推荐">
-            <AdSlot slot="search_right" />
-            {recommended.length > 0 && (
-              <section className="app-panel" aria-labelledby="search-hot-title">
-                <h2 id="search-hot-title" className="app-panel__title">
-                  热门搜索
-                </h2>
-                <ul className="app-search__hot">
-                  {recommended.map((word) => (
-                    <li key={word}>
-                      <Link to={searchPath(word)}>{word}</Link>
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            )}
-          </aside>
+          {sideShown && (
+            <aside className="app-search__side" aria-label="推荐">
+              <AdSlot slot="search_right" />
+              {recommended.length > 0 && (
+                <section className="app-panel" aria-labelledby="search-hot-title">
+                  <h2 id="search-hot-title" className="app-panel__title">
+                    热门搜索
+                  </h2>
+                  <ul className="app-search__hot">
+                    {recommended.map((word) => (
+                      <li key={word}>
+                        <Link to={searchPath(word)}>{word}</Link>
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              )}
+            </aside>
+          )}
         </div>
       )}
     </div>
