@@ -216,6 +216,9 @@ describe('the reader', { timeout: 20_000 }, () => {
     await userEvent.click(await settled('★ 已收藏'));
     expect(await screen.findByText('1 人收藏')).toBeTruthy();
     await settled('☆ 收藏');
+    // The member's stars say what they are for, in sight, beside the average's.
+    const vote = screen.getByRole('group', { name: '给文档评分' });
+    expect(within(vote).getByText('给文档评分')).toBeTruthy();
     // 4.0 from two votes, then 2 stars: (400 × 2 + 200) / 3.
     screen.getByRole('button', { name: '评 2 星' }).focus();
     await userEvent.keyboard('{Enter}');

@@ -1,7 +1,7 @@
 // A document's rating (1–5 ★, its average and how many rated it, or 暂无评分) and the member's
 // own vote: one vote per member, which the server keeps.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { loginReasonState } from '../auth/login-reason';
@@ -33,6 +33,7 @@ function MemberVote({ doc }: { doc: Document }) {
   const id = doc.id ?? 0;
   const mine = useQuery(documentScoreQuery(id));
   const [hover, setHover] = useState(0);
+  const promptId = useId();
   const rate = useMutation({
     mutationFn: async (stars: number, context) => unwrap(await rateDocument(id, stars, context)),
     onSuccess: () => toast.success('评分成功', '感谢您的评价'),
@@ -53,8 +54,12 @@ function MemberVote({ doc }: { doc: Document }) {
         您的评分：{given} 星
       </span>
     );
+  // Named in sight: beside the average's grey stars, unnamed ones read as a second average.
   return (
-    <span className="app-rating__vote" role="group" aria-label="给文档评分" onMouseLeave={() => setHover(0)}>
+    <span className="app-rating__vote" role="group" aria-labelledby={promptId} onMouseLeave={() => setHover(0)}>
+      <span id={promptId} className="app-rating__prompt">
+        给文档评分
+      </span>
       {STARS.map((star) => (
         <button
           key={star}
