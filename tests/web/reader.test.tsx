@@ -432,6 +432,8 @@ describe('the reader', { timeout: 20_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: '缩略图' }));
     const panel = screen.getByRole('navigation', { name: '页面缩略图' });
     expect(within(panel).getByRole('button', { name: '跳到第 6 页' }).getAttribute('aria-current')).toBe('page');
+    // A reader of every page is told of no closed ones.
+    expect(within(panel).queryByText(/超出免费预览范围/)).toBeNull();
     expect(scrolled.mock.contexts.map((element) => (element as HTMLElement).getAttribute('aria-label'))).toEqual([
       '跳到第 6 页',
     ]);
@@ -526,6 +528,18 @@ describe('the reader', { timeout: 20_000 }, () => {
     );
     expect(within(end).getByRole('link', { name: '开通 VIP 阅读全文' }).getAttribute('href')).toBe('/vip');
     expect(within(end).queryByRole('button')).toBeNull();
+  });
+
+  it('says under the thumbnails of a free preview which pages it leaves out, and how to read them', async () => {
+    renderApp('/library/7/42', {
+      backend: backend({}, {}, false),
+      settings: { system: { sitename: '测试文库' }, vip: { enable: true, free_download: true, read_all_pages: true } },
+    });
+    expect(await screen.findByRole('heading', { name: '免费预览已结束' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '缩略图' }));
+    const panel = screen.getByRole('navigation', { name: '页面缩略图' });
+    expect(within(panel).getAllByRole('button', { name: /跳到第/ })).toHaveLength(3);
+    expect(within(panel).getByText('第 4 至 8 页超出免费预览范围，下载文档或开通 VIP 后可阅读')).toBeTruthy();
   });
 
   it("brings a visitor who opened a page of the document (a search hit's link) back to that page from every 登录", async () => {

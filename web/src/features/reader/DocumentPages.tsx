@@ -33,7 +33,7 @@ import { PageTextLayer } from './PageTextLayer';
 import { PageThumbnails } from './PageThumbnails';
 import { useResumeReading } from './resume-reading';
 import { useLazyPages } from './use-lazy-pages';
-import { pastPreviewNote, useVipReadsAll } from './PreviewEnd';
+import { closedPagesNote, pastPreviewNote, useVipReadsAll } from './PreviewEnd';
 import './reader.css';
 import { isTyping } from './typing';
 
@@ -613,6 +613,9 @@ export function DocumentPages({
         <PageThumbnails
           doc={doc}
           pages={shownPages}
+          closedNote={
+            locked === true && shownPages < total ? closedPagesNote(shownPages + 1, total, vipReads) : undefined
+          }
           current={current}
           ratio={ratio}
           onChoose={(page) => {

@@ -1,5 +1,5 @@
 // Small pictures of the pages this reader may read, to jump from: a panel beside the pages on a
-// wide screen, a sheet at the bottom on a phone. They are the page images themselves (the same
+// wide screen, a sheet at the bottom on a phone; under them, which pages the free preview leaves out. They are the page images themselves (the same
 // address, so the same rights, and the browser's copy serves the page when it is read), each
 // loaded only as it comes into sight in the panel. Opened, the panel shows the page being read.
 import { useEffect, useRef } from 'react';
@@ -10,6 +10,7 @@ import { Button } from '../../ui/semi';
 export function PageThumbnails({
   doc,
   pages,
+  closedNote,
   current,
   ratio,
   onChoose,
@@ -18,6 +19,8 @@ export function PageThumbnails({
   doc: Document;
   /** how many pages this reader may read */
   pages: number;
+  /** Said under them when pages past the free preview stay closed to this reader. */
+  closedNote?: string;
   current: number;
   ratio: string;
   onChoose: (page: number) => void;
@@ -68,6 +71,7 @@ export function PageThumbnails({
           </li>
         ))}
       </ol>
+      {closedNote && <p className="app-thumbnails__closed">{closedNote}</p>}
     </nav>
   );
 }

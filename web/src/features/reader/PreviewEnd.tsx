@@ -18,9 +18,16 @@ export function useVipReadsAll(): boolean {
   return settings.vip?.enable === true && settings.vip.read_all_pages === true && !user?.is_vip;
 }
 
+const pastPreview = (vipReads: boolean) => `超出免费预览范围，下载文档${vipReads ? '或开通 VIP ' : ''}后可阅读`;
+
 /** What a reader sent to a page past the free preview (a site-search hit, a link, 跳转) is told. */
 export function pastPreviewNote(page: number, vipReads: boolean): string {
-  return `第 ${page} 页超出免费预览范围，下载文档${vipReads ? '或开通 VIP ' : ''}后可阅读`;
+  return `第 ${page} 页${pastPreview(vipReads)}`;
+}
+
+/** What the thumbnails say under the last free page: the pages past it, which they leave out. */
+export function closedPagesNote(first: number, last: number, vipReads: boolean): string {
+  return `${first === last ? `第 ${first} 页` : `第 ${first} 至 ${last} 页`}${pastPreview(vipReads)}`;
 }
 
 export function PreviewEnd({ doc, shownPages }: { doc: Document; shownPages: number }) {
