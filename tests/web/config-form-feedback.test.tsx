@@ -1,7 +1,8 @@
-// What the admin sees when 保存 finds a wrong value, the help of the config forms, and the
-// payment switch refused while no chosen way of paying is usable.
+// What the admin sees when 保存 finds a wrong value, the help of the config forms, the
+// payment switch refused while no chosen way of paying is usable, and the question before
+// changes not saved are left behind.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Config } from '../../shared/types/config';
 import { clearSession } from '../../web/src/features/session/session-store';
@@ -247,5 +248,38 @@ describe('config form feedback', { timeout: 20_000 }, () => {
       table.closest('[data-field]')?.querySelector('.app-field__hint');
     expect(help?.textContent).toContain('打开“推荐”的套餐在会员页突出显示');
     expect(document.body.textContent).not.toContain('代码|名称|天数');
+  });
+});
+
+describe('leaving a config form', { timeout: 20_000 }, () => {
+  it('asks before a move to another screen drops changes not saved, and asks nothing once they are saved', async () => {
+    const { router, fetchMock } = renderApp('/admin/config/security', {
+      user: admin,
+      permissions,
+      backend: backend({ security: SECURITY, display: [] }),
+    });
+    const statement = (await screen.findByLabelText('闭站说明')) as HTMLTextAreaElement;
+    // Untouched: leaving asks nothing.
+    await act(() => router.navigate('/admin/config/display'));
+    await waitFor(() => expect(screen.getByRole('heading', { name: '展示配置', level: 1 })).toBeTruthy());
+    await act(() => router.navigate('/admin/config/security'));
+
+    const again = (await screen.findByLabelText('闭站说明')) as HTMLTextAreaElement;
+    expect(again).not.toBe(statement);
+    await userEvent.type(again, '，明早恢复');
+    await act(() => router.navigate('/admin/config/display'));
+    const ask = await screen.findByRole('alertdialog', { name: '离开此页' });
+    expect(ask.textContent).toContain('配置还没有保存');
+    expect(router.state.location.pathname).toBe('/admin/config/security');
+    await userEvent.click(within(ask).getByRole('button', { name: '留下继续编辑' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(again.value).toBe('维护中，明早恢复');
+
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '保存成功')).toBe(true));
+    expect(puts(fetchMock)).toHaveLength(1);
+    await act(() => router.navigate('/admin/config/display'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/config/display'));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 });

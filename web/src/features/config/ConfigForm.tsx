@@ -1,6 +1,7 @@
 // One config category as a form, generated from the category's rows
 // (`GET /api/v1/config/list?category=…`). Saving sends only this category's rows; the write
-// refreshes the public settings, so the site name and logo change without a rebuild. A role
+// refreshes the public settings, so the site name and logo change without a rebuild. A move to
+// another screen with changes not saved asks first (离开 / 留下继续编辑). A role
 // that may list the settings but not update them sees them read-only, told why.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, type FormEvent } from 'react';
@@ -13,6 +14,7 @@ import type { FormValues } from '../../kit/admin-resource/resource';
 import { useFieldForm } from '../../kit/admin-resource/use-field-form';
 import { validateForm } from '../../kit/admin-resource/validation';
 import { QueryStates } from '../../kit/query-states/QueryStates';
+import { LeaveGuard } from '../../kit/routing/LeaveGuard';
 import { retireFailure, toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
@@ -30,7 +32,7 @@ const FOCUSABLE =
 
 function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }) {
   const fields = useMemo(() => rows.map((row) => configField(row, rows)), [rows]);
-  const { values, errors, change, check, reset } = useFieldForm<FormValues>(() => configValues(rows));
+  const { values, errors, edited, change, check, reset } = useFieldForm<FormValues>(() => configValues(rows));
   const context = { mode: 'edit' as const, rows: [] };
   const mayUpdate = usePermissionCheck()(UPDATE_CONFIG);
 
@@ -102,6 +104,8 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
           onChange={change}
         />
       </fieldset>
+      {/* A save that succeeds starts a fresh form (ConfigForm's key), its changes no longer unsaved. */}
+      <LeaveGuard when={edited && !save.isPending} question="配置还没有保存，离开后修改的内容会丢失。确定离开吗？" />
       {mayUpdate && (
         <div className="app-form-actions">
           <Button type="primary" theme="solid" htmlType="submit" loading={save.isPending}>
