@@ -541,6 +541,31 @@ describe('dashboard', { timeout: 20_000 }, () => {
     expect(asked).not.toContain('/api/v1/article/list');
   });
 
+  it('counts the documents whose conversion failed and the feedback not yet handled, each a link to its list', async () => {
+    renderApp('/admin/dashboard', {
+      user: { id: 9, username: 'editor' },
+      permissions: [
+        perm(61, '/api.v1.DocumentAPI/ListDocument', '获取文档列表'),
+        perm(81, '/api.v1.FeedbackAPI/ListFeedback', '获取意见反馈列表'),
+      ],
+      backend: {
+        'GET /api/v1/document/list': (url) => ({
+          status: 200,
+          body: url.searchParams.getAll('status').join() === '3' ? { document: [{ id: 1 }], total: 2 } : {},
+        }),
+        'GET /api/v1/feedback/list': (url) => ({
+          status: 200,
+          body: url.searchParams.getAll('status').join() === '0' ? { feedback: [{ id: 1 }], total: 5 } : {},
+        }),
+      },
+    });
+    const panel = within((await screen.findByRole('heading', { name: '待处理' })).closest('section') as HTMLElement);
+    const failed = await panel.findByRole('link', { name: '转换失败文档 2 篇' });
+    expect(failed.getAttribute('href')).toBe('/admin/document/list?status=3');
+    const feedback = await panel.findByRole('link', { name: '待处理反馈 5 条' });
+    expect(feedback.getAttribute('href')).toBe('/admin/feedback?status=0');
+  });
+
   it('offers shortcuts to the screens the user may open, menu-less ones included', async () => {
     renderApp('/admin/dashboard', {
       user: admin,

@@ -1,16 +1,18 @@
-// The dashboard's 待处理: how many documents, articles and comments wait for review and how
-// many reports for handling, each a link to its list filtered so (the lists keep their filters
+// The dashboard's 待处理: how many documents, articles and comments wait for review, how many
+// documents failed to convert (to convert again or delete), and how many reports and feedback
+// messages wait for handling, each a link to its list filtered so (the lists keep their filters
 // in the address, decision 049). Only what the user may list is counted; the counts live under
 // each list's keys, so that a review elsewhere refreshes them.
 import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { DocumentStatus, ReviewStatus } from '../../../../shared/constants';
+import { DocumentStatus, FeedbackStatus, ReviewStatus } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import { unwrap } from '../../api/client';
 import { Panel } from '../../ui/Panel';
 import { articleKeys, listArticles } from '../article/api';
 import { commentKeys, listComments } from '../comment/api';
 import { documentKeys, listDocuments } from '../document/api';
+import { feedbackKeys, listFeedback } from '../feedback/api';
 import { listReports, reportKeys } from '../report/api';
 import { usePermissionCheck } from '../session/use-session';
 import './dashboard.css';
@@ -38,6 +40,15 @@ const WAITING: readonly Waiting[] = [
       unwrap(await listDocuments({ status: [DocumentStatus.PendingReview], page: 1, size: 1 })).total ?? 0,
   },
   {
+    key: 'failed',
+    label: '转换失败文档',
+    unit: '篇',
+    to: `/admin/document/list?status=${DocumentStatus.Failed}`,
+    permission: grpcPermissionPath('DocumentAPI', 'ListDocument'),
+    queryKey: [...documentKeys.admin, 'failed'],
+    count: async () => unwrap(await listDocuments({ status: [DocumentStatus.Failed], page: 1, size: 1 })).total ?? 0,
+  },
+  {
     key: 'article',
     label: '待审核文章',
     unit: '篇',
@@ -63,6 +74,15 @@ const WAITING: readonly Waiting[] = [
     permission: grpcPermissionPath('ReportAPI', 'ListReport'),
     queryKey: [...reportKeys.admin, 'waiting'],
     count: async () => unwrap(await listReports({ status: [false], page: 1, size: 1 })).total ?? 0,
+  },
+  {
+    key: 'feedback',
+    label: '待处理反馈',
+    unit: '条',
+    to: `/admin/feedback?status=${FeedbackStatus.New}`,
+    permission: grpcPermissionPath('FeedbackAPI', 'ListFeedback'),
+    queryKey: [...feedbackKeys.admin, 'waiting'],
+    count: async () => unwrap(await listFeedback({ status: [FeedbackStatus.New], page: 1, size: 1 })).total ?? 0,
   },
 ];
 
