@@ -33,25 +33,38 @@ export interface VipPlanDraft {
 const PRICE_PATTERN = /^\d{1,6}(\.\d{1,2})?$/;
 const FORBIDDEN_TEXT = /[|\r\n]/;
 
-/** What is wrong with one plan, in Chinese (empty when it is a valid plan). */
-export function vipPlanProblems(plan: VipPlanDraft): string[] {
-  const problems: string[] = [];
+/** A plan's text field a problem is about (the editor marks that input). */
+export type VipPlanField = Exclude<keyof VipPlanDraft, 'recommended'>;
+
+/** What is wrong with one plan, each problem with the field it is about, in Chinese (empty when valid). */
+export function vipPlanFieldProblems(plan: VipPlanDraft): { field: VipPlanField; message: string }[] {
+  const problems: { field: VipPlanField; message: string }[] = [];
   const days = String(plan.days).trim();
   const price = String(plan.price).trim();
-  if (!VIP_PLAN_CODE_PATTERN.test(plan.code)) problems.push('套餐代码须为 1 到 32 位字母、数字、下划线或短横线');
+  if (!VIP_PLAN_CODE_PATTERN.test(plan.code))
+    problems.push({ field: 'code', message: '套餐代码须为 1 到 32 位字母、数字、下划线或短横线' });
   const title = plan.title.trim();
-  if (!title) problems.push('套餐名称不能为空');
-  else if ([...title].length > VIP_PLAN_TITLE_MAX) problems.push(`套餐名称不能超过 ${VIP_PLAN_TITLE_MAX} 个字符`);
+  if (!title) problems.push({ field: 'title', message: '套餐名称不能为空' });
+  else if ([...title].length > VIP_PLAN_TITLE_MAX)
+    problems.push({ field: 'title', message: `套餐名称不能超过 ${VIP_PLAN_TITLE_MAX} 个字符` });
   if (FORBIDDEN_TEXT.test(plan.title) || FORBIDDEN_TEXT.test(plan.description))
-    problems.push('套餐名称和说明不能包含 | 或换行');
+    problems.push({
+      field: FORBIDDEN_TEXT.test(plan.title) ? 'title' : 'description',
+      message: '套餐名称和说明不能包含 | 或换行',
+    });
   if (!/^\d{1,5}$/.test(days) || Number(days) < 1 || Number(days) > VIP_PLAN_MAX_DAYS)
-    problems.push(`天数须为 1 到 ${VIP_PLAN_MAX_DAYS} 的整数`);
+    problems.push({ field: 'days', message: `天数须为 1 到 ${VIP_PLAN_MAX_DAYS} 的整数` });
   if (!PRICE_PATTERN.test(price) || Number(price) < 0.01 || Number(price) > VIP_PLAN_MAX_PRICE) {
-    problems.push(`价格须在 0.01 到 ${VIP_PLAN_MAX_PRICE} 元之间，最多两位小数`);
+    problems.push({ field: 'price', message: `价格须在 0.01 到 ${VIP_PLAN_MAX_PRICE} 元之间，最多两位小数` });
   }
   if ([...plan.description.trim()].length > VIP_PLAN_DESCRIPTION_MAX)
-    problems.push(`套餐说明不能超过 ${VIP_PLAN_DESCRIPTION_MAX} 个字符`);
+    problems.push({ field: 'description', message: `套餐说明不能超过 ${VIP_PLAN_DESCRIPTION_MAX} 个字符` });
   return problems;
+}
+
+/** What is wrong with one plan, in Chinese (empty when it is a valid plan). */
+export function vipPlanProblems(plan: VipPlanDraft): string[] {
+  return vipPlanFieldProblems(plan).map((problem) => problem.message);
 }
 
 function draftOfLine(line: string): VipPlanDraft {

@@ -251,6 +251,44 @@ describe('config form feedback', { timeout: 20_000 }, () => {
   });
 });
 
+describe('the VIP plans table', { timeout: 20_000 }, () => {
+  it('保存 with a wrong plan marks only its wrong cells and focuses the first of them', async () => {
+    const plans: Config = {
+      id: 71,
+      name: 'plans',
+      label: '会员套餐',
+      value: 'month|月度会员|30|30\nyear|年度会员|365|298',
+      input_type: 'textarea',
+      category: 'vip',
+    };
+    const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(() => undefined);
+    try {
+      const { fetchMock } = renderApp('/admin/config/vip', {
+        user: admin,
+        permissions,
+        backend: backend({ vip: [plans] }),
+      });
+      await screen.findByRole('group', { name: '会员套餐' });
+      await userEvent.click(screen.getByRole('button', { name: '添加套餐' }));
+      // The new third plan: a code and days, no name nor price. The second's code made the first's.
+      await userEvent.type(screen.getByLabelText('第 3 个套餐的代码'), 'week');
+      await userEvent.clear(screen.getByLabelText('第 2 个套餐的代码'));
+      await userEvent.type(screen.getByLabelText('第 2 个套餐的代码'), 'month');
+      await userEvent.click(screen.getByRole('button', { name: '保存' }));
+
+      expect(await screen.findByText('第 2 个套餐：套餐代码“month”重复')).toBeTruthy();
+      const wrong = [...document.querySelectorAll('[data-plan-row] input[aria-invalid="true"]')].map((input) =>
+        input.getAttribute('aria-label'),
+      );
+      expect(wrong).toEqual(['第 2 个套餐的代码', '第 3 个套餐的名称', '第 3 个套餐的价格（元）']);
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('第 2 个套餐的代码')));
+      expect(puts(fetchMock)).toHaveLength(0);
+    } finally {
+      scrollIntoView.mockRestore();
+    }
+  });
+});
+
 describe('leaving a config form', { timeout: 20_000 }, () => {
   it('asks before a move to another screen drops changes not saved, and asks nothing once they are saved', async () => {
     const { router, fetchMock } = renderApp('/admin/config/security', {

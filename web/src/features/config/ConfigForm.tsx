@@ -5,6 +5,7 @@
 // that may list the settings but not update them sees them read-only, told why.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { UNUSED_CONFIG_KEYS } from '../../../../shared/config-rules';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Config } from '../../../../shared/types/config';
@@ -74,15 +75,17 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
     // (jsdom has no scrolling.)
     box.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
     const input = document.getElementById(`config-${category}-${first.name}`);
+    // A field of several inputs (the VIP plans' table) marks the wrong ones: the first of those.
     const target = input?.matches('input, textarea, select, button, [tabindex]')
       ? input
-      : box.querySelector<HTMLElement>(FOCUSABLE);
+      : (box.querySelector<HTMLElement>('[aria-invalid="true"]') ?? box.querySelector<HTMLElement>(FOCUSABLE));
     target?.focus({ preventScroll: true });
   };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (check(fields, context)) save.mutate(values);
+    // Drawn at once, so that the inputs it marks wrong are there to be focused.
+    if (flushSync(() => check(fields, context))) save.mutate(values);
     else showFirstProblem();
   };
 

@@ -2,7 +2,14 @@
 // of its `code|title|days|price|description|1` text: the admin edits rows, the config keeps
 // the text (shared/vip.ts turns one into the other).
 import { useState } from 'react';
-import { formatVipPlans, vipPlanDrafts, vipPlanProblems, type VipPlanDraft } from '../../../../shared/vip';
+import {
+  formatVipPlans,
+  vipPlanDrafts,
+  vipPlanFieldProblems,
+  vipPlanProblems,
+  type VipPlanDraft,
+  type VipPlanField,
+} from '../../../../shared/vip';
 import { IconDelete, IconPlus } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { Input } from '../../ui/semi-extra';
@@ -20,6 +27,20 @@ export function vipPlansError(value: string): string | undefined {
     seen.add(draft.code);
   }
   return undefined;
+}
+
+/**
+ * Per plan, the fields the check finds wrong (a code already used above included): only those
+ * inputs are marked, so that the admin sees which cell to fix, and 保存 focuses the first.
+ */
+function wrongFields(plans: readonly VipPlanDraft[]): Set<VipPlanField>[] {
+  const seen = new Set<string>();
+  return plans.map((plan) => {
+    const wrong = new Set(vipPlanFieldProblems(plan).map((problem) => problem.field));
+    if (seen.has(plan.code)) wrong.add('code');
+    seen.add(plan.code);
+    return wrong;
+  });
 }
 
 const EMPTY: VipPlanDraft = { code: '', title: '', days: '30', price: '', description: '', recommended: false };
@@ -59,6 +80,7 @@ export function VipPlanEditor({
   };
   const edit = (index: number, patch: Partial<VipPlanDraft>) =>
     update(plans.map((plan, i) => (i === index ? { ...plan, ...patch } : plan)));
+  const wrong = invalid ? wrongFields(plans) : [];
   return (
     <div id={id} role="group" aria-labelledby={`${id}-label`} data-invalid={invalid}>
       <div className="app-vip-plan-table__wrap">
@@ -86,7 +108,7 @@ export function VipPlanEditor({
                       value={String(plan[column.key])}
                       inputMode={column.inputMode}
                       onChange={(text: string) => edit(index, { [column.key]: clean(text) })}
-                      validateStatus={invalid && vipPlanProblems(plan).length ? 'error' : 'default'}
+                      validateStatus={wrong[index]?.has(column.key) ? 'error' : 'default'}
                     />
                   </td>
                 ))}
