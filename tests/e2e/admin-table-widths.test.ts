@@ -125,6 +125,15 @@ async function seed(): Promise<void> {
       page: '/upload',
     }),
   );
+  const feedback = await ok('feedback list', admin('GET', '/api/v1/feedback/list'));
+  await ok(
+    'feedback reply',
+    admin('PUT', '/api/v1/feedback', {
+      id: feedback.feedback[0].id,
+      status: 1,
+      reply: '已收到，下个版本会修复大文件上传进度卡住的问题，感谢反馈',
+    }),
+  );
   await ok('search', api(url, 'GET', '/api/v1/document/search', { query: { wd: '计算机网络 教程' } }));
   await ok(
     'sms',
@@ -323,6 +332,20 @@ describe('admin lists at 1280 px wide', () => {
     await category.waitFor();
     expect(await category.textContent()).toBe('计算机与互联网');
     expect(await category.evaluate((name) => name.getClientRects().length)).toBe(1);
+  });
+
+  it("keep a feedback's reply readable, not a few characters a line", async () => {
+    const page = await site.adminPage('/admin/feedback');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const reply = page
+      .locator('.app-resource-table tbody tr.semi-table-row')
+      .first()
+      .locator('td', { hasText: '已收到，下个版本会修复' });
+    await reply.waitFor();
+    expect(
+      await reply.evaluate((cell) => cell.getBoundingClientRect().width),
+      'the reply column',
+    ).toBeGreaterThanOrEqual(10 * 14);
   });
 
   it("draw a link among a row's actions (the documents' 阅读) like the buttons beside it, opened first", async () => {

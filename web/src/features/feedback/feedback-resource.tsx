@@ -19,15 +19,23 @@ export const feedbackResource: ResourceDef<Feedback> = {
   rowLabel: (row) => (row.content ?? '').slice(0, 20),
   columns: [
     { key: 'id', title: 'ID', width: 70 },
-    // The page under the words and the contact under the user: as columns of their own they
-    // pushed the row past the 957 px a table has at 1280 px, under the actions.
+    // The page and the reply under the words, the contact under the user: as columns of their
+    // own they pushed the row past the 957 px a table has at 1280 px, under the actions, or (the
+    // reply) got what the others left, three characters a line.
     {
       key: 'content',
       title: '反馈内容',
       render: (row) => (
         <StackCell
           main={<span className="app-feedback-cell">{row.content}</span>}
-          sub={row.page ? `来自 ${row.page}` : undefined}
+          sub={
+            row.page || row.reply ? (
+              <>
+                {row.page && <span className="app-feedback-line">来自 {row.page}</span>}
+                {row.reply && <span className="app-feedback-line app-feedback-reply">回复：{row.reply}</span>}
+              </>
+            ) : undefined
+          }
         />
       ),
     },
@@ -61,7 +69,6 @@ export const feedbackResource: ResourceDef<Feedback> = {
         </Tag>
       ),
     },
-    { key: 'reply', title: '回复', render: (row) => row.reply || '-' },
     dateColumn('created_at', '时间'),
   ],
   filters: [
