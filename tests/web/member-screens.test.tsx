@@ -896,6 +896,42 @@ describe('/member 最近动态', { timeout: 20_000 }, () => {
     expect(activity.getByText('签到成功，获得 1 魔豆奖励')).toBeTruthy();
     expect(activity.getByText('第 2 / 2 页，共 12 条')).toBeTruthy();
   });
+
+  it('keeps its page in the address: the back from another screen returns to page 2, a page past the last goes to the last', async () => {
+    const dynamics = Array.from({ length: 12 }, (_, i) => ({
+      id: 12 - i,
+      content: `签到成功，获得 ${12 - i} 魔豆奖励`,
+      created_at: '2026-01-01T00:00:00Z',
+    }));
+    const { router } = renderApp('/member?page=9', {
+      user: member,
+      backend: {
+        ...noDocuments,
+        'GET /api/v1/user': { status: 200, body: member },
+        'GET /api/v1/user/dynamic': (url) => {
+          const [page, size] = [Number(url.searchParams.get('page')), Number(url.searchParams.get('size'))];
+          return {
+            status: 200,
+            body: { total: dynamics.length, dynamic: dynamics.slice((page - 1) * size, page * size) },
+          };
+        },
+      },
+    });
+    const activity = () => within(screen.getByRole('heading', { name: '最近动态' }).closest('section') as HTMLElement);
+    expect(await screen.findByText('签到成功，获得 2 魔豆奖励')).toBeTruthy();
+    expect(router.state.location.search).toBe('?page=2');
+    expect(screen.queryByText('暂无动态')).toBeNull();
+    await userEvent.click(activity().getByRole('button', { name: '上一页' }));
+    expect(await screen.findByText('签到成功，获得 12 魔豆奖励')).toBeTruthy();
+    expect(router.state.location.search).toBe('');
+    await userEvent.click(activity().getByRole('button', { name: '下一页' }));
+    expect(await screen.findByText('签到成功，获得 2 魔豆奖励')).toBeTruthy();
+    await act(() => router.navigate('/member/document'));
+    expect(await screen.findByText('暂无文档')).toBeTruthy();
+    await act(() => router.navigate(-1));
+    expect(await screen.findByText('签到成功，获得 2 魔豆奖励')).toBeTruthy();
+    expect(activity().getByText('第 2 / 2 页，共 12 条')).toBeTruthy();
+  });
 });
 
 describe('/member/favorite', { timeout: 20_000 }, () => {

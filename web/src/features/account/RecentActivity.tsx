@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect } from 'react';
 import { formatRelativeTime } from '../../../../shared/format';
+import { usePageParam } from '../../kit/member-list/page-param';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { Pager } from '../../ui/Pager';
 import { plainText } from '../../ui/plain-text';
@@ -11,17 +12,25 @@ const PAGE_SIZE = 10;
 
 /**
  * The member's dynamics (check-ins, downloads, uploads…), newest first, ten a page: the credits
- * each earned or spent are written in them, so the older pages are their history.
+ * each earned or spent are written in them, so the older pages are their history. The page is
+ * kept in the address (`/member?page=3`), as the member lists keep theirs: the back from another
+ * screen returns to it, and a page past the last goes to the last, not to 暂无动态.
  */
 export function RecentActivity() {
-  const [page, setPage] = useState(1);
+  const [page, setPage] = usePageParam();
   const dynamics = useQuery({ ...userDynamicsQuery(page, PAGE_SIZE), placeholderData: keepPreviousData });
+  const pastTheLast =
+    dynamics.isSuccess && !dynamics.isPlaceholderData && page > 1 && (dynamics.data.dynamic ?? []).length === 0;
+  const lastPage = Math.max(1, Math.min(page - 1, Math.ceil((dynamics.data?.total ?? 0) / PAGE_SIZE)));
+  useEffect(() => {
+    if (pastTheLast) setPage(lastPage, { replace: true });
+  }, [pastTheLast, lastPage, setPage]);
   return (
     <QueryStates
       query={dynamics}
       loadingRows={3}
       failure="动态加载失败"
-      isEmpty={(data) => (data.dynamic ?? []).length === 0}
+      isEmpty={(data) => !pastTheLast && (data.dynamic ?? []).length === 0}
       empty={<EmptyState title="暂无动态" description="签到、下载、上传等操作会记录在这里。" />}
     >
       {(data) => (
