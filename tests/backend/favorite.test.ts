@@ -240,6 +240,13 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
       expect((await favorite(member, { document_id: docs[i % 2]!.id })).status).toBe(200);
     }
     expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(before + 4);
+    // The uploader's 最近动态 (their credit history) says where each reward came from, and only the rewarded ones.
+    const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: owner.token });
+    const awards = (dynamics.body.dynamic as { type: number; content: string }[]).filter((d) => d.type === 17);
+    expect(awards.map((d) => d.content)).toEqual([
+      `文档《${docs[1]!.title}》被收藏，获得 2 魔豆`,
+      `文档《${docs[0]!.title}》被收藏，获得 2 魔豆`,
+    ]);
     await backend.setConfig({
       'score.document_collected': '1',
       'score.document_collected_limit': '1',

@@ -8,7 +8,7 @@ import { mapUnique, requireIds } from '../../wire/request';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { bumpCounter, documentById, documentsByIds, isPublic, listedDocumentFields } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
-import { DynamicType, addCredit, addDynamic, bumpFavoriteCount, dynamicTitle } from '../user/service';
+import { DynamicType, addCredit, addDynamic, bumpFavoriteCount, dynamicCredits, dynamicTitle } from '../user/service';
 import { articleTitles, bumpArticleFavorites, publishedArticles, publishedFavoriteCount } from '../article/service';
 import {
   Favorite,
@@ -115,13 +115,23 @@ export const favoriteService = defineService('FavoriteAPI', [
           });
           await bumpTarget(trx, target.type, target.id, 1);
           await bumpFavoriteCount(trx, me.id, 1);
-          if (award > 0) await addCredit(trx, target.ownerId, award);
+          const title = dynamicTitle(target.title);
           await addDynamic(
             trx,
             me.id,
             DynamicType.Favorite,
-            `收藏了${target.type === FavoriteType.Article ? '文章' : '文档'}《${dynamicTitle(target.title)}》`,
+            `收藏了${target.type === FavoriteType.Article ? '文章' : '文档'}《${title}》`,
           );
+          // The uploader reads where the credits came from, as for a paid download: their 最近动态 is their credit history.
+          if (award > 0) {
+            await addCredit(trx, target.ownerId, award);
+            await addDynamic(
+              trx,
+              target.ownerId,
+              DynamicType.DocumentFavorited,
+              `文档《${title}》被收藏，获得 ${dynamicCredits(award, cfg.creditName())}`,
+            );
+          }
           return row;
         }),
         ALREADY,

@@ -371,6 +371,8 @@ export const DynamicType = {
   DocumentDownloaded: 15,
   /** Ours: an admin added or took away credits, with the reason given (docs/decisions/076). */
   CreditAdjusted: 16,
+  /** Ours: another member's favourite of the user's document, with the credits it earned (score.document_collected). */
+  DocumentFavorited: 17,
 } as const;
 
 /**
