@@ -10,7 +10,15 @@ import { documentUploadsOf, linkAttachment } from '../attachment/service';
 import { existingCategoryIds, recountCategories } from '../category/service';
 import { groupsOfUser } from '../group/service';
 import { enabledLanguages } from '../language/service';
-import { DynamicType, addCredit, addDynamic, deductCredit, dynamicReward, dynamicTitle } from '../user/service';
+import {
+  DynamicType,
+  addCredit,
+  addDynamic,
+  deductCredit,
+  dynamicCredits,
+  dynamicReward,
+  dynamicTitle,
+} from '../user/service';
 import { documentReviewed, tell } from '../message/service';
 import { recountListed } from './author-counts';
 import { mayUpload } from './access';
@@ -357,7 +365,8 @@ export const writeRpcs = [
       // Unlike MOREDOC, a member deletes only their own documents among those asked for.
       const targets = ctx.permitted ? rows : rows.filter((d) => d.user_id === me.id);
       if (!targets.length) throw forbidden('文档不存在或没有删除权限');
-      const penalty = (await ctx.app.settings.snapshot()).int('score', 'delete_document');
+      const cfg = await ctx.app.settings.snapshot();
+      const penalty = cfg.int('score', 'delete_document');
       const deleted = await ctx.db.transaction().execute(async (trx) => {
         // The owners first (their credits and counters change), as every transaction locks users before documents.
         await lockRows(
@@ -373,10 +382,16 @@ export const writeRpcs = [
           ),
         );
         const gone = targets.filter((d) => ids.has(d.id));
+        const credits = cfg.creditName();
         for (const doc of gone) {
-          if (penalty > 0) await deductCredit(trx, doc.user_id, penalty);
+          const taken = penalty > 0 ? await deductCredit(trx, doc.user_id, penalty) : 0;
+          // The owner's 最近动态 is their credit history: it says what a delete took, theirs or an admin's.
+          const title = dynamicTitle(doc.title);
+          const cost = taken > 0 ? `，扣除 ${dynamicCredits(taken, credits)}` : '';
           if (doc.user_id === me.id)
-            await addDynamic(trx, me.id, DynamicType.DeleteDocument, `删除了文档《${dynamicTitle(doc.title)}》`);
+            await addDynamic(trx, me.id, DynamicType.DeleteDocument, `删除了文档《${title}》${cost}`);
+          else if (taken > 0)
+            await addDynamic(trx, doc.user_id, DynamicType.DeleteDocument, `文档《${title}》被管理员删除${cost}`);
         }
         await recountListed(
           trx,

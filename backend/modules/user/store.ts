@@ -269,13 +269,18 @@ export async function addCredit(db: Database, id: number, amount: number): Promi
     .execute();
 }
 
-/** Takes up to `amount` credits away, never below zero (a deleted upload's reward). */
-export async function deductCredit(db: Database, id: number, amount: number): Promise<void> {
+/**
+ * Takes up to `amount` credits away, never below zero (a deleted upload's reward), and says how
+ * many it took, for the dynamic that records it. The caller has locked the user's row.
+ */
+export async function deductCredit(db: Database, id: number, amount: number): Promise<number> {
+  const row = await db.selectFrom('user').select('credit_count').where('id', '=', id).executeTakeFirst();
   await db
     .updateTable('user')
     .set({ credit_count: notBelowZero(db, sql<number>`credit_count - ${amount}`) })
     .where('id', '=', id)
     .execute();
+  return Math.min(Math.max(row?.credit_count ?? 0, 0), amount);
 }
 
 /** Sets `doc_count` of each user (the document module counts their live documents). */

@@ -858,11 +858,42 @@ describe('deleting and the recycle bin', () => {
     ).toBeUndefined();
     // score.delete_document = 1 credit back.
     expect((await user(author.token)).credit_count).toBe(creditsBefore - 1);
+    // The member's 最近动态, their credit history, says what the delete took.
+    const latest = async (token: string) =>
+      (await api(backend.url, 'GET', '/api/v1/user/dynamic', { token })).body.dynamic[0] as {
+        type: number;
+        content: string;
+      };
+    expect(await latest(author.token)).toMatchObject({ type: 14, content: '删除了文档《我的》，扣除 1 魔豆' });
     const recycle = await backend.admin('GET', '/api/v1/document/recycle', { query: { page: 1, size: 50 } });
     expect(recycle.body.document.find((d: { id: number }) => d.id === mine.id)).toMatchObject({
       deleted_user_id: author.user.id,
       deleted_username: author.username,
     });
+  });
+
+  it("an admin's delete of a member's document tells the member the credits it took, and none when none were left", async () => {
+    const owner = await uploader(backend.url, backend.adminToken);
+    const latest = async () =>
+      (await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: owner.token })).body.dynamic[0] as {
+        type: number;
+        content: string;
+      };
+    const doc = await createDocument(backend.url, owner.token, textFile(unique('管理员删除')), '管理员删除.txt');
+    const before = (await user(owner.token)).credit_count;
+    expect(before).toBeGreaterThan(0);
+    expect((await backend.admin('DELETE', '/api/v1/document', { query: { id: doc.id } })).status).toBe(200);
+    expect((await user(owner.token)).credit_count).toBe(before - 1);
+    expect(await latest()).toMatchObject({ type: 14, content: '文档《管理员删除》被管理员删除，扣除 1 魔豆' });
+
+    // With no credits left, a delete takes none and says none.
+    const own = await createDocument(backend.url, owner.token, textFile(unique('余额为零')), '余额为零.txt');
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('user').set({ credit_count: 0 }).where('id', '=', owner.user.id).execute(),
+    );
+    await api(backend.url, 'DELETE', '/api/v1/document', { token: owner.token, query: { id: own.id } });
+    expect((await user(owner.token)).credit_count ?? 0).toBe(0);
+    expect(await latest()).toMatchObject({ type: 14, content: '删除了文档《余额为零》' });
   });
 
   it('recovers documents with their counts', async () => {
