@@ -843,6 +843,56 @@ describe('/member', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member VIP 会员 with an order pending', { timeout: 20_000 }, () => {
+  const pendingOrders = (orders: object[]): Backend => ({
+    'GET /api/v1/user': { status: 200, body: member },
+    'GET /api/v1/vip': { status: 200, body: { user_id: member.id } },
+    'GET /api/v1/order/mine': (url) =>
+      url.searchParams.getAll('status').join() === '0'
+        ? { status: 200, body: { total: orders.length, order: orders.slice(0, Number(url.searchParams.get('size'))) } }
+        : { status: 400, body: { code: 3, message: '参数错误' } },
+  });
+  const vipPanel = async () =>
+    within((await screen.findByRole('heading', { name: 'VIP 会员' })).closest('section') as HTMLElement);
+
+  it('says a transfer waits for the admin’s 确认收款, not only 您还不是 VIP 会员', async () => {
+    renderApp('/member', {
+      user: member,
+      backend: pendingOrders([
+        { id: 3, order_no: '2026010112000012345678', plan_title: '月度会员', status: 0, provider: 'manual' },
+      ]),
+    });
+    const panel = await vipPanel();
+    expect(await panel.findByText('您还不是 VIP 会员')).toBeTruthy();
+    expect(
+      await panel.findByText(
+        (_, node) =>
+          node?.tagName === 'P' &&
+          node.textContent ===
+            '您的订单 2026010112000012345678（月度会员）正在等待管理员确认收款，确认后 VIP 会员即刻生效。查看订单',
+      ),
+    ).toBeTruthy();
+    expect(panel.getByRole('link', { name: '查看订单' }).getAttribute('href')).toBe(
+      '/vip/checkout?order_no=2026010112000012345678',
+    );
+  });
+
+  it('offers 去支付 for an order not yet paid, and 我的订单 for several', async () => {
+    const unpaid = { id: 4, order_no: '2026010112000087654321', plan_title: '年度会员', status: 0 };
+    const { unmount } = renderApp('/member', { user: member, backend: pendingOrders([unpaid]) });
+    const panel = await vipPanel();
+    expect((await panel.findByRole('link', { name: '去支付' })).getAttribute('href')).toBe(
+      '/vip/checkout?order_no=2026010112000087654321',
+    );
+    unmount();
+    act(() => clearSession());
+    renderApp('/member', { user: member, backend: pendingOrders([unpaid, { ...unpaid, id: 5 }]) });
+    const again = await vipPanel();
+    expect((await again.findByRole('link', { name: '查看我的订单' })).getAttribute('href')).toBe('/member/order');
+    expect(again.getByText(/您有 2 笔订单尚未完成。/)).toBeTruthy();
+  });
+});
+
 describe('/member 每日签到', { timeout: 20_000 }, () => {
   it('says 今日已签到 when the check-in was done elsewhere today, not 每日签到 again', async () => {
     let signedElsewhere = false;

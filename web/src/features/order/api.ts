@@ -26,6 +26,7 @@ import { vipKeys } from '../vip/api';
 export const orderKeys = {
   all: [...userKeys.all, 'order'] as const,
   mine: (page: number, size: number) => [...userKeys.all, 'order', 'mine', page, size] as const,
+  minePending: [...userKeys.all, 'order', 'mine', 'pending'] as const,
   one: (orderNo: string) => [...userKeys.all, 'order', 'one', orderNo] as const,
   admin: [...userKeys.all, 'order', 'admin'] as const,
   notifications: (orderNo: string) => [...userKeys.all, 'order', 'admin', 'notification', orderNo] as const,
@@ -37,6 +38,15 @@ export const myOrdersQuery = (page: number, size: number) =>
   queryOptions({
     queryKey: orderKeys.mine(page, size),
     queryFn: async () => unwrap(await api.get<ListOrderReply>('/api/v1/order/mine', { page, size })),
+    staleTime: 0,
+  });
+
+/** The member's pending orders, the latest first (one is enough to say what it waits for; `total` counts them). */
+export const myPendingOrdersQuery = () =>
+  queryOptions({
+    queryKey: orderKeys.minePending,
+    queryFn: async () =>
+      unwrap(await api.get<ListOrderReply>('/api/v1/order/mine', { page: 1, size: 1, status: [OrderStatus.Pending] })),
     staleTime: 0,
   });
 
