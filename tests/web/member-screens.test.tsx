@@ -1018,6 +1018,39 @@ describe('/member/favorite', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/profile unsaved', { timeout: 20_000 }, () => {
+  it('asks before a move to another screen drops what was typed, and asks nothing once it is saved', async () => {
+    const { router } = renderApp('/member/profile', {
+      user: member,
+      backend: {
+        ...noDocuments,
+        'GET /api/v1/user': { status: 200, body: member },
+        'PUT /api/v1/user/profile': { status: 200, body: {} },
+      },
+    });
+    const signature = await screen.findByLabelText('个性签名');
+    // Untouched: leaving asks nothing.
+    await act(() => router.navigate('/member/document'));
+    expect(await screen.findByText('暂无文档')).toBeTruthy();
+    await act(() => router.navigate('/member/profile'));
+
+    await userEvent.type(await screen.findByLabelText('个性签名'), '热爱阅读');
+    expect(signature.isConnected).toBe(false);
+    await act(() => router.navigate('/member/document'));
+    const ask = await screen.findByRole('alertdialog', { name: '离开此页' });
+    expect(ask.textContent).toContain('个人资料还没有保存');
+    expect(router.state.location.pathname).toBe('/member/profile');
+    await userEvent.click(within(ask).getByRole('button', { name: '留下继续编辑' }));
+    expect((screen.getByLabelText('个性签名') as HTMLInputElement).value).toBe('热爱阅读');
+
+    await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '修改成功')).toBe(true));
+    await act(() => router.navigate('/member/document'));
+    expect(await screen.findByText('暂无文档')).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+});
+
 describe('/member/profile avatar', { timeout: 20_000 }, () => {
   it('names every image format it takes, BMP included, in its hint as in its refusal', async () => {
     renderApp('/member/profile', { user: member, backend: { 'GET /api/v1/user': { status: 200, body: member } } });

@@ -13,6 +13,7 @@ import { checkEmail, takenField } from '../user/validation';
 import { AvatarUpload } from './AvatarUpload';
 import { EmailField } from '../auth/AuthFields';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
+import { LeaveGuard } from '../../kit/routing/LeaveGuard';
 
 // The mobile number is not among them: it changes only by SMS code (MobileBinding).
 type ProfileField = 'realname' | 'email' | 'identity' | 'address' | 'signature';
@@ -29,6 +30,9 @@ export function ProfileForm({ user }: { user: User }) {
   const [errors, setErrors] = useState<Errors<ProfileField>>({});
   const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const [saving, setSaving] = useState(false);
+  // What the server holds: a move to another screen with other values typed asks first, as 写文章 does.
+  const [saved, setSaved] = useState(() => profileOf(user));
+  const edited = PROFILE_FIELDS.some((f) => form[f] !== saved[f]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -64,6 +68,7 @@ export function ProfileForm({ user }: { user: User }) {
     mergeUser(fields);
     // The form shows what was saved: trimmed, as a reload would show it.
     setForm(fields);
+    setSaved(fields);
     retireFailure(FAILURE_TITLE.profileUpdate);
     toast.success('修改成功', '个人资料已保存');
   };
@@ -122,6 +127,7 @@ export function ProfileForm({ user }: { user: User }) {
           保存资料
         </Button>
       </div>
+      <LeaveGuard when={edited && !saving} question="个人资料还没有保存，离开后修改的内容会丢失。确定离开吗？" />
     </form>
   );
 }
