@@ -135,9 +135,9 @@ describe('VIP purchase with the manual provider', () => {
     expect(await member.locator('.app-checkout__deadline').textContent()).toBe(
       `请在 ${deadline} 前完成转账，逾期未确认收款的订单将自动关闭。`,
     );
-    // Opened again later (去支付 in 我的订单), the submitted transfer still shows what to do.
+    // Opened again later (查看订单 in 我的订单), the submitted transfer still shows what to do.
     await member.goto('/member/order');
-    await member.locator('table tbody tr', { hasText: orderNo }).getByRole('button', { name: '去支付' }).click();
+    await member.locator('table tbody tr', { hasText: orderNo }).getByRole('button', { name: '查看订单' }).click();
     await member.waitForURL((url) => url.searchParams.get('order_no') === orderNo);
     await member.getByText(INSTRUCTIONS).waitFor();
     await member.getByText('等待管理员确认收款').waitFor();
@@ -218,7 +218,7 @@ describe('VIP purchase with the manual provider', () => {
     expect(edges.question).toBeLessThanOrEqual(edges.panel);
     await question.getByRole('button', { name: '取消', exact: true }).click();
     await page.getByRole('button', { name: /^取消订单 \d+$/ }).waitFor();
-    expect(await page.getByText('待支付').count()).toBe(1);
+    expect(await page.getByText('待确认收款').count()).toBe(1);
   });
 
   it("works at 390 px wide: the plans, the checkout, the member's orders and the admin screens fit the screen", async () => {

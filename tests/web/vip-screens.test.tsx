@@ -554,7 +554,7 @@ describe('member screens', { timeout: 20_000 }, () => {
 
   it('/member/order warns before cancelling a transfer that one already sent is lost, and 取消 keeps the order', async () => {
     const transfer: Order = { ...pending, provider: 'manual' };
-    const { fetchMock } = renderApp('/member/order', {
+    const { fetchMock, router } = renderApp('/member/order', {
       user: member,
       settings: onSale,
       backend: { 'GET /api/v1/order/mine': { status: 200, body: { total: 1, order: [transfer] } } },
@@ -565,7 +565,14 @@ describe('member screens', { timeout: 20_000 }, () => {
     expect(question.getByText(/已转账请勿取消/)).toBeTruthy();
     await userEvent.click(question.getByRole('button', { name: '取消' }));
     expect(table.getByRole('button', { name: `取消订单 ${transfer.order_no}` })).toBeTruthy();
-    expect(table.getByText('待支付')).toBeTruthy();
+    // A transfer waits for the admin, as its checkout says: not 待支付 and 去支付 to a member who sent it.
+    expect(table.getByText('待确认收款')).toBeTruthy();
+    expect(table.queryByText('待支付')).toBeNull();
+    expect(table.queryByRole('button', { name: '去支付' })).toBeNull();
+    await userEvent.click(table.getByRole('button', { name: '查看订单' }));
+    await waitFor(() =>
+      expect(router.state.location.search).toBe(`?order_no=${encodeURIComponent(transfer.order_no ?? '')}`),
+    );
     expect(calls(fetchMock, 'PUT', '/api/v1/order/cancel')).toHaveLength(0);
   });
 

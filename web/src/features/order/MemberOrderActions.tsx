@@ -11,6 +11,7 @@ import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
 import { cancelOrder } from './api';
+import { awaitsTransferConfirmation } from './OrderStatusTag';
 import './order.css';
 
 /** Asked before an order is cancelled, in the checkout and in 我的订单 alike. */
@@ -33,7 +34,8 @@ export function MemberOrderActions({ order }: { order: Order }) {
         type="primary"
         onClick={() => navigate(`/vip/checkout?order_no=${encodeURIComponent(order.order_no ?? '')}`)}
       >
-        去支付
+        {/* A transfer is not paid here again: its checkout shows the account and the order number to write. */}
+        {awaitsTransferConfirmation(order) ? '查看订单' : '去支付'}
       </Button>
       <InlineConfirm
         question={CANCEL_ORDER_QUESTION}

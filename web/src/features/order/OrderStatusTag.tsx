@@ -16,9 +16,14 @@ const COLORS: Record<number, 'orange' | 'green' | 'grey' | 'purple'> = {
   [OrderStatus.Refunded]: 'purple',
 };
 
+/** A pending order submitted as a bank transfer: the member may have paid already, it waits for the admin. */
+export const awaitsTransferConfirmation = (order: Order) =>
+  (order.status ?? OrderStatus.Pending) === OrderStatus.Pending && order.provider === 'manual';
+
 /**
  * 待支付 / 已支付 / 已关闭 / 已退款, a closed order with why (会员取消, 超时未支付, 管理员关闭,
- * 套餐已变更 from `close_reason`), and 关闭后到账 for a payment the admin must look at.
+ * 套餐已变更 from `close_reason`), and 关闭后到账 for a payment the admin must look at. A pending
+ * transfer reads 待确认收款, as the checkout says (等待管理员确认收款), not 待支付 to one who sent it.
  */
 export function OrderStatusTag({ order }: { order: Order }) {
   const status = order.status ?? OrderStatus.Pending;
@@ -29,7 +34,7 @@ export function OrderStatusTag({ order }: { order: Order }) {
   return (
     <span className="app-order-actions">
       <Tag color={COLORS[status] ?? 'grey'}>
-        {optionLabel(orderStatusOptions, status, '未知')}
+        {awaitsTransferConfirmation(order) ? '待确认收款' : optionLabel(orderStatusOptions, status, '未知')}
         {reason}
       </Tag>
       {order.late_paid && <Tag color="red">关闭后到账</Tag>}
