@@ -87,6 +87,25 @@ describe('/vip', { timeout: 20_000 }, () => {
     expect(tag.classList.contains('app-vip-state__tag--plain')).toBe(true);
   });
 
+  it('says under the member’s VIP state that a transfer waits for 确认收款, before another plan is bought', async () => {
+    renderApp('/vip', {
+      user: member,
+      settings: onSale,
+      backend: {
+        'GET /api/v1/vip': { status: 200, body: {} },
+        'GET /api/v1/order/mine': (url) =>
+          url.searchParams.getAll('status').join() === '0'
+            ? { status: 200, body: { total: 1, order: [{ ...pending, provider: 'manual' }] } }
+            : { status: 400, body: { code: 3, message: '参数错误' } },
+      },
+    });
+    const hero = within((await screen.findByRole('heading', { name: 'VIP 会员', level: 1 })).closest('section')!);
+    expect(await hero.findByText(/正在等待管理员确认收款，确认后 VIP 会员即刻生效。/)).toBeTruthy();
+    expect(hero.getByRole('link', { name: '查看订单' }).getAttribute('href')).toBe(
+      `/vip/checkout?order_no=${pending.order_no}`,
+    );
+  });
+
   it('goes to the checkout of the chosen plan', async () => {
     const { router } = renderApp('/vip', {
       user: member,

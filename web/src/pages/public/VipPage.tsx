@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { VIP_NOT_ON_SALE, vipOnSale } from '../../../../shared/vip';
+import { PendingOrderNotice } from '../../features/order/PendingOrderNotice';
 import { useSession } from '../../features/session/use-session';
 import { useSettings } from '../../features/settings/use-settings';
 import { VipBenefits } from '../../features/vip/VipBenefits';
@@ -24,7 +25,10 @@ export function VipPage() {
         <h1 id="vip-title">{vip.title || 'VIP 会员'}</h1>
         {vip.description && <p>{vip.description}</p>}
         {loggedIn ? (
-          <MyVipState />
+          <>
+            <MyVipState />
+            <PendingOrderNotice />
+          </>
         ) : (
           <p>
             {/* Not on sale, nothing opens after logging in: one's own VIP state still shows. */}
