@@ -373,6 +373,10 @@ describe('member upload', { timeout: 20_000 }, () => {
     (await uploadOf('非法.pdf')).answer(400, { code: 400, message: '文件已被标记为非法文件，禁止上传' });
     expect(await within(row('非法.pdf')).findByText('文件已被标记为非法文件，禁止上传')).toBeTruthy();
     expect(within(row('非法.pdf')).queryByRole('button', { name: /重试/ })).toBeNull();
+    // Refused, as a file checked before sending is, not 上传失败 (which sending again would mend).
+    expect(within(row('非法.pdf')).getByText('无法上传')).toBeTruthy();
+    expect(within(row('非法.pdf')).queryByText('上传失败')).toBeNull();
+    expect(within(row('存储.pdf')).getByText('上传失败')).toBeTruthy();
 
     // Sent again, from the start, without choosing the file again.
     await userEvent.click(within(row('断线.pdf')).getByRole('button', { name: '重试 断线.pdf' }));

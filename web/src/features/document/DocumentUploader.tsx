@@ -105,7 +105,11 @@ function UploadRow({
       <div className="app-upload__file">
         <span className="app-upload__name">{item.file.name}</span>
         <span className="app-upload__size">{formatBytes(item.file.size)}</span>
-        <span className="app-upload__phase">{PHASE_TEXT[item.phase]}</span>
+        <span className="app-upload__phase">
+          {/* A file the server refused (its content belies the extension, a file marked illegal) is refused as those
+              checked before sending are: 上传失败 would have it sent again, which only fails again. */}
+          {item.phase === 'failed' && !item.retryable ? PHASE_TEXT.refused : PHASE_TEXT[item.phase]}
+        </span>
         {item.phase === 'failed' && item.retryable && (
           <Button size="small" theme="borderless" onClick={onRetry} aria-label={`重试 ${item.file.name}`}>
             重试
