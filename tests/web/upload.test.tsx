@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
+import { cleanName } from '../../shared/validation';
 import { api } from '../../web/src/api/client';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
@@ -516,6 +517,45 @@ describe('member upload', { timeout: 20_000 }, () => {
     const asked = reads();
     await nextPoll(CONVERSION_POLL.maxMs * 3);
     expect(reads()).toBe(asked);
+  });
+});
+
+describe('a title pasted with a tab', { timeout: 20_000 }, () => {
+  it('is published as the server stores it, and 转换状态 finds the document by it', async () => {
+    let created: { document: { title: string }[] } | undefined;
+    renderUpload({
+      'POST /api/v1/document': (_url, init) => {
+        created = JSON.parse(String(init.body));
+        return { status: 200, body: {} };
+      },
+      // The server keeps a title cleaned (cleanName: a tab becomes a space).
+      'GET /api/v1/document/list': () => ({
+        status: 200,
+        body: created
+          ? {
+              total: 1,
+              document: [
+                { id: 8, title: cleanName(created.document[0]!.title), status: 2, pages: 3, category_id: [7] },
+              ],
+            }
+          : { total: 0, document: [] },
+      }),
+    });
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('表格.pdf')]);
+    (await uploadOf('表格.pdf')).answer(200, { code: 200, data: { id: 14 } });
+    const item = await screen.findByRole('listitem', { name: '表格.pdf' });
+    await within(item).findByText('已上传，待发布');
+    // Cells copied from a spreadsheet are pasted with a tab between them.
+    await userEvent.clear(within(item).getByLabelText('标题'));
+    await userEvent.paste('第一章\t概述');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
+    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+
+    const statuses = await screen.findByRole('region', { name: '转换状态' });
+    expect(await within(statuses).findByText('第一章 概述')).toBeTruthy();
+    expect(within(statuses).getByRole('link', { name: '阅读' }).getAttribute('href')).toBe('/library/7/8');
+    expect(within(statuses).queryByText('其余文档正在创建中…')).toBeNull();
+    expect(created?.document[0]?.title).toBe('第一章 概述');
   });
 });
 

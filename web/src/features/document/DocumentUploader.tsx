@@ -19,6 +19,7 @@ import { errorMessage } from '../../api/client';
 import { formatBytes } from '../../../../shared/format';
 import type { Settings } from '../../../../shared/types/config';
 import type { Document } from '../../../../shared/types/document';
+import { cleanName } from '../../../../shared/validation';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { LeaveGuard } from '../../kit/routing/LeaveGuard';
 import { toast } from '../../kit/toasts/toast-store';
@@ -433,12 +434,15 @@ export function DocumentUploader({ userId }: { userId: number }) {
       for (const item of ready) {
         dispatch({ type: 'publishing', key: item.key });
         const categories = categoryTrail(tree, item.categoryId ?? 0).map((node) => node.id ?? 0);
+        // The title as the server stores it (a tab pasted from a table becomes a space): 转换状态
+        // finds the new document by it.
+        const title = cleanName(item.title);
         const result = await createDocuments(
           {
             category_id: categories,
             document: [
               {
-                title: item.title.trim(),
+                title,
                 attachment_id: item.attachmentId,
                 price: Number(item.price.trim()),
                 description: item.description.trim(),
@@ -449,7 +453,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
         );
         if (result.ok) {
           dispatch({ type: 'published', key: item.key });
-          titles.push(item.title.trim());
+          titles.push(title);
         } else {
           dispatch({ type: 'publish-failed', key: item.key, reason: result.data.message || '发布失败' });
         }
