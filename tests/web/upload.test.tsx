@@ -634,8 +634,10 @@ describe('the formats offered', () => {
 });
 
 describe('a member whose documents are reviewed', () => {
-  it('says a published document waits for review before it is public', async () => {
+  it('says a published document waits for review before it is public, converting meanwhile, then readable by its uploader', async () => {
+    fakePolling();
     let created = false;
+    let pages = 0;
     const waiting: Document = {
       id: 6,
       title: '复习资料',
@@ -648,7 +650,10 @@ describe('a member whose documents are reviewed', () => {
         created = true;
         return { status: 200, body: {} };
       },
-      'GET /api/v1/document/list': () => ({ status: 200, body: { total: 1, document: created ? [waiting] : [] } }),
+      'GET /api/v1/document/list': () => ({
+        status: 200,
+        body: { total: 1, document: created ? [{ ...waiting, pages }] : [] },
+      }),
     });
     await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('复习资料.pdf')]);
     (await uploadOf('复习资料.pdf')).answer(200, { code: 200, data: { id: 12 } });
@@ -658,9 +663,15 @@ describe('a member whose documents are reviewed', () => {
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('待审核')).toBeTruthy();
-    // A state to wait for, not written as the failures are (in red).
-    expect(within(statuses).getByText('审核通过后公开').className).toBe('app-upload__note');
+    // A state to wait for, not written as the failures are (in red); the conversion runs in review too.
+    expect(within(statuses).getByText('转换中，审核通过后公开').className).toBe('app-upload__note');
     expect(within(statuses).queryByRole('link', { name: '阅读' })).toBeNull();
+    // Converted in review: its uploader reads it already (the reader shows it to them and the admins).
+    pages = 4;
+    await nextPoll(CONVERSION_POLL.firstMs);
+    expect(await within(statuses).findByText('审核通过后公开')).toBeTruthy();
+    expect(within(statuses).getByText('待审核')).toBeTruthy();
+    expect(within(statuses).getByRole('link', { name: '阅读' }).getAttribute('href')).toBe('/library/7/6');
   });
 
   it('says when the conversion of a document in review failed, why, and what to do', async () => {
@@ -694,13 +705,14 @@ describe('a member whose documents are reviewed', () => {
     await userEvent.click(screen.getByRole('button', { name: /发布/ }));
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
-    expect(await within(statuses).findByText('审核通过后公开')).toBeTruthy();
+    expect(await within(statuses).findByText('转换中，审核通过后公开')).toBeTruthy();
     // Still converting in review: the list is asked again until the conversion ends.
     failed = true;
     await nextPoll(CONVERSION_POLL.firstMs);
     expect(await within(statuses).findByText(/转换失败：文档已加密，无法转换。请删除该文档/)).toBeTruthy();
     expect(within(statuses).getByText('待审核')).toBeTruthy();
-    expect(within(statuses).queryByText('审核通过后公开')).toBeNull();
+    expect(within(statuses).queryByText(/审核通过后公开/)).toBeNull();
+    expect(within(statuses).queryByRole('link', { name: '阅读' })).toBeNull();
     expect(within(statuses).getByRole('link', { name: '前往我的文档' }).getAttribute('href')).toBe('/member/document');
   });
 });

@@ -29,7 +29,13 @@ import { IconUpload } from '../../ui/icons';
 import { CategorySelect } from '../category/CategorySelect';
 import { categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
 import { createDocuments, documentProgressQuery, recentUploadsQuery, uploadRewardLeftQuery } from './api';
-import { conversionFailureLine, failedConversionAdvice, isConverting } from './conversion';
+import {
+  awaitsReviewConversion,
+  conversionFailure,
+  conversionFailureLine,
+  failedConversionAdvice,
+  isConverting,
+} from './conversion';
 import { documentPath } from './document-links';
 import { creditName } from './DocumentPrice';
 import { useSettings } from '../settings/use-settings';
@@ -235,6 +241,14 @@ function ConversionProgress({ doc }: { doc: Document }) {
   );
 }
 
+/**
+ * A document its uploader can read now: converted, or in review with its pages (the reader
+ * shows them to the uploader and the admins until the review ends).
+ */
+const readable = (doc: Document) =>
+  doc.status === DocumentStatus.Converted ||
+  (doc.status === DocumentStatus.PendingReview && (doc.pages ?? 0) > 0 && conversionFailure(doc) === undefined);
+
 /** The documents just published, matched by title among the member's newest, with their live status. */
 function PublishedDocuments({ userId, titles }: { userId: number; titles: readonly string[] }) {
   const recent = useQuery(recentUploadsQuery(userId, Math.max(10, titles.length * 2)));
@@ -270,10 +284,12 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                   </span>
                 ) : (
                   doc.status === DocumentStatus.PendingReview && (
-                    <span className="app-upload__note">审核通过后公开</span>
+                    <span className="app-upload__note">
+                      {awaitsReviewConversion(doc) ? '转换中，审核通过后公开' : '审核通过后公开'}
+                    </span>
                   )
                 )}
-                {doc.status === DocumentStatus.Converted && path && <Link to={path}>阅读</Link>}
+                {readable(doc) && path && <Link to={path}>阅读</Link>}
               </li>
             );
           })}
