@@ -124,15 +124,16 @@ describe('/member/document failed conversions', { timeout: 20_000 }, () => {
 });
 
 describe('/member/document documents others cannot see', { timeout: 20_000 }, () => {
-  it('says what 待审核, 审核拒绝 and 已禁用 mean to the uploader, and nothing beside a public one', async () => {
+  it('says what 待审核 (converting or not), 审核拒绝 and 已禁用 mean to the uploader, and nothing beside a public one', async () => {
     renderApp('/member/document', {
       user: member,
       backend: {
         'GET /api/v1/document/list': {
           status: 200,
           body: {
-            total: 4,
+            total: 5,
             document: [
+              { id: 5, title: '待审待转', status: 6, pages: 0, category_id: [7] },
               { id: 4, title: '待审讲义', status: 6, pages: 2, category_id: [7] },
               { id: 3, title: '被拒讲义', status: 7, pages: 2, category_id: [7] },
               { id: 2, title: '禁用讲义', status: 4, pages: 2, category_id: [7] },
@@ -145,6 +146,9 @@ describe('/member/document documents others cannot see', { timeout: 20_000 }, ()
     const row = async (title: string) =>
       within((await screen.findByRole('link', { name: title })).closest('tr') as HTMLElement);
     expect((await row('待审讲义')).getByText('审核通过后公开，目前仅您和管理员可以阅读。')).toBeTruthy();
+    // In review without pages yet: its file still converts, there is nothing to read.
+    expect((await row('待审待转')).getByText('转换中，转换完成后您和管理员可以阅读，审核通过后公开。')).toBeTruthy();
+    expect((await row('待审待转')).queryByText('审核通过后公开，目前仅您和管理员可以阅读。')).toBeNull();
     expect(
       (await row('被拒讲义')).getByText('未通过审核，其他人无法阅读或下载。如有疑问，请联系网站管理员。'),
     ).toBeTruthy();

@@ -22,7 +22,7 @@ import { uploadRightQuery } from '../upload/api';
 import { categoryTrail, useDocumentCategories } from '../category/category-tree';
 import { useSettings } from '../settings/use-settings';
 import { deleteDocuments, myDocumentsQuery, updateDocument } from './api';
-import { conversionFailureLine, failedConversionAdvice } from './conversion';
+import { awaitsReviewConversion, conversionFailureLine, failedConversionAdvice } from './conversion';
 import { deepestCategory, documentPath } from './document-links';
 import { creditName } from './DocumentPrice';
 import { DocumentStatusTag } from './DocumentStatusTag';
@@ -198,6 +198,9 @@ const NOT_PUBLIC_NOTES: Partial<Record<number, string>> = {
   [DocumentStatus.Disabled]: '已被管理员禁用，其他人无法阅读或下载。如有疑问，请联系网站管理员。',
 };
 
+/** A document in review whose file still converts: what 待审核 means to its uploader until its pages are there. */
+const REVIEW_CONVERTING_NOTE = '转换中，转换完成后您和管理员可以阅读，审核通过后公开。';
+
 export function MyDocuments({ userId }: { userId: number }) {
   const credits = creditName(useSettings());
   const [editing, setEditing] = useState<Document>();
@@ -251,6 +254,9 @@ export function MyDocuments({ userId }: { userId: number }) {
                       <p className="app-field__error">{failure}</p>
                       <p className="app-field__hint">{failedConversionAdvice(doc)}</p>
                     </>
+                  ) : awaitsReviewConversion(doc) ? (
+                    // Nothing to read yet: the file converts in review (the list is asked again until it ends).
+                    <p className="app-field__hint">{REVIEW_CONVERTING_NOTE}</p>
                   ) : (
                     NOT_PUBLIC_NOTES[doc.status ?? DocumentStatus.Pending] && (
                       <p className="app-field__hint">{NOT_PUBLIC_NOTES[doc.status ?? DocumentStatus.Pending]}</p>
