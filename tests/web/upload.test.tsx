@@ -559,6 +559,42 @@ describe('a title pasted with a tab', { timeout: 20_000 }, () => {
   });
 });
 
+describe('转换状态 unread', { timeout: 20_000 }, () => {
+  it('says it could not be read, with 重试, rather than that the documents are still being created', async () => {
+    let created = false;
+    let listAnswers = 0;
+    renderUpload({
+      'POST /api/v1/document': () => {
+        created = true;
+        return { status: 200, body: {} };
+      },
+      'GET /api/v1/document/list': () => {
+        if (!created) return { status: 200, body: { total: 0, document: [] } };
+        listAnswers += 1;
+        return listAnswers === 1
+          ? { status: 500, body: { code: 500, message: '服务器内部错误' } }
+          : {
+              status: 200,
+              body: { total: 1, document: [{ id: 9, title: '讲义', status: 2, pages: 3, category_id: [7] }] },
+            };
+      },
+    });
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('讲义.pdf')]);
+    (await uploadOf('讲义.pdf')).answer(200, { code: 200, data: { id: 15 } });
+    await within(await screen.findByRole('listitem', { name: '讲义.pdf' })).findByText('已上传，待发布');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
+    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+
+    const statuses = await screen.findByRole('region', { name: '转换状态' });
+    expect((await within(statuses).findByRole('alert')).textContent).toContain('服务器内部错误');
+    expect(within(statuses).queryByText('其余文档正在创建中…')).toBeNull();
+    await userEvent.click(within(statuses).getByRole('button', { name: '重试' }));
+    expect(await within(statuses).findByText('已转换')).toBeTruthy();
+    expect(within(statuses).getByRole('link', { name: '阅读' }).getAttribute('href')).toBe('/library/7/9');
+    expect(within(statuses).queryByRole('alert')).toBeNull();
+  });
+});
+
 describe('the upload by keyboard', { timeout: 20_000 }, () => {
   it('takes the keyboard to the first field a 发布 refuses, and past a removed row to the next, then to 选择文件', async () => {
     renderUpload({});

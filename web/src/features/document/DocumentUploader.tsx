@@ -40,7 +40,7 @@ import { documentPath } from './document-links';
 import { creditName } from './DocumentPrice';
 import { useSettings } from '../settings/use-settings';
 import { useSession } from '../session/use-session';
-import { EmptyState } from '../../ui/states';
+import { EmptyState, ErrorState } from '../../ui/states';
 import { documentFormatsQuery, uploadDocumentFile } from '../upload/api';
 import {
   checkDetails,
@@ -265,6 +265,10 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
       </h2>
       {recent.isPending ? (
         <p>正在读取文档状态…</p>
+      ) : recent.data === undefined ? (
+        // Not read (the connection lost, the server failing): the documents are published all
+        // the same; without this, 其余文档正在创建中… would stand for good.
+        <ErrorState message={errorMessage(recent.error, '文档状态加载失败')} onRetry={() => void recent.refetch()} />
       ) : (
         <ul className="app-upload__statuses">
           {matched.map((doc) => {
