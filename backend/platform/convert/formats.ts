@@ -160,7 +160,34 @@ export function contentMismatchOf(extension: string, head: Uint8Array): Conversi
   const bytes = head.subarray(0, HEAD_BYTES);
   const kind = signatureOf(bytes, bytes.length === HEAD_BYTES);
   const error = refusalOf(extension, kind === 'mobi-book' ? 'mobi' : kind);
-  return error?.reason === 'content-mismatch' ? error : null;
+  if (error?.reason === 'content-mismatch') return error;
+  // An e-book named as an Office file is a zip as the Office file would be, and LibreOffice then
+  // fails it only after a long try (LibreOffice 无法转换此文档), telling the uploader nothing.
+  const ext = extension.replace(/^\./, '').toLowerCase();
+  if (kind === 'zip' && OFFICE_EXTENSIONS.has(ext) && isEpub(bytes))
+    return new ConversionError('content-mismatch', {
+      detail: `.${ext} holds an EPUB`,
+      message: `文件内容与扩展名 .${ext} 不符，无法转换`,
+    });
+  return null;
+}
+
+/**
+ * A zip whose first entry is an EPUB's `mimetype`, stored uncompressed and first as the EPUB
+ * container format (OCF) requires, so that its first bytes say what the file is.
+ */
+function isEpub(bytes: Uint8Array): boolean {
+  const MIMETYPE = 'mimetype';
+  const EPUB = 'application/epub+zip';
+  if (bytes.length < 30) return false;
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const nameLength = view.readUInt16LE(26);
+  const extraLength = view.readUInt16LE(28);
+  return (
+    nameLength === MIMETYPE.length &&
+    startsWith(bytes, MIMETYPE, 30) &&
+    startsWith(bytes, EPUB, 30 + nameLength + extraLength)
+  );
 }
 
 const IMAGE_KINDS: readonly ContentKind[] = ['jpeg', 'png', 'gif', 'bmp', 'tiff', 'webp'];

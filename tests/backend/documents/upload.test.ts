@@ -201,6 +201,8 @@ describe('POST /api/v1/upload/document', () => {
       [pdf, '报告.docx'],
       [pdf, '小说.epub'],
       [png, '截图.txt'],
+      // A zip as an Office file is, but an e-book's: LibreOffice only fails it (LibreOffice 无法转换此文档).
+      [fs.readFileSync(fixture('chinese.epub')), '电子书.docx'],
       [Buffer.from('只是一段文字，不是 PDF\n'), '笔记.pdf'],
     ];
     for (const [bytes, name] of belied) {
