@@ -10,22 +10,23 @@ async function main(): Promise<void> {
   try {
     address = await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    // A port taken or an address not this machine's: one line, as for a bad setting, no stack.
+    // A port taken or an address not this machine's: one line, as for a bad setting, no stack;
+    // and the admin account made meanwhile, whose generated password no later start prints.
     await app.close();
     console.error(
       `The backend could not start on ${config.host}:${config.port} (BACKEND_HOST, BACKEND_PORT): ${error instanceof Error ? error.message : String(error)}`,
     );
+    if (app.initialAdmin) console.error(createdAdminLine(app.initialAdmin));
     process.exit(1);
   }
   console.log(`MOREDOC-compatible backend listening on ${address} (${storageLine(storagePlaces(config))})`);
-  const admin = app.initialAdmin;
-  if (admin) {
-    console.log(
-      admin.generated
-        ? `Created the administrator account: username "${admin.username}", password "${admin.password}" (shown only once, change it after logging in)`
-        : `Created the administrator account "${admin.username}" with the password from ADMIN_PASSWORD`,
-    );
-  }
+  if (app.initialAdmin) console.log(createdAdminLine(app.initialAdmin));
+}
+
+function createdAdminLine(admin: { username: string; password: string; generated: boolean }): string {
+  return admin.generated
+    ? `Created the administrator account: username "${admin.username}", password "${admin.password}" (shown only once, change it after logging in)`
+    : `Created the administrator account "${admin.username}" with the password from ADMIN_PASSWORD`;
 }
 
 main().catch(exitOnError);

@@ -20,6 +20,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
  */
 const IDLE_CLOSE_MS = 2000;
 const LOOPBACK_OR_ANY = new Set(['localhost', '127.0.0.1', '::1', '0.0.0.0', '::']);
+/** Errors of binding HOST:PORT (a port taken or reserved, an address not this machine's or not found): they name both. */
+const LISTEN_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -132,7 +134,13 @@ export async function main(env: Record<string, string | undefined> = process.env
     await listening;
   } catch (error) {
     await embedded?.close();
-    fail(`The gateway could not start: ${error instanceof Error ? error.message : String(error)}`);
+    const reason = error instanceof Error ? error.message : String(error);
+    const where = LISTEN_ERRORS.has((error as NodeJS.ErrnoException).code ?? '')
+      ? ` on ${config.host}:${config.port} (HOST, PORT)`
+      : '';
+    // The embedded backend made the admin account before the port was refused: its generated
+    // password is said now, or never (the next start finds the account and prints none).
+    fail([`The gateway could not start${where}: ${reason}`, ...createdAdminLines(embedded?.initialAdmin)].join('\n'));
   }
   if (stopping) return;
 
@@ -152,16 +160,22 @@ export async function main(env: Record<string, string | undefined> = process.env
     lines.push(`backend: ${config.backendUrl}`);
   }
   const admin = embedded?.initialAdmin;
-  if (admin?.generated) {
-    lines.push('', `admin account created: username "${admin.username}", password "${admin.password}"`);
-    lines.push('(the password is shown only this once: note it, then change it after logging in)');
-    lines.push(...lostPasswordHint());
-  } else if (admin) {
-    // The operator chose this password: it stays out of the output (and the logs it lands in).
-    lines.push('', `admin account created: username "${admin.username}", with the password set in ADMIN_PASSWORD`);
-  }
+  if (admin?.generated) lines.push('', ...createdAdminLines(admin), ...lostPasswordHint());
+  else if (admin) lines.push('', ...createdAdminLines(admin));
   lines.push('', 'press Ctrl-C to stop the site (requests in flight finish first)');
   process.stdout.write(`\n${framed(lines)}\n\n`);
+}
+
+/** What the start says of the admin account it created: a generated password once, never one the operator chose. */
+function createdAdminLines(admin: EmbeddedBackend['initialAdmin'] | undefined): string[] {
+  if (!admin) return [];
+  // The operator chose this password: it stays out of the output (and the logs it lands in).
+  if (!admin.generated)
+    return [`admin account created: username "${admin.username}", with the password set in ADMIN_PASSWORD`];
+  return [
+    `admin account created: username "${admin.username}", password "${admin.password}"`,
+    '(the password is shown only this once: note it, then change it after logging in)',
+  ];
 }
 
 /**

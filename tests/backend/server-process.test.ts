@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { verifyPassword } from '../../backend/platform/auth/password';
 import { runUntil } from '../helpers/processes';
 import { useS3 } from '../helpers/s3';
 
@@ -42,7 +44,7 @@ describe('npm run backend', () => {
     expect(stderr).toContain('Configuration error: BACKEND_PORT must be an integer between 0 and 65535, got "eighty"');
   });
 
-  it('exits with status 1 and one line when its port is taken', async () => {
+  it('exits with status 1 and one line when its port is taken, and still gives the admin password it generated', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-server-'));
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
@@ -50,9 +52,18 @@ describe('npm run backend', () => {
     try {
       const { code, stderr } = await run({ DATA_DIR: dataDir, BACKEND_PORT: String(port) }, null);
       expect(code).toBe(1);
+      // The account was made before the port was refused; no later start prints its password.
+      const password = /username "admin", password "([\w-]{12,})"/.exec(stderr)?.[1];
       expect(stderr).toBe(
-        `The backend could not start on 127.0.0.1:${port} (BACKEND_HOST, BACKEND_PORT): listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`,
+        `The backend could not start on 127.0.0.1:${port} (BACKEND_HOST, BACKEND_PORT): listen EADDRINUSE: address already in use 127.0.0.1:${port}\n` +
+          `Created the administrator account: username "admin", password "${password}" (shown only once, change it after logging in)\n`,
       );
+      const db = new Database(path.join(dataDir, 'moredoc.db'), { readonly: true });
+      const admin = db.prepare('SELECT password FROM user WHERE username = ?').get('admin') as { password: string };
+      db.close();
+      expect(await verifyPassword(password!, admin.password)).toBe(true);
+      const again = await run({ DATA_DIR: dataDir, BACKEND_PORT: '0' }, /listening on/);
+      expect(again.stdout).not.toContain('password');
     } finally {
       await new Promise((resolve) => taken.close(resolve));
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -349,6 +349,45 @@ describe('gateway/server.ts', () => {
       expect(second.stdout()).not.toContain('admin account created');
       second.process.kill('SIGTERM');
       expect(await second.exited).toBe(0);
+    }, 60_000);
+
+    it('exits with code 1 naming HOST and PORT when its port is taken, and still gives the admin password it generated', async () => {
+      const freshDir = await mkdtemp(join(tmpdir(), 'gateway-embedded-'));
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const { port } = taken.address() as AddressInfo;
+      try {
+        const refused = spawnServer({
+          DATA_DIR: freshDir,
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'false',
+        });
+        children.push(refused);
+        expect(await refused.exited).toBe(1);
+        // The embedded backend made the account before the port was refused; no later start prints its password.
+        const password = /username "admin", password "(\S{6,})"/.exec(refused.stderr())?.[1];
+        expect(refused.stderr()).toBe(
+          `The gateway could not start on 127.0.0.1:${port} (HOST, PORT): listen EADDRINUSE: address already in use 127.0.0.1:${port}\n` +
+            `admin account created: username "admin", password "${password}"\n` +
+            '(the password is shown only this once: note it, then change it after logging in)\n',
+        );
+        const second = spawnServer({ DATA_DIR: freshDir });
+        children.push(second);
+        const url = await listeningUrl(second);
+        expect(second.stdout()).not.toContain('admin account created');
+        const login = await send(`${url}/api/v1/user/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'admin', password }),
+        });
+        expect(login.status, login.text).toBe(200);
+        second.process.kill('SIGTERM');
+        expect(await second.exited).toBe(0);
+      } finally {
+        await new Promise((resolve) => taken.close(resolve));
+        await rm(freshDir, { recursive: true, force: true });
+      }
     }, 60_000);
 
     it("writes one readable line per request with LOG_FORMAT=text (a terminal's default), none for the SPA's files at info", async () => {
