@@ -180,6 +180,30 @@ async function checkConverterPaths(convert: BackendConfig['convert']): Promise<v
   }
 }
 
+/** What the system answers when DATA_DIR cannot be made or written (a file, another user's folder, a read-only disk). */
+const DATA_DIR_ERRORS = new Set([
+  'ENOTDIR',
+  'EEXIST',
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'SQLITE_CANTOPEN',
+  'SQLITE_READONLY',
+]);
+
+/** Opens what lives in DATA_DIR; a folder the process cannot use is a ConfigError naming DATA_DIR, not a stack trace. */
+async function inDataDir<T>(dataDir: string, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!code || !DATA_DIR_ERRORS.has(code)) throw error;
+    throw new ConfigError(
+      `DATA_DIR ${dataDir} cannot be used (${(error as Error).message}): name a folder this process's user may create or write`,
+    );
+  }
+}
+
 /**
  * The files' store, chosen here only: S3_BUCKET's bucket (a wrong setting stops the start; `check`,
  * whether the bucket answers, is part of /readyz), else DATA_DIR. The S3 engine's module is
@@ -188,7 +212,11 @@ async function checkConverterPaths(convert: BackendConfig['convert']): Promise<v
 async function openBlobStore(
   config: BackendConfig,
 ): Promise<{ store: BlobStore; close(): void; check?: (signal: AbortSignal) => Promise<void> }> {
-  if (!config.s3) return { store: await LocalBlobStore.open(config.dataDir), close: () => undefined };
+  if (!config.s3)
+    return {
+      store: await inDataDir(config.dataDir, () => LocalBlobStore.open(config.dataDir)),
+      close: () => undefined,
+    };
   const { S3BlobStore, S3BucketCheckError } = await import('./platform/blobs/s3-blob-store');
   const store = await S3BlobStore.open(config.s3).catch((error: unknown) => {
     throw error instanceof S3BucketCheckError ? new ConfigError(error.message) : error;
@@ -264,7 +292,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
           } else app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed');
         },
       })
-    : await openDatabase(config.dataDir, opts.onQuery);
+    : await inDataDir(config.dataDir, () => openDatabase(config.dataDir, opts.onQuery));
   const { db } = opened;
   // Processes sharing a PostgreSQL database tell each other of new jobs (and changed settings).
   const notifications = config.database

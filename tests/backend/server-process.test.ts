@@ -70,6 +70,23 @@ describe('npm run backend', () => {
     }
   });
 
+  it('exits with status 1 and one line naming DATA_DIR when it is a file, not a folder', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-server-'));
+    try {
+      const dataDir = path.join(dir, 'data');
+      fs.writeFileSync(dataDir, 'not a folder');
+      const { code, stderr } = await run({ DATA_DIR: dataDir, BACKEND_PORT: '0' }, null);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(
+        new RegExp(
+          `^Configuration error: DATA_DIR ${dataDir} cannot be used \\(ENOTDIR: not a directory, [^)]*\\): name a folder this process's user may create or write\n$`,
+        ),
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.each([
     ['LIBREOFFICE_PATH', 'soffice, soffice.bin or the LibreOffice program folder'],
     ['CALIBRE_PATH', 'ebook-convert or its folder'],

@@ -156,6 +156,22 @@ describe('gateway/server.ts', () => {
     });
   });
 
+  it('exits with code 1 and one line naming DATA_DIR when it cannot be made', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-embedded-'));
+    try {
+      const dataDir = join(dir, 'data');
+      await writeFile(dataDir, 'not a folder');
+      const child = spawnServer({ DATA_DIR: dataDir });
+      children.push(child);
+      expect(await child.exited).toBe(1);
+      expect(child.stderr()).toMatch(
+        /^Invalid embedded backend configuration: DATA_DIR \S+ cannot be used \(ENOTDIR: not a directory, [^)]*\): name a folder this process's user may create or write\n$/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('exits with code 1 when the SPA is not built', async () => {
     const child = spawnServer({ BACKEND_URL: stub.url, WEB_DIST: join(tmpdir(), 'no-such-dist') });
     children.push(child);
