@@ -4,7 +4,8 @@ import pkg from '../package.json' with { type: 'json' };
 import { ConfigError, type BackendConfig } from './config';
 import { isDatabaseUnavailable, openDatabase, openPostgres, type BackendDatabase } from './db';
 import { PostgresNotifications } from './db/notifications';
-import { DEFAULT_PASSWORD_COST } from './platform/auth/password';
+import { DEFAULT_PASSWORD_COST, verifyPassword } from './platform/auth/password';
+import { SUPER_USER_ID } from '../shared/permissions';
 import { loadBuildInfo, type BuildInfo } from './platform/build-info';
 import { sharedSecret } from './platform/auth/secrets';
 import { SessionChanges } from './platform/auth/session-changes';
@@ -344,6 +345,17 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
       `${category === 'system' && name === 'domain' ? `${variable} (or PUBLIC_ORIGIN)` : variable} not applied: ` +
         `the setting ${category}.${name} has a value already, which the variable does not replace; change it in the admin's settings (/admin/config)`,
     );
+  }
+  // ADMIN_PASSWORD names the password of the account a first start creates; set later (lost the printed
+  // one, or added to .env after the first `docker compose up`), it changes nothing: say so when it is
+  // not the admin's password, rather than leave the operator refused at the login with it.
+  if (config.adminPassword !== undefined && !initialAdmin) {
+    const admin = await db.selectFrom('user').select('password').where('id', '=', SUPER_USER_ID).executeTakeFirst();
+    if (admin && !(await verifyPassword(config.adminPassword, admin.password)))
+      app.log.warn(
+        'ADMIN_PASSWORD not applied: the admin account exists already and keeps its password, which the variable does not replace; ' +
+          'npm run admin:password (node dist/server/scripts/admin-password.mjs in a build or the Docker image) sets it to ADMIN_PASSWORD',
+      );
   }
   app.decorate('initialAdmin', initialAdmin);
 

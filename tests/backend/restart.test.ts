@@ -188,3 +188,44 @@ describe('CONFIG_<CATEGORY>_<KEY> on a site that has the setting already', () =>
     }
   });
 });
+
+describe('ADMIN_PASSWORD on a site whose admin exists', () => {
+  it('keeps the admin its password and says at start that the variable was not applied, unless it is that password', async () => {
+    const first = await startBackend();
+    await first.close({ keepData: true });
+    const warnings = async (env: Record<string, string>) => {
+      const lines: { level: number; msg: string }[] = [];
+      const backend = await startBackend({
+        dataDir: first.dataDir,
+        env,
+        logger: { level: 'warn', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } },
+      });
+      try {
+        return {
+          messages: lines.filter((line) => line.level === 40).map((line) => line.msg),
+          logins: {
+            kept: (
+              await api(backend.url, 'POST', '/api/v1/user/login', {
+                body: { username: 'admin', password: first.adminPassword },
+              })
+            ).status,
+          },
+        };
+      } finally {
+        await backend.close({ keepData: true });
+      }
+    };
+    try {
+      const changed = await warnings({ ADMIN_PASSWORD: 'another-password-1' });
+      expect(changed.messages).toEqual([
+        'ADMIN_PASSWORD not applied: the admin account exists already and keeps its password, which the variable does not replace; ' +
+          'npm run admin:password (node dist/server/scripts/admin-password.mjs in a build or the Docker image) sets it to ADMIN_PASSWORD',
+      ]);
+      expect(changed.logins.kept).toBe(200);
+      // The password the admin has: nothing to say (every instance of the `scale` profile is given it).
+      expect((await warnings({ ADMIN_PASSWORD: first.adminPassword })).messages).toEqual([]);
+    } finally {
+      fs.rmSync(first.dataDir, { recursive: true, force: true });
+    }
+  });
+});
