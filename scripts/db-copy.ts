@@ -216,6 +216,14 @@ export async function copySqliteToPostgres(options: {
   }
 }
 
+/**
+ * The target's URL is checked and opened as the backend's DATABASE_URL is, whose messages name that
+ * variable: here the operator gave --to (and may have a DATABASE_URL of their own, which is not read).
+ */
+function targetMessage(message: string): string {
+  return message.replace(/^DATABASE_URL\b/, '--to');
+}
+
 const USAGE = 'npm run db:copy -- --to "postgres://…" [--from DATA_DIR/moredoc.db]';
 
 export async function main(env: Record<string, string | undefined>, argv: readonly string[]): Promise<number> {
@@ -234,7 +242,7 @@ export async function main(env: Record<string, string | undefined>, argv: readon
     from = path.resolve(options.from ?? path.join(env.DATA_DIR?.trim() || './data', 'moredoc.db'));
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`db:copy: ${error.message}\n`);
+      process.stderr.write(`db:copy: ${targetMessage(error.message)}\n`);
       return 1;
     }
     throw error;
@@ -262,7 +270,7 @@ export async function main(env: Record<string, string | undefined>, argv: readon
   } catch (error) {
     if (terminal) process.stdout.write('\n');
     if (error instanceof CopyRefusedError || error instanceof DatabaseStartError || error instanceof ConfigError) {
-      process.stderr.write(`db:copy: ${error.message}\n`);
+      process.stderr.write(`db:copy: ${targetMessage(error.message)}\n`);
       return 1;
     }
     // better-sqlite3 throws a bare TypeError when the file's folder is missing, SQLITE_CANTOPEN otherwise.

@@ -244,6 +244,20 @@ describe.skipIf(!clusterUrl)('npm run db:copy', () => {
     );
   }, 120_000);
 
+  it('names --to, not DATABASE_URL, when the target cannot be used', async () => {
+    const missing = new URL(url);
+    missing.pathname = '/db_copy_no_such_database';
+    const absent = await copy(sqliteFile, missing.href);
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toMatch(
+      /^db:copy: --to: cannot connect to PostgreSQL \(postgres:\/\/[^)]*\/db_copy_no_such_database\): database "db_copy_no_such_database" does not exist\n$/,
+    );
+    missing.pathname = '/';
+    const unnamed = await copy(sqliteFile, missing.href);
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toMatch(/^db:copy: --to names no database, e\.g\. postgres:\/\/\S+, got "[^"]+"\n$/);
+  }, 120_000);
+
   it('refuses a target that holds a site', async () => {
     const again = await copy(sqliteFile, url);
     expect(again.code).toBe(1);
