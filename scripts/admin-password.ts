@@ -11,9 +11,9 @@ import { ConfigError, loadBackendConfig } from '../backend/config';
 import { openDatabase, openPostgres } from '../backend/db';
 import { resetAdminPassword } from '../backend/modules/user/seed';
 import { DEFAULT_PASSWORD_COST } from '../backend/platform/auth/password';
-import { commandOptions } from './command-options';
+import { commandName, commandOptions } from './command-options';
 
-const USAGE = 'npm run admin:password  (DATA_DIR or DATABASE_URL name the site; ADMIN_PASSWORD, the password to set)';
+const USAGE = `${commandName('admin:password', import.meta.url, false)}  (DATA_DIR or DATABASE_URL name the site; ADMIN_PASSWORD, the password to set)`;
 
 /** Sets the admin's new password; answers the lines to print. */
 export async function adminPassword(

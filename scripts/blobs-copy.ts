@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadBackendConfig } from '../backend/config';
 import { LocalBlobStore } from '../backend/platform/blobs/local-blob-store';
 import { S3BlobStore, S3BucketCheckError } from '../backend/platform/blobs/s3-blob-store';
-import { commandOptions } from './command-options';
+import { commandName, commandOptions } from './command-options';
 
 /** The folders of DATA_DIR that hold blobs (attachment/receive-file.ts); the database, secrets and sitemaps stay. */
 const BLOB_FOLDERS = ['uploads', 'documents'];
@@ -102,7 +102,7 @@ function progressLine(p: CopyProgress): string {
   return `blobs:copy: ${p.copied + p.skipped + p.failed}/${p.total} files (copied ${p.copied}, already there ${p.skipped}, failed ${p.failed}), ${megabytes(p.bytes)} uploaded`;
 }
 
-const USAGE = 'npm run blobs:copy [-- --every N]  (DATA_DIR and the S3_* variables name the source and the bucket)';
+const USAGE = `${commandName('blobs:copy', import.meta.url, true)} [--every N]  (DATA_DIR and the S3_* variables name the source and the bucket)`;
 
 function parseEvery(raw: string | undefined): number {
   if (raw === undefined) return 100;

@@ -2,6 +2,8 @@
 // node's parseArgs, strict, so that a mistyped option (`--form` for `--from`), a stray word or
 // `--help` stops the command before it does anything, rather than being ignored while the
 // command goes on with its defaults (another database copied, the admin's password changed).
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../backend/config';
 
@@ -34,4 +36,15 @@ export function commandOptions<O extends StringOptions>(
     return null;
   }
   return values as Partial<Record<keyof O, string>>;
+}
+
+/**
+ * A command as the operator can run it where it runs: from the server bundle (a build, the Docker
+ * image, which has neither tsx nor scripts/), node on the bundle; from source, the npm script, with
+ * the `--` npm needs before the command's own options when it takes some.
+ */
+export function commandName(npmScript: string, moduleUrl: string, takesOptions: boolean): string {
+  const file = fileURLToPath(moduleUrl);
+  if (file.endsWith('.mjs')) return `node ${relative(process.cwd(), file)}`;
+  return `npm run ${npmScript}${takesOptions ? ' --' : ''}`;
 }

@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { ConfigError, parseDatabaseUrl } from '../backend/config';
 import { DatabaseStartError, openPostgres, type Database } from '../backend/db';
 import { postgresPool } from '../backend/db/postgres';
-import { commandOptions } from './command-options';
+import { commandName, commandOptions } from './command-options';
 
 const MIGRATION_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
 /** Bind parameters of one INSERT at most (PostgreSQL's limit is 65,535). */
@@ -224,7 +224,7 @@ function targetMessage(message: string): string {
   return message.replace(/^DATABASE_URL\b/, '--to');
 }
 
-const USAGE = 'npm run db:copy -- --to "postgres://…" [--from DATA_DIR/moredoc.db]';
+const USAGE = `${commandName('db:copy', import.meta.url, true)} --to "postgres://…" [--from DATA_DIR/moredoc.db]`;
 
 export async function main(env: Record<string, string | undefined>, argv: readonly string[]): Promise<number> {
   let from: string;

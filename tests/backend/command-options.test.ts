@@ -48,12 +48,21 @@ describe("the operator's commands", { timeout: 60_000 }, () => {
     const env = { ...(await databaseEnv(site.dataDir)), DATA_DIR: site.dataDir };
     const help = await command('admin-password', ['--help'], env);
     expect(help).toMatchObject({ code: 0, stderr: '' });
-    expect(help.stdout).toMatch(/^usage: npm run admin:password/);
+    // As the bundle is run (the Docker image has no tsx, so no npm script that works).
+    expect(help.stdout).toMatch(/^usage: node dist\/server\/scripts\/admin-password\.mjs {2}\(DATA_DIR/);
     const mistyped = await command('admin-password', ['--reset'], env);
     expect(mistyped.code).toBe(1);
     expect(mistyped.stdout).toBe('');
     expect(mistyped.stderr).toContain("Unknown option '--reset'");
     expect((await loginAttempt(site.url, 'admin', site.adminPassword)).status).toBe(200);
+  });
+
+  it('names each command, from source, as its npm script', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/db-copy.ts', '--help'], {
+      cwd: repo,
+      timeout: 60_000,
+    });
+    expect(stdout).toBe('usage: npm run db:copy -- --to "postgres://…" [--from DATA_DIR/moredoc.db]\n');
   });
 
   it('db:copy refuses --form for --from, naming it', async () => {
@@ -64,7 +73,7 @@ describe("the operator's commands", { timeout: 60_000 }, () => {
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("db:copy: Unknown option '--form'");
-    expect(refused.stderr).toContain('usage: npm run db:copy -- --to');
+    expect(refused.stderr).toContain('usage: node dist/server/scripts/db-copy.mjs --to "postgres://…"');
   });
 
   it('blobs:copy refuses --evry for --every, naming it, and answers --help', async () => {
@@ -79,6 +88,6 @@ describe("the operator's commands", { timeout: 60_000 }, () => {
     expect(refused.stderr).toContain("Unknown option '--evry'");
     const help = await command('blobs-copy', ['--help'], env);
     expect(help).toMatchObject({ code: 0, stderr: '' });
-    expect(help.stdout).toMatch(/^usage: npm run blobs:copy/);
+    expect(help.stdout).toMatch(/^usage: node dist\/server\/scripts\/blobs-copy\.mjs \[--every N\]/);
   });
 });
