@@ -5,7 +5,7 @@
 // command for a lost admin password as it runs there: the npm script from source, node on the
 // bundle from a build (the Docker image has no tsx).
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,4 +110,26 @@ describe.each(SCRIPTS)('npm run $script', ({ script, cwd, env, started, runs, lo
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe.each([
+  ['start:prod', 'dist/server/gateway/server.mjs', 'npm start'],
+  ['start:worker', 'dist/server/backend/worker.mjs', 'npm run worker'],
+])('npm run %s where nothing was built', (script, bundle, fromSource) => {
+  it("says in one line that the build is missing and what to run, instead of node's stack trace", async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'npm-start-unbuilt-'));
+    try {
+      await copyFile(join(ROOT, 'package.json'), join(folder, 'package.json'));
+      const npm = spawn('npm', ['run', '--silent', script], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      npm.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+      const code = await new Promise<number | null>((resolve) => npm.on('exit', (c) => resolve(c)));
+      expect(code).toBe(1);
+      expect(err).toBe(
+        `No build here (${bundle} is missing): run npm run build first, or ${fromSource} to run from the sources\n`,
+      );
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
