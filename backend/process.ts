@@ -36,6 +36,16 @@ export async function startBackendProcess(adjust: (config: BackendConfig) => Bac
   return { config, app };
 }
 
+/**
+ * What `npm run backend` and a worker say of the admin account their start created (the first
+ * process on a new database does, whichever it is): a generated password is printed now or never.
+ */
+export function createdAdminLine(admin: { username: string; password: string; generated: boolean }): string {
+  return admin.generated
+    ? `Created the administrator account: username "${admin.username}", password "${admin.password}" (shown only once, change it after logging in)`
+    : `Created the administrator account "${admin.username}" with the password from ADMIN_PASSWORD`;
+}
+
 /** The process's last word on an error nothing else caught. */
 export function exitOnError(error: unknown): never {
   console.error(error);

@@ -1,5 +1,5 @@
 import { storageLine, storagePlaces } from './config';
-import { exitOnError, startBackendProcess } from './process';
+import { createdAdminLine, exitOnError, startBackendProcess } from './process';
 
 // `npm run backend`: the embedded backend on its own. Reads the environment once, listens,
 // prints where it listens (and the admin credentials on the first start), closes gracefully.
@@ -21,12 +21,6 @@ async function main(): Promise<void> {
   }
   console.log(`MOREDOC-compatible backend listening on ${address} (${storageLine(storagePlaces(config))})`);
   if (app.initialAdmin) console.log(createdAdminLine(app.initialAdmin));
-}
-
-function createdAdminLine(admin: { username: string; password: string; generated: boolean }): string {
-  return admin.generated
-    ? `Created the administrator account: username "${admin.username}", password "${admin.password}" (shown only once, change it after logging in)`
-    : `Created the administrator account "${admin.username}" with the password from ADMIN_PASSWORD`;
 }
 
 main().catch(exitOnError);

@@ -1,5 +1,5 @@
 import { storageLine, storagePlaces } from './config';
-import { exitOnError, startBackendProcess } from './process';
+import { createdAdminLine, exitOnError, startBackendProcess } from './process';
 
 // `npm run worker`: the same backend without HTTP. It opens the database and the store, runs
 // the seed and registers every module's jobs as a web instance does (buildBackend), but never
@@ -14,6 +14,8 @@ async function main(): Promise<void> {
   // Runs the modules' start hooks and starts the job queue (the app's onReady), without a port.
   await app.ready();
   console.log(`MOREDOC-compatible worker running jobs (pid ${process.pid}, ${storageLine(storagePlaces(config))})`);
+  // A worker that starts before any web instance on a new database creates the admin account.
+  if (app.initialAdmin) console.log(createdAdminLine(app.initialAdmin));
 }
 
 main().catch(exitOnError);

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../../backend/platform/auth/password';
 import { DocumentStatus } from '../../shared/constants';
 import { login, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
@@ -113,6 +114,29 @@ describe('npm run worker beside a web backend with RUN_JOBS=false', () => {
 
     worker.process.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
+  }, 120_000);
+
+  it('prints the admin password it generated when it is the first process on a new database', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'moredoc-worker-first-'));
+    try {
+      const worker = spawnWorker({ DATA_DIR: dataDir });
+      workers.push(worker);
+      await untilRunning(worker);
+      // No web instance started later on this database prints it: it finds the account made.
+      const password =
+        /Created the administrator account: username "admin", password "([\w-]{12,})" \(shown only once/.exec(
+          worker.output(),
+        )?.[1];
+      expect(password, worker.output()).toBeDefined();
+      worker.process.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+      const stored = await withDatabase(dataDir, (db) =>
+        db.selectFrom('user').select('password').where('username', '=', 'admin').executeTakeFirstOrThrow(),
+      );
+      expect(await verifyPassword(password!, stored.password)).toBe(true);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('refuses a RUN_JOBS that is not true or false', async () => {
