@@ -520,6 +520,14 @@ describe('Dockerfile', () => {
     expect(execForm(healthcheck).join(' ')).toContain('/healthz');
   });
 
+  it('gives a start that applies a long migration time before a failed health check counts', () => {
+    // /healthz answers once the migrations are applied (docs/operations.md, "Upgrades": PostgreSQL's
+    // migration 038 takes 1–2 minutes at 20,000 documents); compose's `lb` waits for a healthy instance.
+    const healthcheck = instructions(runtime, 'HEALTHCHECK')[0]?.args ?? '';
+    const startPeriod = /--start-period=(\d+)s/.exec(healthcheck)?.[1];
+    expect(Number(startPeriod)).toBeGreaterThanOrEqual(300);
+  });
+
   it("counts the site's days (a sign-in a day, downloads a day) by China's clock, as its pages show times", () => {
     const env = Object.assign({}, ...instructions(runtime, 'ENV').map((i) => parseEnv(i.args))) as Record<
       string,
