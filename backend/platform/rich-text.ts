@@ -83,9 +83,14 @@ export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, RICH_TEXT_OPTIONS).trim();
 }
 
-/** The text of some HTML: blocks become line breaks, entities are decoded, runs of blank space shrink. */
+/**
+ * The text of some HTML: blocks become line breaks, a table's cells are kept apart by a space (the
+ * cells 2024 and 120000 are not the number 2024120000), entities are decoded, runs of blank space shrink.
+ */
 export function richTextToText(html: string): string {
-  const withBreaks = html.replace(/<\/(p|div|h[1-6]|li|blockquote|pre|tr|figcaption|caption)>|<br\s*\/?>/gi, '$&\n');
+  const withBreaks = html
+    .replace(/<\/(p|div|h[1-6]|li|blockquote|pre|tr|figcaption|caption)>|<br\s*\/?>/gi, '$&\n')
+    .replace(/<\/(td|th)>/gi, '$& ');
   const text = decodeHtmlEntities(sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} }));
   return text
     .replace(/[ \t\u00a0\u3000]+/g, ' ')

@@ -453,6 +453,20 @@ describe('full-text search', () => {
     expect(res.body.article[1].content).toBeUndefined();
   });
 
+  it("keeps a table's cells apart: a number of a cell is found, and the summary made of the body does not join them", async () => {
+    const table = await admin('POST', '/api/v1/article', {
+      body: {
+        title: '馆藏统计表',
+        content: '<table><tr><th>年份</th><th>馆藏</th></tr><tr><td>2024</td><td>120000</td></tr></table>',
+      },
+    });
+    expect(table.status).toBe(200);
+    expect(table.body.description).toBe('年份 馆藏 2024 120000');
+    const res = await search({ wd: '120000' });
+    expect(res.body.article.map((a: { id: number }) => a.id)).toEqual([table.body.id]);
+    expect(res.body.article[0].snippet).toContain('2024 <em>120000</em>');
+  });
+
   it('finds only published articles outside the recycle bin, and follows edits', async () => {
     const author = await memberIn(reviewGroupId);
     await write(author.token, { title: '未审核的草稿', content: '<p>独角兽</p>' });
