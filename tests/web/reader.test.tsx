@@ -1234,6 +1234,37 @@ describe('find in this document', () => {
     for (const hit of hits) expect(hit.querySelector('mark')?.textContent).toBe('麒麟');
   });
 
+  it('says which of the hits 下一处 and 上一处 show, as a browser finding words does', async () => {
+    renderApp('/library/7/42', {
+      backend: backend(
+        {},
+        {
+          'GET /api/v1/document/find': {
+            status: 200,
+            body: {
+              total: 3,
+              readable: 8,
+              hit: [1, 2, 3].map((page) => ({ page, text: '城市图书馆', start: 2, length: 3 })),
+            },
+          },
+        },
+      ),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '查找' }));
+    await userEvent.type(screen.getByLabelText('查找文档中的文字'), '图书馆');
+    expect((await screen.findByText(/^共 3 处/)).textContent).toBe('共 3 处（已查找可阅读的 8 页）');
+    const summary = () => screen.getByText(/共 3 处/).textContent;
+    await userEvent.click(screen.getByRole('button', { name: '下一处' }));
+    expect(summary()).toBe('第 1 处，共 3 处（已查找可阅读的 8 页）');
+    await userEvent.click(screen.getByRole('button', { name: '下一处' }));
+    expect(summary()).toBe('第 2 处，共 3 处（已查找可阅读的 8 页）');
+    await userEvent.click(screen.getByRole('button', { name: '上一处' }));
+    await userEvent.click(screen.getByRole('button', { name: '上一处' }));
+    expect(summary()).toBe('第 3 处，共 3 处（已查找可阅读的 8 页）');
+    await userEvent.click(within(screen.getByRole('list', { name: '查找结果' })).getAllByRole('button')[1]!);
+    expect(summary()).toBe('第 2 处，共 3 处（已查找可阅读的 8 页）');
+  });
+
   it('starts a hit of a Latin line at a word, not inside one', async () => {
     renderApp('/library/7/42', {
       backend: backend(

@@ -93,6 +93,9 @@ export function FindInDocument({
   const hits = words && found.data ? (found.data.hit ?? []) : [];
   const total = found.data?.total ?? 0;
   const note = linkNote !== undefined && words === initialWords.trim() ? linkNote : undefined;
+  // Which hit the reader shows, as a browser's find says it: 上一处 / 下一处 move through them.
+  const at =
+    current && current.words === words && current.index >= 0 && hits.length > 0 ? `第 ${current.index + 1} 处，` : '';
   const step = (direction: 1 | -1) => {
     if (!hits.length) return;
     const from = current && current.words === words ? current.index : -1;
@@ -160,8 +163,8 @@ export function FindInDocument({
             : total === 0
               ? '未找到'
               : total > hits.length
-                ? `共 ${total} 处，列出前 ${hits.length} 处`
-                : `共 ${total} 处`}
+                ? `${at}共 ${total} 处，列出前 ${hits.length} 处`
+                : `${at}共 ${total} 处`}
           {found.data?.readable && found.data.readable > 0 ? `（已查找可阅读的 ${found.data.readable} 页）` : ''}
         </p>
       )}
