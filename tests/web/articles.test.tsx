@@ -239,6 +239,10 @@ describe('article search', { timeout: 30_000 }, () => {
     expect(screen.getByRole('link', { name: '在全部文章中搜索“升级”' }).getAttribute('href')).toBe(
       '/article?wd=%E5%8D%87%E7%BA%A7',
     );
+    // And the documents' search, for the same words (the documents' results link back).
+    expect(screen.getByRole('link', { name: '在文库资料中搜索“升级”' }).getAttribute('href')).toBe(
+      '/search?wd=%E5%8D%87%E7%BA%A7',
+    );
 
     // The box of a category's page searches that category again.
     const box = screen.getByRole('search', { name: '搜索文章' });

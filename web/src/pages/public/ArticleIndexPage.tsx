@@ -1,5 +1,6 @@
 import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { articleCategoryIds, articleCategoryOf, articleListState } from '../../../../shared/page-data';
+import { searchPath } from '../../../../shared/page-paths';
 import { ArticleCategoryNav } from '../../features/article/ArticleCategoryNav';
 import { ArticleList, RecommendedArticles } from '../../features/article/ArticleList';
 import { ArticleSearchBox, ArticleSearchResults } from '../../features/article/ArticleSearch';
@@ -64,6 +65,11 @@ export function ArticleIndexPage() {
                 <Link to={`/article?wd=${encodeURIComponent(wd)}`}>在全部文章中搜索“{wd}”</Link>
               </p>
             )}
+            {/* The documents' search links here ("找文章？"); a reader who looked for a document
+                among the articles gets the way back, with the same words. */}
+            <p className="app-article-index__description app-article-index__elsewhere">
+              找文档？<Link to={searchPath(wd)}>在文库资料中搜索“{wd}”</Link>
+            </p>
             <ArticleSearchResults wd={wd} page={page} categoryIds={categoryIds} onPage={goTo} hrefFor={hrefFor} />
           </>
         ) : (
