@@ -115,7 +115,7 @@ describe('config form feedback', { timeout: 20_000 }, () => {
       permissions,
       backend: {
         ...configBackend({}),
-        'GET /api/v1/config/list': { status: 200, body: { config: stored } },
+        'GET /api/v1/config/list': () => ({ status: 200, body: { config: stored } }),
         // As the server does: the values are stored, then the test mail fails.
         'PUT /api/v1/config': (_url, init) => {
           const sent = (JSON.parse(String(init.body)) as { config: Config[] }).config;
@@ -319,5 +319,24 @@ describe('leaving a config form', { timeout: 20_000 }, () => {
     await act(() => router.navigate('/admin/config/display'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/config/display'));
     expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('keeps the changes not saved when the rows are read again (focus, reconnect), updating the fields not touched', async () => {
+    const rows = { security: SECURITY.map((row) => ({ ...row })), display: [] };
+    const { router, queryClient } = renderApp('/admin/config/security', {
+      user: admin,
+      permissions,
+      backend: backend(rows),
+    });
+    const statement = (await screen.findByLabelText('闭站说明')) as HTMLTextAreaElement;
+    await userEvent.type(statement, '，明早恢复');
+    // Another admin changed 评论时间间隔 meanwhile; the tab regains focus and the rows are read again.
+    rows.security = rows.security.map((row) => (row.name === 'comment_interval' ? { ...row, value: '30' } : row));
+    await act(() => queryClient.invalidateQueries({ queryKey: ['config'] }));
+    await waitFor(() => expect((screen.getByLabelText('评论时间间隔') as HTMLInputElement).value).toBe('30'));
+    expect((screen.getByLabelText('闭站说明') as HTMLTextAreaElement).value).toBe('维护中，明早恢复');
+    // Still unsaved: leaving asks.
+    await act(() => router.navigate('/admin/config/display'));
+    expect((await screen.findByRole('alertdialog', { name: '离开此页' })).textContent).toContain('配置还没有保存');
   });
 });

@@ -4,7 +4,7 @@
 // another screen with changes not saved asks first (离开 / 留下继续编辑). A role
 // that may list the settings but not update them sees them read-only, told why.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useMemo, useRef, type FormEvent } from 'react';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { UNUSED_CONFIG_KEYS } from '../../../../shared/config-rules';
 import { grpcPermissionPath } from '../../../../shared/permissions';
@@ -33,7 +33,21 @@ const FOCUSABLE =
 
 function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }) {
   const fields = useMemo(() => rows.map((row) => configField(row, rows)), [rows]);
-  const { values, errors, edited, change, check, reset } = useFieldForm<FormValues>(() => configValues(rows));
+  const { values, errors, edited, change, check, reset, adopt } = useFieldForm<FormValues>(() => configValues(rows));
+  // The stored rows the form started from. Read again (a refetch on focus or reconnect, another
+  // admin's save), they update the fields the admin has not changed and keep those changed.
+  const [base, setBase] = useState(rows);
+  if (base !== rows) {
+    setBase(rows);
+    const before = configValues(base);
+    const stored = configValues(rows);
+    const untouched = rows.filter((row) => {
+      const name = row.name ?? '';
+      const was = base.find((old) => old.name === row.name);
+      return !was || toWire(row, values[name]) === toWire(was, before[name]);
+    });
+    adopt(Object.fromEntries(untouched.map((row) => [row.name ?? '', stored[row.name ?? '']])));
+  }
   const context = { mode: 'edit' as const, rows: [] };
   const mayUpdate = usePermissionCheck()(UPDATE_CONFIG);
 
@@ -47,14 +61,18 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
   const save = useMutation({
     mutationFn: async (input: FormValues, mutation) => unwrap(await saveConfig(wireRows(input), mutation)),
     onSuccess: (_data, input) => {
+      // Saved: the values sent are the form's new start, no longer changes to keep.
+      reset(input);
       retireFailure('保存失败');
       const testMail = testMailNote(wireRows(input));
       toast.success('保存成功', testMail ? `配置已更新；${testMail}` : '配置已更新');
     },
-    onError: (error, input) =>
-      error instanceof ApiError && testMailFailed(error.failure, wireRows(input))
-        ? toast.warning('配置已保存，但测试邮件发送失败', error.message)
-        : toastFailure('保存失败', error),
+    onError: (error, input) => {
+      if (!(error instanceof ApiError && testMailFailed(error.failure, wireRows(input))))
+        return toastFailure('保存失败', error);
+      reset(input);
+      toast.warning('配置已保存，但测试邮件发送失败', error.message);
+    },
   });
 
   const form = useRef<HTMLFormElement>(null);
@@ -107,7 +125,7 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
           onChange={change}
         />
       </fieldset>
-      {/* A save that succeeds starts a fresh form (ConfigForm's key), its changes no longer unsaved. */}
+      {/* A save that succeeds makes the values sent the form's start, its changes no longer unsaved. */}
       <LeaveGuard when={edited && !save.isPending} question="配置还没有保存，离开后修改的内容会丢失。确定离开吗？" />
       {mayUpdate && (
         <div className="app-form-actions">
@@ -129,7 +147,7 @@ const shownRows = (rows: Config[]) => rows.filter((row) => !UNUSED_CONFIG_KEYS.h
 /** The form of config `category`, with its loading, error and empty states. */
 export function ConfigForm({ category }: { category: string }) {
   const query = useQuery({ ...configCategoryQuery(category), select: shownRows });
-  // A new key set (after a save or a refetch) starts a fresh form from the stored values.
+  // One form for the screen's life: a refetch (focus, reconnect, a save) must not wipe unsaved input.
   return (
     <QueryStates
       query={query}
@@ -138,7 +156,7 @@ export function ConfigForm({ category }: { category: string }) {
       isEmpty={(rows) => rows.length === 0}
       empty={<EmptyState title="该分类没有配置项" />}
     >
-      {(rows) => <ConfigRowsForm key={query.dataUpdatedAt} category={category} rows={rows} />}
+      {(rows) => <ConfigRowsForm category={category} rows={rows} />}
     </QueryStates>
   );
 }

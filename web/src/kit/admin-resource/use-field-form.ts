@@ -25,6 +25,8 @@ export function useFieldForm<Values extends FormValues>(initial: () => Values) {
       setErrors(problems);
       return Object.keys(problems).length === 0;
     },
+    /** `next`'s values for its fields (e.g. stored values read again), the rest and `edited` kept. */
+    adopt: (next: Partial<Values>) => setValues((current) => ({ ...current, ...next })),
     /** Back to `next`, without messages. */
     reset: (next: Values) => {
       setEdited(false);
