@@ -348,6 +348,37 @@ describe('admin lists at 1280 px wide', () => {
     ).toBeGreaterThanOrEqual(10 * 14);
   });
 
+  it("keep a report's item, the reporter's words and the admin's note readable, the table in its panel", async () => {
+    const token = await login(site.backendUrl, 'admin', site.adminPassword);
+    const admin = (method: string, path: string, body?: unknown) => api(site.backendUrl, method, path, { token, body });
+    const report = (await ok('report list', admin('GET', '/api/v1/report/list'))).report[0];
+    await ok(
+      'report handled',
+      admin('PUT', '/api/v1/report', {
+        id: report.id,
+        status: true,
+        remark: '已核实为出版社教材的完整扫描件，文档已下架并通知上传者',
+      }),
+    );
+    const page = await site.adminPage('/admin/report');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const row = page.locator('.app-resource-table tbody tr.semi-table-row').first();
+    const note = row.locator('td', { hasText: '已核实为出版社教材' });
+    await note.waitFor();
+    const widths = await note.evaluate((cell) => {
+      const body = cell.closest<HTMLElement>('.semi-table-body')!;
+      return {
+        cell: cell.getBoundingClientRect().width,
+        words: cell.textContent?.includes('该文档与某出版社教材内容完全一致') ?? false,
+        target: cell.textContent?.includes('计算机网络原理与实践教程') ?? false,
+        overflow: body.scrollWidth - body.clientWidth,
+      };
+    });
+    expect(widths.cell, "the note's column").toBeGreaterThanOrEqual(10 * 14);
+    expect(widths, 'the item, the words and the note in one cell').toMatchObject({ words: true, target: true });
+    expect(widths.overflow, 'the table is wider than its panel').toBeLessThanOrEqual(0);
+  });
+
   it("draw a link among a row's actions (the documents' 阅读) like the buttons beside it, opened first", async () => {
     const page = await site.adminPage('/admin/document/list');
     await page.setViewportSize({ width: 1280, height: 800 });

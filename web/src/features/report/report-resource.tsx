@@ -1,16 +1,17 @@
-// The admin's reports (/admin/report): the reason, the reported item with a link, the
-// reporter and their words; handled with a note, or deleted.
+// The admin's reports (/admin/report): the reason, the reported item with a link and under it
+// the reporter's words and the admin's note, the reporter; handled with a note, or deleted.
 import { Link } from 'react-router-dom';
 import { optionLabel, ReportType, reportReasonOptions, reportStatusOptions } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import type { Report } from '../../../../shared/types/report';
 import { REPORT_REMARK_MAX_LENGTH } from '../../../../shared/validation';
-import { dateColumn } from '../../kit/admin-resource/cells';
+import { dateColumn, StackCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi-extra';
 import { documentPathById } from '../document/document-links';
 import { deleteReports, handleReport, listReports, reportKeys } from './api';
+import './report.css';
 
 const STATUS_FILTER = reportStatusOptions.map((o) => ({ value: o.value === 'true', label: o.label }));
 const TARGET_OPTIONS = [
@@ -32,7 +33,7 @@ function TargetCell({ report }: { report: Report }) {
         ? `/article/detail/${report.document_uuid || report.document_id}`
         : report.document_id && documentPathById(report.document_id);
   return (
-    <span>
+    <span className="app-report-cell">
       <Tag size="small">{optionLabel(TARGET_OPTIONS, report.type ?? 0, '文档')}</Tag>{' '}
       {path ? (
         <Link to={path} target="_blank">
@@ -59,8 +60,25 @@ export const reportResource: ResourceDef<Report> = {
       width: 80,
       render: (row) => optionLabel(reportReasonOptions, row.reason ?? 0, '其他'),
     },
-    { key: 'target', title: '举报对象', render: (row) => <TargetCell report={row} /> },
-    { key: 'description', title: '举报说明', render: (row) => row.description || '-' },
+    // The reporter's words and the admin's note under the item: as columns of their own the three
+    // shared what the others left, four or five characters a line at 1280 px.
+    {
+      key: 'target',
+      title: '举报对象',
+      render: (row) => (
+        <StackCell
+          main={<TargetCell report={row} />}
+          sub={
+            row.description || row.remark ? (
+              <>
+                {row.description && <span className="app-report-line">举报说明：{row.description}</span>}
+                {row.remark && <span className="app-report-line app-report-remark">处理备注：{row.remark}</span>}
+              </>
+            ) : undefined
+          }
+        />
+      ),
+    },
     { key: 'username', title: '举报人', width: 100, render: (row) => row.username || `#${row.user_id ?? ''}` },
     {
       key: 'status',
@@ -68,7 +86,6 @@ export const reportResource: ResourceDef<Report> = {
       width: 80,
       render: (row) => <Tag color={row.status ? 'green' : 'orange'}>{row.status ? '已处理' : '未处理'}</Tag>,
     },
-    { key: 'remark', title: '处理备注', render: (row) => row.remark || '-' },
     dateColumn('created_at', '举报时间'),
   ],
   filters: [
