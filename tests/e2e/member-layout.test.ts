@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, registerMember, withDatabase, type Member } from '../helpers/backend';
 import { insertDocument } from '../helpers/document-fixtures';
-import { useSiteInBrowser, setTokenCookie } from './browser';
+import { gatewayToken, useSiteInBrowser, setTokenCookie } from './browser';
 
 const site = useSiteInBrowser({
   env: () => ({
@@ -215,5 +215,37 @@ describe('我的消息 on a phone', () => {
     expect(lines).toBe(1);
     expect(await tab.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
+
+describe('上传 on a phone', () => {
+  it('offers only 选择文件 on a touch screen, where nothing can be dragged; 将文件拖到这里 with a mouse', async () => {
+    const admin = await gatewayToken(site.url, 'admin', site.adminPassword);
+    const created = await api(site.url, 'POST', '/api/v1/category', {
+      token: admin,
+      body: { title: '课件讲义', type: 0, enable: true },
+    });
+    expect(created.status, created.text).toBe(200);
+    const member = await registerMember(site.backendUrl);
+    const phone = await site.browser.newContext({
+      baseURL: site.url,
+      locale: 'zh-CN',
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    try {
+      await setTokenCookie(phone, site.url, member.token);
+      const touch = await phone.newPage();
+      await touch.goto('/upload');
+      await touch.getByRole('button', { name: '选择文件' }).waitFor();
+      expect(await touch.getByText('将文件拖到这里，或').isVisible(), 'on a touch screen').toBe(false);
+      const mouse = await memberPage(member, 390);
+      await mouse.goto('/upload');
+      await mouse.getByRole('button', { name: '选择文件' }).waitFor();
+      expect(await mouse.getByText('将文件拖到这里，或').isVisible(), 'with a mouse').toBe(true);
+    } finally {
+      await phone.close();
+    }
   });
 });

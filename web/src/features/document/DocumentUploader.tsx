@@ -548,7 +548,8 @@ export function DocumentUploader({ userId }: { userId: number }) {
           onDrop={onDrop}
         >
           <IconUpload size="extra-large" />
-          <p>将文件拖到这里，或</p>
+          {/* Hidden on a touch screen (upload.css), where nothing can be dragged: 选择文件 alone. */}
+          <p className="app-upload__drag">将文件拖到这里，或</p>
           <Button id={CHOOSE_FILES_ID} type="primary" theme="solid" onClick={() => input.current?.click()}>
             选择文件
           </Button>
