@@ -251,6 +251,24 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     await userEvent.click(within(dialog).getByRole('button', { name: '取消' }));
   });
 
+  it("shows a price with the site's credit name, 免费 without one", async () => {
+    renderApp('/admin/document/list', {
+      user: admin,
+      permissions: [perm(1, 'DocumentAPI', 'ListDocument')],
+      settings: { system: { sitename: '测试文库', credit_name: '金币' } },
+      backend: {
+        'GET /api/v1/document/list': documentList(
+          doc(1, '收费的文档', { price: 2 }),
+          doc(2, '免费的文档', { price: 0 }),
+        ),
+      },
+    });
+    await screen.findByText('收费的文档');
+    const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
+    expect(within(row('收费的文档')).getByText('2 金币')).toBeTruthy();
+    expect(within(row('免费的文档')).getByText('免费')).toBeTruthy();
+  });
+
   it('rejects documents with a reason for their uploaders', async () => {
     const { fetchMock } = renderApp('/admin/document/list', {
       user: admin,

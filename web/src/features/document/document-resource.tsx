@@ -126,9 +126,12 @@ async function withKeptDocuments(rows: Document[], keep: readonly number[]): Pro
 export function documentResource({
   categories,
   languages,
+  credits,
 }: {
   categories: readonly CategoryNode[];
   languages: readonly Language[];
+  /** The site's name of its credits (creditName), a price's unit. */
+  credits: string;
 }): ResourceDef<Document, Values> {
   const categoryOptions: SelectOption[] = categoryChoices(categories).map(({ value, label }) => ({ value, label }));
   const languageOptions: SelectOption[] = languages.map((l) => ({
@@ -149,7 +152,12 @@ export function documentResource({
       // outgrew 957 px, or left a category name four characters a line.
       { key: 'title', title: '文档', render: (row) => <TitleCell doc={row} /> },
       { key: 'username', title: '上传者', width: 90, render: (row) => row.username || '-' },
-      { key: 'price', title: '价格', width: 60, render: (row) => row.price || '免费' },
+      {
+        key: 'price',
+        title: '价格',
+        width: 80,
+        render: (row) => <span className="app-resource-nowrap">{row.price ? `${row.price} ${credits}` : '免费'}</span>,
+      },
       { key: 'status', title: '状态', width: 90, render: (row) => <DocumentStatusTag status={row.status} /> },
       dateColumn('created_at', '上传时间'),
     ],
