@@ -339,4 +339,25 @@ describe('leaving a config form', { timeout: 20_000 }, () => {
     await act(() => router.navigate('/admin/config/display'));
     expect((await screen.findByRole('alertdialog', { name: '离开此页' })).textContent).toContain('配置还没有保存');
   });
+
+  it('keeps the form and the changes not saved when reading the rows again fails (a reconnect too early)', async () => {
+    let down = false;
+    const { queryClient } = renderApp('/admin/config/security', {
+      user: admin,
+      permissions,
+      backend: {
+        ...backend({ security: SECURITY }),
+        'GET /api/v1/config/list': () =>
+          down ? { status: 502, body: { code: 14, message: '网络异常' } } : { status: 200, body: { config: SECURITY } },
+      },
+    });
+    const statement = (await screen.findByLabelText('闭站说明')) as HTMLTextAreaElement;
+    await userEvent.type(statement, '，明早恢复');
+    down = true;
+    await act(() => queryClient.invalidateQueries({ queryKey: ['config'] }));
+    await waitFor(() => expect(queryClient.getQueryState(['config', 'security'])?.status).toBe('error'));
+    expect(screen.getByLabelText('闭站说明')).toBe(statement);
+    expect(statement.value).toBe('维护中，明早恢复');
+    expect(screen.queryByRole('button', { name: '重试' })).toBeNull();
+  });
 });

@@ -147,7 +147,9 @@ const shownRows = (rows: Config[]) => rows.filter((row) => !UNUSED_CONFIG_KEYS.h
 /** The form of config `category`, with its loading, error and empty states. */
 export function ConfigForm({ category }: { category: string }) {
   const query = useQuery({ ...configCategoryQuery(category), select: shownRows });
-  // One form for the screen's life: a refetch (focus, reconnect, a save) must not wipe unsaved input.
+  // One form for the screen's life: a refetch (a reconnect, a save) must not wipe unsaved input,
+  // nor may one that failed (a reconnect while the network still drops) swap the form for the error.
+  if (query.data && query.data.length > 0) return <ConfigRowsForm category={category} rows={query.data} />;
   return (
     <QueryStates
       query={query}
