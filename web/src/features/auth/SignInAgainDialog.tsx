@@ -8,7 +8,7 @@ import { loginLocation } from '../../../../shared/access';
 import type { SessionEnd } from '../../../../shared/session-end';
 import { dialogWidth } from '../../ui/fit';
 import { Button } from '../../ui/semi';
-import { Modal } from '../../ui/semi-admin';
+import { Modal } from '../../ui/Modal';
 import { clearSession, session, sessionEnded } from '../session/session-store';
 import { LOGIN_REASONS, loginReasonOfSessionEnd, loginReasonState } from './login-reason';
 import { PasswordLoginForm } from './LoginForm';
