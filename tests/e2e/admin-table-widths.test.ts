@@ -248,48 +248,56 @@ describe('admin lists at 1280 px wide', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
 
     for (const path of SCREENS) {
+      // The screen before's table stays until the router has this screen's code and the screen has
+      // rendered, which on a busy machine can come after openInApp's quiet half second: its rows are
+      // not this screen's (and were gone, to this screen's loading state, by the time they were measured).
+      await page.evaluate(() => document.querySelector('.app-resource-table')?.setAttribute('data-screen-before', ''));
       await openInApp(page, path);
-      await page.locator('.app-resource-table tbody tr.semi-table-row').first().waitFor();
-      const layout = await page.evaluate((): Layout => {
-        const body = document.querySelector<HTMLElement>('.app-resource-table .semi-table-body')!;
-        const heads = [...document.querySelectorAll('.app-resource-table thead th')].map((th) => th.textContent ?? '');
-        const rows = [...document.querySelectorAll('.app-resource-table tbody tr.semi-table-row')].slice(0, 5);
-        const covered: string[] = [];
-        const brokenDates: string[] = [];
-        let dates = 0;
-        for (const row of rows) {
-          const cells = [...row.children] as HTMLElement[];
-          const actions = cells
-            .find((cell) => cell.classList.contains('app-resource-table__actions'))
-            ?.getBoundingClientRect();
-          cells.forEach((cell, index) => {
-            const box = cell.getBoundingClientRect();
-            const text = (cell.textContent ?? '').trim();
-            if (
-              actions &&
-              !cell.classList.contains('app-resource-table__actions') &&
-              box.right > actions.left + 0.5 &&
-              box.left < actions.right - 0.5
-            ) {
-              covered.push(`${heads[index]}“${text}”`);
-            }
-            const time = [...cell.querySelectorAll('*')].find(
-              (el) => el.children.length === 0 && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test((el.textContent ?? '').trim()),
-            );
-            if (!time) return;
-            dates += 1;
-            if (
-              time.getClientRects().length !== 1 ||
-              cell.scrollWidth > cell.clientWidth ||
-              time.getBoundingClientRect().right > box.right
-            ) {
-              brokenDates.push(`${heads[index]}“${text}”`);
-            }
-          });
-        }
-        return { rows: rows.length, overflow: body.scrollWidth - body.clientWidth, covered, dates, brokenDates };
-      });
-      expect(layout.rows, path).toBeGreaterThan(0);
+      // Found and measured in one go, in this screen's table once its first rows show.
+      let layout: Layout = { rows: 0, overflow: 0, covered: [], dates: 0, brokenDates: [] };
+      const measure = () =>
+        page.evaluate((table): Layout => {
+          const body = document.querySelector<HTMLElement>(`${table} .semi-table-body`);
+          if (!body) return { rows: 0, overflow: 0, covered: [], dates: 0, brokenDates: [] };
+          const heads = [...document.querySelectorAll(`${table} thead th`)].map((th) => th.textContent ?? '');
+          const rows = [...document.querySelectorAll(`${table} tbody tr.semi-table-row`)].slice(0, 5);
+          const covered: string[] = [];
+          const brokenDates: string[] = [];
+          let dates = 0;
+          for (const row of rows) {
+            const cells = [...row.children] as HTMLElement[];
+            const actions = cells
+              .find((cell) => cell.classList.contains('app-resource-table__actions'))
+              ?.getBoundingClientRect();
+            cells.forEach((cell, index) => {
+              const box = cell.getBoundingClientRect();
+              const text = (cell.textContent ?? '').trim();
+              if (
+                actions &&
+                !cell.classList.contains('app-resource-table__actions') &&
+                box.right > actions.left + 0.5 &&
+                box.left < actions.right - 0.5
+              ) {
+                covered.push(`${heads[index]}“${text}”`);
+              }
+              const time = [...cell.querySelectorAll('*')].find(
+                (el) =>
+                  el.children.length === 0 && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test((el.textContent ?? '').trim()),
+              );
+              if (!time) return;
+              dates += 1;
+              if (
+                time.getClientRects().length !== 1 ||
+                cell.scrollWidth > cell.clientWidth ||
+                time.getBoundingClientRect().right > box.right
+              ) {
+                brokenDates.push(`${heads[index]}“${text}”`);
+              }
+            });
+          }
+          return { rows: rows.length, overflow: body.scrollWidth - body.clientWidth, covered, dates, brokenDates };
+        }, '.app-resource-table:not([data-screen-before])');
+      await expect.poll(async () => (layout = await measure()).rows, { message: path }).toBeGreaterThan(0);
       expect(layout.covered, `${path}: cells under the actions`).toEqual([]);
       expect(layout.overflow, `${path}: the table is wider than its panel`).toBeLessThanOrEqual(0);
       if (!TIMELESS.has(path)) expect(layout.dates, `${path}: a time in the first rows`).toBeGreaterThan(0);
