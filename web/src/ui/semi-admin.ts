@@ -12,7 +12,6 @@ export { NavCollapseButton } from './NavCollapseButton';
 export { default as Select } from '@douyinfe/semi-ui-19/lib/es/select';
 // SideSheet: Semi's, closed by Escape, its ✕ named 关闭, the focus back to its opener (SideSheet.tsx).
 export { SideSheet } from './SideSheet';
-export { default as Switch } from '@douyinfe/semi-ui-19/lib/es/switch';
 export { default as Table } from '@douyinfe/semi-ui-19/lib/es/table';
 export { default as TextArea } from '@douyinfe/semi-ui-19/lib/es/input/textarea';
 export { default as Tree } from '@douyinfe/semi-ui-19/lib/es/tree';

@@ -19,7 +19,7 @@ import { toast } from '../../kit/toasts/toast-store';
 import { useSession } from '../session/use-session';
 import { CheckboxGroupField, TextAreaField, TextField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
-import { Switch } from '../../ui/semi-admin';
+import { Switch } from '../../ui/semi-extra';
 import { imageUploadTarget } from '../upload/api';
 import { articlePath, articleQuery, createArticle, recommendArticles, updateArticle } from './api';
 import { ArticleStatusTag, authorArticleStatusOptions } from './ArticleStatusTag';

@@ -1,5 +1,5 @@
 // The floating 意见反馈 button's dialog (loaded on demand).
-import { Modal } from '../../ui/semi-admin';
+import { Modal } from '../../ui/Modal';
 import { FeedbackForm } from './FeedbackForm';
 import { dialogWidth } from '../../ui/fit';
 

@@ -9,7 +9,7 @@ import { QueryStates } from '../../kit/query-states/QueryStates';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { Panel } from '../../ui/Panel';
-import { Switch } from '../../ui/semi-admin';
+import { Switch } from '../../ui/semi-extra';
 import { EmptyState } from '../../ui/states';
 import { allGroupsQuery, groupWrites } from './api';
 import './review-defaults.css';

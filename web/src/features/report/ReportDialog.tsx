@@ -10,7 +10,7 @@ import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { FieldMessage, TextAreaField } from '../../ui/FormField';
 import { Button } from '../../ui/semi';
-import { Modal } from '../../ui/semi-admin';
+import { Modal } from '../../ui/Modal';
 import { createReport } from './api';
 import './report.css';
 import { dialogWidth } from '../../ui/fit';

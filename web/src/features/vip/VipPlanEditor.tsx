@@ -12,8 +12,7 @@ import {
 } from '../../../../shared/vip';
 import { IconDelete, IconPlus } from '../../ui/icons';
 import { Button } from '../../ui/semi';
-import { Input } from '../../ui/semi-extra';
-import { Switch } from '../../ui/semi-admin';
+import { Input, Switch } from '../../ui/semi-extra';
 import './vip.css';
 
 /** The first problem of the plans, per row, in Chinese (the config form's check). */

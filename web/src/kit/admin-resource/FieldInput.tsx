@@ -1,8 +1,8 @@
 // The input for one described field, by kind. Used by the resource forms and the config forms.
-import { Input } from '../../ui/semi-extra';
+import { Input, Switch } from '../../ui/semi-extra';
 import { IconClear } from '../../ui/icons';
 import { PasswordInput } from '../../ui/PasswordInput';
-import { InputNumber, Select, Switch, TextArea, TreeSelect, type TreeNodeData } from '../../ui/semi-admin';
+import { InputNumber, Select, TextArea, TreeSelect, type TreeNodeData } from '../../ui/semi-admin';
 import { ImageUploadInput } from '../image-upload/ImageUploadInput';
 import type { FieldContext, FieldDef, FormValues, TreeOption } from './resource';
 import { colorHex } from './validation';
