@@ -847,6 +847,29 @@ describe('/member', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member 评论', { timeout: 20_000 }, () => {
+  it('counts the member’s own comments waiting for review too, not only the approved ones others see', async () => {
+    const { fetchMock } = renderApp('/member', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: { ...member, comment_count: 0 } },
+        'GET /api/v1/comment/list': (url) =>
+          url.searchParams.get('user_id') === String(member.id) && !url.searchParams.has('status')
+            ? { status: 200, body: { total: 2, comment: [{ id: 5, content: '写得很好！', status: 0 }] } }
+            : { status: 400, body: { code: 3, message: '参数错误' } },
+      },
+    });
+    const figure = async (label: string) =>
+      (await screen.findByText(label, { selector: 'dt' })).nextElementSibling?.textContent;
+    await waitFor(async () => expect(await figure('评论')).toBe('2'));
+    expect(
+      fetchMock.mock.calls.filter(
+        ([input]) => new URL(String(input), 'http://localhost').pathname === '/api/v1/comment/list',
+      ),
+    ).toHaveLength(1);
+  });
+});
+
 describe('/member VIP 会员 with an order pending', { timeout: 20_000 }, () => {
   const pendingOrders = (orders: object[]): Backend => ({
     'GET /api/v1/user': { status: 200, body: member },

@@ -3,25 +3,28 @@ import { Link } from 'react-router-dom';
 import { formatDate } from '../../../../shared/format';
 import type { User } from '../../../../shared/types/user';
 import { Tag } from '../../ui/semi-extra';
+import { myCommentCountQuery } from '../comment/api';
 import { myDocumentCountQuery } from '../document/api';
 import { UserAvatar } from '../session/UserMenu';
 import { userGroupsQuery } from '../user/api';
 import { CheckInButton } from './CheckInButton';
 
 /**
- * The member's account at a glance: who, their groups, the check-in, their figures. 文档 and
- * 文章 count all of theirs, as 我的文档 and 我的文章 list them (`user.doc_count` counts only the
- * public ones, which others see on the author card); '-' until the count has come.
+ * The member's account at a glance: who, their groups, the check-in, their figures. 文档, 文章
+ * and 评论 count all of theirs, as 我的文档 and 我的文章 list them and a comment's section shows
+ * its author their own in review (`user.doc_count` and `user.comment_count` count only the
+ * public ones, which others see); '-' until the count has come.
  */
 export function AccountSummary({ user, creditName }: { user: User; creditName: string }) {
   const groups = useQuery(userGroupsQuery());
   const documents = useQuery(myDocumentCountQuery(user.id ?? 0));
+  const comments = useQuery(myCommentCountQuery(user.id ?? 0));
   const figures: readonly [string, number | string | undefined][] = [
     [creditName, user.credit_count],
     ['文档', documents.data ?? '-'],
     ['文章', user.article_count],
     ['收藏', user.favorite_count],
-    ['评论', user.comment_count],
+    ['评论', comments.data ?? '-'],
   ];
   return (
     <section className="app-panel" aria-labelledby="member-title">

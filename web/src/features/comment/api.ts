@@ -18,6 +18,7 @@ export const commentKeys = {
   all: ['comment'] as const,
   approved: (type: number, targetId: number) => ['comment', 'approved', type, targetId] as const,
   mine: (type: number, targetId: number, userId: number) => ['comment', 'mine', type, targetId, userId] as const,
+  mineCount: (userId: number) => ['comment', 'mine-count', userId] as const,
   admin: ['comment', 'admin'] as const,
   right: (userId: number) => ['comment', 'right', userId] as const,
 };
@@ -46,6 +47,17 @@ export const myCommentsQuery = (type: number, targetId: number, userId: number) 
     queryFn: async () =>
       unwrap(await listComments({ type: [type], document_id: targetId, user_id: userId, order: 'id asc' })).comment ??
       [],
+  });
+
+/**
+ * How many comments the member has, in every review state (ListComment's `total` for their own
+ * `user_id`): their summary's 评论, which counts what they wrote as its 文档 does, while
+ * `user.comment_count` counts only the approved ones others see.
+ */
+export const myCommentCountQuery = (userId: number) =>
+  queryOptions({
+    queryKey: commentKeys.mineCount(userId),
+    queryFn: async () => unwrap(await listComments({ user_id: userId, page: 1, size: 1 })).total ?? 0,
   });
 
 /**
