@@ -2,7 +2,7 @@
 // followed to their end, and 我的下载's rows (what each cost, and why).
 import { afterEach, describe, expect, it } from 'vitest';
 import { focusManager } from '@tanstack/react-query';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
@@ -844,6 +844,34 @@ describe('/member', { timeout: 20_000 }, () => {
         ([input]) => new URL(String(input), 'http://localhost').pathname === '/api/v1/document/list',
       ),
     ).toHaveLength(1);
+  });
+});
+
+describe('the header’s user menu', { timeout: 20_000 }, () => {
+  const vipOnSale = { ...settings, vip: { enable: true, title: 'VIP 会员', plans: [] } };
+  const openMenu = async () => {
+    await userEvent.click(await screen.findByTestId('user-menu'));
+    return within(await screen.findByRole('menu'));
+  };
+
+  it('says at its top who is signed in, with the VIP mark of a VIP member, the keyboard starting on 个人中心', async () => {
+    renderApp('/', { user: { ...member, is_vip: true }, settings: vipOnSale });
+    const menu = await openMenu();
+    const who = menu.getByText('amy').closest('.app-menu__heading') as HTMLElement;
+    expect(who.textContent).toBe('amyVIP 会员');
+    expect(who.compareDocumentPosition(menu.getAllByRole('menuitem')[0]!)).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
+    await waitFor(() => expect(document.activeElement).toBe(menu.getByRole('menuitem', { name: '个人中心' })));
+  });
+
+  it('shows no VIP mark to a member without VIP, nor where VIP is not on sale', async () => {
+    renderApp('/', { user: member, settings: vipOnSale });
+    let menu = await openMenu();
+    expect(menu.getByText('amy').closest('.app-menu__heading')?.textContent).toBe('amy');
+    cleanup();
+    clearSession();
+    renderApp('/', { user: { ...member, is_vip: true } });
+    menu = await openMenu();
+    expect(menu.getByText('amy').closest('.app-menu__heading')?.textContent).toBe('amy');
   });
 });
 

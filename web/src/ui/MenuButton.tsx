@@ -20,6 +20,8 @@ export interface MenuEntry {
 export interface MenuButtonProps {
   label: ReactNode;
   entries: readonly MenuEntry[];
+  /** Drawn above the entries when open (who is signed in); not an entry: the keyboard skips it. */
+  heading?: ReactNode;
   /** Accessible name of the button when `label` is not plain text. */
   ariaLabel?: string;
   className?: string;
@@ -27,7 +29,15 @@ export interface MenuButtonProps {
   testId?: string;
 }
 
-export function MenuButton({ label, entries, ariaLabel, className, align = 'start', testId }: MenuButtonProps) {
+export function MenuButton({
+  label,
+  entries,
+  heading,
+  ariaLabel,
+  className,
+  align = 'start',
+  testId,
+}: MenuButtonProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -86,6 +96,11 @@ export function MenuButton({ label, entries, ariaLabel, className, align = 'star
       </button>
       {open && (
         <ul id={menuId} role="menu" className={`app-menu__list app-menu__list--${align}`} onKeyDown={onMenuKey}>
+          {heading && (
+            <li role="none" className="app-menu__heading">
+              {heading}
+            </li>
+          )}
           {entries.map((entry) => (
             <li key={entry.key} role="none" className={entry.separated ? 'app-menu__separated' : undefined}>
               {entry.to ? (
