@@ -1,6 +1,6 @@
 // The VIP, checkout and order screens inside the real route tree, against a scripted backend:
 // what they show while loading and after, the checks before sending, and the calls they make.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Order } from '../../shared/types/order';
@@ -248,9 +248,41 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: '立即支付' })).toBeTruthy();
   });
 
-  /** The transfer step's sentence after the order number, as the member reads it. */
-  const transferEffect = async () =>
-    (await screen.findByText(pending.order_no!, { selector: 'strong' })).closest('p')?.textContent;
+  /** The transfer step's sentence after the order number, as the member reads it (without its 复制). */
+  const transferEffect = async () => {
+    const sentence = (await screen.findByText(pending.order_no!, { selector: 'strong' })).closest('p')?.cloneNode(true);
+    (sentence as HTMLElement | undefined)?.querySelector('button')?.remove();
+    return sentence?.textContent?.replace(' ，', '，');
+  };
+
+  it('copies the order number to put in the transfer’s note, and says 订单号已复制', async () => {
+    const writeText = vi.fn(async (_text: string) => {});
+    vi.spyOn(navigator.clipboard, 'writeText').mockImplementation(writeText);
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
+    openOrder({ provider: 'manual', instructions: '请转账至 招商银行 6225' });
+    const sentence = (await screen.findByText(pending.order_no!, { selector: 'strong' })).closest('p') as HTMLElement;
+    await userEvent.click(within(sentence).getByRole('button', { name: '复制订单号' }));
+    expect(writeText).toHaveBeenCalledWith(pending.order_no);
+    await waitFor(() =>
+      expect(toasts.value.map((t) => [t.title, t.description])).toEqual([['订单号已复制', pending.order_no]]),
+    );
+  });
+
+  it('says in Chinese when the browser refuses the clipboard, and how to copy the order number by hand', async () => {
+    vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new DOMException('denied', 'NotAllowedError'));
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
+    openOrder({ provider: 'manual', instructions: '请转账至 招商银行 6225' });
+    await userEvent.click(await screen.findByRole('button', { name: '复制订单号' }));
+    await waitFor(() =>
+      expect(toasts.value.map((t) => [t.title, t.description])).toEqual([
+        ['浏览器未允许复制', '请长按或选中订单号手动复制'],
+      ]),
+    );
+  });
 
   it('says a transfer confirmed makes a member without VIP one at once', async () => {
     renderApp(`/vip/checkout?order_no=${pending.order_no}`, {

@@ -21,6 +21,7 @@ import { ApiError, errorMessage, unwrap } from '../../api/client';
 import { useOneAtATime } from '../../api/one-at-a-time';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
 import { QueryStates } from '../../kit/query-states/QueryStates';
+import { CopyTextButton } from '../../kit/share/CopyTextButton';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { IconSpin, IconTickCircle } from '../../ui/icons';
@@ -177,7 +178,8 @@ function PaymentStep({ payment, orderNo, days }: { payment: PayOrderReply; order
       <>
         <p className="app-checkout__instructions">{payment.instructions}</p>
         <p>
-          转账备注请填写订单号 <strong>{orderNo}</strong>，<TransferEffect days={days} />
+          转账备注请填写订单号 <strong>{orderNo}</strong> <CopyTextButton text={orderNo} what="订单号" />
+          ，<TransferEffect days={days} />
         </p>
         {payment.order?.expires_at && (
           <p className="app-checkout__deadline">

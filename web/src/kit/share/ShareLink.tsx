@@ -5,6 +5,7 @@
 import { useState, useSyncExternalStore } from 'react';
 import { Button } from '../../ui/semi';
 import { toast } from '../toasts/toast-store';
+import { copyToClipboard } from './CopyTextButton';
 import './share.css';
 
 /** A phone (docs/product.md §2: up to 640 px): where the share sheet is offered. */
@@ -18,13 +19,8 @@ export function CopyLinkButton({ path, label = '复制链接' }: { path: string;
   const copy = async () => {
     const url = addressOf(path);
     setShown(true);
-    try {
-      await navigator.clipboard.writeText(url);
-      toast.success('链接已复制', url);
-    } catch {
-      // Refused (no permission, an insecure address) or no clipboard at all.
-      toast.warning('浏览器未允许复制', '请复制下方链接分享');
-    }
+    if (await copyToClipboard(url)) toast.success('链接已复制', url);
+    else toast.warning('浏览器未允许复制', '请复制下方链接分享');
   };
   return (
     <>
