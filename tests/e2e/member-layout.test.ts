@@ -1,8 +1,8 @@
 // Layouts of the member's screens that broke on a phone or a wide screen (issue 46): a failed
 // row of 我的文档 at 390 px, its long titles and reasons at 1280 px, its edit form opened from far down the list, and the checkout's
 // 支付方式 and buttons at 1280 and 390 px; the header's first row (the site's name, 开通会员 and
-// the visitor's or member's links) at 390 px; a long signature (个人中心, the uploader's card) at 390 px;
-// 我的消息's tab 未读消息（2） beside 全部标为已读 at 390 px.
+// the visitor's or member's links) at 390 px; the open user menu naming the member at 390 px; a long
+// signature (个人中心, the uploader's card) at 390 px; 我的消息's tab 未读消息（2） beside 全部标为已读 at 390 px.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, registerMember, withDatabase, type Member } from '../helpers/backend';
@@ -157,6 +157,28 @@ describe('the header on a phone, VIP on sale', () => {
       }
       expect(await page.evaluate(() => document.documentElement.scrollWidth), who).toBeLessThanOrEqual(390);
     }
+  });
+});
+
+describe('the user menu on a phone', () => {
+  it('says in the open menu which member is signed in, within the screen at 390 px', async () => {
+    const member = await registerMember(site.backendUrl);
+    const page = await memberPage(member, 390);
+    await page.goto('/library');
+    const button = page.getByTestId('user-menu');
+    await button.waitFor();
+    // The header shows the avatar alone here: the name beside it is hidden.
+    expect(await button.locator('.app-user-menu__name').isVisible()).toBe(false);
+    await button.click();
+    const menu = page.getByRole('menu');
+    const who = menu.locator('.app-menu__heading');
+    await who.waitFor();
+    expect(await who.getByText(member.username, { exact: true }).isVisible()).toBe(true);
+    const first = await box(menu.getByRole('menuitem').first());
+    expect((await box(who)).y).toBeLessThan(first.y);
+    const { x, width } = await box(menu);
+    expect(x).toBeGreaterThanOrEqual(0);
+    expect(x + width).toBeLessThanOrEqual(390);
   });
 });
 
