@@ -116,6 +116,8 @@ export async function renderVisitorPage(
       startData.permissions = session.permissions ?? [];
     }
     if (routeData.answers.length) startData.routeData = routeData.answers;
+    // The app shows the page's 404 from it, without asking the backend again.
+    if (routeData.failures.length) startData.routeFailures = routeData.failures;
   }
   // People visiting get the first screen as the SPA shows it; crawlers, and people when it
   // is not rendered, the page's main content as plain HTML (hidden from people).

@@ -3,6 +3,7 @@
 // once, here, so that the gateway (which makes the call for the page it serves and inlines
 // the answer) and the SPA (which makes it when the page did not carry it) key and shape the
 // data alike.
+import type { ApiFailure } from './api-failure';
 
 export type ApiQueryValue = string | number | boolean | readonly (string | number | boolean)[];
 
@@ -63,6 +64,15 @@ export function hashCallKey(key: readonly unknown[]): string {
 export interface CallAnswer {
   key: readonly unknown[];
   data: unknown;
+}
+
+/**
+ * A call of a page that failed for good, as a page carries it (`StartData.routeFailures`): its
+ * subject's 404. The app keeps the failure under the call's key and does not ask again.
+ */
+export interface CallFailure {
+  key: readonly unknown[];
+  failure: ApiFailure;
 }
 
 /** Looks an answer up by the call that gives it. */

@@ -6,7 +6,8 @@
 // page cache (gateway/page-cache.ts), which drops them when a change makes them stale.
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { callUrl, type ApiCall, type CallAnswer } from '../../shared/api-call';
+import { callUrl, type ApiCall, type CallAnswer, type CallFailure } from '../../shared/api-call';
+import { normalizeFailure } from '../../shared/api-failure';
 import { routeDataCalls, type RouteMatch } from '../../shared/routes';
 import type { Category } from '../../shared/types/category';
 import type { PageCache, RouteAnswer } from '../page-cache';
@@ -18,6 +19,8 @@ export interface RouteData {
   bodies: CallAnswer[];
   /** The page's subject does not exist: its call answered 404. */
   missing: boolean;
+  /** That 404, as the screens keep it: what the page carries, so that the app does not ask again. */
+  failures: CallFailure[];
 }
 
 export interface RouteDataSource {
@@ -46,7 +49,7 @@ export interface RouteDataOptions {
   cache: PageCache;
 }
 
-const NOTHING: RouteData = Object.freeze({ answers: [], bodies: [], missing: false });
+const NOTHING: RouteData = Object.freeze({ answers: [], bodies: [], missing: false, failures: [] });
 
 export default fp<RouteDataOptions>(
   async function routeData(fastify, opts) {
@@ -75,7 +78,7 @@ export default fp<RouteDataOptions>(
       });
       try {
         const settled = await Promise.all(calls.map((c) => Promise.race([answerOf(request, callUrl(c), token), late])));
-        const data: RouteData = { answers: [], bodies: [], missing: false };
+        const data: RouteData = { answers: [], bodies: [], missing: false, failures: [] };
         settled.forEach((answer, i) => {
           const declared = calls[i] as ApiCall;
           if (answer === 'late' || answer === undefined) return;
@@ -84,7 +87,10 @@ export default fp<RouteDataOptions>(
             data.bodies.push({ key: declared.key, data: answer.body });
           }
           // The API's own 404 (JSON): a plain 404 means the backend has no such call at all.
-          else if (answer.status === 404 && declared.subject && answer.body !== undefined) data.missing = true;
+          else if (answer.status === 404 && declared.subject && answer.body !== undefined) {
+            data.missing = true;
+            data.failures.push({ key: declared.key, failure: normalizeFailure({ status: 404, data: answer.body }) });
+          }
           // A call whose 404 means none (no related articles): the screen would keep that too.
           else if (answer.status === 404 && declared.whenMissing !== undefined)
             data.answers.push({ key: declared.key, data: declared.whenMissing });

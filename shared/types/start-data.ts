@@ -1,6 +1,6 @@
 // Wire types of start-data (docs/moredoc.md §12; conventions in ./common.ts).
 
-import type { CallAnswer } from '../api-call';
+import type { CallAnswer, CallFailure } from '../api-call';
 import type { Category } from './category';
 import type { Settings } from './config';
 import type { Navigation } from './navigation';
@@ -24,4 +24,6 @@ export interface StartData {
   permissions?: Permission[];
   /** The answers of the page's first calls (shared/routes.ts `data`), under their query keys. */
   routeData?: CallAnswer[];
+  /** The page's first calls that answered that its subject does not exist (404), under their query keys. */
+  routeFailures?: CallFailure[];
 }

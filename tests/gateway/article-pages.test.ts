@@ -217,6 +217,10 @@ describe('an article page without JavaScript', () => {
     const person = await page('/article/no-such-page', BROWSER);
     expect(person.res.status).toBe(404);
     expect(person.doc.title).toBe('文章不存在 - 测试文库');
+    // The page carries the failed read, which the app shows without asking for the article again.
+    expect(startDataOf(person.res.text).routeFailures).toEqual([
+      { key: articleCall('no-such-page').key, failure: { status: 404, data: { code: 5, message: '文章不存在' } } },
+    ]);
     expect(person.doc.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex, nofollow');
   });
 });

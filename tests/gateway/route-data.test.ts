@@ -121,6 +121,12 @@ describe('route data', () => {
     expect(person.status).toBe(404);
     expect(person.text).toContain('id="start-data"');
     expect(person.text).toContain('<title>文档不存在 - 魔豆文库</title>');
+    // The page carries the failed read: the app shows its 404 without asking for the document again.
+    const start = startDataOf(person.text);
+    expect(start.routeFailures).toEqual([
+      { key: documentCall(99).key, failure: { status: 404, data: { code: 5, message: '文档不存在' } } },
+    ]);
+    expect(findAnswer(start.routeData ?? [], documentCall(99))).toBeUndefined();
     const crawler = await send(`${gw.url}/library/1/99`, { headers: CRAWLER });
     expect(crawler.status).toBe(404);
     expect(crawler.headers.vary).toBe('Accept-Encoding, Cookie, User-Agent');

@@ -1,8 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { QueryObserver } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StartData } from '../../shared/types/start-data';
-import { api } from '../../web/src/api/client';
+import { api, ApiError } from '../../web/src/api/client';
 import { createQueryClient } from '../../web/src/api/query-client';
 import { websiteBannersQuery } from '../../web/src/features/banner/api';
+import { documentQuery } from '../../web/src/features/document/api';
 import { settingsQuery } from '../../web/src/features/settings/api';
 import { applyStartData, boot } from '../../web/src/app/boot';
 import { readStartData } from '../../web/src/app/start-data';
@@ -34,6 +36,7 @@ describe('start data', () => {
       navigation: [],
       categories: [{ id: 1 }],
       routeData: [],
+      routeFailures: [],
     });
   });
 
@@ -74,6 +77,43 @@ describe('start data', () => {
     const queryClient = createQueryClient();
     applyStartData(queryClient, start);
     expect(queryClient.getQueryData(websiteBannersQuery().queryKey)).toEqual([{ id: 1, title: '横幅' }]);
+  });
+
+  it("keeps the failed read the page carried (its subject's 404), which the screen shows without asking again", async () => {
+    inlineStartData(
+      JSON.stringify({
+        settings,
+        navigation: [],
+        categories: [],
+        routeFailures: [
+          {
+            key: ['document', 'detail', 99],
+            failure: { status: 404, data: { code: 5, message: '文档不存在' } },
+          },
+          { key: ['document', 'detail', 98], failure: 'not a failure' },
+        ],
+      }),
+    );
+    const start = readStartData()!;
+    expect(start.routeFailures).toHaveLength(1);
+    const fetch = vi.fn(async () => Response.json({ code: 5, message: '文档不存在' }, { status: 404 }));
+    api.configure({ fetch });
+    const queryClient = createQueryClient();
+    applyStartData(queryClient, start);
+    const observer = new QueryObserver(queryClient, documentQuery(99));
+    const stop = observer.subscribe(() => undefined);
+    const result = observer.getCurrentResult();
+    expect(result.isError).toBe(true);
+    expect(result.error).toBeInstanceOf(ApiError);
+    expect(result.error).toMatchObject({ status: 404, message: '文档不存在' });
+    expect(fetch).not.toHaveBeenCalled();
+    // A failure of the app's own call is asked again when a screen mounts, as before.
+    await queryClient.fetchQuery(documentQuery(98)).catch(() => undefined);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const again = new QueryObserver(queryClient, documentQuery(98)).subscribe(() => undefined);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    again();
+    stop();
   });
 
   it('drops a stale stored session when the page says the visitor is not logged in', () => {

@@ -55,24 +55,39 @@ function preloadReaderCode(): void {
 /** shared/page-data.ts `documentCall(id).key` (a test keeps them equal). */
 export const documentKey = (id: string) => ['document', 'detail', Number(id)];
 
-/** The document the page carries in its start data (`routeData`), if it does. */
-export function inlinedDocument(id: string, page: Document = document): PageSource | undefined {
+interface CarriedReads {
+  routeData?: { key?: unknown; data?: unknown }[];
+  routeFailures?: { key?: unknown }[];
+}
+
+/** The start data's reads of the document: its answer (`routeData`) and its 404 (`routeFailures`). */
+function carriedReads(id: string, page: Document): { answer?: { data?: unknown }; failed: boolean } {
   const text = page.getElementById('start-data')?.textContent;
-  if (!text) return undefined;
+  if (!text) return { failed: false };
   try {
     const wanted = JSON.stringify(documentKey(id));
-    const answers = (JSON.parse(text) as { routeData?: { key?: unknown; data?: unknown }[] }).routeData ?? [];
-    return answers.find((answer) => JSON.stringify(answer.key) === wanted)?.data as PageSource | undefined;
+    const start = JSON.parse(text) as CarriedReads;
+    return {
+      answer: (start.routeData ?? []).find((answer) => JSON.stringify(answer.key) === wanted),
+      failed: (start.routeFailures ?? []).some((failed) => JSON.stringify(failed.key) === wanted),
+    };
   } catch {
-    return undefined;
+    return { failed: false };
   }
+}
+
+/** The document the page carries in its start data (`routeData`), if it does. */
+export function inlinedDocument(id: string, page: Document = document): PageSource | undefined {
+  return carriedReads(id, page).answer?.data as PageSource | undefined;
 }
 
 function start(): void {
   const id = READER_PATH.exec(window.location.pathname)?.[1];
   if (!id) return;
   preloadReaderCode();
-  if (inlinedDocument(id)) return;
+  // The page carries the document, or its 404, which the app shows without asking again.
+  const carried = carriedReads(id, document);
+  if (carried.answer?.data || carried.failed) return;
   const url = documentRequestUrl(id);
   const response = fetch(url, { headers: { Accept: 'application/json' } });
   (window as unknown as Record<string, EarlyResponses>)[EARLY_RESPONSES_KEY] = { [url]: response };

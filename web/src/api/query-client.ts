@@ -1,12 +1,57 @@
 import { QueryClient, type MutationFunctionContext, type QueryKey } from '@tanstack/react-query';
+import type { ApiFailure } from '../../../shared/api-failure';
 import type { Empty } from '../../../shared/types/common';
-import { api, type ApiResult } from './client';
+import { api, ApiError, type ApiResult } from './client';
+
+/** The failures the page carried (seedFailure): a screen shows them without asking again. */
+const carriedFailures = new WeakSet<object>();
+
+/** Whether `error` is a failure the page carried, rather than one of a call the app made. */
+export function isCarriedFailure(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && carriedFailures.has(error);
+}
+
+/**
+ * Keeps a failure the page carried (start data `routeFailures`: its subject's 404) under its
+ * call's key, as if the screen's query had failed so: the screen shows it, and does not ask
+ * again when it mounts (the query client's `retryOnMount`). Asked again (a retry, a refetch),
+ * the query is as any other.
+ */
+export function seedFailure(client: QueryClient, key: QueryKey, failure: ApiFailure): void {
+  if (client.getQueryState(key)) return;
+  const error = new ApiError(failure);
+  carriedFailures.add(error);
+  client.getQueryCache().build(
+    client,
+    { queryKey: key },
+    {
+      data: undefined,
+      dataUpdateCount: 0,
+      dataUpdatedAt: 0,
+      error,
+      errorUpdateCount: 1,
+      errorUpdatedAt: Date.now(),
+      fetchFailureCount: 1,
+      fetchFailureReason: error,
+      fetchMeta: null,
+      isInvalidated: false,
+      status: 'error',
+      fetchStatus: 'idle',
+    },
+  );
+}
 
 /** Server state lives in react-query; failures are already shown by the screens. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { retry: false, refetchOnWindowFocus: false, staleTime: 60_000 },
+      queries: {
+        retry: false,
+        refetchOnWindowFocus: false,
+        staleTime: 60_000,
+        // A failure the page carried is the page's answer: the screen shows it as it is.
+        retryOnMount: (query) => !isCarriedFailure(query.state.error),
+      },
       mutations: { retry: false },
     },
   });

@@ -28,6 +28,14 @@ export function readStartData(doc: Document = document): StartData | null {
       navigation: Array.isArray(parsed.navigation) ? parsed.navigation : [],
       categories: Array.isArray(parsed.categories) ? parsed.categories : [],
       routeData: Array.isArray(parsed.routeData) ? parsed.routeData.filter((answer) => Array.isArray(answer?.key)) : [],
+      routeFailures: Array.isArray(parsed.routeFailures)
+        ? parsed.routeFailures.filter(
+            (failed) =>
+              Array.isArray(failed?.key) &&
+              typeof failed.failure?.status === 'number' &&
+              typeof failed.failure.data?.message === 'string',
+          )
+        : [],
     };
   } catch {
     return null;

@@ -4,6 +4,7 @@
 // priority. The reader then finds both ready.
 import type { QueryClient } from '@tanstack/react-query';
 import { DocumentStatus } from '../../../../shared/constants';
+import { isCarriedFailure } from '../../api/query-client';
 import { documentQuery } from '../document/api';
 import { inlinedPage } from './inlined-pages';
 import { pageImagePath } from '../../../../shared/page-image';
@@ -23,7 +24,10 @@ export function preloadImage(href: string): void {
 export function prefetchReader(queryClient: QueryClient, id: number): void {
   // The gateway's first screen (entry-server.tsx) has the document already, and no browser to tell.
   if (typeof document === 'undefined') return;
-  void queryClient.fetchQuery(documentQuery(id)).then(
+  const query = documentQuery(id);
+  // The page carried its 404 (start data): the reader shows it, nobody asks again.
+  if (isCarriedFailure(queryClient.getQueryState(query.queryKey)?.error)) return;
+  void queryClient.fetchQuery(query).then(
     (doc) => {
       const first = doc.status === DocumentStatus.Converted ? pageImagePath(doc, 1) : undefined;
       // Not when the page carried it (inlined-pages.ts).
