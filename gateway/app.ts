@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { GatewayConfig } from './config';
+import { answerUnencodedAddress } from './client-error';
 import { loggerOptions } from './logging';
 import accessLog, { laneAccessLog } from './plugins/access-log';
 import errorHandler from './plugins/error-handler';
@@ -83,6 +84,8 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   // A client that half-closes its side after a complete request (shutdown(SHUT_WR), `nc -N`,
   // some proxies) still gets the answer; by default Node aborts the request on that FIN.
   (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
+  // An address with unencoded bytes gets a Chinese answer before Fastify's English one.
+  app.server.prependListener('clientError', answerUnencodedAddress);
   lane.onAnswer(laneAccessLog(app.log, config.trustProxy));
   // Closing: every request is Fastify's, which answers 503 and closes the connections.
   app.addHook('preClose', (done) => {

@@ -1,0 +1,97 @@
+// An address with raw, unencoded bytes (`/search?wd=填充` as curl, crawlers and some apps send
+// it, where browsers send `%E5%A1%AB%E5%85%85`). Node's HTTP parser (llhttp) refuses any byte
+// of 0x80 or more in the request target, `insecureHTTPParser` or not: the request never
+// reaches Fastify, whose `clientError` handler would answer an English JSON "Client Error".
+// The gateway answers it first, in Chinese: a short page for a page's address (with the
+// address encoded, as a link), the API's JSON error for /api (docs/decisions/086).
+import type { Duplex } from 'node:stream';
+import { errorBody, MESSAGES } from './errors';
+import { escapeHtml } from './page-html';
+
+/** What Node gives a `clientError` listener for a request it could not parse. */
+export interface ParseError extends Error {
+  code?: string;
+  /** the bytes being parsed */
+  rawPacket?: Buffer;
+  /** where in them the parser stopped */
+  bytesParsed?: number;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The request line the parser stopped in: method and target, when its target has bytes of 0x80 or more. */
+function unencodedTarget(error: ParseError): { method: string; target: Buffer } | undefined {
+  const packet = error.rawPacket;
+  if (error.code !== 'HPE_INVALID_URL' || !packet) return undefined;
+  const at = Math.min(error.bytesParsed ?? 0, packet.length);
+  const start = packet.lastIndexOf(0x0a, Math.max(at - 1, 0)) + 1;
+  const end = packet.indexOf(0x0a, at);
+  const line = packet.subarray(start, end < 0 ? packet.length : end);
+  const methodEnd = line.indexOf(0x20);
+  if (methodEnd < 0) return undefined;
+  const targetEnd = line.indexOf(0x20, methodEnd + 1);
+  const target = line.subarray(methodEnd + 1, targetEnd < 0 ? line.length : targetEnd);
+  if (!target.some((byte) => byte >= 0x80)) return undefined;
+  return { method: line.subarray(0, methodEnd).toString('latin1'), target };
+}
+
+/**
+ * The target as a browser sends it (its bytes of 0x80 or more as `%XX`), when it is a path on
+ * this site in UTF-8: what the page links to.
+ */
+export function encodedTarget(target: Buffer): string | undefined {
+  try {
+    utf8.decode(target);
+  } catch {
+    return undefined;
+  }
+  let encoded = '';
+  for (const byte of target)
+    encoded += byte >= 0x80 ? `%${byte.toString(16).toUpperCase()}` : String.fromCharCode(byte);
+  return /^\/(?![/\\])[\x21-\x7e]*$/.test(encoded) ? encoded : undefined;
+}
+
+function unencodedPage(link: string | undefined): string {
+  return `<!doctype html>
+<html lang="zh-CN">
+  <head>
+    <meta charset="UTF-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>网址无效</title>
+    <meta name="robots" content="noindex">
+  </head>
+  <body>
+    <main>
+      <h1>网址无效</h1>
+      <p>${MESSAGES.unencodedAddress}</p>
+      ${link ? `<p><a href="${escapeHtml(link)}">打开编码后的网址</a></p>\n      ` : ''}<p><a href="/">返回首页</a></p>
+    </main>
+  </body>
+</html>
+`;
+}
+
+/**
+ * Answers a request whose address has unencoded bytes and ends its connection, as Node and
+ * Fastify answer a parse error (written, then the socket destroyed); any other parse error is
+ * left to Fastify's handler, which leaves a destroyed socket alone.
+ */
+export function answerUnencodedAddress(error: ParseError, socket: Duplex): void {
+  if (socket.destroyed || !socket.writable) return;
+  const request = unencodedTarget(error);
+  if (!request) return;
+  const forApi = /^\/api(\/|$)/.test(request.target.toString('latin1'));
+  const body = Buffer.from(
+    forApi ? JSON.stringify(errorBody(400, MESSAGES.unencodedAddress)) : unencodedPage(encodedTarget(request.target)),
+  );
+  const head = [
+    'HTTP/1.1 400 Bad Request',
+    `Content-Type: ${forApi ? 'application/json' : 'text/html'}; charset=utf-8`,
+    `Content-Length: ${body.length}`,
+    'Cache-Control: no-store',
+    'X-Content-Type-Options: nosniff',
+    'Connection: close',
+  ].join('\r\n');
+  socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), request.method === 'HEAD' ? Buffer.alloc(0) : body]));
+  socket.destroy();
+}

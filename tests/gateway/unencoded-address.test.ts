@@ -1,0 +1,70 @@
+// An address with raw UTF-8 in its request line (`curl "http://host/search?wd=填充"`), which
+// Node's parser refuses before Fastify sees a request: a Chinese page for a page's address,
+// linking to the address encoded, and the API's JSON error for /api; other parse errors are
+// answered by Fastify as before. Sent through a raw socket: every HTTP client encodes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodedTarget } from '../../gateway/client-error';
+import { MESSAGES } from '../../gateway/errors';
+import { slowRequest } from '../helpers/slow-client';
+import { startFakeBackend, type FakeBackend } from './fake-backend';
+import { PERSON, send, startGateway, type TestGateway } from './helpers';
+
+/** Far past any answer: the gateway closes the connection as it answers. */
+const WAIT_MS = 30_000;
+
+let backend: FakeBackend;
+let gw: TestGateway;
+
+beforeAll(async () => {
+  backend = await startFakeBackend();
+  gw = await startGateway(backend.url);
+});
+afterAll(async () => {
+  await gw.close();
+  await backend.close();
+});
+
+/** A request line written as it is: its characters as UTF-8 bytes, none encoded. */
+const raw = (method: string, target: string, headers = '') =>
+  slowRequest(gw.url, `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n`, [], WAIT_MS);
+
+describe('an address with unencoded characters', () => {
+  it('gets a short Chinese page for a page, linking to the address encoded, which is served', async () => {
+    const answer = await raw('GET', '/search?wd=填充', 'Accept: text/html\r\n');
+    expect(answer).toMatchObject({ answered: true, status: 400, closed: true });
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+    expect(answer.body).toContain('<title>网址无效</title>');
+    expect(answer.body).toContain(MESSAGES.unencodedAddress);
+    expect(answer.body).toContain('<a href="/search?wd=%E5%A1%AB%E5%85%85">打开编码后的网址</a>');
+    const encoded = await send(`${gw.url}/search?wd=%E5%A1%AB%E5%85%85`, { headers: PERSON });
+    expect(encoded.status).toBe(200);
+  });
+
+  it('gets the API JSON error for an API address, and no body to a HEAD', async () => {
+    const answer = await raw('GET', '/api/v1/document/search?wd=填充');
+    expect(answer).toMatchObject({ answered: true, status: 400, closed: true });
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(answer.body)).toEqual({
+      code: 400,
+      message: MESSAGES.unencodedAddress,
+      error: MESSAGES.unencodedAddress,
+    });
+    const head = await raw('HEAD', '/文档');
+    expect(head).toMatchObject({ answered: true, status: 400, body: '' });
+  });
+
+  it('links only to an address on this site in UTF-8', () => {
+    expect(encodedTarget(Buffer.from('/article/关于'))).toBe('/article/%E5%85%B3%E4%BA%8E');
+    expect(encodedTarget(Buffer.from('//example.com/关于'))).toBeUndefined();
+    expect(encodedTarget(Buffer.from('http://example.com/关于'))).toBeUndefined();
+    // GBK bytes (你好): not UTF-8, not what the site's addresses are.
+    expect(encodedTarget(Buffer.from([0x2f, 0xc4, 0xe3, 0xba, 0xc3]))).toBeUndefined();
+  });
+
+  it('leaves other malformed requests to Fastify', async () => {
+    const answer = await slowRequest(gw.url, 'GET / HTTP/1.1\r\nHost: localhost\r\nno colon\r\n\r\n', [], WAIT_MS);
+    expect(answer).toMatchObject({ answered: true, status: 400 });
+    expect(answer.headers['content-type']).toBe('application/json');
+  });
+});
