@@ -10,6 +10,7 @@ import type { DB } from '../../db/schema';
 import { DocumentStatus, SITE_CONVERSION_FAILURES } from '../../../shared/constants';
 import {
   ConversionError,
+  memberConversionReason,
   MISSING_CONVERTER_MESSAGES,
   POSITIONS_VERSION,
   refusalOf,
@@ -352,7 +353,7 @@ async function failWaiting(
     );
     await tell(
       trx,
-      [...waiting, ...reviewed].map((d) => documentFailed(d, reason)),
+      [...waiting, ...reviewed].map((d) => documentFailed(d, memberConversionReason(reason))),
     );
     return { failed: waiting.map((d) => d.id), reviewed: reviewed.map((d) => d.id) };
   });

@@ -1,5 +1,6 @@
 import type { Database } from '../../db';
 import type { ConfigSnapshot } from '../../platform/config-store';
+import { memberConversionReason } from '../../platform/convert/converter';
 import { usernamesOf } from '../user/service';
 import { categoriesOfDocuments, type DocumentCategory, type DocumentNames, type DocumentRow } from './store';
 
@@ -93,7 +94,8 @@ export async function presentDocuments(
         .sort((a, b) => a.depth! - b.depth!)
         .map((c) => ({ id: c.category_id, title: c.title!, parent_id: c.parent_id! })),
       attachment: { hash },
-      convert_error: row.convert_error,
+      // The admins read the cause as stored (LibreOffice 无法转换此文档); the uploader, in their words.
+      convert_error: opts.viewer.admin ? row.convert_error : memberConversionReason(row.convert_error),
     };
     const sees = opts.viewer.admin || (opts.viewer.userId !== null && opts.viewer.userId === row.user_id);
     return sees ? doc : hideCounters(doc, opts.cfg);

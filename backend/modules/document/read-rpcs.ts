@@ -202,7 +202,7 @@ export const readRpcs = [
         );
       const [[presented], author, progress] = await Promise.all([
         presentDocuments(ctx.db, [row], {
-          viewer: { ...viewer, admin: true },
+          viewer,
           cfg,
           categories: new Map([[row.id, categories]]),
         }),

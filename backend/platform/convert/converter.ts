@@ -36,7 +36,7 @@ import { positionsFile } from './text-positions';
 export type { ConverterName } from './formats';
 export type { ConverterReport } from './detect';
 export type { CoverFiles, PageFile, PageKind, PendingImages, ScanTarget } from './page-pool';
-export { ConversionError, MISSING_CONVERTER_MESSAGES, type ConversionFailure } from './errors';
+export { ConversionError, MISSING_CONVERTER_MESSAGES, memberConversionReason, type ConversionFailure } from './errors';
 export { refusalOf, renderingRoute, sniffContent, type ContentKind } from './formats';
 export { PAGE_BREAK } from './text';
 export { positionsFile, POSITIONS_VERSION, type PagePositions, type PositionsLine } from './text-positions';

@@ -51,6 +51,31 @@ export const MISSING_CONVERTER_MESSAGES = {
   calibre: SITE_CONVERSION_FAILURES.calibreMissing,
 } as const;
 
+/**
+ * What LibreOffice or calibre failed with when it made no PDF: the admin's list shows it (it names
+ * the program to look into); the uploader reads MEMBER_REASONS' sentence instead.
+ */
+export const CONVERTER_FAILED_MESSAGES = {
+  libreoffice: 'LibreOffice 无法转换此文档',
+  calibre: 'calibre 无法转换此电子书',
+} as const;
+
+/**
+ * The reasons stored for the admins that name a program, as the uploader reads them: what failed
+ * and what they can do, in words of theirs (they know no LibreOffice or calibre).
+ */
+const MEMBER_REASONS: Readonly<Record<string, string>> = {
+  [CONVERTER_FAILED_MESSAGES.libreoffice]: '文档无法转换，请检查文件是否损坏，或另存为 PDF 后重新上传',
+  [CONVERTER_FAILED_MESSAGES.calibre]: '电子书无法转换，请检查文件是否损坏，或转换为 EPUB、PDF 后重新上传',
+  [SITE_CONVERSION_FAILURES.libreofficeMissing]: SITE_CONVERSION_FAILURES.converterMissing,
+  [SITE_CONVERSION_FAILURES.calibreMissing]: SITE_CONVERSION_FAILURES.converterMissing,
+};
+
+/** A stored conversion failure (`convert_error`) as its uploader reads it; the admins read it as stored. */
+export function memberConversionReason(reason: string): string {
+  return MEMBER_REASONS[reason] ?? reason;
+}
+
 export interface ConversionErrorOptions {
   /** what the tool or the check said, for the log */
   detail?: string;

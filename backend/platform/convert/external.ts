@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConversionError, MISSING_CONVERTER_MESSAGES, abortReason } from './errors';
+import { CONVERTER_FAILED_MESSAGES, ConversionError, MISSING_CONVERTER_MESSAGES, abortReason } from './errors';
 
 // LibreOffice and calibre turn what MuPDF cannot open into a PDF. Each runs as its own process
 // group, so a time limit or an abort kills it with every child it started, and at most
@@ -386,7 +386,7 @@ export class ExternalConverters {
       if (!made?.size)
         throw new ConversionError('converter-failed', {
           detail: `LibreOffice exit ${outcome.code}: ${outcome.output}`,
-          message: 'LibreOffice 无法转换此文档',
+          message: CONVERTER_FAILED_MESSAGES.libreoffice,
         });
       return pdf;
     });
@@ -423,7 +423,7 @@ export class ExternalConverters {
       if (outcome.code !== 0 || !made?.size) {
         throw new ConversionError('converter-failed', {
           detail: `calibre exit ${outcome.code}: ${outcome.output}`,
-          message: 'calibre 无法转换此电子书',
+          message: CONVERTER_FAILED_MESSAGES.calibre,
         });
       }
       return output;

@@ -637,6 +637,41 @@ describe('bad input ends in status 3 with its reason, and the converter goes on'
   });
 });
 
+describe('a file LibreOffice cannot convert', () => {
+  const writer = missing('writer');
+
+  it.skipIf(writer !== undefined)(
+    `tells its uploader what failed and what to do, without naming LibreOffice, which the admins still read${writer ? ` — ${writer}` : ''}`,
+    async () => {
+      const member = await uploader(backend.url, backend.adminToken);
+      // A zip as an Office file is, but not an Office document: LibreOffice loads nothing from it.
+      const zipped = zip([{ name: 'notes.txt', data: '一个普通的压缩包，不是 Word 文档' }]);
+      const doc = await createDocument(backend.url, member.token, zipped, '周报.docx', { title: '打不开的周报' });
+      const memberReason = '文档无法转换，请检查文件是否损坏，或另存为 PDF 后重新上传';
+      expect(await waitForStatus(backend.url, member.token, doc.id, [2, 3])).toMatchObject({
+        status: 3,
+        convert_error: memberReason,
+      });
+      const mine = await api(backend.url, 'GET', '/api/v1/document/list', {
+        token: member.token,
+        query: { user_id: member.user.id },
+      });
+      expect(mine.body.document).toEqual([expect.objectContaining({ id: doc.id, convert_error: memberReason })]);
+      const messages = await api(backend.url, 'GET', '/api/v1/message/list', { token: member.token });
+      expect(messages.body.message).toEqual([
+        expect.objectContaining({ type: 3, content: `您上传的文档《打不开的周报》转换失败：${memberReason}` }),
+      ]);
+
+      const asAdmin = await backend.admin('GET', '/api/v1/document', { query: { id: doc.id } });
+      expect(asAdmin.body).toMatchObject({ status: 3, convert_error: 'LibreOffice 无法转换此文档' });
+      const adminList = await backend.admin('GET', '/api/v1/document/list', { query: { status: 3, size: 100 } });
+      expect(adminList.body.document).toContainEqual(
+        expect.objectContaining({ id: doc.id, convert_error: 'LibreOffice 无法转换此文档' }),
+      );
+    },
+  );
+});
+
 describe('a failed conversion in the log', () => {
   it("logs the file, its documents, the reason and the tool's own words, which the document's message leaves out", async () => {
     const lines: string[] = [];
