@@ -126,6 +126,37 @@ describe('messages about documents', () => {
     expect(message.content).toBe(`您上传的文档《损坏的文件》转换失败：${failed.convert_error}`);
   });
 
+  it('tells the uploader that an approval converts a document that failed in review again, and that it failed again', async () => {
+    const member = await uploader(backend.url, backend.adminToken, { review: true });
+    const broken = await createDocument(
+      backend.url,
+      member.token,
+      Buffer.from(`%PDF-1.4\n审核中损坏${++seq}\n`),
+      '审核中损坏.pdf',
+    );
+    const failures = async () => ((await messages(member)).message ?? []).filter((m: { type: number }) => m.type === 3);
+    // The conversion in review fails: the document keeps its status, the uploader is told.
+    for (let tries = 0; (await failures()).length === 0; tries++) {
+      expect(tries, 'the conversion in review never failed').toBeLessThan(600);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const inReview = (
+      await api(backend.url, 'GET', '/api/v1/document', { token: member.token, query: { id: broken.id } })
+    ).body;
+    expect(inReview).toMatchObject({ status: 6 });
+    const reason = inReview.convert_error;
+    expect(reason).toEqual(expect.any(String));
+
+    await backend.admin('PUT', '/api/v1/document/check', { body: { id: [broken.id], status: 2 } });
+    await waitForStatus(backend.url, member.token, broken.id, [3]);
+    const told = ((await messages(member)).message ?? []).map((m: { content: string }) => m.content);
+    expect(told).toEqual([
+      `您上传的文档《审核中损坏》再次转换失败：${reason}`,
+      '您上传的文档《审核中损坏》已通过审核，此前转换失败，现将重新转换，转换成功后所有人都可以阅读。',
+      `您上传的文档《审核中损坏》转换失败：${reason}`,
+    ]);
+  });
+
   it("keeps each member's messages their own, and asks for a login", async () => {
     const member = await uploader(backend.url, backend.adminToken, { review: true });
     const doc = await createDocument(backend.url, member.token, textFile('私信'), '私人文档.txt');

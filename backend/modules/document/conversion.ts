@@ -324,7 +324,8 @@ async function applyManifest(
 
 /**
  * Marks the documents still waiting for this file failed (status 3) with the reason; those in
- * review keep their status and the reason (an approval tries again). Their uploaders are told.
+ * review keep their status and the reason (an approval tries again). Their uploaders are told,
+ * those of the documents `retried` (they had failed before this run) that it failed again.
  * `which`: only these of them (the documents of one extension).
  */
 async function failWaiting(
@@ -332,6 +333,7 @@ async function failWaiting(
   hash: string,
   reason: string,
   which: (doc: DocumentRow) => boolean = () => true,
+  retried: ReadonlySet<number> = new Set(),
 ): Promise<{ failed: number[]; reviewed: number[] }> {
   return db.transaction().execute(async (trx) => {
     const documents = (await lockedDocumentsByHash(trx, hash)).filter(which);
@@ -353,7 +355,7 @@ async function failWaiting(
     );
     await tell(
       trx,
-      [...waiting, ...reviewed].map((d) => documentFailed(d, memberConversionReason(reason))),
+      [...waiting, ...reviewed].map((d) => documentFailed(d, memberConversionReason(reason), retried.has(d.id))),
     );
     return { failed: waiting.map((d) => d.id), reviewed: reviewed.map((d) => d.id) };
   });
@@ -368,6 +370,7 @@ async function failConversion(
   app: BackendContext,
   hash: string,
   error: unknown,
+  retried: ReadonlySet<number>,
   which?: (doc: DocumentRow) => boolean,
 ): Promise<void> {
   const known = error instanceof ConversionError ? error : null;
@@ -376,6 +379,7 @@ async function failConversion(
     hash,
     known?.message ?? SITE_CONVERSION_FAILURES.failed,
     which,
+    retried,
   );
   const documents = [...failed, ...reviewed];
   if (known)
@@ -446,6 +450,8 @@ export async function runConversion(
   const fresh =
     waiting.some((d) => d.status === DocumentStatus.Reconvert) ||
     cfg.bool('converter', 'enable_convert_repeated_document');
+  // Those that failed before (approved after a failure in review, sent to convert again) are told a new failure is one again.
+  const retried = new Set(waiting.filter((d) => d.convert_error !== '').map((d) => d.id));
   await updateDocuments(
     app.db,
     waiting.map((d) => d.id),
@@ -465,7 +471,7 @@ export async function runConversion(
     let sourcePath: string | undefined;
     const original = async () => (sourcePath ??= await originalFile(app, source.key, source.ext, scratch));
     const content = manifest?.content ?? (await sniffContent(await original()));
-    const { agrees, ext } = await refuseOtherContent(app, hash, documents, source.ext, content);
+    const { agrees, ext } = await refuseOtherContent(app, hash, documents, source.ext, content, retried);
     if (ext === null) return null;
     // Pages of another route (documents of that one all gone, their folder not yet purged) are not these documents'.
     if (manifest?.route !== undefined && manifest.route !== renderingRoute(ext)) manifest = null;
@@ -498,11 +504,11 @@ export async function runConversion(
     if (job.signal.aborted && job.signal.reason instanceof JobInterruptedError) throw error;
     const lastAttempt = job.attempt >= maxAttempts;
     if (error instanceof ConversionError && error.reason !== 'aborted') {
-      await failConversion(app, hash, error.reason === 'timeout' ? timedOut(timeoutMs, error) : error);
+      await failConversion(app, hash, error.reason === 'timeout' ? timedOut(timeoutMs, error) : error, retried);
       return null;
     }
     if (!lastAttempt) throw error;
-    await failConversion(app, hash, error);
+    await failConversion(app, hash, error, retried);
     return null;
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -525,6 +531,7 @@ async function refuseOtherContent(
   documents: readonly DocumentRow[],
   uploaded: string,
   content: ContentKind,
+  retried: ReadonlySet<number>,
 ): Promise<{ agrees: (doc: DocumentRow) => boolean; ext: string | null }> {
   const refusals = new Map<string, ConversionError | null>();
   const refusal = (ext: string) => {
@@ -535,7 +542,7 @@ async function refuseOtherContent(
   const toConvert = documents.filter((d) => WAITING_STATUSES.includes(d.status) || awaitsReviewConversion(d));
   for (const ext of new Set(toConvert.map((d) => extensionOf(d, uploaded)))) {
     const error = refusal(ext);
-    if (error) await failConversion(app, hash, error, (d) => extensionOf(d, uploaded) === ext);
+    if (error) await failConversion(app, hash, error, retried, (d) => extensionOf(d, uploaded) === ext);
   }
   const agreeing = toConvert.filter(agrees);
   if (!agreeing.length) return { agrees, ext: null };

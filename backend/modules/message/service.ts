@@ -19,16 +19,21 @@ interface DocumentRef {
 }
 
 /**
- * An approved document with pages is public at once; one without waits for its conversion. A
- * rejection says the reviewer's reason, when given, last (it may end in any punctuation).
+ * An approved document with pages is public at once; one without waits for its conversion, and
+ * one whose conversion failed in review (`convert_error`) is converted again, which may fail again.
+ * A rejection says the reviewer's reason, when given, last (it may end in any punctuation).
  */
-export function documentReviewed(doc: DocumentRef & { pages: number }, approved: boolean, reason = ''): NewMessage {
+export function documentReviewed(
+  doc: DocumentRef & { pages: number; convert_error?: string },
+  approved: boolean,
+  reason = '',
+): NewMessage {
   return approved
     ? {
         user_id: doc.user_id,
         type: MessageType.DocumentApproved,
         title: '文档审核通过',
-        content: `您上传的文档《${doc.title}》已通过审核，${doc.pages > 0 ? '现在' : '转换完成后'}所有人都可以阅读。`,
+        content: `您上传的文档《${doc.title}》已通过审核，${approvedWhen(doc)}所有人都可以阅读。`,
         target_type: TargetType.Document,
         target_id: doc.id,
       }
@@ -42,12 +47,18 @@ export function documentReviewed(doc: DocumentRef & { pages: number }, approved:
       };
 }
 
-export function documentFailed(doc: DocumentRef, reason: string): NewMessage {
+function approvedWhen(doc: { pages: number; convert_error?: string }): string {
+  if (doc.pages > 0) return '现在';
+  return doc.convert_error ? '此前转换失败，现将重新转换，转换成功后' : '转换完成后';
+}
+
+/** `again`: the document had failed before, and this conversion was its new try. */
+export function documentFailed(doc: DocumentRef, reason: string, again = false): NewMessage {
   return {
     user_id: doc.user_id,
     type: MessageType.DocumentFailed,
     title: '文档转换失败',
-    content: `您上传的文档《${doc.title}》转换失败：${reason}`,
+    content: `您上传的文档《${doc.title}》${again ? '再次' : ''}转换失败：${reason}`,
     target_type: TargetType.Document,
     target_id: doc.id,
   };
