@@ -13,7 +13,8 @@ export type ConvertProgress = Wire<typeof documentMessages.ConvertProgress>;
 
 /**
  * `status`: See constants `DocumentStatus`.
- * `convert_progress`: Ours: pages converted so far while status is 0, 1 or 5 (owner and admins).
+ * `convert_progress`: Ours: pages converted so far while status is 0, 1 or 5, or 6 while its conversion is underway
+ * (owner and admins).
  */
 export type Document = Wire<typeof documentMessages.Document>;
 

@@ -30,6 +30,7 @@ import { descriptionFrom, readableText } from './page-text';
 import { hideCounters, presentDocuments, type Viewer } from './present';
 import {
   DOCUMENT_COLUMNS,
+  awaitsReviewConversion,
   WAITING_STATUSES,
   bumpCounter,
   cacheRelated,
@@ -207,7 +208,10 @@ export const readRpcs = [
           categories: new Map([[row.id, categories]]),
         }),
         req.with_author ? getUser(ctx.db, row.user_id) : null,
-        privileged && WAITING_STATUSES.includes(row.status) ? conversionProgress(ctx.app, row.hash) : null,
+        // In review (6) a document converts too, keeping its status: its progress is theirs as well.
+        privileged && (WAITING_STATUSES.includes(row.status) || awaitsReviewConversion(row))
+          ? conversionProgress(ctx.app, row.hash)
+          : null,
         ...writes,
       ]);
       const shown = hideCounters(

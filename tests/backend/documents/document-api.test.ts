@@ -407,6 +407,36 @@ describe('who sees a document', () => {
     expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: 999_999 } })).status).toBe(404);
   });
 
+  it('tells the owner and the admins how far the conversion of a document in review is', async () => {
+    const member = await uploader(backend.url, backend.adminToken, { review: true });
+    const doc = await insertDocument(backend.dataDir, { userId: member.user.id, status: 6, pages: 0 });
+    // Its conversion running in another process (its lease held there): 3 of 12 pages done.
+    await withDatabase(backend.dataDir, async (db) => {
+      const ts = new Date().toISOString();
+      await db
+        .insertInto('job')
+        .values({
+          kind: 'document.convert',
+          payload: JSON.stringify({ hash: doc.hash }),
+          state: 'running',
+          max_attempts: 3,
+          run_after: ts,
+          lease_owner: 'another-process',
+          lease_expires_at: new Date(Date.now() + 3600_000).toISOString(),
+          progress: JSON.stringify({ done: 3, total: 12 }),
+          dedupe_key: `document.convert:${doc.hash}`,
+          created_at: ts,
+          updated_at: ts,
+          finished_at: null,
+        })
+        .execute();
+    });
+    const get = (token?: string) => api(backend.url, 'GET', '/api/v1/document', { token, query: { id: doc.id } });
+    expect((await get(member.token)).body).toMatchObject({ status: 6, convert_progress: { done: 3, total: 12 } });
+    expect((await get(backend.adminToken)).body.convert_progress).toEqual({ done: 3, total: 12 });
+    expect((await get((await registerMember(backend.url)).token)).status).toBe(404);
+  });
+
   it('counts on the author card only the documents a visitor can see', async () => {
     const writer = await uploader(backend.url, backend.adminToken, { review: true });
     const approved = await createDocument(backend.url, writer.token, textFile(unique('通过审核')), '通过审核.txt');
