@@ -746,6 +746,27 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(screen.queryByText('文档正在审核中')).toBeNull();
   });
 
+  it('shows the uploader how far the conversion of a document in review is, until its pages are there', async () => {
+    fakePolling();
+    let state: Partial<Document> = {
+      status: 6,
+      pages: 0,
+      user_id: member.id,
+      convert_progress: { done: 3, total: 12 },
+    };
+    renderApp('/library/7/42', {
+      user: member,
+      backend: { ...backend(), 'GET /api/v1/document': () => ({ status: 200, body: { ...doc, ...state } }) },
+    });
+    expect(await screen.findByText('文档正在审核中')).toBeTruthy();
+    expect(await screen.findByText('已转换 3 / 12 页（25%）')).toBeTruthy();
+    expect((screen.getByRole('progressbar', { name: '转换进度' }) as HTMLProgressElement).value).toBe(25);
+    state = { status: 6, pages: 12, user_id: member.id };
+    await nextPoll(CONVERSION_POLL.firstMs);
+    expect(await screen.findByRole('img', { name: '第 1 页' })).toBeTruthy();
+    expect(screen.queryByRole('progressbar', { name: '转换进度' })).toBeNull();
+  });
+
   it('says when a conversion failed, or the document waits for review', async () => {
     const failed = renderApp('/library/7/42', {
       backend: backend({ status: 3, pages: 0, convert_error: '文件已损坏' }),

@@ -690,6 +690,10 @@ describe('a member whose documents are reviewed', () => {
         status: 200,
         body: { total: 1, document: created ? [{ ...waiting, pages }] : [] },
       }),
+      'GET /api/v1/document': () => ({
+        status: 200,
+        body: { ...waiting, pages, ...(pages ? {} : { convert_progress: { done: 3, total: 12 } }) },
+      }),
     });
     await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('复习资料.pdf')]);
     (await uploadOf('复习资料.pdf')).answer(200, { code: 200, data: { id: 12 } });
@@ -701,12 +705,18 @@ describe('a member whose documents are reviewed', () => {
     expect(await within(statuses).findByText('待审核')).toBeTruthy();
     // A state to wait for, not written as the failures are (in red); the conversion runs in review too.
     expect(within(statuses).getByText('转换中，审核通过后公开').className).toBe('app-upload__note');
+    // How far, as for a document converting outside review.
+    expect(await within(statuses).findByText('已完成 3 / 12 页')).toBeTruthy();
+    expect(
+      (within(statuses).getByRole('progressbar', { name: '复习资料 转换进度' }) as HTMLProgressElement).value,
+    ).toBe(3);
     expect(within(statuses).queryByRole('link', { name: '阅读' })).toBeNull();
     // Converted in review: its uploader reads it already (the reader shows it to them and the admins).
     pages = 4;
     await nextPoll(CONVERSION_POLL.firstMs);
     expect(await within(statuses).findByText('审核通过后公开')).toBeTruthy();
     expect(within(statuses).getByText('待审核')).toBeTruthy();
+    expect(within(statuses).queryByRole('progressbar')).toBeNull();
     expect(within(statuses).getByRole('link', { name: '阅读' }).getAttribute('href')).toBe('/library/7/6');
   });
 

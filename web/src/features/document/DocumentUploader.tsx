@@ -33,8 +33,8 @@ import {
   awaitsReviewConversion,
   conversionFailure,
   conversionFailureLine,
+  conversionUnderway,
   failedConversionAdvice,
-  isConverting,
 } from './conversion';
 import { documentPath } from './document-links';
 import { creditName } from './DocumentPrice';
@@ -220,14 +220,14 @@ function UploadRow({
 }
 
 /**
- * A published document on its way through the converter: 等待转换 while queued, then 转换中 with
- * the pages done of all (the owner's GetDocument says so, asked again until it ends).
+ * A published document on its way through the converter (in review too): 等待转换 while queued,
+ * then the pages done of all (the owner's GetDocument says so, asked again until it ends).
  */
 function ConversionProgress({ doc }: { doc: Document }) {
   const polled = useQuery(documentProgressQuery(doc.id ?? 0)).data ?? doc;
   const done = polled.convert_progress?.done ?? 0;
   const total = polled.convert_progress?.total ?? 0;
-  const converting = polled.status === DocumentStatus.Converting && total > 0;
+  const converting = (polled.status === DocumentStatus.Converting || awaitsReviewConversion(polled)) && total > 0;
   return (
     <>
       <progress
@@ -280,7 +280,7 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                 <span className={`app-upload__status app-upload__status--${doc.status ?? 0}`}>
                   {optionLabel(documentStatusOptions, doc.status ?? DocumentStatus.Pending, '未知')}
                 </span>
-                {isConverting(doc) && <ConversionProgress doc={doc} />}
+                {conversionUnderway(doc) && <ConversionProgress doc={doc} />}
                 {failure !== undefined ? (
                   <span className="app-upload__reason">
                     {failure}。{failedConversionAdvice(doc)}

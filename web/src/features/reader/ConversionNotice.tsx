@@ -9,6 +9,7 @@ import { DocumentStatus } from '../../../../shared/constants';
 import type { Document } from '../../../../shared/types/document';
 import { documentProgressQuery, takeConversionEnd } from '../document/api';
 import {
+  awaitsReviewConversion,
   conversionFailure,
   conversionUnderway,
   failedConversionAdvice,
@@ -39,21 +40,30 @@ function useLatestState(doc: Document): Document {
   return latest ?? doc;
 }
 
-function ConvertingNotice({ doc }: { doc: Document }) {
+/** The bar and the pages done of all (the bar without a value while none is known). */
+function ConversionProgressReport({ doc }: { doc: Document }) {
   const progress = progressOf(doc);
   const percent = progress ? Math.round((progress.done / progress.total) * 100) : undefined;
   return (
-    <div className="app-reader-notice" role="status">
-      <p className="app-reader-notice__title">
-        {doc.status === DocumentStatus.Converting ? '文档正在转换中' : '文档等待转换'}
-      </p>
-      <p className="app-reader-notice__text">转换完成后即可在线阅读，本页会自动更新。</p>
+    <>
       <progress className="app-reader-notice__progress" aria-label="转换进度" max={100} value={percent} />
       {progress && (
         <p className="app-reader-notice__text">
           已转换 {progress.done} / {progress.total} 页（{percent}%）
         </p>
       )}
+    </>
+  );
+}
+
+function ConvertingNotice({ doc }: { doc: Document }) {
+  return (
+    <div className="app-reader-notice" role="status">
+      <p className="app-reader-notice__title">
+        {doc.status === DocumentStatus.Converting ? '文档正在转换中' : '文档等待转换'}
+      </p>
+      <p className="app-reader-notice__text">转换完成后即可在线阅读，本页会自动更新。</p>
+      <ConversionProgressReport doc={doc} />
     </div>
   );
 }
@@ -106,6 +116,8 @@ export function ConversionNotice({ doc: shown }: { doc: Document }) {
     <div className="app-reader-notice" role="status">
       <p className="app-reader-notice__title">{notice.title}</p>
       <p className="app-reader-notice__text">{notice.text}</p>
+      {/* In review it converts too: its uploader and the admins see how far (the backend tells nobody else). */}
+      {awaitsReviewConversion(doc) && <ConversionProgressReport doc={doc} />}
     </div>
   );
 }
