@@ -36,7 +36,7 @@ async function configuredExtensions(ctx: BackendContext): Promise<string[]> {
 
 /**
  * What an upload may be now: what the site takes, of it what converts now (an Office file
- * without LibreOffice would only fail), and the refusal of the rest, which names a missing program.
+ * without LibreOffice would only fail), and the refusal of the rest, which says what to upload instead.
  */
 export async function acceptedExtensions(
   ctx: BackendContext,
@@ -45,8 +45,9 @@ export async function acceptedExtensions(
   const convertible = new Set((await convertibleExtensions(ctx)).map((ext) => `.${ext}`));
   const refusal = (ext: string) => {
     const needs = configured.includes(ext) ? externalConverterOf(ext) : null;
-    if (needs === 'libreoffice') return `服务器未安装 LibreOffice，暂不支持上传 ${ext} 格式的文档`;
-    if (needs === 'calibre') return `服务器未安装 calibre，暂不支持上传 ${ext} 格式的电子书`;
+    // The uploader knows no LibreOffice or calibre: what to do instead (the admins' 系统环境 names the program).
+    if (needs === 'libreoffice') return `本站暂时无法转换 ${ext} 格式的文档，请另存为 PDF 后上传`;
+    if (needs === 'calibre') return `本站暂时无法转换 ${ext} 格式的电子书，请转换为 EPUB 或 PDF 后上传`;
     return NOT_A_DOCUMENT;
   };
   return { extensions: configured.filter((ext) => convertible.has(ext)), refusal };

@@ -498,7 +498,7 @@ describe('LibreOffice installed while the site runs', () => {
         );
         expect(refused).toMatchObject({
           status: 400,
-          body: { message: '服务器未安装 LibreOffice，暂不支持上传 .docx 格式的文档' },
+          body: { message: '本站暂时无法转换 .docx 格式的文档，请另存为 PDF 后上传' },
         });
 
         // Installed: 重新转换 finds it, with no restart.
@@ -735,10 +735,10 @@ describe('limits and converters from the environment', () => {
       );
       expect(word).toMatchObject({
         status: 400,
-        body: { message: '服务器未安装 LibreOffice，暂不支持上传 .docx 格式的文档' },
+        body: { message: '本站暂时无法转换 .docx 格式的文档，请另存为 PDF 后上传' },
       });
       const book = await uploadDocument(limited.url, member.token, fs.readFileSync(fixture('chinese.azw3')), '书.azw3');
-      expect(book.body.message).toBe('服务器未安装 calibre，暂不支持上传 .azw3 格式的电子书');
+      expect(book.body.message).toBe('本站暂时无法转换 .azw3 格式的电子书，请转换为 EPUB 或 PDF 后上传');
       const formats = (await api(limited.url, 'GET', '/api/v1/document/formats')).body.ext;
       expect(formats).toEqual(expect.arrayContaining(['.pdf', '.epub', '.txt', '.mobi']));
       expect(formats).not.toEqual(expect.arrayContaining(['.docx']));
