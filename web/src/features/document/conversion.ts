@@ -9,9 +9,11 @@ import type { Document } from '../../../../shared/types/document';
 
 /**
  * Why the document's conversion failed: its `convert_error`, whatever its status (a failed
- * document, 3, or one in review, 6); `undefined` when it did not fail.
+ * document, 3, or one in review, 6); `undefined` when it did not fail, or converts again (approved
+ * after a failure in review, sent to convert again: the reason stays until its job starts).
  */
 export function conversionFailure(doc: Pick<Document, 'status' | 'convert_error'>): string | undefined {
+  if (isConverting(doc)) return undefined;
   if (doc.convert_error) return doc.convert_error;
   return doc.status === DocumentStatus.Failed ? '转换器未给出原因' : undefined;
 }
