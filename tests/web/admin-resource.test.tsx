@@ -8,9 +8,11 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { api, unwrap } from '../../web/src/api/client';
 import { createQueryClient, invalidateAfter } from '../../web/src/api/query-client';
+import { FilterBar } from '../../web/src/kit/admin-resource/FilterBar';
 import type { ResourceDef } from '../../web/src/kit/admin-resource/resource';
 import { ResourceScreen } from '../../web/src/kit/admin-resource/ResourceScreen';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { Select } from '../../web/src/ui/semi-admin';
 import { UiProvider } from '../../web/src/ui/UiProvider';
 
 interface Book {
@@ -474,5 +476,40 @@ describe('admin resource screen with many rows', { timeout: 20_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: '编辑“书籍1”' }));
     await waitFor(() => expect((screen.getByLabelText('书名') as HTMLInputElement).value).toBe('书籍1'));
     expect(cellsRendered).toBe(0);
+  });
+});
+
+describe("the admin lists' filters, by screen reader", { timeout: 20_000 }, () => {
+  it("names the box typed in to narrow a filter's list (a multiple one's is a Tab stop) after the filter", async () => {
+    render(
+      <UiProvider>
+        <FilterBar
+          idPrefix="books"
+          filters={[
+            {
+              kind: 'select',
+              name: 'enable',
+              label: '上架',
+              options: [
+                { value: true, label: '是' },
+                { value: false, label: '否' },
+              ],
+            },
+            {
+              kind: 'custom',
+              name: 'user',
+              label: '上传者',
+              // As the user filter's UserPicker draws it: a multiple Select narrowed by typing.
+              render: ({ id }) => <Select id={id} aria-labelledby={`${id}-label`} multiple filter optionList={[]} />,
+            },
+          ]}
+          applied={{}}
+          onApply={() => {}}
+        />
+      </UiProvider>,
+    );
+    expect(screen.getByRole('textbox', { name: '上传者' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('combobox', { name: '上架' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: '上架' })));
   });
 });

@@ -9,7 +9,8 @@ export { default as Layout } from '@douyinfe/semi-ui-19/lib/es/layout';
 export { Modal } from './Modal';
 export { default as Nav } from '@douyinfe/semi-ui-19/lib/es/navigation';
 export { NavCollapseButton } from './NavCollapseButton';
-export { default as Select } from '@douyinfe/semi-ui-19/lib/es/select';
+// Select: Semi's, the box typed in to narrow its list named as the Select is (Select.tsx).
+export { Select } from './Select';
 // SideSheet: Semi's, closed by Escape, its ✕ named 关闭, the focus back to its opener (SideSheet.tsx).
 export { SideSheet } from './SideSheet';
 export { default as Table } from '@douyinfe/semi-ui-19/lib/es/table';
