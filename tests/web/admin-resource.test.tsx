@@ -14,6 +14,7 @@ import { ResourceScreen } from '../../web/src/kit/admin-resource/ResourceScreen'
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { Select } from '../../web/src/ui/semi-admin';
 import { UiProvider } from '../../web/src/ui/UiProvider';
+import { usersField } from '../../web/src/features/user/UserPicker';
 
 interface Book {
   id?: number;
@@ -511,5 +512,45 @@ describe("the admin lists' filters, by screen reader", { timeout: 20_000 }, () =
     expect(screen.getByRole('textbox', { name: '上传者' })).toBeTruthy();
     await userEvent.click(screen.getByRole('combobox', { name: '上架' }));
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: '上架' })));
+  });
+});
+
+describe("an admin form's fields chosen from a list, by keyboard and screen reader", { timeout: 20_000 }, () => {
+  it('marks a required Select and user picker left empty as invalid, tied to their messages', async () => {
+    type ShelfValues = { shelf: number | undefined; users: number[] };
+    const { create: _create, update: _update, form: _form, createdToast: _toast, ...listing } = bookResource;
+    const shelved: ResourceDef<Book, ShelfValues> = {
+      ...listing,
+      form: {
+        fields: [
+          {
+            name: 'shelf',
+            label: '书架',
+            kind: 'select',
+            required: true,
+            options: [
+              { value: 1, label: '一号书架' },
+              { value: 2, label: '二号书架' },
+            ],
+          },
+          usersField<ShelfValues>('可借阅的读者'),
+        ],
+        initial: () => ({ shelf: undefined, users: [] }),
+      },
+      create: () => api.post('/api/v1/book', {}),
+      update: () => api.put('/api/v1/book', {}),
+    };
+    renderScreen(3, undefined, shelved as unknown as ResourceDef<Book, Values>);
+    await screen.findByText('书籍1');
+    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
+    const sheet = within(sheetRoot());
+    await userEvent.click(sheet.getByRole('button', { name: '创建' }));
+    const shelf = sheet.getByRole('combobox', { name: '书架' });
+    expect(shelf.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(shelf.getAttribute('aria-describedby') ?? '')?.textContent).toBe('请选择书架');
+    // The user picker's Tab stop is the box typed in to find users.
+    const users = sheet.getByRole('textbox', { name: '用户' });
+    expect(users.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(users.getAttribute('aria-describedby') ?? '')?.textContent).toBe('请选择用户');
   });
 });

@@ -17,11 +17,13 @@ export function UserPicker({
   value,
   onChange,
   invalid,
+  describedBy,
 }: {
   id: string;
   value: number[];
   onChange: (ids: number[]) => void;
   invalid: boolean;
+  describedBy?: string;
 }) {
   const [term, setTerm] = useState('');
   const [chosen, setChosen] = useState<Choice[]>([]);
@@ -57,6 +59,8 @@ export function UserPicker({
       emptyContent="没有找到用户"
       placeholder="输入用户名搜索"
       validateStatus={invalid ? 'error' : 'default'}
+      aria-invalid={invalid || undefined}
+      aria-describedby={describedBy}
       style={{ width: '100%' }}
     />
   );
@@ -71,7 +75,13 @@ export const usersField = <V extends { users: number[] }>(hint: string, modes?: 
   emptyMessage: '请选择用户',
   hint,
   ...(modes ? { modes } : {}),
-  render: ({ id, value, onChange, invalid }) => (
-    <UserPicker id={id} value={(value as number[]) ?? []} onChange={onChange} invalid={invalid} />
+  render: ({ id, value, onChange, invalid, describedBy }) => (
+    <UserPicker
+      id={id}
+      value={(value as number[]) ?? []}
+      onChange={onChange}
+      invalid={invalid}
+      describedBy={describedBy}
+    />
   ),
 });

@@ -146,6 +146,7 @@ export function FieldInput<Values extends FormValues, Row>(props: FieldInputProp
           validateStatus={status}
           style={{ width: '100%' }}
           aria-labelledby={`${id}-label`}
+          {...aria}
         />
       );
     }
@@ -163,6 +164,7 @@ export function FieldInput<Values extends FormValues, Row>(props: FieldInputProp
           style={{ width: '100%' }}
           dropdownStyle={{ maxHeight: 360, overflow: 'auto' }}
           aria-labelledby={`${id}-label`}
+          {...aria}
         />
       );
     case 'image':
@@ -177,6 +179,6 @@ export function FieldInput<Values extends FormValues, Row>(props: FieldInputProp
         />
       );
     case 'custom':
-      return <>{field.render({ id, value, onChange, invalid })}</>;
+      return <>{field.render({ id, value, onChange, invalid, describedBy })}</>;
   }
 }

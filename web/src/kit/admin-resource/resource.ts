@@ -39,6 +39,8 @@ export interface CustomInputProps {
   value: unknown;
   onChange: (value: unknown) => void;
   invalid: boolean;
+  /** The field's error or hint, for the input's aria-describedby. */
+  describedBy?: string;
 }
 
 interface FieldBase<Values extends FormValues, Row> {
