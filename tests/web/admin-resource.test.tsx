@@ -8,6 +8,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { api, unwrap } from '../../web/src/api/client';
 import { createQueryClient, invalidateAfter } from '../../web/src/api/query-client';
+import { ActionDialog } from '../../web/src/kit/admin-resource/ActionDialog';
 import { FilterBar } from '../../web/src/kit/admin-resource/FilterBar';
 import type { ResourceDef } from '../../web/src/kit/admin-resource/resource';
 import { ResourceScreen } from '../../web/src/kit/admin-resource/ResourceScreen';
@@ -552,5 +553,42 @@ describe("an admin form's fields chosen from a list, by keyboard and screen read
     const users = sheet.getByRole('textbox', { name: '用户' });
     expect(users.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(users.getAttribute('aria-describedby') ?? '')?.textContent).toBe('请选择用户');
+  });
+});
+
+describe('an admin form refused by its checks, by keyboard', { timeout: 20_000 }, () => {
+  it("takes the keyboard from 创建 to the sheet's first wrong field, past the right ones", async () => {
+    renderScreen(3);
+    await screen.findByText('书籍1');
+    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
+    const sheet = within(sheetRoot());
+    await userEvent.type(sheet.getByLabelText('书名'), '新书');
+    await userEvent.type(sheet.getByLabelText('页数'), '0');
+    await userEvent.click(sheet.getByRole('button', { name: '创建' }));
+    await waitFor(() => expect(document.activeElement).toBe(sheet.getByLabelText('页数')));
+  });
+
+  it("takes the keyboard from the action dialog's button to its wrong field", async () => {
+    const run = vi.fn(() => api.post('/api/v1/book/lend', {}));
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <UiProvider>
+          <ActionDialog<{ reason: string }>
+            idPrefix="lend"
+            title="借出图书"
+            okText="借出"
+            fields={[{ name: 'reason', label: '原因', kind: 'text', required: true }]}
+            initial={{ reason: '' }}
+            run={run}
+            success="已借出"
+            failure="借出失败"
+            onClose={() => {}}
+          />
+        </UiProvider>
+      </QueryClientProvider>,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: '借出' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('原因')));
+    expect(run).not.toHaveBeenCalled();
   });
 });

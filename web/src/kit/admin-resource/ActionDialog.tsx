@@ -9,6 +9,7 @@ import { Button } from '../../ui/semi';
 import { Modal } from '../../ui/semi-admin';
 import { retireFailure, toastFailure } from '../toasts/failure-toast';
 import { toast } from '../toasts/toast-store';
+import { useFirstInvalidFocus } from '../forms/first-invalid';
 import { FormFields } from './FormFields';
 import type { FieldDef, FormValues } from './resource';
 import { useFieldForm } from './use-field-form';
@@ -34,6 +35,7 @@ export function ActionDialog<Values extends FormValues>(props: ActionDialogProps
   const { idPrefix, title, message, okText, danger, fields, initial, run, success, failure, onClose } = props;
   const { values, errors, edited, change, check } = useFieldForm<Values>(() => initial);
   const context = { mode: 'edit' as const, rows: [] };
+  const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const action = useMutation({
     mutationFn: async (input: Values, mutation) => unwrap(await run(input, mutation)),
     onSuccess: () => {
@@ -47,6 +49,7 @@ export function ActionDialog<Values extends FormValues>(props: ActionDialogProps
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (check(fields, context)) action.mutate(values);
+    else focusFirstInvalid();
   };
   return (
     <Modal
@@ -74,7 +77,7 @@ export function ActionDialog<Values extends FormValues>(props: ActionDialogProps
       }
     >
       {message && <div className="app-confirm__message">{message}</div>}
-      <form id={formId} className="app-resource-form" noValidate onSubmit={submit} aria-label={title}>
+      <form ref={formRef} id={formId} className="app-resource-form" noValidate onSubmit={submit} aria-label={title}>
         <FormFields
           idPrefix={formId}
           fields={fields}

@@ -8,6 +8,7 @@ import { Button } from '../../ui/semi';
 import { SideSheet } from '../../ui/semi-admin';
 import { retireFailure, toastFailure } from '../toasts/failure-toast';
 import { toast } from '../toasts/toast-store';
+import { useFirstInvalidFocus } from '../forms/first-invalid';
 import { FormFields } from './FormFields';
 import type { FieldContext, FormMode, FormValues, ResourceDef } from './resource';
 import { useFieldForm } from './use-field-form';
@@ -28,6 +29,7 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
     form ? form.initial(record) : ({} as Values),
   );
   const context: FieldContext<Row> = { mode, record, rows };
+  const { ref: formRef, focusFirstInvalid } = useFirstInvalidFocus();
   const verb = mode === 'create' ? (resource.createVerb ?? '创建') : '保存';
 
   const save = useMutation({
@@ -58,6 +60,7 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (check(form.fields, context)) save.mutate(values);
+    else focusFirstInvalid();
   };
 
   const title = mode === 'create' ? (resource.createLabel ?? `新建${resource.noun}`) : `编辑${resource.noun}`;
@@ -83,7 +86,7 @@ export function ResourceFormSheet<Row, Values extends FormValues>(props: Resourc
         </div>
       }
     >
-      <form id={formId} className="app-resource-form" noValidate onSubmit={submit} aria-label={title}>
+      <form ref={formRef} id={formId} className="app-resource-form" noValidate onSubmit={submit} aria-label={title}>
         <FormFields
           idPrefix={formId}
           fields={form.fields}
