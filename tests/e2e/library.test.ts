@@ -293,10 +293,10 @@ describe('the library, from upload to download', () => {
     const page = await pageAs(member.token);
     await page.goto(need('path'));
     await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
-    await page.getByRole('button', { name: '☆ 收藏' }).click();
+    await page.getByRole('button', { name: '收藏', exact: true }).click();
     await page.getByText(`${(before.favorite_count ?? 0) + 1} 人收藏`).waitFor();
-    await page.getByRole('button', { name: '★ 已收藏' }).click();
-    await page.getByRole('button', { name: '☆ 收藏' }).waitFor();
+    await page.getByRole('button', { name: '已收藏', exact: true }).click();
+    await page.getByRole('button', { name: '收藏', exact: true }).waitFor();
     await page.getByText(`${before.favorite_count ?? 0} 人收藏`).waitFor();
     await page.getByRole('button', { name: '评 4 星' }).click();
     await page.getByText('您的评分：4 星').waitFor();
