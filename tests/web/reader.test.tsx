@@ -1286,6 +1286,56 @@ describe('find in this document', () => {
     expect(summary()).toBe('第 2 处，共 3 处（已查找可阅读的 8 页）');
   });
 
+  it('keeps the current hit in sight in the list as 下一处 and 上一处 move it, scrolling the list alone', async () => {
+    renderApp('/library/7/42', {
+      backend: backend(
+        {},
+        {
+          'GET /api/v1/document/find': {
+            status: 200,
+            body: {
+              total: 10,
+              readable: 8,
+              hit: [1, 1, 2, 2, 3, 3, 4, 4, 5, 5].map((page) => ({ page, text: '城市图书馆', start: 2, length: 3 })),
+            },
+          },
+        },
+      ),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '查找' }));
+    await userEvent.type(screen.getByLabelText('查找文档中的文字'), '图书馆');
+    const list = await screen.findByRole('list', { name: '查找结果' });
+    // happy-dom lays nothing out: the list shows 100 px from y = 500, its rows 40 px each,
+    // moved up by as much as the list has scrolled.
+    const rect = (top: number, height: number) => ({ top, bottom: top + height }) as DOMRect;
+    list.getBoundingClientRect = () => rect(500, 100);
+    within(list)
+      .getAllByRole('button')
+      .forEach((row, index) => {
+        row.getBoundingClientRect = () => rect(500 + index * 40 - list.scrollTop, 40);
+      });
+    const next = screen.getByRole('button', { name: '下一处' });
+    const previous = screen.getByRole('button', { name: '上一处' });
+    await userEvent.click(next);
+    await userEvent.click(next);
+    expect(list.scrollTop).toBe(0);
+    // The 3rd row (80 to 120 px down the list) ends below its bottom: the list scrolls by 20 px.
+    await userEvent.click(next);
+    expect(list.scrollTop).toBe(20);
+    for (let i = 0; i < 4; i += 1) await userEvent.click(next);
+    expect(screen.getByText(/^第 7 处/)).toBeTruthy();
+    expect(list.scrollTop).toBe(180);
+    // Back up to the 3rd: the list scrolls up to its top, and no further.
+    for (let i = 0; i < 4; i += 1) await userEvent.click(previous);
+    expect(list.scrollTop).toBe(80);
+    // Round past the first to the last.
+    await userEvent.click(previous);
+    await userEvent.click(previous);
+    await userEvent.click(previous);
+    expect(screen.getByText(/^第 10 处/)).toBeTruthy();
+    expect(list.scrollTop).toBe(300);
+  });
+
   it('starts a hit of a Latin line at a word, not inside one', async () => {
     renderApp('/library/7/42', {
       backend: backend(

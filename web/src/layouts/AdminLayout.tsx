@@ -4,6 +4,7 @@ import { buildAdminMenu, type AdminMenuEntry } from '../../../shared/routes';
 import { UserMenu } from '../features/session/UserMenu';
 import { usePermissionCheck, useSession } from '../features/session/use-session';
 import { PermissionCheck } from '../kit/admin-resource/permission-check';
+import { scrollWithin } from '../kit/visibility/scroll-within';
 import { siteName, useSettings } from '../features/settings/use-settings';
 import { Layout, Nav, NavCollapseButton } from '../ui/semi-admin';
 import {
@@ -96,11 +97,7 @@ export function AdminLayout() {
     const frame = requestAnimationFrame(() => {
       const item = document.querySelector<HTMLElement>('.app-admin-layout__sider .semi-navigation-item-selected');
       const list = item?.closest<HTMLElement>('.semi-navigation-list-wrapper');
-      if (!item || !list) return;
-      const below = item.getBoundingClientRect().bottom - list.getBoundingClientRect().bottom;
-      const above = list.getBoundingClientRect().top - item.getBoundingClientRect().top;
-      if (below > 0) list.scrollTop += below;
-      else if (above > 0) list.scrollTop -= above;
+      if (item && list) scrollWithin(list, item);
     });
     return () => cancelAnimationFrame(frame);
   }, [selected, menuOpen]);

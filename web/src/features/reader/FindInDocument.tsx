@@ -3,8 +3,9 @@
 // its page, where the words are marked on the page image (PageTextLayer). The server looks only
 // through the pages this reader may read (FindInDocument).
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { FoundLine } from '../../../../shared/types/document';
+import { scrollWithin } from '../../kit/visibility/scroll-within';
 import { IconArrowDown, IconArrowUp } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { findInDocumentQuery } from './page-text-api';
@@ -96,10 +97,18 @@ export function FindInDocument({
   // Which hit the reader shows, as a browser's find says it: 上一处 / 下一处 move through them.
   const at =
     current && current.words === words && current.index >= 0 && hits.length > 0 ? `第 ${current.index + 1} 处，` : '';
+  // The current hit's row kept in view in the list (30vh high on a phone) as 上一处 and 下一处 move
+  // it: the list alone scrolls, not the page (its row is in the reader's toolbar).
+  const hitList = useRef<HTMLOListElement>(null);
+  const currentIndex = current && current.words === words ? current.index : -1;
+  useLayoutEffect(() => {
+    const list = hitList.current;
+    const row = list?.querySelector<HTMLElement>('.app-find__hit--current');
+    if (list && row) scrollWithin(list, row);
+  }, [currentIndex, hits.length]);
   const step = (direction: 1 | -1) => {
     if (!hits.length) return;
-    const from = current && current.words === words ? current.index : -1;
-    onChoose(chosen(hits, (from + direction + hits.length) % hits.length, words));
+    onChoose(chosen(hits, (currentIndex + direction + hits.length) % hits.length, words));
   };
 
   return (
@@ -169,12 +178,12 @@ export function FindInDocument({
         </p>
       )}
       {hits.length > 0 && (
-        <ol className="app-find__hits" aria-label="查找结果">
+        <ol ref={hitList} className="app-find__hits" aria-label="查找结果">
           {hits.map((hit, index) => (
             <li key={index}>
               <button
                 type="button"
-                className={`app-find__hit${current?.words === words && current.index === index ? ' app-find__hit--current' : ''}`}
+                className={`app-find__hit${currentIndex === index ? ' app-find__hit--current' : ''}`}
                 onClick={() => onChoose(chosen(hits, index, words))}
               >
                 <span className="app-find__page">第 {hit.page} 页</span>
