@@ -151,7 +151,7 @@ describe('search and favourites', () => {
     await page.getByRole('heading', { name: '搜索：纠缠' }).waitFor();
     const hit = page.locator('.app-article-list a', { hasText: title });
     await hit.waitFor();
-    expect(await page.locator('.app-article-list em', { hasText: '纠缠' }).count()).toBeGreaterThan(0);
+    expect(await page.locator('.app-article-list mark', { hasText: '纠缠' }).count()).toBeGreaterThan(0);
     await hit.click();
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
   });

@@ -166,9 +166,45 @@ describe('article search', { timeout: 30_000 }, () => {
     const link = document.querySelector('.app-article-list a') as HTMLAnchorElement;
     expect(link.getAttribute('href')).toBe('/article/detail/move');
     expect(link.textContent).toBe('数据库迁移');
-    expect(link.querySelector('em')?.textContent).toBe('迁移');
+    // Marked as the documents' hits are (HighlightedText), never inserted as HTML.
+    expect([...document.querySelectorAll('.app-article-list mark.app-hit')].map((m) => m.textContent)).toEqual([
+      '迁移',
+      '迁移',
+    ]);
+    expect(document.querySelector('.app-article-list em')).toBeNull();
     const call = requests(fetchMock, 'GET', '/api/v1/article/search')[0];
     expect(new URL(String(call?.[0]), 'http://localhost').searchParams.get('wd')).toBe('迁移');
+  });
+
+  it('shows the server’s escaped highlights as text, only the matches marked', async () => {
+    renderApp('/article?wd=C%2B%2B', {
+      backend: {
+        'GET /api/v1/article/search': {
+          status: 200,
+          body: {
+            total: 1,
+            spend: '0.003',
+            article: [
+              {
+                id: 4,
+                identifier: 'cpp',
+                title: '<C++> & 模板',
+                title_highlight: '&lt;<em>C++</em>&gt; &amp; 模板',
+                snippet: '…写 &lt;img src=x&gt; 与 <em>C++</em>…',
+              },
+            ],
+          },
+        },
+        'GET /api/v1/article/list': { status: 200, body: {} },
+      },
+    });
+    await screen.findByText('找到 1 篇相关文章，用时 0.003 秒');
+    const link = document.querySelector('.app-article-list a') as HTMLAnchorElement;
+    expect(link.textContent).toBe('<C++> & 模板');
+    const snippet = document.querySelector('.app-article-list__description') as HTMLElement;
+    expect(snippet.textContent).toBe('…写 <img src=x> 与 C++…');
+    expect(snippet.querySelector('img')).toBeNull();
+    expect([...document.querySelectorAll('.app-article-list mark')].map((m) => m.textContent)).toEqual(['C++', 'C++']);
   });
 
   it('shows a hit without a highlighted title by its title as text, never as markup', async () => {

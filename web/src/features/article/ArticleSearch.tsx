@@ -1,5 +1,5 @@
 // Searching the articles: the box of the list pages' side column, and the hits with the
-// matches highlighted (the server escapes the text and marks the matches with <em>).
+// matches marked as the documents' search marks them (the server's highlights: HighlightedText).
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -19,6 +19,7 @@ import {
   QueryLimitNote,
   articleSearchPath,
 } from '../search/SearchBox';
+import { HighlightedText } from '../search/HighlightedText';
 import { ArticleMeta } from './ArticleList';
 import { articlePath, searchArticlesQuery } from './api';
 import './article.css';
@@ -63,14 +64,15 @@ function Hit({ hit }: { hit: ArticleHit }) {
   return (
     <li className="app-article-list__item">
       <h2 className="app-article-list__title">
-        {/* Server-made HTML: the title escaped, the matches in <em>; a bare title is text. */}
-        {hit.title_highlight ? (
-          <Link to={articlePath(hit)} dangerouslySetInnerHTML={{ __html: hit.title_highlight }} />
-        ) : (
-          <Link to={articlePath(hit)}>{hit.title}</Link>
-        )}
+        <Link to={articlePath(hit)}>
+          {hit.title_highlight ? <HighlightedText html={hit.title_highlight} /> : hit.title}
+        </Link>
       </h2>
-      {hit.snippet && <p className="app-article-list__description" dangerouslySetInnerHTML={{ __html: hit.snippet }} />}
+      {hit.snippet && (
+        <p className="app-article-list__description">
+          <HighlightedText html={hit.snippet} />
+        </p>
+      )}
       <ArticleMeta article={hit} />
     </li>
   );

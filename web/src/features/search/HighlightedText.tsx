@@ -1,8 +1,10 @@
 import { decodeHtmlEntities } from '../../../../shared/html-entities';
+import './highlighted-text.css';
 
 // Search hits with their matches marked. The server's highlights (`title_highlight`,
 // `snippet`) are HTML with the text escaped and the matches in <em>…</em>; they are never
-// inserted as HTML: split at the <em> tags, the entities decoded, each match a <mark>.
+// inserted as HTML: split at the <em> tags, the entities decoded, each match a <mark>, marked
+// the same in every list of hits (documents, articles).
 
 export interface Segment {
   text: string;
@@ -25,7 +27,13 @@ export function HighlightedText({ html }: { html: string }) {
   return (
     <>
       {highlightSegments(html).map((segment, index) =>
-        segment.match ? <mark key={index}>{segment.text}</mark> : segment.text,
+        segment.match ? (
+          <mark key={index} className="app-hit">
+            {segment.text}
+          </mark>
+        ) : (
+          segment.text
+        ),
       )}
     </>
   );
