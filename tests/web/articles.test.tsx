@@ -1087,6 +1087,36 @@ describe('举报 a comment', { timeout: 30_000 }, () => {
   });
 });
 
+describe('deleting others’ comments', { timeout: 30_000 }, () => {
+  it('offers 删除, confirmed, in place of 举报 on others’ comments to one who may delete comments', async () => {
+    commentsInView();
+    const { fetchMock } = renderApp('/article/detail/about', {
+      user: member,
+      permissions: [{ id: 7, method: 'GRPC', path: '/api.v1.CommentAPI/DeleteComment', title: '删除评论' }],
+      backend: articleBackend({
+        'GET /api/v1/comment/list': approvedOnly(() => [bobsComment]),
+        'DELETE /api/v1/comment': { status: 200, body: {} },
+      }),
+    });
+    const other = (await screen.findByText('加微信领资料')).closest('.app-comment') as HTMLElement;
+    expect(within(other).queryByRole('button', { name: '举报' })).toBeNull();
+    await userEvent.click(within(other).getByRole('button', { name: '删除' }));
+    expect(within(other).getByRole('group', { name: '确定删除？' })).toBeTruthy();
+    expect(requests(fetchMock, 'DELETE', '/api/v1/comment')).toHaveLength(0);
+    await userEvent.click(within(other).getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '评论已删除')).toBe(true));
+    const [deleted] = requests(fetchMock, 'DELETE', '/api/v1/comment');
+    expect(new URL(String(deleted?.[0]), 'http://localhost').searchParams.getAll('id')).toEqual(['10']);
+  });
+
+  it('offers a member without that permission 举报, not 删除, on others’ comments', async () => {
+    articleWithComments([bobsComment]);
+    const other = (await screen.findByText('加微信领资料')).closest('.app-comment') as HTMLElement;
+    expect(within(other).getByRole('button', { name: '举报' })).toBeTruthy();
+    expect(within(other).queryByRole('button', { name: '删除' })).toBeNull();
+  });
+});
+
 describe('举报 a comment, by keyboard', { timeout: 30_000 }, () => {
   // A dialog (Semi's Modal), not an inline form as under a document: Escape already closed it, and this keeps it so.
   it('closes the 举报 dialog on Escape, as 取消 does, the focus back on the comment’s 举报', async () => {

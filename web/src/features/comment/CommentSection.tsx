@@ -1,10 +1,12 @@
 // The comments under an article or a document: approved threads (a comment and its replies),
 // the reader's own comments in review marked 审核中 (or 未通过审核), the comment box with the
-// captcha the security settings ask for, replying and deleting one's own (confirmed in place).
+// captcha the security settings ask for, replying, and deleting one's own (confirmed in place) or,
+// for those who may delete comments (the site's moderators), anybody's in place of 举报.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
+import { grpcPermissionPath } from '../../../../shared/permissions';
 import { ReportType, ReviewStatus } from '../../../../shared/constants';
 import { formatRelativeTime } from '../../../../shared/format';
 import type { Comment } from '../../../../shared/types/comment';
@@ -22,7 +24,7 @@ import { Tag } from '../../ui/semi-extra';
 import { CaptchaField, captchaEnabled, captchaFields, captchaProblem, useCaptcha } from '../auth/CaptchaField';
 import { loginReasonState } from '../auth/login-reason';
 import { ReportButton } from '../report/ReportButton';
-import { useSession } from '../session/use-session';
+import { usePermissionCheck, useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
 import {
   approvedCommentsQuery,
@@ -39,6 +41,9 @@ import { useSessionDraft } from '../../kit/forms/session-draft';
 
 /** Threads shown at first and added by each 查看更多评论: a page of hundreds stays light on a phone. */
 const THREADS_PER_STEP = 20;
+
+/** Deletes anybody's comment (the server's DeleteComment lets others delete only their own). */
+const DELETE_ANY_COMMENT = grpcPermissionPath('CommentAPI', 'DeleteComment');
 
 interface Thread {
   comment: Comment;
@@ -196,6 +201,7 @@ function CommentItem({
   targetId,
   replyingTo,
   mayReply,
+  mayDeleteAny,
   onReply,
   onDelete,
   deleting,
@@ -207,6 +213,8 @@ function CommentItem({
   replyingTo: number | undefined;
   /** Signed in and not barred from commenting. */
   mayReply: boolean;
+  /** Holds the permission to delete comments: 删除 on others' comments, in place of 举报. */
+  mayDeleteAny: boolean;
   onReply: (id: number | undefined) => void;
   onDelete: (comment: Comment) => void;
   deleting: boolean;
@@ -215,6 +223,7 @@ function CommentItem({
 }) {
   const { user } = useSession();
   const mine = user?.id !== undefined && user.id === comment.user_id;
+  const mayDelete = mine || mayDeleteAny;
   const name = comment.user?.username ?? '已删除的用户';
   return (
     <div className="app-comment" data-comment-id={comment.id}>
@@ -240,10 +249,10 @@ function CommentItem({
               回复
             </Button>
           )}
-          {!mine && comment.status === ReviewStatus.Approved && comment.id && (
+          {!mayDelete && comment.status === ReviewStatus.Approved && comment.id && (
             <ReportButton type={ReportType.Comment} targetId={comment.id} title={`${name} 的评论`} />
           )}
-          {mine && (
+          {mayDelete && (
             <InlineConfirm
               label="删除"
               question={replyCount > 0 ? `确定删除？其下的 ${replyCount} 条回复也会一起删除。` : '确定删除？'}
@@ -283,6 +292,7 @@ export function CommentSection({
   onCount?: (count: number) => void;
 }) {
   const { user } = useSession();
+  const mayDeleteAny = usePermissionCheck()(DELETE_ANY_COMMENT);
   const location = useLocation();
   // Loaded as the reader comes near them: the page's first screen needs no request of its own.
   const section = useRef<HTMLElement>(null);
@@ -351,6 +361,7 @@ export function CommentSection({
               targetId={targetId}
               replyingTo={replyingTo}
               mayReply={Boolean(user) && barredReason === undefined}
+              mayDeleteAny={mayDeleteAny}
               onReply={setReplyingTo}
               onDelete={(c) => remove.mutate(c)}
               deleting={remove.isPending && remove.variables?.id === comment.id}
