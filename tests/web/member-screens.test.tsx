@@ -5,6 +5,7 @@ import { focusManager } from '@tanstack/react-query';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
+import type { Message } from '../../shared/types/message';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, pauseToast, toasts } from '../../web/src/kit/toasts/toast-store';
@@ -433,38 +434,36 @@ describe('/member/message by keyboard', { timeout: 20_000 }, () => {
   });
 });
 
+/** 我的消息 of `member`, holding `messages` (those without `read_at` unread). */
+const renderMessageCentre = (messages: Message[]) => {
+  const unread = messages.filter((m) => !m.read_at).length;
+  return renderApp('/member/message', {
+    user: member,
+    backend: {
+      'GET /api/v1/message/list': { status: 200, body: { total: messages.length, unread, message: messages } },
+      'GET /api/v1/message/unread': { status: 200, body: { count: unread } },
+    },
+  });
+};
+
 describe('/member/message about orders', { timeout: 20_000 }, () => {
   it('leads a confirmed and a refunded order to 我的订单, as they name no page of their own', async () => {
-    renderApp('/member/message', {
-      user: member,
-      backend: {
-        'GET /api/v1/message/list': {
-          status: 200,
-          body: {
-            total: 2,
-            unread: 2,
-            message: [
-              {
-                id: 41,
-                type: 6,
-                title: '订单已退款',
-                content:
-                  '您的订单 2026112016000012345678（月度会员）已退款 30.00 元，收回 VIP 会员 30 天，VIP 会员已结束。',
-                created_at: '2026-11-21T08:00:00Z',
-              },
-              {
-                id: 40,
-                type: 5,
-                title: '会员已开通',
-                content: '您的订单 2026112016000012345678（月度会员）已确认收款，VIP 会员有效期至 2026-12-20 16:00。',
-                created_at: '2026-11-20T08:00:00Z',
-              },
-            ],
-          },
-        },
-        'GET /api/v1/message/unread': { status: 200, body: { count: 2 } },
+    renderMessageCentre([
+      {
+        id: 41,
+        type: 6,
+        title: '订单已退款',
+        content: '您的订单 2026112016000012345678（月度会员）已退款 30.00 元，收回 VIP 会员 30 天，VIP 会员已结束。',
+        created_at: '2026-11-21T08:00:00Z',
       },
-    });
+      {
+        id: 40,
+        type: 5,
+        title: '会员已开通',
+        content: '您的订单 2026112016000012345678（月度会员）已确认收款，VIP 会员有效期至 2026-12-20 16:00。',
+        created_at: '2026-11-20T08:00:00Z',
+      },
+    ]);
     for (const title of ['订单已退款', '会员已开通']) {
       const item = within((await screen.findByRole('heading', { name: new RegExp(title) })).closest('li')!);
       expect(item.getByRole('link', { name: '查看我的订单' }).getAttribute('href')).toBe('/member/order');
@@ -474,39 +473,26 @@ describe('/member/message about orders', { timeout: 20_000 }, () => {
 
 describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
   it('says a comment was approved or rejected and leads to the comments of the article or document it is on', async () => {
-    renderApp('/member/message', {
-      user: member,
-      backend: {
-        'GET /api/v1/message/list': {
-          status: 200,
-          body: {
-            total: 2,
-            unread: 2,
-            message: [
-              {
-                id: 51,
-                type: 8,
-                title: '评论审核未通过',
-                content: '您在文档《城市图书馆的一天》中的评论未通过审核，只有您自己看得到：写得真好。',
-                target_id: 12,
-                created_at: '2026-11-21T08:00:00Z',
-              },
-              {
-                id: 50,
-                type: 7,
-                title: '评论审核通过',
-                content: '您在文章《读书的方法》中的评论已通过审核，现在所有人都可以看到：慢读才有收获。',
-                target_type: 1,
-                target_id: 7,
-                target_key: 'reading-methods',
-                created_at: '2026-11-20T08:00:00Z',
-              },
-            ],
-          },
-        },
-        'GET /api/v1/message/unread': { status: 200, body: { count: 2 } },
+    renderMessageCentre([
+      {
+        id: 51,
+        type: 8,
+        title: '评论审核未通过',
+        content: '您在文档《城市图书馆的一天》中的评论未通过审核，只有您自己看得到：写得真好。',
+        target_id: 12,
+        created_at: '2026-11-21T08:00:00Z',
       },
-    });
+      {
+        id: 50,
+        type: 7,
+        title: '评论审核通过',
+        content: '您在文章《读书的方法》中的评论已通过审核，现在所有人都可以看到：慢读才有收获。',
+        target_type: 1,
+        target_id: 7,
+        target_key: 'reading-methods',
+        created_at: '2026-11-20T08:00:00Z',
+      },
+    ]);
     const rejected = within((await screen.findByRole('heading', { name: /评论审核未通过/ })).closest('li')!);
     expect(rejected.getByText(/未通过审核，只有您自己看得到：写得真好/)).toBeTruthy();
     expect(rejected.getByRole('link', { name: '查看文档' }).getAttribute('href')).toMatch(
@@ -519,13 +505,7 @@ describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
   });
 
   it('names comment reviews among what the empty centre will tell of', async () => {
-    renderApp('/member/message', {
-      user: member,
-      backend: {
-        'GET /api/v1/message/list': { status: 200, body: { total: 0, unread: 0, message: [] } },
-        'GET /api/v1/message/unread': { status: 200, body: { count: 0 } },
-      },
-    });
+    renderMessageCentre([]);
     await screen.findByText('暂无消息');
     expect(screen.getByText(/评论审核结果和回复/)).toBeTruthy();
   });
@@ -533,52 +513,39 @@ describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
 
 describe('/member/message about comments', { timeout: 20_000 }, () => {
   it('leads a reply to the comments of its document or article, and a review to the top of the document', async () => {
-    renderApp('/member/message', {
-      user: member,
-      backend: {
-        'GET /api/v1/message/list': {
-          status: 200,
-          body: {
-            total: 3,
-            unread: 0,
-            message: [
-              {
-                id: 52,
-                type: 4,
-                title: '评论有了新回复',
-                content: 'admin 在文章《读书笔记》中回复了您：谢谢',
-                target_type: 1,
-                target_id: 7,
-                target_key: 'reading-notes',
-                created_at: '2026-11-22T08:00:00Z',
-                read_at: '2026-11-22T09:00:00Z',
-              },
-              {
-                id: 51,
-                type: 4,
-                title: '评论有了新回复',
-                content: 'admin 在文档《城市图书馆的一天》中回复了您：谢谢支持！',
-                target_type: 0,
-                target_id: 12,
-                created_at: '2026-11-21T08:00:00Z',
-                read_at: '2026-11-21T09:00:00Z',
-              },
-              {
-                id: 50,
-                type: 1,
-                title: '文档审核通过',
-                content: '您上传的文档《季度工作总结》已通过审核，现在所有人都可以阅读。',
-                target_type: 0,
-                target_id: 13,
-                created_at: '2026-11-20T08:00:00Z',
-                read_at: '2026-11-20T09:00:00Z',
-              },
-            ],
-          },
-        },
-        'GET /api/v1/message/unread': { status: 200, body: { count: 0 } },
+    renderMessageCentre([
+      {
+        id: 52,
+        type: 4,
+        title: '评论有了新回复',
+        content: 'admin 在文章《读书笔记》中回复了您：谢谢',
+        target_type: 1,
+        target_id: 7,
+        target_key: 'reading-notes',
+        created_at: '2026-11-22T08:00:00Z',
+        read_at: '2026-11-22T09:00:00Z',
       },
-    });
+      {
+        id: 51,
+        type: 4,
+        title: '评论有了新回复',
+        content: 'admin 在文档《城市图书馆的一天》中回复了您：谢谢支持！',
+        target_type: 0,
+        target_id: 12,
+        created_at: '2026-11-21T08:00:00Z',
+        read_at: '2026-11-21T09:00:00Z',
+      },
+      {
+        id: 50,
+        type: 1,
+        title: '文档审核通过',
+        content: '您上传的文档《季度工作总结》已通过审核，现在所有人都可以阅读。',
+        target_type: 0,
+        target_id: 13,
+        created_at: '2026-11-20T08:00:00Z',
+        read_at: '2026-11-20T09:00:00Z',
+      },
+    ]);
     const item = async (content: RegExp) => within((await screen.findByText(content)).closest('li')!);
     expect((await item(/文章《读书笔记》/)).getByRole('link', { name: '查看文章' }).getAttribute('href')).toBe(
       '/article/detail/reading-notes#comments',
