@@ -248,12 +248,9 @@ describe('admin lists at 1280 px wide', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
 
     for (const path of SCREENS) {
-      // The screen before's table stays until the router has this screen's code and the screen has
-      // rendered, which on a busy machine can come after openInApp's quiet half second: its rows are
-      // not this screen's (and were gone, to this screen's loading state, by the time they were measured).
-      await page.evaluate(() => document.querySelector('.app-resource-table')?.setAttribute('data-screen-before', ''));
       await openInApp(page, path);
-      // Found and measured in one go, in this screen's table once its first rows show.
+      // Found and measured in one go, once the table's first rows show: a row found in one step
+      // may be gone, to a loading table, by the next.
       let layout: Layout = { rows: 0, overflow: 0, covered: [], dates: 0, brokenDates: [] };
       const measure = () =>
         page.evaluate((table): Layout => {
@@ -296,7 +293,7 @@ describe('admin lists at 1280 px wide', () => {
             });
           }
           return { rows: rows.length, overflow: body.scrollWidth - body.clientWidth, covered, dates, brokenDates };
-        }, '.app-resource-table:not([data-screen-before])');
+        }, '.app-resource-table');
       await expect.poll(async () => (layout = await measure()).rows, { message: path }).toBeGreaterThan(0);
       expect(layout.covered, `${path}: cells under the actions`).toEqual([]);
       expect(layout.overflow, `${path}: the table is wider than its panel`).toBeLessThanOrEqual(0);

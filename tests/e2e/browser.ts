@@ -98,9 +98,24 @@ export async function navigateInApp(page: Page, path: string): Promise<void> {
 const QUIET_MS = 500;
 
 /**
- * Opens `path` inside the app (`navigateInApp`) and waits until the screen's requests, its code
- * and its data, are answered: none in flight for half a second, as Playwright's 'networkidle'
- * waits after a load. A screen reached so costs the browser about a third of a page load.
+ * Waits until the screen drawn is the one of the address the browser shows (after a redirect,
+ * the one it went on to): the router keeps the screen before on view until it has the next
+ * one's code, and React draws it later still on a busy machine. RouteChange names the address
+ * whose screen it committed in `data-location`, from the first move on.
+ */
+export async function screenDrawn(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLElement>('[data-location]')].some(
+      (region) => region.dataset.location === window.location.pathname + window.location.search,
+    ),
+  );
+}
+
+/**
+ * Opens `path` inside the app (`navigateInApp`), waits until its screen is drawn (`screenDrawn`),
+ * then until the screen's requests, its data and any code it asks for, are answered: none in
+ * flight for half a second, as Playwright's 'networkidle' waits after a load. A screen reached
+ * so costs the browser about a third of a page load.
  */
 export async function openInApp(page: Page, path: string): Promise<void> {
   // The requests started since the navigation: one of the screen before, answered meanwhile, is not counted.
@@ -118,6 +133,9 @@ export async function openInApp(page: Page, path: string): Promise<void> {
   page.on('requestfailed', ended);
   try {
     await navigateInApp(page, path);
+    await screenDrawn(page);
+    // The half second counts from the screen drawn: the requests it starts come after it.
+    lastChange = Date.now();
     await expect
       .poll(() => (inFlight.size === 0 && Date.now() - lastChange >= QUIET_MS) || [...inFlight].map((r) => r.url()), {
         message: `${path}: requests still in flight`,

@@ -125,6 +125,26 @@ describe('first screen', () => {
   });
 });
 
+describe('moves inside the app', () => {
+  it('openInApp returns with the new screen drawn, not the one before it, when its code runs late', async () => {
+    const page = await open();
+    // The hot list's code, answered at once but holding its screen back for 2 s once it runs: no
+    // request is in flight meanwhile, and the router keeps the home page on view.
+    let held = 0;
+    await page.route(/\/assets\/HotPage-[^/]*\.js$/, async (route) => {
+      held += 1;
+      const response = await route.fetch();
+      const code = await response.text();
+      await route.fulfill({ response, body: `await new Promise((go) => setTimeout(go, 2000));\n${code}` });
+    });
+    await page.goto('/');
+    await appTookOver(page);
+    await openInApp(page, '/hot');
+    expect(held).toBe(1);
+    expect(await page.evaluate(() => document.querySelector('main h1')?.textContent)).toBe('热门文档');
+  });
+});
+
 describe('scroll position', () => {
   /** Scrolls halfway down what the page can scroll now (comments that come later only add to it); the place. */
   const scrollHalfway = (page: Page) =>

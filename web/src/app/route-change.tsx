@@ -47,8 +47,11 @@ export function RouteChange({ title }: { title: string }) {
   const [moved, setMoved] = useState(arrived);
   if (!moved && address !== firstAddress) setMoved(true);
   useFocusOnNewScreen(pathname, key, arrived);
+  // data-location: the address whose screen is drawn, committed with it. Browser tests wait for it
+  // after a move (the screen before stays until the router has the next one's code). Not on the
+  // first screen, so that the gateway's render, which has no such attribute, matches it.
   return (
-    <div role="status" className="app-visually-hidden">
+    <div role="status" className="app-visually-hidden" data-location={moved ? address : undefined}>
       {moved ? title : ''}
     </div>
   );
