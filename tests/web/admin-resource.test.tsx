@@ -556,6 +556,38 @@ describe("an admin form's fields chosen from a list, by keyboard and screen read
   });
 });
 
+describe("an admin form's tree of choices, by keyboard and screen reader", { timeout: 20_000 }, () => {
+  it('focuses the tree from its label and names the box typed in to narrow it after the label', async () => {
+    type ShelfValues = { shelf: number | undefined };
+    const { create: _create, update: _update, form: _form, createdToast: _toast, ...listing } = bookResource;
+    const shelved: ResourceDef<Book, ShelfValues> = {
+      ...listing,
+      form: {
+        fields: [
+          {
+            name: 'shelf',
+            label: '书架',
+            kind: 'tree-select',
+            options: () => [{ value: 1, label: '一楼', children: [{ value: 2, label: '二号书架' }] }],
+          },
+        ],
+        initial: () => ({ shelf: undefined }),
+      },
+      create: () => api.post('/api/v1/book', {}),
+      update: () => api.put('/api/v1/book', {}),
+    };
+    renderScreen(3, undefined, shelved as unknown as ResourceDef<Book, Values>);
+    await screen.findByText('书籍1');
+    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
+    const sheet = within(sheetRoot());
+    const shelf = sheet.getByRole('combobox', { name: '书架' });
+    await userEvent.click(sheet.getByText('书架', { selector: 'label' }));
+    expect(document.activeElement).toBe(shelf);
+    await userEvent.click(shelf);
+    expect(await screen.findByRole('textbox', { name: '书架' })).toBeTruthy();
+  });
+});
+
 describe('an admin form refused by its checks, by keyboard', { timeout: 20_000 }, () => {
   it("takes the keyboard from 创建 to the sheet's first wrong field, past the right ones", async () => {
     renderScreen(3);

@@ -1,4 +1,5 @@
 // The input for one described field, by kind. Used by the resource forms and the config forms.
+import { useEffect, useRef, type ComponentProps } from 'react';
 import { Input, Switch } from '../../ui/semi-extra';
 import { IconClear } from '../../ui/icons';
 import { PasswordInput } from '../../ui/PasswordInput';
@@ -152,18 +153,14 @@ export function FieldInput<Values extends FormValues, Row>(props: FieldInputProp
     }
     case 'tree-select':
       return (
-        <TreeSelect
+        <TreeSelectInput
+          id={id}
           value={value as number | undefined}
           onChange={(next) => onChange(next)}
           treeData={toTreeData(field.options(context))}
-          expandAll
-          filterTreeNode
           placeholder={field.placeholder ?? `请选择${field.label}`}
           disabled={readOnly}
           validateStatus={status}
-          style={{ width: '100%' }}
-          dropdownStyle={{ maxHeight: 360, overflow: 'auto' }}
-          aria-labelledby={`${id}-label`}
           {...aria}
         />
       );
@@ -181,4 +178,28 @@ export function FieldInput<Values extends FormValues, Row>(props: FieldInputProp
     case 'custom':
       return <>{field.render({ id, value, onChange, invalid, describedBy })}</>;
   }
+}
+
+// Semi's TreeSelect takes no `id`: its label's `htmlFor` pointed at nothing. The box it opens with
+// (its combobox) gets the id, and it and the box typed in to narrow the tree (named
+// "Filter TreeSelect item" by Semi) are named by the label.
+function TreeSelectInput({ id, ...props }: ComponentProps<typeof TreeSelect> & { id: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    box.current?.querySelector('[role="combobox"]')?.setAttribute('id', id);
+  }, [id]);
+  const labelledBy = `${id}-label`;
+  return (
+    <div ref={box}>
+      <TreeSelect
+        {...props}
+        expandAll
+        filterTreeNode
+        style={{ width: '100%' }}
+        dropdownStyle={{ maxHeight: 360, overflow: 'auto' }}
+        aria-labelledby={labelledBy}
+        searchRender={(search: ComponentProps<typeof Input>) => <Input {...search} aria-labelledby={labelledBy} />}
+      />
+    </div>
+  );
 }

@@ -34,6 +34,11 @@ export function FormFields<Values extends FormValues, Row>(props: FormFieldsProp
                 id={`${id}-label`}
                 className={`app-field__label${field.required ? ' app-resource-form__label--required' : ''}`}
                 htmlFor={id}
+                // A box that is not a form control (Semi's Select and TreeSelect are a combobox
+                // <div>) does not take the focus from its label's click by itself.
+                onClick={(event) => {
+                  if (!event.currentTarget.control) document.getElementById(id)?.focus();
+                }}
               >
                 {field.label}
               </label>
