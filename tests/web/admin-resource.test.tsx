@@ -373,6 +373,16 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     expect(calls(fetchMock, 'DELETE')[0]?.url.searchParams.getAll('id').sort()).toEqual(['1', '4']);
   });
 
+  it('announces how many rows are selected from a live region in the page before the first is ticked', async () => {
+    renderScreen(5);
+    await screen.findByText('书籍1');
+    const count = within(screen.getByRole('toolbar')).getByRole('status');
+    expect(count.textContent).toBe('');
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择“书籍1”' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '选择“书籍4”' }));
+    expect(count.textContent).toBe('已选择 2 项');
+  });
+
   it('counts the rows to delete with the measure word of the resource', async () => {
     renderScreen(5, undefined, { ...bookResource, counter: '本' });
     await screen.findByText('书籍1');

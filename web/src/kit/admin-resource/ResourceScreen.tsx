@@ -346,8 +346,12 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
             </Button>
           )}
           <span className="app-resource-toolbar__spacer" />
-          {selectable && selected.length > 0 && (
-            <span className="app-resource-toolbar__selection">已选择 {selected.length} 项</span>
+          {/* In the page before anything is selected, so that screen readers announce the count
+              (ticking a row changed only the batch button's text). */}
+          {selectable && (
+            <span className="app-resource-toolbar__selection" role="status">
+              {selected.length > 0 ? `已选择 ${selected.length} 项` : ''}
+            </span>
           )}
           <Button
             theme="borderless"
