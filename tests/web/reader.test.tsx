@@ -1484,6 +1484,21 @@ describe('the reader by keyboard', { timeout: 20_000 }, () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: '举报' }));
   });
 
+  it('closes the 举报 form on Escape pressed on 举报, which keeps the keyboard once it opens the form', async () => {
+    renderApp('/library/7/42', {
+      backend: backend({}, { 'GET /api/v1/favorite': { status: 200, body: {} } }, true),
+      user: member,
+    });
+    const report = await screen.findByRole('button', { name: '举报' });
+    report.focus();
+    await userEvent.keyboard('{Enter}');
+    await screen.findByRole('form', { name: '举报文档' });
+    expect(document.activeElement).toBe(report);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('form', { name: '举报文档' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '举报' }));
+  });
+
   it("takes the keyboard to what the 举报 form's checks refuse, the message tied to it", async () => {
     renderApp('/library/7/42', {
       backend: backend({}, { 'GET /api/v1/favorite': { status: 200, body: {} } }, true),

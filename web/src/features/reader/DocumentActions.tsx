@@ -2,7 +2,7 @@
 // favourite, share its link, report it (docs/product.md §9 reasons). Members only; visitors are
 // offered the login.
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { loginLocation } from '../../../../shared/access';
 import { loginReasonState } from '../auth/login-reason';
@@ -76,20 +76,7 @@ function ReportForm({ id, doc, onDone }: { id: string; doc: Document; onDone: ()
     else report.mutate();
   };
   return (
-    <form
-      ref={ref}
-      id={id}
-      className="app-report"
-      onSubmit={submit}
-      // Escape closes the form as 取消 does (the keyboard back on 举报).
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape') return;
-        event.preventDefault();
-        onDone();
-      }}
-      aria-label="举报文档"
-      noValidate
-    >
+    <form ref={ref} id={id} className="app-report" onSubmit={submit} aria-label="举报文档" noValidate>
       <fieldset className="app-report__reasons" aria-describedby={reasonInvalid ? messageId : undefined}>
         <legend>举报原因</legend>
         {reportReasonOptions.map((option) => (
@@ -149,8 +136,15 @@ export function DocumentActions({ doc, path }: { doc: Document; path: string }) 
     setReporting(false);
     document.getElementById(`${reportId}-opener`)?.focus();
   };
+  // Escape closes the form as 取消 does (the keyboard back on 举报), from the form or from 举报,
+  // which keeps the keyboard once it has opened the form.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !reporting) return;
+    event.preventDefault();
+    closeReport();
+  };
   return (
-    <div className="app-doc-actions">
+    <div className="app-doc-actions" onKeyDown={onKeyDown}>
       <div className="app-doc-actions__buttons">
         {loggedIn ? (
           <>
