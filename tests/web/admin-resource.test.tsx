@@ -521,6 +521,9 @@ describe("the admin lists' filters, by screen reader", { timeout: 20_000 }, () =
       </UiProvider>,
     );
     expect(screen.getByRole('textbox', { name: '上传者' })).toBeTruthy();
+    // The filter's label takes the keyboard to its list, as a text box's does.
+    await userEvent.click(screen.getByText('上架', { selector: 'label' }));
+    expect(document.activeElement).toBe(screen.getByRole('combobox', { name: '上架' }));
     await userEvent.click(screen.getByRole('combobox', { name: '上架' }));
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: '上架' })));
   });

@@ -5,6 +5,7 @@ import { Button } from '../../ui/semi';
 import { Input } from '../../ui/semi-extra';
 import { DatePicker, Select } from '../../ui/semi-admin';
 import { DEFAULT_TIME_ZONE, formatDate } from '../../../../shared/format';
+import { focusLabelledField } from './label-focus';
 import type { FilterDef, FilterValue, FilterValues } from './resource';
 
 // Select option values must be strings or numbers; booleans travel as 'true'/'false'.
@@ -66,7 +67,7 @@ export function FilterBar({
         const id = `${idPrefix}-filter-${filter.name}`;
         return (
           <div key={filter.name} className="app-resource-filters__item">
-            <label id={`${id}-label`} htmlFor={id} className="app-resource-filters__label">
+            <label id={`${id}-label`} htmlFor={id} className="app-resource-filters__label" onClick={focusLabelledField}>
               {filter.label}
             </label>
             {filter.kind === 'custom' ? (

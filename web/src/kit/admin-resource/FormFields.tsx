@@ -1,6 +1,7 @@
 // A described form's fields with their labels, hints and validation messages.
 import '../../ui/form.css';
 import { FieldInput } from './FieldInput';
+import { focusLabelledField } from './label-focus';
 import type { FieldContext, FieldDef, FormValues } from './resource';
 import { fieldReadOnly, fieldShown, type FieldErrors } from './validation';
 
@@ -34,11 +35,7 @@ export function FormFields<Values extends FormValues, Row>(props: FormFieldsProp
                 id={`${id}-label`}
                 className={`app-field__label${field.required ? ' app-resource-form__label--required' : ''}`}
                 htmlFor={id}
-                // A box that is not a form control (Semi's Select and TreeSelect are a combobox
-                // <div>) does not take the focus from its label's click by itself.
-                onClick={(event) => {
-                  if (!event.currentTarget.control) document.getElementById(id)?.focus();
-                }}
+                onClick={focusLabelledField}
               >
                 {field.label}
               </label>
