@@ -2,8 +2,10 @@
 // it, where browsers send `%E5%A1%AB%E5%85%85`). Node's HTTP parser (llhttp) refuses any byte
 // of 0x80 or more in the request target, `insecureHTTPParser` or not: the request never
 // reaches Fastify, whose `clientError` handler would answer an English JSON "Client Error".
-// The gateway answers it first, in Chinese: a short page for a page's address (with the
-// address encoded, as a link), the API's JSON error for /api (docs/decisions/086).
+// The gateway answers it first: a page's address that a browser would have sent encoded is
+// moved there (301, with a short Chinese page linking to it for a client that does not
+// follow), another page's address gets that page as a 400, /api the API's JSON error, in
+// Chinese (docs/decisions/086).
 import type { Duplex } from 'node:stream';
 import { errorBody, MESSAGES } from './errors';
 import { escapeHtml } from './page-html';
@@ -81,11 +83,13 @@ export function answerUnencodedAddress(error: ParseError, socket: Duplex): void 
   const request = unencodedTarget(error);
   if (!request) return;
   const forApi = /^\/api(\/|$)/.test(request.target.toString('latin1'));
-  const body = Buffer.from(
-    forApi ? JSON.stringify(errorBody(400, MESSAGES.unencodedAddress)) : unencodedPage(encodedTarget(request.target)),
-  );
+  const link = forApi ? undefined : encodedTarget(request.target);
+  // A page read (GET, HEAD) moves to its address encoded: what the client meant, and a crawler keeps that one.
+  const moved = link !== undefined && (request.method === 'GET' || request.method === 'HEAD');
+  const body = Buffer.from(forApi ? JSON.stringify(errorBody(400, MESSAGES.unencodedAddress)) : unencodedPage(link));
   const head = [
-    'HTTP/1.1 400 Bad Request',
+    moved ? 'HTTP/1.1 301 Moved Permanently' : 'HTTP/1.1 400 Bad Request',
+    ...(moved ? [`Location: ${link}`] : []),
     `Content-Type: ${forApi ? 'application/json' : 'text/html'}; charset=utf-8`,
     `Content-Length: ${body.length}`,
     'Cache-Control: no-store',

@@ -1,6 +1,6 @@
 // An address with raw UTF-8 in its request line (`curl "http://host/search?wd=填充"`), which
-// Node's parser refuses before Fastify sees a request: a Chinese page for a page's address,
-// linking to the address encoded, and the API's JSON error for /api; other parse errors are
+// Node's parser refuses before Fastify sees a request: a page read moves to its address encoded,
+// anything else gets a Chinese page or, for /api, the API's JSON error; other parse errors are
 // answered by Fastify as before. Sent through a raw socket: every HTTP client encodes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodedTarget } from '../../gateway/client-error';
@@ -29,9 +29,10 @@ const raw = (method: string, target: string, headers = '') =>
   slowRequest(gw.url, `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n`, [], WAIT_MS);
 
 describe('an address with unencoded characters', () => {
-  it('gets a short Chinese page for a page, linking to the address encoded, which is served', async () => {
+  it('moves a page read to its address encoded, which is served, with a Chinese page linking there', async () => {
     const answer = await raw('GET', '/search?wd=填充', 'Accept: text/html\r\n');
-    expect(answer).toMatchObject({ answered: true, status: 400, closed: true });
+    expect(answer).toMatchObject({ answered: true, status: 301, closed: true });
+    expect(answer.headers.location).toBe('/search?wd=%E5%A1%AB%E5%85%85');
     expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
     expect(answer.body).toContain('<title>网址无效</title>');
@@ -51,7 +52,25 @@ describe('an address with unencoded characters', () => {
       error: MESSAGES.unencodedAddress,
     });
     const head = await raw('HEAD', '/文档');
-    expect(head).toMatchObject({ answered: true, status: 400, body: '' });
+    expect(head).toMatchObject({ answered: true, status: 301, body: '' });
+    expect(head.headers.location).toBe('/%E6%96%87%E6%A1%A3');
+  });
+
+  it('gets the Chinese page as a 400 for a page it cannot move: a write, or bytes that are not UTF-8', async () => {
+    const write = await raw('POST', '/search?wd=填充', 'Content-Length: 0\r\n');
+    expect(write).toMatchObject({ answered: true, status: 400, closed: true });
+    expect(write.headers.location).toBeUndefined();
+    expect(write.body).toContain('<title>网址无效</title>');
+    // `GET /` and GBK bytes (你好), in one packet: not UTF-8, no address to move to.
+    const line = Buffer.concat([
+      Buffer.from('GET /'),
+      Buffer.from([0xc4, 0xe3, 0xba, 0xc3]),
+      Buffer.from(' HTTP/1.1\r\nHost: localhost\r\n\r\n'),
+    ]);
+    const gbk = await slowRequest(gw.url, '', [{ afterMs: 0, data: line }], WAIT_MS);
+    expect(gbk).toMatchObject({ answered: true, status: 400 });
+    expect(gbk.body).toContain('<title>网址无效</title>');
+    expect(gbk.body).not.toContain('打开编码后的网址');
   });
 
   it('links only to an address on this site in UTF-8', () => {
