@@ -9,6 +9,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { api, unwrap } from '../../web/src/api/client';
 import { createQueryClient, invalidateAfter } from '../../web/src/api/query-client';
 import { ActionDialog } from '../../web/src/kit/admin-resource/ActionDialog';
+import { dateTimeRender } from '../../web/src/kit/admin-resource/DateTimeInput';
 import { FilterBar } from '../../web/src/kit/admin-resource/FilterBar';
 import type { ResourceDef } from '../../web/src/kit/admin-resource/resource';
 import { ResourceScreen } from '../../web/src/kit/admin-resource/ResourceScreen';
@@ -635,5 +636,42 @@ describe('an admin form refused by its checks, by keyboard', { timeout: 20_000 }
     await userEvent.click(await screen.findByRole('button', { name: '借出' }));
     await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('原因')));
     expect(run).not.toHaveBeenCalled();
+  });
+});
+
+describe("the admin's date pickers, by keyboard", { timeout: 20_000 }, () => {
+  it("takes the keyboard to a filter's date range from its label", async () => {
+    render(
+      <UiProvider>
+        <FilterBar
+          idPrefix="books"
+          filters={[{ kind: 'date-range', name: 'created', label: '上架时间', from: 'createdFrom', to: 'createdTo' }]}
+          applied={{}}
+          onApply={() => {}}
+        />
+      </UiProvider>,
+    );
+    await userEvent.click(screen.getByText('上架时间', { selector: 'label' }));
+    expect(document.activeElement).toBe(screen.getByPlaceholderText('开始日期'));
+  });
+
+  it("takes the keyboard to a form's date and time from its label", async () => {
+    type DatedValues = { shelvedAt: string };
+    const { create: _create, update: _update, form: _form, createdToast: _toast, ...listing } = bookResource;
+    const dated: ResourceDef<Book, DatedValues> = {
+      ...listing,
+      form: {
+        fields: [{ name: 'shelvedAt', label: '上架时间', kind: 'custom', render: dateTimeRender('请选择上架时间') }],
+        initial: () => ({ shelvedAt: '' }),
+      },
+      create: () => api.post('/api/v1/book', {}),
+      update: () => api.put('/api/v1/book', {}),
+    };
+    renderScreen(3, undefined, dated as unknown as ResourceDef<Book, Values>);
+    await screen.findByText('书籍1');
+    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
+    const sheet = within(sheetRoot());
+    await userEvent.click(sheet.getByText('上架时间', { selector: 'label' }));
+    expect(document.activeElement).toBe(sheet.getByPlaceholderText('请选择上架时间'));
   });
 });

@@ -33,7 +33,8 @@ export function DateTimeInput({
     setOpen(false);
   };
   return (
-    <div className={open ? OPEN_POPUP_CLASS : undefined} onKeyDownCapture={onKeyDown}>
+    // Semi's picker takes no id: its wrapper holds the label's, for the label to focus it.
+    <div id={id} className={open ? OPEN_POPUP_CLASS : undefined} onKeyDownCapture={onKeyDown}>
       <DatePicker
         ref={picker}
         onOpenChange={setOpen}

@@ -81,26 +81,29 @@ export function FilterBar({
                 },
               })
             ) : filter.kind === 'date-range' ? (
-              <DatePicker
-                type="dateRange"
-                timeZone={DEFAULT_TIME_ZONE}
-                aria-labelledby={`${id}-label`}
-                value={
-                  draft[filter.from] && draft[filter.to]
-                    ? [new Date(String(draft[filter.from])), new Date(Date.parse(String(draft[filter.to])) - DAY_MS)]
-                    : undefined
-                }
-                onChange={(value) => {
-                  const range = dayRange(value);
-                  const next = { ...draft, [filter.from]: range?.[0], [filter.to]: range?.[1] };
-                  setDraft(next);
-                  onApply(next);
-                }}
-                placeholder={['开始日期', '结束日期']}
-                showClear
-                style={{ width: 260 }}
-                dropdownClassName="app-date-range-popup"
-              />
+              // Semi's picker takes no id: its wrapper holds the label's, for the label to focus it.
+              <div id={id}>
+                <DatePicker
+                  type="dateRange"
+                  timeZone={DEFAULT_TIME_ZONE}
+                  aria-labelledby={`${id}-label`}
+                  value={
+                    draft[filter.from] && draft[filter.to]
+                      ? [new Date(String(draft[filter.from])), new Date(Date.parse(String(draft[filter.to])) - DAY_MS)]
+                      : undefined
+                  }
+                  onChange={(value) => {
+                    const range = dayRange(value);
+                    const next = { ...draft, [filter.from]: range?.[0], [filter.to]: range?.[1] };
+                    setDraft(next);
+                    onApply(next);
+                  }}
+                  placeholder={['开始日期', '结束日期']}
+                  showClear
+                  style={{ width: 260 }}
+                  dropdownClassName="app-date-range-popup"
+                />
+              </div>
             ) : filter.kind === 'keyword' ? (
               <Input
                 id={id}
