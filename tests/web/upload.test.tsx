@@ -703,10 +703,10 @@ describe('a member whose documents are reviewed', () => {
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('待审核')).toBeTruthy();
-    // A state to wait for, not written as the failures are (in red); the conversion runs in review too.
-    expect(within(statuses).getByText('转换中，审核通过后公开').className).toBe('app-upload__note');
     // How far, as for a document converting outside review.
     expect(await within(statuses).findByText('已完成 3 / 12 页')).toBeTruthy();
+    // A state to wait for, not written as the failures are (in red); the conversion runs in review too.
+    expect(within(statuses).getByText('转换中，审核通过后公开').className).toBe('app-upload__note');
     expect(
       (within(statuses).getByRole('progressbar', { name: '复习资料 转换进度' }) as HTMLProgressElement).value,
     ).toBe(3);
@@ -718,6 +718,49 @@ describe('a member whose documents are reviewed', () => {
     expect(within(statuses).getByText('待审核')).toBeTruthy();
     expect(within(statuses).queryByRole('progressbar')).toBeNull();
     expect(within(statuses).getByRole('link', { name: '阅读' }).getAttribute('href')).toBe('/library/7/6');
+  });
+
+  it('says a document in review waits for its conversion while the job is queued, the note as the progress', async () => {
+    fakePolling();
+    let created = false;
+    let started = false;
+    const waiting: Document = {
+      id: 6,
+      title: '排队资料',
+      status: 6,
+      category_id: [7],
+      attachment: { hash: 'd'.repeat(32) },
+    };
+    renderUpload({
+      'POST /api/v1/document': () => {
+        created = true;
+        return { status: 200, body: {} };
+      },
+      'GET /api/v1/document/list': () => ({
+        status: 200,
+        body: { total: 1, document: created ? [waiting] : [] },
+      }),
+      'GET /api/v1/document': () => ({
+        status: 200,
+        body: { ...waiting, convert_progress: started ? { done: 1, total: 8 } : { done: 0, total: 0 } },
+      }),
+    });
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('排队资料.pdf')]);
+    (await uploadOf('排队资料.pdf')).answer(200, { code: 200, data: { id: 14 } });
+    await within(await screen.findByRole('listitem', { name: '排队资料.pdf' })).findByText('已上传，待发布');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
+    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+
+    const statuses = await screen.findByRole('region', { name: '转换状态' });
+    expect(await within(statuses).findByText('等待转换，审核通过后公开')).toBeTruthy();
+    expect(within(statuses).getByText('等待转换').className).toBe('app-upload__percent');
+    expect(within(statuses).queryByText('转换中，审核通过后公开')).toBeNull();
+    // The job starts: both say it converts.
+    started = true;
+    await nextPoll(CONVERSION_POLL.firstMs);
+    expect(await within(statuses).findByText('已完成 1 / 8 页')).toBeTruthy();
+    expect(within(statuses).getByText('转换中，审核通过后公开').className).toBe('app-upload__note');
+    expect(within(statuses).queryByText(/等待转换/)).toBeNull();
   });
 
   it('says when the conversion of a document in review failed, why, and what to do', async () => {
@@ -751,7 +794,7 @@ describe('a member whose documents are reviewed', () => {
     await userEvent.click(screen.getByRole('button', { name: /发布/ }));
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
-    expect(await within(statuses).findByText('转换中，审核通过后公开')).toBeTruthy();
+    expect(await within(statuses).findByText('等待转换，审核通过后公开')).toBeTruthy();
     // Still converting in review: the list is asked again until the conversion ends.
     failed = true;
     await nextPoll(CONVERSION_POLL.firstMs);

@@ -221,7 +221,8 @@ function UploadRow({
 
 /**
  * A published document on its way through the converter (in review too): 等待转换 while queued,
- * then the pages done of all (the owner's GetDocument says so, asked again until it ends).
+ * then the pages done of all (the owner's GetDocument says so, asked again until it ends). In
+ * review, the note says the same state as the progress: 等待转换 or 转换中, then public after review.
  */
 function ConversionProgress({ doc }: { doc: Document }) {
   const polled = useQuery(documentProgressQuery(doc.id ?? 0)).data ?? doc;
@@ -237,6 +238,9 @@ function ConversionProgress({ doc }: { doc: Document }) {
         aria-label={`${doc.title} 转换进度`}
       />
       <span className="app-upload__percent">{converting ? `已完成 ${done} / ${total} 页` : '等待转换'}</span>
+      {awaitsReviewConversion(doc) && (
+        <span className="app-upload__note">{converting ? '转换中，审核通过后公开' : '等待转换，审核通过后公开'}</span>
+      )}
     </>
   );
 }
@@ -287,11 +291,8 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                     <Link to="/member/document">前往我的文档</Link>
                   </span>
                 ) : (
-                  doc.status === DocumentStatus.PendingReview && (
-                    <span className="app-upload__note">
-                      {awaitsReviewConversion(doc) ? '转换中，审核通过后公开' : '审核通过后公开'}
-                    </span>
-                  )
+                  doc.status === DocumentStatus.PendingReview &&
+                  !awaitsReviewConversion(doc) && <span className="app-upload__note">审核通过后公开</span>
                 )}
                 {readable(doc) && path && <Link to={path}>阅读</Link>}
               </li>
