@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { TYPING_PAUSE_MS } from '../../web/src/features/reader/FindInDocument';
+import { SETTLE_MS } from '../../web/src/features/reader/resume-reading';
 import { NEAR_MARGIN } from '../../web/src/features/reader/use-lazy-pages';
 import { clearSession, session } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
@@ -1184,6 +1185,23 @@ describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }
     await userEvent.keyboard('{Enter}');
     expect(screen.queryByRole('button', { name: '不用了' })).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('region', { name: '文档阅读器' }));
+  });
+
+  it('keeps no page a link to the comments scrolled to, only those the reader then moves to', async () => {
+    const { fetchMock } = renderApp('/library/7/42#comments', { backend: backend({}, kept(), true), user: member });
+    await waitFor(() => expect(readingWrites(fetchMock)).toEqual([{ document_id: 42, page: 1 }]));
+    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+    expect(await screen.findByRole('region', { name: /评论/ })).toBeTruthy();
+    // The link's scroll to the comments brings the last page into view: not a page read.
+    currentObserver()?.fire([8]);
+    expect(screen.getByText('当前第 8 页，共 8 页')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS * 2));
+    expect(readingWrites(fetchMock)).toHaveLength(1);
+    // The reader scrolls back up on their own: the page they stay on is kept.
+    fireEvent.wheel(window);
+    currentObserver()?.fire([7]);
+    await waitFor(() => expect(readingWrites(fetchMock)).toHaveLength(2), { timeout: 5_000 });
+    expect(readingWrites(fetchMock).map((write) => write.page)).toEqual([1, 7]);
   });
 
   it("keeps nothing of a visitor's opening on the server", async () => {

@@ -6,12 +6,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReadingPosition } from '../../../../shared/types/document';
 import { api, unwrap } from '../../api/client';
+import { useHashAnchorHolding } from '../../kit/visibility/use-hash-anchor';
 import { invalidateAfter } from '../../api/query-client';
 import { documentKeys } from '../document/api';
 import { readingHistoryKeys } from '../reading-history/api';
 
 /** How long the reader stays on a page before it is kept as the place to resume. */
-const SETTLE_MS = 800;
+export const SETTLE_MS = 800;
 
 const storageKey = (documentId: number) => `moredoc:reading:${documentId}`;
 
@@ -47,8 +48,15 @@ export function useResumeReading(
   const [dismissed, setDismissed] = useState(false);
   const [first] = useState(current);
   const [moved, setMoved] = useState(false);
+  // A link to the comments scrolls the page to them (the last pages): not a page read. The page
+  // it left the reader at is kept only once they have moved from it on their own.
+  const anchoring = useHashAnchorHolding();
+  const [anchoredAt, setAnchoredAt] = useState<number | null>(null);
+  if (anchoring && anchoredAt !== current) setAnchoredAt(current);
+  if (!anchoring && anchoredAt !== null && current !== anchoredAt) setAnchoredAt(null);
+  const reading = !anchoring && anchoredAt === null;
   // Once the reader has left the page they opened at, every page they settle on is kept.
-  if (!moved && current !== first) setMoved(true);
+  if (!moved && reading && current !== first) setMoved(true);
 
   const keep = useCallback(
     (page: number) =>
@@ -71,7 +79,7 @@ export function useResumeReading(
   }, [known, moved, keep, remote.data, first]);
 
   useEffect(() => {
-    if (!moved) return undefined;
+    if (!moved || !reading) return undefined;
     const timer = setTimeout(() => {
       if (member) keep(current);
       else {
@@ -83,7 +91,7 @@ export function useResumeReading(
       }
     }, SETTLE_MS);
     return () => clearTimeout(timer);
-  }, [current, documentId, member, moved, keep]);
+  }, [current, documentId, member, moved, reading, keep]);
 
   const page = member ? (remote.data?.page ?? 0) : local;
   const offer = !dismissed && !moved && page > 1 ? page : null;

@@ -3,11 +3,19 @@
 // page images of another shape, an article's pictures, what loads beside) and pushes it out of
 // sight. Here it is kept at the window's top (under the sticky header: the page's
 // scroll-padding) while the layout above it changes, until the reader moves on their own.
-import { useEffect } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { useLocation, useNavigationType, type Location, type NavigationType } from 'react-router-dom';
 
 /** What the reader does to scroll or act by themself: each ends the following. */
 const OWN_MOVES = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+
+/** How many anchors hold their target in view now, and who to tell when that changes. */
+let holding = 0;
+const holdListeners = new Set<() => void>();
+function setHolding(change: 1 | -1) {
+  holding += change;
+  for (const listener of holdListeners) listener();
+}
 
 /** The first address a hash anchor was asked about in this page load. */
 let firstLocation: Location | undefined;
@@ -32,8 +40,16 @@ function followsHash(location: Location, navigation: NavigationType): boolean {
 function keepInView(id: string): () => void {
   const target = () => document.getElementById(id);
   const align = () => target()?.scrollIntoView({ block: 'start' });
+  let held = true;
+  setHolding(1);
+  const release = () => {
+    if (held) setHolding(-1);
+    held = false;
+    for (const move of OWN_MOVES) window.removeEventListener(move, release, true);
+  };
+  for (const move of OWN_MOVES) window.addEventListener(move, release, { capture: true, passive: true });
   // Without the observers (a very old browser), the router's one scroll to it is all.
-  if (typeof ResizeObserver === 'undefined') return () => undefined;
+  if (typeof ResizeObserver === 'undefined') return release;
   const sizes = new ResizeObserver(align);
   const insertions = new MutationObserver(() => {
     watchBefore();
@@ -54,6 +70,7 @@ function keepInView(id: string): () => void {
   const stop = () => {
     sizes.disconnect();
     insertions.disconnect();
+    release();
     for (const move of OWN_MOVES) window.removeEventListener(move, stop, true);
   };
   for (const move of OWN_MOVES) window.addEventListener(move, stop, { capture: true, passive: true });
@@ -72,4 +89,19 @@ export function useHashAnchor(id: string): void {
   // Decided once per address and kept through a replace of it (the reader's canonical address keeps the hash).
   const follow = location.hash === `#${id}` && followsHash(location, navigation);
   useEffect(() => (follow ? keepInView(id) : undefined), [follow, id]);
+}
+
+/**
+ * Whether a hash anchor holds its target in view now (a link to the comments, until the reader
+ * moves on their own): where the page is then scrolled to is the link's doing, not the reader's.
+ */
+export function useHashAnchorHolding(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      holdListeners.add(listener);
+      return () => holdListeners.delete(listener);
+    },
+    () => holding > 0,
+    () => false,
+  );
 }
