@@ -11,7 +11,7 @@ import { createQueryClient, invalidateAfter } from '../../web/src/api/query-clie
 import { ActionDialog } from '../../web/src/kit/admin-resource/ActionDialog';
 import { dateTimeRender } from '../../web/src/kit/admin-resource/DateTimeInput';
 import { FilterBar } from '../../web/src/kit/admin-resource/FilterBar';
-import type { ResourceDef } from '../../web/src/kit/admin-resource/resource';
+import type { FormValues, ResourceDef } from '../../web/src/kit/admin-resource/resource';
 import { ResourceScreen } from '../../web/src/kit/admin-resource/ResourceScreen';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { Select } from '../../web/src/ui/semi-admin';
@@ -530,35 +530,40 @@ describe("the admin lists' filters, by screen reader", { timeout: 20_000 }, () =
   });
 });
 
+/** The book list with `form` in place of the book's own, its 新建图书 sheet open: the sheet. */
+async function openNewBookSheet<V extends FormValues>(form: ResourceDef<Book, V>['form']) {
+  const { create: _create, update: _update, form: _form, createdToast: _toast, ...listing } = bookResource;
+  const resource: ResourceDef<Book, V> = {
+    ...listing,
+    form,
+    create: () => api.post('/api/v1/book', {}),
+    update: () => api.put('/api/v1/book', {}),
+  };
+  renderScreen(3, undefined, resource as unknown as ResourceDef<Book, Values>);
+  await screen.findByText('书籍1');
+  await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
+  return within(sheetRoot());
+}
+
 describe("an admin form's fields chosen from a list, by keyboard and screen reader", { timeout: 20_000 }, () => {
   it('marks a required Select and user picker left empty as invalid, tied to their messages', async () => {
     type ShelfValues = { shelf: number | undefined; users: number[] };
-    const { create: _create, update: _update, form: _form, createdToast: _toast, ...listing } = bookResource;
-    const shelved: ResourceDef<Book, ShelfValues> = {
-      ...listing,
-      form: {
-        fields: [
-          {
-            name: 'shelf',
-            label: '书架',
-            kind: 'select',
-            required: true,
-            options: [
-              { value: 1, label: '一号书架' },
-              { value: 2, label: '二号书架' },
-            ],
-          },
-          usersField<ShelfValues>('可借阅的读者'),
-        ],
-        initial: () => ({ shelf: undefined, users: [] }),
-      },
-      create: () => api.post('/api/v1/book', {}),
-      update: () => api.put('/api/v1/book', {}),
-    };
-    renderScreen(3, undefined, shelved as unknown as ResourceDef<Book, Values>);
-    await screen.findByText('书籍1');
-    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
-    const sheet = within(sheetRoot());
+    const sheet = await openNewBookSheet<ShelfValues>({
+      fields: [
+        {
+          name: 'shelf',
+          label: '书架',
+          kind: 'select',
+          required: true,
+          options: [
+            { value: 1, label: '一号书架' },
+            { value: 2, label: '二号书架' },
+          ],
+        },
+        usersField<ShelfValues>('可借阅的读者'),
+      ],
+      initial: () => ({ shelf: undefined, users: [] }),
+    });
     await userEvent.click(sheet.getByRole('button', { name: '创建' }));
     const shelf = sheet.getByRole('combobox', { name: '书架' });
     expect(shelf.getAttribute('aria-invalid')).toBe('true');
@@ -573,27 +578,17 @@ describe("an admin form's fields chosen from a list, by keyboard and screen read
 describe("an admin form's tree of choices, by keyboard and screen reader", { timeout: 20_000 }, () => {
   it('focuses the tree from its label and names the box typed in to narrow it after the label', async () => {
     type ShelfValues = { shelf: number | undefined };
-    const { create: _create, update: _update, form: _form, createdToast: _toast, ...listing } = bookResource;
-    const shelved: ResourceDef<Book, ShelfValues> = {
-      ...listing,
-      form: {
-        fields: [
-          {
-            name: 'shelf',
-            label: '书架',
-            kind: 'tree-select',
-            options: () => [{ value: 1, label: '一楼', children: [{ value: 2, label: '二号书架' }] }],
-          },
-        ],
-        initial: () => ({ shelf: undefined }),
-      },
-      create: () => api.post('/api/v1/book', {}),
-      update: () => api.put('/api/v1/book', {}),
-    };
-    renderScreen(3, undefined, shelved as unknown as ResourceDef<Book, Values>);
-    await screen.findByText('书籍1');
-    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
-    const sheet = within(sheetRoot());
+    const sheet = await openNewBookSheet<ShelfValues>({
+      fields: [
+        {
+          name: 'shelf',
+          label: '书架',
+          kind: 'tree-select',
+          options: () => [{ value: 1, label: '一楼', children: [{ value: 2, label: '二号书架' }] }],
+        },
+      ],
+      initial: () => ({ shelf: undefined }),
+    });
     const shelf = sheet.getByRole('combobox', { name: '书架' });
     await userEvent.click(sheet.getByText('书架', { selector: 'label' }));
     expect(document.activeElement).toBe(shelf);
@@ -657,20 +652,10 @@ describe("the admin's date pickers, by keyboard", { timeout: 20_000 }, () => {
 
   it("takes the keyboard to a form's date and time from its label", async () => {
     type DatedValues = { shelvedAt: string };
-    const { create: _create, update: _update, form: _form, createdToast: _toast, ...listing } = bookResource;
-    const dated: ResourceDef<Book, DatedValues> = {
-      ...listing,
-      form: {
-        fields: [{ name: 'shelvedAt', label: '上架时间', kind: 'custom', render: dateTimeRender('请选择上架时间') }],
-        initial: () => ({ shelvedAt: '' }),
-      },
-      create: () => api.post('/api/v1/book', {}),
-      update: () => api.put('/api/v1/book', {}),
-    };
-    renderScreen(3, undefined, dated as unknown as ResourceDef<Book, Values>);
-    await screen.findByText('书籍1');
-    await userEvent.click(screen.getByRole('button', { name: /新建图书/ }));
-    const sheet = within(sheetRoot());
+    const sheet = await openNewBookSheet<DatedValues>({
+      fields: [{ name: 'shelvedAt', label: '上架时间', kind: 'custom', render: dateTimeRender('请选择上架时间') }],
+      initial: () => ({ shelvedAt: '' }),
+    });
     await userEvent.click(sheet.getByText('上架时间', { selector: 'label' }));
     expect(document.activeElement).toBe(sheet.getByPlaceholderText('请选择上架时间'));
   });

@@ -92,6 +92,15 @@ function renderUpload(backend: Backend, system: NonNullable<typeof settings.syst
   return view;
 }
 
+/** Uploads `name` (the server answers upload `id`), files it under category 7 and presses 发布. */
+async function publishOne(name: string, id: number) {
+  await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file(name)]);
+  (await uploadOf(name)).answer(200, { code: 200, data: { id } });
+  await within(await screen.findByRole('listitem', { name })).findByText('已上传，待发布');
+  await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
+  await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+}
+
 describe('member upload', { timeout: 20_000 }, () => {
   it('says why a member may not upload', async () => {
     renderApp('/upload', {
@@ -579,11 +588,7 @@ describe('转换状态 unread', { timeout: 20_000 }, () => {
             };
       },
     });
-    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('讲义.pdf')]);
-    (await uploadOf('讲义.pdf')).answer(200, { code: 200, data: { id: 15 } });
-    await within(await screen.findByRole('listitem', { name: '讲义.pdf' })).findByText('已上传，待发布');
-    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
-    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+    await publishOne('讲义.pdf', 15);
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect((await within(statuses).findByRole('alert')).textContent).toContain('服务器内部错误');
@@ -695,11 +700,7 @@ describe('a member whose documents are reviewed', () => {
         body: { ...waiting, pages, ...(pages ? {} : { convert_progress: { done: 3, total: 12 } }) },
       }),
     });
-    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('复习资料.pdf')]);
-    (await uploadOf('复习资料.pdf')).answer(200, { code: 200, data: { id: 12 } });
-    await within(await screen.findByRole('listitem', { name: '复习资料.pdf' })).findByText('已上传，待发布');
-    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
-    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+    await publishOne('复习资料.pdf', 12);
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('待审核')).toBeTruthy();
@@ -745,11 +746,7 @@ describe('a member whose documents are reviewed', () => {
         body: { ...waiting, convert_progress: started ? { done: 1, total: 8 } : { done: 0, total: 0 } },
       }),
     });
-    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('排队资料.pdf')]);
-    (await uploadOf('排队资料.pdf')).answer(200, { code: 200, data: { id: 14 } });
-    await within(await screen.findByRole('listitem', { name: '排队资料.pdf' })).findByText('已上传，待发布');
-    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
-    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+    await publishOne('排队资料.pdf', 14);
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('等待转换，审核通过后公开')).toBeTruthy();
@@ -787,11 +784,7 @@ describe('a member whose documents are reviewed', () => {
         },
       }),
     });
-    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('加密资料.pdf')]);
-    (await uploadOf('加密资料.pdf')).answer(200, { code: 200, data: { id: 13 } });
-    await within(await screen.findByRole('listitem', { name: '加密资料.pdf' })).findByText('已上传，待发布');
-    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
-    await userEvent.click(screen.getByRole('button', { name: /发布/ }));
+    await publishOne('加密资料.pdf', 13);
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('等待转换，审核通过后公开')).toBeTruthy();
