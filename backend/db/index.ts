@@ -42,6 +42,7 @@ import * as m036 from './migrations/036_document_user_order';
 import * as m037 from './migrations/037_download_reason';
 import * as m038 from './migrations/038_document_text_bigrams';
 import * as m039 from './migrations/039_comment_told';
+import * as m040 from './migrations/040_message_comment';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '037_download_reason': m037,
   '038_document_text_bigrams': m038,
   '039_comment_told': m039,
+  '040_message_comment': m040,
 };
 
 export type Database = Kysely<DB>;

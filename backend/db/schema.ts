@@ -634,7 +634,10 @@ export interface InitialPasswordTable {
   created_at: Timestamp;
 }
 
-/** type: shared/types/message.ts MessageType; target_type 0 document, 1 article (migration 023). */
+/**
+ * type: shared/types/message.ts MessageType; target_type 0 document, 1 article (migration 023); comment_id the
+ * comment a message about one names (migration 040), else 0.
+ */
 export interface MessageTable {
   id: Id;
   user_id: number;
@@ -644,6 +647,7 @@ export interface MessageTable {
   target_type: Generated<number>;
   target_id: Generated<number>;
   target_key: Generated<string>;
+  comment_id: Generated<number>;
   read_at: Timestamp | null;
   created_at: Timestamp;
 }

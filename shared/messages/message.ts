@@ -10,6 +10,7 @@ export const Message = message('Message', {
   target_type: 'int32',
   target_id: 'int64',
   target_key: 'string',
+  comment_id: 'int64',
   read_at: 'time',
   created_at: 'time',
 });

@@ -23,6 +23,8 @@ export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 /**
  * `target_type`: 0 a document, 1 an article (TargetType); `target_id` 0 for an order's messages (types 5, 6).
  * `target_key`: An article's identifier, for its link.
+ * `comment_id`: The comment a message about one leads to (types 4, 7, 8: the reply, the comment reviewed); absent in
+ * the others and in those written before it was kept.
  * `read_at`: Absent while unread.
  */
 export type Message = Wire<typeof messageMessages.Message>;

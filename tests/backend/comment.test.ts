@@ -427,6 +427,29 @@ describe('telling the authors of a review (decision 077)', () => {
     ]);
   });
 
+  it('names the comment each message is about: the one reviewed, the reply that answers (migration 040)', async () => {
+    const [judy, karl] = [await registerMember(backend.url), await registerMember(backend.url)];
+    const top = (await onArticle(judy, { content: '读书要有计划。' })).body;
+    const other = (await onArticle(judy, { content: '每天读一点。' })).body;
+    await check([top.id, other.id], 1);
+    const reply = (await onArticle(karl, { content: '计划要能坚持。', parent_id: top.id })).body;
+    await update(reply.id, '计划要能坚持。', 2);
+    await check([reply.id], 1);
+    // The admin's reply is approved at once: its notice is written as it is created.
+    const answer = (await onArticle(adminUser, { content: '说得对。', parent_id: other.id })).body;
+    const about = (messages: { type: number; comment_id?: number }[]) => messages.map((m) => [m.type, m.comment_id]);
+    expect(about(await told(judy))).toEqual([
+      [7, top.id],
+      [7, other.id],
+      [4, reply.id],
+      [4, answer.id],
+    ]);
+    expect(about(await told(karl))).toEqual([
+      [8, reply.id],
+      [7, reply.id],
+    ]);
+  });
+
   it('tells nobody of an admin’s review of their own comment, of comments approved at once, nor a deleted member', async () => {
     const before = (await told(adminUser)).length;
     const own = (await onArticle(adminUser, { content: '欢迎大家分享读书方法。' })).body;

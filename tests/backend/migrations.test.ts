@@ -261,4 +261,34 @@ describe('migrations', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+  it('keep the messages written before 040 about no comment in particular (comment_id 0)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrations-'));
+    try {
+      const first = await openDatabase(dataDir);
+      await first.db.destroy();
+      // The message table as it was before 040, holding a reply's notice.
+      const raw = new SQLite(path.join(dataDir, 'moredoc.db'));
+      raw.exec(
+        "ALTER TABLE message DROP COLUMN comment_id; DELETE FROM kysely_migration WHERE name = '040_message_comment'",
+      );
+      // No member is seeded by opening the database alone: the message's user is left unchecked.
+      raw.pragma('foreign_keys = OFF');
+      const id = Number(
+        raw
+          .prepare(
+            "INSERT INTO message (user_id, type, title, target_id, created_at) VALUES (1, 4, '评论有了新回复', 3, ?)",
+          )
+          .run(new Date().toISOString()).lastInsertRowid,
+      );
+      raw.close();
+
+      const second = await openDatabase(dataDir);
+      expect(await second.db.selectFrom('message').select(['id', 'comment_id']).execute()).toEqual([
+        { id, comment_id: 0 },
+      ]);
+      await second.db.destroy();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -171,7 +171,7 @@ async function tellAnswered(
     // 回复 @<their name>： says again what the message says: the excerpt starts after it.
     const prefix = replyPrefix(names.get(answered.user_id) ?? '');
     const text = reply.content.startsWith(prefix) ? reply.content.slice(prefix.length) : reply.content;
-    messages.push(commentAnswered(answered.user_id, names.get(reply.user_id) ?? '', about, text));
+    messages.push(commentAnswered(answered.user_id, names.get(reply.user_id) ?? '', about, reply, text));
   }
   await tell(db, messages);
 }

@@ -81,26 +81,33 @@ function excerptOf(text: string): string {
 const targetName = (target: CommentTargetRef) =>
   `${target.type === TargetType.Article ? '文章' : '文档'}《${target.title}》`;
 
-/** `to` answered by `by` on `target`, with the reply's start. */
-export function commentAnswered(to: number, by: string, target: CommentTargetRef, reply: string): NewMessage {
+/** `to` answered by `by` on `target` with `reply` (`text`: its start); the message leads to the reply. */
+export function commentAnswered(
+  to: number,
+  by: string,
+  target: CommentTargetRef,
+  reply: { id: number },
+  text: string,
+): NewMessage {
   return {
     user_id: to,
     type: MessageType.CommentReply,
     title: '评论有了新回复',
-    content: `${by} 在${targetName(target)}中回复了您：${excerptOf(reply)}`,
+    content: `${by} 在${targetName(target)}中回复了您：${excerptOf(text)}`,
     target_type: target.type,
     target_id: target.id,
     target_key: target.key,
+    comment_id: reply.id,
   };
 }
 
-/** An admin approved or rejected `comment` (a reply too) of its author on `target`, with its start. */
+/** An admin approved or rejected `comment` (a reply too) of its author on `target`, with its start; leads to it. */
 export function commentReviewed(
-  comment: { user_id: number; content: string },
+  comment: { id: number; user_id: number; content: string },
   target: CommentTargetRef,
   approved: boolean,
 ): NewMessage {
-  const about = { target_type: target.type, target_id: target.id, target_key: target.key };
+  const about = { target_type: target.type, target_id: target.id, target_key: target.key, comment_id: comment.id };
   return approved
     ? {
         user_id: comment.user_id,

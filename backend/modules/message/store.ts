@@ -15,6 +15,7 @@ const COLUMNS = [
   'target_type',
   'target_id',
   'target_key',
+  'comment_id',
   'read_at',
   'created_at',
 ] as const;
