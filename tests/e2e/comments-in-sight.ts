@@ -34,3 +34,15 @@ export const commentsOffset = (page: Page) =>
 /** Once the layout's observers have answered the last change (two frames). */
 export const settled = (page: Page) =>
   page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
+/**
+ * Whether the comment `id` (a link's `#comment-<id>`) is in sight, under the sticky header, and marked.
+ */
+export const commentInSight = (page: Page, id: number) =>
+  page.evaluate((id) => {
+    const comment = document.getElementById(`comment-${id}`);
+    const box = comment?.getBoundingClientRect();
+    if (!comment || !box || box.bottom > window.innerHeight) return false;
+    const seen = comment.contains(document.elementFromPoint(box.left + 4, box.top + Math.min(10, box.height / 2)));
+    return seen && comment.classList.contains('app-comment--marked');
+  }, id);

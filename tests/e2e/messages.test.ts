@@ -8,7 +8,7 @@ import { api, login, registerMember, type Member } from '../helpers/backend';
 import { createDocument, waitForStatus } from '../helpers/document-api';
 import { textPdf } from '../helpers/documents';
 import { useSiteInBrowser, setTokenCookie } from './browser';
-import { commentsInSight, commentsOffset, holdUntilReleased, settled } from './comments-in-sight';
+import { commentInSight, commentsInSight, commentsOffset, holdUntilReleased, settled } from './comments-in-sight';
 
 const site = useSiteInBrowser({ env: () => ({ CONFIG_SECURITY_COMMENT_INTERVAL: '0' }) });
 
@@ -35,8 +35,8 @@ async function rejectedDocument(member: Member, title: string): Promise<number> 
   return doc.id;
 }
 
-/** `by` answers `author`'s approved comment on the document or article (`type` 0 or 1) `targetId`. */
-async function answeredComment(author: Member, by: string, type: number, targetId: number): Promise<void> {
+/** `by` answers `author`'s approved comment on the document or article (`type` 0 or 1) `targetId`: the reply's id. */
+async function answeredComment(author: Member, by: string, type: number, targetId: number): Promise<number> {
   const comment = await api(site.backendUrl, 'POST', '/api/v1/comment', {
     token: author.token,
     body: { type, document_id: targetId, content: '写得真好，收藏了。' },
@@ -45,10 +45,11 @@ async function answeredComment(author: Member, by: string, type: number, targetI
     token: by,
     body: { id: [comment.body.id], status: 1 },
   });
-  await api(site.backendUrl, 'POST', '/api/v1/comment', {
+  const reply = await api(site.backendUrl, 'POST', '/api/v1/comment', {
     token: by,
     body: { type, document_id: targetId, content: '谢谢支持！', parent_id: comment.body.id },
   });
+  return reply.body.id;
 }
 
 describe('the 消息 centre', () => {
@@ -110,7 +111,7 @@ describe('the 消息 centre', () => {
     await page.getByRole('link', { name: '消息，1 条未读' }).waitFor();
   });
 
-  it('leads a reply to the comments, kept in sight while the page images above them come, at 1280 and 390 px', async () => {
+  it('leads a reply to itself, kept in sight while the page images above the comments come, at 1280 and 390 px', async () => {
     const author = await registerMember(site.backendUrl);
     const admin = await login(site.backendUrl, 'admin', site.adminPassword);
     // A landscape first page, whose shape every page's box takes until its own image has come:
@@ -123,15 +124,15 @@ describe('the 消息 centre', () => {
       `${title}.pdf`,
     );
     await waitForStatus(site.backendUrl, admin, doc.id, [2]);
-    await answeredComment(author, admin, 0, doc.id);
+    const reply = await answeredComment(author, admin, 0, doc.id);
 
     for (const width of [1280, 390]) {
       const page = await memberPage(author, width);
       const release = await holdUntilReleased(page, '**/view/page/**');
       await page.goto('/member/message');
       await page.getByRole('link', { name: '查看文档' }).first().click();
-      await page.waitForURL((url) => url.pathname.endsWith(`/${doc.id}`) && url.hash === '#comments');
-      await expect.poll(() => commentsInSight(page)).toBe(true);
+      await page.waitForURL((url) => url.pathname.endsWith(`/${doc.id}`) && url.hash === `#comment-${reply}`);
+      await expect.poll(() => commentInSight(page, reply)).toBe(true);
       const before = await commentsOffset(page);
       await release();
       // The pages near the comments have their images, in boxes of their own (portrait) shape.
@@ -143,8 +144,7 @@ describe('the 消息 centre', () => {
       });
       await settled(page);
       expect(await commentsOffset(page)).toBeGreaterThan(before + 200);
-      expect(await commentsInSight(page)).toBe(true);
-      await page.getByText('谢谢支持！').waitFor();
+      expect(await commentInSight(page, reply)).toBe(true);
     }
 
     // Scrolled away by the reader before the images come: they stay where they went.
@@ -152,11 +152,12 @@ describe('the 消息 centre', () => {
     const release = await holdUntilReleased(page, '**/view/page/**');
     await page.goto('/member/message');
     await page.getByRole('link', { name: '查看文档' }).first().click();
-    await expect.poll(() => commentsInSight(page)).toBe(true);
+    await expect.poll(() => commentInSight(page, reply)).toBe(true);
     const atComments = await page.evaluate(() => window.scrollY);
     await page.mouse.move(640, 450);
-    await page.mouse.wheel(0, -1500);
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(atComments - 1000);
+    // Far up the pages: the link holds the reply, below the comments' heading (the form and the comment before it).
+    await page.mouse.wheel(0, -2500);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(atComments - 2000);
     await release();
     await page.locator('figure[data-page="8"] img').waitFor();
     await page.waitForFunction(() => document.querySelector<HTMLImageElement>('figure[data-page="8"] img')?.complete);
@@ -170,6 +171,70 @@ describe('the 消息 centre', () => {
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
     await settled(page);
     expect(await commentsInSight(page)).toBe(false);
+  }, 120_000);
+
+  it('opens a document at the comment a review names, past the first 20 threads, at 1280 and 390 px', async () => {
+    const author = await registerMember(site.backendUrl);
+    const admin = await login(site.backendUrl, 'admin', site.adminPassword);
+    const doc = await createDocument(site.backendUrl, admin, textPdf(3), '读者留言很多的讲义.pdf');
+    await waitForStatus(site.backendUrl, admin, doc.id, [2]);
+    const comment = (token: string, content: string) =>
+      api(site.backendUrl, 'POST', '/api/v1/comment', { token, body: { type: 0, document_id: doc.id, content } });
+    const mine = (await comment(author.token, '第三页的图表很清楚。')).body;
+    // 25 newer threads: the member's comment is in the second step of the list.
+    for (let i = 1; i <= 25; i++) await comment(admin, `第 ${i} 条留言`);
+    await api(site.backendUrl, 'POST', '/api/v1/comment/check', { token: admin, body: { id: [mine.id], status: 1 } });
+
+    for (const width of [1280, 390]) {
+      const page = await memberPage(author, width);
+      await page.goto('/member/message');
+      await page.getByText(/您在文档《读者留言很多的讲义》中的评论已通过审核/).waitFor();
+      await page.getByRole('link', { name: '查看文档' }).first().click();
+      await page.waitForURL((url) => url.pathname.endsWith(`/${doc.id}`) && url.hash === `#comment-${mine.id}`);
+      await expect.poll(() => commentInSight(page, mine.id)).toBe(true);
+      // The second step of 20 threads opened for it (the first shows 20): the 26 threads, the member's last.
+      expect(await page.locator('.app-comments__thread').count()).toBe(26);
+    }
+  }, 120_000);
+
+  it('opens an article at the reply a message names, and at the comments once it is deleted, at 1280 and 390 px', async () => {
+    const author = await registerMember(site.backendUrl);
+    const admin = await login(site.backendUrl, 'admin', site.adminPassword);
+    const created = await api(site.backendUrl, 'POST', '/api/v1/article', {
+      token: admin,
+      body: { title: '湖边散步的好处', content: `<p>${'每天傍晚在湖边走一走。'.repeat(200)}</p>` },
+    });
+    expect(created.status, created.text).toBe(200);
+    const articleId = created.body.id as number;
+    const comment = (token: string, content: string, parent_id?: number) =>
+      api(site.backendUrl, 'POST', '/api/v1/comment', {
+        token,
+        body: { type: 1, document_id: articleId, content, ...(parent_id ? { parent_id } : {}) },
+      });
+    const top = (await comment(author.token, '散步让人放松。')).body;
+    await api(site.backendUrl, 'POST', '/api/v1/comment/check', { token: admin, body: { id: [top.id], status: 1 } });
+    const reply = (await comment(admin, '坚持下来更有收获。', top.id)).body;
+    const openReply = async (width: number) => {
+      const page = await memberPage(author, width);
+      await page.goto('/member/message');
+      await page.getByText(/中回复了您：坚持下来更有收获。/).waitFor();
+      await page.getByRole('link', { name: '查看文章' }).first().click();
+      await page.waitForURL((url) => url.pathname.startsWith('/article/') && url.hash === `#comment-${reply.id}`);
+      return page;
+    };
+
+    for (const width of [1280, 390]) {
+      const page = await openReply(width);
+      await expect.poll(() => commentInSight(page, reply.id)).toBe(true);
+    }
+
+    await api(site.backendUrl, 'DELETE', '/api/v1/comment', { token: admin, query: { id: reply.id } });
+    for (const width of [1280, 390]) {
+      const page = await openReply(width);
+      await page.getByText('散步让人放松。').waitFor();
+      await expect.poll(() => commentsInSight(page)).toBe(true);
+      expect(await page.getByText('评论加载失败').count()).toBe(0);
+    }
   }, 120_000);
 
   it('fits a phone: the bell beside the upload link and the user menu, the list within the screen', async () => {

@@ -649,6 +649,89 @@ describe('article page', { timeout: 30_000 }, () => {
     expect(new URL(String(list[0]), 'http://localhost').searchParams.get('order')).toBe('id desc');
   });
 
+  it('opens a link to a comment (a message’s) with its thread shown, past the first 20, marked and scrolled to', async () => {
+    commentsInView();
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    onTestFinished(() => scrollIntoView.mockRestore());
+    const comment = (id: number, parent_id?: number): Comment => ({
+      id,
+      content: `第${id}楼`,
+      status: 1,
+      user: { id: 3, username: 'bob' },
+      user_id: 3,
+      document_id: 1,
+      type: 1,
+      ...(parent_id ? { parent_id } : {}),
+    });
+    // 45 threads, newest first: thread 23 (the top comment 23) holds the reply 201 the link names.
+    const tops = Array.from({ length: 45 }, (_, i) => comment(i + 1));
+    renderApp('/article/detail/about#comment-201', {
+      backend: articleBackend({
+        'GET /api/v1/comment/list': { status: 200, body: { comment: [...tops, comment(201, 23)].reverse() } },
+      }),
+    });
+    const reply = (await screen.findByText('第201楼')).closest('.app-comment')!;
+    expect(reply.id).toBe('comment-201');
+    expect(reply.classList.contains('app-comment--marked')).toBe(true);
+    expect(document.querySelectorAll('.app-comment--marked')).toHaveLength(1);
+    // The 20 threads of its step are shown with it; 查看更多评论 goes on from there.
+    expect(document.querySelectorAll('.app-comments__thread')).toHaveLength(40);
+    expect(screen.getByRole('button', { name: '查看更多评论（还有 5 条）' })).toBeTruthy();
+    await waitFor(() => expect(scrolled.at(-1)).toBe(reply));
+  });
+
+  it('opens a link to the member’s own rejected comment (listed to them only) at it, marked', async () => {
+    commentsInView();
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    onTestFinished(() => scrollIntoView.mockRestore());
+    const approved: Comment[] = [
+      { id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, document_id: 1, type: 1 },
+    ];
+    const mine: Comment[] = [
+      { id: 11, content: '我的看法', status: 2, user: { id: 2, username: 'amy' }, user_id: 2, document_id: 1, type: 1 },
+    ];
+    renderApp('/article/detail/about#comment-11', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/comment/list': (url) => ({
+          status: 200,
+          body: { comment: url.searchParams.get('user_id') === '2' ? mine : approved },
+        }),
+      }),
+    });
+    const own = (await screen.findByText('我的看法')).closest('.app-comment')!;
+    expect(within(own as HTMLElement).getByText('未通过审核')).toBeTruthy();
+    expect(own.classList.contains('app-comment--marked')).toBe(true);
+    await waitFor(() => expect(scrolled.at(-1)).toBe(own));
+  });
+
+  it('opens a link to a comment deleted since at the comments, without a word of error', async () => {
+    commentsInView();
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    onTestFinished(() => scrollIntoView.mockRestore());
+    const approved: Comment[] = [
+      { id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, document_id: 1, type: 1 },
+    ];
+    renderApp('/article/detail/about#comment-9', {
+      backend: articleBackend({ 'GET /api/v1/comment/list': approvedOnly(() => approved) }),
+    });
+    expect(await screen.findByText('写得好')).toBeTruthy();
+    const section = screen.getByRole('region', { name: /评论/ });
+    await waitFor(() => expect(scrolled.at(-1)).toBe(section));
+    expect(document.querySelector('.app-comment--marked')).toBeNull();
+    expect(screen.queryByText('评论加载失败')).toBeNull();
+    expect(toasts.value).toEqual([]);
+  });
+
   it('counts the comments left under 查看更多评论 as the heading does, replies included, not the threads', async () => {
     commentsInView();
     const comment = (id: number, parent_id?: number): Comment => ({

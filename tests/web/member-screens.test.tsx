@@ -472,7 +472,7 @@ describe('/member/message about orders', { timeout: 20_000 }, () => {
 });
 
 describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
-  it('says a comment was approved or rejected and leads to the comments of the article or document it is on', async () => {
+  it('says a comment was approved or rejected and leads to it, or to the comments when the message names none', async () => {
     renderMessageCentre([
       {
         id: 51,
@@ -480,6 +480,7 @@ describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
         title: '评论审核未通过',
         content: '您在文档《城市图书馆的一天》中的评论未通过审核，只有您自己看得到：写得真好。',
         target_id: 12,
+        comment_id: 31,
         created_at: '2026-11-21T08:00:00Z',
       },
       {
@@ -496,8 +497,9 @@ describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
     const rejected = within((await screen.findByRole('heading', { name: /评论审核未通过/ })).closest('li')!);
     expect(rejected.getByText(/未通过审核，只有您自己看得到：写得真好/)).toBeTruthy();
     expect(rejected.getByRole('link', { name: '查看文档' }).getAttribute('href')).toMatch(
-      /^\/library\/[^/]+\/12#comments$/,
+      /^\/library\/[^/]+\/12#comment-31$/,
     );
+    // Written before messages named their comment: the comments of the article.
     const approved = within(screen.getByRole('heading', { name: /评论审核通过/ }).closest('li')!);
     expect(approved.getByRole('link', { name: '查看文章' }).getAttribute('href')).toBe(
       '/article/detail/reading-methods#comments',
@@ -512,7 +514,7 @@ describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
 });
 
 describe('/member/message about comments', { timeout: 20_000 }, () => {
-  it('leads a reply to the comments of its document or article, and a review to the top of the document', async () => {
+  it('leads a reply to itself under its document or article (older ones to the comments), a review to the top of the document', async () => {
     renderMessageCentre([
       {
         id: 52,
@@ -522,6 +524,7 @@ describe('/member/message about comments', { timeout: 20_000 }, () => {
         target_type: 1,
         target_id: 7,
         target_key: 'reading-notes',
+        comment_id: 88,
         created_at: '2026-11-22T08:00:00Z',
         read_at: '2026-11-22T09:00:00Z',
       },
@@ -548,7 +551,7 @@ describe('/member/message about comments', { timeout: 20_000 }, () => {
     ]);
     const item = async (content: RegExp) => within((await screen.findByText(content)).closest('li')!);
     expect((await item(/文章《读书笔记》/)).getByRole('link', { name: '查看文章' }).getAttribute('href')).toBe(
-      '/article/detail/reading-notes#comments',
+      '/article/detail/reading-notes#comment-88',
     );
     expect((await item(/文档《城市图书馆的一天》/)).getByRole('link', { name: '查看文档' }).getAttribute('href')).toBe(
       '/library/1/12#comments',

@@ -282,6 +282,62 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect([query.get('type'), query.get('document_id')]).toEqual(['0', '42']);
   });
 
+  it('takes a link to a comment (a message’s) to it once the comments come, marked; to the comments when it is gone', async () => {
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    try {
+      const comments = {
+        'GET /api/v1/comment/list': {
+          status: 200,
+          body: {
+            comment: [
+              { id: 7, content: '第二条', status: 1, type: 0, document_id: 42, user: { id: 4, username: 'cat' } },
+              {
+                id: 6,
+                content: '同意',
+                status: 1,
+                type: 0,
+                document_id: 42,
+                parent_id: 5,
+                user: { id: 3, username: 'bob' },
+              },
+              { id: 5, content: '很有用的资料', status: 1, type: 0, document_id: 42, user: { id: 2, username: 'amy' } },
+            ],
+          },
+        },
+      };
+      for (const [hash, target] of [
+        ['#comment-6', () => document.getElementById('comment-6')],
+        // Deleted since the message: the comments, and no error.
+        ['#comment-3', () => document.getElementById('comments')],
+      ] as const) {
+        renderApp(`/library/7/42${hash}`, { backend: backend({}, comments) });
+        await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
+        const section = screen.getByRole('region', { name: /评论/ });
+        // Held at the comments while their list is not there (nor asked for, until they are near).
+        await waitFor(() => expect(scrolled.at(-1)).toBe(section));
+        const watcher = await waitFor(() => {
+          const found = DrivenObserver.all.find((o) => [...o.targets].includes(section));
+          expect(found).toBeDefined();
+          return found!;
+        });
+        watcher.fireAll();
+        expect(await within(section).findByText('同意')).toBeTruthy();
+        await waitFor(() => expect(scrolled.at(-1)).toBe(target()));
+        const marked = [...section.querySelectorAll('.app-comment--marked')].map((c) => c.id);
+        expect(marked).toEqual(hash === '#comment-6' ? ['comment-6'] : []);
+        expect(within(section).queryByText('评论加载失败')).toBeNull();
+        cleanup();
+        DrivenObserver.all = [];
+        scrolled.length = 0;
+      }
+    } finally {
+      scrollIntoView.mockRestore();
+    }
+  });
+
   it('keeps a comment being written on the document while the reader is elsewhere', async () => {
     renderApp('/library/7/42', { backend: backend(), user: member });
     await userEvent.type(await screen.findByLabelText('发表评论'), '第 3 页有个错字');
@@ -1187,22 +1243,25 @@ describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }
     expect(document.activeElement).toBe(screen.getByRole('region', { name: '文档阅读器' }));
   });
 
-  it('keeps no page a link to the comments scrolled to, only those the reader then moves to', async () => {
-    const { fetchMock } = renderApp('/library/7/42#comments', { backend: backend({}, kept(), true), user: member });
-    await waitFor(() => expect(readingWrites(fetchMock)).toEqual([{ document_id: 42, page: 1 }]));
-    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
-    expect(await screen.findByRole('region', { name: /评论/ })).toBeTruthy();
-    // The link's scroll to the comments brings the last page into view: not a page read.
-    currentObserver()?.fire([8]);
-    expect(screen.getByText('当前第 8 页，共 8 页')).toBeTruthy();
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS * 2));
-    expect(readingWrites(fetchMock)).toHaveLength(1);
-    // The reader scrolls back up on their own: the page they stay on is kept.
-    fireEvent.wheel(window);
-    currentObserver()?.fire([7]);
-    await waitFor(() => expect(readingWrites(fetchMock)).toHaveLength(2), { timeout: 5_000 });
-    expect(readingWrites(fetchMock).map((write) => write.page)).toEqual([1, 7]);
-  });
+  it.each(['#comments', '#comment-5'])(
+    'keeps no page a link to the comments (%s) scrolled to, only those the reader then moves to',
+    async (hash) => {
+      const { fetchMock } = renderApp(`/library/7/42${hash}`, { backend: backend({}, kept(), true), user: member });
+      await waitFor(() => expect(readingWrites(fetchMock)).toEqual([{ document_id: 42, page: 1 }]));
+      await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+      expect(await screen.findByRole('region', { name: /评论/ })).toBeTruthy();
+      // The link's scroll to the comments brings the last page into view: not a page read.
+      currentObserver()?.fire([8]);
+      expect(screen.getByText('当前第 8 页，共 8 页')).toBeTruthy();
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS * 2));
+      expect(readingWrites(fetchMock)).toHaveLength(1);
+      // The reader scrolls back up on their own: the page they stay on is kept.
+      fireEvent.wheel(window);
+      currentObserver()?.fire([7]);
+      await waitFor(() => expect(readingWrites(fetchMock)).toHaveLength(2), { timeout: 5_000 });
+      expect(readingWrites(fetchMock).map((write) => write.page)).toEqual([1, 7]);
+    },
+  );
 
   it("keeps nothing of a visitor's opening on the server", async () => {
     const { fetchMock } = renderApp('/library/7/42', { backend: backend({}, kept()) });

@@ -34,7 +34,7 @@ import {
   deleteComments,
   myCommentsQuery,
 } from './api';
-import { COMMENTS_ID } from './comment-anchor';
+import { COMMENTS_ID, commentElementId, commentIdOf } from './comment-anchor';
 import './comments.css';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { useSessionDraft } from '../../kit/forms/session-draft';
@@ -60,6 +60,15 @@ export function commentThreads(approved: readonly Comment[], mine: readonly Comm
   const all = [...byId.values()].sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
   const tops = all.filter((c) => !c.parent_id || !byId.has(c.parent_id));
   return tops.reverse().map((comment) => ({ comment, replies: all.filter((c) => c.parent_id === comment.id) }));
+}
+
+/**
+ * How many threads to show: `shown`, or more, by steps, when the comment `wanted` (a link's) is in a thread
+ * past them (a reply in its thread).
+ */
+export function threadsToShow(threads: readonly Thread[], shown: number, wanted: number): number {
+  const at = wanted ? threads.findIndex((t) => t.comment.id === wanted || t.replies.some((r) => r.id === wanted)) : -1;
+  return Math.max(shown, (Math.floor(at / THREADS_PER_STEP) + 1) * THREADS_PER_STEP);
 }
 
 /**
@@ -206,6 +215,7 @@ function CommentItem({
   onDelete,
   deleting,
   replyCount = 0,
+  marked = false,
 }: {
   comment: Comment;
   type: number;
@@ -220,13 +230,19 @@ function CommentItem({
   deleting: boolean;
   /** The replies under it, which the server deletes with it (everybody's). */
   replyCount?: number;
+  /** The comment the address names (a message's link): marked for a moment as the page comes to it. */
+  marked?: boolean;
 }) {
   const { user } = useSession();
   const mine = user?.id !== undefined && user.id === comment.user_id;
   const mayDelete = mine || mayDeleteAny;
   const name = comment.user?.username ?? '已删除的用户';
   return (
-    <div className="app-comment" data-comment-id={comment.id}>
+    <div
+      className={`app-comment${marked ? ' app-comment--marked' : ''}`}
+      id={comment.id ? commentElementId(comment.id) : undefined}
+      data-comment-id={comment.id}
+    >
       <Avatar src={comment.user?.avatar} name={name} />
       <div className="app-comment__body">
         {/* A <div>: the review tag is one (Semi's Tag), which a <p> may not hold. */}
@@ -305,6 +321,8 @@ export function CommentSection({
   const barredReason = right.data?.allowed === false ? right.data.reason : undefined;
   const [replyingTo, setReplyingTo] = useState<number>();
   const [shownThreads, setShownThreads] = useState(THREADS_PER_STEP);
+  // The comment a link names (`#comment-<id>`, a message's): its thread is shown, however far down, and it is marked.
+  const wanted = commentIdOf(location.hash.slice(1));
   // 查看更多评论 takes the keyboard to the first thread it shows: they come before the button, so the
   // next Tab would skip them (and the button is gone once all are shown).
   const threadList = useRef<HTMLOListElement>(null);
@@ -366,16 +384,18 @@ export function CommentSection({
               onDelete={(c) => remove.mutate(c)}
               deleting={remove.isPending && remove.variables?.id === comment.id}
               replyCount={replyCount}
+              marked={wanted > 0 && comment.id === wanted}
             />
           );
           const threads = commentThreads(list, mine.data ?? []);
+          const shown = threadsToShow(threads, shownThreads, wanted);
           // The button counts comments, as the heading does, not threads: a hidden thread with replies is
           // more than one 条.
-          const hidden = threads.slice(shownThreads).reduce((sum, t) => sum + 1 + t.replies.length, 0);
+          const hidden = threads.slice(shown).reduce((sum, t) => sum + 1 + t.replies.length, 0);
           return (
             <>
               <ol ref={threadList} className="app-comments__list">
-                {threads.slice(0, shownThreads).map(({ comment, replies }) => (
+                {threads.slice(0, shown).map(({ comment, replies }) => (
                   <li key={comment.id} className="app-comments__thread" tabIndex={-1}>
                     {item(comment, replies.length)}
                     {replies.length > 0 && (
@@ -393,8 +413,8 @@ export function CommentSection({
                   className="app-comments__more"
                   block
                   onClick={() => {
-                    firstShown.current = shownThreads;
-                    setShownThreads(shownThreads + THREADS_PER_STEP);
+                    firstShown.current = shown;
+                    setShownThreads(shown + THREADS_PER_STEP);
                   }}
                 >
                   查看更多评论（还有 {hidden} 条）

@@ -19,7 +19,7 @@ import { Button } from '../../ui/semi';
 import { usePageParam } from '../../kit/member-list/page-param';
 import { useRowFocusKeeper } from '../../kit/member-list/row-focus';
 import { EmptyState } from '../../ui/states';
-import { commentsPath } from '../comment/comment-anchor';
+import { commentPath } from '../comment/comment-anchor';
 import { documentPathById } from '../document/document-links';
 import { deleteMessages, messagesQuery, readMessages } from './api';
 import './message.css';
@@ -32,7 +32,7 @@ const SHOWN: readonly { key: Show; label: string }[] = [
   { key: 'unread', label: '未读消息' },
 ];
 
-/** Messages about a comment of the member's: they lead to the comments of the page, not its top. */
+/** Messages about a comment of the member's: they lead to that comment (or the page's comments), not its top. */
 const ABOUT_A_COMMENT: readonly number[] = [
   MessageType.CommentReply,
   MessageType.CommentApproved,
@@ -41,8 +41,9 @@ const ABOUT_A_COMMENT: readonly number[] = [
 
 /**
  * Where a message leads: the member's own documents for a review or a failure, their orders for
- * an order confirmed or refunded, else the page it is about, at its comments for a comment's review
- * and a reply (a rejected comment shows 未通过审核 there to its author).
+ * an order confirmed or refunded, else the page it is about, at the comment for a comment's review
+ * and a reply (a rejected comment shows 未通过审核 there to its author): at the comments for a
+ * message that names none (written before they were named).
  */
 function linkOf(message: Message): { to: string; label: string } | null {
   if (message.type === MessageType.DocumentRejected || message.type === MessageType.DocumentFailed)
@@ -50,7 +51,8 @@ function linkOf(message: Message): { to: string; label: string } | null {
   if (message.type === MessageType.OrderConfirmed || message.type === MessageType.OrderRefunded)
     return { to: '/member/order', label: '查看我的订单' };
   if (!message.target_id) return null;
-  const at = (path: string) => (ABOUT_A_COMMENT.includes(message.type ?? 0) ? commentsPath(path) : path);
+  const at = (path: string) =>
+    ABOUT_A_COMMENT.includes(message.type ?? 0) ? commentPath(path, message.comment_id ?? 0) : path;
   if ((message.target_type ?? TargetType.Document) === TargetType.Article) {
     return { to: at(articlePagePath({ id: message.target_id, identifier: message.target_key })), label: '查看文章' };
   }

@@ -1,10 +1,17 @@
-// The target of a link's #hash (`#comments`) that is not where the page first lays it: the router
-// scrolls to it once, as the screen is drawn, and then what is above it takes its size (a reader's
-// page images of another shape, an article's pictures, what loads beside) and pushes it out of
-// sight. Here it is kept at the window's top (under the sticky header: the page's
-// scroll-padding) while the layout above it changes, until the reader moves on their own.
-import { useEffect, useSyncExternalStore } from 'react';
-import { useLocation, useNavigationType, type Location, type NavigationType } from 'react-router-dom';
+// The target of a link's #hash (`#comments`, `#comment-42`) that is not where the page first lays
+// it: the router scrolls to it once, as the screen is drawn (if it is drawn by then), and then what
+// is above it takes its size (a reader's page images of another shape, an article's pictures, what
+// loads beside) and pushes it out of sight. Here it is kept at the window's top (under the sticky
+// header: the page's scroll-padding) while the layout above it changes, until the reader moves on
+// their own.
+import { useContext, useEffect, useSyncExternalStore } from 'react';
+import {
+  UNSAFE_DataRouterContext as DataRouterContext,
+  useLocation,
+  useNavigationType,
+  type Location,
+  type NavigationType,
+} from 'react-router-dom';
 
 /** What the reader does to scroll or act by themself: each ends the following. */
 const OWN_MOVES = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
@@ -17,29 +24,44 @@ function setHolding(change: 1 | -1) {
   for (const listener of holdListeners) listener();
 }
 
-/** The first address a hash anchor was asked about in this page load. */
-let firstLocation: Location | undefined;
+/**
+ * The first address a hash anchor was asked about in this page load, by router: the page's one (an
+ * app started anew, as each of the tests' is, starts again).
+ */
+const firstLocations = new WeakMap<object, Location>();
+/** The key outside a data router (the app has one). */
+const noDataRouter = {};
 
 /**
  * Whether to go to the hash's target: on a move to it (a link), and on the page load (a shared
  * link), not where the router puts back a place the reader left (back or forward inside the app)
  * nor where the browser does (a reload, a return to a page it had unloaded).
  */
-function followsHash(location: Location, navigation: NavigationType): boolean {
-  firstLocation ??= location;
+function followsHash(router: object, location: Location, navigation: NavigationType): boolean {
+  if (!firstLocations.has(router)) firstLocations.set(router, location);
   if (navigation !== 'POP') return true;
-  if (firstLocation !== location) return false;
+  if (firstLocations.get(router) !== location) return false;
   const entry = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
   return entry?.type !== 'reload' && entry?.type !== 'back_forward';
 }
 
 /**
- * Brings the element of `id` to the window's top and keeps it there whenever what is before it
- * in the page changes size or gets new parts, until `stop` or a move of the reader's own.
+ * Brings the first drawn element of `ids` (a part, else what holds it until it is drawn) to the
+ * window's top and keeps it there whenever what is before it in the page changes size or gets new
+ * parts, until `stop` or a move of the reader's own.
  */
-function keepInView(id: string): () => void {
-  const target = () => document.getElementById(id);
-  const align = () => target()?.scrollIntoView({ block: 'start' });
+function keepInView(ids: readonly string[]): () => void {
+  const target = () => ids.map((id) => document.getElementById(id)).find(Boolean) ?? null;
+  let aligned: Element | null = null;
+  const align = () => {
+    const element = target();
+    // The part drawn at last (or drawn anew): what comes before it is watched from now on.
+    if (element !== aligned) {
+      aligned = element;
+      watchBefore();
+    }
+    element?.scrollIntoView({ block: 'start' });
+  };
   let held = true;
   setHolding(1);
   const release = () => {
@@ -56,14 +78,17 @@ function keepInView(id: string): () => void {
     align();
   });
   // The boxes before the target (its previous siblings and its ancestors'), and the ancestors'
-  // children, where a box may come in before it (or the target itself be drawn anew).
+  // children, where a box may come in before it (or the target itself be drawn anew); and, while
+  // it stands in for the part, all inside it, where the part comes.
   function watchBefore() {
     sizes.disconnect();
     insertions.disconnect();
     sizes.observe(document.documentElement);
-    for (let node = target(); node?.parentElement; node = node.parentElement) {
-      insertions.observe(node.parentElement, { childList: true });
-      for (let before = node.previousElementSibling; before; before = before.previousElementSibling)
+    const node = target();
+    if (node && node.id !== ids[0]) insertions.observe(node, { childList: true, subtree: true });
+    for (let at = node; at?.parentElement; at = at.parentElement) {
+      insertions.observe(at.parentElement, { childList: true });
+      for (let before = at.previousElementSibling; before; before = before.previousElementSibling)
         sizes.observe(before);
     }
   }
@@ -74,21 +99,25 @@ function keepInView(id: string): () => void {
     for (const move of OWN_MOVES) window.removeEventListener(move, stop, true);
   };
   for (const move of OWN_MOVES) window.addEventListener(move, stop, { capture: true, passive: true });
-  watchBefore();
   align();
   return stop;
 }
 
 /**
- * While the address's hash is `#id` (a link to it, followed or loaded), keeps the element of that
- * id (the caller's, drawn with it) in view as the page around it settles.
+ * While the address's hash is `#id`, or names a part of it that `holds` accepts (a comment among
+ * the comments), from a link followed or loaded: keeps the element of that id (the caller's, drawn
+ * with it) in view as the page around it settles; for a part, the part once it is drawn, and the
+ * element of `id` until then (or for good, when the part is gone).
  */
-export function useHashAnchor(id: string): void {
+export function useHashAnchor(id: string, holds?: (part: string) => boolean): void {
+  const router = useContext(DataRouterContext)?.router ?? noDataRouter;
   const location = useLocation();
   const navigation = useNavigationType();
+  const named = location.hash.slice(1);
+  const part = named !== id && holds?.(named) ? named : undefined;
   // Decided once per address and kept through a replace of it (the reader's canonical address keeps the hash).
-  const follow = location.hash === `#${id}` && followsHash(location, navigation);
-  useEffect(() => (follow ? keepInView(id) : undefined), [follow, id]);
+  const follow = (named === id || part !== undefined) && followsHash(router, location, navigation);
+  useEffect(() => (follow ? keepInView(part ? [part, id] : [id]) : undefined), [follow, part, id]);
 }
 
 /**
