@@ -493,3 +493,57 @@ describe('ListUser', () => {
     expect(descending.at(-1)).toBe(false);
   });
 });
+
+describe("the super user's account", () => {
+  it('is changed by user 1 only, not by a holder of the user permissions', async () => {
+    const group = await api(backend.url, 'POST', '/api/v1/group', {
+      token: backend.adminToken,
+      body: { title: '账号客服' },
+    });
+    const perms = await api(backend.url, 'GET', '/api/v1/permission/list', {
+      token: backend.adminToken,
+      query: { size: 1000 },
+    });
+    const wanted = ['UpdateUserPassword', 'UpdateUserProfile', 'SetUser'].map((rpc) => `/api.v1.UserAPI/${rpc}`);
+    const permissionIds = (perms.body.permission as { id: number; path: string }[])
+      .filter((p) => wanted.includes(p.path))
+      .map((p) => p.id);
+    expect(permissionIds).toHaveLength(3);
+    await api(backend.url, 'PUT', '/api/v1/group/permission', {
+      token: backend.adminToken,
+      body: { group_id: group.body.id, permission_id: permissionIds },
+    });
+    const manager = await registerMember(backend.url);
+    await api(backend.url, 'PUT', '/api/v1/user', {
+      token: backend.adminToken,
+      body: { id: manager.user.id, group_id: [group.body.id] },
+    });
+    const calls: [string, string, Record<string, unknown>][] = [
+      ['PUT', '/api/v1/user/password', { id: 1, new_password: 'taken-over-1' }],
+      ['PUT', '/api/v1/user', { id: 1, group_id: [2], password: 'taken-over-2' }],
+      ['PUT', '/api/v1/user/profile', { id: 1, email: 'attacker@example.com' }],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await api(backend.url, method, path, { token: manager.token, body });
+      expect(res.status, path).toBe(403);
+      expect(res.body.message).toBe('超级管理员的账号只能由其本人修改');
+    }
+    expect(await login(backend.url, 'admin', backend.adminPassword)).toBeTruthy();
+    const admin = await api(backend.url, 'GET', '/api/v1/user', { token: backend.adminToken });
+    expect(admin.body.email).not.toBe('attacker@example.com');
+    // The permissions still work on everybody else.
+    const target = await registerMember(backend.url);
+    const reset = await api(backend.url, 'PUT', '/api/v1/user/password', {
+      token: manager.token,
+      body: { id: target.user.id, new_password: 'reset-by-manager' },
+    });
+    expect(reset.status).toBe(200);
+    expect(await login(backend.url, target.username, 'reset-by-manager')).toBeTruthy();
+    // User 1 still changes its own profile.
+    const own = await api(backend.url, 'PUT', '/api/v1/user/profile', {
+      token: backend.adminToken,
+      body: { id: 1, email: admin.body.email, signature: '站长' },
+    });
+    expect(own.status).toBe(200);
+  });
+});

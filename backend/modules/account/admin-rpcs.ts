@@ -57,6 +57,16 @@ import {
 const UPDATE_PASSWORD_PATH = grpcPermissionPath('UserAPI', 'UpdateUserPassword');
 
 /**
+ * User 1 holds every permission whatever its groups, so whoever sets its password, e-mail
+ * address or mobile number (the find-password flows send their codes there) could sign in as
+ * it: a holder of one user permission (修改他人密码, 更新用户资料, 设置用户密码与分组) would
+ * take the whole site. Only user 1 changes its own account, as nobody deletes or punishes it.
+ */
+function assertMayChangeAccount(callerId: number, targetId: number): void {
+  if (targetId === SUPER_USER_ID && callerId !== SUPER_USER_ID) throw forbidden('超级管理员的账号只能由其本人修改');
+}
+
+/**
  * The mobile number UpdateUserProfile stores. A member changes it only by SMS code
  * (BindMobile), so an unchanged value passes and another is refused; holders of the
  * permission (admins) may set any mainland number not bound elsewhere, or clear it.
@@ -105,6 +115,7 @@ export const adminRpcs = [
     async handler(req, ctx) {
       const me = ctx.requireUser();
       const targetId = req.id > 0 ? req.id : me.id;
+      assertMayChangeAccount(me.id, targetId);
       assertValid(passwordProblems(req.new_password, '新密码'));
       const target = await userOr404(ctx.db, targetId);
       if (targetId === me.id) {
@@ -130,6 +141,7 @@ export const adminRpcs = [
     async handler(req, ctx) {
       const me = ctx.requireUser();
       if (!ctx.permitted && req.id !== me.id) throw forbidden('您没有权限更改他人信息');
+      assertMayChangeAccount(me.id, req.id);
       const target = await userOr404(ctx.db, req.id);
       assertValid(emailProblems(req.email, false));
       const mobile = await profileMobile(ctx.db, target, req.mobile, ctx.permitted);
@@ -218,6 +230,7 @@ export const adminRpcs = [
     permission: '设置用户密码与分组',
     async handler(req, ctx) {
       if (req.id <= 0) throw badRequest('请选择用户（参数 id）');
+      assertMayChangeAccount(ctx.requireUser().id, req.id);
       const groupIds = positiveIds(req.group_id);
       assertValid([
         ...(groupIds.length ? [] : ['用户组不能为空']),
