@@ -193,6 +193,27 @@ async function applyStatus(
   );
 }
 
+/**
+ * Does an owner's edit send their published document back to review? When the words strangers
+ * read of it change (title, keywords, description, text) and the owner's groups review
+ * documents, as a new upload of theirs would wait: else an approved document could change
+ * unseen, as an article cannot either (docs/api.md, UpdateArticle).
+ */
+async function sendsBackToReview(
+  db: Database,
+  ownerId: number,
+  row: DocumentRow,
+  edit: { title: string; keywords: string; description: string; content: string },
+): Promise<boolean> {
+  if (row.status !== DocumentStatus.Converted) return false;
+  const changed =
+    edit.content !== '' ||
+    edit.title !== row.title ||
+    edit.keywords !== row.keywords ||
+    edit.description !== row.description;
+  return changed && (await initialStatus(db, ownerId)) === DocumentStatus.PendingReview;
+}
+
 /** The first status of a new document: no review when one of the uploader's groups skips it. */
 async function initialStatus(db: Database, userId: number): Promise<number> {
   const groups = await groupsOfUser(db, userId);
@@ -338,7 +359,12 @@ export const writeRpcs = [
       };
       const categoryIds = await checkCategories(ctx.db, req.category_id);
       const content = req.content.trim() ? checkText(req.content, '文档内容', { max: 5_000_000, multiline: true }) : '';
-      const status = ctx.permitted && req.status !== row.status ? checkStatus(req.status) : null;
+      const status =
+        ctx.permitted && req.status !== row.status
+          ? checkStatus(req.status)
+          : !ctx.permitted && (await sendsBackToReview(ctx.db, me.id, row, { ...columns, content }))
+            ? DocumentStatus.PendingReview
+            : null;
       await ctx.db.transaction().execute(async (trx) => {
         // The owner's row before the document's, as applyStatus and every other transaction lock.
         if (status !== null) await lockRows(trx, 'user', [row.user_id]);

@@ -714,6 +714,53 @@ describe('UpdateDocument', () => {
         .status,
     ).toBe(404);
   });
+  it("sends a reviewed member's published document back to review when its words change, not for its price", async () => {
+    const doc = await createDocument(backend.url, reviewed.token, textFile(unique('复审')), '复审前.txt', {
+      category_id: [topCategory],
+    });
+    await backend.admin('PUT', '/api/v1/document/check', { body: { id: [doc.id], status: 2 } });
+    await waitForStatus(backend.url, reviewed.token, doc.id, [2]);
+    const current = async () =>
+      (await api(backend.url, 'GET', '/api/v1/document', { token: reviewed.token, query: { id: doc.id } })).body;
+    const approved = await current();
+    expect(approved.status).toBe(2);
+    const update = (fields: object) =>
+      api(backend.url, 'PUT', '/api/v1/document', {
+        token: reviewed.token,
+        body: {
+          id: doc.id,
+          title: approved.title,
+          keywords: approved.keywords,
+          description: approved.description,
+          price: 0,
+          language: '',
+          category_id: [topCategory],
+          ...fields,
+        },
+      });
+    // The price and the categories are the owner's to set: the document stays published.
+    expect((await update({ price: 3 })).status).toBe(200);
+    expect(await current()).toMatchObject({ status: 2, price: 3 });
+    // New words strangers would read wait for a reviewer, as a new upload of this member's.
+    expect((await update({ title: '审核后改的标题' })).status).toBe(200);
+    expect(await current()).toMatchObject({ status: 6, title: '审核后改的标题' });
+    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } })).status).toBe(404);
+    await backend.admin('PUT', '/api/v1/document/check', { body: { id: [doc.id], status: 2 } });
+    expect((await update({ content: '审核后换掉的正文' })).status).toBe(200);
+    expect((await current()).status).toBe(6);
+    // A member whose groups skip the review publishes an edit at once.
+    const free = await createDocument(backend.url, author.token, textFile(unique('免审')), '免审.txt');
+    await waitForStatus(backend.url, author.token, free.id, [2]);
+    const edit = await api(backend.url, 'PUT', '/api/v1/document', {
+      token: author.token,
+      body: { id: free.id, title: '免审改名', price: 0, category_id: [] },
+    });
+    expect(edit.status).toBe(200);
+    expect((await api(backend.url, 'GET', '/api/v1/document', { query: { id: free.id } })).body).toMatchObject({
+      status: 2,
+      title: '免审改名',
+    });
+  });
 });
 
 describe('CheckDocument, categories and languages in bulk', () => {
