@@ -222,3 +222,48 @@ describe('PermissionAPI', () => {
     );
   });
 });
+
+describe('a limited admin grants no more than they hold (decision 089)', () => {
+  it('changes only the rows of a group that the caller holds', async () => {
+    const rows = (await admin('GET', '/api/v1/permission/list', { query: { size: 1000 } })).body.permission as {
+      id: number;
+      path: string;
+    }[];
+    const row = (rpc: string) => rows.find((p) => p.path.endsWith(`/${rpc}`))!.id;
+    const [grant, getUser, deleteUser] = [row('UpdateGroupPermission'), row('GetUser'), row('DeleteUser')];
+    const newGroup = async (title: string, permissionIds: number[]) => {
+      const id = (await admin('POST', '/api/v1/group', { body: { title } })).body.id as number;
+      await admin('PUT', '/api/v1/group/permission', { body: { group_id: id, permission_id: permissionIds } });
+      return id;
+    };
+    const granters = await newGroup('授权员', [grant, getUser]);
+    const strong = await newGroup('用户管理员', [deleteUser]);
+    const other = await newGroup('查看用户', []);
+    const granter = await registerMember(backend.url);
+    await admin('PUT', '/api/v1/user', { body: { id: granter.user.id, group_id: [granters] } });
+    const setGrants = (groupId: number, permissionIds: number[]) =>
+      api(backend.url, 'PUT', '/api/v1/group/permission', {
+        token: granter.token,
+        body: { group_id: groupId, permission_id: permissionIds },
+      });
+    const grantsOf = async (groupId: number) =>
+      (await admin('GET', '/api/v1/group/permission', { query: { id: groupId } })).body.permission_id ?? [];
+
+    expect((await setGrants(other, [getUser])).status).toBe(200);
+    expect(await grantsOf(other)).toEqual([getUser]);
+    // Not to their own group, nor to any other.
+    const raise = await setGrants(granters, [grant, getUser, deleteUser]);
+    expect(raise.status).toBe(403);
+    expect(raise.body.message).toBe('您没有【删除用户】权限，不能把它授予用户组或从用户组收回');
+    expect(await grantsOf(granters)).toEqual([grant, getUser].sort((a, b) => a - b));
+    // Nor taken from a group that holds it, while the rows they hold change around it.
+    expect((await setGrants(strong, [])).status).toBe(403);
+    expect(await grantsOf(strong)).toEqual([deleteUser]);
+    expect((await setGrants(strong, [deleteUser, getUser])).status).toBe(200);
+    expect(await grantsOf(strong)).toEqual([getUser, deleteUser].sort((a, b) => a - b));
+    // User 1 grants anything.
+    expect(
+      (await admin('PUT', '/api/v1/group/permission', { body: { group_id: strong, permission_id: [] } })).status,
+    ).toBe(200);
+  });
+});

@@ -547,3 +547,75 @@ describe("the super user's account", () => {
     expect(own.status).toBe(200);
   });
 });
+
+describe('a limited admin changes no account that can do more (decision 089)', () => {
+  it('refuses the password, profile and groups of a stronger user, and groups that grant more', async () => {
+    const rows = (
+      await api(backend.url, 'GET', '/api/v1/permission/list', {
+        token: backend.adminToken,
+        query: { size: 1000 },
+      })
+    ).body.permission as { id: number; path: string }[];
+    const row = (rpc: string) => rows.find((p) => p.path === `/api.v1.UserAPI/${rpc}`)!.id;
+    const newGroup = async (title: string, permissionIds: number[]) => {
+      const id = (await api(backend.url, 'POST', '/api/v1/group', { token: backend.adminToken, body: { title } })).body
+        .id as number;
+      await api(backend.url, 'PUT', '/api/v1/group/permission', {
+        token: backend.adminToken,
+        body: { group_id: id, permission_id: permissionIds },
+      });
+      return id;
+    };
+    const support = await newGroup('客服组', [
+      row('UpdateUserPassword'),
+      row('UpdateUserProfile'),
+      row('SetUser'),
+      row('AddUser'),
+    ]);
+    const managers = await newGroup('用户主管', [row('UpdateUserPassword'), row('DeleteUser')]);
+    const inGroups = async (groupIds: number[]) => {
+      const user = await registerMember(backend.url);
+      await api(backend.url, 'PUT', '/api/v1/user', {
+        token: backend.adminToken,
+        body: { id: user.user.id, group_id: groupIds },
+      });
+      return user;
+    };
+    const agent = await inGroups([support]);
+    const manager = await inGroups([managers]);
+    const as = (method: string, path: string, body: object) =>
+      api(backend.url, method, path, { token: agent.token, body });
+
+    const refusals: [string, string, object, string][] = [
+      ['PUT', '/api/v1/user/password', { id: manager.user.id, new_password: 'taken-over-1' }, '您不能修改其账号'],
+      ['PUT', '/api/v1/user/profile', { id: manager.user.id, email: 'agent@example.com' }, '您不能修改其账号'],
+      ['PUT', '/api/v1/user', { id: manager.user.id, group_id: [2] }, '您不能修改其账号'],
+      ['PUT', '/api/v1/user', { id: agent.user.id, group_id: [support, managers] }, '您不能把用户加入其中'],
+      [
+        'POST',
+        '/api/v1/user',
+        { username: 'agent-made', password: 'agent-made-1', group_id: [managers] },
+        '您不能把用户加入其中',
+      ],
+    ];
+    for (const [method, path, body, says] of refusals) {
+      const res = await as(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body.message).toMatch(/权限【删除用户】/);
+      expect(res.body.message).toContain(says);
+    }
+    expect(await login(backend.url, manager.username, manager.password)).toBeTruthy();
+    const groups = await api(backend.url, 'GET', '/api/v1/user/group', { token: agent.token });
+    expect(groups.body.group.map((g: { id: number }) => g.id)).toEqual([support]);
+
+    // Accounts that hold no more, and the groups the agent may hand out, are theirs to change.
+    const member = await inGroups([2]);
+    expect((await as('PUT', '/api/v1/user/password', { id: member.user.id, new_password: 'by-agent-1' })).status).toBe(
+      200,
+    );
+    expect((await as('PUT', '/api/v1/user', { id: member.user.id, group_id: [2, support] })).status).toBe(200);
+    expect(
+      (await as('POST', '/api/v1/user', { username: 'agent-made', password: 'agent-made-1', group_id: [2] })).status,
+    ).toBe(200);
+  });
+});

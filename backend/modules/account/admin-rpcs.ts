@@ -17,9 +17,15 @@ import { ownsLiveRows } from '../../db/recycle-bin';
 import { ApiError, Code, badRequest, conflict, forbidden } from '../../wire/errors';
 import { assertValid, checkName, checkText, clamp, mapUnique, pick, positiveIds, requireIds } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
-import { deniedMessage } from '../../platform/auth/session';
+import { deniedMessage, firstPermissionNotHeld, permissionsOf } from '../../platform/auth/session';
 import { rpc } from '../../platform/rpc';
-import { assertGroupsExist, groupIdsOf, refreshGroupCounts, setUserGroups } from '../group/service';
+import {
+  assertGroupsExist,
+  groupIdsOf,
+  permissionIdsOfGroups,
+  refreshGroupCounts,
+  setUserGroups,
+} from '../group/service';
 import { vipPeriodOf } from '../vip/service';
 import {
   DynamicType,
@@ -64,6 +70,24 @@ const UPDATE_PASSWORD_PATH = grpcPermissionPath('UserAPI', 'UpdateUserPassword')
  */
 function assertMayChangeAccount(callerId: number, targetId: number): void {
   if (targetId === SUPER_USER_ID && callerId !== SUPER_USER_ID) throw forbidden('超级管理员的账号只能由其本人修改');
+}
+
+/**
+ * A limited admin changes no account that can do more than they can (decision 089): its
+ * password, e-mail address or mobile number would let them sign in as it, its groups would
+ * take its grants away. 403 naming a permission the target holds and the caller does not.
+ */
+async function assertHoldsNoMore(db: Database, callerId: number, targetId: number): Promise<void> {
+  if (callerId === targetId) return;
+  const targetHolds = (await permissionsOf(db, targetId)).map((p) => p.id);
+  const notHeld = await firstPermissionNotHeld(db, callerId, targetHolds);
+  if (notHeld) throw forbidden(`该用户拥有您没有的权限【${notHeld.title}】，您不能修改其账号`);
+}
+
+/** Nor puts anybody, themselves included, into groups that grant more than they hold (decision 089). */
+async function assertMayHandOut(db: Database, callerId: number, groupIds: readonly number[]): Promise<void> {
+  const notHeld = await firstPermissionNotHeld(db, callerId, await permissionIdsOfGroups(db, groupIds));
+  if (notHeld) throw forbidden(`所选用户组拥有您没有的权限【${notHeld.title}】，您不能把用户加入其中`);
 }
 
 /**
@@ -122,6 +146,8 @@ export const adminRpcs = [
         if (!(await verifyPassword(req.old_password, target.password))) throw badRequest(WRONG_OLD_PASSWORD);
       } else if (!ctx.permitted) {
         throw forbidden(await deniedMessage(ctx.db, 'GRPC', UPDATE_PASSWORD_PATH));
+      } else {
+        await assertHoldsNoMore(ctx.db, me.id, targetId);
       }
       const password = await hashPassword(req.new_password, ctx.app.passwordCost);
       await ctx.db.transaction().execute(async (trx) => {
@@ -143,6 +169,7 @@ export const adminRpcs = [
       if (!ctx.permitted && req.id !== me.id) throw forbidden('您没有权限更改他人信息');
       assertMayChangeAccount(me.id, req.id);
       const target = await userOr404(ctx.db, req.id);
+      await assertHoldsNoMore(ctx.db, me.id, target.id);
       assertValid(emailProblems(req.email, false));
       const mobile = await profileMobile(ctx.db, target, req.mobile, ctx.permitted);
       if (req.avatar && !/^(\/uploads\/|https?:\/\/)/.test(req.avatar))
@@ -209,6 +236,7 @@ export const adminRpcs = [
         ...(groupIds.length ? [] : ['用户组不能为空']),
       ]);
       await assertGroupsExist(ctx.db, groupIds);
+      await assertMayHandOut(ctx.db, ctx.requireUser().id, groupIds);
       if (await findUserByUsername(ctx.db, username)) throw conflict(USERNAME_TAKEN);
       if (await emailTaken(ctx.db, req.email)) throw conflict(EMAIL_TAKEN);
       const password = await hashPassword(req.password, ctx.app.passwordCost);
@@ -238,8 +266,10 @@ export const adminRpcs = [
       ]);
       await userOr404(ctx.db, req.id);
       await assertGroupsExist(ctx.db, groupIds);
-      const password = req.password ? await hashPassword(req.password, ctx.app.passwordCost) : null;
       const me = ctx.requireUser();
+      await assertHoldsNoMore(ctx.db, me.id, req.id);
+      await assertMayHandOut(ctx.db, me.id, groupIds);
+      const password = req.password ? await hashPassword(req.password, ctx.app.passwordCost) : null;
       await ctx.db.transaction().execute(async (trx) => {
         await setUserGroups(trx, req.id, groupIds);
         if (password) await setPassword(trx, req.id, password, req.id === me.id ? me.uuid : null);

@@ -1,9 +1,10 @@
 import { lockKeys } from '../../db/dialect';
 import { flag } from '../../db/schema';
-import { ApiError, Code, badRequest } from '../../wire/errors';
+import { ApiError, Code, badRequest, forbidden } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
 import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkName, checkText, mapUnique, pick, positiveIds, requireIds, selectedFields } from '../../wire/request';
+import { firstPermissionNotHeld } from '../../platform/auth/session';
 import { defineService, rpc } from '../../platform/rpc';
 import { permissionsExist } from '../permission/service';
 import {
@@ -168,6 +169,11 @@ export const groupService = defineService('GroupAPI', [
       await groupOr404(ctx.db, req.group_id);
       const ids = positiveIds(req.permission_id);
       if (ids.length && !(await permissionsExist(ctx.db, ids))) throw badRequest('权限不存在（参数 permission_id）');
+      // Only the rows the caller holds may change (decision 089): the others stay as they are.
+      const before = await grantedPermissionIds(ctx.db, req.group_id);
+      const changed = [...ids.filter((id) => !before.includes(id)), ...before.filter((id) => !ids.includes(id))];
+      const notHeld = await firstPermissionNotHeld(ctx.db, ctx.requireUser().id, changed);
+      if (notHeld) throw forbidden(`您没有【${notHeld.title}】权限，不能把它授予用户组或从用户组收回`);
       await ctx.db.transaction().execute((trx) => setGrants(trx, req.group_id, ids));
       return {};
     },

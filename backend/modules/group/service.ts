@@ -8,6 +8,7 @@ export {
   groupIdsOf,
   groupsOfUser,
   memberIds,
+  permissionIdsOfGroups,
   refreshGroupCounts,
   setUserGroups,
   type FeatureFlag,

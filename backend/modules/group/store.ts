@@ -94,6 +94,18 @@ export async function grantedPermissionIds(db: Database, groupId: number): Promi
   return rows.map((r) => r.permission_id);
 }
 
+/** The permission rows the groups grant, together. */
+export async function permissionIdsOfGroups(db: Database, groupIds: readonly number[]): Promise<number[]> {
+  if (!groupIds.length) return [];
+  const rows = await db
+    .selectFrom('group_permission')
+    .select('permission_id')
+    .distinct()
+    .where('group_id', 'in', [...groupIds])
+    .execute();
+  return rows.map((r) => r.permission_id);
+}
+
 /** Replaces the group's grants. */
 export async function setGrants(db: Database, groupId: number, permissionIds: number[]): Promise<void> {
   const ts = now();

@@ -125,6 +125,28 @@ export async function permissionsOf(db: Database, userId: number) {
     .execute();
 }
 
+/**
+ * Of the permission rows `ids`, the first `callerId` does not hold (user 1 holds them all), or
+ * undefined: a limited admin grants, hands out through groups and takes over no more than they
+ * hold themselves (decision 089).
+ */
+export async function firstPermissionNotHeld(
+  db: Database,
+  callerId: number,
+  ids: readonly number[],
+): Promise<{ id: number; title: string } | undefined> {
+  if (callerId === SUPER_USER_ID || !ids.length) return undefined;
+  const held = new Set((await permissionsOf(db, callerId)).map((p) => p.id));
+  const missing = [...new Set(ids)].filter((id) => !held.has(id)).sort((a, b) => a - b);
+  if (!missing.length) return undefined;
+  const row = await db
+    .selectFrom('permission')
+    .select(['id', 'title', 'path'])
+    .where('id', '=', missing[0]!)
+    .executeTakeFirst();
+  return { id: missing[0]!, title: row?.title || row?.path || String(missing[0]) };
+}
+
 /** Logout: the token's UUID stays refused until the token would have expired anyway. */
 export async function revokeToken(db: Database, claims: TokenClaims): Promise<void> {
   await db
