@@ -191,6 +191,36 @@ describe('/member/document 编辑', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/document 编辑 of a published document', { timeout: 20_000 }, () => {
+  /** Saves a new title of 讲义 (published) on a backend whose document is then in `status`. */
+  async function saveNewTitle(status: number) {
+    renderApp('/member/document', {
+      user: member,
+      backend: {
+        ...ONE_DOCUMENT,
+        'PUT /api/v1/document': { status: 200, body: {} },
+        'GET /api/v1/document': { status: 200, body: { id: 8, title: '新讲义', status, category_id: [7] } },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '编辑“讲义”' }));
+    const title = screen.getByLabelText('标题');
+    await userEvent.clear(title);
+    await userEvent.type(title, '新讲义');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(toasts.value.length).toBe(1));
+    return toasts.value[0]!;
+  }
+
+  it('says the edit waits for the review when it sent the document back to it', async () => {
+    const said = await saveNewTitle(6);
+    expect([said.title, said.description]).toEqual(['文档已保存，等待审核', '审核通过后其他人才能看到']);
+  });
+
+  it('says 保存成功 when the document stays published', async () => {
+    expect((await saveNewTitle(2)).title).toBe('保存成功');
+  });
+});
+
 describe('/member/document 编辑 by keyboard', { timeout: 20_000 }, () => {
   it("gives the focus back to the row's 编辑 when the form is closed", async () => {
     renderApp('/member/document', {

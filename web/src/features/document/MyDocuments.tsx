@@ -21,7 +21,7 @@ import { CategorySelect } from '../category/CategorySelect';
 import { uploadRightQuery } from '../upload/api';
 import { categoryTrail, useDocumentCategories } from '../category/category-tree';
 import { useSettings } from '../settings/use-settings';
-import { deleteDocuments, myDocumentsQuery, updateDocument } from './api';
+import { deleteDocuments, myDocumentsQuery, updateOwnDocument } from './api';
 import { awaitsReviewConversion, conversionFailureLine, failedConversionAdvice } from './conversion';
 import { deepestCategory, documentPath } from './document-links';
 import { creditName } from './DocumentPrice';
@@ -49,23 +49,24 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
     form.current?.querySelector<HTMLInputElement>('#edit-title')?.focus({ preventScroll: true });
   }, [form]);
   const save = useMutation({
-    mutationFn: async (_: void, context) =>
-      unwrap(
-        await updateDocument(
-          {
-            id: doc.id,
-            title: title.trim(),
-            price: Number(price),
-            keywords: keywords.trim(),
-            description: description.trim(),
-            language: doc.language,
-            category_id: categoryTrail(tree, categoryId ?? 0).map((node) => node.id ?? 0),
-          },
-          context,
-        ),
+    mutationFn: (_: void, context) =>
+      updateOwnDocument(
+        {
+          id: doc.id,
+          title: title.trim(),
+          price: Number(price),
+          keywords: keywords.trim(),
+          description: description.trim(),
+          language: doc.language,
+          category_id: categoryTrail(tree, categoryId ?? 0).map((node) => node.id ?? 0),
+        },
+        context,
       ),
-    onSuccess: () => {
-      toast.success('保存成功');
+    onSuccess: (status) => {
+      // New words of a published document wait for the review again, as the upload did.
+      if (doc.status === DocumentStatus.Converted && status === DocumentStatus.PendingReview)
+        toast.success('文档已保存，等待审核', '审核通过后其他人才能看到');
+      else toast.success('保存成功');
       onDone();
     },
     onError: (error) => toastFailure('保存失败', error),

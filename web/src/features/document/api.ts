@@ -303,7 +303,21 @@ export const createDocuments = (request: CreateDocumentRequest, context: WriteCo
 
 /** Title, keywords, description, price, language and categories (plus status for admins). */
 export const updateDocument = (doc: Document, context: WriteContext) =>
-  invalidateAfter(api.put<Empty>('/api/v1/document', doc), context, [documentKeys.all, categoryKeys.all]);
+  invalidateAfter(api.put<Empty>('/api/v1/document', doc), context, [
+    documentKeys.all,
+    categoryKeys.all,
+    statsKeys.all,
+  ]);
+
+/**
+ * An owner's edit of their document, then its status (undefined when it cannot be read): new
+ * words of a published document go back to review when the owner's uploads would.
+ */
+export async function updateOwnDocument(doc: Document, context: WriteContext): Promise<number | undefined> {
+  unwrap(await updateDocument(doc, context));
+  const saved = await api.get<Document>('/api/v1/document', { id: doc.id });
+  return saved.ok ? saved.data.status : undefined;
+}
 
 /** Moves documents to the recycle bin. */
 export const deleteDocuments = (ids: readonly number[], context: WriteContext) =>
