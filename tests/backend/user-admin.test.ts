@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DocumentStatus } from '../../shared/constants';
-import { api, login, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { api, login, registerMember, useBackend, withDatabase, type Member, type Query } from '../helpers/backend';
 import { insertDocument } from '../helpers/document-fixtures';
 
 // UserAPI: profiles, passwords and user management.
@@ -571,8 +571,9 @@ describe('a limited admin changes no account that can do more (decision 089)', (
       row('UpdateUserProfile'),
       row('SetUser'),
       row('AddUser'),
+      row('DeleteUser'),
     ]);
-    const managers = await newGroup('用户主管', [row('UpdateUserPassword'), row('DeleteUser')]);
+    const managers = await newGroup('用户主管', [row('UpdateUserPassword'), row('AdjustUserCredit')]);
     const inGroups = async (groupIds: number[]) => {
       const user = await registerMember(backend.url);
       await api(backend.url, 'PUT', '/api/v1/user', {
@@ -584,12 +585,15 @@ describe('a limited admin changes no account that can do more (decision 089)', (
     const agent = await inGroups([support]);
     const manager = await inGroups([managers]);
     const as = (method: string, path: string, body: object) =>
-      api(backend.url, method, path, { token: agent.token, body });
+      method === 'DELETE'
+        ? api(backend.url, method, path, { token: agent.token, query: body as Query })
+        : api(backend.url, method, path, { token: agent.token, body });
 
     const refusals: [string, string, object, string][] = [
       ['PUT', '/api/v1/user/password', { id: manager.user.id, new_password: 'taken-over-1' }, '您不能修改其账号'],
       ['PUT', '/api/v1/user/profile', { id: manager.user.id, email: 'agent@example.com' }, '您不能修改其账号'],
       ['PUT', '/api/v1/user', { id: manager.user.id, group_id: [2] }, '您不能修改其账号'],
+      ['DELETE', '/api/v1/user', { id: [manager.user.id], password: agent.password }, '您不能修改其账号'],
       ['PUT', '/api/v1/user', { id: agent.user.id, group_id: [support, managers] }, '您不能把用户加入其中'],
       [
         'POST',
@@ -601,7 +605,7 @@ describe('a limited admin changes no account that can do more (decision 089)', (
     for (const [method, path, body, says] of refusals) {
       const res = await as(method, path, body);
       expect(res.status, `${method} ${path}`).toBe(403);
-      expect(res.body.message).toMatch(/权限【删除用户】/);
+      expect(res.body.message).toMatch(/权限【调整用户积分】/);
       expect(res.body.message).toContain(says);
     }
     expect(await login(backend.url, manager.username, manager.password)).toBeTruthy();

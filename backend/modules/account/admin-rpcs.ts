@@ -75,7 +75,8 @@ function assertMayChangeAccount(callerId: number, targetId: number): void {
 /**
  * A limited admin changes no account that can do more than they can (decision 089): its
  * password, e-mail address or mobile number would let them sign in as it, its groups would
- * take its grants away. 403 naming a permission the target holds and the caller does not.
+ * take its grants away, a delete would take it all. 403 naming a permission the target holds
+ * and the caller does not.
  */
 async function assertHoldsNoMore(db: Database, callerId: number, targetId: number): Promise<void> {
   if (callerId === targetId) return;
@@ -209,6 +210,7 @@ export const adminRpcs = [
       const caller = await userOr404(ctx.db, me.id);
       if (!req.password || !(await verifyPassword(req.password, caller.password))) throw badRequest('密码错误');
       if (!ids.length) return {};
+      for (const id of ids) await assertHoldsNoMore(ctx.db, me.id, id);
       // What they own in any status, not their counts (which count what visitors can list).
       if ((await ownsLiveRows(ctx.db, 'document', ids)) || (await ownsLiveRows(ctx.db, 'article', ids)))
         throw new ApiError(Code.FailedPrecondition, '用户存在文档或文章，不允许删除');
