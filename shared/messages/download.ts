@@ -27,6 +27,13 @@ export const Download = message('Download', {
 export type DownloadReason = 'paid' | 'owner' | 'free' | 'bought' | 'vip' | 'review';
 
 export const ListUserDownloadReply = message('ListUserDownloadReply', { total: 'int64', download: [Download] });
+/**
+ * DownloadDocument's request: MOREDOC's client sends the id alone. Ours: with `check_price`,
+ * `price` is the most the reader agreed to pay (0 for a download they were shown as free), and a
+ * download that would cost more is refused (400, code 9) instead of paid: a price raised since
+ * the reader's page was loaded is never taken unseen.
+ */
+export const DownloadDocumentRequest = message('Document', { id: 'int64', price: 'int32', check_price: 'bool' });
 export const DownloadDocumentReply = message('DownloadDocumentReply', { url: 'string' });
 /** Ours: whether the caller bought the document and downloads it again for nothing. */
 export const DocumentPurchase = message('DocumentPurchase', { bought: 'bool' });

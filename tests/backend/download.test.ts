@@ -26,10 +26,10 @@ const freshIp = () => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`
 
 const md5 = (bytes: Buffer) => crypto.createHash('md5').update(bytes).digest('hex');
 
-async function download(documentId: number, opts: { token?: string; ip?: string } = {}) {
+async function download(documentId: number, opts: { token?: string; ip?: string; agreed?: number } = {}) {
   return api(backend.url, 'GET', '/api/v1/document/download', {
     token: opts.token,
-    query: { id: documentId },
+    query: { id: documentId, ...(opts.agreed === undefined ? {} : { price: opts.agreed, check_price: true }) },
     headers: { 'x-forwarded-for': opts.ip ?? freshIp() },
   });
 }
@@ -333,6 +333,34 @@ describe('refusals, each in Chinese', () => {
     await backend.setConfig({ 'score.credit_name': '金币' });
     expect((await download(doc.id, { token: member.token })).body.message).toBe('金币不足，无法下载');
     await backend.setConfig({ 'score.credit_name': '魔豆' });
+  });
+
+  it('takes no more than the price the reader agreed to: a price raised since is said, nothing moves', async () => {
+    const { owner, doc } = await uploaderWithDocument({ price: 2 });
+    const member = await registerMember(backend.url);
+    await setCredits(backend.dataDir, member.user.id, 50);
+    const ownerBefore = await creditsOf(backend.dataDir, owner.user.id);
+    // The uploader raises the price after the reader's page showed 2 (and 免费 to another reader).
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('document').set({ price: 30 }).where('id', '=', doc.id).execute(),
+    );
+    for (const agreed of [2, 0]) {
+      const res = await download(doc.id, { token: member.token, agreed });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 9, message: '该文档的下载价格现为 30 魔豆，请确认后再下载' });
+    }
+    expect(await creditsOf(backend.dataDir, member.user.id)).toBe(50);
+    expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(ownerBefore);
+    expect(await downloadsOf(member.user.id)).toEqual([]);
+    // Agreed to the new price (or more), it is paid; MOREDOC's clients, which say none, pay it as before.
+    expect((await download(doc.id, { token: member.token, agreed: 30 })).status).toBe(200);
+    expect(await creditsOf(backend.dataDir, member.user.id)).toBe(20);
+    const other = await registerMember(backend.url);
+    await setCredits(backend.dataDir, other.user.id, 30);
+    expect((await download(doc.id, { token: other.token })).status).toBe(200);
+    expect(await creditsOf(backend.dataDir, other.user.id)).toBe(0);
+    // Free for the reader after all (bought within the period): no price to agree to.
+    expect((await download(doc.id, { token: member.token, agreed: 0 })).status).toBe(200);
   });
 
   it('answers 404 for documents that cannot be downloaded', async () => {

@@ -692,7 +692,9 @@ describe('the library, from upload to download', () => {
     expect(confirmBox.x + confirmBox.width).toBeLessThanOrEqual(390 + EDGE_SLACK_PX);
     expect(await bar.getByText('5 魔豆', { exact: true }).isVisible()).toBe(true);
     await confirm.click();
-    await panel.getByRole('alert').filter({ hasText: '魔豆不足，无法下载' }).waitFor();
+    // Not the 500 it costs now: the server says the price, and the panel then asks it.
+    await panel.getByRole('alert').filter({ hasText: '该文档的下载价格现为 500 魔豆，请确认后再下载' }).waitFor();
+    await panel.getByRole('button', { name: '下载（500 魔豆）' }).waitFor();
     await expect
       .poll(async () => {
         const shown = (await panel.boundingBox())!;

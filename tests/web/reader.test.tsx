@@ -662,6 +662,37 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(screen.getAllByRole('figure')).toHaveLength(8);
   });
 
+  it('pays no more than the price it showed: a price raised since is said, and the button then asks the new one', async () => {
+    vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+    let raised = false;
+    const asked: URLSearchParams[] = [];
+    renderApp('/library/7/42', {
+      user: { id: 5, username: 'bob', credit_count: 100 },
+      backend: backend(
+        {},
+        {
+          'GET /api/v1/document': () => ({ status: 200, body: { ...doc, price: raised ? 30 : 5 } }),
+          'GET /api/v1/document/download': (url) => {
+            asked.push(url.searchParams);
+            raised = true;
+            return url.searchParams.get('price') === '30'
+              ? { status: 200, body: { url: '/download/abc?document_id=42' } }
+              : { status: 400, body: { code: 9, message: '该文档的下载价格现为 30 魔豆，请确认后再下载' } };
+          },
+        },
+      ),
+    });
+    const end = await screen.findByRole('region', { name: '免费预览已结束' });
+    await userEvent.click(within(end).getByRole('button', { name: '下载全文（5 魔豆）' }));
+    await userEvent.click(within(end).getByRole('button', { name: '确定下载' }));
+    expect(await within(end).findByText('该文档的下载价格现为 30 魔豆，请确认后再下载')).toBeTruthy();
+    expect([asked[0]?.get('price'), asked[0]?.get('check_price')]).toEqual(['5', 'true']);
+    await userEvent.click(await within(end).findByRole('button', { name: '下载全文（30 魔豆）' }));
+    expect(within(end).getByText('需 30 魔豆，确定下载？')).toBeTruthy();
+    await userEvent.click(within(end).getByRole('button', { name: '确定下载' }));
+    await waitFor(() => expect(window.location.assign).toHaveBeenCalledWith('/download/abc?document_id=42'));
+  });
+
   it('says VIP 免费下载全文 at the end of the preview to a VIP member where VIP downloads are free, and offers no VIP', async () => {
     renderApp('/library/7/42', {
       user: { id: 5, username: 'bob', is_vip: true },

@@ -4,7 +4,7 @@ import { lockKeys, lockRows } from '../../db/dialect';
 import { startOfServerDay } from '../../db/schema';
 import type { SessionUser } from '../../platform/auth/session';
 import type { ConfigSnapshot } from '../../platform/config-store';
-import { forbidden, notFound, unauthenticated } from '../../wire/errors';
+import { ApiError, Code, forbidden, notFound, unauthenticated } from '../../wire/errors';
 import { IdRequest, PageRequest } from '../../../shared/messages/common';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import {
@@ -24,6 +24,7 @@ import { downloadUrl } from './link';
 import {
   DocumentPurchase,
   DownloadDocumentReply,
+  DownloadDocumentRequest,
   ListUserDownloadReply,
   type DownloadReason,
 } from '../../../shared/messages/download';
@@ -138,7 +139,7 @@ export const downloadService = defineService(
   [
     rpc('DownloadDocument', {
       http: 'GET /api/v1/document/download',
-      request: IdRequest('Document'),
+      request: DownloadDocumentRequest,
       response: DownloadDocumentReply,
       auth: 'public',
       async handler(req, ctx) {
@@ -162,6 +163,13 @@ export const downloadService = defineService(
           // The row keeps why the download cost what it did (我的下载 says it: VIP 免费, 已购买, …).
           const reason = (await freeReason(trx, doc, rules)) ?? 'paid';
           const paid = me !== null && reason === 'paid' && doc.price > 0;
+          // More than the reader agreed to (a price raised since their page was loaded, a VIP period or a
+          // purchase that ended meanwhile): they are told the price, nothing is taken.
+          if (req.check_price && paid && doc.price > req.price)
+            throw new ApiError(
+              Code.FailedPrecondition,
+              `该文档的下载价格现为 ${doc.price} ${cfg.creditName()}，请确认后再下载`,
+            );
           if (me && reason === 'paid') {
             if (!(await spendCredits(trx, me.id, doc.price))) throw forbidden(`${cfg.creditName()}不足，无法下载`);
             await addCredit(trx, doc.user_id, doc.price);

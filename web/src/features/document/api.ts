@@ -246,15 +246,25 @@ export const purchaseQuery = (id: number, userId: number) =>
     queryFn: async () => unwrap(await api.get<DocumentPurchase>('/api/v1/document/purchase', { id })).bought === true,
   });
 
-export async function downloadDocument(id: number, context: WriteContext) {
-  const result = await invalidateAfter(api.get<DownloadDocumentReply>('/api/v1/document/download', { id }), context, [
-    userKeys.all,
-    documentKeys.fullAccessOf(id),
-    documentKeys.purchaseOf(id),
-  ]);
+export async function downloadDocument(id: number, agreed: number, context: WriteContext) {
+  const result = await invalidateAfter(
+    api.get<DownloadDocumentReply>('/api/v1/document/download', { id, price: agreed, check_price: true }),
+    context,
+    [userKeys.all, documentKeys.fullAccessOf(id), documentKeys.purchaseOf(id)],
+  );
   if (result.ok)
     changeCachedDocument(context.client, id, (doc) => ({ download_count: movedCounter(doc.download_count, 1) }));
+  else if (result.data.code === PRICE_CHANGED) await refreshCachedPrice(context.client, id);
   return result;
+}
+
+/** DownloadDocument's refusal of a download that would cost more than the reader agreed to. */
+const PRICE_CHANGED = 9;
+
+/** The price the reader is shown, asked again (without counting a view) after the server said it changed. */
+async function refreshCachedPrice(client: QueryClient, id: number): Promise<void> {
+  const current = await api.get<Document>('/api/v1/document', { id });
+  if (current.ok) changeCachedDocument(client, id, () => ({ price: current.data.price ?? 0 }));
 }
 
 /** The member's own documents (every status), newest first; asked again while one of them converts. */

@@ -122,7 +122,9 @@ export function DownloadButton({
   // MOREDOC omits a zero count.
   const balance = user?.credit_count ?? 0;
   const download = useMutation({
-    mutationFn: async (_: void, context) => unwrap(await downloadDocument(doc.id ?? 0, context)),
+    // The most it may cost, as the button says: a price raised since is refused, not paid.
+    mutationFn: async (_: void, context) =>
+      unwrap(await downloadDocument(doc.id ?? 0, cost === 'price' ? priceValue : 0, context)),
     onSuccess: (reply) => {
       setRefusal(undefined);
       if (!reply.url) return;
