@@ -43,6 +43,7 @@ import * as m037 from './migrations/037_download_reason';
 import * as m038 from './migrations/038_document_text_bigrams';
 import * as m039 from './migrations/039_comment_told';
 import * as m040 from './migrations/040_message_comment';
+import * as m041 from './migrations/041_article_table_summaries';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -84,6 +85,7 @@ const migrations: Record<string, Migration> = {
   '038_document_text_bigrams': m038,
   '039_comment_told': m039,
   '040_message_comment': m040,
+  '041_article_table_summaries': m041,
 };
 
 export type Database = Kysely<DB>;

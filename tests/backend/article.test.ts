@@ -1,5 +1,17 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, setConfig, useBackend, type Member } from '../helpers/backend';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  api,
+  login,
+  registerMember,
+  setConfig,
+  startBackend,
+  useBackend,
+  withDatabase,
+  withSearchIndex,
+  type Member,
+  type StartedBackend,
+} from '../helpers/backend';
 
 // ArticleAPI through HTTP: the seeded footer pages, writing with the sanitiser, review,
 // lists, categories, recommending, the recycle bin and related articles.
@@ -538,6 +550,56 @@ describe('full-text search', () => {
     }
     expect((await search({ wd: '免责声明' })).body.article[0].identifier).toBe('copyright');
   });
+
+  it('gives the articles saved before the cells were kept apart the spaced summary and search text at start (041)', async () => {
+    const TABLE = '<table><tr><th>年份</th><th>馆藏</th></tr><tr><td>2024</td><td>130000</td></tr></table>';
+    const first = await startBackend();
+    let running: StartedBackend | undefined = first;
+    try {
+      const token = await login(first.url, 'admin', first.adminPassword);
+      const post = async (body: Record<string, string>) =>
+        (await api(first.url, 'POST', '/api/v1/article', { token, body })).body as { id: number; title: string };
+      const made = await post({ title: '旧馆藏表', content: TABLE });
+      const written = await post({ title: '另一张馆藏表', description: '馆藏一览', content: TABLE });
+      await first.close({ keepData: true });
+      running = undefined;
+      // As the site saved them before: the summary made of the cells run together, and the index's text too.
+      await withDatabase(first.dataDir, async (db) => {
+        await db.updateTable('article').set({ description: '年份馆藏 2024130000' }).where('id', '=', made.id).execute();
+        await sql`DELETE FROM kysely_migration WHERE name = '041_article_table_summaries'`.execute(db);
+      });
+      await withSearchIndex(first.dataDir, 'article', (index) =>
+        index.upsert(
+          [made, written].map((article) => ({
+            id: article.id,
+            title: article.title,
+            keywords: '',
+            description: article.id === made.id ? '年份馆藏 2024130000' : '馆藏一览',
+            content: '年份馆藏\n2024130000',
+            attributes: { createdAt: new Date().toISOString() },
+          })),
+        ),
+      );
+      running = await startBackend({ dataDir: first.dataDir });
+      const url = running.url;
+      const found = async () =>
+        ((await api(url, 'GET', '/api/v1/article/search', { query: { wd: '130000' } })).body.article ?? []) as {
+          id: number;
+          snippet: string;
+        }[];
+      await vi.waitFor(async () => expect((await found()).map((a) => a.id).sort()).toEqual([made.id, written.id]), {
+        timeout: 20_000,
+        interval: 200,
+      });
+      expect((await found()).find((a) => a.id === made.id)!.snippet).toContain('2024 <em>130000</em>');
+      const read = async (id: number) => (await api(url, 'GET', '/api/v1/article', { query: { id } })).body;
+      expect((await read(made.id)).description).toBe('年份 馆藏 2024 130000');
+      // A summary the author wrote stays as written.
+      expect((await read(written.id)).description).toBe('馆藏一览');
+    } finally {
+      await running?.close();
+    }
+  }, 60_000);
 });
 
 describe('counts visitors see', () => {
