@@ -12,7 +12,6 @@ import {
   parseQuery,
   queryToMatchExpression,
   toMatchExpression,
-  TOKENIZER_VERSION,
 } from '../../backend/platform/search/bigrams';
 import { normalizePages, pageAt } from '../../backend/platform/search/pages';
 import { PostgresSearchIndex } from '../../backend/platform/search/postgres-search-index';
@@ -56,7 +55,11 @@ describe('bigram tokens', () => {
   it('turns CJK runs into overlapping bigrams ending with the last character, and keeps words whole', () => {
     expect(indexTokens('机器学习')).toBe('机器 器学 学习 习');
     expect(indexTokens('书')).toBe('书');
-    expect(indexTokens('Python3教程，第2章')).toBe('python3 教程 程 第 2 章');
+    // A word of letters and digits is its parts too, after the text's tokens (phrases compare those).
+    expect(indexTokens('Python3教程，第2章')).toBe('python3 教程 程 第 2 章 python 3');
+    expect(indexTokens('win10 iPhone15Pro a1b2c3 pythonic')).toBe(
+      'win10 iphone15pro a1b2c3 pythonic win 10 iphone 15 pro',
+    );
     expect(indexTokens('Hello, World! node.js')).toBe('hello world node js');
   });
 
@@ -242,6 +245,34 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
     expect(await ids('Python教程')).toEqual([1]);
     expect(await ids('机器学习 pdf')).toEqual([3]);
     expect((await ids('机器学习')).sort()).toEqual([3, 4]);
+  });
+
+  it('finds a word inside a run of letters and digits, where letters and digits meet, and marks it there', async () => {
+    await index.upsert([
+      entry(1, { title: 'Python3 入门', content: `${FILLER}用 Python3 写一个小程序。` }),
+      entry(2, { content: `${FILLER}Win10 系统安装 python 环境。` }),
+      entry(3, { content: `${FILLER}这是 Pythonic 的写法，iPhone15Pro 也一样。` }),
+      entry(4, { content: `${FILLER}哈希值 a1b2c3d4 与 3d 打印。` }),
+    ]);
+    expect((await ids('python')).sort()).toEqual([1, 2]);
+    expect(await ids('python3')).toEqual([1]);
+    expect(await ids('win')).toEqual([2]);
+    expect(await ids('iphone 15')).toEqual([3]);
+    expect(await ids('pro')).toEqual([3]);
+    // Not inside a word of one kind (Pythonic), nor in a run of more parts than a name has (a hash).
+    expect(await ids('ython')).toEqual([]);
+    expect(await ids('b2c3')).toEqual([]);
+    expect(await ids('3d')).toEqual([4]);
+    const hits = (await index.search({ text: 'python' })).hits;
+    expect(hits.find((hit) => hit.id === 1)).toMatchObject({
+      titleHighlight: '<em>Python</em>3 入门',
+      snippet: expect.stringContaining('用 <em>Python</em>3 写'),
+    });
+    expect(hits.find((hit) => hit.id === 2)!.snippet).toContain('安装 <em>python</em> 环境');
+    expect((await index.search({ text: 'iphone' })).hits[0]!.snippet).toContain('<em>iPhone</em>15Pro');
+    // A paged text: the page holding both words is the best one, Python3 counted as python there.
+    await index.upsert([entry(5, { content: [`${FILLER}教程目录`, `${FILLER}Python3 教程`].join('\f'), paged: true })]);
+    expect((await index.search({ text: 'python 教程' })).hits.find((hit) => hit.id === 5)).toMatchObject({ page: 2 });
   });
 
   it('finds a single CJK character wherever a token starts with it, title matches first, and marks it', async () => {
@@ -848,7 +879,7 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
 
     it('finds a word exactly where its phrase is', async () => {
       await index.upsert(TEXTS.map((content, i) => entry(i + 1, { content })));
-      await store.setTokenizerVersion(TOKENIZER_VERSION - 1);
+      await store.setTokenizerVersion(1);
       const phrases = store.open('document');
       expect(await store.needsRebuild(phrases)).toBe(true);
       for (const word of WORDS) expect(await found(index, word), word).toEqual(await found(phrases, word));
@@ -889,7 +920,7 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
         entry(1, { title: 'C++ 入门', content: FILLER }),
         entry(2, { title: 'C 语言', content: FILLER }),
       ]);
-      await store.setTokenizerVersion(TOKENIZER_VERSION - 1);
+      await store.setTokenizerVersion(2);
       const upgrading = store.open('document');
       const found = async (text: string) =>
         (await upgrading.search({ text })).hits.map((hit) => hit.id).sort((a, b) => a - b);
@@ -898,6 +929,19 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
       expect(await upgrading.upgrade()).toBe(true);
       expect(await found('C++')).toEqual([1]);
       expect(await found('C')).toEqual([1, 2]);
+    });
+
+    it('keeps reading them while an index of version 3 gets the parts of its words (version 4)', async () => {
+      await index.upsert([
+        entry(1, { title: 'C++ 入门', content: FILLER }),
+        entry(2, { title: 'C 语言', content: `${FILLER}Python3` }),
+      ]);
+      await store.setTokenizerVersion(3);
+      const upgrading = store.open('document');
+      expect(await store.needsRebuild(upgrading)).toBe(true);
+      expect((await upgrading.search({ text: 'C++' })).hits.map((hit) => hit.id)).toEqual([1]);
+      expect(await upgrading.upgrade()).toBe(true);
+      expect((await upgrading.search({ text: 'python' })).hits.map((hit) => hit.id)).toEqual([2]);
     });
   });
 

@@ -9,18 +9,32 @@
 //   character); any other letter/digit sequence is one word token; a sign (isSymbolCodePoint:
 //   `+`, `#`, `¥`, `©`, an emoji) is a token of its own, the marks after it (❤️'s variation
 //   selector) left out; everything else (punctuation, spaces) separates tokens. Anything but a
-//   CJK character ends a CJK run.
+//   CJK character ends a CJK run;
+// - a word made of letters and digits (`python3`, `win10`, `mp3player`) is also each of its parts,
+//   cut where letters and digits meet (wordParts), so that `python` finds `Python3`; the parts
+//   come after the text's tokens, as the dictionary words do.
 import { isCjkCodePoint, isSymbolCodePoint, isWordCodePoint } from '../../../shared/searchable-text';
 import { RADICAL_TO_IDEOGRAPH } from './cjk-radicals';
 import { dictionaryWords, isDictionaryWord } from './words';
 
 /** Bumped whenever the rule above changes: an index built with another version needs a rebuild. */
-export const TOKENIZER_VERSION = 3;
+export const TOKENIZER_VERSION = 4;
+
+/**
+ * What the queries may ask of an index whose entries all have at least this version's tokens
+ * (one being upgraded still has some of the version it was made with): the dictionary words as
+ * tokens since version 2, the signs since 3. Version 4's word parts need nothing of the queries.
+ */
+export function tokensOfVersion(version: number): { wholeWords: boolean; symbols: boolean } {
+  return { wholeWords: version >= 2, symbols: version >= 3 };
+}
 
 // CJK radicals (supplement and Kangxi) and CJK compatibility ideographs (BMP and supplement).
 const IDEOGRAPH_VARIANT = /[\u2E80-\u2FDF\uF900-\uFAFF\u{2F800}-\u{2FA1F}]/u;
 const IDEOGRAPH_VARIANTS = /[\u2E80-\u2FDF\uF900-\uFAFF\u{2F800}-\u{2FA1F}]/gu;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const LETTER = /\p{L}/u;
+const DIGIT = /\p{N}/u;
 const MARK = /\p{M}/u;
 /** What starts a sign's token in FTS5, which would drop the sign as a separator (ftsToken). */
 const FTS_SIGN = '\uE000';
@@ -61,6 +75,78 @@ export function compactWhitespace(text: string): string {
     const previous = before >= 0xdc00 && before <= 0xdfff && offset >= 2 ? (text.codePointAt(offset - 2) ?? 0) : before;
     return isCjkCodePoint(previous) && isCjkChar(text, offset + run.length) ? '' : ' ';
   });
+}
+
+/** Words longer than this (UTF-16 units) are not cut into parts: a hash, a base64 run, a long serial. */
+const MAX_SPLIT_WORD_LENGTH = 64;
+/** Nor words of more parts than this (`a1b2c3`): `iphone15pro` is three. */
+const MAX_WORD_PARTS = 4;
+
+/** 1 for a letter, 2 for a digit, 0 for a mark (of the part it follows); ASCII without the regex. */
+function partClass(cp: number, char: string): number {
+  if (cp < 0x80) return cp >= 0x30 && cp <= 0x39 ? 2 : 1;
+  if (LETTER.test(char)) return 1;
+  return DIGIT.test(char) ? 2 : 0;
+}
+
+/**
+ * Where the parts of a word token (letters, digits and marks, no CJK) end, when it mixes letters
+ * and digits: `python3` → [6, 7] (`python`, `3`), `3d` → [1, 2]. Undefined for a word of one
+ * kind, a word of more than MAX_WORD_PARTS parts or longer than MAX_SPLIT_WORD_LENGTH: the index
+ * then holds the word alone.
+ */
+export function wordPartEnds(word: string): number[] | undefined {
+  if (word.length < 2 || word.length > MAX_SPLIT_WORD_LENGTH) return undefined;
+  const ends: number[] = [];
+  let current = 0;
+  for (let index = 0; index < word.length;) {
+    const cp = word.codePointAt(index)!;
+    const width = cp > 0xffff ? 2 : 1;
+    const kind = partClass(cp, width === 1 ? word[index]! : word.slice(index, index + 2));
+    if (kind !== 0 && current !== 0 && kind !== current) {
+      if (ends.length + 1 >= MAX_WORD_PARTS) return undefined;
+      ends.push(index);
+    }
+    if (kind !== 0) current = kind;
+    index += width;
+  }
+  if (ends.length === 0) return undefined;
+  ends.push(word.length);
+  return ends;
+}
+
+/** The parts of a word token that mixes letters and digits (wordPartEnds), or none. */
+export function wordParts(word: string): string[] {
+  const ends = wordPartEnds(word);
+  if (!ends) return [];
+  return ends.map((end, i) => word.slice(i === 0 ? 0 : ends[i - 1], end));
+}
+
+/**
+ * Whether `[start, end)` of a folded text, letters or digits, is a word token of the index
+ * there: a whole word (no letter or digit touches it), or one of the parts of the word it is in
+ * (`python` in `python3`, not in `pythonic`).
+ */
+export function isIndexedWordAt(text: string, start: number, end: number): boolean {
+  let wordStart = start;
+  while (wordStart > 0 && start - wordStart <= MAX_SPLIT_WORD_LENGTH) {
+    const code = text.charCodeAt(wordStart - 1);
+    const back = code >= 0xdc00 && code <= 0xdfff && wordStart >= 2 ? 2 : 1;
+    if (!isLatinWordCodePoint(text.codePointAt(wordStart - back))) break;
+    wordStart -= back;
+  }
+  let wordEnd = end;
+  while (wordEnd < text.length && wordEnd - end <= MAX_SPLIT_WORD_LENGTH) {
+    const cp = text.codePointAt(wordEnd)!;
+    if (!isLatinWordCodePoint(cp)) break;
+    wordEnd += cp > 0xffff ? 2 : 1;
+  }
+  if (wordStart === start && wordEnd === end) return true;
+  const ends = wordPartEnds(text.slice(wordStart, wordEnd));
+  if (!ends) return false;
+  const partStart = start - wordStart;
+  const partEnd = end - wordStart;
+  return ends.some((at, i) => at === partEnd && (i === 0 ? 0 : ends[i - 1]) === partStart);
 }
 
 /** Receives each token of a folded text: its term and where it sits ([start, end) in the folded text). */
@@ -130,17 +216,21 @@ export function normalizeText(text: string): string {
 }
 
 /**
- * The index tokens of a text, in order: its tokens, then the dictionary words it holds
- * (words.ts). Those come after every bigram, so that the bigrams' positions, which phrases
- * compare, are those of the text alone.
+ * The index tokens of a text, in order: its tokens, then the parts of its words that mix letters
+ * and digits (wordParts), then the dictionary words it holds (words.ts). Those come after every
+ * token of the text, so that the positions of its tokens, which phrases compare, are those of
+ * the text alone.
  */
 export function indexTerms(text: string): string[] {
   const folded = foldText(normalizeText(text));
   const terms: string[] = [];
+  const parts: string[] = [];
   scanTokens(folded, (term) => {
     terms.push(term);
+    if (term.length >= 2 && isLatinWordCodePoint(term.codePointAt(0)))
+      for (const part of wordParts(term)) parts.push(part);
   });
-  terms.push(...dictionaryWords(folded));
+  terms.push(...parts, ...dictionaryWords(folded));
   return terms;
 }
 

@@ -1,7 +1,7 @@
 // Snippets and highlighted titles, cut in JS from the stored text: FTS5 cannot make them for a
 // contentless table. Matches follow the index's rule (bigrams.ts) on the folded text, so what
 // is highlighted is what the index matched; a snippet decodes only the bytes of its window.
-import { foldText, isLatinWordCodePoint, scanTokens, type ParsedQuery } from './bigrams';
+import { foldText, isIndexedWordAt, isLatinWordCodePoint, scanTokens, type ParsedQuery } from './bigrams';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -82,14 +82,16 @@ function codePointBefore(text: string, index: number): number | undefined {
 
 /**
  * Every occurrence of a literal in a folded text. A CJK literal is its phrase (a run of
- * ideographs always gives its bigrams); a word must stand alone, not inside a longer word.
+ * ideographs always gives its bigrams); a word must stand alone, not inside a longer word, or
+ * be a part of one where letters and digits meet (`python` in `python3`, bigrams.ts wordParts).
  */
 function literalMatches(folded: string, literal: string, wholeWord: boolean, into: Range[]): void {
   for (let at = folded.indexOf(literal); at >= 0; at = folded.indexOf(literal, at + 1)) {
     const end = at + literal.length;
     if (
       wholeWord &&
-      (isLatinWordCodePoint(codePointBefore(folded, at)) || isLatinWordCodePoint(folded.codePointAt(end)))
+      (isLatinWordCodePoint(codePointBefore(folded, at)) || isLatinWordCodePoint(folded.codePointAt(end))) &&
+      !isIndexedWordAt(folded, at, end)
     )
       continue;
     into.push([at, end]);

@@ -23,7 +23,15 @@
 // The tables are made on first use (no migration): a rebuildable cache whose shape follows the
 // tokenizer version, like the SQLite engine's.
 import crypto from 'node:crypto';
-import { TOKENIZER_VERSION, foldText, indexTerms, parseQuery, separateWordsQuery, type ParsedQuery } from './bigrams';
+import {
+  TOKENIZER_VERSION,
+  foldText,
+  indexTerms,
+  parseQuery,
+  separateWordsQuery,
+  tokensOfVersion,
+  type ParsedQuery,
+} from './bigrams';
 import { DEFAULT_WEIGHTS, checkWeights, type ColumnWeights } from './bm25';
 import {
   DESCRIPTION_COUNTS,
@@ -150,8 +158,8 @@ export class PostgresSearchIndex implements SearchIndex {
   private readonly snippetLength: number | undefined;
   private readonly bestPageBytes: number | undefined;
   private created: Promise<void> | undefined;
-  /** every entry's tokens are this tokenizer version's, the dictionary words with them */
-  private current = true;
+  /** the oldest tokenizer version an entry's tokens may be of (TOKENIZER_VERSION once upgraded) */
+  private version = TOKENIZER_VERSION;
 
   constructor(
     private readonly db: Executor,
@@ -172,7 +180,7 @@ export class PostgresSearchIndex implements SearchIndex {
       this.tokens,
       weights,
       this.texts,
-      () => this.current,
+      () => tokensOfVersion(this.version).wholeWords,
     );
     this.snippetLength = options.snippetLength;
     this.bestPageBytes = options.bestPageBytes;
@@ -308,7 +316,7 @@ export class PostgresSearchIndex implements SearchIndex {
         [this.collection, TOKENIZER_VERSION],
       );
     });
-    this.current = !(await this.versionDiffers());
+    this.version = await this.storedVersion();
   }
 
   /** Is any of the tables or indexes createTables makes missing? (`to_regclass` takes no lock.) */
@@ -329,19 +337,20 @@ export class PostgresSearchIndex implements SearchIndex {
     return row!.missing > 0;
   }
 
-  private async versionDiffers(): Promise<boolean> {
+  /** The tokenizer version search_meta records for this collection (0: none). */
+  private async storedVersion(): Promise<number> {
     const [row] = await rowsOf<{ version: number }>(
       this.db,
       `SELECT tokenizer_version AS version FROM ${this.tables.meta} WHERE collection = $1`,
       [this.collection],
     );
-    return row?.version !== TOKENIZER_VERSION;
+    return row?.version ?? 0;
   }
 
   /** True when the stored tokens come from another tokenizer version: call upgrade() or rebuild(). */
   async needsRebuild(): Promise<boolean> {
     await this.ready();
-    return this.versionDiffers();
+    return (await this.storedVersion()) !== TOKENIZER_VERSION;
   }
 
   async upsert(entries: readonly SearchEntry[]): Promise<void> {
@@ -573,7 +582,7 @@ export class PostgresSearchIndex implements SearchIndex {
       await this.texts.clear(trx);
       await this.resetCounts(trx);
     });
-    this.current = true;
+    this.version = TOKENIZER_VERSION;
   }
 
   /** Empty token tables: nothing written, this tokenizer version's. */
@@ -600,7 +609,7 @@ export class PostgresSearchIndex implements SearchIndex {
         after = rows[rows.length - 1]!.id;
       }
     });
-    this.current = true;
+    this.version = TOKENIZER_VERSION;
     await this.optimize();
   }
 
@@ -625,7 +634,7 @@ export class PostgresSearchIndex implements SearchIndex {
       TOKENIZER_VERSION,
       this.collection,
     ]);
-    this.current = true;
+    this.version = TOKENIZER_VERSION;
     await this.optimize();
     return true;
   }
@@ -660,8 +669,8 @@ export class PostgresSearchIndex implements SearchIndex {
   async search(query: SearchQuery): Promise<SearchResult> {
     const started = performance.now();
     await this.ready();
-    // Until every entry has this version's tokens, the signs are read as the old ones were (none).
-    const parsed = parseQuery(query.text, { symbols: this.current });
+    // Until every entry has this version's tokens, the signs are read as the old ones were (none before version 3).
+    const parsed = parseQuery(query.text, { symbols: tokensOfVersion(this.version).symbols });
     let found = await this.searchParsed(parsed, query);
     // Words typed together that the texts hold apart: each word on its own (bigrams.ts).
     const separate = found.total === 0 ? separateWordsQuery(parsed) : undefined;

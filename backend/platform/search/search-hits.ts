@@ -5,7 +5,7 @@
 // A snippet shows only the part of the text its entry lets it show (SearchEntry.shownPages, a
 // document's free preview): a hit that matches only past it gets the description and the page of
 // that match, never a byte of its text.
-import { isLatinWordCodePoint, type ParsedQuery } from './bigrams';
+import { isIndexedWordAt, isLatinWordCodePoint, type ParsedQuery } from './bigrams';
 import {
   escapeHtml,
   highlightAll,
@@ -60,7 +60,7 @@ interface Needles {
 
 interface TermNeedles {
   needles: Buffer[];
-  /** a word: found only where no letter or digit touches it, as the index matches it */
+  /** a word: found only where no letter or digit touches it, or as a part of a word (standsAlone), as the index matches it */
   word: boolean;
 }
 
@@ -113,9 +113,20 @@ export function needlesOf(parsed: ParsedQuery): Needles {
   };
 }
 
-/** Where a needle found at byte `at` of a UTF-8 text stands on its own (no letter or digit touches it). */
+/** Bytes read on each side of a needle to find the word it is in: more than a word cut into parts holds (bigrams.ts). */
+const WORD_BYTES = 200;
+
+/**
+ * Where a needle found at byte `at` of a UTF-8 text is a word of the index's: on its own (no
+ * letter or digit touches it), or a part of the word it is in (`python` in `Python3`).
+ */
 function standsAlone(text: Buffer, at: number, end: number): boolean {
-  return !isLatinWordCodePoint(codePointBefore(text, at)) && !isLatinWordCodePoint(codePointAt(text, end));
+  if (!isLatinWordCodePoint(codePointBefore(text, at)) && !isLatinWordCodePoint(codePointAt(text, end))) return true;
+  const from = Math.max(0, at - WORD_BYTES);
+  const before = text.toString('utf8', from, at);
+  const around = before + text.toString('utf8', at, Math.min(text.length, end + WORD_BYTES));
+  const needleEnd = before.length + text.toString('utf8', at, end).length;
+  return isIndexedWordAt(around, before.length, needleEnd);
 }
 
 /** The code point that ends before byte `at` of a UTF-8 text; an ASCII one without decoding. */

@@ -7,7 +7,15 @@
 // install on another engine has none of them. The SQL of a query is planned in search-plan.ts,
 // the hits' highlights and snippets are made in search-hits.ts.
 import type SQLite from 'better-sqlite3';
-import { TOKENIZER_VERSION, foldText, indexTokens, parseQuery, separateWordsQuery, type ParsedQuery } from './bigrams';
+import {
+  TOKENIZER_VERSION,
+  foldText,
+  indexTokens,
+  parseQuery,
+  separateWordsQuery,
+  tokensOfVersion,
+  type ParsedQuery,
+} from './bigrams';
 import { DEFAULT_WEIGHTS, checkWeights, type ColumnWeights } from './bm25';
 import { HitDescriber, type RankedRow } from './search-hits';
 import {
@@ -63,8 +71,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly statements = new Map<string, SQLite.Statement>();
   private readonly planner: SearchPlanner;
   private readonly hits: HitDescriber;
-  /** every entry's tokens are this tokenizer version's, the dictionary words with them */
-  private current: boolean;
+  /** the oldest tokenizer version an entry's tokens may be of (TOKENIZER_VERSION once upgraded) */
+  private version: number;
 
   constructor(
     private readonly sqlite: SQLite.Database,
@@ -92,11 +100,11 @@ export class SqliteSearchIndex implements SearchIndex {
     this.planner = new SearchPlanner(
       { fts: this.fts, entries: this.entries, categories: this.categories },
       bm25,
-      () => this.current,
+      () => tokensOfVersion(this.version).wholeWords,
     );
     this.hits = new HitDescriber(this.texts, options.snippetLength, options.bestPageBytes);
     this.createTables();
-    this.current = !this.needsRebuild;
+    this.version = this.storedVersion;
   }
 
   private createTables(): void {
@@ -194,12 +202,17 @@ export class SqliteSearchIndex implements SearchIndex {
     return prepared;
   }
 
-  /** True when the stored tokens come from another tokenizer version: call upgrade() or rebuild(). */
-  get needsRebuild(): boolean {
+  /** The tokenizer version search_meta records for this collection (0: none). */
+  private get storedVersion(): number {
     const row = this.statement('SELECT tokenizer_version AS version FROM search_meta WHERE collection = ?').get(
       this.collection,
     ) as { version: number } | undefined;
-    return row?.version !== TOKENIZER_VERSION;
+    return row?.version ?? 0;
+  }
+
+  /** True when the stored tokens come from another tokenizer version: call upgrade() or rebuild(). */
+  get needsRebuild(): boolean {
+    return this.storedVersion !== TOKENIZER_VERSION;
   }
 
   async upsert(entries: readonly SearchEntry[]): Promise<void> {
@@ -329,7 +342,7 @@ export class SqliteSearchIndex implements SearchIndex {
       TOKENIZER_VERSION,
       this.collection,
     );
-    this.current = true;
+    this.version = TOKENIZER_VERSION;
   }
 
   /**
@@ -389,8 +402,8 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async search(query: SearchQuery): Promise<SearchResult> {
     const started = performance.now();
-    // Until every entry has this version's tokens, the signs are read as the old ones were (none).
-    const parsed = parseQuery(query.text, { symbols: this.current });
+    // Until every entry has this version's tokens, the signs are read as the old ones were (none before version 3).
+    const parsed = parseQuery(query.text, { symbols: tokensOfVersion(this.version).symbols });
     let found = await this.searchParsed(parsed, query);
     // Words typed together that the texts hold apart: each word on its own (bigrams.ts).
     const separate = found.total === 0 ? separateWordsQuery(parsed) : undefined;
