@@ -479,6 +479,21 @@ describe('full-text search', () => {
     expect(res.body.article[0].snippet).toContain('2024 <em>120000</em>');
   });
 
+  it('leaves out the articles holding a word typed with a leading -, and marks none of it', async () => {
+    const withWord = await admin('POST', '/api/v1/article', {
+      body: { title: '城市阅览室', content: '<p>阅览室里新到了量子物理的书。</p>' },
+    });
+    const without = await admin('POST', '/api/v1/article', {
+      body: { title: '阅览室开放时间', content: '<p>阅览室每天开放。</p>' },
+    });
+    const res = await search({ wd: '阅览室 -量子' });
+    expect(res.body.article.map((a: { id: number }) => a.id)).toEqual([without.body.id]);
+    expect(JSON.stringify(res.body.article)).not.toContain('量子');
+    expect((await search({ wd: '阅览室' })).body.article.map((a: { id: number }) => a.id).sort()).toEqual(
+      [withWord.body.id, without.body.id].sort(),
+    );
+  });
+
   it('finds only published articles outside the recycle bin, and follows edits', async () => {
     const author = await memberIn(reviewGroupId);
     await write(author.token, { title: '未审核的草稿', content: '<p>独角兽</p>' });

@@ -11,6 +11,7 @@ import {
   normalizeText,
   parseQuery,
   queryToMatchExpression,
+  toExclusionExpression,
   toMatchExpression,
 } from '../../backend/platform/search/bigrams';
 import { normalizePages, pageAt } from '../../backend/platform/search/pages';
@@ -86,7 +87,11 @@ describe('bigram tokens', () => {
     expect(queryToMatchExpression('❤️')).toBe('"\ue0002764"');
     expect(queryToMatchExpression('书')).toBe('"书"*');
     expect(queryToMatchExpression('c')).toBe('title : ("c")');
-    expect(queryToMatchExpression('"*NEAR( AND -x:y')).toBe('"near" AND "and" AND "x y"');
+    expect(queryToMatchExpression('"*NEAR( AND x:-y')).toBe('"near" AND "and" AND "x y"');
+    // A leading - leaves a word out, a closed quote makes a phrase; an open one is punctuation.
+    expect(queryToMatchExpression('"*NEAR( AND -x:y')).toBe('"near" AND "and"');
+    expect(toExclusionExpression(parseQuery('near -x:y -"a b" -书'))).toBe('("x y") OR ("a b") OR ("书"*)');
+    expect(queryToMatchExpression('"machine  learning" -')).toBe('"machine learning"');
     expect(queryToMatchExpression('  ，。!!  ')).toBeUndefined();
   });
 
@@ -273,6 +278,45 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
     // A paged text: the page holding both words is the best one, Python3 counted as python there.
     await index.upsert([entry(5, { content: [`${FILLER}教程目录`, `${FILLER}Python3 教程`].join('\f'), paged: true })]);
     expect((await index.search({ text: 'python 教程' })).hits.find((hit) => hit.id === 5)).toMatchObject({ page: 2 });
+  });
+
+  it('leaves out the entries holding a word typed with a leading -, in any column, and marks none of it', async () => {
+    await index.upsert([
+      entry(1, { title: '城市图书馆', content: `${FILLER}图书馆里的量子物理书。` }),
+      entry(2, { title: '图书馆简介', content: `${FILLER}图书馆开放时间。` }),
+      entry(3, { title: '量子图书馆', content: FILLER }),
+      entry(4, { title: '图书馆', description: '量子力学专区', content: FILLER }),
+      entry(5, { title: '图书馆 Wi-Fi', keywords: 'wi-fi', content: `${FILLER}图书馆的量子计算机。` }),
+    ]);
+    expect(await ids('图书馆 -量子')).toEqual([2]);
+    expect((await ids('图书馆 -量子计算')).sort()).toEqual([1, 2, 3, 4]);
+    expect((await ids('-量子 图书馆')).sort()).toEqual([2]);
+    // A quoted phrase to leave out: every term of it, not each.
+    expect((await ids('图书馆 -"量子 计算机"')).sort()).toEqual([1, 2, 3, 4]);
+    // Inside a word, a - is punctuation as before; alone, nothing to leave out.
+    expect((await ids('wi-fi')).sort()).toEqual([5]);
+    expect((await ids('图书馆 - 量子')).sort()).toEqual([1, 3, 4, 5]);
+    // Only words to leave out: those are what is looked for.
+    expect((await ids('-量子')).sort()).toEqual([1, 3, 4, 5]);
+    const result = await index.search({ text: '图书馆 -量子', sort: 'newest' });
+    expect(result.total).toBe(1);
+    const [hit] = (await index.search({ text: '量子 -计算机' })).hits.filter((h) => h.id === 1);
+    expect(hit!.snippet).toContain('<em>量子</em>物理');
+    const only = (await index.search({ text: '图书馆 -开放' })).hits.find((h) => h.id === 1)!;
+    expect(only.snippet).not.toContain('<em>开放');
+    expect((await index.search({ text: '图书馆 -量子' })).hits[0]!.snippet).toContain('<em>图书馆</em>开放时间');
+  });
+
+  it('finds a quoted phrase as typed, not its words apart', async () => {
+    await index.upsert([
+      entry(1, { content: `${FILLER}machine learning 入门。` }),
+      entry(2, { content: `${FILLER}learning by machine。` }),
+      entry(3, { content: `${FILLER}红楼梦是古典名著。${FILLER}书中的林黛玉聪慧多才。` }),
+    ]);
+    expect((await ids('machine learning')).sort()).toEqual([1, 2]);
+    expect(await ids('"machine learning"')).toEqual([1]);
+    expect(await ids('红楼梦林黛玉')).toEqual([3]);
+    expect(await ids('"红楼梦林黛玉"')).toEqual([]);
   });
 
   it('finds a single CJK character wherever a token starts with it, title matches first, and marks it', async () => {

@@ -144,6 +144,10 @@ describe('the seed at start', () => {
         const help = await page('help');
         expect(help.description).toBe(`如何搜索、阅读、下载与上传文档，以及${credits}和会员的说明。`);
         expect(help.content).toContain(`<p>${credits}与会员：签到、上传等方式可获得${credits}；`);
+        // How to leave a word out and ask for a phrase as typed (decision 087).
+        expect(help.content).toContain(
+          '在词前加减号可排除含有该词的结果，如 图书馆 -量子；用引号括住的词组按原样整体查找',
+        );
         const agreement = await page('agreement');
         expect(agreement.content).toContain(`三、下载与${credits}：部分文档需要消耗${credits}或开通会员后下载`);
         expect(JSON.stringify([help, agreement])).not.toContain('积分');

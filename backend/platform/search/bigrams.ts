@@ -259,15 +259,21 @@ export function indexTokens(text: string): string {
  * character of a text starts one, see scanTokens), in every column as a word is. `literal`
  * is the folded text a phrase matches as a plain substring: always for a CJK run (`机器学习`),
  * as a candidate for a single word (`python` is also inside `pythonic`); none for `node.js`.
+ * `exact`: typed in quotes, never cut into words (separateWordsQuery).
  */
 export type QueryTerm =
-  | { kind: 'phrase'; tokens: string[]; literal?: { text: string; cjk: boolean }; word?: string }
+  | { kind: 'phrase'; tokens: string[]; literal?: { text: string; cjk: boolean }; word?: string; exact?: true }
   | { kind: 'char'; char: string };
 
 export interface ParsedQuery {
   terms: QueryTerm[];
   /** The query is made of single letters or digits only: those are looked up in titles alone. */
   titleOnly: boolean;
+  /**
+   * The words typed with a leading `-` (`-量子`, `-"量子 力学"`): an entry that holds one of them,
+   * every term of it, is left out. Absent when none.
+   */
+  excluded?: QueryTerm[][];
 }
 
 // Bounds on what one query may ask of the index, whatever the user typed.
@@ -296,65 +302,129 @@ function uniqueTerms(terms: readonly QueryTerm[]): QueryTerm[] {
   return [...unique.values()].slice(0, MAX_TERMS);
 }
 
+/** A part of a query as typed: a word between spaces, or a phrase in quotes; with a leading `-`, one to leave out. */
+interface QueryGroup {
+  text: string;
+  excluded: boolean;
+  quoted: boolean;
+}
+
+const WHITESPACE = /\s/u;
+const QUOTE_CLOSE: Record<string, string> = { '"': '"', '\u201c': '\u201d' };
+
+/**
+ * The words and quoted phrases of a folded query. A `-` that starts a word and is followed by
+ * more than a space excludes it (`图书馆 -量子`); a `-` inside a word is punctuation (`Wi-Fi`).
+ * A quote (`"` or `“…”`) that is closed makes what it holds one phrase, spaces and all; one left
+ * open is punctuation, as before.
+ */
+function queryGroups(folded: string): QueryGroup[] {
+  const groups: QueryGroup[] = [];
+  let index = 0;
+  while (index < folded.length) {
+    if (WHITESPACE.test(folded[index]!)) {
+      index++;
+      continue;
+    }
+    let excluded = false;
+    let at = index;
+    if (folded[at] === '-' && at + 1 < folded.length && !WHITESPACE.test(folded[at + 1]!)) {
+      excluded = true;
+      at++;
+    }
+    const close = QUOTE_CLOSE[folded[at]!];
+    const closing = close === undefined ? -1 : folded.indexOf(close, at + 1);
+    if (closing >= 0) {
+      groups.push({ text: folded.slice(at + 1, closing), excluded, quoted: true });
+      index = closing + 1;
+      continue;
+    }
+    let end = at;
+    while (end < folded.length && !WHITESPACE.test(folded[end]!)) end++;
+    groups.push({ text: folded.slice(at, end), excluded, quoted: false });
+    index = end;
+  }
+  return groups;
+}
+
+/**
+ * The terms of one word (or quoted phrase) of a query: split where the script changes, a CJK run
+ * one term (punctuation ends it), the other words and signs between those runs one phrase.
+ */
+function groupTerms(group: QueryGroup, symbols: boolean): QueryTerm[] {
+  const terms: QueryTerm[] = [];
+  let cjkRun = '';
+  let latinTokens: string[] = [];
+  let latinWord = '';
+  let hasSymbol = false;
+  let afterSymbol = false;
+  const flushLatinWord = () => {
+    if (latinWord) latinTokens.push(latinWord);
+    latinWord = '';
+  };
+  const flushLatin = () => {
+    flushLatinWord();
+    const tokens = latinTokens.slice(0, MAX_PHRASE_TOKENS);
+    // A sign has no literal: the stored text may hold another form of it (`＋`, folded to `+`).
+    if (tokens.length === 1 && !hasSymbol)
+      terms.push({ kind: 'phrase', tokens, literal: { text: tokens[0]!, cjk: false } });
+    else if (tokens.length > 0) terms.push({ kind: 'phrase', tokens });
+    latinTokens = [];
+    hasSymbol = false;
+  };
+  const flushCjk = () => {
+    if (cjkRun) terms.push(cjkRunTerm(cjkRun));
+    cjkRun = '';
+  };
+  for (const char of group.text) {
+    const cp = char.codePointAt(0)!;
+    // The marks after a sign are part of it, as scanTokens reads them (❤️ is ❤).
+    if (afterSymbol && MARK.test(char)) continue;
+    afterSymbol = false;
+    if (isCjkCodePoint(cp)) {
+      flushLatin();
+      cjkRun += char;
+    } else if (isWordCodePoint(cp, char)) {
+      flushCjk();
+      latinWord += char;
+    } else {
+      flushCjk();
+      flushLatinWord();
+      if (symbols && isSymbolCodePoint(cp, char)) {
+        latinTokens.push(char);
+        hasSymbol = true;
+        afterSymbol = true;
+      }
+    }
+  }
+  flushCjk();
+  flushLatin();
+  if (!group.quoted) return terms;
+  return terms.map((term) => (term.kind === 'phrase' ? { ...term, exact: true } : term));
+}
+
 /**
  * Splits a query into required terms. Each whitespace-separated word splits further where the
  * script changes: a CJK run is one term (punctuation ends it), and the other words and signs
  * between those runs form one phrase ("node.js" → "node js", "C++" → "c + +"). So `Python教程`
- * asks for `python` and `教程`, `机器学习 pdf` for the phrase `机器 器学 学习` and `pdf`.
+ * asks for `python` and `教程`, `机器学习 pdf` for the phrase `机器 器学 学习` and `pdf`. A quoted
+ * phrase is one word (`"machine learning"` → "machine learning"); a word with a leading `-` is
+ * left out (`excluded`), unless nothing else is asked for: `-量子` alone finds 量子.
  * `symbols: false` reads the signs as separators, as an index of tokenizer version 2 does.
  */
 export function parseQuery(query: string, options: { symbols?: boolean } = {}): ParsedQuery {
   const symbols = options.symbols ?? true;
   const folded = foldText(query.slice(0, MAX_QUERY_LENGTH));
   const terms: QueryTerm[] = [];
-  for (const word of folded.split(/\s+/u)) {
-    let cjkRun = '';
-    let latinTokens: string[] = [];
-    let latinWord = '';
-    let hasSymbol = false;
-    let afterSymbol = false;
-    const flushLatinWord = () => {
-      if (latinWord) latinTokens.push(latinWord);
-      latinWord = '';
-    };
-    const flushLatin = () => {
-      flushLatinWord();
-      const tokens = latinTokens.slice(0, MAX_PHRASE_TOKENS);
-      // A sign has no literal: the stored text may hold another form of it (`＋`, folded to `+`).
-      if (tokens.length === 1 && !hasSymbol)
-        terms.push({ kind: 'phrase', tokens, literal: { text: tokens[0]!, cjk: false } });
-      else if (tokens.length > 0) terms.push({ kind: 'phrase', tokens });
-      latinTokens = [];
-      hasSymbol = false;
-    };
-    const flushCjk = () => {
-      if (cjkRun) terms.push(cjkRunTerm(cjkRun));
-      cjkRun = '';
-    };
-    for (const char of word) {
-      const cp = char.codePointAt(0)!;
-      // The marks after a sign are part of it, as scanTokens reads them (❤️ is ❤).
-      if (afterSymbol && MARK.test(char)) continue;
-      afterSymbol = false;
-      if (isCjkCodePoint(cp)) {
-        flushLatin();
-        cjkRun += char;
-      } else if (isWordCodePoint(cp, char)) {
-        flushCjk();
-        latinWord += char;
-      } else {
-        flushCjk();
-        flushLatinWord();
-        if (symbols && isSymbolCodePoint(cp, char)) {
-          latinTokens.push(char);
-          hasSymbol = true;
-          afterSymbol = true;
-        }
-      }
-    }
-    flushCjk();
-    flushLatin();
+  const excluded: QueryTerm[][] = [];
+  for (const group of queryGroups(folded)) {
+    const found = groupTerms(group, symbols);
+    if (found.length === 0) continue;
+    if (group.excluded) excluded.push(found.slice(0, MAX_TERMS));
+    else terms.push(...found);
   }
+  // Nothing asked for but words to leave out: those are what the user wants to find.
+  if (terms.length === 0) terms.push(...excluded.splice(0).flat());
 
   const kept = uniqueTerms(terms);
   // A lone letter or digit ("c", "2") is a word of nearly every text: looked for in titles. Not a sign ("+", "😀").
@@ -363,7 +433,11 @@ export function parseQuery(query: string, options: { symbols?: boolean } = {}): 
     term.tokens.length === 1 &&
     Array.from(term.tokens[0]!).length === 1 &&
     LETTER_OR_DIGIT.test(term.tokens[0]!);
-  return { terms: kept, titleOnly: kept.length > 0 && kept.every(isSingleLetter) };
+  return {
+    terms: kept,
+    titleOnly: kept.length > 0 && kept.every(isSingleLetter),
+    ...(excluded.length > 0 ? { excluded: excluded.slice(0, MAX_TERMS) } : {}),
+  };
 }
 
 // ICU's dictionary word breaker, built into Node (the article module cuts keywords with it too).
@@ -378,13 +452,15 @@ const wordBreaker = new Intl.Segmenter('zh', { granularity: 'word' });
 export function separateWordsQuery(parsed: ParsedQuery): ParsedQuery | undefined {
   let split = false;
   const terms = parsed.terms.flatMap((term): QueryTerm[] => {
-    if (term.kind !== 'phrase' || !term.literal?.cjk) return [term];
+    // A phrase typed in quotes is asked as typed only.
+    if (term.kind !== 'phrase' || !term.literal?.cjk || term.exact) return [term];
     const words = Array.from(wordBreaker.segment(term.literal.text), (part) => part.segment);
     if (words.length < 2) return [term];
     split = true;
     return words.map(cjkRunTerm);
   });
-  return split ? { terms: uniqueTerms(terms), titleOnly: false } : undefined;
+  if (!split) return undefined;
+  return { terms: uniqueTerms(terms), titleOnly: false, ...(parsed.excluded ? { excluded: parsed.excluded } : {}) };
 }
 
 /** An FTS5 string: always quoted, so that no user input is read as an operator or a column. */
@@ -399,10 +475,24 @@ function quote(token: string): string {
  */
 export function toMatchExpression(parsed: ParsedQuery, wholeWords = true): string | undefined {
   if (parsed.terms.length === 0) return undefined;
+  const parts = matchTerms(parsed.terms, wholeWords);
+  return parsed.titleOnly ? `title : (${parts.join(' AND ')})` : parts.join(' AND ');
+}
+
+/** Each term as FTS5 matches it: a phrase of tokens (a dictionary word as its one token), a character as a prefix. */
+function matchTerms(terms: readonly QueryTerm[], wholeWords: boolean): string[] {
   const phrase = (term: Extract<QueryTerm, { kind: 'phrase' }>) =>
     wholeWords && term.word !== undefined ? term.word : term.tokens.map(ftsToken).join(' ');
-  const parts = parsed.terms.map((term) => (term.kind === 'char' ? `${quote(term.char)}*` : quote(phrase(term))));
-  return parsed.titleOnly ? `title : (${parts.join(' AND ')})` : parts.join(' AND ');
+  return terms.map((term) => (term.kind === 'char' ? `${quote(term.char)}*` : quote(phrase(term))));
+}
+
+/**
+ * The FTS5 MATCH expression of the entries a query leaves out (`excluded`), in any column:
+ * those holding every term of one of its excluded words. Undefined when it leaves out none.
+ */
+export function toExclusionExpression(parsed: ParsedQuery, wholeWords = true): string | undefined {
+  if (!parsed.excluded?.length) return undefined;
+  return parsed.excluded.map((terms) => `(${matchTerms(terms, wholeWords).join(' AND ')})`).join(' OR ');
 }
 
 /** A user's query straight to its MATCH expression (undefined: nothing to search for). */

@@ -173,6 +173,8 @@ interface Query {
   needsEntries: boolean;
   /** the one token of a query that is one (a word, a dictionary word, a bigram), bound */
   token?: string;
+  /** the tsquery of each term of each word left out (ParsedQuery.excluded), bound */
+  excluded: string[][];
 }
 
 export class PostgresSearchPlanner {
@@ -206,6 +208,9 @@ export class PostgresSearchPlanner {
       phrases: phraseTexts.map((phrase) => statement.bind(phrase, 'tsquery')),
       phraseTexts,
       needsEntries: readsValues(filters) || sort !== 'relevance',
+      excluded: (parsed.excluded ?? []).map((terms) =>
+        phraseQueries(terms, false, this.wholeWords()).map((phrase) => statement.bind(phrase, 'tsquery')),
+      ),
     };
     const token = oneToken(parsed, this.wholeWords());
     if (token !== undefined) query.token = statement.bind(token, 'text');
@@ -325,6 +330,7 @@ export class PostgresSearchPlanner {
     const id = 'f.id';
     for (const tier of before)
       conditions.push(`f.id NOT IN (SELECT id FROM ${tier.name} WHERE tokens @@ ${query.match})`);
+    conditions.push(...this.exclusionConditions(query));
     conditions.push(...this.filterConditions(query.shape.filters, id, query.statement));
     return { from, where: conditions.length > 0 ? conditions.join(' AND ') : 'true', id };
   }
@@ -353,6 +359,17 @@ export class PostgresSearchPlanner {
       UNION ALL
       SELECT ${columns} FROM ${fts} AS f WHERE f.id = ANY(ARRAY(SELECT DISTINCT id FROM ${more} WHERE tokens @@ ${any}))
         AND f.id NOT IN (SELECT id FROM ${fts} WHERE tokens @@ ${match})${each.map((condition) => ` AND ${condition}`).join('')}`;
+  }
+
+  /**
+   * Leaves out the entries holding a word typed with a `-`, every term of it, in any column and
+   * any part of a long text (as FTS5 reads a whole row): whichever table the tier reads.
+   */
+  private exclusionConditions({ excluded }: Query): string[] {
+    const fts = this.tokens.fts.name;
+    const holders = (phrase: string) =>
+      `f.id IN (SELECT id FROM ${fts} WHERE tokens @@ ${phrase} UNION ALL SELECT id FROM ${this.tokens.more} WHERE tokens @@ ${phrase})`;
+    return excluded.map((phrases) => `NOT (${phrases.map(holders).join(' AND ')})`);
   }
 
   private filterConditions(filters: SearchFilters, id: string, statement: Statement): string[] {

@@ -1,7 +1,7 @@
 // The SQL of a search over the tables of sqlite-search-index.ts: which FTS5 table and MATCH
 // expression, which filters, which order. A plan runs as a count or as one page of ranked ids;
 // the relevance order runs one plan per tier (title and keywords, description, text).
-import { toMatchExpression, type ParsedQuery } from './bigrams';
+import { toExclusionExpression, toMatchExpression, type ParsedQuery } from './bigrams';
 import type { SearchAttributes, SearchFilters, SearchSort } from './search-index';
 
 export type SqlValue = string | number;
@@ -98,8 +98,9 @@ export class SearchPlanner {
     const fts = source?.table ?? this.tables.fts;
     const filter = this.filterClause(filters, 'f.rowid');
     const except = exceptClause(source?.except);
-    const conditions = [`f.${fts} MATCH ?`, ...except.conditions, ...filter.conditions];
-    const params = [match, ...except.params, ...filter.params];
+    const excluded = this.exclusionClause(parsed);
+    const conditions = [`f.${fts} MATCH ?`, ...except.conditions, ...excluded.conditions, ...filter.conditions];
+    const params = [match, ...except.params, ...excluded.params, ...filter.params];
     const needsEntries = filter.readsEntries || sort !== 'relevance';
     // FTS5 first, always: the other way round SQLite would run the MATCH once per entry.
     const from = needsEntries ? `${fts} AS f CROSS JOIN ${this.tables.entries} AS d ON d.id = f.rowid` : `${fts} AS f`;
@@ -116,6 +117,18 @@ export class SearchPlanner {
       rank: ranked ? this.bm25.get(fts)! : '0',
       ...(tiered ? { tiered: match } : {}),
     };
+  }
+
+  /**
+   * Leaves out the entries holding a word typed with a `-` (ParsedQuery.excluded), in any of their
+   * columns: the table of every column is asked, whichever table the plan reads (a tier's holds
+   * some columns only).
+   */
+  private exclusionClause(parsed: ParsedQuery): { conditions: string[]; params: SqlValue[] } {
+    const excluded = toExclusionExpression(parsed, this.wholeWords());
+    if (excluded === undefined) return { conditions: [], params: [] };
+    const fts = this.tables.fts;
+    return { conditions: [`f.rowid NOT IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`], params: [excluded] };
   }
 
   private filterClause(
