@@ -479,6 +479,15 @@ describe('full-text search', () => {
     expect(res.body.article[0].snippet).toContain('2024 <em>120000</em>');
   });
 
+  it('finds a word inside a run of letters and digits: python finds an article saying Python3', async () => {
+    const article = await admin('POST', '/api/v1/article', {
+      body: { title: '脚本入门', content: '<p>本文用 Python3 写一个爬虫。</p>' },
+    });
+    const res = await search({ wd: 'python' });
+    expect(res.body.article.map((a: { id: number }) => a.id)).toEqual([article.body.id]);
+    expect(res.body.article[0].snippet).toContain('用 <em>Python</em>3 写');
+  });
+
   it('leaves out the articles holding a word typed with a leading -, and marks none of it', async () => {
     const withWord = await admin('POST', '/api/v1/article', {
       body: { title: '城市阅览室', content: '<p>阅览室里新到了量子物理的书。</p>' },
