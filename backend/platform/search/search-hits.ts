@@ -122,11 +122,22 @@ const WORD_BYTES = 200;
  */
 function standsAlone(text: Buffer, at: number, end: number): boolean {
   if (!isLatinWordCodePoint(codePointBefore(text, at)) && !isLatinWordCodePoint(codePointAt(text, end))) return true;
+  // Inside a longer word of one kind (`python` in `pythonic`, `20` in `2024`): no part, nothing to decode.
+  if (sameAsciiKind(text, at - 1, at) || sameAsciiKind(text, end - 1, end)) return false;
   const from = Math.max(0, at - WORD_BYTES);
   const before = text.toString('utf8', from, at);
   const around = before + text.toString('utf8', at, Math.min(text.length, end + WORD_BYTES));
   const needleEnd = before.length + text.toString('utf8', at, end).length;
   return isIndexedWordAt(around, before.length, needleEnd);
+}
+
+/** Whether the bytes at `a` and `b` are both ASCII letters or both ASCII digits. */
+function sameAsciiKind(text: Buffer, a: number, b: number): boolean {
+  if (a < 0 || b >= text.length) return false;
+  const kind = (byte: number) =>
+    byte >= 0x30 && byte <= 0x39 ? 2 : (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7a ? 1 : 0;
+  const first = kind(text[a]!);
+  return first !== 0 && first === kind(text[b]!);
 }
 
 /** The code point that ends before byte `at` of a UTF-8 text; an ASCII one without decoding. */
