@@ -62,3 +62,60 @@ export function hasSearchableText(query: string): boolean {
   }
   return false;
 }
+
+/** A part of a search query as typed: a word between spaces, or a phrase in quotes; with a leading `-`, one to leave out. */
+export interface QueryWord {
+  text: string;
+  excluded: boolean;
+  quoted: boolean;
+}
+
+const WHITESPACE = /\s/u;
+const QUOTE_CLOSE: Readonly<Record<string, string>> = { '"': '"', '\u201c': '\u201d' };
+
+/**
+ * The words and quoted phrases of a search query (decision 087), as the backend's tokenizer
+ * reads them (after NFKC, so `－` is `-` and `＂` is `"`). A `-` that starts a word and is
+ * followed by more than a space leaves it out (`图书馆 -量子`); a `-` inside a word is
+ * punctuation (`Wi-Fi`). A quote (`"` or `“…”`) that is closed makes what it holds one phrase,
+ * spaces and all; one left open is punctuation.
+ */
+export function queryWords(query: string): QueryWord[] {
+  const words: QueryWord[] = [];
+  let index = 0;
+  while (index < query.length) {
+    if (WHITESPACE.test(query[index]!)) {
+      index++;
+      continue;
+    }
+    let excluded = false;
+    let at = index;
+    if (query[at] === '-' && at + 1 < query.length && !WHITESPACE.test(query[at + 1]!)) {
+      excluded = true;
+      at++;
+    }
+    const close = QUOTE_CLOSE[query[at]!];
+    const closing = close === undefined ? -1 : query.indexOf(close, at + 1);
+    if (closing >= 0) {
+      words.push({ text: query.slice(at + 1, closing), excluded, quoted: true });
+      index = closing + 1;
+      continue;
+    }
+    let end = at;
+    while (end < query.length && !WHITESPACE.test(query[end]!)) end++;
+    words.push({ text: query.slice(at, end), excluded, quoted: false });
+    index = end;
+  }
+  return words;
+}
+
+/**
+ * The first word a search query asks for, without its quotes: what a reader's find (which looks
+ * for one run of text) looks for on a page the search matched. Not a word left out (`-量子`),
+ * unless the query holds nothing else (the search then looks for those). '' when nothing in it is
+ * searchable.
+ */
+export function firstSearchedWord(query: string): string {
+  const words = queryWords(query.normalize('NFKC')).filter((word) => hasSearchableText(word.text));
+  return (words.find((word) => !word.excluded) ?? words[0])?.text.trim() ?? '';
+}

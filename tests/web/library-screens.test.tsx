@@ -386,6 +386,28 @@ describe('search', { timeout: 20_000 }, () => {
     expect(screen.getAllByText(/预览范围外/u)).toHaveLength(1);
   });
 
+  it('opens the reader at a matching page with the first word asked for, not the words left out or the quotes', async () => {
+    renderApp(`/search?wd=${encodeURIComponent('-星图 "麒麟" 图谱')}`, {
+      backend: {
+        'GET /api/v1/document/search': {
+          status: 200,
+          body: {
+            total: 2,
+            document: [
+              { ...doc(1, '麒麟笔记'), title_highlight: '<em>麒麟</em>笔记', snippet: '一份介绍', match_page: 14 },
+              { ...doc(2, '麒麟图'), title_highlight: '<em>麒麟</em>图', snippet: '没有标记的摘要', snippet_page: 2 },
+            ],
+          },
+        },
+      },
+    });
+    const link = await screen.findByRole('link', { name: '第 14 页有匹配内容' });
+    expect(link.getAttribute('href')).toBe(`/library/7/1?page=14&wd=${encodeURIComponent('麒麟')}`);
+    expect(screen.getByRole('link', { name: '第 2 页' }).getAttribute('href')).toBe(
+      `/library/7/2?page=2&wd=${encodeURIComponent('麒麟')}`,
+    );
+  });
+
   it('says a page past the last one does not exist, with links to the first and the last page of the same search', async () => {
     renderApp('/search?wd=%E5%A4%A9%E6%96%87&ext=pdf&page=9', {
       backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 25 } } },

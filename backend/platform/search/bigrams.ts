@@ -13,7 +13,13 @@
 // - a word made of letters and digits (`python3`, `win10`, `mp3player`) is also each of its parts,
 //   cut where letters and digits meet (wordParts), so that `python` finds `Python3`; the parts
 //   come after the text's tokens, as the dictionary words do.
-import { isCjkCodePoint, isSymbolCodePoint, isWordCodePoint } from '../../../shared/searchable-text';
+import {
+  isCjkCodePoint,
+  isSymbolCodePoint,
+  isWordCodePoint,
+  queryWords,
+  type QueryWord,
+} from '../../../shared/searchable-text';
 import { RADICAL_TO_IDEOGRAPH } from './cjk-radicals';
 import { dictionaryWords, isDictionaryWord } from './words';
 
@@ -302,56 +308,11 @@ function uniqueTerms(terms: readonly QueryTerm[]): QueryTerm[] {
   return [...unique.values()].slice(0, MAX_TERMS);
 }
 
-/** A part of a query as typed: a word between spaces, or a phrase in quotes; with a leading `-`, one to leave out. */
-interface QueryGroup {
-  text: string;
-  excluded: boolean;
-  quoted: boolean;
-}
-
-const WHITESPACE = /\s/u;
-const QUOTE_CLOSE: Record<string, string> = { '"': '"', '\u201c': '\u201d' };
-
-/**
- * The words and quoted phrases of a folded query. A `-` that starts a word and is followed by
- * more than a space excludes it (`图书馆 -量子`); a `-` inside a word is punctuation (`Wi-Fi`).
- * A quote (`"` or `“…”`) that is closed makes what it holds one phrase, spaces and all; one left
- * open is punctuation, as before.
- */
-function queryGroups(folded: string): QueryGroup[] {
-  const groups: QueryGroup[] = [];
-  let index = 0;
-  while (index < folded.length) {
-    if (WHITESPACE.test(folded[index]!)) {
-      index++;
-      continue;
-    }
-    let excluded = false;
-    let at = index;
-    if (folded[at] === '-' && at + 1 < folded.length && !WHITESPACE.test(folded[at + 1]!)) {
-      excluded = true;
-      at++;
-    }
-    const close = QUOTE_CLOSE[folded[at]!];
-    const closing = close === undefined ? -1 : folded.indexOf(close, at + 1);
-    if (closing >= 0) {
-      groups.push({ text: folded.slice(at + 1, closing), excluded, quoted: true });
-      index = closing + 1;
-      continue;
-    }
-    let end = at;
-    while (end < folded.length && !WHITESPACE.test(folded[end]!)) end++;
-    groups.push({ text: folded.slice(at, end), excluded, quoted: false });
-    index = end;
-  }
-  return groups;
-}
-
 /**
  * The terms of one word (or quoted phrase) of a query: split where the script changes, a CJK run
  * one term (punctuation ends it), the other words and signs between those runs one phrase.
  */
-function groupTerms(group: QueryGroup, symbols: boolean): QueryTerm[] {
+function groupTerms(group: QueryWord, symbols: boolean): QueryTerm[] {
   const terms: QueryTerm[] = [];
   let cjkRun = '';
   let latinTokens: string[] = [];
@@ -417,7 +378,7 @@ export function parseQuery(query: string, options: { symbols?: boolean } = {}): 
   const folded = foldText(query.slice(0, MAX_QUERY_LENGTH));
   const terms: QueryTerm[] = [];
   const excluded: QueryTerm[][] = [];
-  for (const group of queryGroups(folded)) {
+  for (const group of queryWords(folded)) {
     const found = groupTerms(group, symbols);
     if (found.length === 0) continue;
     if (group.excluded) excluded.push(found.slice(0, MAX_TERMS));

@@ -14,7 +14,7 @@ import {
   type SearchState,
 } from '../../../../shared/page-data';
 import { formatBytes, formatDate } from '../../../../shared/format';
-import { hasSearchableText } from '../../../../shared/searchable-text';
+import { firstSearchedWord, hasSearchableText } from '../../../../shared/searchable-text';
 import type { SearchedDocument } from '../../../../shared/types/document';
 import { ChoiceChips, FilterLine } from '../../kit/filters/ChoiceChips';
 import { PageLinks } from '../../kit/paging/PageLinks';
@@ -91,10 +91,11 @@ function Result({ doc, wd }: { doc: SearchedDocument; wd: string }) {
   // Hits carry no categories; the reader puts the document's own into the address.
   const base = documentPath(doc) ?? (doc.id ? documentPathById(doc.id) : undefined);
   const page = doc.snippet_page ?? 0;
-  const words = page > 0 ? markedWords(doc.snippet ?? '') || wd : '';
+  // The reader's find looks for one run of text: the first word asked for, not the whole query.
+  const words = page > 0 ? markedWords(doc.snippet ?? '') || firstSearchedWord(wd) : '';
   const path = readerAt(base, page, words);
   const matchPage = doc.match_page ?? 0;
-  const matchPath = matchPage > 0 ? readerAt(base, matchPage, wd) : undefined;
+  const matchPath = matchPage > 0 ? readerAt(base, matchPage, firstSearchedWord(wd)) : undefined;
   const title = <HighlightedText html={doc.title_highlight || escapeHtml(doc.title || '未命名文档')} />;
   const snippet = doc.snippet || escapeHtml(doc.description ?? '');
   return (
