@@ -817,6 +817,23 @@ describe('/member/reading', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('button', { name: '清空全部阅读记录' })).toBeNull();
   });
 
+  it('shows each row its 删除 in sight, not only to screen readers', async () => {
+    renderApp('/member/reading', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/reading/list': {
+          status: 200,
+          body: {
+            total: 1,
+            reading: [{ document_id: 5, title: '年度报告', ext: '.pdf', pages: 12, page: 4, category_id: [7] }],
+          },
+        },
+      },
+    });
+    const forget = await screen.findByRole('button', { name: '删除“年度报告”的阅读记录' });
+    expect(forget.textContent).toBe('删除');
+  });
+
   it('offers no 清空全部 on an empty history', async () => {
     renderApp('/member/reading', {
       user: member,

@@ -9,7 +9,7 @@ import { Button } from '../../ui/semi';
 import './inline-confirm.css';
 
 export function InlineConfirm({
-  label,
+  label = '删除',
   question,
   onConfirm,
   busy,
@@ -18,7 +18,7 @@ export function InlineConfirm({
   confirmLabel = '确定',
   tone = 'danger',
 }: {
-  /** The default trigger's text (删除). */
+  /** The default trigger's text, 删除 unless told: a trigger with none would be an empty, unseen button. */
   label?: string;
   question: string;
   onConfirm: () => void;
