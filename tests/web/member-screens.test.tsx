@@ -378,6 +378,35 @@ describe('/member/message pages', { timeout: 20_000 }, () => {
     expect(await screen.findByText('第 5 条通知')).toBeTruthy();
     expect(screen.queryByText('第 15 条通知')).toBeNull();
   });
+
+  it('goes from a page past the last (an old link) to the last page at once, not one page back at a time', async () => {
+    const messages = Array.from({ length: 15 }, (_, i) => ({
+      id: 15 - i,
+      title: `通知 ${15 - i}`,
+      content: `第 ${15 - i} 条通知`,
+      created_at: '2026-11-20T08:00:00Z',
+      read_at: '2026-11-20T09:00:00Z',
+    }));
+    const asked: number[] = [];
+    const { router } = renderApp('/member/message?page=40', {
+      user: member,
+      backend: {
+        'GET /api/v1/message/list': (url) => {
+          const [page, size] = [Number(url.searchParams.get('page')), Number(url.searchParams.get('size'))];
+          asked.push(page);
+          return {
+            status: 200,
+            body: { total: messages.length, unread: 0, message: messages.slice((page - 1) * size, page * size) },
+          };
+        },
+        'GET /api/v1/message/unread': () => ({ status: 200, body: { count: 0 } }),
+      },
+    });
+    expect(await screen.findByText('第 5 条通知')).toBeTruthy();
+    expect(router.state.location.search).toBe('?page=2');
+    expect(asked).toEqual([40, 2]);
+    expect(screen.queryByText('暂无消息')).toBeNull();
+  });
 });
 
 describe('/member/message tab', { timeout: 20_000 }, () => {

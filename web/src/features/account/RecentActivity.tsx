@@ -1,7 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { formatRelativeTime } from '../../../../shared/format';
-import { usePageParam } from '../../kit/member-list/page-param';
+import { useLastPageFallback, usePageParam } from '../../kit/member-list/page-param';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { Pager } from '../../ui/Pager';
 import { plainText } from '../../ui/plain-text';
@@ -17,14 +16,16 @@ const PAGE_SIZE = 10;
  * screen returns to it, and a page past the last goes to the last, not to 暂无动态.
  */
 export function RecentActivity() {
-  const [page, setPage] = usePageParam();
+  const pageParam = usePageParam();
+  const [page, setPage] = pageParam;
   const dynamics = useQuery({ ...userDynamicsQuery(page, PAGE_SIZE), placeholderData: keepPreviousData });
-  const pastTheLast =
-    dynamics.isSuccess && !dynamics.isPlaceholderData && page > 1 && (dynamics.data.dynamic ?? []).length === 0;
-  const lastPage = Math.max(1, Math.min(page - 1, Math.ceil((dynamics.data?.total ?? 0) / PAGE_SIZE)));
-  useEffect(() => {
-    if (pastTheLast) setPage(lastPage, { replace: true });
-  }, [pastTheLast, lastPage, setPage]);
+  const pastTheLast = useLastPageFallback(
+    pageParam,
+    dynamics.isSuccess && !dynamics.isPlaceholderData
+      ? { rows: (dynamics.data.dynamic ?? []).length, total: dynamics.data.total ?? 0 }
+      : undefined,
+    PAGE_SIZE,
+  );
   return (
     <QueryStates
       query={dynamics}

@@ -16,7 +16,7 @@ import { Pager } from '../../ui/Pager';
 import { Panel } from '../../ui/Panel';
 import { TabSwitch } from '../../ui/TabSwitch';
 import { Button } from '../../ui/semi';
-import { usePageParam } from '../../kit/member-list/page-param';
+import { useLastPageFallback, usePageParam } from '../../kit/member-list/page-param';
 import { useRowFocusKeeper } from '../../kit/member-list/row-focus';
 import { EmptyState } from '../../ui/states';
 import { commentPath } from '../comment/comment-anchor';
@@ -113,7 +113,8 @@ export function MessageCentre({ userId }: { userId: number }) {
   // The tab is in the address beside the page (`?tab=unread`), so that the back from a message's page comes back to it.
   const [params, setParams] = useSearchParams();
   const show: Show = params.get('tab') === 'unread' ? 'unread' : 'all';
-  const [page, setPage] = usePageParam();
+  const pageParam = usePageParam();
+  const [page, setPage] = pageParam;
   const list = useQuery({
     ...messagesQuery(userId, page, PAGE_SIZE, show === 'unread'),
     placeholderData: keepPreviousData,
@@ -133,12 +134,14 @@ export function MessageCentre({ userId }: { userId: number }) {
       tools.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
   }, [readAll.isSuccess, unread]);
   const { rows, onFocus, onBlur } = useRowFocusKeeper<HTMLUListElement>('messages-title', list.data?.message);
-  // The last message of the last page deleted (or read, among the unread): back one page
-  // (in place of the page in the history, which no longer exists).
-  const pastTheLast = list.isSuccess && !list.isPlaceholderData && page > 1 && (list.data.message ?? []).length === 0;
-  useEffect(() => {
-    if (pastTheLast) setPage(page - 1, { replace: true });
-  }, [pastTheLast, page, setPage]);
+  // The last message of the last page deleted (or read, among the unread), or an old link's page: the last page.
+  const pastTheLast = useLastPageFallback(
+    pageParam,
+    list.isSuccess && !list.isPlaceholderData
+      ? { rows: (list.data.message ?? []).length, total: list.data.total ?? 0 }
+      : undefined,
+    PAGE_SIZE,
+  );
   return (
     <Panel title="我的消息" titleId="messages-title" heading="h1">
       <div className="app-messages__tools" ref={tools}>

@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { Pager } from '../../ui/Pager';
 import { Panel } from '../../ui/Panel';
 import { QueryStates } from '../query-states/QueryStates';
-import { usePageParam } from './page-param';
+import { useLastPageFallback, usePageParam } from './page-param';
 import { useRowFocusKeeper } from './row-focus';
 import './member-list.css';
 
@@ -46,16 +46,16 @@ export function MemberListPanel<Data extends { total?: number }, Key extends Que
   failure: string;
   empty: ReactNode;
 }) {
-  const [page, setPage] = usePageParam();
+  const pageParam = usePageParam();
+  const [page, setPage] = pageParam;
   const list = useQuery({ ...query(page, PAGE_SIZE), placeholderData: keepPreviousData });
-  // The last row of the last page removed (or gone meanwhile): back to the page that is now the
-  // last, not the empty state, which would say the member has none at all (in place of the page
-  // in the history, which no longer exists; no empty state meanwhile).
-  const pastTheLast = list.isSuccess && !list.isPlaceholderData && page > 1 && (rowsOf(list.data) ?? []).length === 0;
-  const lastPage = Math.max(1, Math.min(page - 1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE)));
-  useEffect(() => {
-    if (pastTheLast) setPage(lastPage, { replace: true });
-  }, [pastTheLast, lastPage, setPage]);
+  const pastTheLast = useLastPageFallback(
+    pageParam,
+    list.isSuccess && !list.isPlaceholderData
+      ? { rows: (rowsOf(list.data) ?? []).length, total: list.data.total ?? 0 }
+      : undefined,
+    PAGE_SIZE,
+  );
   const { rows, onFocus, onBlur } = useRowFocusKeeper<HTMLTableSectionElement>(titleId, list.data && rowsOf(list.data));
   return (
     <Panel title={title} titleId={titleId} heading="h1">

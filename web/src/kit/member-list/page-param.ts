@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 /**
@@ -25,4 +25,24 @@ export function usePageParam(): [number, (page: number, options?: { replace?: bo
     [setParams],
   );
   return [page, setPage];
+}
+
+/**
+ * A page past the last (its last row removed, gone meanwhile, or an old `?page=40`): the list goes
+ * to the page that is now the last in one step, computed from `total`, in place of the page in the
+ * history. `shown` is the list's own answer for `page` (undefined while it loads or shows the
+ * previous page's). Answers whether the page is past the last, so that no empty state says
+ * meanwhile that the member has none at all.
+ */
+export function useLastPageFallback(
+  [page, setPage]: ReturnType<typeof usePageParam>,
+  shown: { rows: number; total: number } | undefined,
+  size: number,
+): boolean {
+  const pastTheLast = shown !== undefined && page > 1 && shown.rows === 0;
+  const lastPage = Math.max(1, Math.min(page - 1, Math.ceil((shown?.total ?? 0) / size)));
+  useEffect(() => {
+    if (pastTheLast) setPage(lastPage, { replace: true });
+  }, [pastTheLast, lastPage, setPage]);
+  return pastTheLast;
 }
