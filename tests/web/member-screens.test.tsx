@@ -221,6 +221,30 @@ describe('/member/document 编辑 of a published document', { timeout: 20_000 },
   });
 });
 
+describe('/member/document 编辑 unsaved', { timeout: 20_000 }, () => {
+  it('asks before a move to another screen drops what was typed, and asks nothing for an untouched form', async () => {
+    const { router } = renderApp('/member/document', {
+      user: member,
+      backend: { ...ONE_DOCUMENT, 'GET /api/v1/user/download': { status: 200, body: { total: 0, download: [] } } },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '编辑“讲义”' }));
+    await waitFor(() => expect(screen.getAllByRole('option').length).toBeGreaterThan(1));
+    await act(() => router.navigate('/member/download'));
+    expect(await screen.findByText('暂无下载记录')).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+
+    await act(() => router.navigate('/member/document'));
+    await userEvent.click(await screen.findByRole('button', { name: '编辑“讲义”' }));
+    await userEvent.type(screen.getByLabelText('标题'), '（第二版）');
+    await act(() => router.navigate('/member/download'));
+    const ask = await screen.findByRole('alertdialog', { name: '离开此页' });
+    expect(ask.textContent).toContain('文档信息还没有保存');
+    expect(router.state.location.pathname).toBe('/member/document');
+    await userEvent.click(within(ask).getByRole('button', { name: '留下继续编辑' }));
+    expect((screen.getByLabelText('标题') as HTMLInputElement).value).toBe('讲义（第二版）');
+  });
+});
+
 describe('/member/document 编辑 by keyboard', { timeout: 20_000 }, () => {
   it("gives the focus back to the row's 编辑 when the form is closed", async () => {
     renderApp('/member/document', {

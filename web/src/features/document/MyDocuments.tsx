@@ -28,6 +28,7 @@ import { creditName } from './DocumentPrice';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { checkDetails } from './upload-queue';
 import { FormatIcon } from './FormatIcon';
+import { LeaveGuard } from '../../kit/routing/LeaveGuard';
 
 type EditField = 'title' | 'category' | 'price' | 'keywords' | 'description';
 
@@ -40,6 +41,13 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
   const [keywords, setKeywords] = useState(doc.keywords ?? '');
   const [description, setDescription] = useState(doc.description ?? '');
   const [errors, setErrors] = useState<Errors<EditField>>({});
+  // Typed and not saved: a move to another screen asks first, as the profile form does.
+  const edited =
+    title !== (doc.title ?? '') ||
+    categoryId !== deepestCategory(doc) ||
+    price !== String(doc.price ?? 0) ||
+    keywords !== (doc.keywords ?? '') ||
+    description !== (doc.description ?? '');
   // The form opens above the list: brought into view with its title field focused, or a 编辑
   // pressed far down the list (on a phone, any row but the first) would seem to do nothing.
   // A save its checks refuse takes the keyboard to the first wrong field.
@@ -144,6 +152,10 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
           </Button>
           <Button onClick={onDone}>取消</Button>
         </div>
+        <LeaveGuard
+          when={edited && !save.isPending}
+          question="文档信息还没有保存，离开后修改的内容会丢失。确定离开吗？"
+        />
       </form>
     </Panel>
   );
