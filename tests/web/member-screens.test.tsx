@@ -1046,6 +1046,31 @@ describe('/member 每日签到', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member 每日签到 the next day', { timeout: 20_000 }, () => {
+  it('offers 每日签到 again when the member comes back to a tab left open since yesterday’s check-in', async () => {
+    let signedToday = true;
+    renderApp('/member', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'GET /api/v1/user/sign': () =>
+          signedToday
+            ? { status: 200, body: { id: 1, user_id: member.id, sign_at: 20260101, award: 1 } }
+            : { status: 404, body: { code: 5, message: '您今天还没有签到' } },
+      },
+    });
+    expect(await screen.findByRole('button', { name: '今日已签到' })).toBeTruthy();
+    // Midnight passes while the tab is in the background.
+    signedToday = false;
+    act(() => {
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+    });
+    expect(await screen.findByRole('button', { name: '每日签到' })).toBeTruthy();
+    act(() => focusManager.setFocused(undefined));
+  });
+});
+
 describe('/member 最近动态', { timeout: 20_000 }, () => {
   it('pages through all of the member’s dynamics, the credits they earned among them, not only the last ten', async () => {
     const dynamics = Array.from({ length: 12 }, (_, i) => ({

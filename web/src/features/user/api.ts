@@ -120,10 +120,15 @@ export const userDynamicsQuery = (page: number, size: number) =>
     queryFn: async () => unwrap(await api.get<ListUserDynamicReply>('/api/v1/user/dynamic', { page, size })),
   });
 
-/** Today's check-in, or null when there is none yet (the backend answers 404). */
+/**
+ * Today's check-in, or null when there is none yet (the backend answers 404). Asked again when the
+ * member comes back to the tab: a 个人中心 left open overnight (a phone's tab) would still say
+ * 今日已签到 the next day.
+ */
 export const signedTodayQuery = () =>
   queryOptions({
     queryKey: userKeys.signedToday,
+    refetchOnWindowFocus: 'always',
     queryFn: async () => {
       const result = await api.get<Sign>('/api/v1/user/sign');
       if (!result.ok && result.status === 404) return null;
