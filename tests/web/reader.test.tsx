@@ -1202,6 +1202,25 @@ describe('the reader', { timeout: 20_000 }, () => {
       expect(downloadCalls(fetchMock)).toBe(1);
     });
 
+    it('asks the price of a member whose VIP ended since the session read it, rather than spending it unasked', async () => {
+      const { fetchMock } = renderApp('/library/7/42', {
+        user: { ...member, credit_count: 20, is_vip: true },
+        settings: credits,
+        backend: backend(
+          {},
+          {
+            'GET /api/v1/user': { status: 200, body: { ...member, credit_count: 20, is_vip: false } },
+            'GET /api/v1/document/download': { status: 200, body: { url: '/download/abc' } },
+          },
+        ),
+      });
+      const panel = await screen.findByRole('region', { name: '下载文档' });
+      await userEvent.click(within(panel).getByRole('button', { name: 'VIP 免费下载' }));
+      expect(await within(panel).findByRole('group', { name: '需 5 魔豆，确定下载？' })).toBeTruthy();
+      expect(downloadCalls(fetchMock)).toBe(0);
+      expect(within(panel).queryByRole('button', { name: 'VIP 免费下载' })).toBeNull();
+    });
+
     it('downloads for free as a VIP member where VIP downloads are free', async () => {
       vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
       const { fetchMock } = renderApp('/library/7/42', {

@@ -158,6 +158,19 @@ export function DownloadButton({
     if (current && (current.credit_count ?? 0) < priceValue) setShortShown(true);
     else ask();
   };
+  /**
+   * A VIP's free download: the session's VIP may have ended (or an admin revoked it) since it was
+   * read, and the server would then take the price unasked. The server says first; a member no
+   * longer VIP is asked the price, or told the shortfall, as anybody is (the button now names it).
+   */
+  const startUnlessVipEnded = async (ask: () => void) => {
+    setChecking(true);
+    const current = await refreshSessionUser();
+    setChecking(false);
+    if (!current || current.is_vip) return start();
+    if ((current.credit_count ?? 0) < priceValue) setShortShown(true);
+    else ask();
+  };
   const named = {
     free: `免费${what}`,
     bought: `已购买，免费${what}`,
@@ -177,7 +190,9 @@ export function DownloadButton({
             theme="solid"
             icon={<IconDownload />}
             loading={download.isPending || checking}
-            onClick={() => (confirmFirst ? void askUnlessShort(ask) : start())}
+            onClick={() =>
+              cost === 'vip' ? void startUnlessVipEnded(ask) : confirmFirst ? void askUnlessShort(ask) : start()
+            }
           >
             {label ?? named[cost]}
           </Button>
