@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
-import { insertDocument } from '../helpers/document-fixtures';
+import { creditsOf, insertDocument } from '../helpers/document-fixtures';
 
 // CommentAPI through HTTP on articles: review states, replies, counters, who may comment,
 // the rate limit, the captcha, deleting, and the lists of the public, the author and admins.
@@ -233,6 +233,33 @@ describe('comments on documents', () => {
     });
     await admin('DELETE', '/api/v1/comment', { query: { id: pending.body.id } });
     expect(await commentCountOf(doc.id)).toBe(0);
+  });
+
+  it('reward the uploader score.document_commented credits per other member’s comment, at most score.document_commented_limit a day', async () => {
+    await backend.setConfig({ 'score.document_commented': '3', 'score.document_commented_limit': '2' });
+    const owner = await registerMember(backend.url);
+    const docs = [
+      await insertDocument(backend.dataDir, { userId: owner.user.id, title: '线性代数笔记' }),
+      await insertDocument(backend.dataDir, { userId: owner.user.id, title: '概率论<习题>' }),
+    ];
+    const before = await creditsOf(backend.dataDir, owner.user.id);
+    // The uploader's own comment earns nothing, nor counts.
+    expect((await comment(owner, { type: 0, document_id: docs[0]!.id, content: '补充说明' })).status).toBe(200);
+    expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(before);
+    for (let i = 0; i < 3; i += 1) {
+      const reader = await registerMember(backend.url);
+      const res = await comment(reader, { type: 0, document_id: docs[1 - (i % 2)]!.id, content: `第 ${i + 1} 条评论` });
+      expect(res.status).toBe(200);
+    }
+    expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(before + 6);
+    // The uploader's 最近动态 (their credit history) says where each reward came from, and only the rewarded ones.
+    const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: owner.token });
+    const awards = (dynamics.body.dynamic as { type: number; content: string }[]).filter((d) => d.type === 18);
+    expect(awards.map((d) => d.content)).toEqual([
+      '文档《线性代数笔记》被评论，获得 3 魔豆',
+      '文档《概率论&lt;习题&gt;》被评论，获得 3 魔豆',
+    ]);
+    await backend.setConfig({ 'score.document_commented': '1', 'score.document_commented_limit': '1' });
   });
 
   it('refuse documents strangers may not see', async () => {

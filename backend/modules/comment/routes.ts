@@ -7,12 +7,16 @@ import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { assertValid, checkText, positiveIds, requireIds } from '../../wire/request';
 import { grpcPermissionPath } from '../../../shared/permissions';
 import type { BackendContext } from '../../platform/context';
+import type { ConfigSnapshot } from '../../platform/config-store';
+import { startOfServerDay } from '../../db/schema';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import { groupAllows, groupsOfUser } from '../group/service';
 import { PunishmentType, barReason } from '../punishment/service';
 import {
   DynamicType,
+  addCredit,
   addDynamic,
+  dynamicCredits,
   dynamicTitle,
   checkCaptcha,
   publicProfilesOf,
@@ -35,6 +39,7 @@ import {
   commentOr404,
   commentsByIds,
   countApprovedOn,
+  countCommentsOnDocumentsOf,
   deleteCommentsWithReplies,
   findComment,
   insertComment,
@@ -53,7 +58,8 @@ import { commentTarget } from './targets';
 // CommentAPI: comments and replies on documents and articles. The public sees approved
 // comments; authors see their own in every state; admins (the permission rows) see and
 // review all. A target's `comment_count`, a comment's reply count and its author's
-// `comment_count` are the approved ones.
+// `comment_count` are the approved ones. Another member's comment on a document earns its
+// uploader score.document_commented credits, at most score.document_commented_limit times a day.
 
 const REVIEW_STATUSES: readonly number[] = Object.values(ReviewStatus);
 const ALL_ON_TARGET = 1000;
@@ -73,6 +79,25 @@ function checkType(type: number): number {
 }
 
 /** 403 with the reason when a punishment or the caller's groups forbid commenting. */
+/**
+ * Credits a document's uploader earns for another member's comment on it: score.document_commented,
+ * while fewer than score.document_commented_limit such comments came today (as MOREDOC, at the
+ * comment, whatever its review; never for one's own document). Runs in the transaction: the config
+ * is read before it.
+ */
+async function documentCommentAward(
+  db: Database,
+  cfg: ConfigSnapshot,
+  ownerId: number,
+  commenterId: number,
+): Promise<number> {
+  if (ownerId <= 0 || ownerId === commenterId) return 0;
+  const credits = cfg.int('score', 'document_commented');
+  const limit = cfg.int('score', 'document_commented_limit');
+  if (credits <= 0 || limit <= 0) return 0;
+  return (await countCommentsOnDocumentsOf(db, ownerId, startOfServerDay())) < limit ? credits : 0;
+}
+
 async function assertMayComment(db: Database, userId: number): Promise<void> {
   const reason = await barReason(db, userId, PunishmentType.NoComment);
   if (reason !== null) throw forbidden(reason ? `您已被禁止评论，原因：${reason}` : '您已被禁止评论');
@@ -305,15 +330,18 @@ export const commentService = defineService(
           parentId = parent.parent_id > 0 ? parent.parent_id : parent.id;
         }
         const status = (await approvedAtOnce(ctx, me.id)) ? ReviewStatus.Approved : ReviewStatus.Pending;
-        const interval = (await ctx.app.settings.snapshot()).int('security', 'comment_interval');
+        const cfg = await ctx.app.settings.snapshot();
+        const interval = cfg.int('security', 'comment_interval');
         await checkCaptcha(ctx, 'comment', req.captcha_id, req.captcha, true);
         const created = await ctx.db.transaction().execute(async (trx) => {
           // Checked inside the transaction, where a member's comments take turns (the member's
           // row is locked), so two comments sent at once cannot both pass.
-          await lockRows(trx, 'user', [me.id]);
+          // The uploader's row too: their rewards of the day are counted, then one more paid.
+          await lockRows(trx, 'user', [me.id, info.userId]);
           const last = await lastCommentAt(trx, me.id);
           const wait = last && interval > 0 ? Math.ceil(interval - (Date.now() - Date.parse(last)) / 1000) : 0;
           if (wait > 0) throw forbidden(`您的评论太快了，请等待 ${wait} 秒后再试`);
+          const award = type === TargetType.Document ? await documentCommentAward(trx, cfg, info.userId, me.id) : 0;
           const row = await insertComment(trx, {
             parent_id: parentId,
             content,
@@ -332,6 +360,16 @@ export const commentService = defineService(
             DynamicType.Comment,
             `评论了${type === TargetType.Article ? '文章' : '文档'}《${dynamicTitle(info.title)}》`,
           );
+          // The uploader reads where the credits came from, as for a favourite: their 最近动态 is their credit history.
+          if (award > 0) {
+            await addCredit(trx, info.userId, award);
+            await addDynamic(
+              trx,
+              info.userId,
+              DynamicType.DocumentCommented,
+              `文档《${dynamicTitle(info.title)}》被评论，获得 ${dynamicCredits(award, cfg.creditName())}`,
+            );
+          }
           if (status === ReviewStatus.Approved) await recount(trx, [row]);
           if (status === ReviewStatus.Approved && parent) await tellAnswered(trx, [{ answered: parent, reply: row }]);
           return row;

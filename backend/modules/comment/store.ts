@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Database } from '../../db';
 import { like } from '../../db/dialect';
 import { now, type CommentTable } from '../../db/schema';
-import { ReviewStatus } from '../../../shared/constants';
+import { ReviewStatus, TargetType } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, parseOrder, rowOr404 } from '../../wire/request';
 
 // The `comment` table: comments on documents (type 0) and articles (type 1), `document_id`
@@ -27,6 +27,23 @@ export async function insertComment(db: Database, comment: NewComment): Promise<
     .values({ ...comment, created_at: ts, updated_at: ts })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Other members' comments on the owner's documents since `since`: the day's rewards of
+ * score.document_commented are counted by them (each comment earned one while fewer than the
+ * limit had come that day).
+ */
+export async function countCommentsOnDocumentsOf(db: Database, ownerId: number, since: string): Promise<number> {
+  return countOf(
+    db
+      .selectFrom('comment')
+      .innerJoin('document', 'document.id', 'comment.document_id')
+      .where('comment.type', '=', TargetType.Document)
+      .where('document.user_id', '=', ownerId)
+      .where('comment.user_id', '!=', ownerId)
+      .where('comment.created_at', '>=', since),
+  );
 }
 
 /** When the user last commented (the rate limit of `security.comment_interval`). */

@@ -378,6 +378,8 @@ export const DynamicType = {
   CreditAdjusted: 16,
   /** Ours: another member's favourite of the user's document, with the credits it earned (score.document_collected). */
   DocumentFavorited: 17,
+  /** Ours: another member's comment on the user's document, with the credits it earned (score.document_commented). */
+  DocumentCommented: 18,
 } as const;
 
 /**
