@@ -143,6 +143,20 @@ describe('SignToday and GetSignedToday', () => {
     });
   });
 
+  it('says no reward in the dynamic when the site awards none for a check-in', async () => {
+    await backend.setConfig({ 'score.sign_in': '0' });
+    try {
+      const member = await registerMember(backend.url);
+      const sign = await api(backend.url, 'PUT', '/api/v1/user/sign', { token: member.token });
+      expect(sign.status).toBe(200);
+      const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
+      expect(dynamics.body.dynamic[0]).toMatchObject({ type: 11, content: '签到成功' });
+      expect((await api(backend.url, 'GET', '/api/v1/user', { token: member.token })).body.credit_count).toBe(10);
+    } finally {
+      await backend.setConfig({ 'score.sign_in': '1' });
+    }
+  });
+
   it("writes the credits' name into the dynamic as HTML text, as a title is", async () => {
     // A dynamic is HTML (MOREDOC's client shows it so): the admin's name for the credits is escaped.
     await backend.setConfig({ 'score.credit_name': '<i>豆</i>' });

@@ -80,7 +80,9 @@ export const memberRpcs = [
         return await ctx.db.transaction().execute(async (trx) => {
           const sign = await insertSign(trx, { user_id: me.id, sign_at: signAt, ip: ctx.ip, award });
           if (award > 0) await addCredit(trx, me.id, award);
-          await addDynamic(trx, me.id, DynamicType.Sign, `签到成功，${dynamicReward(award, cfg.creditName())}`);
+          // No award set (score.sign_in 0): no 获得 0 魔豆奖励 in the credit history, as for a registration.
+          const reward = award > 0 ? `，${dynamicReward(award, cfg.creditName())}` : '';
+          await addDynamic(trx, me.id, DynamicType.Sign, `签到成功${reward}`);
           return sign;
         });
       } catch (error) {
