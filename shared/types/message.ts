@@ -17,11 +17,15 @@ export const MessageType = {
   CommentApproved: 7,
   /** An admin rejected the member's comment or reply: only its author sees it. */
   CommentRejected: 8,
+  /** An admin granted or extended the member's VIP period (开通或延长会员): the days and the new end. */
+  VipGranted: 9,
+  /** An admin ended the member's VIP period (取消会员). */
+  VipRevoked: 10,
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
 /**
- * `target_type`: 0 a document, 1 an article (TargetType); `target_id` 0 for an order's messages (types 5, 6).
+ * `target_type`: 0 a document, 1 an article (TargetType); `target_id` 0 for an order's or a VIP period's messages (types 5, 6, 9, 10).
  * `target_key`: An article's identifier, for its link.
  * `comment_id`: The comment a message about one leads to (types 4, 7, 8: the reply, the comment reviewed); absent in
  * the others and in those written before it was kept.

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../backend/platform/config-store';
+import { SHORT_DATE_FORMAT, formatDate } from '../../shared/format';
 import { vipBenefits } from '../../backend/modules/vip/service';
 import { api, registerMember, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
 
@@ -574,6 +575,34 @@ describe('UserVipAPI for admins', () => {
       [3, '违规使用', 'admin'],
       [2, '补偿', 'admin'],
       [2, '活动赠送', 'admin'],
+    ]);
+  });
+
+  it("tells the member of a grant, an extension and a revoke, without the admins' reason", async () => {
+    const member = await registerMember(backend.url);
+    const messages = async () =>
+      (
+        await api(backend.url, 'GET', '/api/v1/message/list', { token: member.token, query: { size: 10 } })
+      ).body.message.map((m: { type: number; title: string; content: string; target_id?: number }) => [
+        m.type,
+        m.title,
+        m.content,
+        m.target_id ?? 0,
+      ]);
+    const endOf = async () => formatDate((await myVip(member)).body.end_at, SHORT_DATE_FORMAT);
+    await backend.admin('POST', '/api/v1/vip/grant', {
+      body: { user_id: [member.user.id], days: 7, reason: '活动赠送' },
+    });
+    const firstEnd = await endOf();
+    await backend.admin('POST', '/api/v1/vip/grant', { body: { user_id: [member.user.id], days: 3, reason: '补偿' } });
+    const secondEnd = await endOf();
+    await backend.admin('PUT', '/api/v1/vip/revoke', { body: { user_id: [member.user.id], reason: '违规使用' } });
+    // A revoke with nothing left to end tells nothing more.
+    await backend.admin('PUT', '/api/v1/vip/revoke', { body: { user_id: [member.user.id], reason: '违规使用' } });
+    expect(await messages()).toEqual([
+      [10, '会员已取消', '管理员取消了您的 VIP 会员，会员权益已结束。如有疑问，请联系网站管理员。', 0],
+      [9, '会员已延长', `管理员为您延长了 VIP 会员 3 天，会员有效期至 ${secondEnd}。`, 0],
+      [9, '会员已开通', `管理员为您开通了 VIP 会员 7 天，会员有效期至 ${firstEnd}。`, 0],
     ]);
   });
 

@@ -554,6 +554,35 @@ describe('/member/message about orders', { timeout: 20_000 }, () => {
   });
 });
 
+describe('/member/message about an admin’s VIP grant or revoke', { timeout: 20_000 }, () => {
+  it('leads them to /vip, where the member’s VIP state is, and names them among what the empty centre tells of', async () => {
+    const centre = renderMessageCentre([
+      {
+        id: 51,
+        type: 10,
+        title: '会员已取消',
+        content: '管理员取消了您的 VIP 会员，会员权益已结束。如有疑问，请联系网站管理员。',
+        created_at: '2026-11-22T08:00:00Z',
+      },
+      {
+        id: 50,
+        type: 9,
+        title: '会员已开通',
+        content: '管理员为您开通了 VIP 会员 7 天，会员有效期至 2026-11-28 16:00。',
+        created_at: '2026-11-21T08:00:00Z',
+      },
+    ]);
+    for (const title of ['会员已取消', '会员已开通']) {
+      const item = within((await screen.findByRole('heading', { name: new RegExp(title) })).closest('li')!);
+      expect(item.getByRole('link', { name: '查看 VIP 会员' }).getAttribute('href')).toBe('/vip');
+    }
+    centre.unmount();
+    renderMessageCentre([]);
+    await screen.findByText('暂无消息');
+    expect(screen.getByText(/VIP 会员的开通和取消/)).toBeTruthy();
+  });
+});
+
 describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
   it('says a comment was approved or rejected and leads to it, or to the comments when the message names none', async () => {
     renderMessageCentre([

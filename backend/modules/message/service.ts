@@ -169,6 +169,29 @@ export function orderRefunded(order: OrderRef, withdrawn: { days: number; endAt:
   };
 }
 
+/**
+ * An admin granted `days` of VIP (开通或延长会员); `extended`: a period was running, now ending at
+ * `until`. The admin's reason is not said, as for orders: it is the admins' note.
+ */
+export function vipGranted(userId: number, days: number, until: string, extended: boolean): NewMessage {
+  return {
+    user_id: userId,
+    type: MessageType.VipGranted,
+    title: extended ? '会员已延长' : '会员已开通',
+    content: `管理员为您${extended ? '延长' : '开通'}了 VIP 会员 ${days} 天，会员有效期至 ${formatDate(until, SHORT_DATE_FORMAT)}。`,
+  };
+}
+
+/** An admin ended the member's running VIP period (取消会员). */
+export function vipRevoked(userId: number): NewMessage {
+  return {
+    user_id: userId,
+    type: MessageType.VipRevoked,
+    title: '会员已取消',
+    content: '管理员取消了您的 VIP 会员，会员权益已结束。如有疑问，请联系网站管理员。',
+  };
+}
+
 /** Writes the messages (none for user 0, a guest, nor for an account deleted meanwhile: orders outlive their buyer). */
 export async function tell(db: Database, messages: readonly NewMessage[]): Promise<void> {
   const wanted = messages.filter((m) => m.user_id > 0);

@@ -14,6 +14,7 @@ import {
   UserVip,
 } from '../../../shared/messages/vip';
 import { extendVip, revokeVip } from './period';
+import { tell, vipGranted, vipRevoked } from '../message/service';
 import { listVipLogs, listVips, type UserVipRow } from './store';
 
 // UserVipAPI (ours, docs/api.md §9): a member reads their own VIP period; admins list the
@@ -93,13 +94,17 @@ export const vipService = defineService('UserVipAPI', [
       // One member whose period would end past VIP_END_MAX refuses the grant for all (400).
       await ctx.db.transaction().execute(async (trx) => {
         await lockRows(trx, 'user', userIds);
-        for (const userId of userIds)
-          await extendVip(trx, userId, req.days, {
+        for (const userId of userIds) {
+          const added = await extendVip(trx, userId, req.days, {
             action: VipAction.Grant,
             operatorId: admin.id,
             reason,
             member: names.get(userId) ?? String(userId),
           });
+          // The member is told, in the transaction: a grant refused for another member (400) tells nobody.
+          // Added after a running period's end (a later start than now): an extension.
+          await tell(trx, [vipGranted(userId, req.days, added.until, Date.parse(added.from) > Date.now())]);
+        }
       });
       return {};
     },
@@ -117,7 +122,8 @@ export const vipService = defineService('UserVipAPI', [
       await ctx.db.transaction().execute(async (trx) => {
         await lockRows(trx, 'user', userIds);
         for (const userId of userIds)
-          await revokeVip(trx, userId, { action: VipAction.Revoke, operatorId: admin.id, reason });
+          if (await revokeVip(trx, userId, { action: VipAction.Revoke, operatorId: admin.id, reason }))
+            await tell(trx, [vipRevoked(userId)]);
       });
       return {};
     },

@@ -41,15 +41,18 @@ const ABOUT_A_COMMENT: readonly number[] = [
 
 /**
  * Where a message leads: the member's own documents for a review or a failure, their orders for
- * an order confirmed or refunded, else the page it is about, at the comment for a comment's review
- * and a reply (a rejected comment shows 未通过审核 there to its author): at the comments for a
- * message that names none (written before they were named).
+ * an order confirmed or refunded, /vip for an admin's grant or revoke, else the page it is about, at the
+ * comment for a comment's review and a reply (a rejected comment shows 未通过审核 there to its author): at the
+ * comments for a message that names none (written before they were named).
  */
 function linkOf(message: Message): { to: string; label: string } | null {
   if (message.type === MessageType.DocumentRejected || message.type === MessageType.DocumentFailed)
     return { to: '/member/document', label: '查看我的文档' };
   if (message.type === MessageType.OrderConfirmed || message.type === MessageType.OrderRefunded)
     return { to: '/member/order', label: '查看我的订单' };
+  // An admin's grant or revoke names no order: the member's VIP state, and the plans to renew.
+  if (message.type === MessageType.VipGranted || message.type === MessageType.VipRevoked)
+    return { to: '/vip', label: '查看 VIP 会员' };
   if (!message.target_id) return null;
   const at = (path: string) =>
     ABOUT_A_COMMENT.includes(message.type ?? 0) ? commentPath(path, message.comment_id ?? 0) : path;
@@ -175,7 +178,7 @@ export function MessageCentre({ userId }: { userId: number }) {
         empty={
           <EmptyState
             title={show === 'unread' ? '没有未读消息' : '暂无消息'}
-            description="文档审核结果、转换失败、评论审核结果和回复，以及订单的确认收款和退款，都会通知到这里。"
+            description="文档审核结果、转换失败、评论审核结果和回复，订单的确认收款和退款，以及 VIP 会员的开通和取消，都会通知到这里。"
           />
         }
       >
