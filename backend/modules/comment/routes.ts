@@ -78,7 +78,6 @@ function checkType(type: number): number {
   return type;
 }
 
-/** 403 with the reason when a punishment or the caller's groups forbid commenting. */
 /**
  * Credits a document's uploader earns for another member's comment on it: score.document_commented,
  * while fewer than score.document_commented_limit such comments came today (as MOREDOC, at the
@@ -98,6 +97,7 @@ async function documentCommentAward(
   return (await countCommentsOnDocumentsOf(db, ownerId, startOfServerDay())) < limit ? credits : 0;
 }
 
+/** 403 with the reason when a punishment or the caller's groups forbid commenting. */
 async function assertMayComment(db: Database, userId: number): Promise<void> {
   const reason = await barReason(db, userId, PunishmentType.NoComment);
   if (reason !== null) throw forbidden(reason ? `您已被禁止评论，原因：${reason}` : '您已被禁止评论');
