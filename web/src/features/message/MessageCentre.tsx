@@ -41,9 +41,9 @@ const ABOUT_A_COMMENT: readonly number[] = [
 
 /**
  * Where a message leads: the member's own documents for a review or a failure, their orders for
- * an order confirmed or refunded, /vip for an admin's grant or revoke, else the page it is about, at the
- * comment for a comment's review and a reply (a rejected comment shows 未通过审核 there to its author): at the
- * comments for a message that names none (written before they were named).
+ * an order confirmed or refunded, /vip for an admin's grant or revoke, else the page it is about,
+ * at the comment for a comment's review and a reply (a rejected comment shows 未通过审核 there to
+ * its author): at the comments for a message that names none (written before they were named).
  */
 function linkOf(message: Message): { to: string; label: string } | null {
   if (message.type === MessageType.DocumentRejected || message.type === MessageType.DocumentFailed)
