@@ -155,9 +155,8 @@ describe('the 消息 centre', () => {
     await expect.poll(() => commentInSight(page, reply)).toBe(true);
     const atComments = await page.evaluate(() => window.scrollY);
     await page.mouse.move(640, 450);
-    // Far up the pages: the link holds the reply, below the comments' heading (the form and the comment before it).
-    await page.mouse.wheel(0, -2500);
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(atComments - 2000);
+    await page.mouse.wheel(0, -1500);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(atComments - 1000);
     await release();
     await page.locator('figure[data-page="8"] img').waitFor();
     await page.waitForFunction(() => document.querySelector<HTMLImageElement>('figure[data-page="8"] img')?.complete);

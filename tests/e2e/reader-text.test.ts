@@ -8,8 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, login, registerMember, setConfig, type Member } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
-import { linesPdf } from '../helpers/documents';
-import { appTookOver, gatewayToken, useSiteInBrowser, setTokenCookie } from './browser';
+import { linesPdf, textPdf } from '../helpers/documents';
+import { appTookOver, gatewayToken, openInApp, useSiteInBrowser, setTokenCookie } from './browser';
+import { settled } from './comments-in-sight';
 
 const SECRET = 'Quokkazanzibar';
 const PAGES = 8;
@@ -423,6 +424,54 @@ describe('full screen', () => {
         .toBe(true);
     }
   });
+});
+
+describe('back to a document', () => {
+  it('lands where the reader left it, on pages of mixed shapes, at 1280 and 390 px', async () => {
+    // A landscape first page (the shape of every box whose image has not come) and a landscape
+    // page among portrait ones: the pages above the place left have sizes of their own by then.
+    const mixed = await createDocument(
+      site.backendUrl,
+      author.token,
+      textPdf(12, (n) => (n === 1 || n === 4 ? [842, 595] : [595, 842])),
+      'mixed.pdf',
+      { title: '横竖混排的十二页', category_id: [categoryId] },
+    );
+    await waitForStatus(site.backendUrl, author.token, mixed.id, [2], 90_000);
+    const path = `/library/${categoryId}/${mixed.id}`;
+    const LEFT_AT = 9;
+    const topOf = (page: Page, n: number) =>
+      page.evaluate((n) => document.querySelector(`figure[data-page="${n}"]`)!.getBoundingClientRect().top, n);
+    const imageCame = (page: Page, n: number) =>
+      page.waitForFunction((n) => {
+        const image = document.querySelector<HTMLImageElement>(`figure[data-page="${n}"] img`);
+        return Boolean(image?.complete && image.naturalWidth > 0);
+      }, n);
+
+    for (const viewport of VIEWPORTS) {
+      const page = await openReader(viewport, path, author.token);
+      // Read down to page 9, each page's image come (and its box of its own shape).
+      for (let n = 1; n <= LEFT_AT; n++) {
+        await page.locator(`figure[data-page="${n}"]`).scrollIntoViewIfNeeded();
+        await imageCame(page, n);
+      }
+      await page.evaluate((n) => {
+        const frame = document.querySelector(`figure[data-page="${n}"]`)!;
+        window.scrollBy(0, frame.getBoundingClientRect().top + 100);
+      }, LEFT_AT);
+      await settled(page);
+      await expect.poll(() => counter(page)).toMatch(new RegExp(`^${LEFT_AT} /`));
+      const left = await topOf(page, LEFT_AT);
+
+      await openInApp(page, '/library');
+      await page.goBack();
+      await page.getByRole('heading', { name: '横竖混排的十二页', level: 1 }).waitFor();
+      await imageCame(page, LEFT_AT);
+      await settled(page);
+      expect(Math.abs((await topOf(page, LEFT_AT)) - left), `${viewport.width} px`).toBeLessThanOrEqual(1);
+      expect(await counter(page)).toMatch(new RegExp(`^${LEFT_AT} /`));
+    }
+  }, 180_000);
 });
 
 describe('copying the text over the pages', () => {

@@ -386,6 +386,24 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(frame1!.style.aspectRatio).toBe('600 / 800');
   });
 
+  it('gives the pages back, on a return to the document, the shapes their images came in', async () => {
+    const { router } = renderApp('/library/7/42', { backend: backend() });
+    await screen.findByRole('img', { name: '第 1 页' });
+    await waitFor(() => expect(nearObserver()?.options.rootMargin).toBe(NEAR_MARGIN));
+    nearObserver()?.fire([2, 3]);
+    const second = await screen.findByRole('img', { name: '第 2 页' });
+    Object.defineProperties(second, { naturalWidth: { value: 800 }, naturalHeight: { value: 600 } });
+    fireEvent.load(second);
+    await waitFor(() => expect((screen.getAllByRole('figure')[1] as HTMLElement).style.aspectRatio).toBe('800 / 600'));
+
+    await act(() => router.navigate('/library'));
+    await act(() => router.navigate(-1));
+    // Before any image comes (page 2's is not even asked for: it is far from the viewport now).
+    const frames = (await screen.findAllByRole('figure')) as HTMLElement[];
+    expect(pageImage(2)).toBeNull();
+    expect(frames.map((frame) => frame.style.aspectRatio).slice(0, 3)).toEqual(['600 / 800', '800 / 600', '600 / 800']);
+  });
+
   it('tries the failed pages again by themselves once another page comes, or the browser is back online', async () => {
     renderApp('/library/7/42', { backend: backend() });
     await screen.findByRole('img', { name: '第 1 页' });
@@ -1291,6 +1309,20 @@ describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }
     await userEvent.keyboard('{Enter}');
     expect(screen.queryByRole('button', { name: '不用了' })).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('region', { name: '文档阅读器' }));
+  });
+
+  it('offers no 继续阅读 on a return to the document: the reader is put back where they were', async () => {
+    const { router } = renderApp('/library/7/42', { backend: backend({}, kept(5), true), user: member });
+    await screen.findByRole('button', { name: '继续阅读（第 5 页）' });
+    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+    await act(() => router.navigate('/library'));
+    await act(() => router.navigate(-1));
+    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+    expect(screen.queryByRole('button', { name: /继续阅读/ })).toBeNull();
+    // Opened again by a link, it offers the place once more.
+    await act(() => router.navigate('/library'));
+    await act(() => router.navigate('/library/7/42'));
+    expect(await screen.findByRole('button', { name: '继续阅读（第 5 页）' })).toBeTruthy();
   });
 
   it.each(['#comments', '#comment-5'])(

@@ -1,7 +1,8 @@
 // The pages of a converted document, one image each in a box of the first page's shape (so
 // nothing moves while they load), which a page of another shape (a landscape table in a
-// portrait report, a scanned cover) takes once its image has come: the first page at once and
-// with high priority, the next ones as they come near. A toolbar with the "n / N" counter and a jump box, zoom in/out
+// portrait report, a scanned cover) takes once its image has come, or at once where the app has
+// had its image before (back to the document, the place put back is the one left): the first
+// page at once and with high priority, the next ones as they come near. A toolbar with the "n / N" counter and a jump box, zoom in/out
 // and
 // fit-width, full screen, find in the document; keyboard ←/→ (page) and +/− (zoom). Over each
 // page its text, selectable where the site lets this reader copy it, and the marks of a find.
@@ -29,6 +30,7 @@ import { pageAspectRatio } from '../document/document-links';
 import { pageImagePath } from '../../../../shared/page-image';
 import { FindInDocument, type ChosenHit } from './FindInDocument';
 import { inlinedPage } from './inlined-pages';
+import { usePageShapes } from './page-shapes';
 import { PageTextLayer } from './PageTextLayer';
 import { PageThumbnails } from './PageThumbnails';
 import { useResumeReading } from './resume-reading';
@@ -110,11 +112,13 @@ function PageFrame({
       setAttempt((n) => n + 1);
     }
   }
-  const [ownRatio, setOwnRatio] = useState<string>();
-  // The text comes after the image: nothing of it holds the page's first paint.
-  const [loaded, setLoaded] = useState(false);
   const hash = doc.attachment?.hash;
   const src = pageImagePath(doc, page);
+  // The shape its image came in before (a return to the document): the layout is the one left.
+  const shapes = usePageShapes();
+  const [ownRatio, setOwnRatio] = useState(() => (src ? shapes.known(src) : undefined));
+  // The text comes after the image: nothing of it holds the page's first paint.
+  const [loaded, setLoaded] = useState(false);
   const first = page === 1;
   return (
     <figure
@@ -133,7 +137,9 @@ function PageFrame({
           loading={first ? 'eager' : 'lazy'}
           fetchPriority={first ? 'high' : 'auto'}
           onLoad={(event) => {
-            setOwnRatio(shapeOf(event.currentTarget, ratio));
+            const shape = shapeOf(event.currentTarget, ratio);
+            shapes.keep(src, shape);
+            setOwnRatio(shape);
             setLoaded(true);
             onImage(page, true);
           }}

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReadingPosition } from '../../../../shared/types/document';
 import { api, unwrap } from '../../api/client';
 import { useHashAnchorHolding } from '../../kit/visibility/use-hash-anchor';
+import { usePlaceRestored } from '../../kit/visibility/place-restored';
 import { invalidateAfter } from '../../api/query-client';
 import { documentKeys } from '../document/api';
 import { readingHistoryKeys } from '../reading-history/api';
@@ -45,7 +46,10 @@ export function useResumeReading(
   const client = useQueryClient();
   const remote = useQuery({ ...readingPositionQuery(documentId, userId), enabled: member });
   const [local] = useState(() => (member ? 0 : storedPage(documentId)));
-  const [dismissed, setDismissed] = useState(false);
+  // Back to the document (or a reload): the reader is put back where they were, with nothing to
+  // offer; an offer come and gone would move the pages under the place put back (decision 095).
+  const restored = usePlaceRestored();
+  const [dismissed, setDismissed] = useState(restored);
   const [first] = useState(current);
   const [moved, setMoved] = useState(false);
   // A link to the comments scrolls the page to them (the last pages): not a page read. The page

@@ -4,14 +4,9 @@
 // loads beside) and pushes it out of sight. Here it is kept at the window's top (under the sticky
 // header: the page's scroll-padding) while the layout above it changes, until the reader moves on
 // their own.
-import { useContext, useEffect, useSyncExternalStore } from 'react';
-import {
-  UNSAFE_DataRouterContext as DataRouterContext,
-  useLocation,
-  useNavigationType,
-  type Location,
-  type NavigationType,
-} from 'react-router-dom';
+import { useEffect, useSyncExternalStore } from 'react';
+import { useLocation, useNavigationType } from 'react-router-dom';
+import { placeRestored, useRouterKey } from './place-restored';
 
 /** What the reader does to scroll or act by themself: each ends the following. */
 const OWN_MOVES = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
@@ -22,27 +17,6 @@ const holdListeners = new Set<() => void>();
 function setHolding(change: 1 | -1) {
   holding += change;
   for (const listener of holdListeners) listener();
-}
-
-/**
- * The first address a hash anchor was asked about in this page load, by router: the page's one (an
- * app started anew, as each of the tests' is, starts again).
- */
-const firstLocations = new WeakMap<object, Location>();
-/** The key outside a data router (the app has one). */
-const noDataRouter = {};
-
-/**
- * Whether to go to the hash's target: on a move to it (a link), and on the page load (a shared
- * link), not where the router puts back a place the reader left (back or forward inside the app)
- * nor where the browser does (a reload, a return to a page it had unloaded).
- */
-function followsHash(router: object, location: Location, navigation: NavigationType): boolean {
-  if (!firstLocations.has(router)) firstLocations.set(router, location);
-  if (navigation !== 'POP') return true;
-  if (firstLocations.get(router) !== location) return false;
-  const entry = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
-  return entry?.type !== 'reload' && entry?.type !== 'back_forward';
 }
 
 /**
@@ -110,13 +84,14 @@ function keepInView(ids: readonly string[]): () => void {
  * element of `id` until then (or for good, when the part is gone).
  */
 export function useHashAnchor(id: string, holds?: (part: string) => boolean): void {
-  const router = useContext(DataRouterContext)?.router ?? noDataRouter;
+  const router = useRouterKey();
   const location = useLocation();
   const navigation = useNavigationType();
   const named = location.hash.slice(1);
   const part = named !== id && holds?.(named) ? named : undefined;
-  // Decided once per address and kept through a replace of it (the reader's canonical address keeps the hash).
-  const follow = (named === id || part !== undefined) && followsHash(router, location, navigation);
+  // A link followed or loaded, not a place put back. Decided once per address and kept through a
+  // replace of it (the reader's canonical address keeps the hash).
+  const follow = (named === id || part !== undefined) && !placeRestored(router, location, navigation);
   useEffect(() => (follow ? keepInView(part ? [part, id] : [id]) : undefined), [follow, part, id]);
 }
 
