@@ -683,6 +683,46 @@ describe('article page', { timeout: 30_000 }, () => {
     await waitFor(() => expect(scrolled.at(-1)).toBe(reply));
   });
 
+  it('lights up a linked comment as the link is followed, not on Back or Forward to it, where the page is where it was left', async () => {
+    commentsInView();
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    onTestFinished(() => scrollIntoView.mockRestore());
+    const approved: Comment[] = [
+      { id: 10, content: '写得好', status: 1, user: { id: 3, username: 'bob' }, document_id: 1, type: 1 },
+    ];
+    const { router } = renderApp('/article/detail/other', {
+      backend: articleBackend({ 'GET /api/v1/comment/list': approvedOnly(() => approved) }),
+    });
+    expect(await screen.findByText('文章不存在')).toBeTruthy();
+    const linked = async () => (await screen.findByText('写得好')).closest('.app-comment')!;
+    await act(() => router.navigate('/article/detail/about#comment-10'));
+    const first = await linked();
+    expect(first.classList.contains('app-comment--marked')).toBe(true);
+    await waitFor(() => expect(scrolled.at(-1)).toBe(first));
+
+    const go = (to: string | number) => (typeof to === 'number' ? router.navigate(to) : router.navigate(to));
+    // Back to the other article, then Forward to the link; then on to the other one, and Back to the link.
+    for (const [away, to, name] of [
+      [-1, 1, 'forward'],
+      ['/article/detail/other', -1, 'back'],
+    ] as const) {
+      await act(() => go(away));
+      expect(await screen.findByText('文章不存在')).toBeTruthy();
+      scrolled.length = 0;
+      await act(() => go(to));
+      const again = await linked();
+      expect(again.classList.contains('app-comment--marked'), name).toBe(false);
+      expect(scrolled, name).toEqual([]);
+    }
+    // Followed again (a link), it is lit up again.
+    await act(() => router.navigate('/article/detail/other'));
+    await act(() => router.navigate('/article/detail/about#comment-10'));
+    expect((await linked()).classList.contains('app-comment--marked')).toBe(true);
+  });
+
   it('opens a link to the member’s own rejected comment (listed to them only) at it, marked', async () => {
     commentsInView();
     const scrolled: Element[] = [];

@@ -38,6 +38,7 @@ import { COMMENTS_ID, commentElementId, commentIdOf } from './comment-anchor';
 import './comments.css';
 import { useFirstInvalidFocus } from '../../kit/forms/first-invalid';
 import { useSessionDraft } from '../../kit/forms/session-draft';
+import { usePlaceRestored } from '../../kit/visibility/place-restored';
 
 /** Threads shown at first and added by each 查看更多评论: a page of hundreds stays light on a phone. */
 const THREADS_PER_STEP = 20;
@@ -321,8 +322,10 @@ export function CommentSection({
   const barredReason = right.data?.allowed === false ? right.data.reason : undefined;
   const [replyingTo, setReplyingTo] = useState<number>();
   const [shownThreads, setShownThreads] = useState(THREADS_PER_STEP);
-  // The comment a link names (`#comment-<id>`, a message's): its thread is shown, however far down, and it is marked.
+  // The comment a link names (`#comment-<id>`, a message's): its thread is shown, however far down, and it is
+  // marked, only as the link is followed: back to it, the page is where the reader left it, and nothing lights up.
   const wanted = commentIdOf(location.hash.slice(1));
+  const restored = usePlaceRestored();
   // 查看更多评论 takes the keyboard to the first thread it shows: they come before the button, so the
   // next Tab would skip them (and the button is gone once all are shown).
   const threadList = useRef<HTMLOListElement>(null);
@@ -384,7 +387,7 @@ export function CommentSection({
               onDelete={(c) => remove.mutate(c)}
               deleting={remove.isPending && remove.variables?.id === comment.id}
               replyCount={replyCount}
-              marked={wanted > 0 && comment.id === wanted}
+              marked={wanted > 0 && comment.id === wanted && !restored}
             />
           );
           const threads = commentThreads(list, mine.data ?? []);
