@@ -175,7 +175,7 @@ describe.skipIf(!inject('postgresUrl'))('the readiness of an embedded backend on
       await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
       const down = await send(`${site.url}/readyz`);
       expect(down.status).toBe(503);
-      expect(down.json()).toMatchObject({ code: 503, message: '后端服务未就绪' });
+      expect(down.json()).toMatchObject({ code: 503, message: '后端服务未就绪：数据库暂时不可用，请稍后再试' });
       // What every page needs is kept in memory (read once before the database went away); a call that needs
       // the database says so plainly.
       expect((await send(`${site.url}/api/v1/settings`)).status).toBe(200);

@@ -228,6 +228,36 @@ describe('health', () => {
     }
   });
 
+  it("says in /readyz's 503 what is wrong: the backend's own reason, or that it did not answer", async () => {
+    for (const message of ['数据库暂时不可用，请稍后再试', '文件存储暂时不可用，请稍后再试']) {
+      site.stub.handle((req, res) =>
+        req.url === '/readyz' ? json(res, 503, { code: 14, message }) : json(res, 200, {}),
+      );
+      const res = await send(`${site.gw.url}/readyz`);
+      expect(res.status).toBe(503);
+      expect(res.json()).toEqual({
+        code: 503,
+        message: `后端服务未就绪：${message}`,
+        error: `后端服务未就绪：${message}`,
+      });
+    }
+    // No reason given (a MOREDOC server's settings failing without one): the bare message.
+    site.stub.handle((req, res) => {
+      if (req.url !== '/readyz') return json(res, 500, {});
+      res.writeHead(404).end();
+    });
+    expect((await send(`${site.gw.url}/readyz`)).json()).toMatchObject({ code: 503, message: '后端服务未就绪' });
+    const down = await startGateway('http://127.0.0.1:1');
+    try {
+      expect((await send(`${down.url}/readyz`)).json()).toMatchObject({
+        code: 503,
+        message: '后端服务未就绪：后端服务暂时不可用，请稍后再试',
+      });
+    } finally {
+      await down.close();
+    }
+  });
+
   it('answers /readyz 200 when the backend answers, 503 when it does not', async () => {
     site.stub.handle((_req, res) => json(res, 200, { system: {} }));
     expect((await send(`${site.gw.url}/readyz`)).status).toBe(200);
