@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openDatabase, openPostgres, type Database } from '../../backend/db';
+import { BlobStoreUnavailableError } from '../../backend/platform/blobs/blob-store';
 import {
   JobInterruptedError,
   JobQueue,
@@ -507,6 +508,52 @@ describe('failures', () => {
     queue.start();
     expect(await jobIn(queue, a.id, 'failed')).toMatchObject({ lastError: 'plain string', attempts: 1 });
     expect(await jobIn(queue, b.id, 'failed')).toMatchObject({ lastError: 'file is not a PDF', attempts: 1 });
+  });
+
+  it('does not count an attempt that met an outage (the bucket or the database away): the job waits and runs again', async () => {
+    const queue = newQueue({ outageRetryMs: 0 });
+    const outages = [
+      new BlobStoreUnavailableError({ cause: new Error('connect ECONNREFUSED 127.0.0.1:9000') }),
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    ];
+    const attempts: number[] = [];
+    queue.register(
+      flaky,
+      (_payload, { attempt }) => {
+        attempts.push(attempt);
+        const outage = outages.shift();
+        if (outage) throw outage;
+      },
+      // One attempt only: an outage counted as one would fail the job for good.
+      { maxAttempts: 1, backoff: () => 0 },
+    );
+    const job = await queue.enqueue(flaky, { label: 'through an outage' });
+    queue.start();
+    expect(await jobIn(queue, job.id, 'done')).toMatchObject({
+      attempts: 1,
+      lastError: 'terminating connection due to administrator command',
+    });
+    expect(attempts).toEqual([1, 1, 1]);
+  });
+
+  it('waits at least outageRetryMs before running again a job whose attempt met an outage', async () => {
+    const queue = newQueue({ outageRetryMs: 60_000 });
+    queue.register(
+      flaky,
+      () => {
+        throw new BlobStoreUnavailableError({ cause: new Error('connect ECONNREFUSED 127.0.0.1:9000') });
+      },
+      { maxAttempts: 3, backoff: () => 0 },
+    );
+    const job = await queue.enqueue(flaky, { label: 'bucket away' });
+    queue.start();
+    const waiting = await waitFor(async () => {
+      const current = await queue.get(job.id);
+      return current?.state === 'queued' && current.lastError ? current : null;
+    }, 'the attempt to meet the outage');
+    expect(waiting.attempts).toBe(0);
+    expect(waiting.lastError).toBe('文件存储暂时不可用，请稍后再试');
+    expect(Date.parse(waiting.runAfter) - Date.parse(waiting.updatedAt)).toBe(60_000);
   });
 
   it('aborts the signal at the time limit and counts it as a failed attempt', async () => {

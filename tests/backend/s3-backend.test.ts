@@ -6,7 +6,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, useBackend, type Member } from '../helpers/backend';
+import { openDatabase, openPostgres } from '../../backend/db';
+import { api, login, startBackend, useBackend, type Member, type StartedBackend } from '../helpers/backend';
+import { databaseOf, TEST_ENGINE } from '../helpers/test-database';
 import { createDocument, uploadDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { textPdf } from '../helpers/documents';
 
@@ -304,6 +306,62 @@ describe('/readyz', () => {
       await backend.s3.resume();
     }
     expect(await readiness()).toEqual({ status: 200, cache: 'no-store', body: { status: 'ready' } });
+  });
+});
+
+describe('a conversion whose bucket is away', () => {
+  it('is not failed on its last attempt: the job waits for the bucket, the attempt not counted, and converts once it is back', async () => {
+    // A web instance (RUN_JOBS=false) takes the upload; a worker on the same database and bucket
+    // claims the job while the bucket is away.
+    const web = await startBackend({ env: { RUN_JOBS: 'false' }, s3: backend.s3 });
+    let worker: StartedBackend | undefined;
+    const shared = TEST_ENGINE === 'postgres' ? { DATABASE_URL: databaseOf(web.dataDir)! } : undefined;
+    const handle =
+      TEST_ENGINE === 'postgres'
+        ? (await openPostgres({ url: shared!.DATABASE_URL, label: 'test', poolSize: 1 })).db
+        : (await openDatabase(web.dataDir)).db;
+    try {
+      const adminToken = await login(web.url, 'admin', web.adminPassword);
+      const member = await uploader(web.url, adminToken);
+      const created = await createDocument(web.url, member.token, textPdf(2, [300, 400]), '停机.pdf');
+      const job = () =>
+        handle
+          .selectFrom('job')
+          .select(['state', 'attempts', 'last_error'])
+          .where('dedupe_key', '=', `document.convert:${created.hash}`)
+          .executeTakeFirstOrThrow();
+      const setJob = (values: { attempts?: number; run_after?: string }) =>
+        handle.updateTable('job').set(values).where('dedupe_key', '=', `document.convert:${created.hash}`).execute();
+      // Two attempts spent already: the worker's claim is the last of three. Not before the bucket
+      // is away (a backend checks its bucket at start).
+      await setJob({ attempts: 2, run_after: '9999-12-31T00:00:00.000Z' });
+      worker = await startBackend({ env: shared ?? {}, s3: backend.s3, ...(shared ? {} : { dataDir: web.dataDir }) });
+      await backend.s3.pause();
+      try {
+        await setJob({ run_after: new Date().toISOString() });
+        await waitFor(async () => (await job()).last_error !== '', 30_000);
+        await waitFor(async () => (await job()).state !== 'running');
+        expect(await job()).toMatchObject({
+          state: 'queued',
+          attempts: 2,
+          last_error: '文件存储暂时不可用，请稍后再试',
+        });
+        const waiting = await api(web.url, 'GET', '/api/v1/document', {
+          token: member.token,
+          query: { id: created.id },
+        });
+        expect(waiting.body.status).toBe(1);
+      } finally {
+        await backend.s3.resume();
+      }
+      // Its wait (the backoff) passed: it runs again, and converts.
+      await setJob({ run_after: new Date().toISOString() });
+      expect(await waitForStatus(web.url, member.token, created.id, [2, 3])).toMatchObject({ status: 2, pages: 2 });
+    } finally {
+      await handle.destroy();
+      await worker?.close({ keepData: TEST_ENGINE === 'sqlite' });
+      await web.close();
+    }
   });
 });
 

@@ -20,7 +20,7 @@ import {
   type ConversionResult,
 } from '../../platform/convert/converter';
 import type { BackendContext, ConversionSettings } from '../../platform/context';
-import { JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
+import { isOutage, JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
 import { scratchFolder } from '../../platform/scratch';
 import { documentUploadPaths } from '../attachment/service';
 import { documentFailed, tell } from '../message/service';
@@ -507,7 +507,8 @@ export async function runConversion(
       await failConversion(app, hash, error.reason === 'timeout' ? timedOut(timeoutMs, error) : error, retried);
       return null;
     }
-    if (!lastAttempt) throw error;
+    // An outage (the bucket or the database away) is not the document's: its job runs again later.
+    if (!lastAttempt || isOutage(error)) throw error;
     await failConversion(app, hash, error, retried);
     return null;
   } finally {

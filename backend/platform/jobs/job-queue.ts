@@ -6,6 +6,7 @@ import { engineOf, lockKeys } from '../../db/dialect';
 import { CHANNELS, notify, type Notifications } from '../../db/notifications';
 import type { DB, JobState, JobTable } from '../../db/schema';
 import {
+  isOutage,
   JobInterruptedError,
   JobTimeoutError,
   PermanentJobError,
@@ -65,6 +66,7 @@ const DEFAULTS = {
   pollIntervalMs: 1000,
   leaseMs: 30_000,
   stopGraceMs: 10_000,
+  outageRetryMs: 5_000,
 };
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the grace period, how long stop() gives aborted handlers to return. */
@@ -89,6 +91,7 @@ export class JobQueue {
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
   private readonly stopGraceMs: number;
+  private readonly outageRetryMs: number;
   /** Identifies this queue in lease_owner: host, pid and a random part. */
   readonly id = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
   private readonly workers = new Map<string, Worker>();
@@ -112,6 +115,7 @@ export class JobQueue {
     this.pollIntervalMs = positiveMs(opts.pollIntervalMs ?? DEFAULTS.pollIntervalMs, 'pollIntervalMs');
     this.leaseMs = positiveMs(opts.leaseMs ?? DEFAULTS.leaseMs, 'leaseMs');
     this.stopGraceMs = positiveMs(opts.stopGraceMs ?? DEFAULTS.stopGraceMs, 'stopGraceMs', true);
+    this.outageRetryMs = positiveMs(opts.outageRetryMs ?? DEFAULTS.outageRetryMs, 'outageRetryMs', true);
   }
 
   /** Runs jobs of `kind` in this process; may be called before or after start(). */
@@ -574,6 +578,22 @@ export class JobQueue {
           progress: sql<string | null>`CASE WHEN ${again} THEN NULL ELSE progress END`,
           rerun: 0,
         })
+        .executeTakeFirst();
+    } else if (isOutage(outcome.error)) {
+      // Not the job's fault: queued again, the attempt not counted (giveBack), after a wait.
+      const delay = Math.max(backoffDelay(worker, row.attempts, this.log), this.outageRetryMs);
+      this.log.warn(
+        { job: row.id, kind: row.kind, retryInMs: delay, reason: errorMessage(outcome.error) },
+        'job attempt met an outage; it runs again, the attempt not counted',
+      );
+      result = await base
+        .set((eb) => ({
+          ...released,
+          state: 'queued',
+          attempts: eb('attempts', '-', 1),
+          last_error: errorMessage(outcome.error),
+          run_after: new Date(now.getTime() + delay).toISOString(),
+        }))
         .executeTakeFirst();
     } else {
       const message = errorMessage(outcome.error);

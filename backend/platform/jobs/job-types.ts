@@ -1,7 +1,8 @@
 // What modules use of the job queue (job-queue.ts): job kinds, jobs, handlers and their
 // context, the options, and the errors a handler throws or sees as its signal's reason.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db';
+import { isDatabaseUnavailable, type Database } from '../../db';
+import { BlobStoreUnavailableError } from '../blobs/blob-store';
 import type { Notifications } from '../../db/notifications';
 import type { DB, JobState } from '../../db/schema';
 
@@ -121,11 +122,23 @@ export interface JobQueueOptions {
   leaseMs?: number;
   /** How long stop() waits for running handlers before aborting them (default 10 s). */
   stopGraceMs?: number;
+  /** The shortest wait before a job whose attempt met an outage (isOutage) runs again (default 5 s). */
+  outageRetryMs?: number;
 }
 
 /** Thrown by a handler for a failure that retrying cannot fix: the job fails at once. */
 export class PermanentJobError extends Error {
   override name = 'PermanentJobError';
+}
+
+/**
+ * A failure that says nothing of the job: a service it needs (the S3 bucket, PostgreSQL) did
+ * not answer. Such an attempt is not counted: the job waits and runs again, as often as it
+ * takes, so that an outage longer than its backoffs does not fail the job for good (an upload
+ * acknowledged before the bucket went away, converted once it is back).
+ */
+export function isOutage(error: unknown): boolean {
+  return error instanceof BlobStoreUnavailableError || isDatabaseUnavailable(error);
 }
 
 /** The signal's reason when an attempt ran out of time. */
