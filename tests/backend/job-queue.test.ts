@@ -917,6 +917,48 @@ describe.runIf(TEST_ENGINE === 'postgres')('while the database is away', () => {
     ]);
   });
 
+  it('says once at warn, not at each renewal and progress report, that a running job could not be written about while it is away', async () => {
+    const said: string[] = [];
+    const logger = {
+      info: () => undefined,
+      warn: (_obj: object, msg: string) => said.push(msg),
+      error: (_obj: object, msg: string) => loggedErrors.push(msg),
+    };
+    // leaseMs 400: a renewal every 133 ms.
+    const queue = newQueue({ logger });
+    const name = new URL(databaseUrl!).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: inject('postgresUrl') });
+    await admin.connect();
+    const kind = jobKind<null>('test.away-renewing');
+    let back!: () => void;
+    const isBack = new Promise<void>((resolve) => (back = resolve));
+    // The run takes the database away from under the queue, and goes on for about 5 renewals,
+    // reporting its progress 10 times, before the database is back.
+    queue.register(kind, async (_payload, { reportProgress }) => {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      for (let done = 1; done <= 10; done++) {
+        await reportProgress({ done, total: 10 });
+        await sleep(70);
+      }
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      back();
+    });
+    try {
+      const job = await queue.enqueue(kind, null);
+      queue.start();
+      await isBack;
+      expect(await jobIn(queue, job.id, 'done')).toMatchObject({ attempts: 1 });
+      expect(loggedErrors).toEqual([]);
+      expect(said.filter((msg) => msg.startsWith('writing about a running job failed'))).toEqual([
+        'writing about a running job failed, the database is unavailable; the job goes on (it runs again if its lease expires meanwhile)',
+      ]);
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+  });
+
   it('says at warn that an outcome could not be recorded while it is away, and runs the job again once back', async () => {
     const said: string[] = [];
     const logger = {

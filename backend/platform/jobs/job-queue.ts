@@ -55,6 +55,8 @@ interface ActiveJob {
   renewTimer?: NodeJS.Timeout;
   timeoutTimer?: NodeJS.Timeout;
   settled?: Promise<void>;
+  /** A write about it (its lease, its progress) met the database away, and none succeeded since. */
+  databaseAway?: boolean;
 }
 
 type Outcome = { ok: true } | { ok: false; error: unknown };
@@ -639,9 +641,28 @@ export class JobQueue {
         this.log.warn({ job: job.row.id, kind: job.row.kind }, 'job lease lost; aborting the handler');
         this.abandon(job, new JobInterruptedError('lease-lost'));
       }
+      job.databaseAway = false;
     } catch (error) {
-      this.log.error({ err: error, job: job.row.id }, 'renewing a job lease failed');
+      this.writeAboutJobFailed(job, 'renewing a job lease failed', error);
     }
+  }
+
+  /**
+   * A write about a running job (its lease renewed, its progress) failed. The database away (a
+   * restart, an outage) is one warn line per job until a renewal gets through again, not an error
+   * with its stack at every renewal and every progress report; any other failure is an error.
+   */
+  private writeAboutJobFailed(job: ActiveJob, what: string, error: unknown): void {
+    if (!isDatabaseUnavailable(error)) {
+      this.log.error({ err: error, job: job.row.id }, what);
+      return;
+    }
+    if (job.databaseAway) return;
+    job.databaseAway = true;
+    this.log.warn(
+      { reason: (error as Error).message || (error as { code?: string }).code, job: job.row.id, kind: job.row.kind },
+      'writing about a running job failed, the database is unavailable; the job goes on (it runs again if its lease expires meanwhile)',
+    );
   }
 
   private async reportProgress(job: ActiveJob, progress: unknown): Promise<void> {
@@ -655,7 +676,7 @@ export class JobQueue {
         .where('state', '=', 'running')
         .execute();
     } catch (error) {
-      this.log.error({ err: error, job: job.row.id }, 'storing job progress failed');
+      this.writeAboutJobFailed(job, 'storing job progress failed', error);
     }
   }
 
