@@ -360,6 +360,10 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   app.decorate('initialAdmin', initialAdmin);
 
   const settings = new ConfigStore(db);
+  // The public settings (their languages and footer links) are made with each snapshot read, one
+  // a change through another process brings (a NOTIFY) too: answered from memory if PostgreSQL
+  // goes away before this instance is asked for them.
+  settings.prepare((snapshot) => buildSettings(db, snapshot, pkg.version));
   const search = searchEngines(opened, opts.searchIndex ?? ((index) => index));
   const context: BackendContext = {
     db,

@@ -92,6 +92,8 @@ export class ConfigStore {
   private refreshing: Promise<unknown> | null = null;
   /** Bumped by reload(): a read begun before it must not store what it read. */
   private generation = 0;
+  /** What is made from each snapshot read, before it is stored (`prepare`). */
+  private preparer: ((snapshot: ConfigSnapshot) => Promise<unknown>) | undefined;
 
   constructor(
     private readonly db: Database,
@@ -119,6 +121,18 @@ export class ConfigStore {
       this.loading = null;
     });
     return this.loading;
+  }
+
+  /**
+   * `fn` makes what is read with the settings (the public settings' languages and footer links)
+   * from each snapshot read, the first and each one a change brings, before the snapshot is
+   * stored. Without it, an instance that took another process's change (a NOTIFY) made them at
+   * its next settings call: PostgreSQL gone away before that call, it answered the settings 503
+   * and its pages came without them, where an instance that had served them answered from memory.
+   * A failure of `fn` is left to the call that needs what it makes.
+   */
+  prepare(fn: (snapshot: ConfigSnapshot) => Promise<unknown>): void {
+    this.preparer = fn;
   }
 
   /**
@@ -168,6 +182,7 @@ export class ConfigStore {
     if (force || !current || current.version !== version) {
       const rows = await this.db.selectFrom('config').select(['category', 'name', 'value', 'input_type']).execute();
       current = { snapshot: configSnapshotOf(rows), version };
+      await this.preparer?.(current.snapshot).catch(() => undefined);
     }
     if (generation === this.generation) {
       this.cached = current;

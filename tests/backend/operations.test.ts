@@ -132,6 +132,46 @@ describe.skipIf(!inject('postgresUrl'))('a backend on PostgreSQL that has served
   });
 });
 
+describe.skipIf(!inject('postgresUrl'))('two backends on PostgreSQL, a setting changed through one', () => {
+  it('the other answers the settings with the change from memory while the database is away, though it served none since', async () => {
+    const url = await migratedDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const first = await start('silent', { DATABASE_URL: url });
+    const second = await start('silent', { DATABASE_URL: url });
+    const admin = new pg.Client({ connectionString: inject('postgresUrl') });
+    await admin.connect();
+    try {
+      const token = await login(first.url, 'admin', ADMIN_PASSWORD);
+      const list = await api(first.url, 'GET', '/api/v1/config/list', { token, query: { category: ['security'] } });
+      const row = (list.body.config as { id: number; name: string }[]).find((c) => c.name === 'enable_captcha_login')!;
+      expect(
+        (await api(first.url, 'PUT', '/api/v1/config', { token, body: { config: [{ id: row.id, value: 'true' }] } }))
+          .status,
+      ).toBe(200);
+      // The second has taken the change (a NOTIFY): its login captcha is on. Asked nothing of its settings since.
+      await expect
+        .poll(
+          async () => (await api(second.url, 'GET', '/api/v1/user/captcha', { query: { type: 'login' } })).body.enable,
+        )
+        .toBe(true);
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      const settings = await fetch(`${second.url}/api/v1/settings`);
+      expect(settings.status).toBe(200);
+      expect(
+        ((await settings.json()) as { security: { enable_captcha_login: boolean } }).security.enable_captcha_login,
+      ).toBe(true);
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await second.app.close();
+      await first.app.close();
+      await admin.end();
+      await dropDatabase(url);
+      for (const site of [first, second]) fs.rmSync(site.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('an install made before the database was private', () => {
   it('narrows the files of the database to the owner at the next start', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-ops-'));
