@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -11,6 +12,7 @@ import {
   BlobEmptyError,
   BlobKeyError,
   BlobRangeError,
+  BlobStoreUnavailableError,
   BlobTooLargeError,
   HEAD_BYTES,
   type BlobStore,
@@ -500,6 +502,43 @@ describe.skipIf(DEFAULT_ENGINES_ONLY)('the S3 store alone', () => {
   });
   afterEach(() => {
     for (const store of opened.splice(0)) store.close();
+  });
+
+  it('answers BlobStoreUnavailableError, not a wait without end, once the bucket stops answering', async () => {
+    // Between the store and s3rver, a relay that can stop passing bytes either way: a hung server,
+    // or a network cut that drops the packets of the connections the SDK keeps alive.
+    const target = new URL(server!.endpoint);
+    let cut = false;
+    const sockets = new Set<net.Socket>();
+    const relay = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port), target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
+      }
+      client.on('data', (chunk: Buffer) => void (cut || upstream.write(chunk)));
+      upstream.on('data', (chunk: Buffer) => void (cut || client.write(chunk)));
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    try {
+      const store = await open({
+        endpoint: `http://127.0.0.1:${(relay.address() as net.AddressInfo).port}`,
+        requestTimeoutMs: 300,
+      });
+      await store.put('kept.txt', Readable.from([Buffer.from('kept')]));
+      expect((await store.stat('kept.txt'))?.size).toBe(4);
+      cut = true;
+      await expect(store.stat('kept.txt')).rejects.toBeInstanceOf(BlobStoreUnavailableError);
+      await expect(store.get('kept.txt')).rejects.toBeInstanceOf(BlobStoreUnavailableError);
+      await expect(store.put('new.txt', Readable.from([Buffer.from('new')]))).rejects.toBeInstanceOf(
+        BlobStoreUnavailableError,
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    }
   });
 
   it('stops at open with the setting at fault: no such bucket, unknown keys, no server', async () => {

@@ -65,6 +65,12 @@ export interface S3BlobStoreOptions {
   partSize?: number;
   /** Parts uploading at once while the next is read (memory: partSize × (this + 1)). Default 3. */
   partsInFlight?: number;
+  /**
+   * How long a request has to send its body and get the answer's headers (each try of the
+   * SDK's): past it, the service counts as away (BlobStoreUnavailableError, 503). Default 60 s.
+   * The body of an answer (a download streaming to a slow reader) has no limit.
+   */
+  requestTimeoutMs?: number;
 }
 
 /** Options of `put` that only this store knows. */
@@ -101,6 +107,12 @@ export class BlobDigestError extends Error {
 
 const MIN_PART_BYTES = 5 * 1024 * 1024;
 const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
+/**
+ * S3BlobStoreOptions.requestTimeoutMs's default: three 8 MiB parts at once still go up over a
+ * link of 4 Mbit/s to the bucket; a page read from a bucket that stopped answering fails after
+ * a minute a try rather than never.
+ */
+const REQUEST_TIMEOUT_MS = 60_000;
 const TEMP_FOLDER = 'tmp';
 /** Temporary objects older than this were left by a process that died (an upload lands there only once complete). */
 const STALE_TEMP_MS = 3600_000;
@@ -143,8 +155,13 @@ export class S3BlobStore implements BlobStore {
       responseChecksumValidation: 'WHEN_REQUIRED',
       // Every page or download streaming to a slow client holds a socket: the SDK's 50 would
       // make the 51st reader wait for one of them.
+      // A bucket that stopped answering (its server hung, a network cut that drops the packets of
+      // the pool's kept-alive connections) left a request waiting without end: a page, an upload
+      // or a conversion hung as long as the outage did. Past requestTimeout it is an error.
       requestHandler: {
         connectionTimeout: 5000,
+        requestTimeout: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+        throwOnRequestTimeout: true,
         httpAgent: { keepAlive: true, maxSockets: 256 },
         httpsAgent: { keepAlive: true, maxSockets: 256 },
       },
