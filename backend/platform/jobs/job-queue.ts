@@ -68,7 +68,7 @@ const DEFAULTS = {
   pollIntervalMs: 1000,
   leaseMs: 30_000,
   stopGraceMs: 10_000,
-  outageRetryMs: 5_000,
+  outageRetryMs: 30_000,
 };
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the grace period, how long stop() gives aborted handlers to return. */

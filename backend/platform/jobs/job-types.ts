@@ -122,7 +122,10 @@ export interface JobQueueOptions {
   leaseMs?: number;
   /** How long stop() waits for running handlers before aborting them (default 10 s). */
   stopGraceMs?: number;
-  /** The shortest wait before a job whose attempt met an outage (isOutage) runs again (default 5 s). */
+  /**
+   * The shortest wait before a job whose attempt met an outage (isOutage) runs again (default
+   * 30 s: each try is a warn line, for as long as the outage lasts).
+   */
   outageRetryMs?: number;
 }
 
