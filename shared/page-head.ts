@@ -367,6 +367,21 @@ function documentParts(input: PageInput, site: string): Parts {
   };
 }
 
+/** An `<img>`'s address in some HTML: double-quoted, single-quoted or bare. */
+const IMG_SRC = /<img\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi;
+
+/**
+ * The first picture of an article's body that a sharing app can fetch, for its card: an
+ * http(s) address or a path on this site, not a `data:` image nor a path relative to the page.
+ */
+function firstImageOf(html: string | undefined): string | undefined {
+  for (const [, double, single, bare] of (html ?? '').matchAll(IMG_SRC)) {
+    const src = htmlText(double ?? single ?? bare);
+    if (/^https?:\/\//i.test(src) || /^\/(?!\/)/.test(src)) return src;
+  }
+  return undefined;
+}
+
 function articleParts(input: PageInput, site: string): Parts {
   if (input.missing) return { title: `文章不存在 - ${site}`, robots: NOINDEX };
   const article = articleOf(input);
@@ -375,6 +390,7 @@ function articleParts(input: PageInput, site: string): Parts {
   const description = summary(htmlText(article.description) || htmlText(article.content) || article.title);
   const author = article.author || article.user?.username;
   const title = article.title || '无标题';
+  const image = firstImageOf(article.content);
   const articleLd: JsonLd = {
     '@context': 'https://schema.org',
     '@type': 'Article',
@@ -389,6 +405,7 @@ function articleParts(input: PageInput, site: string): Parts {
     ...(article.updated_at ? { dateModified: article.updated_at } : {}),
     ...(author ? { author: { '@type': 'Person', name: author } } : {}),
     publisher: { '@type': 'Organization', name: site },
+    ...(image ? { image: absolute(input.origin, image) } : {}),
   };
   return {
     title: `${title} - ${site}`,
@@ -396,6 +413,7 @@ function articleParts(input: PageInput, site: string): Parts {
     keywords: article.keywords,
     canonicalPath,
     ogType: 'article',
+    ...(image ? { image } : {}),
     jsonLd: [articleLd],
   };
 }

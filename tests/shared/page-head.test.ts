@@ -554,6 +554,24 @@ describe('page head', () => {
     ]);
   });
 
+  it('gives an article page the first picture of its body a sharing app can fetch as og:image and the Article’s image', () => {
+    const headOf = (content: string) =>
+      pageHead(
+        pageInput('/article/detail/12', { answers: [{ key: articleCall('12').key, data: { ...article, content } }] }),
+      );
+    const pictured = headOf(
+      '<p>封面</p><img src="data:image/png;base64,AAAA"><img src="photo.png"><img src="//cdn.example.com/x.png">' +
+        `<p><img alt="示意图" src='/uploads/a/b.png?w=1&amp;h=2'></p><img src="/uploads/second.png">`,
+    );
+    expect(pictured.openGraph).toContainEqual(['og:image', `${ORIGIN}/uploads/a/b.png?w=1&h=2`]);
+    expect(pictured.jsonLd[0]).toMatchObject({ '@type': 'Article', image: `${ORIGIN}/uploads/a/b.png?w=1&h=2` });
+    const elsewhere = headOf('<p>图：<img src=https://img.example.com/p.jpg></p>');
+    expect(elsewhere.openGraph).toContainEqual(['og:image', 'https://img.example.com/p.jpg']);
+    const plain = headOf('<p>没有图片</p>');
+    expect(plain.openGraph.map(([name]) => name)).not.toContain('og:image');
+    expect(plain.jsonLd[0]).not.toHaveProperty('image');
+  });
+
   it('gives `/article/about` the head of the article about, and an article category its category head', () => {
     const about = { id: 1, identifier: 'about', title: '关于我们', description: '本站简介', author: '站长' };
     const head = pageHead(pageInput('/article/about', { answers: [{ key: articleCall('about').key, data: about }] }));
