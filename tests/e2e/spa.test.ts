@@ -174,6 +174,30 @@ describe('scroll position', () => {
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(left);
   });
 
+  it('opens a page loaded again from its address at its top, though this tab left it scrolled', async () => {
+    const page = await open();
+    await page.setViewportSize({ width: 390, height: 300 });
+    await page.goto('/article/detail/about');
+    await page.getByRole('heading', { level: 1, name: '关于我们' }).waitFor();
+    await appTookOver(page);
+    expect(await scrollHalfway(page)).toBeGreaterThan(0);
+    await page.goto('/');
+    await appTookOver(page);
+    // The same address typed again (or a link to it followed from elsewhere): not a reload.
+    await page.goto('/article/detail/about');
+    await page.getByRole('heading', { level: 1, name: '关于我们' }).waitFor();
+    await appTookOver(page);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    // Back to the place left: the history's return still opens where it was.
+    const left = await scrollHalfway(page);
+    await page.goto('/');
+    await appTookOver(page);
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: '关于我们' }).waitFor();
+    await appTookOver(page);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(left);
+  });
+
   it('keeps the place a visitor scrolled the first screen to when the app takes it over', async () => {
     const page = await open();
     await page.setViewportSize({ width: 390, height: 300 });

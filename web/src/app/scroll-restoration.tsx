@@ -1,6 +1,7 @@
 // Where a screen opens: React Router's ScrollRestoration (a move to a new screen at its top, a
-// return or a reload where it was left), keyed for the pages the browser loads itself, and kept
-// off the place a visitor scrolled the gateway's first screen to before the app took it over.
+// return or a reload where it was left), keyed for the pages the browser loads itself (loaded
+// anew, one opens at its top), and kept off the place a visitor scrolled the gateway's first
+// screen to before the app took it over.
 import { useLayoutEffect, useState } from 'react';
 import { ScrollRestoration, type Location } from 'react-router-dom';
 
@@ -15,6 +16,30 @@ function scrollKey(location: Location): string {
   return location.key === 'default' ? location.pathname + location.search : location.key;
 }
 
+/** Where React Router's ScrollRestoration keeps the places, in sessionStorage (its default key). */
+const PLACES_KEY = 'react-router-scroll-positions';
+
+/**
+ * A page the browser loaded anew (an address typed, a link followed from elsewhere; not a reload
+ * nor a return through the history) opens at its top: the place this tab left its address at
+ * before is forgotten before ScrollRestoration reads it. Keyed by address, it was restored, and a
+ * document opened again so began where it was left, its 继续阅读 not offered, and a member's
+ * place to resume (kept on the server, read on since on another device) overwritten with it.
+ */
+function forgetPlaceOfNewLoad(): void {
+  try {
+    const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+    if (entry?.type !== 'navigate') return;
+    const places = JSON.parse(sessionStorage.getItem(PLACES_KEY) ?? '{}') as Record<string, number>;
+    const key = window.location.pathname + window.location.search;
+    if (!(key in places)) return;
+    delete places[key];
+    sessionStorage.setItem(PLACES_KEY, JSON.stringify(places));
+  } catch {
+    // no navigation timing or no storage (off, full): a place kept stays as it was
+  }
+}
+
 /** Set once the app took over the page the browser loaded: only that first screen keeps its place. */
 let tookOver = false;
 
@@ -26,9 +51,11 @@ let tookOver = false;
  * reloaded where it was left still goes there, on the render after this one.
  */
 export function AppScrollRestoration() {
-  const [place] = useState(() =>
-    tookOver || typeof window === 'undefined' || window.location.hash ? undefined : window.scrollY,
-  );
+  const [place] = useState(() => {
+    if (tookOver || typeof window === 'undefined') return undefined;
+    forgetPlaceOfNewLoad();
+    return window.location.hash ? undefined : window.scrollY;
+  });
   // Runs after ScrollRestoration's effects (a child's come first), once, when mounted.
   useLayoutEffect(() => {
     tookOver = true;
