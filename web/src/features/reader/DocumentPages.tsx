@@ -6,7 +6,8 @@
 // and
 // fit-width, full screen, find in the document; keyboard ←/→ (page) and +/− (zoom). Over each
 // page its text, selectable where the site lets this reader copy it, and the marks of a find.
-// A page whose image failed offers 重试; the failed pages try again by themselves, once each,
+// A page says 第 N 页加载中… until its image comes (on a slow network a blank page looked empty);
+// a page whose image failed offers 重试; the failed pages try again by themselves, once each,
 // when another page's image comes, the reader comes back to a failed page, the browser is back
 // online or the window gets the focus again (the file store or the site was away for a while:
 // the reader clicks nothing).
@@ -23,7 +24,7 @@ import {
 } from 'react';
 import type { Document } from '../../../../shared/types/document';
 import { IconClose, IconMinus, IconPlus } from '../../ui/icons';
-import { Button } from '../../ui/semi';
+import { Button, Spin } from '../../ui/semi';
 import { AdSlot } from '../advertisement/AdSlot';
 import { useSession } from '../session/use-session';
 import { pageAspectRatio } from '../document/document-links';
@@ -120,6 +121,11 @@ function PageFrame({
   // The text comes after the image: nothing of it holds the page's first paint.
   const [loaded, setLoaded] = useState(false);
   const first = page === 1;
+  const inBrowser = useSyncExternalStore(
+    noChange,
+    () => true,
+    () => false,
+  );
   return (
     <figure
       className="app-reader__page"
@@ -128,6 +134,12 @@ function PageFrame({
       style={{ aspectRatio: ownRatio ?? ratio }}
       aria-label={`第 ${page} 页`}
     >
+      {/* Under the image, which covers it as it draws: not in the gateway's first screen, where no load would take it away. */}
+      {inBrowser && !loaded && !failed && (
+        <span className="app-reader__page-loading" aria-hidden="true">
+          <Spin size="small" />第 {page} 页加载中…
+        </span>
+      )}
       {load && src && !failed ? (
         <img
           key={attempt}
