@@ -368,22 +368,22 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(pageImage(3)).toBeNull();
   });
 
-  it('says 第 N 页加载中… on a page until its image comes, and no more once it came or failed', async () => {
+  it('says 第 N 页正在加载… on a page until its image comes, and no more once it came or failed', async () => {
     renderApp('/library/7/42', { backend: backend() });
     const first = await screen.findByRole('img', { name: '第 1 页' });
     const frame = (page: number) => screen.getByRole('figure', { name: `第 ${page} 页` });
-    expect(within(frame(1)).getByText('第 1 页加载中…')).toBeTruthy();
+    expect(within(frame(1)).getByText('第 1 页正在加载…')).toBeTruthy();
     // A page not near yet says so too: scrolled to fast, it is what shows until its image comes.
-    expect(within(frame(3)).getByText('第 3 页加载中…')).toBeTruthy();
+    expect(within(frame(3)).getByText('第 3 页正在加载…')).toBeTruthy();
     fireEvent.load(first);
-    expect(within(frame(1)).queryByText(/加载中/)).toBeNull();
+    expect(within(frame(1)).queryByText(/正在加载/)).toBeNull();
 
     await waitFor(() => expect(nearObserver()?.options.rootMargin).toBe(NEAR_MARGIN));
     nearObserver()?.fire([2]);
     const second = await screen.findByRole('img', { name: '第 2 页' });
-    expect(within(frame(2)).getByText('第 2 页加载中…')).toBeTruthy();
+    expect(within(frame(2)).getByText('第 2 页正在加载…')).toBeTruthy();
     fireEvent.error(second);
-    expect(within(frame(2)).queryByText(/加载中/)).toBeNull();
+    expect(within(frame(2)).queryByText(/正在加载/)).toBeNull();
     expect(within(frame(2)).getByRole('alert').textContent).toContain('第 2 页加载失败');
   });
 

@@ -6,7 +6,7 @@
 // and
 // fit-width, full screen, find in the document; keyboard ←/→ (page) and +/− (zoom). Over each
 // page its text, selectable where the site lets this reader copy it, and the marks of a find.
-// A page says 第 N 页加载中… until its image comes (on a slow network a blank page looked empty);
+// A page says 第 N 页正在加载… until its image comes (on a slow network a blank page looked empty);
 // a page whose image failed offers 重试; the failed pages try again by themselves, once each,
 // when another page's image comes, the reader comes back to a failed page, the browser is back
 // online or the window gets the focus again (the file store or the site was away for a while:
@@ -137,7 +137,7 @@ function PageFrame({
       {/* Under the image, which covers it as it draws: not in the gateway's first screen, where no load would take it away. */}
       {inBrowser && !loaded && !failed && (
         <span className="app-reader__page-loading" aria-hidden="true">
-          <Spin size="small" />第 {page} 页加载中…
+          <Spin size="small" />第 {page} 页正在加载…
         </span>
       )}
       {load && src && !failed ? (
