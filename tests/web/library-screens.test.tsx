@@ -8,7 +8,7 @@ import type { Document } from '../../shared/types/document';
 import { highlightSegments } from '../../web/src/features/search/HighlightedText';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
-import { admin, member, renderApp, settings, type Backend } from './render-app';
+import { admin, holdCalls, member, renderApp, settings, type Backend } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -211,6 +211,32 @@ describe('library', { timeout: 20_000 }, () => {
     await act(() => router.navigate(-1));
     expect(location(router)).toBe('/library/7?ext=pdf&sort=downloads');
     expect(await screen.findByText('第1页的文档')).toBeTruthy();
+  });
+
+  it('dims the list it shows under 正在加载… while another order or page comes, so it is not taken for it', async () => {
+    const { fetchMock } = renderApp('/library/7', {
+      backend: {
+        'GET /api/v1/document/list': (url) => {
+          const title = `${url.searchParams.get('order') ?? '最新'}的第${url.searchParams.get('page')}页`;
+          return { status: 200, body: { total: 60, document: [doc(1, title)] } };
+        },
+      },
+    });
+    expect(await screen.findByText('id desc的第1页')).toBeTruthy();
+    expect(screen.queryByText('正在加载…')).toBeNull();
+    const release = holdCalls(fetchMock, (url) => url.pathname === '/api/v1/document/list');
+    await userEvent.click(within(screen.getByRole('group', { name: '排序' })).getByRole('link', { name: '最多浏览' }));
+    const note = await screen.findByText('正在加载…');
+    expect(note.getAttribute('role')).toBe('status');
+    // The list asked for is not there yet: the one shown is the previous, under the note.
+    const list = screen.getByRole('region', { name: '文档列表' });
+    expect(within(list).getByText('id desc的第1页')).toBeTruthy();
+    expect(note.compareDocumentPosition(within(list).getByText('id desc的第1页'))).toBe(
+      Node.DOCUMENT_POSITION_FOLLOWING,
+    );
+    release();
+    expect(await screen.findByText('view_count desc的第1页')).toBeTruthy();
+    expect(screen.queryByText('正在加载…')).toBeNull();
   });
 
   it('keeps the format, industry and order, not the page, when another category is chosen', async () => {
