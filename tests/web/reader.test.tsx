@@ -4,15 +4,21 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { renderToString } from 'react-dom/server';
+import { MemoryRouter } from 'react-router-dom';
 import type { Document } from '../../shared/types/document';
+import { createQueryClient } from '../../web/src/api/query-client';
+import { applyStartData } from '../../web/src/app/boot';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
+import { DocumentPages } from '../../web/src/features/reader/DocumentPages';
 import { TYPING_PAUSE_MS } from '../../web/src/features/reader/FindInDocument';
 import { SETTLE_MS } from '../../web/src/features/reader/resume-reading';
 import { NEAR_MARGIN } from '../../web/src/features/reader/use-lazy-pages';
 import { clearSession, session } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { expectConversionPolling, fakePolling, nextPoll } from './polling';
-import { admin, holdCalls, member, renderApp, type Backend, type scriptedFetch } from './render-app';
+import { admin, holdCalls, member, renderApp, settings, type Backend, type scriptedFetch } from './render-app';
 
 const HASH = '0123456789abcdef0123456789abcdef';
 
@@ -385,6 +391,26 @@ describe('the reader', { timeout: 20_000 }, () => {
     fireEvent.error(second);
     expect(within(frame(2)).queryByText(/正在加载/)).toBeNull();
     expect(within(frame(2)).getByRole('alert').textContent).toContain('第 2 页加载失败');
+  });
+
+  it("says 正在加载… in the gateway's first screen on the pages it draws without their image, not on the first", () => {
+    const queryClient = createQueryClient();
+    applyStartData(queryClient, { settings, navigation: [], categories: [] });
+    const html = renderToString(
+      <QueryClientProvider client={queryClient}>
+        <MemoryRouter initialEntries={['/library/7/42']}>
+          <DocumentPages doc={doc} shownPages={3} locked={undefined} copyText />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const frames = new DOMParser().parseFromString(html, 'text/html').querySelectorAll('figure');
+    expect(
+      [...frames].map((frame) => [!!frame.querySelector('img'), frame.textContent?.includes('正在加载…')]),
+    ).toEqual([
+      [true, false],
+      [false, true],
+      [false, true],
+    ]);
   });
 
   it('gives a page whose image has another shape than the first page (landscape) a box of its own shape', async () => {

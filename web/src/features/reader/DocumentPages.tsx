@@ -24,7 +24,7 @@ import {
 } from 'react';
 import type { Document } from '../../../../shared/types/document';
 import { IconClose, IconMinus, IconPlus } from '../../ui/icons';
-import { Button, Spin } from '../../ui/semi';
+import { Button } from '../../ui/semi';
 import { AdSlot } from '../advertisement/AdSlot';
 import { useSession } from '../session/use-session';
 import { pageAspectRatio } from '../document/document-links';
@@ -134,10 +134,10 @@ function PageFrame({
       style={{ aspectRatio: ownRatio ?? ratio }}
       aria-label={`第 ${page} 页`}
     >
-      {/* Under the image, which covers it as it draws: not in the gateway's first screen, where no load would take it away. */}
-      {inBrowser && !loaded && !failed && (
+      {/* Under the image, which covers it as it draws. In the gateway's first screen only where no image is (no load there would take it away). */}
+      {!failed && (inBrowser ? !loaded : !(load && src)) && (
         <span className="app-reader__page-loading" aria-hidden="true">
-          <Spin size="small" />第 {page} 页正在加载…
+          <span className="app-reader__page-spinner" />第 {page} 页正在加载…
         </span>
       )}
       {load && src && !failed ? (
