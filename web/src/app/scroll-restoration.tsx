@@ -29,7 +29,7 @@ const PLACES_KEY = 'react-router-scroll-positions';
 function forgetPlaceOfNewLoad(): void {
   try {
     const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
-    if (entry?.type !== 'navigate') return;
+    if (entry?.type === 'reload' || entry?.type === 'back_forward') return;
     const places = JSON.parse(sessionStorage.getItem(PLACES_KEY) ?? '{}') as Record<string, number>;
     const key = window.location.pathname + window.location.search;
     if (!(key in places)) return;
