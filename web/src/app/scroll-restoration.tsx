@@ -4,6 +4,7 @@
 // screen to before the app took it over.
 import { useLayoutEffect, useState } from 'react';
 import { ScrollRestoration, type Location } from 'react-router-dom';
+import { pageLoadRestoresPlace } from '../kit/visibility/place-restored';
 
 /**
  * Where a screen's scroll position is kept. Every page the browser loaded itself (an address
@@ -28,8 +29,7 @@ const PLACES_KEY = 'react-router-scroll-positions';
  */
 function forgetPlaceOfNewLoad(): void {
   try {
-    const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
-    if (entry?.type === 'reload' || entry?.type === 'back_forward') return;
+    if (pageLoadRestoresPlace()) return;
     const places = JSON.parse(sessionStorage.getItem(PLACES_KEY) ?? '{}') as Record<string, number>;
     const key = window.location.pathname + window.location.search;
     if (!(key in places)) return;

@@ -27,6 +27,11 @@ export function placeRestored(router: object, location: Location, navigation: Na
   if (!firstLocations.has(router)) firstLocations.set(router, location);
   if (navigation !== 'POP') return false;
   if (firstLocations.get(router) !== location) return true;
+  return pageLoadRestoresPlace();
+}
+
+/** Whether the browser loaded this page by a reload or a return through the history (not anew). */
+export function pageLoadRestoresPlace(): boolean {
   const entry = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
   return entry?.type === 'reload' || entry?.type === 'back_forward';
 }
