@@ -145,10 +145,14 @@ function spawnWorker(mode: 'crash' | 'drain' | 'wake', effectsFile: string, env:
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const said = (line: string) =>
-    waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`worker exited early: ${err}`);
-      return out.split('\n').includes(line);
-    }, `worker to say "${line}"`);
+    waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`worker exited early: ${err}`);
+        return out.split('\n').includes(line);
+      },
+      `worker to say "${line}"`,
+      60_000,
+    );
   return { child, said, exited, stderr: () => err, stdout: () => out };
 }
 
