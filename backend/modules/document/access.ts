@@ -1,5 +1,6 @@
 import type { Database } from '../../db';
-import { isAdmin } from '../../platform/auth/session';
+import { hasPermission } from '../../platform/auth/session';
+import { grpcPermissionPath } from '../../../shared/permissions';
 import type { ConfigStore } from '../../platform/config-store';
 import { groupAllows } from '../group/service';
 import { PunishmentType, isBarred } from '../punishment/service';
@@ -8,8 +9,10 @@ import { documentsByHash, hasPaidDownload, isPublic, type DocumentRow } from './
 
 // Who may see what of a document. Unlike MOREDOC, pages and covers are not public files: a
 // document strangers may not see (recycled, disabled, pending or rejected review) shows its
-// pages only to its owner and the admins, and pages past the free preview only to the owner,
-// the admins, VIP members whose benefits include reading, and buyers of the document. The
+// pages only to its owner and the document admins, and pages past the free preview only to the
+// owner, the document admins, VIP members whose benefits include reading, and buyers of the
+// document. A document admin holds 更新文档 or 文档审核 (decision 096): holding some other
+// permission (a 客服 answering feedback) reads no more than a member does. The
 // text of a document follows the same decision (readablePages): nobody is given the text of a
 // page whose image they may not see.
 
@@ -29,14 +32,15 @@ export function freePages(doc: Pick<DocumentRow, 'preview' | 'pages'>): number {
   return doc.pages > 0 ? doc.pages : ALL_PAGES;
 }
 
-/** Does the viewer own the document or administer the site? */
-export async function isOwnerOrAdmin(
-  db: Database,
-  userId: number | null,
-  doc: Pick<DocumentRow, 'user_id'>,
-): Promise<boolean> {
-  if (userId === null) return false;
-  return doc.user_id === userId || isAdmin(db, userId);
+/** The permission rows that make their holder a reader of every document, whole (decision 096). */
+const WHOLE_READER_PATHS = [
+  grpcPermissionPath('DocumentAPI', 'UpdateDocument'),
+  grpcPermissionPath('DocumentAPI', 'CheckDocument'),
+];
+
+/** May `userId` read every page of every document, as one who edits or reviews documents (decision 096)? */
+export function readsWholeDocuments(db: Database, userId: number): Promise<boolean> {
+  return hasPermission(db, userId, 'GRPC', WHOLE_READER_PATHS);
 }
 
 /** What a viewer may read of the documents made from one file: `pages` of them, the first `free` by anybody. */
@@ -50,8 +54,7 @@ export interface Readable {
  * the most generous of them decides) may `userId` (null: a visitor) read? Null when the viewer
  * may not see them at all. The one decision behind the page images (pageAccess) and every text
  * of a document that leaves the backend (GetDocument's content). `wanted`: how many pages the
- * caller needs at most; the VIP and purchase lookups are skipped when the free pages reach it.
- * `admin`: whether `userId` administers the site, when the caller knows it already.
+ * caller needs at most; the rights lookups are skipped when the free pages reach it.
  */
 export async function readablePages(
   db: Database,
@@ -59,17 +62,16 @@ export async function readablePages(
   userId: number | null,
   documents: readonly DocumentRow[],
   wanted = ALL_PAGES,
-  admin?: boolean,
 ): Promise<Readable | null> {
   if (!documents.length) return null;
   const visible = documents.filter(isPublic);
-  const privileged =
-    userId !== null && (documents.some((d) => d.user_id === userId) || (admin ?? (await isAdmin(db, userId))));
-  if (!visible.length) return privileged ? { pages: ALL_PAGES, free: 0 } : null;
+  const privileged = async () =>
+    userId !== null && (documents.some((d) => d.user_id === userId) || (await readsWholeDocuments(db, userId)));
+  if (!visible.length) return (await privileged()) ? { pages: ALL_PAGES, free: 0 } : null;
   const free = Math.max(...visible.map(freePages));
-  if (wanted <= free || privileged) return { pages: privileged ? ALL_PAGES : free, free };
-  if (userId === null) return { pages: free, free };
+  if (wanted <= free || userId === null) return { pages: free, free };
   const entitled =
+    (await privileged()) ||
     (await readerBenefits(db, settings, userId)).readAllPages ||
     (await hasPaidDownload(
       db,

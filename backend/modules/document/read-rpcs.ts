@@ -181,14 +181,7 @@ export const readRpcs = [
       if (!isPublic(row) && !privileged) throw notFound(NOT_FOUND);
       const cfg = await ctx.app.settings.snapshot();
       // The text of the pages this caller may read, decided as their page images are.
-      const readable = await readablePages(
-        ctx.db,
-        ctx.app.settings,
-        viewer.userId,
-        sameFile,
-        row.pages || ALL_PAGES,
-        viewer.admin,
-      );
+      const readable = await readablePages(ctx.db, ctx.app.settings, viewer.userId, sameFile, row.pages || ALL_PAGES);
       const content = readable ? readableText(text, readable.pages, row.pages) : '';
       let description = row.description;
       const writes: Promise<unknown>[] = [];

@@ -73,8 +73,13 @@ export async function uploadCaller(
   return user;
 }
 
-/** Does one of the user's groups hold the permission row (method, path)? */
-export async function hasPermission(db: Database, userId: number, method: string, path: string): Promise<boolean> {
+/** Does one of the user's groups hold the permission row (method, path), or one of `path`'s rows? */
+export async function hasPermission(
+  db: Database,
+  userId: number,
+  method: string,
+  path: string | readonly string[],
+): Promise<boolean> {
   if (userId === SUPER_USER_ID) return true;
   const row = await db
     .selectFrom('permission as p')
@@ -82,7 +87,7 @@ export async function hasPermission(db: Database, userId: number, method: string
     .innerJoin('user_group as ug', 'ug.group_id', 'gp.group_id')
     .select('p.id')
     .where('ug.user_id', '=', userId)
-    .where('p.path', '=', path)
+    .where('p.path', 'in', typeof path === 'string' ? [path] : path)
     .where((eb) => (method === 'GRPC' ? eb('p.method', 'in', ['GRPC', '']) : eb('p.method', '=', method)))
     .executeTakeFirst();
   return row !== undefined;

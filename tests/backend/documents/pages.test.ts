@@ -65,6 +65,41 @@ describe('pages of a converted document', () => {
     expect((await get(pagePath(6), { token: author.token })).status).toBe(404);
   });
 
+  it('reads past the preview for admins who edit or review documents, not for any other admin (decision 096)', async () => {
+    const rows = (await backend.admin('GET', '/api/v1/permission/list', { query: { size: 1000 } })).body.permission as {
+      id: number;
+      path: string;
+    }[];
+    const row = (path: string) => rows.find((p) => p.path === path)!.id;
+    const memberOfGroupWith = async (title: string, path: string) => {
+      const group = (await backend.admin('POST', '/api/v1/group', { body: { title } })).body.id as number;
+      await backend.admin('PUT', '/api/v1/group/permission', {
+        body: { group_id: group, permission_id: [row(path)] },
+      });
+      const member = await registerMember(backend.url);
+      await backend.admin('PUT', '/api/v1/user', { body: { id: member.user.id, group_id: [group] } });
+      return member;
+    };
+    const support = await memberOfGroupWith('反馈客服', '/api.v1.FeedbackAPI/ListFeedback');
+    const editor = await memberOfGroupWith('文档编辑', '/api.v1.DocumentAPI/UpdateDocument');
+    const reviewer = await memberOfGroupWith('文档审核员', '/api.v1.DocumentAPI/CheckDocument');
+    const text = async (token: string) =>
+      (await api(backend.url, 'GET', '/api/v1/document', { token, query: { id: doc.id, with_all_content: true } })).body
+        .content as string;
+    const found = async (token: string) =>
+      (await api(backend.url, 'GET', '/api/v1/document/find', { token, query: { id: doc.id, wd: 'Page' } })).body
+        .readable;
+
+    expect((await get(pagePath(3), { token: support.token })).status).toBe(403);
+    expect((await text(support.token)).split('\f')).toHaveLength(2);
+    expect(await found(support.token)).toBe(2);
+    for (const reader of [editor, reviewer]) {
+      expect((await get(pagePath(5), { token: reader.token })).status).toBe(200);
+      expect((await text(reader.token)).split('\f')).toHaveLength(5);
+      expect(await found(reader.token)).toBe(5);
+    }
+  });
+
   it('gives buyers every page; a free download buys nothing', async () => {
     const buyer = await registerMember(backend.url);
     const downloader = await registerMember(backend.url);

@@ -1,5 +1,5 @@
 // The end of the free preview: how many pages remain and what opens them (backend
-// access.ts): past the preview read the owner, the admins, VIP members where the vip settings
+// access.ts): past the preview read the owner, the document admins, VIP members where the vip settings
 // let them, and buyers (a paid download). So a visitor is offered the login to download
 // (buy) it, a member the download at what it costs them, both VIP while it is on sale and
 // lets its members read every page.
