@@ -622,4 +622,61 @@ describe('a limited admin changes no account that can do more (decision 089)', (
       (await as('POST', '/api/v1/user', { username: 'agent-made', password: 'agent-made-1', group_id: [2] })).status,
     ).toBe(200);
   });
+
+  it('punishes, and moves the credits of, no account that holds a permission the caller lacks', async () => {
+    const rows = (
+      await api(backend.url, 'GET', '/api/v1/permission/list', { token: backend.adminToken, query: { size: 1000 } })
+    ).body.permission as { id: number; path: string }[];
+    const row = (path: string) => rows.find((p) => p.path === path)!.id;
+    const memberOfGroupWith = async (title: string, paths: string[]) => {
+      const group = (await api(backend.url, 'POST', '/api/v1/group', { token: backend.adminToken, body: { title } }))
+        .body.id as number;
+      await api(backend.url, 'PUT', '/api/v1/group/permission', {
+        token: backend.adminToken,
+        body: { group_id: group, permission_id: paths.map(row) },
+      });
+      const user = await registerMember(backend.url);
+      await api(backend.url, 'PUT', '/api/v1/user', {
+        token: backend.adminToken,
+        body: { id: user.user.id, group_id: [group] },
+      });
+      return user;
+    };
+    const moderator = await memberOfGroupWith('处罚客服', [
+      '/api.v1.PunishmentAPI/CreatePunishment',
+      '/api.v1.PunishmentAPI/UpdatePunishment',
+      '/api.v1.UserAPI/AdjustUserCredit',
+    ]);
+    const stronger = await memberOfGroupWith('站务主管', [
+      '/api.v1.PunishmentAPI/CreatePunishment',
+      '/api.v1.ConfigAPI/UpdateConfig',
+    ]);
+    const member = await registerMember(backend.url);
+    const as = (method: string, path: string, body: object) =>
+      api(backend.url, method, path, { token: moderator.token, body });
+    const ban = (userId: number) => ({ user_id: [userId], type: [1], enable: true, reason: '测试处罚' });
+
+    for (const [method, path, body, says] of [
+      ['POST', '/api/v1/punishment', ban(stronger.user.id), '您不能处罚该用户'],
+      ['POST', '/api/v1/punishment', ban(member.user.id), undefined],
+      ['PUT', '/api/v1/user/credit', { id: stronger.user.id, amount: -1, reason: '测试扣分' }, '您不能调整其积分'],
+      ['PUT', '/api/v1/user/credit', { id: member.user.id, amount: 5, reason: '测试加分' }, undefined],
+    ] as const) {
+      const res = await as(method, path, body);
+      expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(says ? 403 : 200);
+      if (says) expect(res.body.message).toBe(`该用户拥有您没有的权限【更新系统配置】，${says}`);
+    }
+    // Nor is a member's punishment moved onto the stronger account.
+    const punishments = await api(backend.url, 'GET', '/api/v1/punishment/list', {
+      token: backend.adminToken,
+      query: { user_id: [member.user.id, stronger.user.id] },
+    });
+    expect(punishments.body.punishment.map((p: { user_id: number }) => p.user_id)).toEqual([member.user.id]);
+    const moved = await as('PUT', '/api/v1/punishment', {
+      ...punishments.body.punishment[0],
+      user_id: stronger.user.id,
+    });
+    expect(moved.status).toBe(403);
+    expect(await login(backend.url, stronger.username, stronger.password)).toBeTruthy();
+  });
 });

@@ -17,7 +17,7 @@ import { ownsLiveRows } from '../../db/recycle-bin';
 import { ApiError, Code, badRequest, conflict, forbidden } from '../../wire/errors';
 import { assertValid, checkName, checkText, clamp, mapUnique, pick, positiveIds, requireIds } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
-import { deniedMessage, firstPermissionNotHeld, permissionsOf } from '../../platform/auth/session';
+import { assertHoldsNoMore, deniedMessage, firstPermissionNotHeld } from '../../platform/auth/session';
 import { rpc } from '../../platform/rpc';
 import {
   assertGroupsExist,
@@ -70,19 +70,6 @@ const UPDATE_PASSWORD_PATH = grpcPermissionPath('UserAPI', 'UpdateUserPassword')
  */
 function assertMayChangeAccount(callerId: number, targetId: number): void {
   if (targetId === SUPER_USER_ID && callerId !== SUPER_USER_ID) throw forbidden('超级管理员的账号只能由其本人修改');
-}
-
-/**
- * A limited admin changes no account that can do more than they can (decision 089): its
- * password, e-mail address or mobile number would let them sign in as it, its groups would
- * take its grants away, a delete would take it all. 403 naming a permission the target holds
- * and the caller does not.
- */
-async function assertHoldsNoMore(db: Database, callerId: number, targetId: number): Promise<void> {
-  if (callerId === targetId) return;
-  const targetHolds = (await permissionsOf(db, targetId)).map((p) => p.id);
-  const notHeld = await firstPermissionNotHeld(db, callerId, targetHolds);
-  if (notHeld) throw forbidden(`该用户拥有您没有的权限【${notHeld.title}】，您不能修改其账号`);
 }
 
 /** Nor puts anybody, themselves included, into groups that grant more than they hold (decision 089). */
@@ -148,7 +135,7 @@ export const adminRpcs = [
       } else if (!ctx.permitted) {
         throw forbidden(await deniedMessage(ctx.db, 'GRPC', UPDATE_PASSWORD_PATH));
       } else {
-        await assertHoldsNoMore(ctx.db, me.id, targetId);
+        await assertHoldsNoMore(ctx.db, me.id, targetId, '修改其账号');
       }
       const password = await hashPassword(req.new_password, ctx.app.passwordCost);
       await ctx.db.transaction().execute(async (trx) => {
@@ -170,7 +157,7 @@ export const adminRpcs = [
       if (!ctx.permitted && req.id !== me.id) throw forbidden('您没有权限更改他人信息');
       assertMayChangeAccount(me.id, req.id);
       const target = await userOr404(ctx.db, req.id);
-      await assertHoldsNoMore(ctx.db, me.id, target.id);
+      await assertHoldsNoMore(ctx.db, me.id, target.id, '修改其账号');
       assertValid(emailProblems(req.email, false));
       const mobile = await profileMobile(ctx.db, target, req.mobile, ctx.permitted);
       if (req.avatar && !/^(\/uploads\/|https?:\/\/)/.test(req.avatar))
@@ -210,7 +197,7 @@ export const adminRpcs = [
       const caller = await userOr404(ctx.db, me.id);
       if (!req.password || !(await verifyPassword(req.password, caller.password))) throw badRequest('密码错误');
       if (!ids.length) return {};
-      for (const id of ids) await assertHoldsNoMore(ctx.db, me.id, id);
+      for (const id of ids) await assertHoldsNoMore(ctx.db, me.id, id, '修改其账号');
       // What they own in any status, not their counts (which count what visitors can list).
       if ((await ownsLiveRows(ctx.db, 'document', ids)) || (await ownsLiveRows(ctx.db, 'article', ids)))
         throw new ApiError(Code.FailedPrecondition, '用户存在文档或文章，不允许删除');
@@ -269,7 +256,7 @@ export const adminRpcs = [
       await userOr404(ctx.db, req.id);
       await assertGroupsExist(ctx.db, groupIds);
       const me = ctx.requireUser();
-      await assertHoldsNoMore(ctx.db, me.id, req.id);
+      await assertHoldsNoMore(ctx.db, me.id, req.id, '修改其账号');
       await assertMayHandOut(ctx.db, me.id, groupIds);
       const password = req.password ? await hashPassword(req.password, ctx.app.passwordCost) : null;
       await ctx.db.transaction().execute(async (trx) => {
@@ -292,6 +279,7 @@ export const adminRpcs = [
       if (!Number.isInteger(amount) || amount === 0 || Math.abs(amount) > CREDIT_ADJUST_MAX)
         throw badRequest(`调整数量须为 -${CREDIT_ADJUST_MAX} 到 ${CREDIT_ADJUST_MAX} 之间的非零整数`);
       const reason = checkText(req.reason.trim(), '原因', { required: true, max: 255, multiline: true });
+      await assertHoldsNoMore(ctx.db, ctx.requireUser().id, req.id, '调整其积分');
       const credits = (await ctx.app.settings.snapshot()).creditName();
       await ctx.db.transaction().execute(async (trx) => {
         await lockRows(trx, 'user', [req.id]);

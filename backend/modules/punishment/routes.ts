@@ -4,6 +4,7 @@ import { SUPER_USER_ID } from '../../../shared/permissions';
 import { badRequest } from '../../wire/errors';
 import { IdRequest, IdsRequest } from '../../../shared/messages/common';
 import { checkText, pick, positiveIds, requireIds, selectedFields } from '../../wire/request';
+import { assertHoldsNoMore } from '../../platform/auth/session';
 import { defineService, rpc } from '../../platform/rpc';
 import { existingUserIds, usernamesOf } from '../user/service';
 import {
@@ -27,6 +28,8 @@ import {
 const TYPES: readonly number[] = Object.values(PunishmentType);
 /** `operators` entries: `t` is what the admin did — 1 created, 2 updated, 3 cancelled. */
 const Action = { Create: 1, Update: 2, Cancel: 3 } as const;
+/** What a limited admin may not do to an account that holds more than they do (decision 089). */
+const PUNISHING = '处罚该用户';
 
 function operators(previous: string, adminId: number, action: number): string {
   let list: unknown[] = [];
@@ -73,6 +76,7 @@ export const punishmentService = defineService('PunishmentAPI', [
       const remark = checkText(req.remark, '备注', { max: 255, multiline: true });
       if ((await existingUserIds(ctx.db, userIds)).length !== userIds.length) throw badRequest('用户不存在');
       const targets = userIds.filter((id) => id !== SUPER_USER_ID); // the super user can never be punished
+      for (const id of targets) await assertHoldsNoMore(ctx.db, admin.id, id, PUNISHING);
       const rows = targets.flatMap((userId) =>
         types.map((type) => ({
           user_id: userId,
@@ -105,6 +109,8 @@ export const punishmentService = defineService('PunishmentAPI', [
       const userId = req.user_id > 0 ? req.user_id : current.user_id;
       if (userId === SUPER_USER_ID) throw badRequest('不能处罚超级管理员');
       if (!(await existingUserIds(ctx.db, [userId])).length) throw badRequest('用户不存在');
+      // Neither the punished account nor the one it moves to may hold more than the caller.
+      for (const id of new Set([current.user_id, userId])) await assertHoldsNoMore(ctx.db, admin.id, id, PUNISHING);
       await updatePunishment(ctx.db, req.id, {
         user_id: userId,
         type: type!,

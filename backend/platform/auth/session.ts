@@ -152,6 +152,24 @@ export async function firstPermissionNotHeld(
   return { id: missing[0]!, title: row?.title || row?.path || String(missing[0]) };
 }
 
+/**
+ * A limited admin changes, punishes or takes credits from no account that can do more than they
+ * can (decision 089): its password, e-mail address or mobile number would let them sign in as
+ * it, its groups would take its grants away, a delete or a ban would shut it out. 403 naming a
+ * permission the target holds and the caller does not, then `您不能<doing>`.
+ */
+export async function assertHoldsNoMore(
+  db: Database,
+  callerId: number,
+  targetId: number,
+  doing: string,
+): Promise<void> {
+  if (callerId === targetId) return;
+  const targetHolds = (await permissionsOf(db, targetId)).map((p) => p.id);
+  const notHeld = await firstPermissionNotHeld(db, callerId, targetHolds);
+  if (notHeld) throw forbidden(`该用户拥有您没有的权限【${notHeld.title}】，您不能${doing}`);
+}
+
 /** Logout: the token's UUID stays refused until the token would have expired anyway. */
 export async function revokeToken(db: Database, claims: TokenClaims): Promise<void> {
   await db
