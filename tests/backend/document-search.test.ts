@@ -125,6 +125,20 @@ describe('SearchDocument', () => {
     expect(hit.view_count).toBeUndefined();
   });
 
+  it('shows visitors of a site open to members only no snippet of the text (decision 097)', async () => {
+    const member = await registerMember(backend.url);
+    await setConfig(backend.url, backend.adminToken, { 'security.login_required': 'true' });
+    try {
+      const visitor = await search({ wd: '麒麟' });
+      expect(ids(visitor.body)).toEqual([library.id]);
+      expect(visitor.body.document[0].snippet ?? '').toBe('');
+      const signedIn = await search({ wd: '麒麟' }, { token: member.token });
+      expect(signedIn.body.document[0].snippet).toContain('<em>麒麟</em>');
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.login_required': 'false' });
+    }
+  });
+
   it('never returns documents strangers may not see, even while the index still holds them', async () => {
     const res = await search({ wd: '麒麟' });
     expect(ids(res.body)).not.toContain(disabled.id);

@@ -267,6 +267,20 @@ describe('refusals, each in Chinese', () => {
     }
   });
 
+  it('refuses guests on a site open to members only, guest downloads on or not (decision 097)', async () => {
+    const { doc: free } = await uploaderWithDocument({ price: 0 });
+    const member = await registerMember(backend.url);
+    await backend.setConfig({ 'download.enable_guest_download': 'true', 'security.login_required': 'true' });
+    try {
+      const guest = await download(free.id);
+      expect(guest.status).toBe(401);
+      expect(guest.body).toMatchObject({ code: 16, message: '本站需登录后才能访问，请登录后阅读或下载' });
+      expect((await download(free.id, { token: member.token })).status).toBe(200);
+    } finally {
+      await backend.setConfig({ 'download.enable_guest_download': 'false', 'security.login_required': 'false' });
+    }
+  });
+
   it('refuses a member barred from downloading, and one whose account is disabled', async () => {
     const { doc } = await uploaderWithDocument({ price: 0 });
     for (const type of [4, 1]) {

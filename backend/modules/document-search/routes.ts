@@ -3,7 +3,7 @@ import type { SearchFilters, SearchHit, SearchSort } from '../../platform/search
 import { positiveIds } from '../../wire/request';
 import type { Decoded } from '../../wire/message';
 import { defineService, rpc } from '../../platform/rpc';
-import { documentsByIds, isSearchable, presentDocuments, type WireDocument } from '../document/service';
+import { documentsByIds, isSearchable, membersOnly, presentDocuments, type WireDocument } from '../document/service';
 import { SearchTarget, createdRange, loggedSearch } from '../search-record/service';
 import { SearchDocumentReply, SearchDocumentRequest } from '../../../shared/messages/document-search';
 
@@ -43,14 +43,15 @@ function filtersOf(req: Decoded<typeof SearchDocumentRequest>): SearchFilters {
  * A hit as the lists show a document (uploader, categories, file hash), the counters always
  * hidden (contract), and our highlights. The snippet never shows a page past the free preview
  * (the index keeps the free pages' extent, indexing.ts); a document found only there names the
- * page (`match_page`), with none of its text (docs/decisions/057).
+ * page (`match_page`), with none of its text (docs/decisions/057); a visitor of a site open to
+ * members only gets no text at all (decision 097).
  */
-function withHighlights(doc: WireDocument, hit: SearchHit) {
+function withHighlights(doc: WireDocument, hit: SearchHit, withText: boolean) {
   const { download_count: _downloads, view_count: _views, favorite_count: _favorites, ...shown } = doc;
   return {
     ...shown,
     title_highlight: hit.titleHighlight,
-    snippet: hit.snippet,
+    snippet: withText ? hit.snippet : '',
     snippet_page: hit.page,
     match_page: hit.matchPage,
   };
@@ -78,7 +79,7 @@ export const documentSearchService = defineService('DocumentAPI', [
           new Map((await documentsByIds(ctx.db, ids)).filter(isSearchable).map((r) => [r.id, r])),
         present: async (rows, hits) =>
           (await presentDocuments(ctx.db, rows, { viewer: { userId: null, admin: false }, cfg })).map((doc, i) =>
-            withHighlights(doc, hits[i]!),
+            withHighlights(doc, hits[i]!, ctx.user !== null || !membersOnly(cfg)),
           ),
       });
       return { total, spend, document: shown };

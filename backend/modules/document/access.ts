@@ -1,7 +1,7 @@
 import type { Database } from '../../db';
 import { hasPermission } from '../../platform/auth/session';
 import { grpcPermissionPath } from '../../../shared/permissions';
-import type { ConfigStore } from '../../platform/config-store';
+import type { ConfigSnapshot, ConfigStore } from '../../platform/config-store';
 import { groupAllows } from '../group/service';
 import { PunishmentType, isBarred } from '../punishment/service';
 import { readerBenefits } from './reader-benefits';
@@ -16,9 +16,24 @@ import { documentsByHash, hasPaidDownload, isPublic, type DocumentRow } from './
 // text of a document follows the same decision (readablePages): nobody is given the text of a
 // page whose image they may not see.
 
-/** The answer for one page or cover; `cache` says whether any visitor would get the same answer. */
+/**
+ * The answer for one page or cover; `cache` says whether any visitor would get the same answer;
+ * `login`: a visitor of a site open to members only.
+ */
 export type PageDecision =
-  { access: 'ok'; cache: 'public' | 'private' } | { access: 'not-found' } | { access: 'forbidden' };
+  | { access: 'ok'; cache: 'public' | 'private' }
+  | { access: 'not-found' }
+  | { access: 'forbidden' }
+  | { access: 'login' };
+
+/** The 401 of a visitor asking for a document's pages or download on a site open to members only. */
+export const MEMBERS_ONLY = '本站需登录后才能访问，请登录后阅读或下载';
+
+/**
+ * Is the site open to members only (是否登录才能访问)? Then a visitor gets none of its documents'
+ * pages, text or downloads, through the API as through the pages (decision 097).
+ */
+export const membersOnly = (cfg: ConfigSnapshot): boolean => cfg.bool('security', 'login_required');
 
 /** A page number (1-based), or the cover (the first page's picture). */
 export type PageRef = number | 'cover';
@@ -64,6 +79,7 @@ export async function readablePages(
   wanted = ALL_PAGES,
 ): Promise<Readable | null> {
   if (!documents.length) return null;
+  if (userId === null && membersOnly(await settings.snapshot())) return { pages: 0, free: 0 };
   const visible = documents.filter(isPublic);
   const privileged = async () =>
     userId !== null && (documents.some((d) => d.user_id === userId) || (await readsWholeDocuments(db, userId)));
@@ -104,6 +120,7 @@ export async function pageAccess(
   hash: string,
   page: PageRef,
 ): Promise<PageDecision> {
+  if (userId === null && membersOnly(await settings.snapshot())) return { access: 'login' };
   const wanted = page === 'cover' ? 1 : page;
   const readable = await readablePages(db, settings, userId, await documentsByHash(db, hash), wanted);
   if (!readable) return { access: 'not-found' };

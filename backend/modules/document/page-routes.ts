@@ -6,7 +6,7 @@ import { resolveSession } from '../../platform/auth/session';
 import type { BackendContext } from '../../platform/context';
 import { positionsFile } from '../../platform/convert/converter';
 import { parseByteRange } from '../../wire/file-headers';
-import { pageAccess, type PageRef } from './access';
+import { MEMBERS_ONLY, pageAccess, type PageRef } from './access';
 import { isMd5, outputKey } from './files';
 import type { ViewFileAnswer, ViewFileRequest, ViewFiles } from '../../../shared/view-files';
 
@@ -103,11 +103,12 @@ async function pageAnswer(
   const session = await resolveSession(ctx, bearerFromHeader(request.authorization));
   const decision = await pageAccess(ctx.db, ctx.settings, session?.id ?? null, hash, ref);
   if (decision.access === 'not-found') return NOT_FOUND;
-  if (decision.access === 'forbidden') {
+  if (decision.access === 'forbidden' || decision.access === 'login') {
+    const [status, message] = decision.access === 'login' ? [401, MEMBERS_ONLY] : [403, BEYOND_PREVIEW];
     return {
-      status: 403,
+      status,
       headers: { 'content-type': JSON_TYPE, 'cache-control': 'private, no-store' },
-      body: JSON.stringify({ code: 403, message: BEYOND_PREVIEW, error: BEYOND_PREVIEW }),
+      body: JSON.stringify({ code: status, message, error: message }),
     };
   }
   const stored = request.range === undefined ? await firstStored(ctx, hash, names) : await firstStat(ctx, hash, names);

@@ -8,12 +8,14 @@ import { ApiError, Code, forbidden, notFound, unauthenticated } from '../../wire
 import { IdRequest, PageRequest } from '../../../shared/messages/common';
 import { defineService, rpc, type RpcContext } from '../../platform/rpc';
 import {
+  MEMBERS_ONLY,
   bumpCounter,
   documentById,
   documentsByIds,
   fileHashOf,
   listedDocumentFields,
   isPublic,
+  membersOnly,
   originalKey,
   type DocumentRow,
 } from '../document/service';
@@ -145,6 +147,7 @@ export const downloadService = defineService(
       async handler(req, ctx) {
         const rules = await rulesFor(ctx);
         const { me, cfg } = rules;
+        if (!me && membersOnly(cfg)) throw unauthenticated(MEMBERS_ONLY);
         if (!me && !cfg.bool('download', 'enable_guest_download')) throw unauthenticated();
         const doc = await downloadableDocument(ctx, req.id);
         const free = await freeReason(ctx.db, doc, rules);

@@ -182,6 +182,38 @@ describe('pages of a converted document', () => {
   });
 });
 
+describe('a site open to members only (decision 097)', () => {
+  it("gives visitors none of a document's pages, text or hits; members read as before", async () => {
+    await backend.setConfig({ 'security.login_required': 'true' });
+    try {
+      for (const path of [pagePath(1), `/view/cover/${doc.hash}`]) {
+        const res = await get(path);
+        expect(res.status, path).toBe(401);
+        expect(res.headers['cache-control']).toBe('private, no-store');
+        expect(JSON.parse(res.body.toString())).toMatchObject({
+          code: 401,
+          message: '本站需登录后才能访问，请登录后阅读或下载',
+        });
+      }
+      const visitor = await api(backend.url, 'GET', '/api/v1/document', {
+        query: { id: doc.id, with_all_content: true },
+      });
+      expect(visitor.status).toBe(200);
+      expect(visitor.body.content ?? '').toBe('');
+      const hits = await api(backend.url, 'GET', '/api/v1/document/find', { query: { id: doc.id, wd: 'Page' } });
+      expect(hits.body.hit ?? []).toEqual([]);
+      expect((await get(pagePath(1), { token: stranger.token })).status).toBe(200);
+      const member = await api(backend.url, 'GET', '/api/v1/document', {
+        token: stranger.token,
+        query: { id: doc.id, with_all_content: true },
+      });
+      expect(member.body.content.split('\f')).toHaveLength(2);
+    } finally {
+      await backend.setConfig({ 'security.login_required': 'false' });
+    }
+  });
+});
+
 describe('documents strangers may not see', () => {
   afterAll(async () => {
     await setStatus(2);
@@ -327,6 +359,22 @@ describe('through the gateway', () => {
     expect((await get(pagePath(3), { base: gateway.url })).status).toBe(403);
     expect((await get(pagePath(3), { base: gateway.url, token: author.token })).status).toBe(200);
     expect((await get(pagePath(1, '.svg', '0'.repeat(32)), { base: gateway.url })).status).toBe(404);
+  });
+
+  it('shuts visitors out of pages and text on a site open to members only, not out of the settings (decision 097)', async () => {
+    await backend.setConfig({ 'security.login_required': 'true' });
+    try {
+      expect((await get(pagePath(2), { base: gateway.url })).status).toBe(401);
+      const settings = await api(gateway.url, 'GET', '/api/v1/settings');
+      expect(settings.status).toBe(200);
+      expect(settings.body.security).toMatchObject({ login_required: true });
+      const text = await api(gateway.url, 'GET', '/api/v1/document', { query: { id: doc.id, with_all_content: true } });
+      expect(text.status).toBe(200);
+      expect(text.body.content ?? '').toBe('');
+      expect((await get(pagePath(2), { base: gateway.url, token: stranger.token })).status).toBe(200);
+    } finally {
+      await backend.setConfig({ 'security.login_required': 'false' });
+    }
   });
 
   it("reads the reader's session from the cookie the gateway keeps", async () => {
