@@ -124,6 +124,22 @@ describe('UpdateUserProfile', () => {
     expect(me.body.user[0].remark).toBeUndefined();
   });
 
+  it("takes a new avatar from this site's uploads only; an OAuth provider's one may stay", async () => {
+    const user = await registerMember(backend.url);
+    const kept = 'https://thirdqq.qlogo.cn/g?b=oidb&k=abc&s=100';
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('user').set({ avatar: kept }).where('id', '=', user.user.id).execute(),
+    );
+    const update = (avatar: string) =>
+      api(backend.url, 'PUT', '/api/v1/user/profile', { token: user.token, body: { id: user.user.id, avatar } });
+    expect((await update(kept)).status).toBe(200);
+    const elsewhere = await update('https://thirdqq.qlogo.cn/g?b=oidb&k=other&s=100');
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.message).toBe('头像地址必须是上传后的图片地址');
+    expect((await update('/uploads/0a/1b/0a1b2c.png')).status).toBe(200);
+    expect((await update('')).status).toBe(200);
+  });
+
   it('keeps a real name of only control characters out, and takes an empty one', async () => {
     const user = await registerMember(backend.url);
     const update = (fields: object) =>
@@ -180,6 +196,8 @@ describe('UpdateUserProfile', () => {
     [{ email: 'other@example.com' }, 409, '邮箱已存在'],
     [{ mobile: '13800000000' }, 400, '手机号需通过短信验证码绑定'],
     [{ avatar: 'javascript:alert(1)' }, 400, '头像地址必须是上传后的图片地址'],
+    [{ avatar: 'https://tracker.example.com/a.png' }, 400, '头像地址必须是上传后的图片地址'],
+    [{ avatar: '/uploads/../api/v1/user/logout.png' }, 400, '头像地址必须是上传后的图片地址'],
     [{ signature: 'x'.repeat(256) }, 400, '个性签名长度不能超过 255 个字符'],
     [{ nickname: 'x' }, 400, 'unknown field "nickname" in v1.User'],
     [{ realname: '\u202e\u2066' }, 400, '真实姓名不能只包含控制字符或文字方向符号'],

@@ -72,6 +72,13 @@ function assertMayChangeAccount(callerId: number, targetId: number): void {
   if (targetId === SUPER_USER_ID && callerId !== SUPER_USER_ID) throw forbidden('超级管理员的账号只能由其本人修改');
 }
 
+/**
+ * A new avatar is an image uploaded to this site (`/uploads/…`): one on another host would tell
+ * that host the address of everybody who sees it. The avatar an account already has (an OAuth
+ * provider's) may stay.
+ */
+const UPLOADED_IMAGE = /^\/uploads\/(?:[\w-]+\/)*[\w-]+\.[a-z0-9]+$/i;
+
 /** Nor puts anybody, themselves included, into groups that grant more than they hold (decision 089). */
 async function assertMayHandOut(db: Database, callerId: number, groupIds: readonly number[]): Promise<void> {
   const notHeld = await firstPermissionNotHeld(db, callerId, await permissionIdsOfGroups(db, groupIds));
@@ -160,7 +167,7 @@ export const adminRpcs = [
       await assertHoldsNoMore(ctx.db, me.id, target.id, '修改其账号');
       assertValid(emailProblems(req.email, false));
       const mobile = await profileMobile(ctx.db, target, req.mobile, ctx.permitted);
-      if (req.avatar && !/^(\/uploads\/|https?:\/\/)/.test(req.avatar))
+      if (req.avatar && req.avatar !== target.avatar && !UPLOADED_IMAGE.test(req.avatar))
         throw badRequest('头像地址必须是上传后的图片地址');
       const fields = {
         mobile,
