@@ -154,6 +154,50 @@ describe('用户列表', { timeout: 30_000 }, () => {
   });
 });
 
+describe('用户列表 · 状态', { timeout: 30_000 }, () => {
+  const backend: Backend = {
+    'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 2, title: '普通用户' }] } },
+    'GET /api/v1/user/list': {
+      status: 200,
+      body: { user: [{ id: 5, username: 'bob', group_id: [2] }], total: 1 },
+    },
+    'GET /api/v1/punishment/list': { status: 403, body: { code: 7, message: '您没有权限访问【获取用户处罚列表】' } },
+  };
+
+  it('asks no punishments of an admin who may not read them, and offers no 状态 to filter by', async () => {
+    // Not the super admin (id 1), who holds every permission.
+    const { fetchMock } = renderApp('/admin/user/list', {
+      user: { id: 7, username: 'editor' },
+      permissions: [perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表')],
+      backend,
+    });
+    expect(await screen.findByText('bob')).toBeTruthy();
+    expect(calls(fetchMock, 'GET', '/api/v1/punishment/list')).toEqual([]);
+    expect(screen.queryByRole('columnheader', { name: '状态' })).toBeNull();
+    expect(screen.queryByRole('combobox', { name: '状态' })).toBeNull();
+  });
+
+  it('shows who is disabled to an admin who may read the punishments', async () => {
+    renderApp('/admin/user/list', {
+      user: { id: 7, username: 'editor' },
+      permissions: [
+        perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'),
+        perm(21, '/api.v1.PunishmentAPI/ListPunishment', '获取用户处罚列表'),
+      ],
+      backend: {
+        ...backend,
+        'GET /api/v1/punishment/list': {
+          status: 200,
+          body: { punishment: [{ id: 1, user_id: 5, type: 1, enable: true }], total: 1 },
+        },
+      },
+    });
+    const bob = (await screen.findByText('bob')).closest('tr') as HTMLElement;
+    expect(await within(bob).findByText('禁用')).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: '状态' })).toBeTruthy();
+  });
+});
+
 describe('用户列表 · 调整魔豆', { timeout: 30_000 }, () => {
   const backend: Backend = {
     'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 2, title: '普通用户' }] } },

@@ -8,7 +8,7 @@ import type { User } from '../../../../shared/types/user';
 import { unwrap } from '../../api/client';
 import { dateColumn, StackCell } from '../../kit/admin-resource/cells';
 import { asList, keyword } from '../../kit/admin-resource/list-query';
-import type { ListQuery, ResourceDef } from '../../kit/admin-resource/resource';
+import type { ColumnDef, ListQuery, ResourceDef } from '../../kit/admin-resource/resource';
 import { Avatar } from '../../ui/Avatar';
 import { Tag } from '../../ui/semi-extra';
 import { createUser, deleteUsers, listUsers, updateUser, userKeys } from './api';
@@ -44,18 +44,27 @@ const STATUS_OPTIONS = [
   { value: 'disabled', label: '禁用' },
 ];
 
+/** 正常 or 禁用, from the punishments; '-' when they could not be read. */
+const statusColumn: ColumnDef<UserRow> = {
+  key: 'status',
+  title: '状态',
+  width: 80,
+  render: (row) =>
+    row.disabled === undefined ? '-' : row.disabled ? <Tag color="red">禁用</Tag> : <Tag color="green">正常</Tag>,
+};
+
 /** A page of users with their status; filtering by status pages through the matching users here. */
 async function listUserRows(
   { page, size, filters }: ListQuery,
-  disabledUserIds: DisabledUsers,
+  disabledUserIds: DisabledUsers | undefined,
 ): Promise<{ rows: UserRow[]; total: number }> {
   const wd = keyword(filters.wd);
   const groupIds = asList(filters.group_id as number | undefined);
   const status = filters.status as 'normal' | 'disabled' | undefined;
-  if (!status) {
+  if (!status || !disabledUserIds) {
     const [data, disabled] = await Promise.all([
       listUsers({ page, size, wd, group_id: groupIds }).then(unwrap),
-      disabledUserIds().catch(() => undefined),
+      disabledUserIds?.().catch(() => undefined),
     ]);
     const rows = (data.user ?? []).map((u) => ({ ...u, disabled: disabled ? disabled.has(u.id ?? 0) : undefined }));
     return { rows, total: data.total ?? rows.length };
@@ -79,12 +88,12 @@ async function listUserRows(
 
 /**
  * The user screen for the admin `myId`, with the `groups` to pick from; `disabledUserIds` comes
- * from the punishments.
+ * from the punishments, undefined for an admin who may not read them (no 状态 column or filter then).
  */
 export function userResource(
   groups: readonly Group[],
   myId: number | undefined,
-  disabledUserIds: DisabledUsers,
+  disabledUserIds: DisabledUsers | undefined,
   /** The site's name of its credits (魔豆), for the credits each user holds. */
   credits = DEFAULT_CREDIT_NAME,
 ): ResourceDef<UserRow, Values> {
@@ -131,20 +140,14 @@ export function userResource(
           }),
       },
       { key: 'email', title: '邮箱' },
-      {
-        key: 'status',
-        title: '状态',
-        width: 80,
-        render: (row) =>
-          row.disabled === undefined ? '-' : row.disabled ? <Tag color="red">禁用</Tag> : <Tag color="green">正常</Tag>,
-      },
+      ...(disabledUserIds ? [statusColumn] : []),
       dateColumn('created_at', '注册时间'),
       dateColumn('login_at', '最后登录'),
     ],
     filters: [
       { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '用户名、姓名、邮箱或手机' },
       { kind: 'select', name: 'group_id', label: '角色', options: groupOptions },
-      { kind: 'select', name: 'status', label: '状态', options: STATUS_OPTIONS },
+      ...(disabledUserIds ? [{ kind: 'select' as const, name: 'status', label: '状态', options: STATUS_OPTIONS }] : []),
     ],
     listKey: userKeys.admin,
     list: (query) => listUserRows(query, disabledUserIds),
