@@ -401,4 +401,31 @@ describe('admin lists at 1280 px wide', () => {
     expect(look.decoration).toBe('none');
     expect(look.offset).toBeLessThanOrEqual(1);
   });
+
+  it("keep a user's name and credits on one line each after their avatar", async () => {
+    await ok(
+      'register',
+      api(site.backendUrl, 'POST', '/api/v1/user/register', {
+        body: { username: 'lixiaolong88', password: 'member-password', email: 'lixiaolong88@example.com' },
+      }),
+    );
+    const page = await site.adminPage('/admin/user/list');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const cell = page
+      .locator('.app-resource-table tbody tr.semi-table-row', { hasText: 'lixiaolong88' })
+      .locator('.app-user-cell');
+    await cell.waitFor();
+    // The lines each text of the cell takes (before, the name stood on three: lix / iaol / ong88).
+    const lines = await cell.locator('.app-resource-stack > span').evaluateAll((spans) =>
+      spans.map((span) => {
+        const range = document.createRange();
+        range.selectNodeContents(span);
+        return [span.textContent, new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size];
+      }),
+    );
+    expect(lines).toEqual([
+      ['lixiaolong88', 1],
+      ['魔豆 10', 1],
+    ]);
+  });
 });

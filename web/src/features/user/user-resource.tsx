@@ -6,7 +6,7 @@ import { grpcPermissionPath, SUPER_USER_ID } from '../../../../shared/permission
 import type { Group } from '../../../../shared/types/group';
 import type { User } from '../../../../shared/types/user';
 import { unwrap } from '../../api/client';
-import { dateColumn, StackCell } from '../../kit/admin-resource/cells';
+import { DateCell, StackCell } from '../../kit/admin-resource/cells';
 import { asList, keyword } from '../../kit/admin-resource/list-query';
 import type { ColumnDef, ListQuery, ResourceDef } from '../../kit/admin-resource/resource';
 import { Avatar } from '../../ui/Avatar';
@@ -141,8 +141,16 @@ export function userResource(
       },
       { key: 'email', title: '邮箱' },
       ...(disabledUserIds ? [statusColumn] : []),
-      dateColumn('created_at', '注册时间'),
-      dateColumn('login_at', '最后登录'),
+      {
+        // One column for both times, the last sign-in under the registration: two columns of
+        // 140 px left the user's name 42 px at 1280 px (us / er / 33).
+        key: 'created_at',
+        title: '注册 / 最后登录',
+        width: 140,
+        render: (row) => (
+          <StackCell main={<DateCell value={row.created_at} />} sub={<DateCell value={row.login_at} />} />
+        ),
+      },
     ],
     filters: [
       { kind: 'keyword', name: 'wd', label: '关键字', placeholder: '用户名、姓名、邮箱或手机' },
