@@ -494,6 +494,36 @@ describe('the SMS admin screens', { timeout: 20_000 }, () => {
     expect(lookups).toContain('13812340000');
   });
 
+  it('tells an admin who may list users but not read the SMS log or counters so, and asks the server for neither', async () => {
+    const refused = { status: 403, body: { code: 7, message: '您没有权限访问【短信发送记录】' } };
+    const { fetchMock } = renderApp('/admin/user/sms', {
+      // Not the super admin (id 1), who holds every permission.
+      user: { id: 7, username: 'editor' },
+      permissions: [perm(1, '/api.v1.UserAPI/ListUser')],
+      backend: { 'GET /api/v1/user/sms/list': refused, 'GET /api/v1/user/sms/stats': refused },
+    });
+    expect(await screen.findByRole('heading', { name: '短信管理', level: 1 })).toBeTruthy();
+    expect(screen.getByRole('note').textContent).toBe(
+      '您没有“短信发送记录”和“短信发送统计”权限，不能查看短信记录。如需查看，请联系管理员在“角色管理”中为您的角色授予。',
+    );
+    expect(screen.queryByText('加载失败')).toBeNull();
+    expect(screen.queryByRole('heading', { name: /发送统计与限制/ })).toBeNull();
+    expect(calls(fetchMock, 'GET', '/api/v1/user/sms/list')).toHaveLength(0);
+    expect(calls(fetchMock, 'GET', '/api/v1/user/sms/stats')).toHaveLength(0);
+  });
+
+  it('shows the counters alone to an admin who may read them but not the log', async () => {
+    const { fetchMock } = renderApp('/admin/user/sms', {
+      user: { id: 7, username: 'editor' },
+      permissions: [perm(1, '/api.v1.UserAPI/ListUser'), perm(3, '/api.v1.UserAPI/GetSmsStats')],
+      backend: { 'GET /api/v1/user/sms/stats': { status: 200, body: stats } },
+    });
+    const counters = within((await screen.findByRole('heading', { name: /发送统计与限制/ })).closest('section')!);
+    expect(await counters.findByText('全站近 1 小时')).toBeTruthy();
+    expect(screen.getByRole('note').textContent).toContain('您没有“短信发送记录”权限，只能查看下方的发送统计。');
+    expect(calls(fetchMock, 'GET', '/api/v1/user/sms/list')).toHaveLength(0);
+  });
+
   it("sends a test message from the SMS config page and names the provider's reason when it fails", async () => {
     let fail = false;
     const { fetchMock } = renderApp('/admin/config/sms', {
