@@ -6,15 +6,19 @@ import type { Database } from './index';
 /** The tables with a recycle bin. */
 type RecycledTable = 'document' | 'article';
 
-/** Does any of these users own a row of `table` outside the recycle bin, in any status (DeleteUser refuses them)? */
-export async function ownsLiveRows(db: Database, table: RecycledTable, userIds: readonly number[]): Promise<boolean> {
-  if (!userIds.length) return false;
-  const row = await db
+/** Those of these users who own a row of `table` outside the recycle bin, in any status (DeleteUser refuses them). */
+export async function ownersOfLiveRows(
+  db: Database,
+  table: RecycledTable,
+  userIds: readonly number[],
+): Promise<number[]> {
+  if (!userIds.length) return [];
+  const rows = await db
     .selectFrom(table)
-    .select('id')
+    .select('user_id')
+    .distinct()
     .where('user_id', 'in', [...userIds])
     .where('deleted_at', 'is', null)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .execute();
+  return rows.map((row) => row.user_id);
 }

@@ -418,6 +418,41 @@ describe('DeleteUser', () => {
     },
   );
 
+  it('names, in a batch, the users who still own documents or articles, and deletes none of the batch', async () => {
+    const members: Member[] = [];
+    for (let n = 0; n < 6; n++) members.push(await registerMember(backend.url));
+    const [a, b, c, d, e, f] = members.map((m) => m.user.id as number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    await ownedBy(b, 'document', DocumentStatus.Converted);
+    await ownedBy(c, 'article', 1);
+    await ownedBy(e, 'document', DocumentStatus.PendingReview);
+    await ownedBy(f, 'document', DocumentStatus.Failed);
+    const remove = (ids: number[]) =>
+      api(backend.url, 'DELETE', '/api/v1/user', {
+        token: backend.adminToken,
+        query: { id: ids, password: backend.adminPassword },
+      });
+    const name = (id: number) => members.find((m) => m.user.id === id)!.username;
+
+    const four = await remove([a, b, c, d, e, f]);
+    expect(four.status).toBe(400);
+    expect(four.body.message).toBe(
+      `用户“${name(b)}”、“${name(c)}”、“${name(e)}”等 4 位存在文档或文章，不允许删除；取消选择后可删除其余用户`,
+    );
+    for (const id of [a, b, c, d, e, f])
+      expect((await api(backend.url, 'GET', '/api/v1/user', { query: { id } })).status).toBe(200);
+
+    const all = await remove([b, c]);
+    expect(all.body.message).toBe(`用户“${name(b)}”、“${name(c)}”存在文档或文章，不允许删除`);
+    expect((await remove([a, d])).status).toBe(200);
+  });
+
   it('needs ids and refuses to delete the caller', async () => {
     expect(
       (

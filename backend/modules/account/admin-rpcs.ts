@@ -13,7 +13,7 @@ import {
 } from '../../../shared/validation';
 import type { Database } from '../../db';
 import { lockRows } from '../../db/dialect';
-import { ownsLiveRows } from '../../db/recycle-bin';
+import { ownersOfLiveRows } from '../../db/recycle-bin';
 import { ApiError, Code, badRequest, conflict, forbidden } from '../../wire/errors';
 import { assertValid, checkName, checkText, clamp, mapUnique, pick, positiveIds, requireIds } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
@@ -44,6 +44,7 @@ import {
   setPassword,
   updateProfile,
   userOr404,
+  usernamesOf,
   withoutPassword,
   type UserRow,
 } from '../user/service';
@@ -59,6 +60,26 @@ import {
 } from '../../../shared/messages/user';
 
 // UserAPI: profiles, passwords and the admin's user management.
+
+/** Owners named in DeleteUser's refusal at most; the rest are counted. */
+const NAMED_OWNERS = 3;
+
+/**
+ * Why DeleteUser deletes nothing: MOREDOC's words for one user; for a batch, which of them still
+ * own documents or articles, so that the admin can leave them out and delete the rest.
+ */
+async function stillOwn(db: Database, asked: readonly number[], owners: readonly number[]): Promise<ApiError> {
+  if (asked.length === 1) return new ApiError(Code.FailedPrecondition, '用户存在文档或文章，不允许删除');
+  const sorted = asked.filter((id) => owners.includes(id));
+  const names = await usernamesOf(db, sorted.slice(0, NAMED_OWNERS));
+  const named = sorted
+    .slice(0, NAMED_OWNERS)
+    .map((id) => `“${names.get(id) ?? id}”`)
+    .join('、');
+  const more = sorted.length > NAMED_OWNERS ? `等 ${sorted.length} 位` : '';
+  const rest = sorted.length < asked.length ? '；取消选择后可删除其余用户' : '';
+  return new ApiError(Code.FailedPrecondition, `用户${named}${more}存在文档或文章，不允许删除${rest}`);
+}
 
 const UPDATE_PASSWORD_PATH = grpcPermissionPath('UserAPI', 'UpdateUserPassword');
 
@@ -206,8 +227,11 @@ export const adminRpcs = [
       if (!ids.length) return {};
       for (const id of ids) await assertHoldsNoMore(ctx.db, me.id, id, '修改其账号');
       // What they own in any status, not their counts (which count what visitors can list).
-      if ((await ownsLiveRows(ctx.db, 'document', ids)) || (await ownsLiveRows(ctx.db, 'article', ids)))
-        throw new ApiError(Code.FailedPrecondition, '用户存在文档或文章，不允许删除');
+      const owners = new Set([
+        ...(await ownersOfLiveRows(ctx.db, 'document', ids)),
+        ...(await ownersOfLiveRows(ctx.db, 'article', ids)),
+      ]);
+      if (owners.size) throw await stillOwn(ctx.db, ids, [...owners]);
       await ctx.db.transaction().execute(async (trx) => {
         const groups = [...(await groupIdsOf(trx, ids)).values()].flat();
         await deleteUsers(trx, ids);
