@@ -566,6 +566,27 @@ describe('dashboard', { timeout: 20_000 }, () => {
     expect(feedback.getAttribute('href')).toBe('/admin/feedback?status=0');
   });
 
+  it('counts the transfers waiting for 确认收款, a link to the orders filtered so', async () => {
+    const { fetchMock } = renderApp('/admin/dashboard', {
+      user: { id: 9, username: 'editor' },
+      permissions: [perm(91, '/api.v1.OrderAPI/ListOrder', '获取订单列表')],
+      backend: {
+        'GET /api/v1/order/list': (url) => ({
+          status: 200,
+          body:
+            url.searchParams.getAll('status').join() === '0' && url.searchParams.getAll('provider').join() === 'manual'
+              ? { order: [{ id: 1 }], total: 3 }
+              : { order: [{ id: 1 }], total: 9 },
+        }),
+      },
+    });
+    const panel = within((await screen.findByRole('heading', { name: '待处理' })).closest('section') as HTMLElement);
+    const orders = await panel.findByRole('link', { name: '待确认收款 3 笔' });
+    expect(orders.getAttribute('href')).toBe('/admin/order?status=0&provider=manual');
+    expect(panel.getAllByRole('link')).toHaveLength(1);
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/api/v1/order/list'))).toBe(true);
+  });
+
   it('offers shortcuts to the screens the user may open, menu-less ones included', async () => {
     renderApp('/admin/dashboard', {
       user: admin,

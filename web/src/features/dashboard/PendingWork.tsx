@@ -1,18 +1,20 @@
 // The dashboard's 待处理: how many documents, articles and comments wait for review, how many
-// documents failed to convert (to convert again or delete), and how many reports and feedback
-// messages wait for handling, each a link to its list filtered so (the lists keep their filters
+// documents failed to convert (to convert again or delete), how many reports and feedback
+// messages wait for handling, and how many bank transfers wait for the admin's 确认收款, each a link to its list filtered so (the lists keep their filters
 // in the address, decision 049). Only what the user may list is counted; the counts live under
 // each list's keys, so that a review elsewhere refreshes them.
 import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { DocumentStatus, FeedbackStatus, ReviewStatus } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
+import { OrderStatus } from '../../../../shared/vip';
 import { unwrap } from '../../api/client';
 import { Panel } from '../../ui/Panel';
 import { articleKeys, listArticles } from '../article/api';
 import { commentKeys, listComments } from '../comment/api';
 import { documentKeys, listDocuments } from '../document/api';
 import { feedbackKeys, listFeedback } from '../feedback/api';
+import { listOrders, orderKeys } from '../order/api';
 import { listReports, reportKeys } from '../report/api';
 import { usePermissionCheck } from '../session/use-session';
 import './dashboard.css';
@@ -83,6 +85,18 @@ const WAITING: readonly Waiting[] = [
     permission: grpcPermissionPath('FeedbackAPI', 'ListFeedback'),
     queryKey: [...feedbackKeys.admin, 'waiting'],
     count: async () => unwrap(await listFeedback({ status: [FeedbackStatus.New], page: 1, size: 1 })).total ?? 0,
+  },
+  {
+    // A pending order the member submitted as a transfer (the order list's 待确认收款): the member
+    // may have paid, and gets the VIP days only once the admin confirms it.
+    key: 'order',
+    label: '待确认收款',
+    unit: '笔',
+    to: `/admin/order?status=${OrderStatus.Pending}&provider=manual`,
+    permission: grpcPermissionPath('OrderAPI', 'ListOrder'),
+    queryKey: [...orderKeys.admin, 'waiting'],
+    count: async () =>
+      unwrap(await listOrders({ status: [OrderStatus.Pending], provider: ['manual'], page: 1, size: 1 })).total ?? 0,
   },
 ];
 
