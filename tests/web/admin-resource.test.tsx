@@ -11,7 +11,7 @@ import { createQueryClient, invalidateAfter } from '../../web/src/api/query-clie
 import { ActionDialog } from '../../web/src/kit/admin-resource/ActionDialog';
 import { dateTimeRender } from '../../web/src/kit/admin-resource/DateTimeInput';
 import { FilterBar } from '../../web/src/kit/admin-resource/FilterBar';
-import type { FormValues, ResourceDef } from '../../web/src/kit/admin-resource/resource';
+import type { FilterValues, FormValues, ResourceDef } from '../../web/src/kit/admin-resource/resource';
 import { ResourceScreen } from '../../web/src/kit/admin-resource/ResourceScreen';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { Select } from '../../web/src/ui/semi-admin';
@@ -230,6 +230,50 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     await waitFor(() => expect(calls(odd.fetchMock, 'GET')).toHaveLength(1));
     const url = calls(odd.fetchMock, 'GET')[0]!.url;
     expect([url.searchParams.get('page'), url.searchParams.get('size')]).toEqual(['1', '10']);
+  });
+
+  it('opens an address whose filters it could not have written unfiltered by them, not broken', async () => {
+    const asked: FilterValues[] = [];
+    const resource: ResourceDef<Book, Values> = {
+      ...bookResource,
+      filters: [
+        { kind: 'keyword', name: 'wd', label: '关键字' },
+        {
+          kind: 'select',
+          name: 'enable',
+          label: '状态',
+          options: [
+            { value: 1, label: '上架' },
+            { value: 0, label: '下架' },
+          ],
+        },
+        { kind: 'date-range', name: 'created', label: '上架时间', from: 'createdFrom', to: 'createdTo' },
+      ],
+      list: (query) => {
+        asked.push(query.filters);
+        return bookResource.list(query);
+      },
+    };
+    // A mangled link (before, the date picker threw and the whole screen was 出错啦！, and a select
+    // sent its text to the server, which answered 400).
+    renderScreen(23, '/books?enable=abc&createdFrom=xyz&createdTo=2020&wd=%E4%B9%A6', resource);
+    expect(await screen.findByText('书籍1')).toBeTruthy();
+    expect(asked.at(-1)).toEqual({ wd: '书' });
+    cleanup();
+
+    asked.length = 0;
+    renderScreen(
+      23,
+      '/books?enable=0&createdFrom=2024-04-30T16:00:00.000Z&createdTo=2024-05-02T16:00:00.000Z',
+      resource,
+    );
+    await waitFor(() => expect(asked.length).toBeGreaterThan(0));
+    expect(asked.at(-1)).toEqual({
+      enable: 0,
+      createdFrom: '2024-04-30T16:00:00.000Z',
+      createdTo: '2024-05-02T16:00:00.000Z',
+    });
+    expect(screen.getByPlaceholderText('开始日期')).toBeTruthy();
   });
 
   it('shows Chinese messages and sends nothing while the form is invalid', async () => {

@@ -10,16 +10,27 @@ function filterKeys(filter: FilterDef): string[] {
   return filter.kind === 'date-range' ? [filter.from, filter.to] : [filter.name];
 }
 
-/** A value read back from the address: a select's option of that spelling, else a number, a boolean or the text. */
+/** A time as a date range writes it (ISO 8601, `2024-04-30T16:00:00.000Z`), that the date pickers can show. */
+const isIsoTime = (text: string) =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) && !Number.isNaN(Date.parse(text));
+
+/**
+ * A value read back from the address: a select's option of that spelling, else a number, a boolean or
+ * the text. What the filter could not have written is dropped, so that an old or mangled link shows the
+ * list unfiltered by it rather than a 400 (`?status=abc`) or a crashed date picker (`?created_from=xyz`):
+ * a time that is no ISO 8601 time, a value none of a select's options has (while they are still
+ * loading, only a number or a boolean passes).
+ */
 function readValue(filter: FilterDef, text: string): FilterValue {
-  if (filter.kind === 'keyword' || filter.kind === 'date-range') return text;
+  if (filter.kind === 'keyword') return text;
+  if (filter.kind === 'date-range') return isIsoTime(text) ? text : undefined;
+  const scalar = /^-?\d+$/.test(text) ? Number(text) : text === 'true' || text === 'false' ? text === 'true' : text;
   if (filter.kind === 'select') {
     const option = filter.options.find((o) => String(o.value) === text);
     if (option) return option.value;
+    return filter.options.length === 0 && typeof scalar !== 'string' ? scalar : undefined;
   }
-  if (/^-?\d+$/.test(text)) return Number(text);
-  if (text === 'true' || text === 'false') return text === 'true';
-  return text;
+  return scalar;
 }
 
 function positiveInteger(text: string | null): number | undefined {
@@ -55,7 +66,8 @@ export function useListState(
     for (const filter of filterDefs ?? [])
       for (const key of filterKeys(filter)) {
         const text = read.get(key);
-        if (text !== null && text !== '') values[key] = readValue(filter, text);
+        const value = text === null || text === '' ? undefined : readValue(filter, text);
+        if (value !== undefined) values[key] = value;
       }
     return values;
   }, [filterDefs, search]);
