@@ -428,4 +428,28 @@ describe('admin lists at 1280 px wide', () => {
       ['魔豆 10', 1],
     ]);
   });
+
+  it("keep a role's description readable under its name, not a few characters a line", async () => {
+    const token = await login(site.backendUrl, 'admin', site.adminPassword);
+    await ok(
+      'role',
+      api(site.backendUrl, 'POST', '/api/v1/group', {
+        token,
+        body: { title: '内容审核员', description: '负责审核文档、评论和举报，并处理用户反馈的编辑团队' },
+      }),
+    );
+    const page = await site.adminPage('/admin/user/group');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const description = page
+      .locator('.app-resource-table tbody tr.semi-table-row', { hasText: '内容审核员' })
+      .getByText('负责审核文档、评论和举报，并处理用户反馈的编辑团队');
+    await description.waitFor();
+    // Lines it takes (before, in a column of its own 61 px wide: a dozen, two or three characters each).
+    const lines = await description.evaluate((span) => {
+      const range = document.createRange();
+      range.selectNodeContents(span);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+    expect(lines).toBeLessThanOrEqual(3);
+  });
 });

@@ -553,7 +553,7 @@ describe('a table wider than its panel', () => {
     await loginAsAdmin(page, '/admin/user/group');
     await row(page, '超级管理员').waitFor();
     const body = page.locator('.app-resource-table .semi-table-body');
-    // Ten columns: wider than the panel (before, 编辑 and 删除 were past the screen's edge).
+    // Nine columns: wider than the panel (before, 编辑 and 删除 were past the screen's edge).
     expect(await body.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
     const bodyBox = (await body.boundingBox())!;
     for (const name of ['编辑“超级管理员”', '设置“超级管理员”的权限', '编辑“普通用户”']) {
