@@ -49,6 +49,38 @@ function backend(rows: Record<string, Config[]>): Backend {
   };
 }
 
+describe("安全配置's 内容审核", { timeout: 20_000 }, () => {
+  const settingsAdmin = (extra: typeof permissions) =>
+    renderApp('/admin/config/security', {
+      // Not the super admin (id 1), who holds every permission.
+      user: { id: 7, username: 'editor' },
+      permissions: [
+        ...permissions,
+        { id: 3, method: 'GRPC', path: '/api.v1.ConfigAPI/UpdateConfig', title: '更新系统配置' },
+        ...extra,
+      ],
+      backend: backend({ security: SECURITY }),
+    });
+
+  it('is read-only, and says why, for an admin of the settings who may not update roles', async () => {
+    const { fetchMock } = settingsAdmin([]);
+    const panel = within((await screen.findByRole('heading', { name: '内容审核' })).closest('section') as HTMLElement);
+    const documents = await panel.findByRole('switch', { name: '上传的文档需要审核' });
+    expect((documents as HTMLButtonElement).disabled).toBe(true);
+    expect(panel.getByRole('note').textContent).toBe('您只能查看这些设置：修改需要“更新用户组”权限，请联系管理员。');
+    await userEvent.click(documents);
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(false);
+  });
+
+  it('offers the switches to an admin who may update roles', async () => {
+    settingsAdmin([{ id: 4, method: 'GRPC', path: '/api.v1.GroupAPI/UpdateGroup', title: '更新用户组' }]);
+    const panel = within((await screen.findByRole('heading', { name: '内容审核' })).closest('section') as HTMLElement);
+    const documents = await panel.findByRole('switch', { name: '上传的文档需要审核' });
+    expect((documents as HTMLButtonElement).disabled).toBe(false);
+    expect(panel.queryByRole('note')).toBeNull();
+  });
+});
+
 describe('config form feedback', { timeout: 20_000 }, () => {
   it('保存 with a wrong value above the viewport scrolls to the first wrong field and focuses it', async () => {
     const scrolled: Element[] = [];

@@ -524,6 +524,33 @@ describe('the SMS admin screens', { timeout: 20_000 }, () => {
     expect(calls(fetchMock, 'GET', '/api/v1/user/sms/list')).toHaveLength(0);
   });
 
+  it('offers no test message on the SMS config page to an admin who may not send one', async () => {
+    renderApp('/admin/config/sms', {
+      user: { id: 7, username: 'editor' },
+      permissions: [perm(4, '/api.v1.ConfigAPI/ListConfig')],
+      backend: {
+        'GET /api/v1/config/list': {
+          status: 200,
+          body: {
+            config: [
+              {
+                id: 90,
+                name: 'enable',
+                label: '是否启用短信服务',
+                value: 'true',
+                input_type: 'switch',
+                category: 'sms',
+              },
+            ],
+          },
+        },
+      },
+    });
+    expect(await screen.findByRole('switch', { name: '是否启用短信服务' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: '发送测试短信' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '发送测试短信' })).toBeNull();
+  });
+
   it("sends a test message from the SMS config page and names the provider's reason when it fails", async () => {
     let fail = false;
     const { fetchMock } = renderApp('/admin/config/sms', {

@@ -1,9 +1,11 @@
 // The test button of /admin/config/sms: one message, with the saved settings, to a number the
-// admin chooses; a failure names the provider's reason.
+// admin chooses; a failure names the provider's reason. Only for an admin who holds 发送测试短信.
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { grpcPermissionPath } from '../../../../shared/permissions';
 import { normalizeMainlandMobile } from '../../../../shared/validation';
 import { unwrap } from '../../api/client';
+import { useMayCall } from '../../kit/admin-resource/permission-check';
 import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { TextField } from '../../ui/FormField';
@@ -13,7 +15,10 @@ import { checkMobile } from '../user/validation';
 import { sendTestSms } from './api';
 import './sms.css';
 
+const SEND_TEST_SMS = grpcPermissionPath('ConfigAPI', 'SendTestSms');
+
 export function TestSmsForm() {
+  const mayTest = useMayCall()(SEND_TEST_SMS);
   const [mobile, setMobile] = useState('');
   const [error, setError] = useState<string | undefined>();
   const send = useMutation({
@@ -30,6 +35,7 @@ export function TestSmsForm() {
     if (!problem) send.mutate(normalizeMainlandMobile(mobile) ?? mobile.trim());
   };
 
+  if (!mayTest) return null;
   return (
     <Panel titleId="sms-test" title="发送测试短信">
       <p className="app-field__hint">使用已保存的配置和登录验证码模板发送一条测试短信；修改配置后请先保存。</p>
