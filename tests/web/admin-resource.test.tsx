@@ -276,6 +276,34 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     expect(screen.getByPlaceholderText('开始日期')).toBeTruthy();
   });
 
+  it('draws no 操作 column when the user may run none of its commands on any row', async () => {
+    const lend = (requires?: string) => ({
+      key: 'lend',
+      label: '借出',
+      confirm: '确定借出吗？',
+      run: () => Promise.resolve({ ok: true as const, status: 200 as const, data: {} }),
+      success: '已借出',
+      requires,
+    });
+    const readOnly = (requires?: string): ResourceDef<Book, Values> => ({
+      ...bookResource,
+      create: undefined,
+      update: undefined,
+      remove: undefined,
+      rowCommands: () => [lend(requires)],
+    });
+    // Without the permission (no check is provided here, so nothing that names one is offered).
+    renderScreen(3, undefined, readOnly('/api.v1.BookAPI/LendBook'));
+    expect(await screen.findByText('书籍1')).toBeTruthy();
+    expect(screen.queryByRole('columnheader', { name: '操作' })).toBeNull();
+    cleanup();
+
+    renderScreen(3, undefined, readOnly());
+    expect(await screen.findByText('书籍1')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: '操作' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '借出“书籍1”' })).toBeTruthy();
+  });
+
   it('shows Chinese messages and sends nothing while the form is invalid', async () => {
     const { fetchMock } = renderScreen(3);
     await screen.findByText('书籍1');

@@ -212,7 +212,11 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
         column.render ? column.render(row) : cellText((row as Record<string, unknown>)[column.key]),
     })),
   ];
-  const hasRowActions = Boolean(resource.rowActions || resource.rowCommands || canUpdate || remove);
+  // A row command the user may not run is left out; with none left on any row (and no edit, delete
+  // or actions of the feature's own), no empty 操作 column either.
+  const hasRowActions = Boolean(
+    resource.rowActions || canUpdate || remove || allRows.some((row) => rowCommands(row).length > 0),
+  );
   if (hasRowActions) {
     columns.push({
       title: '操作',
