@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { api, registerMember, useBackend, type Member } from '../helpers/backend';
+import type { ConverterSettings, DocumentConverter } from '../../backend/platform/convert/converter';
+import { api, login, registerMember, startBackend, useBackend, type Member } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { insertDocument } from '../helpers/document-fixtures';
+import { recordedConversions } from '../helpers/recorded-conversions';
 
 // MessageAPI (ours, docs/api.md §15): the members' 消息 centre, written by the backend when a
 // document is approved, rejected or fails to convert, and when a comment is answered.
@@ -156,6 +158,67 @@ describe('messages about documents', () => {
       `您上传的文档《审核中损坏》转换失败：${reason}`,
     ]);
   });
+
+  it('still says 再次转换失败 when the site restarted while the approved document converted again', async () => {
+    const failures = async (url: string, member: Member) =>
+      ((await api(url, 'GET', '/api/v1/message/list', { token: member.token })).body.message ?? []).filter(
+        (m: { type: number }) => m.type === 3,
+      );
+    const first = await startBackend();
+    const { dataDir } = first;
+    let reason: string;
+    let member: Member;
+    let broken: { id: number };
+    try {
+      member = await uploader(first.url, await login(first.url, 'admin', first.adminPassword), { review: true });
+      broken = await createDocument(first.url, member.token, Buffer.from('%PDF-1.4\n重启时重新转换\n'), '重启.pdf');
+      for (let tries = 0; (await failures(first.url, member)).length === 0; tries++) {
+        expect(tries, 'the conversion in review never failed').toBeLessThan(600);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      reason = (await api(first.url, 'GET', '/api/v1/document', { token: member.token, query: { id: broken.id } })).body
+        .convert_error;
+      expect(reason).toEqual(expect.any(String));
+    } finally {
+      await first.close({ keepData: true });
+    }
+
+    // The approval's job starts converting, and the site stops (a deployment) before it ends.
+    let reached!: () => void;
+    const converting = new Promise<void>((resolve) => (reached = resolve));
+    const held = (settings: ConverterSettings): DocumentConverter => ({
+      ...recordedConversions(settings),
+      convertDocument: (request) => {
+        reached();
+        return new Promise((_, reject) =>
+          request.signal?.addEventListener('abort', () => reject(request.signal?.reason as Error)),
+        );
+      },
+    });
+    const second = await startBackend({ dataDir, build: { converter: held } });
+    try {
+      const adminToken = await login(second.url, 'admin', second.adminPassword);
+      await api(second.url, 'PUT', '/api/v1/document/check', {
+        token: adminToken,
+        body: { id: [broken.id], status: 2 },
+      });
+      await converting;
+    } finally {
+      await second.close({ keepData: true });
+    }
+
+    // The next start runs the job again; the file fails as before.
+    const third = await startBackend({ dataDir });
+    try {
+      await waitForStatus(third.url, member.token, broken.id, [3]);
+      expect((await failures(third.url, member)).map((m: { content: string }) => m.content)).toEqual([
+        `您上传的文档《重启》再次转换失败：${reason}`,
+        `您上传的文档《重启》转换失败：${reason}`,
+      ]);
+    } finally {
+      await third.close();
+    }
+  }, 60_000);
 
   it("keeps each member's messages their own, and asks for a login", async () => {
     const member = await uploader(backend.url, backend.adminToken, { review: true });

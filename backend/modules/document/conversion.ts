@@ -450,12 +450,14 @@ export async function runConversion(
   const fresh =
     waiting.some((d) => d.status === DocumentStatus.Reconvert) ||
     cfg.bool('converter', 'enable_convert_repeated_document');
-  // Those that failed before (approved after a failure in review, sent to convert again) are told a new failure is one again.
+  // Those that failed before (approved after a failure in review, sent to convert again) are told a new failure is one
+  // again. Their reason stays until this try ends (pages clear it, a failure replaces it; the screens show none
+  // meanwhile): a run stopped by a restart, or retried after an error, still knows it.
   const retried = new Set(waiting.filter((d) => d.convert_error !== '').map((d) => d.id));
   await updateDocuments(
     app.db,
     waiting.map((d) => d.id),
-    { status: DocumentStatus.Converting, convert_error: '' },
+    { status: DocumentStatus.Converting },
   );
 
   const timeoutMs = conversionLimit(settings, cfg.int('converter', 'timeout'));
