@@ -1,6 +1,6 @@
 // Member-area screens against a scripted backend: 我的文档's empty state and conversions
 // followed to their end, and 我的下载's rows (what each cost, and why).
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { focusManager } from '@tanstack/react-query';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -147,13 +147,19 @@ describe('/member/document documents others cannot see', { timeout: 20_000 }, ()
             ],
           },
         },
+        'GET /api/v1/document': {
+          status: 200,
+          body: { id: 5, title: '待审待转', status: 6, category_id: [7], convert_progress: { done: 1, total: 3 } },
+        },
       },
     });
     const row = async (title: string) =>
       within((await screen.findByRole('link', { name: title })).closest('tr') as HTMLElement);
     expect((await row('待审讲义')).getByText('审核通过后公开，目前仅您和管理员可以阅读。')).toBeTruthy();
     // In review without pages yet: its file still converts, there is nothing to read.
-    expect((await row('待审待转')).getByText('转换中，转换完成后您和管理员可以阅读，审核通过后公开。')).toBeTruthy();
+    expect(
+      await (await row('待审待转')).findByText('转换中，转换完成后您和管理员可以阅读，审核通过后公开。'),
+    ).toBeTruthy();
     expect((await row('待审待转')).queryByText('审核通过后公开，目前仅您和管理员可以阅读。')).toBeNull();
     expect(
       (await row('被拒讲义')).getByText('未通过审核，其他人无法阅读或下载。如有疑问，请联系网站管理员。'),
@@ -758,6 +764,88 @@ describe('/member/document while documents convert', { timeout: 20_000 }, () => 
     const asked = lists();
     await nextPoll(CONVERSION_POLL.maxMs * 3);
     expect(lists()).toBe(asked);
+  });
+
+  it('shows each converting row how far it is, 等待转换 while queued, in review too, until it ends', async () => {
+    fakePolling();
+    let started = false;
+    let ended = false;
+    const report: Document = { id: 5, title: '年度报告', status: 1, category_id: [7] };
+    const notes: Document = { id: 6, title: '复习资料', status: 6, category_id: [7] };
+    const { fetchMock } = renderApp('/member/document', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/list': () => ({
+          status: 200,
+          body: {
+            total: 2,
+            document: ended
+              ? [
+                  { ...report, status: 2, pages: 10 },
+                  { ...notes, pages: 8 },
+                ]
+              : [report, notes],
+          },
+        }),
+        'GET /api/v1/document': (url) => {
+          if (ended)
+            return {
+              status: 200,
+              body: url.searchParams.get('id') === '5' ? { ...report, status: 2, pages: 10 } : { ...notes, pages: 8 },
+            };
+          return url.searchParams.get('id') === '5'
+            ? { status: 200, body: { ...report, convert_progress: { done: 2, total: 10 } } }
+            : { status: 200, body: { ...notes, convert_progress: started ? { done: 1, total: 8 } : {} } };
+        },
+      },
+    });
+    const row = (title: string) => within(screen.getByRole('link', { name: title }).closest('tr') as HTMLElement);
+    expect(await screen.findByRole('link', { name: '年度报告' })).toBeTruthy();
+    expect(await row('年度报告').findByText('已完成 2 / 10 页')).toBeTruthy();
+    expect((row('年度报告').getByRole('progressbar', { name: '年度报告 转换进度' }) as HTMLProgressElement).value).toBe(
+      2,
+    );
+    // In review, its job still queued: the note says so, as the progress does.
+    expect(await row('复习资料').findByText('等待转换，转换完成后您和管理员可以阅读，审核通过后公开。')).toBeTruthy();
+    expect(row('复习资料').getByText('等待转换')).toBeTruthy();
+    expect(row('复习资料').queryByText(/^转换中/)).toBeNull();
+
+    started = true;
+    await nextPoll(CONVERSION_POLL.firstMs);
+    expect(await row('复习资料').findByText('已完成 1 / 8 页')).toBeTruthy();
+    expect(row('复习资料').getByText('转换中，转换完成后您和管理员可以阅读，审核通过后公开。')).toBeTruthy();
+    expect(row('复习资料').queryByText(/等待转换/)).toBeNull();
+
+    ended = true;
+    await nextPoll(CONVERSION_POLL.maxMs);
+    expect(await row('年度报告').findByText('已转换')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('progressbar')).toBeNull());
+    expect(row('复习资料').getByText('审核通过后公开，目前仅您和管理员可以阅读。')).toBeTruthy();
+    const asks = () => fetchMock.mock.calls.filter(([url]) => String(url).includes('/api/v1/document')).length;
+    const asked = asks();
+    await nextPoll(CONVERSION_POLL.maxMs * 3);
+    expect(asks()).toBe(asked);
+  });
+
+  it('asks for the list again at once when a row’s own answer says its conversion ended', async () => {
+    // The list's own next ask never comes: its interval is the fake clock's, which stands still.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let lists = 0;
+    const report: Document = { id: 5, title: '年度报告', status: 1, category_id: [7] };
+    renderApp('/member/document', {
+      user: member,
+      backend: {
+        // The first list says it converts; it had ended by the time the row asked.
+        'GET /api/v1/document/list': () => ({
+          status: 200,
+          body: { total: 1, document: [lists++ === 0 ? report : { ...report, status: 2, pages: 10 }] },
+        }),
+        'GET /api/v1/document': { status: 200, body: { ...report, status: 2, pages: 10 } },
+      },
+    });
+    const row = within((await screen.findByRole('link', { name: '年度报告' })).closest('tr') as HTMLElement);
+    expect(await row.findByText('已转换', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(row.queryByText('等待转换')).toBeNull();
   });
 
   it('does not ask again about a list where nothing converts', async () => {

@@ -708,7 +708,7 @@ describe('a member whose documents are reviewed', () => {
     // How far, as for a document converting outside review.
     expect(await within(statuses).findByText('已完成 3 / 12 页')).toBeTruthy();
     // A state to wait for, not written as the failures are (in red); the conversion runs in review too.
-    expect(within(statuses).getByText('转换中，审核通过后公开').className).toBe('app-upload__note');
+    expect(within(statuses).getByText('转换中，审核通过后公开').className).toBe('app-conversion__note');
     expect(
       (within(statuses).getByRole('progressbar', { name: '复习资料 转换进度' }) as HTMLProgressElement).value,
     ).toBe(3);
@@ -751,13 +751,13 @@ describe('a member whose documents are reviewed', () => {
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
     expect(await within(statuses).findByText('等待转换，审核通过后公开')).toBeTruthy();
-    expect(within(statuses).getByText('等待转换').className).toBe('app-upload__percent');
+    expect(within(statuses).getByText('等待转换').className).toBe('app-conversion__count');
     expect(within(statuses).queryByText('转换中，审核通过后公开')).toBeNull();
     // The job starts: both say it converts.
     started = true;
     await nextPoll(CONVERSION_POLL.firstMs);
     expect(await within(statuses).findByText('已完成 1 / 8 页')).toBeTruthy();
-    expect(within(statuses).getByText('转换中，审核通过后公开').className).toBe('app-upload__note');
+    expect(within(statuses).getByText('转换中，审核通过后公开').className).toBe('app-conversion__note');
     expect(within(statuses).queryByText(/等待转换/)).toBeNull();
   });
 

@@ -28,7 +28,7 @@ import { Input } from '../../ui/semi-extra';
 import { IconUpload } from '../../ui/icons';
 import { CategorySelect } from '../category/CategorySelect';
 import { categoryTrail, useDocumentCategories, type CategoryNode } from '../category/category-tree';
-import { createDocuments, documentProgressQuery, recentUploadsQuery, uploadRewardLeftQuery } from './api';
+import { createDocuments, recentUploadsQuery, uploadRewardLeftQuery } from './api';
 import {
   awaitsReviewConversion,
   conversionFailure,
@@ -36,6 +36,7 @@ import {
   conversionUnderway,
   failedConversionAdvice,
 } from './conversion';
+import { ConversionProgress } from './ConversionProgress';
 import { documentPath } from './document-links';
 import { creditName } from './DocumentPrice';
 import { useSettings } from '../settings/use-settings';
@@ -220,32 +221,6 @@ function UploadRow({
 }
 
 /**
- * A published document on its way through the converter (in review too): 等待转换 while queued,
- * then the pages done of all (the owner's GetDocument says so, asked again until it ends). In
- * review, the note says the same state as the progress: 等待转换 or 转换中, then public after review.
- */
-function ConversionProgress({ doc }: { doc: Document }) {
-  const polled = useQuery(documentProgressQuery(doc.id ?? 0)).data ?? doc;
-  const done = polled.convert_progress?.done ?? 0;
-  const total = polled.convert_progress?.total ?? 0;
-  const converting = (polled.status === DocumentStatus.Converting || awaitsReviewConversion(polled)) && total > 0;
-  return (
-    <>
-      <progress
-        className="app-upload__progress"
-        max={total || 1}
-        value={converting ? done : 0}
-        aria-label={`${doc.title} 转换进度`}
-      />
-      <span className="app-upload__percent">{converting ? `已完成 ${done} / ${total} 页` : '等待转换'}</span>
-      {awaitsReviewConversion(doc) && (
-        <span className="app-upload__note">{converting ? '转换中，审核通过后公开' : '等待转换，审核通过后公开'}</span>
-      )}
-    </>
-  );
-}
-
-/**
  * A document its uploader can read now: converted, or in review with its pages (the reader
  * shows them to the uploader and the admins until the review ends).
  */
@@ -284,7 +259,7 @@ function PublishedDocuments({ userId, titles }: { userId: number; titles: readon
                 <span className={`app-upload__status app-upload__status--${doc.status ?? 0}`}>
                   {optionLabel(documentStatusOptions, doc.status ?? DocumentStatus.Pending, '未知')}
                 </span>
-                {conversionUnderway(doc) && <ConversionProgress doc={doc} />}
+                {conversionUnderway(doc) && <ConversionProgress doc={doc} reviewNote="审核通过后公开" />}
                 {failure !== undefined ? (
                   <span className="app-upload__reason">
                     {failure}。{failedConversionAdvice(doc)}

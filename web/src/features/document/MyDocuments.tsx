@@ -22,7 +22,8 @@ import { uploadRightQuery } from '../upload/api';
 import { categoryTrail, useDocumentCategories } from '../category/category-tree';
 import { useSettings } from '../settings/use-settings';
 import { deleteDocuments, myDocumentsQuery, updateOwnDocument } from './api';
-import { awaitsReviewConversion, conversionFailureLine, failedConversionAdvice } from './conversion';
+import { conversionFailureLine, conversionUnderway, failedConversionAdvice } from './conversion';
+import { ConversionProgress } from './ConversionProgress';
 import { deepestCategory, documentPath } from './document-links';
 import { creditName } from './DocumentPrice';
 import { DocumentStatusTag } from './DocumentStatusTag';
@@ -211,8 +212,8 @@ const NOT_PUBLIC_NOTES: Partial<Record<number, string>> = {
   [DocumentStatus.Disabled]: '已被管理员禁用，其他人无法阅读或下载。如有疑问，请联系网站管理员。',
 };
 
-/** A document in review whose file still converts: what 待审核 means to its uploader until its pages are there. */
-const REVIEW_CONVERTING_NOTE = '转换中，转换完成后您和管理员可以阅读，审核通过后公开。';
+/** What 待审核 means to its uploader while the file still converts (after 等待转换 or 转换中, as its progress says). */
+const REVIEW_CONVERSION_NOTE = '转换完成后您和管理员可以阅读，审核通过后公开。';
 
 export function MyDocuments({ userId }: { userId: number }) {
   const credits = creditName(useSettings());
@@ -267,9 +268,11 @@ export function MyDocuments({ userId }: { userId: number }) {
                       <p className="app-field__error">{failure}</p>
                       <p className="app-field__hint">{failedConversionAdvice(doc)}</p>
                     </>
-                  ) : awaitsReviewConversion(doc) ? (
-                    // Nothing to read yet: the file converts in review (the list is asked again until it ends).
-                    <p className="app-field__hint">{REVIEW_CONVERTING_NOTE}</p>
+                  ) : conversionUnderway(doc) ? (
+                    // Queued or converting (in review too, with nothing to read yet): how far, asked again until it ends.
+                    <div className="app-my-documents__conversion">
+                      <ConversionProgress doc={doc} reviewNote={REVIEW_CONVERSION_NOTE} />
+                    </div>
                   ) : (
                     NOT_PUBLIC_NOTES[doc.status ?? DocumentStatus.Pending] && (
                       <p className="app-field__hint">{NOT_PUBLIC_NOTES[doc.status ?? DocumentStatus.Pending]}</p>

@@ -1,0 +1,43 @@
+// A document's conversion on its way, where its uploader follows it: the upload screen's 转换状态
+// and 我的文档. Lists carry no progress (ListDocument), so each document underway asks for its own
+// (the owner's GetDocument), again until its conversion ends (`documentProgressQuery`).
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { DocumentStatus } from '../../../../shared/constants';
+import type { Document } from '../../../../shared/types/document';
+import { documentKeys, documentProgressQuery } from './api';
+import { awaitsReviewConversion, conversionUnderway } from './conversion';
+import './conversion-progress.css';
+
+/**
+ * 等待转换 while queued, then the pages done of all. In review, a note says the same state
+ * (等待转换 or 转换中), then `reviewNote`: what becomes of the document after it. When the
+ * document's own answer says the conversion ended, the lists showing it (`doc`, underway) are
+ * asked again at once, rather than at their next turn, which may be half a minute away.
+ */
+export function ConversionProgress({ doc, reviewNote }: { doc: Document; reviewNote: string }) {
+  const client = useQueryClient();
+  const polled = useQuery(documentProgressQuery(doc.id ?? 0)).data ?? doc;
+  const ended = !conversionUnderway(polled);
+  useEffect(() => {
+    if (ended) void client.invalidateQueries({ queryKey: documentKeys.mine });
+  }, [ended, client]);
+  if (ended) return null;
+  const done = polled.convert_progress?.done ?? 0;
+  const total = polled.convert_progress?.total ?? 0;
+  const converting = (polled.status === DocumentStatus.Converting || awaitsReviewConversion(polled)) && total > 0;
+  return (
+    <span className="app-conversion">
+      <progress
+        className="app-conversion__bar"
+        max={total || 1}
+        value={converting ? done : 0}
+        aria-label={`${doc.title} 转换进度`}
+      />
+      <span className="app-conversion__count">{converting ? `已完成 ${done} / ${total} 页` : '等待转换'}</span>
+      {awaitsReviewConversion(doc) && (
+        <span className="app-conversion__note">{`${converting ? '转换中' : '等待转换'}，${reviewNote}`}</span>
+      )}
+    </span>
+  );
+}
