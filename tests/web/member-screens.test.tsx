@@ -827,6 +827,23 @@ describe('/member/document while documents convert', { timeout: 20_000 }, () => 
     expect(asks()).toBe(asked);
   });
 
+  it('says a document whose job began converting has started, not 等待转换, before a page is counted', async () => {
+    const report: Document = { id: 5, title: '年度报告', status: 1, category_id: [7] };
+    renderApp('/member/document', {
+      user: member,
+      backend: {
+        'GET /api/v1/document/list': { status: 200, body: { total: 1, document: [report] } },
+        'GET /api/v1/document': { status: 200, body: { ...report, convert_progress: {} } },
+      },
+    });
+    const row = within((await screen.findByRole('link', { name: '年度报告' })).closest('tr') as HTMLElement);
+    expect(row.getByText('转换中')).toBeTruthy();
+    expect(await row.findByText('已开始转换')).toBeTruthy();
+    expect(row.queryByText('等待转换')).toBeNull();
+    // Working, how far not known yet: a bar without a value.
+    expect(row.getByRole('progressbar', { name: '年度报告 转换进度' }).hasAttribute('value')).toBe(false);
+  });
+
   it('asks for the list again at once when a row’s own answer says its conversion ended', async () => {
     // The list's own next ask never comes: its interval is the fake clock's, which stands still.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });

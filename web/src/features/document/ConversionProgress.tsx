@@ -26,15 +26,20 @@ export function ConversionProgress({ doc, reviewNote }: { doc: Document; reviewN
   const done = polled.convert_progress?.done ?? 0;
   const total = polled.convert_progress?.total ?? 0;
   const converting = (polled.status === DocumentStatus.Converting || awaitsReviewConversion(polled)) && total > 0;
+  // Its job has begun (status 1, beside the tag 转换中) but counted no page yet: a bar that
+  // says it works, not 等待转换. A document in review says that it began by its pages alone.
+  const started = converting || polled.status === DocumentStatus.Converting;
   return (
     <span className="app-conversion">
       <progress
         className="app-conversion__bar"
         max={total || 1}
-        value={converting ? done : 0}
+        {...(converting ? { value: done } : started ? {} : { value: 0 })}
         aria-label={`${doc.title} 转换进度`}
       />
-      <span className="app-conversion__count">{converting ? `已完成 ${done} / ${total} 页` : '等待转换'}</span>
+      <span className="app-conversion__count">
+        {converting ? `已完成 ${done} / ${total} 页` : started ? '已开始转换' : '等待转换'}
+      </span>
       {awaitsReviewConversion(doc) && (
         <span className="app-conversion__note">{`${converting ? '转换中' : '等待转换'}，${reviewNote}`}</span>
       )}
