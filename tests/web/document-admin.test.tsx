@@ -431,6 +431,44 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(listed()).toBe(asked);
   });
 
+  it('shows how far each converting document is, 等待转换 for one in review still queued, until it ends', async () => {
+    fakePolling();
+    let ended = false;
+    renderApp('/admin/document/list', {
+      user: admin,
+      permissions: [perm(1, 'DocumentAPI', 'ListDocument')],
+      backend: {
+        'GET /api/v1/document/list': () =>
+          documentList(
+            ended ? doc(1, '年度报告', { status: 2, pages: 10 }) : doc(1, '年度报告', { status: 1, pages: 0 }),
+            doc(2, '复习资料', { status: 6, pages: 0 }),
+          ),
+        'GET /api/v1/document': (url) =>
+          url.searchParams.get('id') === '1'
+            ? {
+                status: 200,
+                body: ended
+                  ? doc(1, '年度报告', { status: 2, pages: 10 })
+                  : doc(1, '年度报告', { status: 1, pages: 0, convert_progress: { done: 4, total: 10 } }),
+              }
+            : { status: 200, body: doc(2, '复习资料', { status: 6, pages: 0, convert_progress: {} }) },
+      },
+    });
+    const row = (text: string) => within(screen.getByText(text).closest('tr') as HTMLElement);
+    await screen.findByText('年度报告');
+    expect(await row('年度报告').findByText('已完成 4 / 10 页')).toBeTruthy();
+    expect((row('年度报告').getByRole('progressbar', { name: '年度报告 转换进度' }) as HTMLProgressElement).value).toBe(
+      4,
+    );
+    expect(await row('复习资料').findByText('等待转换，审核通过后公开')).toBeTruthy();
+
+    ended = true;
+    await nextPoll(CONVERSION_POLL.firstMs);
+    expect(await row('年度报告').findByText('已转换')).toBeTruthy();
+    expect(row('年度报告').queryByRole('progressbar')).toBeNull();
+    expect(row('复习资料').getByText('等待转换，审核通过后公开')).toBeTruthy();
+  });
+
   it('keeps documents reconverted under the 转换失败 filter on show and follows them to the end of their conversion', async () => {
     fakePolling();
     // The site's documents, as the backend has them: three failed, one converted.

@@ -1,5 +1,5 @@
-// A document's conversion on its way, where its uploader follows it: the upload screen's 转换状态
-// and 我的文档. Lists carry no progress (ListDocument), so each document underway asks for its own
+// A document's conversion on its way, where its uploader or the admins follow it: the upload
+// screen's 转换状态, 我的文档 and the admin's 文档列表. Lists carry no progress (ListDocument), so each document underway asks for its own
 // (the owner's GetDocument), again until its conversion ends (`documentProgressQuery`).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -20,7 +20,9 @@ export function ConversionProgress({ doc, reviewNote }: { doc: Document; reviewN
   const polled = useQuery(documentProgressQuery(doc.id ?? 0)).data ?? doc;
   const ended = !conversionUnderway(polled);
   useEffect(() => {
-    if (ended) void client.invalidateQueries({ queryKey: documentKeys.mine });
+    if (!ended) return;
+    void client.invalidateQueries({ queryKey: documentKeys.mine });
+    void client.invalidateQueries({ queryKey: documentKeys.admin });
   }, [ended, client]);
   if (ended) return null;
   const done = polled.convert_progress?.done ?? 0;

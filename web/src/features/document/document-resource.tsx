@@ -37,6 +37,7 @@ import {
 } from './api';
 import { deepestCategory, documentPath } from './document-links';
 import { conversionFailureLine, conversionUnderway, failedConversionReviewNote } from './conversion';
+import { ConversionProgress } from './ConversionProgress';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { FormatIcon } from './FormatIcon';
 
@@ -78,6 +79,7 @@ function TitleCell({ doc }: { doc: Document }) {
           <TrailCell names={(doc.category ?? []).map((c) => c.title ?? '')} />
         </span>
       )}
+      {conversionUnderway(doc) && <ConversionProgress doc={doc} reviewNote="审核通过后公开" />}
       {failure !== undefined && (
         <span className="app-admin-document__error">
           {failure}
