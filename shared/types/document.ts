@@ -134,7 +134,11 @@ export type DocumentPurchase = Wire<typeof downloadMessages.DocumentPurchase>;
 export interface UploadDocumentReply {
   code?: number;
   message?: string;
-  data?: { id?: number; hash?: string };
+  /**
+   * `hash` (ours): the file's MD5. `document` (ours): the uploader's own document already made
+   * from the same bytes on the same rendering route, when there is one (not in the recycle bin).
+   */
+  data?: { id?: number; hash?: string; document?: { id?: number; title?: string } };
 }
 
 /** Ours: find words in one document (GET /api/v1/document/find). */

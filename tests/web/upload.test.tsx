@@ -245,6 +245,41 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(within(copy).getByText('内容重复')).toBeTruthy();
   });
 
+  it('refuses at its upload a file the member already made a document of, naming it, and publishes the others', async () => {
+    let created: unknown;
+    renderUpload({
+      'POST /api/v1/document': (_url, init) => {
+        created = JSON.parse(String(init.body));
+        return { status: 200, body: {} };
+      },
+      'GET /api/v1/document/list': { status: 200, body: { total: 0 } },
+    });
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [
+      file('讲义.pdf'),
+      file('笔记.pdf'),
+    ]);
+    // The server knows the first file's bytes: the member published them as 期末讲义 before.
+    (await uploadOf('讲义.pdf')).answer(200, {
+      code: 200,
+      message: 'ok',
+      data: { id: 51, hash: 'b'.repeat(32), document: { id: 9, title: '期末讲义' } },
+    });
+    (await uploadOf('笔记.pdf')).answer(200, { code: 200, message: 'ok', data: { id: 52, hash: 'c'.repeat(32) } });
+    const again = screen.getByRole('listitem', { name: '讲义.pdf' });
+    expect(await within(again).findByText('内容重复')).toBeTruthy();
+    expect(within(again).getByRole('alert').textContent).toBe('您已上传过内容相同的文档《期末讲义》，不会重复发布');
+    expect(within(again).queryByLabelText('价格')).toBeNull();
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
+    await userEvent.click(await screen.findByRole('button', { name: '发布（1）' }));
+    await waitFor(() =>
+      expect(created).toEqual({
+        category_id: [7],
+        document: [{ title: '笔记', attachment_id: 52, price: 0, description: '' }],
+      }),
+    );
+  });
+
   it("says before any file is chosen what publishing pays, in the site's credits, and nothing when it pays nothing", async () => {
     const screenWith = async (reward: { upload_document_credits?: number; upload_document_limit?: number }) => {
       const view = renderApp('/upload', {

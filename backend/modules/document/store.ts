@@ -8,6 +8,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type { Database } from '../../db';
+import { renderingRoute } from '../../platform/convert/formats';
 import { engineOf, jsonRowsOf, like, likePairs, lockRows, notBelowZero } from '../../db/dialect';
 import { now, type DB, type DocumentTable } from '../../db/schema';
 import { DocumentStatus, LISTED_DOCUMENT_STATUS } from '../../../shared/constants';
@@ -207,6 +208,29 @@ export async function hashHasDocuments(db: Database, hash: string): Promise<bool
     )
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * The uploader's first document (not in the recycle bin) made from the file with this MD5 and
+ * rendered as one of extension `ext` is: uploaded again, the file would make a second document of
+ * the same pages (the upload form says so: decision 090).
+ */
+export async function ownDocumentOfFile(
+  db: Database,
+  userId: number,
+  fileHash: string,
+  ext: string,
+): Promise<{ id: number; title: string } | undefined> {
+  const rows = await db
+    .selectFrom('document')
+    .select(['id', 'title', 'ext'])
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .where('attachment_id', 'in', (eb) => eb.selectFrom('attachment').select('id').where('hash', '=', fileHash))
+    .orderBy('id')
+    .execute();
+  const found = rows.find((d) => renderingRoute(d.ext || ext) === renderingRoute(ext));
+  return found && { id: found.id, title: found.title };
 }
 
 /**

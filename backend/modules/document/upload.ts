@@ -17,6 +17,7 @@ import {
 import { DocumentFormats } from '../../../shared/messages/attachment';
 import { mayUpload } from './access';
 import { convertibleExtensions } from './environment';
+import { ownDocumentOfFile } from './store';
 
 // `POST /api/v1/upload/document` (docs/moredoc.md §8): the file of a future document,
 // streamed into the blob store as documents/<h0>/…/<h4>/<md5><ext> (one stored original per
@@ -86,12 +87,15 @@ async function registerDocumentUpload(app: FastifyInstance, ctx: BackendContext)
           ext: file.ext,
           ip: clientIp(request),
         });
-        // `hash` is ours (MOREDOC answers the id alone): the upload form tells by it the same
-        // bytes picked twice under other names (docs/api.md §7).
+        // `hash` and `document` are ours (MOREDOC answers the id alone): the upload form tells by
+        // them the same bytes picked twice under other names (decision 054), and a file the
+        // uploader has made a document of already (decision 090; docs/api.md §7).
+        const published = await ownDocumentOfFile(ctx.db, user.id, file.hash, file.ext);
+        const data = { id: attachment.id, hash: file.hash, ...(published ? { document: published } : {}) };
         return reply
           .code(200)
           .header('content-type', 'application/json; charset=utf-8')
-          .send(JSON.stringify({ code: 200, message: 'ok', data: { id: attachment.id, hash: file.hash } }));
+          .send(JSON.stringify({ code: 200, message: 'ok', data }));
       },
     ),
   );

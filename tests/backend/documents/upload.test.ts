@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { api, registerMember, useBackend, withDatabase } from '../../helpers/backend';
-import { nonUploader, uploadDocument, uploader } from '../../helpers/document-api';
+import { createDocument, nonUploader, uploadDocument, uploader } from '../../helpers/document-api';
 import { fixture } from '../../helpers/documents';
 import { zip } from '../../helpers/zip';
 import { startGateway } from '../../gateway/helpers';
@@ -91,6 +91,31 @@ const part = (boundary: string, name: string) =>
   `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
 
 describe('POST /api/v1/upload/document', () => {
+  it('names the uploader’s own document already made from the same bytes, rendered alike, not in the recycle bin', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const other = await uploader(backend.url, backend.adminToken);
+    const text = Buffer.from(`重复上传检查${crypto.randomUUID()}\n第一行,第二列\n`, 'utf8');
+    expect((await uploadDocument(backend.url, member.token, text, '笔记.txt')).body.data.document).toBeUndefined();
+    const doc = await createDocument(backend.url, member.token, text, '笔记.txt', { title: '读书笔记' });
+
+    const again = await uploadDocument(backend.url, member.token, text, '笔记（副本）.md');
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual({
+      id: expect.any(Number),
+      hash: md5(text),
+      document: { id: doc.id, title: '读书笔记' },
+    });
+    // Rendered otherwise (a table), another member's, or the first one deleted: nothing to tell.
+    expect((await uploadDocument(backend.url, member.token, text, '笔记.csv')).body.data.document).toBeUndefined();
+    expect((await uploadDocument(backend.url, other.token, text, '笔记.txt')).body.data.document).toBeUndefined();
+    const deleted = await api(backend.url, 'DELETE', '/api/v1/document', {
+      token: member.token,
+      query: { id: doc.id },
+    });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect((await uploadDocument(backend.url, member.token, text, '笔记.txt')).body.data.document).toBeUndefined();
+  });
+
   it("stores the file once under its MD5 and answers the attachment id with the file's MD5", async () => {
     const member = await uploader(backend.url, backend.adminToken);
     const hash = md5(pdf);

@@ -411,7 +411,8 @@ export function DocumentUploader({ userId }: { userId: number }) {
         if (upload.signal.aborted) return;
         const attachmentId = result.ok ? result.data.data?.id : undefined;
         const hash = result.ok ? result.data.data?.hash : undefined;
-        if (attachmentId) dispatch({ type: 'uploaded', key: item.key, attachmentId, hash });
+        const publishedTitle = result.ok ? result.data.data?.document?.title : undefined;
+        if (attachmentId) dispatch({ type: 'uploaded', key: item.key, attachmentId, hash, publishedTitle });
         else if (result.ok)
           dispatch({ type: 'failed', key: item.key, reason: '上传失败，请稍后再试', retryable: true });
         else dispatch({ type: 'failed', key: item.key, ...uploadFailure(result) });

@@ -102,6 +102,9 @@ export const ALREADY_LISTED = '已在列表中，不会重复上传';
 /** An upload whose bytes another file of the batch already brought, under another name. */
 export const sameContentAs = (name: string) => `与“${name}”的内容相同，不会重复发布`;
 
+/** An upload whose bytes the member made a document of before (decision 090): the same pages again. */
+export const publishedAs = (title: string) => `您已上传过内容相同的文档《${title}》，不会重复发布`;
+
 /** The phases of a file whose content the batch holds to publish, or published. */
 const HOLDS_CONTENT: readonly UploadPhase[] = ['uploaded', 'publishing', 'published', 'publish-failed'];
 
@@ -161,7 +164,7 @@ export type UploadAction =
   | { type: 'remove'; key: number }
   | { type: 'start'; key: number }
   | { type: 'progress'; key: number; progress: number }
-  | { type: 'uploaded'; key: number; attachmentId: number; hash?: string }
+  | { type: 'uploaded'; key: number; attachmentId: number; hash?: string; publishedTitle?: string }
   | { type: 'failed'; key: number; reason: string; retryable: boolean }
   | { type: 'retry'; key: number }
   | { type: 'edit'; key: number; patch: DetailsPatch }
@@ -190,19 +193,26 @@ export function uploadQueue(items: UploadItem[], action: UploadAction): UploadIt
     case 'progress':
       return update(action.key, (item) => ({ ...item, progress: action.progress }));
     case 'uploaded': {
-      // The same bytes under another name would make a second document of one file.
+      // The same bytes under another name, or a file the member published before (the server
+      // says so), would make a second document of one file.
       const twin = action.hash
         ? items.find(
             (other) => other.key !== action.key && other.hash === action.hash && HOLDS_CONTENT.includes(other.phase),
           )
         : undefined;
+      const reason =
+        action.publishedTitle !== undefined
+          ? publishedAs(action.publishedTitle)
+          : twin
+            ? sameContentAs(twin.file.name)
+            : undefined;
       return update(action.key, (item) => ({
         ...item,
-        phase: twin ? 'duplicate' : 'uploaded',
+        phase: reason ? 'duplicate' : 'uploaded',
         progress: 1,
         attachmentId: action.attachmentId,
         hash: action.hash,
-        reason: twin ? sameContentAs(twin.file.name) : undefined,
+        reason,
       }));
     }
     case 'failed':
