@@ -154,6 +154,13 @@ describe('the library, from upload to download', () => {
     expect(await item.locator('.app-upload__percent').textContent()).toMatch(
       /^已上传 [\d.]+ [KM]?B \/ [\d.]+ [KM]?B（\d+%）$/,
     );
+    // On one line, not broken after 已上传 beside the bar.
+    const percentLines = await item.locator('.app-upload__percent').evaluate((percent) => {
+      const text = document.createRange();
+      text.selectNodeContents(percent);
+      return new Set([...text.getClientRects()].map((box) => Math.round(box.top))).size;
+    });
+    expect(percentLines).toBe(1);
     await item.getByText('已上传，待发布').waitFor({ timeout: 30_000 });
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,

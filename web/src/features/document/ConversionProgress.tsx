@@ -1,6 +1,7 @@
 // A document's conversion on its way, where its uploader or the admins follow it: the upload
-// screen's 转换状态, 我的文档 and the admin's 文档列表. Lists carry no progress (ListDocument), so each document underway asks for its own
-// (the owner's GetDocument), again until its conversion ends (`documentProgressQuery`).
+// screen's 转换状态, 我的文档 and the admin's 文档列表. Lists carry no progress (ListDocument),
+// so each document underway asks for its own (the owner's GetDocument), again until its
+// conversion ends (`documentProgressQuery`).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { DocumentStatus } from '../../../../shared/constants';
