@@ -1082,6 +1082,25 @@ describe('the header’s user menu', { timeout: 20_000 }, () => {
     menu = await openMenu();
     expect(menu.getByText('amy').closest('.app-menu__heading')?.textContent).toBe('amy');
   });
+
+  it('drops the VIP mark when the member comes back to the tab after their VIP ended', async () => {
+    let vip = true;
+    renderApp('/', {
+      user: { ...member, is_vip: true },
+      settings: vipOnSale,
+      backend: { 'GET /api/v1/user': () => ({ status: 200, body: { ...member, is_vip: vip } }) },
+    });
+    expect(await screen.findByRole('link', { name: 'VIP 会员' })).toBeTruthy();
+    // An admin ends the VIP while the tab is in the background.
+    vip = false;
+    act(() => {
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+    });
+    expect(await screen.findByRole('link', { name: '开通会员' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'VIP 会员' })).toBeNull();
+    act(() => focusManager.setFocused(undefined));
+  });
 });
 
 describe('/member 评论', { timeout: 20_000 }, () => {

@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 import { isRouteErrorResponse, Outlet, useNavigation, useRouteError } from 'react-router-dom';
 import { ERROR_SCREEN } from '../../../shared/constants';
 import { ApiError } from '../api/client';
+import { useSessionUserOnReturn } from '../features/session/session-actions';
 import { sessionEnded } from '../features/session/session-store';
 import { settingsQuery } from '../features/settings/api';
 import { BrowserCheck } from '../kit/browser-check/BrowserCheck';
@@ -42,9 +43,10 @@ const SignInAgainDialog = lazy(async () => ({
   default: (await import('../features/auth/SignInAgainDialog')).SignInAgainDialog,
 }));
 
-/** Around every layout: head, browser check, navigation progress, toasts, signing in again. */
+/** Around every layout: head, browser check, navigation progress, toasts, signing in again, the member kept fresh. */
 export function RootShell() {
   useSignals();
+  useSessionUserOnReturn();
   return (
     <>
       <PageHeadManager />

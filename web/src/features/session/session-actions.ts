@@ -1,7 +1,7 @@
 // The transitions of docs/product.md §4 that talk to the API: sign-in completion (permissions load),
 // the current-user fetch, logout.
-import { queryOptions, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { focusManager, queryOptions, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { User } from '../../../../shared/types/user';
 import { nothingAnswered } from '../../../../shared/api-failure';
@@ -51,6 +51,21 @@ export async function refreshSessionUser(): Promise<User | undefined> {
   if (!current.ok) return undefined;
   setUser(current.data);
   return current.data;
+}
+
+/**
+ * The member is read again when they come back to the tab, as the check-in and the unread count
+ * are: the header's VIP 会员 mark (and the credits) would otherwise outlive a VIP that ran out or
+ * that an admin ended meanwhile, until 个人中心 or a reload.
+ */
+export function useSessionUserOnReturn(): void {
+  useEffect(
+    () =>
+      focusManager.subscribe((focused) => {
+        if (focused && session.peek().loggedIn && sessionEnded.peek() === null) void refreshSessionUser();
+      }),
+    [],
+  );
 }
 
 export const currentUserQuery = () =>
