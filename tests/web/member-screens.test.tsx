@@ -249,6 +249,44 @@ describe('/member/document 编辑 unsaved', { timeout: 20_000 }, () => {
     await userEvent.click(within(ask).getByRole('button', { name: '留下继续编辑' }));
     expect((screen.getByLabelText('标题') as HTMLInputElement).value).toBe('讲义（第二版）');
   });
+
+  it('asks before another row’s 编辑 replaces a form holding typed changes, and not when it holds none', async () => {
+    renderApp('/member/document', {
+      user: member,
+      backend: {
+        ...ONE_DOCUMENT,
+        'GET /api/v1/document/list': {
+          status: 200,
+          body: {
+            total: 2,
+            document: [
+              { id: 9, title: '教案', status: 2, category_id: [7] },
+              { id: 8, title: '讲义', status: 2, category_id: [7] },
+            ],
+          },
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: '编辑“讲义”' }));
+    await userEvent.click(screen.getByRole('button', { name: '编辑“教案”' }));
+    expect(screen.getByRole('heading', { name: '编辑文档“教案”' })).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+
+    await userEvent.type(screen.getByLabelText('标题'), '（第二版）');
+    await userEvent.click(screen.getByRole('button', { name: '编辑“讲义”' }));
+    let ask = await screen.findByRole('alertdialog', { name: '离开编辑' });
+    expect(ask.textContent).toContain('文档信息还没有保存，离开后修改的内容会丢失。确定离开吗？');
+    await userEvent.click(within(ask).getByRole('button', { name: '留下继续编辑' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect((screen.getByLabelText('标题') as HTMLInputElement).value).toBe('教案（第二版）');
+
+    await userEvent.click(screen.getByRole('button', { name: '编辑“讲义”' }));
+    ask = await screen.findByRole('alertdialog', { name: '离开编辑' });
+    await userEvent.click(within(ask).getByRole('button', { name: '离开' }));
+    expect(screen.getByRole('heading', { name: '编辑文档“讲义”' })).toBeTruthy();
+    expect((screen.getByLabelText('标题') as HTMLInputElement).value).toBe('讲义');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
 });
 
 describe('/member/document 编辑 by keyboard', { timeout: 20_000 }, () => {

@@ -29,11 +29,29 @@ import { creditName } from './DocumentPrice';
 import { DocumentStatusTag } from './DocumentStatusTag';
 import { checkDetails } from './upload-queue';
 import { FormatIcon } from './FormatIcon';
-import { LeaveGuard } from '../../kit/routing/LeaveGuard';
+import { LeaveGuard, LeaveQuestion } from '../../kit/routing/LeaveGuard';
 
 type EditField = 'title' | 'category' | 'price' | 'keywords' | 'description';
 
-function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }) {
+const UNSAVED_QUESTION = '文档信息还没有保存，离开后修改的内容会丢失。确定离开吗？';
+
+/**
+ * The form of `doc`. `onEdited` hears whether it holds changes not saved; `replacing` is another
+ * row's 编辑 pressed meanwhile, asked about here as a move to another screen is (LeaveGuard).
+ */
+function DocumentEditForm({
+  doc,
+  onDone,
+  onEdited,
+  replacing,
+  onReplace,
+}: {
+  doc: Document;
+  onDone: () => void;
+  onEdited: (edited: boolean) => void;
+  replacing?: Document;
+  onReplace: (leave: boolean) => void;
+}) {
   const tree = useDocumentCategories();
   const credits = creditName(useSettings());
   const [title, setTitle] = useState(doc.title ?? '');
@@ -49,6 +67,7 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
     price !== String(doc.price ?? 0) ||
     keywords !== (doc.keywords ?? '') ||
     description !== (doc.description ?? '');
+  useEffect(() => onEdited(edited), [edited, onEdited]);
   // The form opens above the list: brought into view with its title field focused, or a 编辑
   // pressed far down the list (on a phone, any row but the first) would seem to do nothing.
   // A save its checks refuse takes the keyboard to the first wrong field.
@@ -153,10 +172,15 @@ function DocumentEditForm({ doc, onDone }: { doc: Document; onDone: () => void }
           </Button>
           <Button onClick={onDone}>取消</Button>
         </div>
-        <LeaveGuard
-          when={edited && !save.isPending}
-          question="文档信息还没有保存，离开后修改的内容会丢失。确定离开吗？"
-        />
+        <LeaveGuard when={edited && !save.isPending} question={UNSAVED_QUESTION} />
+        {replacing && (
+          <LeaveQuestion
+            question={UNSAVED_QUESTION}
+            label="离开编辑"
+            onLeave={() => onReplace(true)}
+            onStay={() => onReplace(false)}
+          />
+        )}
       </form>
     </Panel>
   );
@@ -218,6 +242,13 @@ const REVIEW_CONVERSION_NOTE = '转换完成后您和管理员可以阅读，审
 export function MyDocuments({ userId }: { userId: number }) {
   const credits = creditName(useSettings());
   const [editing, setEditing] = useState<Document>();
+  // Another row's 编辑 pressed while the open form holds changes: it waits for the member's answer.
+  const [replacing, setReplacing] = useState<Document>();
+  const [edited, setEdited] = useState(false);
+  const edit = (doc: Document) => {
+    if (editing && editing.id !== doc.id && edited) setReplacing(doc);
+    else setEditing(doc);
+  };
   return (
     <>
       {editing && (
@@ -226,8 +257,16 @@ export function MyDocuments({ userId }: { userId: number }) {
           doc={editing}
           onDone={() => {
             setEditing(undefined);
+            setReplacing(undefined);
+            setEdited(false);
             // Saved or not, the keyboard goes back to the row's 编辑, not to the page's top.
             document.getElementById(editButtonId(editing))?.focus();
+          }}
+          onEdited={setEdited}
+          replacing={replacing}
+          onReplace={(leave) => {
+            if (leave) setEditing(replacing);
+            setReplacing(undefined);
           }}
         />
       )}
@@ -293,7 +332,7 @@ export function MyDocuments({ userId }: { userId: number }) {
                   id={editButtonId(doc)}
                   size="small"
                   theme="borderless"
-                  onClick={() => setEditing(doc)}
+                  onClick={() => edit(doc)}
                   aria-label={`编辑“${doc.title ?? ''}”`}
                 >
                   编辑
@@ -301,7 +340,10 @@ export function MyDocuments({ userId }: { userId: number }) {
                 {/* its edit form, if open, goes with it: a save would edit a document in the recycle bin */}
                 <DeleteDocument
                   doc={doc}
-                  onDeleted={() => setEditing((open) => (open?.id === doc.id ? undefined : open))}
+                  onDeleted={() => {
+                    setEditing((open) => (open?.id === doc.id ? undefined : open));
+                    setReplacing((asked) => (asked?.id === doc.id ? undefined : asked));
+                  }}
                 />
               </span>
             ),

@@ -11,7 +11,6 @@ export function LeaveGuard({ when, question }: { when: boolean; question: string
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname,
   );
-  const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!when) return undefined;
@@ -20,28 +19,46 @@ export function LeaveGuard({ when, question }: { when: boolean; question: string
     return () => window.removeEventListener('beforeunload', ask);
   }, [when]);
 
-  const blocked = blocker.state === 'blocked';
+  if (blocker.state !== 'blocked') return null;
+  return <LeaveQuestion question={question} onLeave={() => blocker.proceed?.()} onStay={() => blocker.reset?.()} />;
+}
+
+/**
+ * The question itself, for a form that another form replaces in place too (我的文档's 编辑 of
+ * another row): 离开 or 留下继续编辑, brought into view with the keyboard on it.
+ */
+export function LeaveQuestion({
+  question,
+  label = '离开此页',
+  onLeave,
+  onStay,
+}: {
+  question: string;
+  /** What the member would leave: the page, or the form in it. */
+  label?: string;
+  onLeave: () => void;
+  onStay: () => void;
+}) {
+  const box = useRef<HTMLDivElement>(null);
   // What had the focus when the question came (the link followed): 留下 gives it back there.
   const before = useRef<Element | null>(null);
   useEffect(() => {
-    if (!blocked) return;
     before.current = document.activeElement;
     box.current?.scrollIntoView?.({ block: 'center' });
     box.current?.focus();
-  }, [blocked]);
+  }, []);
   const stay = () => {
-    blocker.reset?.();
+    onStay();
     const back = before.current;
     if (back instanceof HTMLElement && back.isConnected) back.focus();
   };
 
-  if (!blocked) return null;
   return (
     <div
       ref={box}
       className="app-leave-guard"
       role="alertdialog"
-      aria-label="离开此页"
+      aria-label={label}
       tabIndex={-1}
       // Escape answers as a dialog's does: nothing is done, the member stays.
       onKeyDown={(event) => {
@@ -52,7 +69,7 @@ export function LeaveGuard({ when, question }: { when: boolean; question: string
     >
       <p className="app-leave-guard__question">{question}</p>
       <div className="app-leave-guard__actions">
-        <Button type="danger" onClick={() => blocker.proceed?.()}>
+        <Button type="danger" onClick={onLeave}>
           离开
         </Button>
         <Button theme="solid" type="primary" onClick={stay}>
