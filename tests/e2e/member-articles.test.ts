@@ -50,7 +50,7 @@ describe('a member’s articles', () => {
     const page = await memberPage('/member');
     await page.getByRole('navigation', { name: '个人中心菜单' }).getByRole('link', { name: '我的文章' }).click();
     await page.getByRole('heading', { name: '我的文章', level: 1 }).waitFor();
-    await page.getByText('还没有文章').waitFor();
+    await page.getByText('暂无文章').waitFor();
     await page.getByRole('link', { name: '写文章' }).click();
     await page.getByRole('heading', { name: '写文章', level: 1 }).waitFor();
 

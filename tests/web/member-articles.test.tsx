@@ -85,7 +85,7 @@ function renderWithCategories(path: string, backend: Backend) {
 }
 
 describe('我的文章', { timeout: 30_000 }, () => {
-  it('shows a skeleton while loading (never 还没有文章), then each article with its status, link and reject reason', async () => {
+  it('shows a skeleton while loading (never 暂无文章), then each article with its status, link and reject reason', async () => {
     const { fetchMock } = renderApp('/member/article', {
       user: member,
       backend: listBackend([published, pending, rejected]),
@@ -93,7 +93,7 @@ describe('我的文章', { timeout: 30_000 }, () => {
     const release = holdCalls(fetchMock);
     expect(await screen.findByRole('heading', { name: '我的文章', level: 1 })).toBeTruthy();
     expect(document.querySelector('[class*="semi-skeleton"]')).not.toBeNull();
-    expect(screen.queryByText('还没有文章')).toBeNull();
+    expect(screen.queryByText('暂无文章')).toBeNull();
     release();
 
     const table = await screen.findByRole('table', { name: '我的文章' });
@@ -128,7 +128,7 @@ describe('我的文章', { timeout: 30_000 }, () => {
 
   it('says when there are no articles yet', async () => {
     renderApp('/member/article', { user: member, backend: listBackend([]) });
-    expect(await screen.findByText('还没有文章')).toBeTruthy();
+    expect(await screen.findByText('暂无文章')).toBeTruthy();
     expect(screen.getByRole('link', { name: '写文章' })).toBeTruthy();
   });
 

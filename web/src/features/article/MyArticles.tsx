@@ -76,7 +76,7 @@ export function MyArticles({ userId }: { userId: number }) {
       query={(page, size) => myArticlesQuery(userId, page, size)}
       rowsOf={(data) => data.article}
       failure="文章列表加载失败"
-      empty={<EmptyState title="还没有文章" description="写的文章会显示在这里，审核通过后其他人就能看到。" />}
+      empty={<EmptyState title="暂无文章" description="写的文章会显示在这里，审核通过后其他人就能看到。" />}
       columns={[
         {
           title: '标题',
