@@ -227,7 +227,7 @@ describe('article search', { timeout: 30_000 }, () => {
     expect(link.querySelector('b, img')).toBeNull();
   });
 
-  it('says when nothing matches, without advising two-character words (one character is searched too)', async () => {
+  it('says when nothing matches, without advising two-character words (one character is searched too), with the tip on -词 and quotes', async () => {
     renderApp('/article?wd=zzz', {
       backend: {
         'GET /api/v1/article/search': { status: 200, body: {} },
@@ -238,6 +238,10 @@ describe('article search', { timeout: 30_000 }, () => {
     const empty = title.closest('.app-state')!;
     expect(empty.textContent).toContain('一个字也可以搜索');
     expect(empty.textContent).not.toMatch(/两个字|更短/);
+    // The documents' search says the same of `-词` and quotes.
+    expect(empty.querySelector('.app-search-tip')?.textContent).toBe(
+      '搜索技巧：词前加减号可排除该词，如 图书馆 -量子；词组加上引号可按完整词组搜索，如 "机器学习"。',
+    );
   });
 
   it('says a page past the last one does not exist, with links that keep the words', async () => {

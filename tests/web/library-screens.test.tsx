@@ -498,6 +498,17 @@ describe('search', { timeout: 20_000 }, () => {
     ).toHaveLength(3);
   });
 
+  it('tells how to leave a word out and how to ask for a phrase where a search starts and where it found nothing', async () => {
+    const tip = '搜索技巧：词前加减号可排除该词，如 图书馆 -量子；词组加上引号可按完整词组搜索，如 "机器学习"。';
+    const empty = renderApp('/search');
+    expect(await screen.findByText('输入关键词开始搜索')).toBeTruthy();
+    expect(document.querySelector('.app-search-tip')?.textContent).toBe(tip);
+    empty.unmount();
+    renderApp('/search?wd=xyz', { backend: { 'GET /api/v1/document/search': { status: 200, body: {} } } });
+    const title = await screen.findByText('没有找到相关文档');
+    expect(title.closest('.app-state')?.querySelector('.app-search-tip')?.textContent).toBe(tip);
+  });
+
   it('gives the results the width of the side column when it would hold neither 热门搜索 nor an ad', async () => {
     const hit = { 'GET /api/v1/document/search': { status: 200, body: { total: 1, document: [doc(5, '图书馆')] } } };
     const bare = renderApp('/search?wd=图书馆', { backend: hit });

@@ -17,6 +17,7 @@ import {
   NOTHING_SEARCHABLE,
   NothingSearchableNote,
   QueryLimitNote,
+  SearchSyntaxTip,
   articleSearchPath,
 } from '../search/SearchBox';
 import { HighlightedText } from '../search/HighlightedText';
@@ -122,6 +123,7 @@ export function ArticleSearchResults({
             description="请检查输入是否正确，或者换一个关键词试试；一个字也可以搜索。"
           >
             <Link to="/article">浏览全部文章</Link>
+            <SearchSyntaxTip />
           </EmptyState>
         )
       }

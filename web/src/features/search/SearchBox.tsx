@@ -41,6 +41,19 @@ export function NothingSearchableNote({ shown }: { shown: boolean }) {
   ) : null;
 }
 
+/**
+ * How a query leaves a word out (`-词`) or asks for a phrase as typed (quotes; decision 087),
+ * told where a search starts or found nothing: the documents' and the articles' alike.
+ */
+export function SearchSyntaxTip() {
+  return (
+    <p className="app-search-tip">
+      搜索技巧：词前加减号可排除该词，如 <code>图书馆 -量子</code>；词组加上引号可按完整词组搜索，如{' '}
+      <code>"机器学习"</code>。
+    </p>
+  );
+}
+
 export { articleSearchPath, searchPath };
 
 export function SearchBox({

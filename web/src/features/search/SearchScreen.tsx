@@ -31,7 +31,7 @@ import { FormatIcon } from '../document/FormatIcon';
 import { useSettings } from '../settings/use-settings';
 import { HighlightedText } from './HighlightedText';
 import { searchQuery } from './api';
-import { NOTHING_SEARCHABLE, SearchBox, articleSearchPath, searchPath } from './SearchBox';
+import { NOTHING_SEARCHABLE, SearchBox, SearchSyntaxTip, articleSearchPath, searchPath } from './SearchBox';
 import './search.css';
 
 // The state and the request come from shared/page-data.ts: the gateway reads the same address
@@ -50,7 +50,18 @@ function toAddress(state: SearchState): string {
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function Suggestions({ words, title, description }: { words: readonly string[]; title: string; description: string }) {
+function Suggestions({
+  words,
+  title,
+  description,
+  tip = false,
+}: {
+  words: readonly string[];
+  title: string;
+  description: string;
+  /** With the search's syntax (`-词`, quotes): where a search starts or its words found nothing. */
+  tip?: boolean;
+}) {
   return (
     <EmptyState title={title} description={description}>
       {words.length > 0 && (
@@ -64,6 +75,7 @@ function Suggestions({ words, title, description }: { words: readonly string[]; 
         </p>
       )}
       <Link to="/library">浏览文库资料</Link>
+      {tip && <SearchSyntaxTip />}
     </EmptyState>
   );
 }
@@ -159,6 +171,7 @@ export function SearchScreen() {
             words={recommended}
             title="输入关键词开始搜索"
             description="可以搜索文档的标题、关键词和正文内容。"
+            tip
           />
         </section>
       ) : (
@@ -244,6 +257,7 @@ export function SearchScreen() {
                         words={recommended.filter((w) => w !== state.wd)}
                         title="没有找到相关文档"
                         description="请检查输入是否正确，或者换一个更简短、更常用的关键词。"
+                        tip
                       />
                     )
                   }
