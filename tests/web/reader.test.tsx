@@ -1282,6 +1282,9 @@ describe('the reader', { timeout: 20_000 }, () => {
       expect(await within(panel).findByRole('group', { name: '需 5 魔豆，确定下载？' })).toBeTruthy();
       expect(downloadCalls(fetchMock)).toBe(0);
       expect(within(panel).queryByRole('button', { name: 'VIP 免费下载' })).toBeNull();
+      // The header's mark follows the member the check read: no VIP 会员 left beside the price asked.
+      expect(screen.getByRole('link', { name: '开通会员' })).toBeTruthy();
+      expect(screen.queryByRole('link', { name: 'VIP 会员' })).toBeNull();
     });
 
     it('downloads for free as a VIP member where VIP downloads are free', async () => {
