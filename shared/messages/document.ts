@@ -4,7 +4,7 @@ import { Category } from './category';
 import { User } from './user';
 
 // DocumentAPI's and RecycleAPI's messages (docs/moredoc.md §12, fields in .proto
-// declaration order). `convert_progress` and SetDocumentReconvertRequest are ours (docs/api.md).
+// declaration order). `convert_progress`, `readable_pages` and SetDocumentReconvertRequest are ours (docs/api.md).
 
 /**
  * What a download or favourite row shows of its document: fields that MOREDOC's Download and
@@ -61,6 +61,7 @@ export const Document = message('Document', {
   content: 'string',
   category: [Category],
   convert_progress: ConvertProgress,
+  readable_pages: 'int32',
 });
 
 export const DocumentScore = message('DocumentScore', {

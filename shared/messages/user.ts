@@ -54,6 +54,9 @@ export const Sign = message('Sign', {
   award: 'int32',
 });
 
+/** Ours: today's check-in of the caller, `{}` before it (MOREDOC's GetSignedToday answers a 404 then). */
+export const SignedToday = message('SignedToday', { sign: Sign });
+
 export const LoginReply = message('LoginReply', { token: 'string', user: User });
 export const RegisterAndLoginRequest = message('RegisterAndLoginRequest', {
   username: 'string',

@@ -15,6 +15,8 @@ export type ConvertProgress = Wire<typeof documentMessages.ConvertProgress>;
  * `status`: See constants `DocumentStatus`.
  * `convert_progress`: Ours: pages converted so far while status is 0, 1 or 5, or 6 while its conversion is underway
  * (owner and admins).
+ * `readable_pages`: Ours (GetDocument): how many pages the caller may read (every page for the owner, the admins,
+ * buyers and VIP readers; the free ones for anybody else).
  */
 export type Document = Wire<typeof documentMessages.Document>;
 

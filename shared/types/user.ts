@@ -24,6 +24,9 @@ export type Dynamic = Wire<typeof userMessages.Dynamic>;
  */
 export type Sign = Wire<typeof userMessages.Sign>;
 
+/** Ours (`GET /api/v1/user/sign/today`): `sign`, today's check-in, absent before it. */
+export type SignedToday = Wire<typeof userMessages.SignedToday>;
+
 /** Register and login. Through the gateway the token is moved into the cookie and absent. */
 export type LoginReply = Wire<typeof userMessages.LoginReply>;
 

@@ -126,6 +126,10 @@ describe('SignToday and GetSignedToday', () => {
     const before = await api(backend.url, 'GET', '/api/v1/user/sign', { token: member.token });
     expect(before.status).toBe(404);
     expect(before.body.message).toBe('您今天还没有签到');
+    // Ours: the same fact without an error status (decision 099).
+    const today = await api(backend.url, 'GET', '/api/v1/user/sign/today', { token: member.token });
+    expect(today.status).toBe(200);
+    expect(today.body).toEqual({});
     const sign = await api(backend.url, 'PUT', '/api/v1/user/sign', { token: member.token });
     expect(sign.status).toBe(200);
     expect(sign.body).toMatchObject({ user_id: member.user.id, sign_at: localDate(), award: 1, ip: '127.0.0.1' });
@@ -133,6 +137,10 @@ describe('SignToday and GetSignedToday', () => {
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('您今天已经签到过了');
     expect((await api(backend.url, 'GET', '/api/v1/user/sign', { token: member.token })).body.id).toBe(sign.body.id);
+    const signed = await api(backend.url, 'GET', '/api/v1/user/sign/today', { token: member.token });
+    expect(signed.status).toBe(200);
+    expect(signed.body.sign).toEqual(sign.body);
+    expect((await api(backend.url, 'GET', '/api/v1/user/sign/today')).status).toBe(401);
     const me = await api(backend.url, 'GET', '/api/v1/user', { token: member.token });
     expect(me.body.credit_count).toBe(11);
     const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });

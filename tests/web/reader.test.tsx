@@ -207,11 +207,8 @@ describe('the reader', { timeout: 20_000 }, () => {
         },
       ),
     });
-    const reads = () =>
-      fetchMock.mock.calls.filter(
-        ([url, init]) =>
-          (init?.method ?? 'GET') === 'GET' && new URL(String(url), 'http://localhost').pathname === '/api/v1/document',
-      ).length;
+    // The reads that count a view (with_author); asking whether the pages past the preview open counts none.
+    const reads = () => documentReads(fetchMock).filter((url) => url.searchParams.has('with_author')).length;
     expect(await screen.findByText('1 人收藏')).toBeTruthy();
     // Clicked once the member's favourite state is known (the button is busy until then).
     const settled = async (name: string) => {
@@ -773,6 +770,24 @@ describe('the reader', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
     expect(screen.queryByRole('heading', { name: '免费预览已结束' })).toBeNull();
     expect(screen.getByText('— 全文完 —')).toBeTruthy();
+  });
+
+  it('learns from our backend whether a member may read past the preview without asking for a page it may refuse', async () => {
+    for (const [readable, figures] of [
+      [3, 3],
+      [8, 8],
+    ] as const) {
+      const { fetchMock } = renderApp('/library/7/42', {
+        user: member,
+        // Our backend says the pages this member may read (decision 099); the page would answer as well.
+        backend: backend({}, { 'GET /api/v1/document': { status: 200, body: { ...doc, readable_pages: readable } } }),
+      });
+      if (figures === 3) expect(await screen.findByRole('heading', { name: '免费预览已结束' })).toBeTruthy();
+      else expect(await screen.findByText('— 全文完 —')).toBeTruthy();
+      expect(screen.getAllByRole('figure')).toHaveLength(figures);
+      expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'HEAD')).toEqual([]);
+      cleanup();
+    }
   });
 
   it('does not ask whether a visitor may read past the preview (the server would refuse: an error in the console)', async () => {

@@ -8,7 +8,13 @@ import { groupAllows, groupsOfUser, type FeatureFlag } from '../group/service';
 import { mayUpload } from '../document/service';
 import { PunishmentType, isBarred } from '../punishment/service';
 import { DynamicType, addCredit, addDynamic, dynamicReward, listDynamics } from '../user/service';
-import { GetUserPermissionsReply, ListUserDynamicReply, ListUserGroupReply, Sign } from '../../../shared/messages/user';
+import {
+  GetUserPermissionsReply,
+  ListUserDynamicReply,
+  ListUserGroupReply,
+  Sign,
+  SignedToday,
+} from '../../../shared/messages/user';
 import { findSign, insertSign, localDateKey } from './store';
 
 // UserAPI: what a logged-in member asks about themself.
@@ -101,6 +107,18 @@ export const memberRpcs = [
       const sign = await findSign(ctx.db, ctx.requireUser().id, localDateKey());
       if (!sign) throw notFound('您今天还没有签到');
       return sign;
+    },
+  }),
+
+  // Ours (decision 099): the same fact without an error status, for our SPA's 个人中心, which asks
+  // on every visit; MOREDOC's client relies on GetSignedToday's 404, which stays.
+  rpc('GetSignToday', {
+    http: 'GET /api/v1/user/sign/today',
+    response: SignedToday,
+    auth: 'login',
+    input: 'none',
+    async handler(_req, ctx) {
+      return { sign: await findSign(ctx.db, ctx.requireUser().id, localDateKey()) };
     },
   }),
 

@@ -216,6 +216,9 @@ export const readRpcs = [
         content,
         user: author ? pick(author, PUBLIC_PROFILE_COLUMNS) : null,
         convert_progress: progress,
+        // Ours: how many pages this caller may read, so that the reader need not ask for a page
+        // it may be refused (decision 099).
+        readable_pages: readable ? Math.min(readable.pages, row.pages) : 0,
       };
     },
   }),

@@ -31,6 +31,13 @@ async function get(path: string, opts: { token?: string; headers?: Record<string
 
 const pagePath = (n: number | string, ext = '.svg', hash = doc.hash) => `/view/page/${hash}/${n}${ext}`;
 
+/** Ours: how many pages GetDocument says the caller may read (decision 099). */
+async function readablePages(token?: string) {
+  const res = await api(backend.url, 'GET', '/api/v1/document', { token, query: { id: doc.id } });
+  expect(res.status).toBe(200);
+  return res.body.readable_pages;
+}
+
 async function setStatus(status: number) {
   const res = await backend.admin('PUT', '/api/v1/document/check', { body: { id: [doc.id], status } });
   expect(res.status).toBe(200);
@@ -63,6 +70,10 @@ describe('pages of a converted document', () => {
       expect(res.headers['cache-control']).toBe('private, max-age=3600');
     }
     expect((await get(pagePath(6), { token: author.token })).status).toBe(404);
+    expect(await readablePages()).toBe(2);
+    expect(await readablePages(stranger.token)).toBe(2);
+    expect(await readablePages(author.token)).toBe(5);
+    expect(await readablePages(backend.adminToken)).toBe(5);
   });
 
   it('reads past the preview for admins who edit or review documents, not for any other admin (decision 096)', async () => {
@@ -122,6 +133,8 @@ describe('pages of a converted document', () => {
     });
     expect((await get(pagePath(4), { token: buyer.token })).status).toBe(200);
     expect((await get(pagePath(4), { token: downloader.token })).status).toBe(403);
+    expect(await readablePages(buyer.token)).toBe(5);
+    expect(await readablePages(downloader.token)).toBe(2);
   });
 
   it('gives VIP members every page while their period runs and the settings say so', async () => {
@@ -132,7 +145,9 @@ describe('pages of a converted document', () => {
     expect(grant.status).toBe(200);
     await backend.setConfig({ 'vip.read_all_pages': 'false' });
     expect((await get(pagePath(4), { token: reader.token })).status).toBe(403);
+    expect(await readablePages(reader.token)).toBe(2);
     await backend.setConfig({ 'vip.read_all_pages': 'true' });
+    expect(await readablePages(reader.token)).toBe(5);
     const res = await get(pagePath(4), { token: reader.token });
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('private, max-age=3600');

@@ -181,11 +181,13 @@ const REFUSED_PAGE = [401, 403, 404];
 
 /**
  * Whether the pages past the free preview open for this reader: the server decides (owner,
- * admin, VIP or buyer, as its settings say), so ask a member's for the first of them. A 403,
- * or the 404 of a backend that renders only the preview (MOREDOC), means no. A visitor
- * (`userId` 0) is none of those: never asked, so no refused page shows in the console. Any
- * other failure (no network, a 5xx) says nothing either way: the query fails (an ApiError),
- * so that the reader offers to ask again rather than tell an entitled member to pay.
+ * admin, VIP or buyer, as its settings say), so ask about a member's. Our backend says it in
+ * the document it answers this member (`readable_pages`, decision 099: no refused page in the
+ * console); a backend that does not (MOREDOC) is asked for the first locked page, where a 403,
+ * or the 404 of one that renders only the preview, means no. A visitor (`userId` 0) is none of
+ * those: never asked. Any other failure (no network, a 5xx) says nothing either way: the query
+ * fails (an ApiError), so that the reader offers to ask again rather than tell an entitled
+ * member to pay.
  */
 export const fullAccessQuery = (doc: Document, userId: number) =>
   queryOptions({
@@ -193,6 +195,9 @@ export const fullAccessQuery = (doc: Document, userId: number) =>
     queryFn: async () => {
       const firstLocked = pageImagePath(doc, freePages(doc) + 1);
       if (!(userId > 0 && firstLocked)) return false;
+      // Without `with_author`: no view counted.
+      const mine = unwrap(await api.get<Document>('/api/v1/document', { id: doc.id ?? 0 }));
+      if (mine.readable_pages !== undefined) return mine.readable_pages > freePages(mine);
       const answer = await api.request<unknown>('HEAD', firstLocked);
       if (answer.ok || REFUSED_PAGE.includes(answer.status)) return answer.ok;
       throw new ApiError({ status: answer.status, data: answer.data });

@@ -25,6 +25,7 @@ import type {
   SendSmsCodeRequest,
   SetUserRequest,
   Sign,
+  SignedToday,
   UpdateUserPasswordRequest,
   User,
 } from '../../../../shared/types/user';
@@ -121,19 +122,17 @@ export const userDynamicsQuery = (page: number, size: number) =>
   });
 
 /**
- * Today's check-in, or null when there is none yet (the backend answers 404). Asked again when the
- * member comes back to the tab: a 个人中心 left open overnight (a phone's tab) would still say
- * 今日已签到 the next day.
+ * Today's check-in, or null when there is none yet. Asked of our own route (decision 099), which
+ * answers 200 either way: MOREDOC's `GET /api/v1/user/sign` answers 404 before it, an error in the
+ * console on every 个人中心 visit. Asked again when the member comes back to the tab: a 个人中心
+ * left open overnight (a phone's tab) would still say 今日已签到 the next day.
  */
 export const signedTodayQuery = () =>
   queryOptions({
     queryKey: userKeys.signedToday,
     refetchOnWindowFocus: 'always',
-    queryFn: async () => {
-      const result = await api.get<Sign>('/api/v1/user/sign');
-      if (!result.ok && result.status === 404) return null;
-      return unwrap(result);
-    },
+    queryFn: async (): Promise<Sign | null> =>
+      unwrap(await api.get<SignedToday>('/api/v1/user/sign/today')).sign ?? null,
   });
 
 /** The daily check-in: credits, dynamics and today's sign change, so every user query goes stale. */
