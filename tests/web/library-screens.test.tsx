@@ -387,6 +387,20 @@ describe('search', { timeout: 20_000 }, () => {
     await waitFor(() => expect(location(router)).toBe('/search?wd=%E9%BA%92%E9%BA%9F&category_id=7&period=week'));
   });
 
+  it('keeps the format and the order chosen when other words are searched, not the category, language or period', async () => {
+    const { router } = renderApp(
+      '/search?wd=%E9%BA%92%E9%BA%9F&category_id=7&ext=pdf&period=week&sort=download_count',
+      {
+        backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 0 } } },
+      },
+    );
+    const box = within(await screen.findByRole('search', { name: '搜索文档' }));
+    const input = box.getByRole('searchbox', { name: '搜索关键词' });
+    await userEvent.clear(input);
+    await userEvent.type(input, '星图{Enter}');
+    await waitFor(() => expect(location(router)).toBe('/search?wd=%E6%98%9F%E5%9B%BE&ext=pdf&sort=download_count'));
+  });
+
   it('says on which page past the free preview a document matches, with a link to the reader there', async () => {
     renderApp('/search?wd=%E9%BA%92%E9%BA%9F', {
       backend: {

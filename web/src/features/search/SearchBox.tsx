@@ -62,6 +62,7 @@ export function SearchBox({
   recommended = [],
   autoFocus,
   label = '搜索文档',
+  pathFor = searchPath,
 }: {
   initial?: string;
   size?: 'small' | 'large';
@@ -70,6 +71,8 @@ export function SearchBox({
   autoFocus?: boolean;
   /** The search landmark's name: a page with two boxes (the header's and its own) names them apart. */
   label?: string;
+  /** The address of a search for `query` (not empty); `searchPath` by default. */
+  pathFor?: (query: string) => string;
 }) {
   const navigate = useNavigate();
   const [wd, setWd] = useState(initial);
@@ -96,7 +99,7 @@ export function SearchBox({
     }
     setSearched(query);
     // An empty query opens the results page with its suggestions.
-    void navigate(query ? searchPath(query) : '/search');
+    void navigate(query ? pathFor(query) : '/search');
   };
   return (
     <div className={`app-search-box app-search-box--${size}`}>

@@ -161,7 +161,14 @@ export function SearchScreen() {
   return (
     <div className="app-container app-search">
       <div className="app-search__box">
-        <SearchBox initial={state.wd} size="large" autoFocus={!state.wd} />
+        {/* New words keep the format and the order chosen (as Baidu keeps 文档格式): they say what the
+            reader wants whatever the words; a category, a language or a period narrowed the last words. */}
+        <SearchBox
+          initial={state.wd}
+          size="large"
+          autoFocus={!state.wd}
+          pathFor={(wd) => toAddress({ wd, page: 1, ext: state.ext, period: '', sort: state.sort })}
+        />
       </div>
       <AdSlot slot="search_top" />
       {!state.wd ? (
