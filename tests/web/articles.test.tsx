@@ -111,7 +111,10 @@ describe('article list', () => {
   it('says when there are no articles', async () => {
     renderApp('/article', { backend: { 'GET /api/v1/article/list': { status: 200, body: {} } } });
     expect(await screen.findByText('暂无文章')).toBeTruthy();
-    expect(screen.getByText('暂无推荐文章')).toBeTruthy();
+    // No recommended article: no side box saying 暂无推荐文章 on every list.
+    await waitFor(() => expect(screen.queryByRole('complementary', { name: '文章推荐' })).toBeNull());
+    expect(screen.queryByRole('heading', { name: '推荐文章' })).toBeNull();
+    expect(screen.queryByText('暂无推荐文章')).toBeNull();
   });
 
   it('says a page past the last one does not exist, with links to the first and the last page', async () => {

@@ -90,7 +90,7 @@ export function ArticleList({
   );
 }
 
-/** The recommended articles of the list pages' side column. */
+/** The recommended articles of the list pages' side column (which the page leaves out when there are none). */
 export function RecommendedArticles() {
   const recommended = useQuery(recommendedArticlesQuery());
   return (

@@ -1,7 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { articleCategoryIds, articleCategoryOf, articleListState } from '../../../../shared/page-data';
 import { searchPath } from '../../../../shared/page-paths';
 import { ArticleCategoryNav } from '../../features/article/ArticleCategoryNav';
+import { recommendedArticlesQuery } from '../../features/article/api';
 import { ArticleList, RecommendedArticles } from '../../features/article/ArticleList';
 import { ArticleSearchBox, ArticleSearchResults } from '../../features/article/ArticleSearch';
 import {
@@ -24,6 +26,9 @@ export function ArticleIndexPage() {
   const { pathname } = useLocation();
   const categories = useArticleCategories();
   const allCategories = useCategoryList();
+  // No recommended article: no 推荐文章 box saying so on every list (as the search page's side column).
+  const recommended = useQuery(recommendedArticlesQuery());
+  const recommendedNone = recommended.isSuccess && recommended.data.articles.length === 0;
   // The same decision and state as the page's route data (shared/page-data.ts).
   const listed = articleCategoryOf(allCategories, category);
   if (category && !listed) return <ArticleReader key={category} articleKey={category} />;
@@ -87,14 +92,16 @@ export function ArticleIndexPage() {
           </>
         )}
       </div>
-      <aside className="app-article-index__aside" aria-label="文章推荐">
-        <section aria-labelledby="recommended-title">
-          <h2 id="recommended-title" className="app-article-aside__title">
-            推荐文章
-          </h2>
-          <RecommendedArticles />
-        </section>
-      </aside>
+      {!recommendedNone && (
+        <aside className="app-article-index__aside" aria-label="文章推荐">
+          <section aria-labelledby="recommended-title">
+            <h2 id="recommended-title" className="app-article-aside__title">
+              推荐文章
+            </h2>
+            <RecommendedArticles />
+          </section>
+        </aside>
+      )}
     </div>
   );
 }
