@@ -514,10 +514,16 @@ export async function listDocuments(
 ): Promise<{ rows: (DocumentRow & DocumentNames)[]; total?: number }> {
   let query = db.selectFrom('document').where('deleted_at', filter.recycled ? 'is not' : 'is', null);
   if (filter.categoryIds.length) {
+    // A category lists what is filed in it or below it, as its doc_count counts (the site's forms
+    // file a document under the whole path; one filed under a sub-category alone shows in its parents too).
+    const ids = sql.join([...new Set(filter.categoryIds)]);
     query = query.where(
       'id',
       'in',
-      db.selectFrom('document_category').select('document_id').where('category_id', 'in', filter.categoryIds),
+      sql<number>`(WITH RECURSIVE tree(id) AS (
+          SELECT id FROM category WHERE id IN (${ids})
+          UNION SELECT c.id FROM category c JOIN tree ON c.parent_id = tree.id)
+        SELECT document_id FROM document_category WHERE category_id IN (SELECT id FROM tree))`,
     );
   }
   if (filter.userId > 0) query = query.where('user_id', '=', filter.userId);

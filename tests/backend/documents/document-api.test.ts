@@ -858,6 +858,24 @@ describe('counts visitors see', () => {
     await backend.admin('PUT', '/api/v1/document/recycle', { body: { id: [toDisable.id] } });
     expect(await figures()).toEqual([2, 2, 2, 2]);
   });
+
+  it('list in a category what is filed below it as well, as its count counts', async () => {
+    // The site's forms file a document under the whole path; MOREDOC's API may file it under the sub-category alone.
+    const parent = await newCategory(unique('上级分类'));
+    const child = await newCategory(unique('下级分类'), parent);
+    const grandchild = await newCategory(unique('末级分类'), child);
+    const writer = await uploader(backend.url, backend.adminToken);
+    const deep = await createDocument(backend.url, writer.token, textFile(unique('末级')), '末级.txt', {
+      category_id: [grandchild],
+    });
+    await waitForStatus(backend.url, writer.token, deep.id, [2]);
+    for (const category of [parent, child, grandchild]) {
+      expect(await shownCount(category)).toBe(1);
+      expect(await listedTotal({ category_id: category })).toBe(1);
+      const list = await api(backend.url, 'GET', '/api/v1/document/list', { query: { category_id: category } });
+      expect(list.body.document.map((d: { id: number }) => d.id)).toEqual([deep.id]);
+    }
+  });
 });
 
 describe('ratings', () => {
