@@ -1267,6 +1267,30 @@ describe('/member 每日签到 the next day', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('button', { name: '每日签到' })).toBeTruthy();
     act(() => focusManager.setFocused(undefined));
   });
+
+  it('keeps the keyboard on 今日已签到 once 每日签到 is pressed, where the disabled button could not hold it', async () => {
+    let signed = false;
+    renderApp('/member', {
+      user: member,
+      backend: {
+        'GET /api/v1/user': { status: 200, body: member },
+        'GET /api/v1/user/sign': () =>
+          signed
+            ? { status: 200, body: { id: 1, user_id: member.id, sign_at: 20260101, award: 1 } }
+            : { status: 404, body: { code: 5, message: '您今天还没有签到' } },
+        'PUT /api/v1/user/sign': () => {
+          signed = true;
+          return { status: 200, body: { id: 1, user_id: member.id, sign_at: 20260101, award: 1 } };
+        },
+      },
+    });
+    (await screen.findByRole('button', { name: '每日签到' })).focus();
+    await userEvent.keyboard('{Enter}');
+    await screen.findByRole('button', { name: '今日已签到' });
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('今日已签到'));
+    expect(document.activeElement?.matches(':disabled')).toBe(false);
+    expect(toasts.value.some((t) => t.title === '签到成功')).toBe(true);
+  });
 });
 
 describe('/member 最近动态', { timeout: 20_000 }, () => {
