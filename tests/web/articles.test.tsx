@@ -914,6 +914,15 @@ describe('article page', { timeout: 30_000 }, () => {
     });
   });
 
+  it('describes the comment box by its count of characters, which is no live region read over each one typed', async () => {
+    renderApp('/article/detail/about', { user: member, backend: articleBackend() });
+    const box = await screen.findByLabelText('发表评论');
+    await userEvent.type(box, '很实用');
+    const count = screen.getByText('3 / 1000');
+    expect(count.closest('[aria-live], [role="status"], [role="alert"], [role="log"]')).toBeNull();
+    expect((box.getAttribute('aria-describedby') ?? '').split(' ')).toContain(count.id);
+  });
+
   it('keeps a comment being written while the reader is elsewhere, until it is sent', async () => {
     const backend = articleBackend({
       'POST /api/v1/comment': { status: 200, body: { id: 12, content: '写到一半', status: 0 } },

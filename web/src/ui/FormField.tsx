@@ -106,7 +106,11 @@ export interface TextAreaFieldProps {
 export function TextAreaField(props: TextAreaFieldProps) {
   const { id, label, value, onChange, error, placeholder, max, rows = 4, disabled, hint, hideLabel } = props;
   const messageId = `${id}-message`;
+  const countId = `${id}-count`;
   const length = [...value].length;
+  // The count is part of what the box is described by, read as the box is reached; it is no live
+  // region, which read "1 / 1000", "2 / 1000"… aloud over every character typed.
+  const describedBy = [error || hint ? messageId : '', max !== undefined ? countId : ''].filter(Boolean).join(' ');
   return (
     <div className="app-field">
       <label className={hideLabel ? 'app-visually-hidden' : 'app-field__label'} htmlFor={id}>
@@ -122,13 +126,13 @@ export function TextAreaField(props: TextAreaFieldProps) {
         rows={rows}
         disabled={disabled}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error || hint ? messageId : undefined}
+        aria-describedby={describedBy || undefined}
       />
       <div className="app-field__footer">
         {/* Without a message, an empty span keeps the count at the end of the line. */}
         {error || hint ? <FieldMessage id={messageId} error={error} hint={hint} /> : <span />}
         {max !== undefined && (
-          <span className={`app-field__count${length > max ? ' app-field__count--over' : ''}`} aria-live="polite">
+          <span id={countId} className={`app-field__count${length > max ? ' app-field__count--over' : ''}`}>
             {length} / {max}
           </span>
         )}
