@@ -269,6 +269,38 @@ describe('accessibility (axe-core)', () => {
     expect(covered).toEqual([]);
   });
 
+  it('moves nothing across the screen for a visitor who prefers reduced motion: 返回顶部 jumps, a toast appears', async () => {
+    const { page } = await site.visit();
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    // Short, so that the home page scrolls; wide, where 返回顶部 floats at the side.
+    await page.setViewportSize({ width: 1280, height: 420 });
+    await page.goto('/');
+    await appTookOver(page);
+    await page.waitForLoadState('networkidle');
+    // The page is at its top as the click ends: a glide would leave it where it was until later.
+    const scrolled = await page.evaluate(() => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      const before = window.scrollY;
+      document.querySelector<HTMLButtonElement>('button[title="返回顶部"]')?.click();
+      return { before, after: window.scrollY };
+    });
+    expect(scrolled.before).toBeGreaterThan(0);
+    expect(scrolled.after).toBe(0);
+    // A toast (分享's) comes in without sliding: its transitions last no time.
+    await openScreen(page, documentPath, 'in app');
+    await page.getByRole('button', { name: '分享', exact: true }).click();
+    const durations = await page
+      .locator('.app-toast')
+      .first()
+      .evaluate((toast) =>
+        getComputedStyle(toast)
+          .transitionDuration.split(',')
+          .map((d) => parseFloat(d)),
+      );
+    expect(durations.length).toBeGreaterThan(0);
+    expect(Math.max(...durations)).toBeLessThan(0.001);
+  });
+
   it('announces a screen whose code loads as a status, its progress bar in a live region', async () => {
     const page = await checkedPage();
     await page.goto('/');

@@ -2,6 +2,7 @@ import { Suspense, useState } from 'react';
 import { lazy } from '../ui/lazy';
 import { useSettings } from '../features/settings/use-settings';
 import { IconArrowUp, IconComment, IconMail } from '../ui/icons';
+import { scrollMotion } from '../kit/visibility/scroll-motion';
 
 const FeedbackDialog = lazy(async () => ({
   default: (await import('../features/feedback/FeedbackDialog')).FeedbackDialog,
@@ -52,7 +53,7 @@ export function SiderActions() {
         type="button"
         className="app-sider-actions__item"
         title="返回顶部"
-        onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
+        onClick={() => window.scrollTo({ top: 0, behavior: scrollMotion() })}
       >
         <IconArrowUp />
         <span className="app-visually-hidden">返回顶部</span>

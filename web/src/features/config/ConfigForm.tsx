@@ -18,6 +18,7 @@ import { QueryStates } from '../../kit/query-states/QueryStates';
 import { LeaveGuard } from '../../kit/routing/LeaveGuard';
 import { retireFailure, toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
+import { scrollMotion } from '../../kit/visibility/scroll-motion';
 import { Button } from '../../ui/semi';
 import { EmptyState } from '../../ui/states';
 import { usePermissionCheck } from '../session/use-session';
@@ -91,7 +92,7 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
       );
     if (!first || !box) return;
     // (jsdom has no scrolling.)
-    box.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+    box.scrollIntoView?.({ block: 'center', behavior: scrollMotion() });
     const input = document.getElementById(`config-${category}-${first.name}`);
     // A field of several inputs (the VIP plans' table) marks the wrong ones: the first of those.
     const target = input?.matches('input, textarea, select, button, [tabindex]')
