@@ -12,6 +12,7 @@ import { PageLinks } from '../../web/src/kit/paging/PageLinks';
 import { SearchBox } from '../../web/src/features/search/SearchBox';
 import { Button } from '../../web/src/ui/semi';
 import { Pager } from '../../web/src/ui/Pager';
+import { TabSwitch } from '../../web/src/ui/TabSwitch';
 import { member, renderApp } from './render-app';
 
 afterEach(() =>
@@ -63,6 +64,48 @@ describe('keyboard use', () => {
     const content = dialog.getByLabelText('反馈内容');
     await waitFor(() => expect(document.activeElement).toBe(content));
     expect(content.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('moves along a row of tabs by its arrows, Home and End, the chosen tab its one Tab stop', async () => {
+    function Ways() {
+      const [way, setWay] = useState<'email' | 'mobile'>('email');
+      const ways = [
+        { key: 'email', label: '邮箱找回' },
+        { key: 'mobile', label: '手机找回' },
+      ] as const;
+      return (
+        <>
+          <TabSwitch label="找回方式" tabs={ways} active={way} onChange={setWay} />
+          <button type="button">下一步</button>
+        </>
+      );
+    }
+    render(<Ways />);
+    const email = screen.getByRole('tab', { name: '邮箱找回' });
+    const mobile = screen.getByRole('tab', { name: '手机找回' });
+    const next = screen.getByRole('button', { name: '下一步' });
+    await userEvent.tab();
+    expect(document.activeElement).toBe(email);
+    // One Tab stop for the row: the next Tab leaves it.
+    await userEvent.tab();
+    expect(document.activeElement).toBe(next);
+    await userEvent.tab({ shift: true });
+    expect(document.activeElement).toBe(email);
+    await userEvent.keyboard('{ArrowRight}');
+    expect(document.activeElement).toBe(mobile);
+    expect(mobile.getAttribute('aria-selected')).toBe('true');
+    // Past the last, the first again; End and Home go to the ends.
+    await userEvent.keyboard('{ArrowRight}');
+    expect(document.activeElement).toBe(email);
+    expect(email.getAttribute('aria-selected')).toBe('true');
+    await userEvent.keyboard('{End}');
+    expect(document.activeElement).toBe(mobile);
+    await userEvent.keyboard('{Home}');
+    expect(document.activeElement).toBe(email);
+    await userEvent.keyboard('{ArrowLeft}');
+    expect(document.activeElement).toBe(mobile);
+    await userEvent.tab();
+    expect(document.activeElement).toBe(next);
   });
 
   it('keeps the focus on a button that turns busy and idle again, which Semi draws anew each time', async () => {
