@@ -168,6 +168,27 @@ describe('a move to another screen, by keyboard and screen reader', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('main')));
   });
 
+  it("closes the user menu on Tab and goes on from its button: Tab to the header's next link, Shift+Tab to the one before", async () => {
+    renderApp('/', { user: member });
+    const menu = await screen.findByRole('button', { name: '用户菜单 amy' });
+    const stops = [...document.querySelectorAll<HTMLElement>('a[href], button')].filter(
+      (element) => !element.closest('[role="menu"]'),
+    );
+    const after = stops[stops.indexOf(menu) + 1];
+    const before = stops[stops.indexOf(menu) - 1];
+    menu.focus();
+    await userEvent.keyboard('{Enter}{ArrowDown}');
+    expect(document.activeElement?.getAttribute('role')).toBe('menuitem');
+    await userEvent.tab();
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(after);
+    menu.focus();
+    await userEvent.keyboard('{Enter}');
+    await userEvent.tab({ shift: true });
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(before);
+  });
+
   it('leaves the focus where it is when only the query changes (a search box, a pager)', async () => {
     const { router } = renderApp('/library');
     await screen.findByRole('main');

@@ -70,7 +70,10 @@ export function MenuButton({
       const step = event.key === 'ArrowDown' ? 1 : -1;
       items[(index + step + items.length) % items.length]?.focus();
     } else if (event.key === 'Tab') {
-      setOpen(false);
+      // Closed from the button, which the Tab (or Shift+Tab) then leaves for the next (or the one
+      // before): from the entry it was on, which the closing removes, Chromium went on from
+      // elsewhere (at 390 px, back to 上传文档 before the user menu).
+      close(true);
     }
   };
 
