@@ -160,6 +160,22 @@ describe('the header on a phone, VIP on sale', () => {
   });
 });
 
+describe('the header on a phone, a member signed in', () => {
+  it('gives the bell of 消息 a tap target of 32 × 40 px at 390 px, overlapping neither neighbour', async () => {
+    const member = await registerMember(site.backendUrl);
+    const page = await memberPage(member, 390);
+    await page.goto('/library');
+    const bell = await box(page.getByRole('link', { name: /^消息/ }));
+    expect(bell.width).toBeGreaterThanOrEqual(32);
+    expect(bell.height).toBeGreaterThanOrEqual(40);
+    const before = await box(page.getByRole('link', { name: '开通会员' }));
+    const after = await box(page.getByTestId('user-menu'));
+    expect(bell.x).toBeGreaterThanOrEqual(before.x + before.width);
+    expect(bell.x + bell.width).toBeLessThanOrEqual(after.x);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
+
 describe('the user menu on a phone', () => {
   it('says in the open menu which member is signed in, within the screen at 390 px', async () => {
     const member = await registerMember(site.backendUrl);
