@@ -1782,4 +1782,26 @@ describe('the reader by keyboard', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('navigation', { name: '页面缩略图' })).toBeNull();
     expect(document.activeElement).toBe(opener);
   });
+
+  it("keeps Tab inside the thumbnails' sheet on a phone, which covers what a Tab out of it would reach", async () => {
+    const real = window.matchMedia.bind(window);
+    vi.stubGlobal('matchMedia', (query: string) =>
+      query === '(max-width: 600px)' ? { ...real(query), matches: true, media: query } : real(query),
+    );
+    renderApp('/library/7/42', { backend: backend() });
+    (await screen.findByRole('button', { name: '缩略图' })).focus();
+    await userEvent.keyboard('{Enter}');
+    const panel = screen.getByRole('navigation', { name: '页面缩略图' });
+    const close = within(panel).getByRole('button', { name: '关闭' });
+    const pages = within(panel).getAllByRole('button', { name: /^跳到第 \d+ 页$/ });
+    const last = pages[pages.length - 1]!;
+    last.focus();
+    await userEvent.tab();
+    expect(document.activeElement).toBe(close);
+    await userEvent.tab({ shift: true });
+    expect(document.activeElement).toBe(last);
+    // Between the two ends, Tab goes its own way.
+    await userEvent.tab({ shift: true });
+    expect(document.activeElement).toBe(pages[pages.length - 2]);
+  });
 });

@@ -33,7 +33,7 @@ import { FindInDocument, type ChosenHit } from './FindInDocument';
 import { inlinedPage } from './inlined-pages';
 import { usePageShapes } from './page-shapes';
 import { PageTextLayer } from './PageTextLayer';
-import { PageThumbnails } from './PageThumbnails';
+import { PageThumbnails, PHONE_WIDTH } from './PageThumbnails';
 import { useResumeReading } from './resume-reading';
 import { useLazyPages } from './use-lazy-pages';
 import { closedPagesNote, pastPreviewNote, useVipReadsAll } from './PreviewEnd';
@@ -43,8 +43,6 @@ import { isTyping } from './typing';
 /** Zoom steps; 1 is the width of the reading column ("fit width"). */
 export const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
 const FIT_WIDTH = 1;
-/** Where the thumbnails are a sheet over the pages (reader.css), not a panel beside them. */
-const PHONE_WIDTH = '(max-width: 600px)';
 const MIN_ZOOM = ZOOM_STEPS[0];
 const MAX_ZOOM = ZOOM_STEPS[ZOOM_STEPS.length - 1] ?? FIT_WIDTH;
 /** An advertisement place between pages, every this many pages. */

@@ -7,6 +7,9 @@ import { pageImagePath } from '../../../../shared/page-image';
 import type { Document } from '../../../../shared/types/document';
 import { Button } from '../../ui/semi';
 
+/** Where the thumbnails are a sheet over the pages (reader.css), not a panel beside them. */
+export const PHONE_WIDTH = '(max-width: 600px)';
+
 export function PageThumbnails({
   doc,
   pages,
@@ -42,9 +45,26 @@ export function PageThumbnails({
       className="app-thumbnails"
       aria-label="页面缩略图"
       onKeyDown={(event) => {
-        if (event.key !== 'Escape') return;
-        event.preventDefault();
-        onClose();
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onClose();
+        } else if (event.key === 'Tab' && window.matchMedia(PHONE_WIDTH).matches) {
+          // On a phone the sheet covers the lower half of the screen: Tab past its last page went on
+          // to what lies under it (the comment box), out of sight. It goes round the sheet instead,
+          // as in a dialog; Escape, 关闭 or a page chosen leaves it.
+          const stops = [...(panel.current?.querySelectorAll<HTMLElement>('button, a[href]') ?? [])];
+          const [first, last] = [stops[0], stops[stops.length - 1]];
+          const to = event.shiftKey
+            ? event.target === first
+              ? last
+              : undefined
+            : event.target === last
+              ? first
+              : undefined;
+          if (!to) return;
+          event.preventDefault();
+          to.focus();
+        }
       }}
     >
       <div className="app-thumbnails__head">
