@@ -1274,10 +1274,10 @@ describe('/member 每日签到 the next day', { timeout: 20_000 }, () => {
       user: member,
       backend: {
         'GET /api/v1/user': { status: 200, body: member },
-        'GET /api/v1/user/sign': () =>
-          signed
-            ? { status: 200, body: { id: 1, user_id: member.id, sign_at: 20260101, award: 1 } }
-            : { status: 404, body: { code: 5, message: '您今天还没有签到' } },
+        'GET /api/v1/user/sign/today': () => ({
+          status: 200,
+          body: signed ? { sign: { id: 1, user_id: member.id, sign_at: 20260101, award: 1 } } : {},
+        }),
         'PUT /api/v1/user/sign': () => {
           signed = true;
           return { status: 200, body: { id: 1, user_id: member.id, sign_at: 20260101, award: 1 } };
