@@ -245,6 +245,26 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(within(copy).getByText('内容重复')).toBeTruthy();
   });
 
+  it('marks the copy picked later as 内容重复 when it finishes uploading first', async () => {
+    renderUpload({});
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [
+      file('讲义.pdf'),
+      file('讲义（副本）.pdf'),
+    ]);
+    const copyUpload = await uploadOf('讲义（副本）.pdf');
+    const originalUpload = await uploadOf('讲义.pdf');
+    copyUpload.answer(200, { code: 200, message: 'ok', data: { id: 62, hash: 'd'.repeat(32) } });
+    const copy = screen.getByRole('listitem', { name: '讲义（副本）.pdf' });
+    expect(await within(copy).findByText('已上传，待发布')).toBeTruthy();
+    originalUpload.answer(200, { code: 200, message: 'ok', data: { id: 61, hash: 'd'.repeat(32) } });
+    const original = screen.getByRole('listitem', { name: '讲义.pdf' });
+    expect(await within(original).findByText('已上传，待发布')).toBeTruthy();
+    expect(within(copy).getByText('内容重复')).toBeTruthy();
+    expect(within(copy).getByRole('alert').textContent).toBe('与“讲义.pdf”的内容相同，不会重复发布');
+    expect(within(copy).queryByLabelText('价格')).toBeNull();
+    expect(screen.getByRole('button', { name: '发布（1）' })).toBeTruthy();
+  });
+
   it('refuses at its upload a file the member already made a document of, naming it, and publishes the others', async () => {
     let created: unknown;
     renderUpload({

@@ -194,26 +194,36 @@ export function uploadQueue(items: UploadItem[], action: UploadAction): UploadIt
       return update(action.key, (item) => ({ ...item, progress: action.progress }));
     case 'uploaded': {
       // The same bytes under another name, or a file the member published before (the server
-      // says so), would make a second document of one file.
-      const twin = action.hash
-        ? items.find(
+      // says so), would make a second document of one file. Of two copies in the batch the one
+      // picked later is marked, whichever finished first: a later copy only uploaded (not yet
+      // being published) gives way to this one.
+      const copies = action.hash
+        ? items.filter(
             (other) => other.key !== action.key && other.hash === action.hash && HOLDS_CONTENT.includes(other.phase),
           )
-        : undefined;
+        : [];
+      const twin = copies.find((other) => other.key < action.key || other.phase !== 'uploaded');
       const reason =
         action.publishedTitle !== undefined
           ? publishedAs(action.publishedTitle)
           : twin
             ? sameContentAs(twin.file.name)
             : undefined;
-      return update(action.key, (item) => ({
-        ...item,
-        phase: reason ? 'duplicate' : 'uploaded',
-        progress: 1,
-        attachmentId: action.attachmentId,
-        hash: action.hash,
-        reason,
-      }));
+      const self = items.find((item) => item.key === action.key);
+      return items.map((item) => {
+        if (item.key === action.key)
+          return {
+            ...item,
+            phase: reason ? 'duplicate' : 'uploaded',
+            progress: 1,
+            attachmentId: action.attachmentId,
+            hash: action.hash,
+            reason,
+          };
+        return !reason && self && copies.includes(item)
+          ? { ...item, phase: 'duplicate', reason: sameContentAs(self.file.name) }
+          : item;
+      });
     }
     case 'failed':
       return update(action.key, (item) => ({
