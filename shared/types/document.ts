@@ -138,9 +138,10 @@ export interface UploadDocumentReply {
   message?: string;
   /**
    * `hash` (ours): the file's MD5. `document` (ours): the uploader's own document already made
-   * from the same bytes on the same rendering route, when there is one (not in the recycle bin).
+   * from the same bytes on the same rendering route, when there is one (not in the recycle bin),
+   * with its `status` (a `DocumentStatus`), which says whether visitors can read it yet.
    */
-  data?: { id?: number; hash?: string; document?: { id?: number; title?: string } };
+  data?: { id?: number; hash?: string; document?: { id?: number; title?: string; status?: number } };
 }
 
 /** Ours: find words in one document (GET /api/v1/document/find). */

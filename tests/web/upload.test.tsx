@@ -277,18 +277,33 @@ describe('member upload', { timeout: 20_000 }, () => {
     await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [
       file('讲义.pdf'),
       file('笔记.pdf'),
+      file('草稿.pdf'),
     ]);
     // The server knows the first file's bytes: the member published them as 期末讲义 before.
     (await uploadOf('讲义.pdf')).answer(200, {
       code: 200,
       message: 'ok',
-      data: { id: 51, hash: 'b'.repeat(32), document: { id: 9, title: '期末讲义' } },
+      data: { id: 51, hash: 'b'.repeat(32), document: { id: 9, title: '期末讲义', status: 2 } },
     });
     (await uploadOf('笔记.pdf')).answer(200, { code: 200, message: 'ok', data: { id: 52, hash: 'c'.repeat(32) } });
     const again = screen.getByRole('listitem', { name: '讲义.pdf' });
     expect(await within(again).findByText('内容重复')).toBeTruthy();
     expect(within(again).getByRole('alert').textContent).toBe('您已上传过内容相同的文档《期末讲义》，不会重复发布');
     expect(within(again).queryByLabelText('价格')).toBeNull();
+    // The title opens the document (converted: its page) in a new tab, the batch left as it is.
+    const link = within(again).getByRole('link', { name: '期末讲义' });
+    expect(link.getAttribute('href')).toBe('/library/1/9');
+    expect(link.getAttribute('target')).toBe('_blank');
+    // One not public yet (its conversion failed) opens 我的文档, where its state is.
+    (await uploadOf('草稿.pdf')).answer(200, {
+      code: 200,
+      message: 'ok',
+      data: { id: 53, hash: 'e'.repeat(32), document: { id: 10, title: '旧草稿', status: 3 } },
+    });
+    const draft = screen.getByRole('listitem', { name: '草稿.pdf' });
+    const draftLink = await within(draft).findByRole('link', { name: '旧草稿' });
+    expect(draftLink.getAttribute('href')).toBe('/member/document');
+    expect(draftLink.getAttribute('target')).toBe('_blank');
 
     await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
     await userEvent.click(await screen.findByRole('button', { name: '发布（1）' }));

@@ -220,17 +220,17 @@ export async function ownDocumentOfFile(
   userId: number,
   fileHash: string,
   ext: string,
-): Promise<{ id: number; title: string } | undefined> {
+): Promise<{ id: number; title: string; status: number } | undefined> {
   const rows = await db
     .selectFrom('document')
-    .select(['id', 'title', 'ext'])
+    .select(['id', 'title', 'ext', 'status'])
     .where('user_id', '=', userId)
     .where('deleted_at', 'is', null)
     .where('attachment_id', 'in', (eb) => eb.selectFrom('attachment').select('id').where('hash', '=', fileHash))
     .orderBy('id')
     .execute();
   const found = rows.find((d) => renderingRoute(d.ext || ext) === renderingRoute(ext));
-  return found && { id: found.id, title: found.title };
+  return found && { id: found.id, title: found.title, status: found.status };
 }
 
 /**

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DocumentStatus } from '../../../shared/constants';
 import { api, registerMember, useBackend, withDatabase } from '../../helpers/backend';
 import { createDocument, nonUploader, uploadDocument, uploader } from '../../helpers/document-api';
 import { fixture } from '../../helpers/documents';
@@ -97,13 +98,17 @@ describe('POST /api/v1/upload/document', () => {
     const text = Buffer.from(`重复上传检查${crypto.randomUUID()}\n第一行,第二列\n`, 'utf8');
     expect((await uploadDocument(backend.url, member.token, text, '笔记.txt')).body.data.document).toBeUndefined();
     const doc = await createDocument(backend.url, member.token, text, '笔记.txt', { title: '读书笔记' });
+    // Its status is told (the form links a converted document to its page, another to 我的文档).
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('document').set({ status: DocumentStatus.Converted }).where('id', '=', doc.id).execute(),
+    );
 
     const again = await uploadDocument(backend.url, member.token, text, '笔记（副本）.md');
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual({
       id: expect.any(Number),
       hash: md5(text),
-      document: { id: doc.id, title: '读书笔记' },
+      document: { id: doc.id, title: '读书笔记', status: DocumentStatus.Converted },
     });
     // Rendered otherwise (a table), another member's, or the first one deleted: nothing to tell.
     expect((await uploadDocument(backend.url, member.token, text, '笔记.csv')).body.data.document).toBeUndefined();

@@ -37,7 +37,7 @@ import {
   failedConversionAdvice,
 } from './conversion';
 import { ConversionProgress } from './ConversionProgress';
-import { documentPath } from './document-links';
+import { documentPath, documentPathById } from './document-links';
 import { creditName } from './DocumentPrice';
 import { useSettings } from '../settings/use-settings';
 import { useSession } from '../session/use-session';
@@ -48,7 +48,9 @@ import {
   checkPrice,
   DESCRIPTION_MAX,
   newItems,
+  publishedAs,
   TITLE_MAX,
+  type PublishedCopy,
   uploadQueue,
   type DetailsPatch,
   type UploadAction,
@@ -81,6 +83,24 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
     <span id={id} className="app-field__error" role="alert">
       {message}
     </span>
+  );
+}
+
+/**
+ * publishedAs's line with the title a link: to the document's page once visitors can read it,
+ * else to 我的文档, where its state is. In a new tab: the batch on this screen stays as it is.
+ */
+function PublishedCopyLine({ copy }: { copy: PublishedCopy }) {
+  const [before, after] = publishedAs('\0').split('\0');
+  const to = copy.status === DocumentStatus.Converted ? documentPathById(copy.id) : '/member/document';
+  return (
+    <>
+      {before}
+      <Link to={to} target="_blank" rel="noopener">
+        {copy.title}
+      </Link>
+      {after}
+    </>
   );
 }
 
@@ -151,7 +171,7 @@ function UploadRow({
       )}
       {item.reason && (
         <p className="app-upload__reason" role="alert">
-          {item.reason}
+          {item.publishedAs ? <PublishedCopyLine copy={item.publishedAs} /> : item.reason}
         </p>
       )}
       {describable && (
@@ -411,8 +431,10 @@ export function DocumentUploader({ userId }: { userId: number }) {
         if (upload.signal.aborted) return;
         const attachmentId = result.ok ? result.data.data?.id : undefined;
         const hash = result.ok ? result.data.data?.hash : undefined;
-        const publishedTitle = result.ok ? result.data.data?.document?.title : undefined;
-        if (attachmentId) dispatch({ type: 'uploaded', key: item.key, attachmentId, hash, publishedTitle });
+        const copy = result.ok ? result.data.data?.document : undefined;
+        const publishedAs =
+          copy?.id && copy.title !== undefined ? { id: copy.id, title: copy.title, status: copy.status } : undefined;
+        if (attachmentId) dispatch({ type: 'uploaded', key: item.key, attachmentId, hash, publishedAs });
         else if (result.ok)
           dispatch({ type: 'failed', key: item.key, reason: '上传失败，请稍后再试', retryable: true });
         else dispatch({ type: 'failed', key: item.key, ...uploadFailure(result) });

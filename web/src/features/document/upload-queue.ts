@@ -17,6 +17,13 @@ export type UploadPhase =
   | 'published'
   | 'publish-failed';
 
+/** The member's own document of a file's bytes, as the upload's answer names it. */
+export interface PublishedCopy {
+  id: number;
+  title: string;
+  status?: number;
+}
+
 export type DetailField = 'title' | 'category' | 'price' | 'description';
 
 export interface UploadItem {
@@ -32,6 +39,8 @@ export interface UploadItem {
   attachmentId?: number;
   /** The uploaded file's MD5, when the server tells it (ours: docs/api.md §7). */
   hash?: string;
+  /** The member's document already made from this file's bytes (decision 090): the upload is 内容重复. */
+  publishedAs?: PublishedCopy;
   title: string;
   categoryId?: number;
   price: string;
@@ -164,7 +173,7 @@ export type UploadAction =
   | { type: 'remove'; key: number }
   | { type: 'start'; key: number }
   | { type: 'progress'; key: number; progress: number }
-  | { type: 'uploaded'; key: number; attachmentId: number; hash?: string; publishedTitle?: string }
+  | { type: 'uploaded'; key: number; attachmentId: number; hash?: string; publishedAs?: PublishedCopy }
   | { type: 'failed'; key: number; reason: string; retryable: boolean }
   | { type: 'retry'; key: number }
   | { type: 'edit'; key: number; patch: DetailsPatch }
@@ -204,8 +213,8 @@ export function uploadQueue(items: UploadItem[], action: UploadAction): UploadIt
         : [];
       const twin = copies.find((other) => other.key < action.key || other.phase !== 'uploaded');
       const reason =
-        action.publishedTitle !== undefined
-          ? publishedAs(action.publishedTitle)
+        action.publishedAs !== undefined
+          ? publishedAs(action.publishedAs.title)
           : twin
             ? sameContentAs(twin.file.name)
             : undefined;
@@ -218,6 +227,7 @@ export function uploadQueue(items: UploadItem[], action: UploadAction): UploadIt
             progress: 1,
             attachmentId: action.attachmentId,
             hash: action.hash,
+            publishedAs: action.publishedAs,
             reason,
           };
         return !reason && self && copies.includes(item)
