@@ -944,6 +944,29 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(await screen.findByText('文档正在审核中')).toBeTruthy();
   });
 
+  it('offers on a document that could not be converted no rating and no comments, and says it was not converted', async () => {
+    const failed = renderApp('/library/7/42', {
+      user: member,
+      backend: backend({ status: 3, pages: 0, convert_error: '文件已损坏', score_count: 2, score: 400 }),
+    });
+    expect(await screen.findByText('文档转换失败')).toBeTruthy();
+    expect(screen.getByText('原因：文件已损坏')).toBeTruthy();
+    expect(screen.queryByRole('group', { name: '给文档评分' })).toBeNull();
+    expect(screen.queryByText('（2 人评分）')).toBeNull();
+    expect(screen.queryByRole('region', { name: /评论/ })).toBeNull();
+    // Its file is still there: the download stays offered, and so do 收藏, 举报 and 分享.
+    expect(screen.getByRole('heading', { name: '下载文档' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '举报' })).toBeTruthy();
+    failed.unmount();
+    // Converted into no page at all (no error given): said so, as a failure, not 请稍后再试.
+    renderApp('/library/7/42', { user: member, backend: backend({ status: 2, pages: 0 }) });
+    expect(await screen.findByText('文档转换失败')).toBeTruthy();
+    expect(screen.getByText('原因：转换后没有得到任何页面')).toBeTruthy();
+    expect(screen.queryByText('请稍后再试。')).toBeNull();
+    expect(screen.queryByRole('group', { name: '给文档评分' })).toBeNull();
+    expect(screen.queryByRole('region', { name: /评论/ })).toBeNull();
+  });
+
   it('tells the uploader of a document in review that its conversion failed, why, and what to do', async () => {
     const failed = renderApp('/library/7/42', {
       user: member,

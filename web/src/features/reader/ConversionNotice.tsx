@@ -106,10 +106,23 @@ function FailedNotice({ doc, reason }: { doc: Document; reason: string }) {
   );
 }
 
+/** Said of a document converted into no page at all (the converter gave no error): it cannot be read either. */
+const NO_PAGES = '转换后没有得到任何页面';
+
+/** Why the conversion ended without pages to read: its failure, or none made; undefined when it did not. */
+function failureOf(doc: Document): string | undefined {
+  const failure = conversionFailure(doc);
+  if (failure !== undefined) return failure;
+  return doc.status === DocumentStatus.Converted && !((doc.pages ?? 0) > 0) ? NO_PAGES : undefined;
+}
+
+/** A document whose conversion failed, or made no page: nothing to read until it is converted again. */
+export const conversionEndedWithoutPages = (doc: Document) => failureOf(doc) !== undefined;
+
 export function ConversionNotice({ doc: shown }: { doc: Document }) {
   const doc = useLatestState(shown);
   if (isConverting(doc)) return <ConvertingNotice doc={doc} />;
-  const failure = conversionFailure(doc);
+  const failure = failureOf(doc);
   if (failure !== undefined) return <FailedNotice doc={doc} reason={failure} />;
   const notice = NOTICES[doc.status ?? DocumentStatus.Pending] ?? { title: '文档暂时无法阅读', text: '请稍后再试。' };
   return (

@@ -21,7 +21,7 @@ import { FormatIcon } from '../document/FormatIcon';
 import { KeywordLinks } from '../search/KeywordLinks';
 import { useSession } from '../session/use-session';
 import { useSettings } from '../settings/use-settings';
-import { ConversionNotice } from './ConversionNotice';
+import { conversionEndedWithoutPages, ConversionNotice } from './ConversionNotice';
 import { DocumentActions } from './DocumentActions';
 import { DocumentPages } from './DocumentPages';
 import { DownloadBar, DownloadPanel } from './DownloadPanel';
@@ -197,6 +197,8 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
   const recycled = Boolean(doc.deleted_at);
   const hiddenNote = recycled ? RECYCLED_NOTE : HIDDEN_NOTES[doc.status ?? DocumentStatus.Pending];
   const readable = (doc.status === DocumentStatus.Converted || hiddenNote !== undefined) && (doc.pages ?? 0) > 0;
+  // Nothing to read, for good (until converted again): no comments on it either.
+  const unconverted = conversionEndedWithoutPages(doc);
   const deepest = deepestCategory(doc) ?? categoryId;
   const [refusal, setRefusal] = useState<string>();
   const copyText = useCopyText();
@@ -217,7 +219,8 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
         <header className="app-panel app-reader-head">
           <h1 className="app-reader-head__title">{doc.title || '未命名文档'}</h1>
           <Facts doc={doc} />
-          <RatingStars doc={doc} />
+          {/* Only what was read is rated: not a document converting, or that could not be converted. */}
+          {readable && <RatingStars doc={doc} />}
           {doc.description && <p className="app-reader-head__description">{doc.description}</p>}
           <KeywordLinks keywords={doc.keywords} />
         </header>
@@ -253,7 +256,7 @@ function ReaderContent({ doc, path, categoryId }: { doc: Document; path: string;
           </div>
         )}
         <AdSlot slot="document_bottom" />
-        {doc.id && !recycled && !UNCOMMENTABLE.includes(doc.status ?? 0) && (
+        {doc.id && !recycled && !unconverted && !UNCOMMENTABLE.includes(doc.status ?? 0) && (
           <div className="app-panel">
             <LazyCommentSection type={TargetType.Document} targetId={doc.id} />
           </div>
