@@ -2,12 +2,12 @@
 // server, files checked before they are sent, one progress bar per upload (a scripted
 // XMLHttpRequest), a refused or failed file leaving the others going, the details checked
 // before publishing, and the conversion status of what was published.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
 import { cleanName } from '../../shared/validation';
-import { api } from '../../web/src/api/client';
+import { api, UPLOAD_STALL_MS } from '../../web/src/api/client';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
@@ -467,6 +467,30 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(await within(row('断线.pdf')).findByText('已上传，待发布')).toBeTruthy();
     expect(within(row('断线.pdf')).queryByRole('alert')).toBeNull();
     expect(within(row('存储.pdf')).getByRole('button', { name: '重试 存储.pdf' })).toBeTruthy();
+  });
+
+  it('gives up an upload that sends nothing for a minute as cut off, with 重试, not 上传中 for good', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    renderUpload({});
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('山区.pdf')]);
+    const row = screen.getByRole('listitem', { name: '山区.pdf' });
+    const stalled = await uploadOf('山区.pdf');
+    stalled.progress(300, 1024);
+    // Still sending, slowly: each step it makes gives it another minute.
+    await act(() => vi.advanceTimersByTimeAsync(UPLOAD_STALL_MS - 1_000));
+    stalled.progress(600, 1024);
+    await act(() => vi.advanceTimersByTimeAsync(UPLOAD_STALL_MS - 1_000));
+    expect(stalled.aborted).toBe(false);
+    expect(within(row).getByText('上传中')).toBeTruthy();
+    // Then nothing more: given up as a connection lost, and offered again.
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(stalled.aborted).toBe(true);
+    expect(await within(row).findByRole('alert')).toHaveProperty(
+      'textContent',
+      '上传中断：与网站的连接断开了，请检查网络后重试',
+    );
+    expect(within(row).getByText('上传失败')).toBeTruthy();
+    expect(within(row).getByRole('button', { name: '重试 山区.pdf' })).toBeTruthy();
   });
 
   it('asks before a move to another screen drops the files uploaded but not published', async () => {

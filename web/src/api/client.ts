@@ -11,6 +11,13 @@ import { takeEarlyResponse } from './early-responses';
 
 export { REQUEST_TIMEOUT_MS };
 
+/**
+ * An upload that sends nothing more (or, all sent, hears nothing) for this long is given up as
+ * cut off: a connection lost without a reset (a phone out of coverage) leaves the request open for
+ * many minutes, its row in 上传中 under a bar that does not move.
+ */
+export const UPLOAD_STALL_MS = 60_000;
+
 type Scalar = string | number | boolean;
 export type QueryValue = Scalar | null | undefined | readonly Scalar[];
 export type Query = Record<string, QueryValue>;
@@ -174,15 +181,25 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
   function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<ApiResult<T>> {
     return new Promise((resolve) => {
       const xhr = config.createXhr?.() ?? new XMLHttpRequest();
-      const failed = () => resolve({ ok: false, ...normalizeFailure(undefined) });
+      let stall: ReturnType<typeof setTimeout> | undefined;
+      const watch = () => {
+        clearTimeout(stall);
+        stall = setTimeout(() => xhr.abort(), UPLOAD_STALL_MS);
+      };
+      const failed = () => {
+        clearTimeout(stall);
+        resolve({ ok: false, ...normalizeFailure(undefined) });
+      };
       xhr.open('POST', `${config.baseUrl ?? ''}${path}`);
       xhr.setRequestHeader('Accept', 'application/json');
       const token = config.getToken?.();
       if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
       xhr.upload.onprogress = (event) => {
+        watch();
         if (event.lengthComputable) options.onProgress?.(event.loaded, event.total);
       };
-      xhr.onload = () =>
+      xhr.onload = () => {
+        clearTimeout(stall);
         resolve(
           settle<T>(xhr.status, xhr.statusText, parseBody(xhr.responseText), {
             write: true,
@@ -190,10 +207,12 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
             ended: sessionEndOf(xhr.getResponseHeader(SESSION_END_HEADER)),
           }),
         );
+      };
       xhr.onerror = failed;
       xhr.onabort = failed;
       options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
       xhr.send(form);
+      watch();
     });
   }
 
