@@ -1,7 +1,7 @@
 import { QueryClient, type MutationFunctionContext, type QueryKey } from '@tanstack/react-query';
 import type { ApiFailure } from '../../../shared/api-failure';
 import type { Empty } from '../../../shared/types/common';
-import { api, ApiError, type ApiResult } from './client';
+import { answeredBySigningInAgain, api, ApiError, type ApiResult } from './client';
 
 /** The failures the page carried (seedFailure): a screen shows them without asking again. */
 const carriedFailures = new WeakSet<object>();
@@ -73,6 +73,37 @@ export async function invalidateAfter<T>(
   const result = await call;
   if (result.ok) await Promise.all(stale.map((queryKey) => client.invalidateQueries({ queryKey })));
   return result;
+}
+
+/**
+ * A batch through an RPC that takes one id (UpdateReport, UpdateFeedback): one call per id, in
+ * turn, then the `stale` keys marked stale once if any call succeeded. One answer: a success when
+ * every call succeeded; else the first refusal, its message saying how many succeeded and how many
+ * failed (the rows done stay done). A refusal that the sign-in-again dialog answers stops the batch
+ * and is handed back as it came, so that the dialog, not a toast, answers it.
+ */
+export async function writeEach(
+  ids: readonly number[],
+  call: (id: number) => Promise<ApiResult<unknown>>,
+  { client }: WriteContext,
+  stale: readonly QueryKey[],
+): Promise<ApiResult<Empty>> {
+  let done = 0;
+  const refusals: ({ ok: false } & ApiFailure)[] = [];
+  for (const id of ids) {
+    const result = await call(id);
+    if (result.ok) done += 1;
+    else if (answeredBySigningInAgain(result)) {
+      refusals.unshift(result);
+      break;
+    } else refusals.push(result);
+  }
+  if (done > 0) await Promise.all(stale.map((queryKey) => client.invalidateQueries({ queryKey })));
+  const first = refusals[0];
+  if (!first) return { ok: true, status: 200, data: {} };
+  if (answeredBySigningInAgain(first)) return first;
+  const summary = `${done} 项成功，${refusals.length} 项失败：${first.data.message}`;
+  return { ...first, data: { ...first.data, message: summary } };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { UploadImageReply } from '../../../../shared/types/attachment';
 import type { Empty } from '../../../../shared/types/common';
 import type { CreateFeedbackRequest, ListFeedbackReply, ListFeedbackRequest } from '../../../../shared/types/feedback';
 import { api } from '../../api/client';
-import { invalidateAfter, type WriteContext } from '../../api/query-client';
+import { invalidateAfter, writeEach, type WriteContext } from '../../api/query-client';
 import type { ImageUploadTarget } from '../../kit/image-upload/ImageUploadInput';
 
 export const feedbackKeys = { all: ['feedback'] as const, admin: ['feedback', 'admin'] as const };
@@ -19,6 +19,9 @@ export const sendFeedback = (request: CreateFeedbackRequest, context: WriteConte
   invalidateAfter(api.post<Empty>('/api/v1/feedback', request), context, stale);
 export const handleFeedback = (id: number, status: number, reply: string, context: WriteContext) =>
   invalidateAfter(api.put<Empty>('/api/v1/feedback', { id, status, reply }), context, stale);
+/** Gives each the same reply and status: UpdateFeedback takes one id, so one call each (`writeEach`). */
+export const handleFeedbacks = (ids: readonly number[], status: number, reply: string, context: WriteContext) =>
+  writeEach(ids, (id) => api.put<Empty>('/api/v1/feedback', { id, status, reply }), context, stale);
 export const deleteFeedback = (ids: readonly number[], context: WriteContext) =>
   invalidateAfter(api.delete<Empty>('/api/v1/feedback', { id: ids }), context, stale);
 

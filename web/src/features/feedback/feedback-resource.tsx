@@ -8,8 +8,11 @@ import { dateColumn, ImageThumb, StackCell } from '../../kit/admin-resource/cell
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi-extra';
-import { deleteFeedback, feedbackKeys, handleFeedback, listFeedback } from './api';
+import { deleteFeedback, feedbackKeys, handleFeedback, handleFeedbacks, listFeedback } from './api';
 import './feedback.css';
+
+const UPDATE = grpcPermissionPath('FeedbackAPI', 'UpdateFeedback');
+const replyInput = { label: '回复', maxLength: FEEDBACK_LIMITS.reply, rows: 4, placeholder: '如：已修复，感谢反馈' };
 
 export const feedbackResource: ResourceDef<Feedback> = {
   key: 'feedback',
@@ -86,16 +89,24 @@ export const feedbackResource: ResourceDef<Feedback> = {
       key: 'handle',
       label: row.status === FeedbackStatus.Handled ? '修改回复' : '处理',
       confirm: '写下处理结果，反馈将标记为已处理。',
-      input: {
-        label: '回复',
-        initial: row.reply ?? '',
-        maxLength: FEEDBACK_LIMITS.reply,
-        rows: 4,
-        placeholder: '如：已修复，感谢反馈',
-      },
+      input: { ...replyInput, initial: row.reply ?? '' },
       run: (context, reply) => handleFeedback(row.id ?? 0, FeedbackStatus.Handled, reply ?? '', context),
       success: '已处理',
-      requires: grpcPermissionPath('FeedbackAPI', 'UpdateFeedback'),
+      requires: UPDATE,
+    },
+  ],
+  // Open feedback only: a handled one keeps its own reply (修改回复 changes it, one at a time).
+  batchActions: [
+    {
+      key: 'handle',
+      label: '批量处理',
+      applies: (row) => row.status !== FeedbackStatus.Handled,
+      confirm: (n) => `将选中的 ${n} 条未处理反馈标记为已处理，下面的回复会写入每一条。`,
+      input: replyInput,
+      run: (ids, context, reply) =>
+        handleFeedbacks(ids, FeedbackStatus.Handled, typeof reply === 'string' ? reply : '', context),
+      success: '已处理',
+      requires: UPDATE,
     },
   ],
   remove: (ids, _confirmation, context) => deleteFeedback(ids, context),

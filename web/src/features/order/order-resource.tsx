@@ -2,11 +2,12 @@
 // days; each row opens its detail with the payment notifications and offers the admin's
 // decisions (OrderAdminActions). Orders are never created or deleted here.
 import type { Order } from '../../../../shared/types/order';
-import { orderStatusOptions, paymentProviderOptions } from '../../../../shared/vip';
+import { grpcPermissionPath } from '../../../../shared/permissions';
+import { OrderStatus, orderStatusOptions, paymentProviderOptions } from '../../../../shared/vip';
 import { dateColumn, StackCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { listOrders, orderKeys } from './api';
+import { closeOrders, listOrders, orderKeys } from './api';
 import { OrderAdminActions } from './OrderAdminActions';
 import { OrderStatusTag, orderAmount, providerLabel } from './OrderStatusTag';
 
@@ -66,4 +67,23 @@ export const orderResource: ResourceDef<Order, Record<string, never>> = {
       (r) => r.order,
     ),
   rowActions: (row) => <OrderAdminActions order={row} />,
+  // Pending orders only (CloseOrder refuses the rest); the server asks each one's provider first.
+  batchActions: [
+    {
+      key: 'close',
+      label: '批量关闭',
+      applies: (row) => (row.status ?? OrderStatus.Pending) === OrderStatus.Pending,
+      confirm: (n) => `关闭选中的 ${n} 笔待支付订单。关闭前会向支付渠道逐笔查询一次：已付款的订单将改为已支付。`,
+      input: {
+        label: '关闭原因',
+        maxLength: 255,
+        requiredMessage: '请输入关闭原因',
+        placeholder: '记录在订单的管理员备注中',
+      },
+      danger: true,
+      run: (ids, context, reason) => closeOrders(ids, typeof reason === 'string' ? reason : '', context),
+      success: '订单已关闭',
+      requires: grpcPermissionPath('OrderAPI', 'CloseOrder'),
+    },
+  ],
 };

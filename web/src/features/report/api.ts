@@ -4,7 +4,7 @@
 import type { Empty } from '../../../../shared/types/common';
 import type { ListReportReply, ListReportRequest, Report } from '../../../../shared/types/report';
 import { api } from '../../api/client';
-import { invalidateAfter, type WriteContext } from '../../api/query-client';
+import { invalidateAfter, writeEach, type WriteContext } from '../../api/query-client';
 
 export const reportKeys = { all: ['report'] as const, admin: ['report', 'admin'] as const };
 
@@ -24,5 +24,8 @@ export const createReport = (
 /** Marks the report handled (or open again) with the admin's note. */
 export const handleReport = (id: number, handled: boolean, remark: string, context: WriteContext) =>
   invalidateAfter(api.put<Empty>('/api/v1/report', { id, status: handled, remark }), context, stale);
+/** Marks each report handled with the same note: UpdateReport takes one id, so one call each (`writeEach`). */
+export const handleReports = (ids: readonly number[], remark: string, context: WriteContext) =>
+  writeEach(ids, (id) => api.put<Empty>('/api/v1/report', { id, status: true, remark }), context, stale);
 export const deleteReports = (ids: readonly number[], context: WriteContext) =>
   invalidateAfter(api.delete<Empty>('/api/v1/report', { id: ids }), context, stale);

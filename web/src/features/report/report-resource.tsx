@@ -10,8 +10,11 @@ import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
 import { Tag } from '../../ui/semi-extra';
 import { documentPathById } from '../document/document-links';
-import { deleteReports, handleReport, listReports, reportKeys } from './api';
+import { deleteReports, handleReport, handleReports, listReports, reportKeys } from './api';
 import './report.css';
+
+const UPDATE = grpcPermissionPath('ReportAPI', 'UpdateReport');
+const remarkInput = { label: '处理备注', maxLength: REPORT_REMARK_MAX_LENGTH, placeholder: '如：已删除违规内容' };
 
 const STATUS_FILTER = reportStatusOptions.map((o) => ({ value: o.value === 'true', label: o.label }));
 const TARGET_OPTIONS = [
@@ -110,15 +113,23 @@ export const reportResource: ResourceDef<Report> = {
       key: 'handle',
       label: row.status ? '修改备注' : '处理',
       confirm: `举报“${row.document_title ?? ''}”：${optionLabel(reportReasonOptions, row.reason ?? 0, '其他')}。处理后标记为已处理。`,
-      input: {
-        label: '处理备注',
-        initial: row.remark ?? '',
-        maxLength: REPORT_REMARK_MAX_LENGTH,
-        placeholder: '如：已删除违规内容',
-      },
+      input: { ...remarkInput, initial: row.remark ?? '' },
       run: (context, remark) => handleReport(row.id ?? 0, true, remark ?? '', context),
       success: '已处理',
-      requires: grpcPermissionPath('ReportAPI', 'UpdateReport'),
+      requires: UPDATE,
+    },
+  ],
+  // Open reports only: a handled one keeps its own note (修改备注 changes it, one at a time).
+  batchActions: [
+    {
+      key: 'handle',
+      label: '批量处理',
+      applies: (row) => !row.status,
+      confirm: (n) => `将选中的 ${n} 条未处理举报标记为已处理，下面的处理备注会写入每一条。`,
+      input: remarkInput,
+      run: (ids, context, remark) => handleReports(ids, typeof remark === 'string' ? remark : '', context),
+      success: '已处理',
+      requires: UPDATE,
     },
   ],
   remove: (ids, _confirmation, context) => deleteReports(ids, context),

@@ -314,31 +314,35 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
               {createLabel}
             </Button>
           )}
-          {batchActions.map((action) => (
-            <Button
-              key={action.key}
-              type={action.danger ? 'danger' : 'tertiary'}
-              disabled={selected.length === 0}
-              onClick={() =>
-                setPending({
-                  title: action.label,
-                  message: action.confirm(selected.length),
-                  okText: '确定',
-                  danger: action.danger === true,
-                  askPassword: false,
-                  choice: action.choice,
-                  input: action.input,
-                  ids: selected,
-                  keepsRows: action.keepsRows === true,
-                  run: (ids, context, _password, value) => action.run(ids, context, value),
-                  success: action.success,
-                  failure: `${action.label}失败`,
-                })
-              }
-            >
-              {action.label}
-            </Button>
-          ))}
+          {batchActions.map((action) => {
+            const targets = action.applies ? selectedRows.filter(action.applies).map(resource.rowId) : selected;
+            return (
+              <Button
+                key={action.key}
+                type={action.danger ? 'danger' : 'tertiary'}
+                disabled={targets.length === 0}
+                onClick={() =>
+                  setPending({
+                    title: action.label,
+                    message: action.confirm(targets.length),
+                    okText: '确定',
+                    danger: action.danger === true,
+                    askPassword: false,
+                    choice: action.choice,
+                    input: action.input,
+                    ids: targets,
+                    keepsRows: action.keepsRows === true,
+                    run: (ids, context, _password, value) => action.run(ids, context, value),
+                    success: action.success,
+                    failure: `${action.label}失败`,
+                  })
+                }
+              >
+                {action.label}
+                {action.applies && selected.length > 0 ? `（${targets.length}）` : ''}
+              </Button>
+            );
+          })}
           {remove && (
             <Button
               type="danger"

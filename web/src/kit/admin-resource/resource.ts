@@ -181,9 +181,14 @@ export interface BatchChoice {
 export type ChoiceValue = string | number | (string | number)[];
 
 /** An action on the selected rows besides batch delete (e.g. end punishments). */
-export interface BatchAction {
+export interface BatchAction<Row = never> {
   key: string;
   label: string;
+  /**
+   * The rows it is for (open reports, pending orders): of the selected rows only these are sent,
+   * and the button counts them, as 批量删除 does; without it, every selected row.
+   */
+  applies?: (row: Row) => boolean;
   /** Question of the confirmation dialog; `count` rows are selected. */
   confirm: (count: number) => string;
   /** A value to choose before the action runs; `run` receives it. */
@@ -259,7 +264,7 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
   };
   /** Rows that cannot be edited (e.g. group headings). */
   editable?: (row: Row) => boolean;
-  batchActions?: readonly BatchAction[];
+  batchActions?: readonly BatchAction<Row>[];
   /** Extra buttons in a row's 操作 cell, before 编辑 and 删除. */
   rowActions?: (row: Row) => ReactNode;
   /** Confirmed one-row changes, shown as buttons before 编辑 and 删除. */

@@ -1,0 +1,136 @@
+// Batch work on the admin lists whose rows were handled one at a time: reports and feedback
+// (UpdateReport/UpdateFeedback take one id: one call per row, partial failures summed up) and
+// orders (CloseOrder takes ids: one call), inside the real route tree.
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Permission } from '../../shared/types/permission';
+import { clearSession } from '../../web/src/features/session/session-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
+import { renderApp, type Backend } from './render-app';
+
+afterEach(() =>
+  act(() => {
+    clearSession();
+    clearToasts();
+  }),
+);
+
+const perm = (id: number, path: string): Permission => ({ id, method: 'GRPC', path, title: path });
+const staff = { id: 9, username: 'kefu' };
+
+const writes = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: string, path: string) =>
+  fetchMock.mock.calls
+    .filter(
+      ([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path,
+    )
+    .map(([, init]) => JSON.parse(String(init?.body)) as Record<string, unknown>);
+
+const modal = () => within(document.querySelector('.semi-modal') as HTMLElement);
+
+describe('batch 处理 of reports', { timeout: 20_000 }, () => {
+  const reports = [
+    { id: 1, document_title: '高等数学', reason: 1, status: false },
+    { id: 2, document_title: '线性代数', reason: 2, status: true, remark: '已删除' },
+    { id: 3, document_title: '概率论', reason: 1, status: false },
+  ];
+  const permissions = [perm(1, '/api.v1.ReportAPI/ListReport'), perm(2, '/api.v1.ReportAPI/UpdateReport')];
+
+  it('handles the open reports selected, one call each with the note, and keeps a handled one as it was', async () => {
+    const backend: Backend = {
+      'GET /api/v1/report/list': { status: 200, body: { report: reports, total: 3 } },
+      'PUT /api/v1/report': { status: 200, body: {} },
+    };
+    const { fetchMock } = renderApp('/admin/report', { user: staff, permissions, backend });
+    await screen.findByText('高等数学');
+    await userEvent.click(screen.getByRole('checkbox', { name: '全选本页' }));
+    await userEvent.click(screen.getByRole('button', { name: '批量处理（2）' }));
+    expect(modal().getByText('将选中的 2 条未处理举报标记为已处理，下面的处理备注会写入每一条。')).toBeTruthy();
+    await userEvent.type(modal().getByLabelText('处理备注'), '已核实并删除');
+    await userEvent.click(modal().getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '已处理')).toBe(true));
+    expect(writes(fetchMock, 'PUT', '/api/v1/report')).toEqual([
+      { id: 1, status: true, remark: '已核实并删除' },
+      { id: 3, status: true, remark: '已核实并删除' },
+    ]);
+  });
+
+  it('is not offered to a role that may not handle reports', async () => {
+    renderApp('/admin/report', {
+      user: staff,
+      permissions: [permissions[0] as Permission],
+      backend: { 'GET /api/v1/report/list': { status: 200, body: { report: reports, total: 3 } } },
+    });
+    await screen.findByText('高等数学');
+    expect(screen.queryByRole('button', { name: /批量处理/ })).toBeNull();
+  });
+});
+
+describe('batch 处理 of feedback', { timeout: 20_000 }, () => {
+  const permissions = [perm(1, '/api.v1.FeedbackAPI/ListFeedback'), perm(2, '/api.v1.FeedbackAPI/UpdateFeedback')];
+
+  it('says how many were handled and how many failed, and why', async () => {
+    const backend: Backend = {
+      'GET /api/v1/feedback/list': {
+        status: 200,
+        body: {
+          feedback: [
+            { id: 1, content: '下载按钮没反应', status: 0 },
+            { id: 2, content: '搜索结果太少', status: 0 },
+            { id: 3, content: '希望支持暗色模式', status: 0 },
+          ],
+          total: 3,
+        },
+      },
+      'PUT /api/v1/feedback': (_url, init) =>
+        (JSON.parse(String(init.body)) as { id: number }).id === 2
+          ? { status: 404, body: { code: 404, message: '反馈不存在' } }
+          : { status: 200, body: {} },
+    };
+    const { fetchMock } = renderApp('/admin/feedback', { user: staff, permissions, backend });
+    await screen.findByText('下载按钮没反应');
+    await userEvent.click(screen.getByRole('checkbox', { name: '全选本页' }));
+    await userEvent.click(screen.getByRole('button', { name: '批量处理（3）' }));
+    await userEvent.type(modal().getByLabelText('回复'), '感谢反馈');
+    await userEvent.click(modal().getByRole('button', { name: '确定' }));
+    await waitFor(() =>
+      expect(toasts.value.find((t) => t.title === '批量处理失败')?.description).toBe('2 项成功，1 项失败：反馈不存在'),
+    );
+    expect(writes(fetchMock, 'PUT', '/api/v1/feedback').map((body) => body.id)).toEqual([1, 2, 3]);
+    expect(writes(fetchMock, 'PUT', '/api/v1/feedback')[0]).toEqual({ id: 1, status: 1, reply: '感谢反馈' });
+  });
+});
+
+describe('batch 关闭 of orders', { timeout: 20_000 }, () => {
+  it('closes the pending orders selected in one call, with the reason it asks for', async () => {
+    const backend: Backend = {
+      'GET /api/v1/order/list': {
+        status: 200,
+        body: {
+          order: [
+            { id: 1, order_no: 'VIP001', status: 0, username: 'amy' },
+            { id: 2, order_no: 'VIP002', status: 1, username: 'bob' },
+            { id: 3, order_no: 'VIP003', status: 0, username: 'cat' },
+          ],
+          total: 3,
+        },
+      },
+      'PUT /api/v1/order/close': { status: 200, body: {} },
+    };
+    const { fetchMock } = renderApp('/admin/order', {
+      user: staff,
+      permissions: [perm(1, '/api.v1.OrderAPI/ListOrder'), perm(2, '/api.v1.OrderAPI/CloseOrder')],
+      backend,
+    });
+    await screen.findByText('VIP001');
+    await userEvent.click(screen.getByRole('checkbox', { name: '全选本页' }));
+    await userEvent.click(screen.getByRole('button', { name: '批量关闭（2）' }));
+    await userEvent.click(modal().getByRole('button', { name: '确定' }));
+    expect(await modal().findByText('请输入关闭原因')).toBeTruthy();
+    expect(writes(fetchMock, 'PUT', '/api/v1/order/close')).toEqual([]);
+    await userEvent.type(modal().getByLabelText('关闭原因'), '用户要求取消');
+    await userEvent.click(modal().getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(toasts.value.some((t) => t.title === '订单已关闭')).toBe(true));
+    expect(writes(fetchMock, 'PUT', '/api/v1/order/close')).toEqual([{ id: [1, 3], reason: '用户要求取消' }]);
+  });
+});
