@@ -166,6 +166,23 @@ export function allowPagesFrom(perms: readonly Permission[]): string[] {
   return [...pages];
 }
 
+/**
+ * Pages a group's list permission opens that show nothing but an explanation without one of their
+ * own permissions (短信管理, ours: its log and its counters). The page stays open (a link to it
+ * explains), but the admin menu and the dashboard's shortcuts do not offer it.
+ */
+const PAGE_OWN_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
+  '/admin/user/sms': [grpcPermissionPath('UserAPI', 'ListSmsLog'), grpcPermissionPath('UserAPI', 'GetSmsStats')],
+};
+
+/**
+ * The pages of `allowPages` the admin menu and the dashboard's shortcuts offer: all but those of
+ * `PAGE_OWN_PERMISSIONS` of which the user `holds` none.
+ */
+export function offeredAdminPages(allowPages: readonly string[], holds: (path: string) => boolean): string[] {
+  return allowPages.filter((page) => PAGE_OWN_PERMISSIONS[page]?.some(holds) ?? true);
+}
+
 /** A user is an admin if any allowed page is an admin page (docs/product.md §4). */
 export function isAdmin(allowPages: readonly string[]): boolean {
   return allowPages.some((page) => page.toLowerCase().startsWith('/admin'));

@@ -3,6 +3,7 @@ import { ALWAYS_ALLOWED_ADMIN_PAGES } from '../../shared/access';
 import {
   allowPagesFrom,
   isAdmin,
+  offeredAdminPages,
   permissionGroupKey,
   permissionGroups,
   permissionsToTree,
@@ -193,6 +194,13 @@ describe('allowPagesFrom and isAdmin', () => {
         ],
       },
     ]);
+  });
+
+  it('offer 短信管理 only with its log or its counters, and every other allowed page as it is', () => {
+    const pages = allowPagesFrom([listUser]);
+    expect(offeredAdminPages(pages, () => false)).toEqual(['/admin/user', '/admin/user/list']);
+    const holds = (path: string) => path === grpcPermissionPath('UserAPI', 'GetSmsStats');
+    expect(offeredAdminPages(pages, holds)).toEqual(pages);
   });
 
   it('show the navigation entry to holders of the navigation list permission', () => {

@@ -606,6 +606,34 @@ describe('dashboard', { timeout: 20_000 }, () => {
     ]);
   });
 
+  it('offers 短信管理 in the menu and the shortcuts only to a role that may read its log or counters', async () => {
+    const kefu = { id: 9, username: 'kefu' };
+    const listUser = perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表');
+    const stats = perm(12, '/api.v1.UserAPI/GetSmsStats', '短信发送统计');
+    const backend: Backend = { 'GET /api/v1/user/sms/stats': { status: 200, body: {} } };
+    const offered = async (path: string) => {
+      const shortcut = async () =>
+        within(
+          (await screen.findByRole('heading', { name: '快捷入口' })).closest('section') as HTMLElement,
+        ).queryByRole('link', { name: '短信管理' }) !== null;
+      // On the SMS page itself (still open to them, and explained), its menu group is open.
+      const entry = async () =>
+        (await screen.findByRole('heading', { name: '短信管理', level: 1 })) &&
+        screen.queryByRole('menuitem', { name: '短信管理' }) !== null;
+      return path === '/admin/dashboard' ? shortcut() : entry();
+    };
+    for (const [permissions, shown] of [
+      [[listUser], false],
+      [[listUser, stats], true],
+    ] as const) {
+      for (const path of ['/admin/dashboard', '/admin/user/sms']) {
+        const { unmount } = renderApp(path, { user: kefu, permissions: [...permissions], backend });
+        expect([path, await offered(path)]).toEqual([path, shown]);
+        unmount();
+      }
+    }
+  });
+
   it('shows the figures and the system information only with the GetStats permission', async () => {
     const backend: Backend = {
       'GET /api/v1/stats': {

@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { offeredAdminPages } from '../../../shared/permissions';
 import { buildAdminMenu, type AdminMenuEntry } from '../../../shared/routes';
 import { UserMenu } from '../features/session/UserMenu';
 import { usePermissionCheck, useSession } from '../features/session/use-session';
@@ -65,8 +66,11 @@ export function AdminLayout() {
   const { allowPages } = useSession();
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const items = useMemo(() => adminNavItems(allowPages), [allowPages]);
   const permissionCheck = usePermissionCheck();
+  const items = useMemo(
+    () => adminNavItems(offeredAdminPages(allowPages, permissionCheck)),
+    [allowPages, permissionCheck],
+  );
   const selected = pathname === '/admin' || pathname === '/admin/' ? DASHBOARD_PATH : pathname.replace(/\/$/, '');
   // Below 1024 px the menu is a drawer over the screen (admin-layout.css), opened from the header
   // and closed by a choice (it is open on the path it was opened on), the backdrop or Escape.

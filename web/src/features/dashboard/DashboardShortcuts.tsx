@@ -1,10 +1,11 @@
 // The dashboard's shortcuts: every admin screen this release has that the user may open
-// (their allowPages), in the admin menu's groups (shared/routes), including screens the menu
+// (their allowPages, as the menu offers them: shared/permissions offeredAdminPages), in the admin menu's groups (shared/routes), including screens the menu
 // does not list; the menu's single entries come last, as 站点运营.
 import { Link } from 'react-router-dom';
+import { offeredAdminPages } from '../../../../shared/permissions';
 import { adminMenuGroups, adminRoutes, type RouteDef, type RouteName } from '../../../../shared/routes';
 import { Panel } from '../../ui/Panel';
-import { useSession } from '../session/use-session';
+import { usePermissionCheck, useSession } from '../session/use-session';
 import './dashboard-shortcuts.css';
 
 const SINGLE_ENTRIES = '站点运营';
@@ -39,7 +40,7 @@ export function shortcutSections(
 /** `hasScreen` says which admin routes have a screen in this release (the pages know). */
 export function DashboardShortcuts({ hasScreen }: { hasScreen: (routeName: RouteName) => boolean }) {
   const { allowPages } = useSession();
-  const sections = shortcutSections(allowPages, hasScreen);
+  const sections = shortcutSections(offeredAdminPages(allowPages, usePermissionCheck()), hasScreen);
   if (sections.length === 0) return null;
   return (
     <Panel title="快捷入口" titleId="dashboard-shortcuts">
