@@ -304,6 +304,26 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: '借出“书籍1”' })).toBeTruthy();
   });
 
+  it('draws no 操作 column when the feature says its row actions need permissions the user holds none of', async () => {
+    const readOnly = (rowActionsRequire?: readonly string[]): ResourceDef<Book, Values> => ({
+      ...bookResource,
+      create: undefined,
+      update: undefined,
+      remove: undefined,
+      // As a feature's own buttons do: each checks its permission and renders nothing without it.
+      rowActions: () => null,
+      rowActionsRequire,
+    });
+    renderScreen(3, undefined, readOnly(['/api.v1.BookAPI/LendBook']));
+    expect(await screen.findByText('书籍1')).toBeTruthy();
+    expect(screen.queryByRole('columnheader', { name: '操作' })).toBeNull();
+    cleanup();
+
+    renderScreen(3, undefined, readOnly());
+    expect(await screen.findByText('书籍1')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: '操作' })).toBeTruthy();
+  });
+
   it('shows Chinese messages and sends nothing while the form is invalid', async () => {
     const { fetchMock } = renderScreen(3);
     await screen.findByText('书籍1');

@@ -332,6 +332,23 @@ describe('user list', { timeout: 20_000 }, () => {
     perm(12, '/api.v1.UserAPI/DeleteUser', '删除用户'),
   ];
 
+  it('draws no empty 操作 column for a role that may only read the list, and one with 调整积分 for a role that may', async () => {
+    const kefu = { id: 9, username: 'kefu' };
+    const listUser = perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表');
+    const { unmount } = renderApp('/admin/user/list', { user: kefu, permissions: [listUser], backend: userBackend });
+    expect(await screen.findByText('carol')).toBeTruthy();
+    expect(screen.queryByRole('columnheader', { name: '操作' })).toBeNull();
+    unmount();
+
+    renderApp('/admin/user/list', {
+      user: kefu,
+      permissions: [listUser, perm(13, '/api.v1.UserAPI/AdjustUserCredit', '调整用户积分')],
+      backend: userBackend,
+    });
+    expect(await screen.findByText('carol')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: '操作' })).toBeTruthy();
+  });
+
   it('shows avatars, groups and the account status from active 禁用账号 punishments', async () => {
     renderApp('/admin/user/list', { user: admin, permissions: listPermissions, backend: userBackend });
     const bob = (await screen.findByText('bob')).closest('tr') as HTMLElement;

@@ -10,7 +10,7 @@ import type { FieldDef } from '../../kit/admin-resource/resource';
 import { Button } from '../../ui/semi';
 import { adjustUserCredit } from './api';
 
-const ADJUST = grpcPermissionPath('UserAPI', 'AdjustUserCredit');
+export const ADJUST_CREDIT = grpcPermissionPath('UserAPI', 'AdjustUserCredit');
 
 type CreditValues = { amount: number | undefined; reason: string };
 
@@ -18,7 +18,7 @@ type CreditValues = { amount: number | undefined; reason: string };
 export function UserCreditAction({ row, credits }: { row: User; credits: string }) {
   const may = useMayCall();
   const [open, setOpen] = useState(false);
-  if (!may(ADJUST)) return null;
+  if (!may(ADJUST_CREDIT)) return null;
   const name = row.username ?? `#${row.id ?? ''}`;
   const balance = row.credit_count ?? 0;
   const fields: FieldDef<CreditValues>[] = [

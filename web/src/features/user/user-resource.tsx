@@ -12,7 +12,7 @@ import type { ColumnDef, ListQuery, ResourceDef } from '../../kit/admin-resource
 import { Avatar } from '../../ui/Avatar';
 import { Tag } from '../../ui/semi-extra';
 import { createUser, deleteUsers, listUsers, updateUser, userKeys } from './api';
-import { UserCreditAction } from './UserCreditAction';
+import { ADJUST_CREDIT, UserCreditAction } from './UserCreditAction';
 import { checkEmail, checkMobile, checkPassword, checkUsername } from './validation';
 
 /** The most rows one list call returns; status filtering pages through them locally. */
@@ -254,6 +254,7 @@ export function userResource(
       return updateUser({ id, group_id: v.group_id, password: v.password || undefined }, profile, context);
     },
     rowActions: (row) => <UserCreditAction row={row} credits={credits} />,
+    rowActionsRequire: [ADJUST_CREDIT],
     remove: (ids, { password }, context) => deleteUsers(ids, password ?? '', context),
     deletion: {
       password: true,

@@ -21,6 +21,8 @@ import { sheetWidth } from '../../ui/fit';
 export const GRANT = grpcPermissionPath('UserVipAPI', 'GrantUserVip');
 const REVOKE = grpcPermissionPath('UserVipAPI', 'RevokeUserVip');
 const LOG = grpcPermissionPath('UserVipAPI', 'ListUserVipLog');
+/** The permissions of the buttons of VipMemberActions (延长, 取消会员, 记录). */
+export const VIP_MEMBER_ACTIONS = [GRANT, REVOKE, LOG];
 
 export const reasonField = <V extends { reason: string }>(
   label = '原因',

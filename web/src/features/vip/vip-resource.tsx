@@ -10,7 +10,7 @@ import { Tag } from '../../ui/semi-extra';
 import { searchedUsernames } from '../user/api';
 import { usersField } from '../user/UserPicker';
 import { VipListStatus, grantVip, listUserVips, vipKeys } from './api';
-import { GRANT, VipMemberActions, reasonField } from './VipMemberActions';
+import { GRANT, VIP_MEMBER_ACTIONS, VipMemberActions, reasonField } from './VipMemberActions';
 import './vip.css';
 
 type Values = { users: number[]; days: number | undefined; reason: string };
@@ -69,4 +69,5 @@ export const vipResource: ResourceDef<UserVip, Values> = {
   },
   requires: { create: GRANT },
   rowActions: (row) => <VipMemberActions row={row} />,
+  rowActionsRequire: VIP_MEMBER_ACTIONS,
 };

@@ -200,6 +200,10 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
   const batchDeletable = selectedRows.filter((row) => !resource.deletion?.blocked?.(row));
   const selectable = Boolean(remove) || batchActions.length > 0;
   const canEdit = (row: Row) => canUpdate && (resource.editable?.(row) ?? true);
+  const rowActions =
+    resource.rowActionsRequire && !resource.rowActionsRequire.some((path) => may(path))
+      ? undefined
+      : resource.rowActions;
   const rowCommands = (row: Row) => (resource.rowCommands?.(row) ?? []).filter((command) => may(command.requires));
 
   const columns: ColumnProps<Row>[] = [
@@ -215,7 +219,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
   // A row command the user may not run is left out; with none left on any row (and no edit, delete
   // or actions of the feature's own), no empty 操作 column either.
   const hasRowActions = Boolean(
-    resource.rowActions || canUpdate || remove || allRows.some((row) => rowCommands(row).length > 0),
+    rowActions || canUpdate || remove || allRows.some((row) => rowCommands(row).length > 0),
   );
   if (hasRowActions) {
     columns.push({
@@ -230,7 +234,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
         const label = resource.rowLabel(row);
         return (
           <div className="app-resource-actions">
-            {resource.rowActions?.(row)}
+            {rowActions?.(row)}
             {rowCommands(row).map((command) => (
               <Button
                 key={command.key}

@@ -267,6 +267,12 @@ export interface ResourceDef<Row, Values extends FormValues = FormValues> {
   batchActions?: readonly BatchAction<Row>[];
   /** Extra buttons in a row's 操作 cell, before 编辑 and 删除. */
   rowActions?: (row: Row) => ReactNode;
+  /**
+   * The permission paths of the `rowActions` buttons, when each needs one: a user who holds none
+   * gets no row actions, so the screen knows beforehand that they would render nothing (and, with
+   * no other action, draws no empty 操作 column). Without it they are always offered.
+   */
+  rowActionsRequire?: readonly string[];
   /** Confirmed one-row changes, shown as buttons before 编辑 and 删除. */
   rowCommands?: (row: Row) => readonly RowCommand[];
   /**
