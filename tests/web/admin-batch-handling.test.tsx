@@ -101,6 +101,44 @@ describe('batch 处理 of feedback', { timeout: 20_000 }, () => {
   });
 });
 
+describe('a batch whose session ends', { timeout: 20_000 }, () => {
+  it('stops at the refusal and leaves it to the sign-in-again dialog, with no failure toast', async () => {
+    const backend: Backend = {
+      'GET /api/v1/feedback/list': {
+        status: 200,
+        body: {
+          feedback: [
+            { id: 1, content: '下载按钮没反应', status: 0 },
+            { id: 2, content: '搜索结果太少', status: 0 },
+          ],
+          total: 2,
+        },
+      },
+      'PUT /api/v1/feedback': {
+        status: 401,
+        body: { code: 401, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' },
+      },
+    };
+    const { fetchMock } = renderApp('/admin/feedback', {
+      user: staff,
+      permissions: [perm(1, '/api.v1.FeedbackAPI/ListFeedback'), perm(2, '/api.v1.FeedbackAPI/UpdateFeedback')],
+      backend,
+    });
+    await screen.findByText('下载按钮没反应');
+    await userEvent.click(screen.getByRole('checkbox', { name: '全选本页' }));
+    await userEvent.click(screen.getByRole('button', { name: '批量处理（2）' }));
+    await userEvent.click(modal().getByRole('button', { name: '确定' }));
+    // Under the batch's own dialog, which hides the rest of the page from the accessibility tree.
+    await waitFor(() =>
+      expect([...document.querySelectorAll('.semi-modal-title')].map((title) => title.textContent)).toContain(
+        '登录已失效',
+      ),
+    );
+    expect(writes(fetchMock, 'PUT', '/api/v1/feedback')).toHaveLength(1);
+    expect(toasts.value.some((t) => t.title === '批量处理失败')).toBe(false);
+  });
+});
+
 describe('batch 关闭 of orders', { timeout: 20_000 }, () => {
   it('closes the pending orders selected in one call, with the reason it asks for', async () => {
     const backend: Backend = {
