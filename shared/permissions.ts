@@ -175,6 +175,11 @@ const PAGE_OWN_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
   '/admin/user/sms': [grpcPermissionPath('UserAPI', 'ListSmsLog'), grpcPermissionPath('UserAPI', 'GetSmsStats')],
 };
 
+/** The permission paths of which a page of `allowPages` needs one besides its group's list permission. */
+export function pageOwnPermissions(page: string): readonly string[] {
+  return PAGE_OWN_PERMISSIONS[page] ?? [];
+}
+
 /**
  * The pages of `allowPages` the admin menu and the dashboard's shortcuts offer: all but those of
  * `PAGE_OWN_PERMISSIONS` of which the user `holds` none.

@@ -258,6 +258,21 @@ describe('role permissions', { timeout: 20_000 }, () => {
     await waitFor(() => expect(toasts.value.some((t) => t.title === '权限已保存')).toBe(true));
   });
 
+  it('says beside 用户管理 that 短信管理 also needs its log or counters', async () => {
+    all.push(
+      perm(14, '/api.v1.UserAPI/ListSmsLog', '短信发送记录'),
+      perm(15, '/api.v1.UserAPI/GetSmsStats', '短信发送统计'),
+    );
+    try {
+      const { sheet } = await openPermissionSheet([21]);
+      expect(
+        await sheet.findByText('（列表权限开放：用户管理、短信管理（另需“短信发送记录”或“短信发送统计”））'),
+      ).toBeTruthy();
+    } finally {
+      all.splice(-2);
+    }
+  });
+
   it('grants every permission of the site with 全选', async () => {
     const { fetchMock, sheet } = await openPermissionSheet([21]);
     await sheet.findByText('已选 1 项权限', { exact: false });

@@ -3,7 +3,7 @@
 // unlocks the service's admin pages. Saving replaces the role's grants.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { permissionsToTree, type PermissionTreeNode } from '../../../../shared/permissions';
+import { pageOwnPermissions, permissionsToTree, type PermissionTreeNode } from '../../../../shared/permissions';
 import { adminRoutes } from '../../../../shared/routes';
 import type { Group } from '../../../../shared/types/group';
 import type { Permission } from '../../../../shared/types/permission';
@@ -19,6 +19,13 @@ import { toastFailure } from '../../kit/toasts/failure-toast';
 import { toast } from '../../kit/toasts/toast-store';
 import { sheetWidth } from '../../ui/fit';
 
+function pageTitle(page: string, permissions: readonly Permission[]): string[] {
+  const title = adminRoutes.find((r) => r.path === page)?.title;
+  if (!title) return [];
+  const own = pageOwnPermissions(page).map((path) => permissions.find((p) => p.path === path)?.title ?? path);
+  return [own.length > 0 ? `${title}（另需“${own.join('”或“')}”）` : title];
+}
+
 const serviceKey = (node: PermissionTreeNode) => `service:${node.key}`;
 
 /** The tree the dialog shows: services, then their permission rows (value = permission id). */
@@ -28,8 +35,9 @@ export function permissionTreeData(permissions: readonly Permission[]): TreeNode
     value: serviceKey(node),
     // Plain-text labels keep the search box working; renderLabel adds the details.
     label: node.label,
-    // The screens a granted list permission opens, by their titles.
-    pages: node.id > 0 ? node.pages.flatMap((page) => adminRoutes.find((r) => r.path === page)?.title ?? []) : [],
+    // The screens a granted list permission opens, by their titles; one that also needs a
+    // permission of its own (短信管理) says which, or the menu's leaving it out would puzzle.
+    pages: node.id > 0 ? node.pages.flatMap((page) => pageTitle(page, permissions)) : [],
     children: node.children.map((child) => ({
       key: String(child.id),
       value: String(child.id),
