@@ -153,3 +153,21 @@ export async function lockKeys(trx: Kysely<any>, keys: readonly string[]): Promi
   for (const key of [...new Set(keys)].sort())
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
 }
+
+/**
+ * The database's clock, as a Date: what every process talking to one database agrees on, where
+ * each machine's own clock may drift from the others' (job leases compare times written by one
+ * process with another's). PostgreSQL's clock_timestamp() is the server's time at the call, not
+ * its transaction's start; SQLite's 'now' is this machine's clock, the only one its file has.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function databaseNow(db: Kysely<any>): Promise<Date> {
+  const now =
+    engineOf(db) === 'postgres'
+      ? sql<{
+          now: string;
+        }>`SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS now`
+      : sql<{ now: string }>`SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now`;
+  const { rows } = await now.execute(db);
+  return new Date(rows[0]!.now);
+}

@@ -127,7 +127,11 @@ function actingAfter(kind: 'InsertQueryNode' | 'SelectQueryNode', rows: number, 
   return { executor, acted: () => acted };
 }
 
-function spawnWorker(mode: 'crash' | 'drain' | 'wake', effectsFile: string, env: Record<string, string> = {}) {
+function spawnWorker(
+  mode: 'crash' | 'drain' | 'wake' | 'skewed',
+  effectsFile: string,
+  env: Record<string, string> = {},
+) {
   const child = spawn(process.execPath, ['--import', 'tsx', WORKER, dataDir, mode, effectsFile], {
     cwd: ROOT,
     env: {
@@ -205,6 +209,31 @@ describe('across processes', () => {
     expect(jobs).toHaveLength(500);
     expect(jobs.every((job) => job.attempts === 1)).toBe(true);
   }, 120_000);
+
+  it("leaves a running job to its process when another machine's clock runs ahead by more than the lease", async () => {
+    const effectsFile = path.join(dataDir, 'effects.log');
+    const queue = newQueue();
+    queue.register(crashKind, (_payload, { signal }) => sleep(60_000, undefined, { signal }), { concurrency: 1 });
+    const first = await queue.enqueue(crashKind, { n: 1 });
+    queue.start();
+    await jobIn(queue, first.id, 'running');
+
+    // 10 minutes ahead: by its own clock each 400 ms lease this process writes ran out long ago.
+    const worker = spawnWorker('skewed', effectsFile, { CLOCK_SKEW_MS: String(10 * 60_000) });
+    const second = Number(
+      await waitFor(async () => /^enqueued (\d+)$/m.exec(worker.stdout())?.[1], 'the skewed worker to enqueue'),
+    );
+    // Its enqueue is due by the database's clock too (not 10 minutes on), and its claims prefer the
+    // older job: had they read the lease by the worker's clock, the first job would have run there first.
+    await jobIn(queue, second, 'done');
+    expect(worker.stdout().split('\n')).not.toContain(`started ${first.id}`);
+    expect(effects(effectsFile)).toEqual([`${second} ${worker.child.pid}`]);
+    expect(await queue.get(first.id)).toMatchObject({
+      state: 'running',
+      attempts: 1,
+      leaseOwner: expect.stringContaining(`:${process.pid}:`),
+    });
+  });
 });
 
 /** The job's start as the worker printed it ("started <id> <epoch ms>"), once it did. */

@@ -13,9 +13,13 @@ import { JobQueue, jobKind } from '../../backend/platform/jobs/job-queue';
 //                                                 jobs; SIGTERM stops it gracefully
 //   job-worker.ts <dataDir> wake <effectsFile>   runs `test.wake` jobs, printing "started <job
 //                                                 id> <epoch ms>" as each handler begins
+//   job-worker.ts <dataDir> skewed <effectsFile> enqueues one `test.crash` job (printing "enqueued
+//                                                 <id>"), then runs `test.crash` jobs at once,
+//                                                 printing "started <id>" as each begins
 // Every handler that completes appends "<job id> <pid>" to the effects file. The database is
 // SQLite in <dataDir>, or PostgreSQL when DATABASE_URL is set (with its LISTEN connection);
-// POLL_MS sets the queue's poll interval (default 20 ms), LEASE_MS its lease.
+// POLL_MS sets the queue's poll interval (default 20 ms), LEASE_MS its lease; CLOCK_SKEW_MS
+// moves the process's clock (Date) that far ahead: a machine whose clock drifted.
 
 export const crashKind = jobKind<{ n: number }>('test.crash');
 export const bulkKind = jobKind<{ n: number }>('test.bulk');
@@ -30,7 +34,24 @@ const silent = {
   error: (obj: object, msg: string) => console.error(msg, obj),
 };
 
+/** Makes `Date` (now, and `new Date()`) read `skewMs` ahead of the machine's clock. */
+function skewClock(skewMs: number): void {
+  const RealDate = Date;
+  class SkewedDate extends RealDate {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Date's own overloads
+    constructor(...args: any[]) {
+      if (args.length === 0) super(RealDate.now() + skewMs);
+      else super(...(args as [string]));
+    }
+    static override now(): number {
+      return RealDate.now() + skewMs;
+    }
+  }
+  globalThis.Date = SkewedDate as DateConstructor;
+}
+
 async function main(dataDir: string, mode: string, effectsFile: string): Promise<void> {
+  if (process.env.CLOCK_SKEW_MS) skewClock(Number(process.env.CLOCK_SKEW_MS));
   const url = process.env.DATABASE_URL;
   let db: Database;
   let notifications: PostgresNotifications | undefined;
@@ -82,6 +103,13 @@ async function main(dataDir: string, mode: string, effectsFile: string): Promise
     await queue.listening();
     process.stdout.write('ready\n');
     return;
+  } else if (mode === 'skewed') {
+    const job = await queue.enqueue(crashKind, { n: 2 });
+    process.stdout.write(`enqueued ${job.id}\n`);
+    queue.register(crashKind, (_payload, { jobId }) => {
+      process.stdout.write(`started ${jobId}\n`);
+      recordEffect(jobId);
+    });
   } else {
     throw new Error(`unknown mode ${mode}`);
   }

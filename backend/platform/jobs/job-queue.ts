@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { isDatabaseUnavailable, type Database } from '../../db';
-import { engineOf, lockKeys } from '../../db/dialect';
+import { databaseNow, engineOf, lockKeys } from '../../db/dialect';
 import { CHANNELS, notify, type Notifications } from '../../db/notifications';
 import type { DB, JobState, JobTable } from '../../db/schema';
 import {
@@ -149,15 +149,16 @@ export class JobQueue {
     const maxAttempts = opts.maxAttempts ?? this.workers.get(kind.name)?.maxAttempts ?? DEFAULTS.maxAttempts;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
       throw new RangeError('maxAttempts must be a positive integer');
-    const ts = new Date().toISOString();
     const insert = async (executor: Kysely<DB>): Promise<{ row: JobRow; inserted: boolean } | undefined> => {
+      const now = await databaseNow(executor);
+      const ts = now.toISOString();
       const inserted = await executor
         .insertInto('job')
         .values({
           kind: kind.name,
           payload: JSON.stringify(payload ?? null),
           max_attempts: maxAttempts,
-          run_after: (opts.runAfter ?? new Date()).toISOString(),
+          run_after: (opts.runAfter ?? now).toISOString(),
           lease_owner: null,
           lease_expires_at: null,
           progress: null,
@@ -281,8 +282,8 @@ export class JobQueue {
    * attempts: after three, the document failed for good.
    */
   private async giveBack(job: ActiveJob): Promise<void> {
-    const ts = new Date().toISOString();
     try {
+      const ts = (await databaseNow(this.db)).toISOString();
       await this.db
         .updateTable('job')
         .set((eb) => ({
@@ -423,7 +424,9 @@ export class JobQueue {
   }
 
   private async claimIn(db: Kysely<DB>, kind: string): Promise<JobRow | undefined> {
-    const now = new Date();
+    // The database's clock, not this machine's: another machine's lease is live until its
+    // lease_expires_at by the clock that wrote it, however far apart the machines' clocks drift.
+    const now = await databaseNow(db);
     const ts = now.toISOString();
     this.claimCount += 1;
     const owner = `${this.id}#${this.claimCount}`;
@@ -558,7 +561,7 @@ export class JobQueue {
 
   private async writeOutcome(job: ActiveJob, outcome: Outcome, worker: Worker): Promise<void> {
     const { row } = job;
-    const now = new Date();
+    const now = await databaseNow(this.db);
     const ts = now.toISOString();
     const base = this.db
       .updateTable('job')
@@ -628,8 +631,8 @@ export class JobQueue {
 
   private async renew(job: ActiveJob): Promise<void> {
     if (job.phase !== 'running') return;
-    const now = new Date();
     try {
+      const now = await databaseNow(this.db);
       const result = await this.db
         .updateTable('job')
         .set({ lease_expires_at: new Date(now.getTime() + this.leaseMs).toISOString(), updated_at: now.toISOString() })
