@@ -504,9 +504,11 @@ describe.skipIf(DEFAULT_ENGINES_ONLY)('the S3 store alone', () => {
     for (const store of opened.splice(0)) store.close();
   });
 
-  it('answers BlobStoreUnavailableError, not a wait without end, once the bucket stops answering', async () => {
-    // Between the store and s3rver, a relay that can stop passing bytes either way: a hung server,
-    // or a network cut that drops the packets of the connections the SDK keeps alive.
+  /**
+   * Between the store and s3rver, a relay that can stop passing bytes either way: a hung server,
+   * or a network cut that drops the packets of the connections the SDK keeps alive.
+   */
+  async function cuttableRelay() {
     const target = new URL(server!.endpoint);
     let cut = false;
     const sockets = new Set<net.Socket>();
@@ -522,22 +524,48 @@ describe.skipIf(DEFAULT_ENGINES_ONLY)('the S3 store alone', () => {
       upstream.on('close', () => client.destroy());
     });
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    return {
+      endpoint: `http://127.0.0.1:${(relay.address() as net.AddressInfo).port}`,
+      cut: () => void (cut = true),
+      close: async () => {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => relay.close(resolve));
+      },
+    };
+  }
+
+  it('answers BlobStoreUnavailableError, not a wait without end, once the bucket stops answering', async () => {
+    const relay = await cuttableRelay();
     try {
-      const store = await open({
-        endpoint: `http://127.0.0.1:${(relay.address() as net.AddressInfo).port}`,
-        requestTimeoutMs: 300,
-      });
+      const store = await open({ endpoint: relay.endpoint, requestTimeoutMs: 300 });
       await store.put('kept.txt', Readable.from([Buffer.from('kept')]));
       expect((await store.stat('kept.txt'))?.size).toBe(4);
-      cut = true;
+      relay.cut();
       await expect(store.stat('kept.txt')).rejects.toBeInstanceOf(BlobStoreUnavailableError);
       await expect(store.get('kept.txt')).rejects.toBeInstanceOf(BlobStoreUnavailableError);
       await expect(store.put('new.txt', Readable.from([Buffer.from('new')]))).rejects.toBeInstanceOf(
         BlobStoreUnavailableError,
       );
     } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => relay.close(resolve));
+      await relay.close();
+    }
+  });
+
+  it('gives up a read (a page a reader waits on) after its own short time a try, not the time an upload has', async () => {
+    const relay = await cuttableRelay();
+    try {
+      // An upload's try may take 10 minutes here: a read that waited as long would outlast the test.
+      const store = await open({ endpoint: relay.endpoint, requestTimeoutMs: 600_000, readTimeoutMs: 300 });
+      await store.put('documents/page-1.svg', Readable.from([Buffer.from('<svg/>')]));
+      relay.cut();
+      await expect(store.get('documents/page-1.svg')).rejects.toBeInstanceOf(BlobStoreUnavailableError);
+      await expect(store.get('documents/page-1.svg', { start: 0, end: 1 })).rejects.toBeInstanceOf(
+        BlobStoreUnavailableError,
+      );
+      await expect(store.stat('documents/page-1.svg')).rejects.toBeInstanceOf(BlobStoreUnavailableError);
+      await expect(store.exists('documents/page-1.svg')).rejects.toBeInstanceOf(BlobStoreUnavailableError);
+    } finally {
+      await relay.close();
     }
   });
 

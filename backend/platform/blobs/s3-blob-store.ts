@@ -71,6 +71,12 @@ export interface S3BlobStoreOptions {
    * The body of an answer (a download streaming to a slow reader) has no limit.
    */
   requestTimeoutMs?: number;
+  /**
+   * The same for a request that sends no body and reads a file or its size (GetObject,
+   * HeadObject: a page a reader waits on), each of the SDK's 3 tries. Default 8 s, at most
+   * requestTimeoutMs: a page read from a bucket that stopped answering fails in about 25 s.
+   */
+  readTimeoutMs?: number;
 }
 
 /** Options of `put` that only this store knows. */
@@ -113,6 +119,12 @@ const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
  * a minute a try rather than never.
  */
 const REQUEST_TIMEOUT_MS = 60_000;
+/**
+ * S3BlobStoreOptions.readTimeoutMs's default. The headers of a GET or HEAD come as soon as the
+ * service finds the object: the 60 s a try that uploads needs made a page read from a hung
+ * bucket wait 3 tries, about 3 minutes, before its 503 (the reader long gone).
+ */
+const READ_TIMEOUT_MS = 8_000;
 const TEMP_FOLDER = 'tmp';
 /** Temporary objects older than this were left by a process that died (an upload lands there only once complete). */
 const STALE_TEMP_MS = 3600_000;
@@ -129,6 +141,8 @@ export class S3BlobStore implements BlobStore {
   readonly prefix: string;
   private readonly partSize: number;
   private readonly partsInFlight: number;
+  /** The SDK's per-request options of a GetObject or HeadObject. */
+  private readonly read: { requestTimeout: number };
   /** A short-lived GET URL for a download that should not pass through the site; absent unless asked for. */
   readonly presignedUrl?: (key: string, opts: PresignOptions) => Promise<string>;
 
@@ -137,6 +151,8 @@ export class S3BlobStore implements BlobStore {
     this.prefix = opts.prefix;
     this.partSize = Math.max(opts.partSize ?? DEFAULT_PART_BYTES, MIN_PART_BYTES);
     this.partsInFlight = Math.max(1, opts.partsInFlight ?? 3);
+    const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    this.read = { requestTimeout: Math.min(opts.readTimeoutMs ?? READ_TIMEOUT_MS, requestTimeout) };
     // The SDK warns once, on Node 20, that its releases after January 2027 will need Node 22;
     // package.json pins a release that supports Node 20, so the warning only adds noise to
     // every start's output.
@@ -160,7 +176,7 @@ export class S3BlobStore implements BlobStore {
       // or a conversion hung as long as the outage did. Past requestTimeout it is an error.
       requestHandler: {
         connectionTimeout: 5000,
-        requestTimeout: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+        requestTimeout,
         throwOnRequestTimeout: true,
         httpAgent: { keepAlive: true, maxSockets: 256 },
         httpsAgent: { keepAlive: true, maxSockets: 256 },
@@ -286,6 +302,7 @@ export class S3BlobStore implements BlobStore {
           Key: objectKey,
           ...(range ? { Range: `bytes=${range.start}-${range.end ?? ''}` } : {}),
         }),
+        this.read,
       );
     } catch (error) {
       if (statusOf(error) === 404) return null;
@@ -363,7 +380,10 @@ export class S3BlobStore implements BlobStore {
    */
   async digest(key: string): Promise<{ size: number; md5: string | null } | null> {
     try {
-      const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+      const answer = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }),
+        this.read,
+      );
       const etag = (answer.ETag ?? '').replace(/"/g, '');
       const md5 = answer.Metadata?.[MD5_METADATA] ?? (/^[0-9a-f]{32}$/.test(etag) ? etag : null);
       return { size: answer.ContentLength ?? 0, md5 };
@@ -381,7 +401,7 @@ export class S3BlobStore implements BlobStore {
 
   private async head(objectKey: string): Promise<BlobInfo | null> {
     try {
-      const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey }));
+      const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey }), this.read);
       return { size: answer.ContentLength ?? 0, mtime: answer.LastModified ?? new Date(0) };
     } catch (error) {
       if (statusOf(error) === 404) return null;
