@@ -20,7 +20,7 @@ import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
 import { ConfigStore } from './platform/config-store';
 import { ContentChanges } from './platform/content-changes';
 import type { BackendContext } from './platform/context';
-import { JobQueue } from './platform/jobs/job-queue';
+import { JobQueue, jobBacklog } from './platform/jobs/job-queue';
 import { removeAbandonedScratch } from './platform/scratch';
 import { Mailer } from './platform/mailer';
 import { PostgresSearchIndex } from './platform/search/postgres-search-index';
@@ -395,7 +395,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
   };
 
   new SignInLimit(db, config.signInLimit).register(app);
-  registerReadiness(app, { db, ...(blobs.check ? { blobs: blobs.check } : {}) });
+  registerReadiness(app, { db, jobs: () => jobBacklog(db), ...(blobs.check ? { blobs: blobs.check } : {}) });
   for (const service of services) await serveService(app, context, service);
   app.decorate('viewFiles', viewFilesInProcess(context));
   app.decorate('contentChanges', context.contentChanges);

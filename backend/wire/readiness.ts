@@ -12,6 +12,9 @@ import { ApiError, BLOB_STORE_UNAVAILABLE, unavailable } from './errors';
 // answering, a pool with no free connection). Nothing is cached: each probe costs one query and
 // one request to the bucket (docs/decisions/050-readiness-asks-the-s3-bucket-too.md). The gateway's
 // `/readyz` asks this route (docs/operations.md, "Health checks").
+// A ready answer also tells the job queue's backlog (`jobs`: waiting, the oldest's wait, running,
+// the processes running them): with every worker down this instance still serves, so it stays
+// ready, but uploads wait 待转换 and the operator reading the probe sees the wait grow.
 
 /** How long the database and the bucket have to answer: below the gateway's 2 s for the whole check. */
 export const READY_PING_MS = 1_500;
@@ -20,6 +23,8 @@ export interface ReadinessChecks {
   db: Database;
   /** The bucket answers (S3BlobStore.checkBucket); absent for the files under DATA_DIR. */
   blobs?: (signal: AbortSignal) => Promise<void>;
+  /** The job queue's backlog (jobBacklog of backend/platform/jobs/job-queue.ts), told in a ready answer. */
+  jobs?: () => Promise<object>;
 }
 
 export function registerReadiness(app: FastifyInstance, checks: ReadinessChecks, timeoutMs = READY_PING_MS): void {
@@ -35,8 +40,13 @@ export function registerReadiness(app: FastifyInstance, checks: ReadinessChecks,
       }, timeoutMs);
     });
     // The database's verdict first: while it is away, that is the reason to give.
+    let jobs: object | undefined;
     const database = Promise.race([sql`SELECT 1`.execute(checks.db), late]).then(
-      () => null,
+      async () => {
+        // Past the ping: a backlog it could not read leaves the answer without it, still ready.
+        if (checks.jobs) jobs = await Promise.race([checks.jobs(), late]).catch(() => undefined);
+        return null;
+      },
       (error: unknown) => Object.assign(unavailable(DATABASE_UNAVAILABLE), { cause: error }),
     );
     const bucket = checks.blobs
@@ -55,6 +65,6 @@ export function registerReadiness(app: FastifyInstance, checks: ReadinessChecks,
       clearTimeout(timer);
       abort.abort();
     }
-    return { status: 'ready' };
+    return jobs ? { status: 'ready', jobs } : { status: 'ready' };
   });
 }

@@ -22,8 +22,15 @@ export default fp(
       const call = { timeoutMs: READY_TIMEOUT_MS, request };
       let reason: string | undefined;
       try {
-        const own = await fastify.backend.getJson<{ status?: unknown; message?: unknown }>('/readyz', call);
-        if (own.status === 200 && own.body?.status === 'ready') return { status: 'ready' };
+        const own = await fastify.backend.getJson<{ status?: unknown; message?: unknown; jobs?: unknown }>(
+          '/readyz',
+          call,
+        );
+        // Our backend's job queue backlog (backend/wire/readiness.ts) goes along for the operator.
+        if (own.status === 200 && own.body?.status === 'ready')
+          return own.body.jobs && typeof own.body.jobs === 'object'
+            ? { status: 'ready', jobs: own.body.jobs }
+            : { status: 'ready' };
         const answer =
           own.status === 200 || own.status === 404
             ? await fastify.backend.getJson<{ message?: unknown }>('/api/v1/settings', call)

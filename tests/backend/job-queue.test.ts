@@ -8,12 +8,14 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openDatabase, openPostgres, type Database } from '../../backend/db';
+import { databaseNow } from '../../backend/db/dialect';
 import { BlobStoreUnavailableError } from '../../backend/platform/blobs/blob-store';
 import {
   JobInterruptedError,
   JobQueue,
   JobTimeoutError,
   PermanentJobError,
+  jobBacklog,
   jobKind,
   type Job,
   type JobQueueOptions,
@@ -464,6 +466,37 @@ describe('fair shares (fairKey)', () => {
     }
     // Stopping aborts the two held jobs (a freed slot would claim A2).
     await Promise.all(pair.map((queue) => queue.stop({ graceMs: 0 })));
+  });
+});
+
+describe('backlog (jobBacklog, told by /readyz)', () => {
+  it("counts the jobs due and not running, the oldest one's wait by the database's clock, the processes running jobs", async () => {
+    const queue = newQueue();
+    const kind = jobKind<{ n: number }>('test.backlog');
+    expect(await jobBacklog(db)).toEqual({ waiting: 0, oldestWaitingSeconds: 0, running: 0, workers: 0 });
+    const now = (await databaseNow(db)).getTime();
+    const at = (ms: number) => new Date(now + ms);
+    await queue.enqueue(kind, { n: 1 }, { runAfter: at(-2 * 3600_000) });
+    await queue.enqueue(kind, { n: 2 }, { runAfter: at(-60_000) });
+    await queue.enqueue(kind, { n: 3 }, { runAfter: at(3600_000) });
+    // Running: three jobs under the live leases of two processes, one whose lease ran out 3 hours ago.
+    for (const [owner, leaseMs] of [
+      ['a:1:x#1', 3600_000],
+      ['a:1:x#2', 3600_000],
+      ['b:2:y#1', 3600_000],
+      ['c:3:z#1', -3 * 3600_000],
+    ] as const) {
+      const job = await queue.enqueue(kind, { n: 4 }, { runAfter: at(-4 * 3600_000) });
+      await db
+        .updateTable('job')
+        .set({ state: 'running', attempts: 1, lease_owner: owner, lease_expires_at: at(leaseMs).toISOString() })
+        .where('id', '=', job.id)
+        .execute();
+    }
+    const backlog = await jobBacklog(db);
+    expect(backlog).toMatchObject({ waiting: 3, running: 3, workers: 2 });
+    expect(backlog.oldestWaitingSeconds).toBeGreaterThanOrEqual(3 * 3600);
+    expect(backlog.oldestWaitingSeconds).toBeLessThan(4 * 3600);
   });
 });
 

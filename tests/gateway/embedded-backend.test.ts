@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startEmbeddedBackend, type EmbeddedBackend } from '../../gateway/embedded-backend';
+import { databaseNow } from '../../backend/db/dialect';
+import { JobQueue, jobKind } from '../../backend/platform/jobs/job-queue';
 import { withDatabase } from '../helpers/backend';
 import { dropDatabase } from '../helpers/postgres';
 import { migratedDatabase } from '../helpers/test-database';
@@ -127,7 +129,48 @@ describe('the embedded backend in the gateway', () => {
       'viewFiles',
     ]);
     expect((await send(`${gw.url}/api/v1/settings`)).status).toBe(200);
-    expect((await send(`${gw.url}/readyz`)).json()).toEqual({ status: 'ready' });
+    expect((await send(`${gw.url}/readyz`)).json()).toMatchObject({ status: 'ready' });
+  });
+
+  it("tells in a ready answer the job queue's backlog: jobs waiting, the oldest one's wait, who runs them", async () => {
+    // Jobs of a kind no process runs: one due two hours ago by the database's clock, one held
+    // by another process's live lease.
+    const nobody = jobKind<object>('test.nobody');
+    const ids = await withDatabase(dataDir, async (db) => {
+      const queue = new JobQueue({
+        db,
+        logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      });
+      const now = (await databaseNow(db)).getTime();
+      const waiting = await queue.enqueue(nobody, {}, { runAfter: new Date(now - 2 * 3600_000) });
+      const running = await queue.enqueue(nobody, {}, { runAfter: new Date(now + 3600_000) });
+      await db
+        .updateTable('job')
+        .set({
+          state: 'running',
+          lease_owner: 'elsewhere:4242:abcd#7',
+          lease_expires_at: new Date(now + 3600_000).toISOString(),
+        })
+        .where('id', '=', running.id)
+        .execute();
+      return [waiting.id, running.id];
+    });
+    try {
+      const res = await send(`${gw.url}/readyz`);
+      expect(res.status).toBe(200);
+      const { status, jobs } = res.json() as {
+        status: string;
+        jobs: { waiting: number; oldestWaitingSeconds: number; running: number; workers: number };
+      };
+      expect(status).toBe('ready');
+      expect(jobs.waiting).toBeGreaterThanOrEqual(1);
+      expect(jobs.oldestWaitingSeconds).toBeGreaterThanOrEqual(2 * 3600);
+      expect(jobs.oldestWaitingSeconds).toBeLessThan(3 * 3600);
+      expect(jobs.running).toBeGreaterThanOrEqual(1);
+      expect(jobs.workers).toBeGreaterThanOrEqual(1);
+    } finally {
+      await withDatabase(dataDir, (db) => db.deleteFrom('job').where('id', 'in', ids).execute());
+    }
   });
 
   it('says on its access line, at info, why the backend failed on purpose, and never tells the client', async () => {
@@ -168,7 +211,10 @@ describe.skipIf(!inject('postgresUrl'))('the readiness of an embedded backend on
     });
     const site = await startGateway('', { backendUrl: undefined }, onPostgres);
     try {
-      expect((await send(`${site.url}/readyz`)).json()).toEqual({ status: 'ready' });
+      expect((await send(`${site.url}/readyz`)).json()).toMatchObject({
+        status: 'ready',
+        jobs: { waiting: expect.any(Number) },
+      });
       expect((await send(`${site.url}/api/v1/settings`)).status).toBe(200);
       // New connections refused, the open ones ended: what a database taken away looks like to the pool.
       await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);

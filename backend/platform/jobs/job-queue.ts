@@ -763,3 +763,55 @@ async function settledWithin(promises: readonly (Promise<void> | undefined)[], m
     clearTimeout(timer);
   }
 }
+
+/** What the queue holds now, for an operator (the backend's `/readyz`, docs/operations.md "Health checks"). */
+export interface JobBacklog {
+  /** Jobs due and not under a live lease: queued past their run_after, or running with a lease run out. */
+  waiting: number;
+  /** Whole seconds since the oldest of them fell due, by the database's clock; 0 when none waits. */
+  oldestWaitingSeconds: number;
+  /** Jobs under a live lease. */
+  running: number;
+  /** Processes holding a live lease: 0 while jobs wait means no worker is taking them. */
+  workers: number;
+}
+
+/**
+ * The backlog of every kind, by the database's clock: two statements over the rows that are
+ * queued or running (the job_claim and job_lease indexes), whatever the process runs itself.
+ */
+export async function jobBacklog(db: Kysely<DB>): Promise<JobBacklog> {
+  const now = await databaseNow(db);
+  const ts = now.toISOString();
+  const dueSince = sql<string | null>`CASE
+    WHEN state = 'queued' AND run_after <= ${ts} THEN run_after
+    WHEN state = 'running' AND lease_expires_at <= ${ts} THEN lease_expires_at END`;
+  const counts = await db
+    .selectFrom('job')
+    .select([
+      sql<number | string | null>`SUM(CASE WHEN ${dueSince} IS NULL THEN 0 ELSE 1 END)`.as('waiting'),
+      sql<number | string | null>`SUM(CASE WHEN state = 'running' AND lease_expires_at > ${ts} THEN 1 ELSE 0 END)`.as(
+        'running',
+      ),
+      sql<string | null>`MIN(${dueSince})`.as('oldest'),
+    ])
+    .where('state', 'in', ['queued', 'running'])
+    .executeTakeFirstOrThrow();
+  const owners = await db
+    .selectFrom('job')
+    .select('lease_owner')
+    .distinct()
+    .where('state', '=', 'running')
+    .where('lease_expires_at', '>', ts)
+    .execute();
+  // A lease's owner is `<process id>#<claim>`.
+  const processes = new Set(owners.map(({ lease_owner }) => (lease_owner ?? '').replace(/#\d+$/, '')));
+  return {
+    waiting: Number(counts.waiting ?? 0),
+    oldestWaitingSeconds: counts.oldest
+      ? Math.max(0, Math.floor((now.getTime() - Date.parse(counts.oldest)) / 1000))
+      : 0,
+    running: Number(counts.running ?? 0),
+    workers: processes.size,
+  };
+}
