@@ -256,6 +256,90 @@ describe('failed uploads', () => {
   });
 });
 
+describe('an upload whose client leaves while the bucket holds its answer', () => {
+  // Between the backend and s3rver, a relay that can hold the bucket's answers to the put of an
+  // upload's temporary object (a bucket that stops answering for a while) and then pass them on:
+  // the put ends after all.
+  let holding = false;
+  const held: (() => void)[] = [];
+  const releases: (() => void)[] = [];
+  let tempDeletes = 0;
+  const sockets = new Set<net.Socket>();
+  let relay: net.Server;
+  let relayPort = 0;
+  beforeAll(async () => {
+    relay = net.createServer((client) => {
+      const target = new URL(slow.s3.endpoint);
+      const upstream = net.connect(Number(target.port), target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
+      }
+      let holdThis = false;
+      releases.push(() => (holdThis = false));
+      client.on('data', (chunk: Buffer) => {
+        const start = chunk.subarray(0, 300).toString('latin1');
+        if (holding && /^PUT \S*\/tmp\//.test(start)) holdThis = true;
+        if (/^DELETE \S*\/tmp\//.test(start)) tempDeletes += 1;
+        upstream.write(chunk);
+      });
+      upstream.on('data', (chunk: Buffer) => {
+        if (holdThis) held.push(() => client.write(chunk));
+        else client.write(chunk);
+      });
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    relayPort = (relay.address() as net.AddressInfo).port;
+  });
+  const slow = useBackend({ s3: true, env: () => ({ S3_ENDPOINT: `http://127.0.0.1:${relayPort}` }) });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => relay.close(resolve));
+  });
+
+  it('keeps nothing and records no attachment once the bucket answers', async () => {
+    const owner = await uploader(slow.url, slow.adminToken);
+    const attachments = async () =>
+      (await slow.admin('GET', '/api/v1/attachment/list', { query: { page: 1, size: 1 } })).body.total as number;
+    const recorded = await attachments();
+    const boundary = 'moredoc-s3-gone';
+    const file = textPdf(1);
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="gone.pdf"\r\n` +
+          `Content-Type: application/pdf\r\n\r\n`,
+      ),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    holding = true;
+    const { port } = new URL(slow.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/v1/upload/document HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${owner.token}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    socket.write(body);
+    // The whole file went up; the bucket's answer to its put is held.
+    await waitFor(() => held.length > 0);
+    const deletesBefore = tempDeletes;
+    socket.destroy();
+    // Time for the backend to see its client gone (a gateway's 504 comes long before a bucket answers).
+    await sleep(200);
+    holding = false;
+    for (const pass of held.splice(0)) pass();
+    for (const release of releases) release();
+    // The temporary object of the put is removed either way: kept (copied first) or refused.
+    await waitFor(async () => tempDeletes > deletesBefore && !slow.s3.objectKeys().some((key) => key.includes('tmp/')));
+    // (Its own start writes other objects meanwhile.)
+    expect(slow.s3.objectKeys().filter((key) => key.includes(md5(file)))).toEqual([]);
+    expect(await attachments()).toBe(recorded);
+  });
+});
+
 describe('with S3_PRESIGNED_DOWNLOADS', () => {
   const presigning = useBackend({ s3: true, env: { S3_PRESIGNED_DOWNLOADS: 'true' } });
 

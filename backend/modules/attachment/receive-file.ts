@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UPLOAD_ENVELOPE_BYTES, uploadLimitBytes, uploadTooLargeMessage } from '../../../shared/constants';
 import { cleanName, nameProblems } from '../../../shared/validation';
-import { ApiError, badRequest } from '../../wire/errors';
+import { ApiError, badRequest, Code } from '../../wire/errors';
 import { continueIfExpected } from '../../wire/expect-continue';
 import { BlobEmptyError, BlobTooLargeError } from '../../platform/blobs/blob-store';
 import type { BackendContext } from '../../platform/context';
@@ -50,6 +50,9 @@ export async function registerMultipartRoutes(
 }
 
 export const tooLarge = (maxBytes: number) => badRequest(uploadTooLargeMessage(maxBytes));
+
+/** The answer nobody reads to an upload whose client left before it: on its access line (status 499). */
+const CLIENT_GONE = '客户端已断开，上传的文件未保存';
 
 /** How long a refused upload's connection stays half-closed for the client to stop sending. */
 const LINGER_MS = 2000;
@@ -142,17 +145,29 @@ export async function receiveFile(
   part.file.once('error', () => {
     streamFailed = true;
   });
+  // The client went away before its answer (the gateway's 504 while the bucket hung, a closed
+  // tab): the bytes are not kept, though a bucket that answers again later finishes their put.
+  let clientGone = false;
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) clientGone = true;
+  });
+  const refuseIfGone = () => {
+    if (clientGone) throw Object.assign(new ApiError(Code.Canceled, CLIENT_GONE), { statusCode: 499 });
+  };
   try {
     const stored = await app.blobs.putContentAddressed(part.file, {
       prefix: opts.folder,
       ext,
       maxBytes: opts.maxBytes,
       async check({ md5, head }) {
+        refuseIfGone();
         opts.check?.(head, ext);
         if (await isBannedHash(app.db, md5)) throw badRequest('文件已被标记为非法文件，禁止上传');
       },
     });
     if (part.file.truncated) throw tooLarge(opts.maxBytes);
+    // Gone while the blob was copied: kept (an upload of the same bytes may share it), not recorded.
+    refuseIfGone();
     return {
       hash: stored.md5,
       ext,
