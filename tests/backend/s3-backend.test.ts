@@ -316,8 +316,10 @@ describe('an upload whose client leaves while the bucket holds its answer', () =
     ]);
     holding = true;
     const { port } = new URL(slow.url);
+    const accepted = new Promise<net.Socket>((resolve) => slow.app.server.once('connection', resolve));
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
+    const serverSide = await accepted;
     socket.write(
       `POST /api/v1/upload/document HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${owner.token}\r\n` +
         `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`,
@@ -327,8 +329,9 @@ describe('an upload whose client leaves while the bucket holds its answer', () =
     await waitFor(() => held.length > 0);
     const deletesBefore = tempDeletes;
     socket.destroy();
-    // Time for the backend to see its client gone (a gateway's 504 comes long before a bucket answers).
-    await sleep(200);
+    // The backend sees its client gone (a gateway's 504 comes long before a bucket answers): its
+    // request's own close listeners run before this one, on the same socket's close.
+    await new Promise((resolve) => (serverSide.destroyed ? resolve(null) : serverSide.once('close', resolve)));
     holding = false;
     for (const pass of held.splice(0)) pass();
     for (const release of releases) release();

@@ -223,6 +223,8 @@ export interface BackendFixture {
   readonly member: Member;
   /** The S3 server whose bucket holds the files (only with `{ s3: true }`). */
   readonly s3: TestS3;
+  /** The backend itself (its `server` accepts the sockets a test opens to `url`). */
+  readonly app: FastifyInstance;
   /** `api()` as the admin: `admin('GET', '/api/v1/config/list', { query })`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   admin<T = any>(method: string, apiPath: string, opts?: Parameters<typeof api>[3]): Promise<ApiResponse<T>>;
@@ -279,6 +281,9 @@ export function useBackend(
     },
     get viewFiles() {
       return started().viewFiles;
+    },
+    get app() {
+      return started().app;
     },
     get adminToken() {
       started();
