@@ -82,6 +82,18 @@ function commentsInView() {
 }
 
 /** The comment list answering the approved comments (as they are when asked), none of the member's own in review. */
+/** bob's comment `id` on the article (`第<id>楼`), a reply when `parent_id` is given. */
+const threadComment = (id: number, parent_id?: number): Comment => ({
+  id,
+  content: `第${id}楼`,
+  status: 1,
+  user: { id: 3, username: 'bob' },
+  user_id: 3,
+  document_id: 1,
+  type: 1,
+  ...(parent_id ? { parent_id } : {}),
+});
+
 const approvedOnly = (approved: () => Comment[]) => (url: URL) => ({
   status: 200,
   body: { comment: url.searchParams.get('user_id') ? [] : approved() },
@@ -663,21 +675,11 @@ describe('article page', { timeout: 30_000 }, () => {
       scrolled.push(this);
     });
     onTestFinished(() => scrollIntoView.mockRestore());
-    const comment = (id: number, parent_id?: number): Comment => ({
-      id,
-      content: `第${id}楼`,
-      status: 1,
-      user: { id: 3, username: 'bob' },
-      user_id: 3,
-      document_id: 1,
-      type: 1,
-      ...(parent_id ? { parent_id } : {}),
-    });
     // 45 threads, newest first: thread 23 (the top comment 23) holds the reply 201 the link names.
-    const tops = Array.from({ length: 45 }, (_, i) => comment(i + 1));
+    const tops = Array.from({ length: 45 }, (_, i) => threadComment(i + 1));
     renderApp('/article/detail/about#comment-201', {
       backend: articleBackend({
-        'GET /api/v1/comment/list': { status: 200, body: { comment: [...tops, comment(201, 23)].reverse() } },
+        'GET /api/v1/comment/list': { status: 200, body: { comment: [...tops, threadComment(201, 23)].reverse() } },
       }),
     });
     const reply = (await screen.findByText('第201楼')).closest('.app-comment')!;
@@ -781,19 +783,9 @@ describe('article page', { timeout: 30_000 }, () => {
 
   it('counts the comments left under 查看更多评论 as the heading does, replies included, not the threads', async () => {
     commentsInView();
-    const comment = (id: number, parent_id?: number): Comment => ({
-      id,
-      content: `第${id}楼`,
-      status: 1,
-      user: { id: 3, username: 'bob' },
-      user_id: 3,
-      document_id: 1,
-      type: 1,
-      ...(parent_id ? { parent_id } : {}),
-    });
     // 22 threads: the two oldest, not shown at first, hold 1 and 1 + 8 replies, so 10 comments in 2 threads.
-    const tops = Array.from({ length: 22 }, (_, i) => comment(i + 1));
-    const replies = Array.from({ length: 8 }, (_, i) => comment(101 + i, 1));
+    const tops = Array.from({ length: 22 }, (_, i) => threadComment(i + 1));
+    const replies = Array.from({ length: 8 }, (_, i) => threadComment(101 + i, 1));
     renderApp('/article/detail/about', {
       backend: articleBackend({
         'GET /api/v1/comment/list': { status: 200, body: { comment: [...tops, ...replies].reverse() } },
