@@ -1,4 +1,10 @@
+import fs from 'node:fs';
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { copyRemoteImage, isPublicAddress } from '../../backend/modules/attachment/remote-image';
+import { LocalBlobStore } from '../../backend/platform/blobs/local-blob-store';
 import { api, login, setConfig, startBackend, useBackend, withDatabase } from '../helpers/backend';
 import {
   STUB_APPS,
@@ -19,6 +25,45 @@ beforeAll(async () => {
   stub = await startOAuthProvider();
 });
 afterAll(() => stub?.close());
+
+// An https image host on 127.0.0.1 (the gateway tests' self-signed certificate, for 127.0.0.1).
+const fixtures = new URL('../gateway/fixtures/', import.meta.url);
+const CERT = fs.readFileSync(new URL('self-signed.crt', fixtures));
+/** A PNG's signature and IHDR (2 x 3 pixels): what the bytes check reads. */
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  Buffer.from('IHDR'),
+  Buffer.from([0, 0, 0, 2, 0, 0, 0, 3, 8, 6, 0, 0, 0]),
+]);
+const images = { url: '', hits: [] as string[], server: undefined as Server | undefined };
+beforeAll(async () => {
+  images.server = createHttpsServer(
+    { key: fs.readFileSync(new URL('self-signed.key', fixtures)), cert: CERT },
+    (req, res) => {
+      images.hits.push(req.url ?? '');
+      if (req.url === '/slow') return; // never answers
+      if (req.url === '/html') return void res.end('<!doctype html><p>hi</p>');
+      if (req.url === '/big') {
+        // No Content-Length: the size is found while reading.
+        res.writeHead(200, { 'content-type': 'image/png' });
+        res.write(PNG);
+        res.write(Buffer.alloc(4096));
+        return void res.end();
+      }
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(PNG);
+    },
+  );
+  await new Promise<void>((r) => images.server!.listen(0, '127.0.0.1', r));
+  images.url = `https://127.0.0.1:${(images.server.address() as { port: number }).port}`;
+});
+afterAll(() => {
+  images.server?.closeAllConnections();
+  images.server?.close();
+});
+afterEach(() => {
+  images.hits = [];
+});
 // Registered after the stub's hooks: its env reads the stub's URLs, and the backend closes first.
 const backend = useBackend({
   env: () => ({
@@ -174,7 +219,7 @@ describe('OAuthAPI.Login', () => {
     const identity = newIdentity({
       nickname: '书虫 小王',
       unionid: 'u_union_0001',
-      avatar: 'https://thirdwx.qlogo.cn/mmopen/abc/132',
+      avatar: `${images.url}/mmopen/abc/132`,
     });
     const usersBefore = await countUsers();
 
@@ -183,11 +228,13 @@ describe('OAuthAPI.Login', () => {
     expect(Object.keys(first.body).sort()).toEqual(['token', 'user']);
     expect(first.body.user).toMatchObject({
       username: '书虫小王',
-      avatar: 'https://thirdwx.qlogo.cn/mmopen/abc/132',
       register_ip: '127.0.0.1',
       last_login_ip: '127.0.0.1',
       credit_count: 10,
     });
+    // The image server is on a loopback address: refused before it is asked, the default avatar kept.
+    expect(first.body.user.avatar).toBeUndefined();
+    expect(images.hits).toEqual([]);
     expect(first.body.user.password).toBeUndefined();
     expect(first.body.user.login_at).toBeDefined();
     const userId = first.body.user.id as number;
@@ -220,15 +267,12 @@ describe('OAuthAPI.Login', () => {
   });
 
   it('signs in through QQ (token, me, get_user_info) with the redirect_uri of the authorize step', async () => {
-    const identity = newIdentity({ nickname: 'QQ书友', avatar: 'http://thirdqq.qlogo.cn/g?b=oidb&k=abc&s=100' });
+    const identity = newIdentity({ nickname: 'QQ书友', avatar: `${images.url.replace('https:', 'http:')}/g?b=oidb` });
     const { url, state } = await authorize('qq');
     const res = await oauthLogin({ type: 'qq', code: stub.issueCode('qq', identity), state });
     expect(res.status, res.text).toBe(200);
-    // QQ's http:// avatar is kept as https://, which the site's CSP lets the browser load
-    expect(res.body.user).toMatchObject({
-      username: 'QQ书友',
-      avatar: 'https://thirdqq.qlogo.cn/g?b=oidb&k=abc&s=100',
-    });
+    expect(res.body.user).toMatchObject({ username: 'QQ书友' });
+    expect(res.body.user.avatar).toBeUndefined();
     const recent = stub.calls.slice(-3);
     expect(recent.map((c) => c.path)).toEqual(['/oauth2.0/token', '/oauth2.0/me', '/user/get_user_info']);
     expect(Object.fromEntries(recent[0]!.query)).toMatchObject({
@@ -278,8 +322,8 @@ describe('OAuthAPI.Login', () => {
   it('leaves the avatar empty when the provider gives no http(s) image URL', async () => {
     for (const avatar of [
       'javascript:alert(1)',
-      'https://img.example.com/a b.png',
-      `https://img.example.com/${'a'.repeat(300)}.png`,
+      'https://127.0.0.1:1/a b.png',
+      `https://127.0.0.1:1/${'a'.repeat(300)}.png`,
     ]) {
       const res = await signIn('wechat', newIdentity({ avatar }));
       expect(res.status).toBe(200);
@@ -446,5 +490,49 @@ describe('OAuthAPI.Login', () => {
     const again = await signIn('wechat', identity);
     expect(again.status).toBe(200);
     expect(again.body.user.id).not.toBe(userId);
+  });
+});
+
+describe('copyRemoteImage (an OAuth avatar kept on our storage)', () => {
+  const loopbackAllowed = { maxBytes: 1024, timeoutMs: 2000, ca: CERT, allowAddress: () => true };
+  async function copy(url: string, opts: Parameters<typeof copyRemoteImage>[3]) {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-remote-image-'));
+    try {
+      const blobs = new LocalBlobStore(root);
+      const copied = await withDatabase(backend.dataDir, (db) => copyRemoteImage(blobs, db, url, opts));
+      const kept = copied ? fs.readFileSync(path.join(root, copied.path.slice(1))) : null;
+      return { copied, kept };
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }
+
+  it('copies an image into uploads/, named by its hash and the type its bytes show', async () => {
+    const { copied, kept } = await copy(`${images.url}/mmopen/a/132`, loopbackAllowed);
+    expect(copied).toMatchObject({ ext: '.png', size: PNG.length, width: 2, height: 3 });
+    expect(copied!.path).toMatch(/^\/uploads\/([0-9a-f]\/){5}[0-9a-f]{32}\.png$/);
+    expect(kept).toEqual(PNG);
+  });
+
+  it('keeps nothing that is too big, not an image, too slow or not over https', async () => {
+    expect((await copy(`${images.url}/big`, loopbackAllowed)).copied).toBeNull();
+    expect((await copy(`${images.url}/html`, loopbackAllowed)).copied).toBeNull();
+    expect((await copy(`${images.url}/slow`, { ...loopbackAllowed, timeoutMs: 200 })).copied).toBeNull();
+    expect((await copy(`${images.url.replace('https:', 'http:')}/a`, loopbackAllowed)).copied).toBeNull();
+    expect(images.hits).toEqual(['/big', '/html', '/slow']);
+  });
+
+  it('refuses loopback, private and link-local addresses, after resolving the name, without connecting', async () => {
+    const publicOnly = { maxBytes: 1024, timeoutMs: 2000, ca: CERT };
+    const port = new URL(images.url).port;
+    for (const host of ['127.0.0.1', 'localhost', '[::1]', '[::ffff:127.0.0.1]']) {
+      expect((await copy(`https://${host}:${port}/a`, publicOnly)).copied).toBeNull();
+    }
+    expect(images.hits).toEqual([]);
+    for (const address of ['10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0'])
+      expect(isPublicAddress(address), address).toBe(false);
+    for (const address of ['::1', '::', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', '2002:a00:1::1', 'ff02::1'])
+      expect(isPublicAddress(address), address).toBe(false);
+    for (const address of ['183.3.226.35', '8.8.8.8', '2400:3200::1']) expect(isPublicAddress(address)).toBe(true);
   });
 });

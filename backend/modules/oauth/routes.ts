@@ -24,10 +24,12 @@ import {
   findUserByUsername,
   getUser,
   recordLogin,
+  updateProfile,
   withoutPassword,
   type UserRow,
 } from '../user/service';
 import { AuthorizeReply, AuthorizeRequest, OAuthLoginRequest } from '../../../shared/messages/oauth';
+import { copyRemoteImage, insertAttachment, retireAttachments, type CopiedImage } from '../attachment/service';
 import { findBinding, insertBinding, insertState, spendState, updateBinding } from './store';
 
 // OAuthAPI (ours, docs/api.md §5): WeChat and QQ sign-in, both PUBLIC. Authorize hands out a
@@ -38,6 +40,8 @@ const STATE_TTL_MS = 10 * 60 * 1000;
 const MAX_CODE_LENGTH = 512;
 const INVALID_STATE = '登录请求无效或已过期，请重新登录';
 const USERNAME_BASE_LENGTH = 20;
+/** docs/moredoc.md §12: an avatar's attachment type. */
+const AVATAR_ATTACHMENT_TYPE = 1;
 
 function providerOf(type: string): OAuthProviderName {
   if (type === 'wechat' || type === 'qq') return type;
@@ -102,14 +106,42 @@ function providerFailure(ctx: RpcContext, provider: OAuthProviderName, error: un
   }
 }
 
+/** The largest provider avatar copied (WeChat's and QQ's are tens of KB). */
+const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
+
 /**
- * The provider's avatar when it passes our avatar rule (http(s), at most 255 characters),
- * else none. QQ still hands out http:// URLs; their image hosts (qlogo.cn) serve https too,
- * and the site's CSP loads images over https only, so http:// becomes https://.
+ * The provider's avatar copied to our storage (docs/decisions/104-oauth-avatars-copied.md), or null: the member then
+ * has the default one, never the provider's address. QQ still hands out http:// URLs; their image hosts (qlogo.cn)
+ * serve https too, and only https is fetched, so http:// becomes https://.
  */
-function avatarFrom(url: string): string {
+async function copyAvatar(ctx: RpcContext, url: string): Promise<CopiedImage | null> {
   const value = url.trim().replace(/^http:\/\//i, 'https://');
-  return value.length <= 255 && /^https:\/\/[\x21-\x7e]+$/i.test(value) ? value : '';
+  if (!value) return null;
+  const copied = await copyRemoteImage(ctx.app.blobs, ctx.db, value, {
+    maxBytes: MAX_AVATAR_BYTES,
+    timeoutMs: ctx.app.oauth.timeoutMs,
+  });
+  if (!copied) ctx.request.log.warn({ avatar: value.slice(0, 255) }, 'oauth avatar not copied');
+  return copied;
+}
+
+/** The copied avatar as the member's, recorded as an uploaded avatar is (attachment type 1). */
+async function keepAvatar(trx: Database, ctx: RpcContext, userId: number, avatar: CopiedImage): Promise<void> {
+  await retireAttachments(trx, AVATAR_ATTACHMENT_TYPE, userId);
+  await updateProfile(trx, userId, { avatar: avatar.path });
+  await insertAttachment(trx, {
+    hash: avatar.hash,
+    user_id: userId,
+    type_id: userId,
+    type: AVATAR_ATTACHMENT_TYPE,
+    path: avatar.path,
+    name: `avatar${avatar.ext}`,
+    size: avatar.size,
+    width: avatar.width,
+    height: avatar.height,
+    ext: avatar.ext,
+    ip: ctx.ip,
+  });
 }
 
 /**
@@ -143,6 +175,7 @@ async function signInUser(
   cfg: ConfigSnapshot,
   provider: OAuthProviderName,
   identity: ProviderIdentity,
+  avatar: CopiedImage | null,
 ): Promise<UserRow> {
   const label = PROVIDER_LABELS[provider];
   return ctx.db.transaction().execute(async (trx) => {
@@ -153,6 +186,7 @@ async function signInUser(
       userId = binding.user_id;
       await updateBinding(trx, binding.id, identity.unionid || binding.unionid);
       await addDynamic(trx, userId, DynamicType.Login, zh`通过${label}登录`);
+      if (avatar && !(await getUser(trx, userId)).avatar) await keepAvatar(trx, ctx, userId, avatar);
     } else {
       if (!cfg.bool('security', 'enable_register') || cfg.bool('security', 'is_close'))
         throw badRequest('系统未开放注册');
@@ -161,11 +195,12 @@ async function signInUser(
       const user = await createMember(trx, {
         username,
         password: unusablePassword(),
-        avatar: avatarFrom(identity.avatar),
+        avatar: '',
         register_ip: ctx.ip,
         credit_count: award,
       });
       userId = user.id;
+      if (avatar) await keepAvatar(trx, ctx, userId, avatar);
       await insertBinding(trx, { provider, openid: identity.openid, unionid: identity.unionid, user_id: userId });
       const reward = award > 0 ? `，${dynamicReward(award, cfg.creditName())}` : '';
       await addDynamic(trx, userId, DynamicType.Register, zh`通过${label}注册成为会员${reward}`);
@@ -217,10 +252,15 @@ export const oauthService = defineService('OAuthAPI', [
       } catch (error) {
         throw providerFailure(ctx, provider, error);
       }
+      // Fetched outside the transaction, and only for a member without an avatar (a new one, or one whose
+      // provider's address migration 049 cleared): never over one they uploaded.
+      const binding = await findBinding(ctx.db, provider, identity.openid);
+      const wantsAvatar = !binding || !(await getUser(ctx.db, binding.user_id)).avatar;
+      const avatar = wantsAvatar ? await copyAvatar(ctx, identity.avatar) : null;
       let user: UserRow;
       for (let attempt = 1; ; attempt += 1) {
         try {
-          user = await signInUser(ctx, cfg, provider, identity);
+          user = await signInUser(ctx, cfg, provider, identity, avatar);
           break;
         } catch (error) {
           // Another sign-in took the free username at the same moment: pick again.
