@@ -291,4 +291,41 @@ describe('migrations', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+  it('clear the remote avatars kept before 049 (the provider learnt every viewer), keeping uploaded ones', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrations-'));
+    try {
+      const first = await openDatabase(dataDir);
+      await first.db.destroy();
+      const raw = new SQLite(path.join(dataDir, 'moredoc.db'));
+      raw.exec("DELETE FROM kysely_migration WHERE name = '049_remote_avatars_cleared'");
+      const ts = new Date().toISOString();
+      const member = (username: string, avatar: string) =>
+        Number(
+          raw
+            .prepare('INSERT INTO user (username, password, avatar, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
+            .run(username, 'x', avatar, ts, ts).lastInsertRowid,
+        );
+      const ids = {
+        wechat: member('wechat', 'https://thirdwx.qlogo.cn/mmopen/abc/132'),
+        qq: member('qq', 'http://thirdqq.qlogo.cn/g?b=oidb'),
+        schemeless: member('schemeless', '//img.example.com/a.png'),
+        uploaded: member('uploaded', '/uploads/a/b/c/d/e/abcdef.png'),
+        none: member('none', ''),
+      };
+      raw.close();
+
+      const second = await openDatabase(dataDir);
+      const rows = await second.db.selectFrom('user').select(['id', 'avatar']).orderBy('id').execute();
+      expect(rows).toEqual([
+        { id: ids.wechat, avatar: '' },
+        { id: ids.qq, avatar: '' },
+        { id: ids.schemeless, avatar: '' },
+        { id: ids.uploaded, avatar: '/uploads/a/b/c/d/e/abcdef.png' },
+        { id: ids.none, avatar: '' },
+      ]);
+      await second.db.destroy();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
