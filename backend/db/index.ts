@@ -44,7 +44,7 @@ import * as m038 from './migrations/038_document_text_bigrams';
 import * as m039 from './migrations/039_comment_told';
 import * as m040 from './migrations/040_message_comment';
 import * as m041 from './migrations/041_article_table_summaries';
-import * as m049 from './migrations/049_remote_avatars_cleared';
+import * as m042 from './migrations/042_remote_avatars_cleared';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -87,7 +87,7 @@ const migrations: Record<string, Migration> = {
   '039_comment_told': m039,
   '040_message_comment': m040,
   '041_article_table_summaries': m041,
-  '049_remote_avatars_cleared': m049,
+  '042_remote_avatars_cleared': m042,
 };
 
 export type Database = Kysely<DB>;

@@ -291,13 +291,13 @@ describe('migrations', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
-  it('clear the remote avatars kept before 049 (the provider learnt every viewer), keeping uploaded ones', async () => {
+  it('clear the remote avatars kept before 042 (the provider learnt every viewer), keeping uploaded ones', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrations-'));
     try {
       const first = await openDatabase(dataDir);
       await first.db.destroy();
       const raw = new SQLite(path.join(dataDir, 'moredoc.db'));
-      raw.exec("DELETE FROM kysely_migration WHERE name = '049_remote_avatars_cleared'");
+      raw.exec("DELETE FROM kysely_migration WHERE name = '042_remote_avatars_cleared'");
       const ts = new Date().toISOString();
       const member = (username: string, avatar: string) =>
         Number(

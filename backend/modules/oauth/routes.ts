@@ -253,7 +253,7 @@ export const oauthService = defineService('OAuthAPI', [
         throw providerFailure(ctx, provider, error);
       }
       // Fetched outside the transaction, and only for a member without an avatar (a new one, or one whose
-      // provider's address migration 049 cleared): never over one they uploaded.
+      // provider's address migration 042 cleared): never over one they uploaded.
       const binding = await findBinding(ctx.db, provider, identity.openid);
       const wantsAvatar = !binding || !(await getUser(ctx.db, binding.user_id)).avatar;
       const avatar = wantsAvatar ? await copyAvatar(ctx, identity.avatar) : null;
