@@ -143,6 +143,12 @@ export const Stats = message('Stats', {
   report_count: 'int64',
   /** Ours, for holders of GetStats: the part of `user_count` that is 网站虚拟注册用户数, not accounts. */
   virtual_user_count: 'int64',
+  /** Ours, for holders of GetStats: the conversions due and not running (a job is one file, of one or more documents). */
+  conversion_waiting: 'int64',
+  /** Ours: whole seconds since the oldest of them fell due, by the database's clock. */
+  conversion_waiting_seconds: 'int64',
+  /** Ours: the processes holding a live lease on a conversion; 0 while conversions wait means no worker takes them. */
+  conversion_workers: 'int64',
 });
 export const EnvDependent = message('EnvDependent', {
   name: 'string',

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { databaseNow } from '../../backend/db/dialect';
 import { matchRoute } from '../../shared/routes';
 import { api, login, startBackend, useBackend, withDatabase } from '../helpers/backend';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp';
@@ -632,6 +633,62 @@ describe('GetStats', () => {
       expect(anonymous.body.virtual_user_count).toBeUndefined();
     } finally {
       await set('0');
+    }
+  });
+
+  it("tells permission holders the conversions waiting, the oldest one's wait and the processes converting", async () => {
+    // A web instance (RUN_JOBS=false) whose conversions nobody runs: the jobs stay as written.
+    const web = await startBackend({ env: { RUN_JOBS: 'false' } });
+    try {
+      const token = await login(web.url, 'admin', web.adminPassword);
+      const stats = async () => (await api(web.url, 'GET', '/api/v1/stats', { token })).body;
+      const conversion = (body: Record<string, unknown>) =>
+        Object.fromEntries(Object.entries(body).filter(([key]) => key.startsWith('conversion_')));
+      expect(conversion(await stats())).toEqual({}); // all 0, omitted
+      const setJobs = (rows: { kind?: string; dueMs: number; lease?: [owner: string, ms: number] }[]) =>
+        withDatabase(web.dataDir, async (db) => {
+          await db.deleteFrom('job').execute();
+          const now = (await databaseNow(db)).getTime();
+          const at = (ms: number) => new Date(now + ms).toISOString();
+          for (const [i, row] of rows.entries()) {
+            await db
+              .insertInto('job')
+              .values({
+                kind: row.kind ?? 'document.convert',
+                payload: JSON.stringify({ hash: `h${i}` }),
+                max_attempts: 3,
+                run_after: at(row.dueMs),
+                created_at: at(row.dueMs),
+                updated_at: at(row.dueMs),
+                ...(row.lease
+                  ? { state: 'running', attempts: 1, lease_owner: row.lease[0], lease_expires_at: at(row.lease[1]) }
+                  : {}),
+              })
+              .execute();
+          }
+        });
+      const jobs = [
+        { dueMs: -2 * 3600_000 },
+        { dueMs: -60_000 },
+        { dueMs: 3600_000 }, // not due yet (a retry's backoff)
+        { kind: 'sitemap.refresh', dueMs: -5 * 3600_000 }, // not a conversion
+        { dueMs: -3 * 3600_000, lease: ['w:1:x#1', 3600_000] as [string, number] }, // converting
+      ];
+      await setJobs(jobs);
+      const waiting = conversion(await stats());
+      expect(waiting).toMatchObject({ conversion_waiting: 2, conversion_workers: 1 });
+      expect(waiting.conversion_waiting_seconds).toBeGreaterThanOrEqual(2 * 3600);
+      expect(waiting.conversion_waiting_seconds).toBeLessThan(3 * 3600);
+      // The converting process died 3 hours ago: its lease ran out, and its job waits again.
+      await setJobs([...jobs.slice(0, 4), { dueMs: -4 * 3600_000, lease: ['w:1:x#1', -3 * 3600_000] }]);
+      const stopped = conversion(await stats());
+      expect(stopped).toMatchObject({ conversion_waiting: 3 });
+      expect(stopped.conversion_workers).toBeUndefined();
+      expect(stopped.conversion_waiting_seconds).toBeGreaterThanOrEqual(3 * 3600);
+      // Visitors and members learn nothing of it.
+      expect(conversion((await api(web.url, 'GET', '/api/v1/stats')).body)).toEqual({});
+    } finally {
+      await web.close();
     }
   });
 

@@ -711,6 +711,43 @@ describe('dashboard', { timeout: 20_000 }, () => {
     expect(figures.getByText('用户').nextElementSibling?.textContent).toBe('26');
   });
 
+  it('warns of a conversion backlog and of conversions waiting with no worker, and says nothing while all is well', async () => {
+    const notice = async (body: Record<string, number>) => {
+      const { unmount } = renderApp('/admin/dashboard', {
+        user: admin,
+        permissions: [perm(62, '/api.v1.ConfigAPI/GetStats', '查看系统信息')],
+        backend: { 'GET /api/v1/stats': { status: 200, body: { document_count: 6, ...body } } },
+      });
+      await screen.findByRole('heading', { name: /网站数据/ });
+      const warning = screen
+        .queryAllByText(/转换队列积压|没有转换进程/)[0]
+        ?.closest('.app-admin-dashboard__conversion');
+      const text = warning?.textContent ?? null;
+      if (warning) {
+        const link = within(warning as HTMLElement).getByRole('link', { name: '查看待转换文档' });
+        expect(link.getAttribute('href')).toBe('/admin/document/list?status=0');
+      }
+      unmount();
+      return text;
+    };
+    // Workers busy with a long queue: the backlog only.
+    expect(
+      await notice({ conversion_waiting: 12, conversion_waiting_seconds: 25 * 60 + 40, conversion_workers: 2 }),
+    ).toBe('转换队列积压：12 个文档等待转换，最早的已等待 25 分钟。查看待转换文档');
+    // Every worker stopped: the backlog and its cause.
+    expect(await notice({ conversion_waiting: 3, conversion_waiting_seconds: 2 * 3600 })).toBe(
+      '转换队列积压：3 个文档等待转换，最早的已等待 120 分钟。没有转换进程在运行：等待转换的文档不会开始转换，请检查运行任务的服务。查看待转换文档',
+    );
+    // No worker for two minutes, before it makes a backlog.
+    expect(await notice({ conversion_waiting: 1, conversion_waiting_seconds: 120 })).toBe(
+      '没有转换进程在运行：等待转换的文档不会开始转换，请检查运行任务的服务。查看待转换文档',
+    );
+    // All well: nothing waits; a queue moving under its workers; an upload just queued, claimed at the next poll.
+    expect(await notice({})).toBeNull();
+    expect(await notice({ conversion_waiting: 4, conversion_waiting_seconds: 300, conversion_workers: 1 })).toBeNull();
+    expect(await notice({ conversion_waiting: 1, conversion_waiting_seconds: 2 })).toBeNull();
+  });
+
   it('names what its document and article figures count: the public documents and the published articles', async () => {
     renderApp('/admin/dashboard', {
       user: admin,

@@ -9,7 +9,7 @@ import { rpc, type RpcContext } from '../../platform/rpc';
 import { scratchRoot } from '../../platform/scratch';
 import { countBanners } from '../banner/service';
 import { countCategories } from '../category/service';
-import { converterEnvironment } from '../document/service';
+import { conversionBacklog, converterEnvironment } from '../document/service';
 import { countFriendlinks } from '../friendlink/service';
 import { countUsers, initialPasswordUnchanged } from '../user/service';
 import { defaultGroupAllows } from '../group/service';
@@ -37,6 +37,15 @@ function osName(): string {
 async function requireAdmin(ctx: RpcContext): Promise<void> {
   const me = ctx.requireUser();
   if (!(await isAdmin(ctx.db, me.id))) throw forbidden('只有管理员才有权限执行此操作！');
+}
+
+async function conversionFields(ctx: RpcContext) {
+  const backlog = await conversionBacklog(ctx.db);
+  return {
+    conversion_waiting: backlog.waiting,
+    conversion_waiting_seconds: backlog.oldestWaitingSeconds,
+    conversion_workers: backlog.workers,
+  };
 }
 
 async function readRelease(ctx: RpcContext) {
@@ -88,6 +97,8 @@ export const systemRpcs = [
         report_count: content.reports,
         // The dashboard counts the accounts: user_count is the home page's, 网站虚拟注册用户数 added.
         virtual_user_count: virtualUsers,
+        // The dashboard warns of a conversion backlog, or of conversions waiting with no worker.
+        ...(await conversionFields(ctx)),
       };
     },
   }),

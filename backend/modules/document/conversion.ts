@@ -20,7 +20,14 @@ import {
   type ConversionResult,
 } from '../../platform/convert/converter';
 import type { BackendContext, ConversionSettings } from '../../platform/context';
-import { isOutage, JobInterruptedError, jobKind, type JobContext } from '../../platform/jobs/job-queue';
+import {
+  isOutage,
+  JobInterruptedError,
+  jobBacklog,
+  jobKind,
+  type JobBacklog,
+  type JobContext,
+} from '../../platform/jobs/job-queue';
 import { scratchFolder } from '../../platform/scratch';
 import { documentUploadPaths } from '../attachment/service';
 import { documentFailed, tell } from '../message/service';
@@ -66,6 +73,12 @@ import {
 // reviewer, and for everybody once it is approved; a failure keeps its reason for then.
 
 export const convertDocumentKind = jobKind<{ hash: string }>('document.convert');
+
+/**
+ * The conversions waiting, the oldest one's wait and the processes converting, by the database's
+ * clock (the dashboard's word when uploads sit at 待转换 with no worker, or too many for them).
+ */
+export const conversionBacklog = (db: Kysely<DB>): Promise<JobBacklog> => jobBacklog(db, convertDocumentKind.name);
 
 export const convertDedupeKey = (hash: string) => `document.convert:${hash}`;
 

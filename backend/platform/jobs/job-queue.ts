@@ -777,10 +777,11 @@ export interface JobBacklog {
 }
 
 /**
- * The backlog of every kind, by the database's clock: two statements over the rows that are
- * queued or running (the job_claim and job_lease indexes), whatever the process runs itself.
+ * The backlog of every kind, or of `kind` only (the dashboard's conversions), by the database's
+ * clock: two statements over the rows that are queued or running (the job_claim and job_lease
+ * indexes), whatever the process runs itself.
  */
-export async function jobBacklog(db: Kysely<DB>): Promise<JobBacklog> {
+export async function jobBacklog(db: Kysely<DB>, kind?: string): Promise<JobBacklog> {
   const now = await databaseNow(db);
   const ts = now.toISOString();
   const dueSince = sql<string | null>`CASE
@@ -796,6 +797,7 @@ export async function jobBacklog(db: Kysely<DB>): Promise<JobBacklog> {
       sql<string | null>`MIN(${dueSince})`.as('oldest'),
     ])
     .where('state', 'in', ['queued', 'running'])
+    .$if(kind !== undefined, (query) => query.where('kind', '=', kind!))
     .executeTakeFirstOrThrow();
   const owners = await db
     .selectFrom('job')
@@ -803,6 +805,7 @@ export async function jobBacklog(db: Kysely<DB>): Promise<JobBacklog> {
     .distinct()
     .where('state', '=', 'running')
     .where('lease_expires_at', '>', ts)
+    .$if(kind !== undefined, (query) => query.where('kind', '=', kind!))
     .execute();
   // A lease's owner is `<process id>#<claim>`.
   const processes = new Set(owners.map(({ lease_owner }) => (lease_owner ?? '').replace(/#\d+$/, '')));

@@ -1,8 +1,10 @@
 // `/admin` and `/admin/dashboard`: for admins, a word that the site is closed while it is, the
+// conversion queue's backlog (or no worker) when there is one, the
 // checklist of what a new site still lacks, what waits for review or handling, the site's figures
 // and the document converters of this install (each with its permission) and shortcuts to the
 // screens they may open; for everybody else, a plain welcome.
 import { grpcPermissionPath, isAdmin, SUPER_USER_ID } from '../../../../shared/permissions';
+import { ConversionBacklogNotice } from '../../features/dashboard/ConversionBacklogNotice';
 import { ConverterStatus } from '../../features/dashboard/ConverterStatus';
 import { DashboardFigures, STATS_PERMISSION } from '../../features/dashboard/DashboardFigures';
 import { DashboardShortcuts } from '../../features/dashboard/DashboardShortcuts';
@@ -23,6 +25,7 @@ export function AdminDashboardPage() {
       <p className="app-admin-dashboard__welcome">欢迎回来，{user?.username}。</p>
       <SiteClosedNotice />
       {holds(SETUP_CHECKLIST_PERMISSION) && <SetupChecklist />}
+      {holds(STATS_PERMISSION) && <ConversionBacklogNotice />}
       <PendingWork />
       {holds(STATS_PERMISSION) && <DashboardFigures />}
       {holds(grpcPermissionPath('ConfigAPI', 'GetEnvs')) && <ConverterStatus />}
