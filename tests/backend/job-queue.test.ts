@@ -130,7 +130,7 @@ function actingAfter(kind: 'InsertQueryNode' | 'SelectQueryNode', rows: number, 
 }
 
 function spawnWorker(
-  mode: 'crash' | 'drain' | 'wake' | 'skewed',
+  mode: 'crash' | 'drain' | 'wake' | 'skewed' | 'delayed',
   effectsFile: string,
   env: Record<string, string> = {},
 ) {
@@ -235,6 +235,31 @@ describe('across processes', () => {
       attempts: 1,
       leaseOwner: expect.stringContaining(`:${process.pid}:`),
     });
+  });
+});
+
+describe("delayMs (a wait from the database's now)", () => {
+  it("makes a job due that long after the database's now, whatever the enqueuing machine's clock says", async () => {
+    // 10 minutes ahead: a run time its clock computed would be 11 minutes on, not 1.
+    const worker = spawnWorker('delayed', path.join(dataDir, 'effects.log'), {
+      CLOCK_SKEW_MS: String(10 * 60_000),
+      DELAY_MS: String(60_000),
+    });
+    const id = Number(await waitFor(async () => /^enqueued (\d+)$/m.exec(worker.stdout())?.[1], 'the enqueue'));
+    const job = await newQueue().get(id);
+    const due = Date.parse(job!.runAfter) - Date.parse(job!.createdAt);
+    expect(due).toBe(60_000);
+    // created_at is the database's now at the enqueue, which this process reads too.
+    expect(Math.abs(Date.parse(job!.createdAt) - (await databaseNow(db)).getTime())).toBeLessThan(5 * 60_000);
+    expect(job!.state).toBe('queued');
+  });
+
+  it('is refused with runAfter, or negative', async () => {
+    const queue = newQueue();
+    const kind = jobKind<{ n: number }>('test.delay');
+    await expect(queue.enqueue(kind, { n: 1 }, { delayMs: 1000, runAfter: new Date() })).rejects.toThrow(RangeError);
+    await expect(queue.enqueue(kind, { n: 1 }, { delayMs: -1 })).rejects.toThrow(RangeError);
+    expect(await queue.counts(kind.name)).toMatchObject({ queued: 0 });
   });
 });
 

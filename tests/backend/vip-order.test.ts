@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigStore } from '../../backend/platform/config-store';
 import { SHORT_DATE_FORMAT, formatDate } from '../../shared/format';
 import { vipBenefits } from '../../backend/modules/vip/service';
@@ -343,18 +343,50 @@ describe('order timeout', () => {
 
   it('closes an unpaid order after pay.order_timeout minutes through the job queue', async () => {
     const member = await registerMember(backend.url);
-    const order = (await createOrder(member, 'month', 30)).body;
+    // The backend's clock 10 minutes ahead of the database's (a machine whose clock drifted): the
+    // job is still due pay.order_timeout (30 minutes) after the database's now, not 40.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    let order;
+    try {
+      order = (await createOrder(member, 'month', 30)).body;
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(Date.parse(order.expires_at) - Date.parse(order.created_at)).toBe(30 * 60_000);
     const job = await withDatabase(backend.dataDir, (db) =>
       db
         .selectFrom('job')
-        .select('run_after')
+        .select(['run_after', 'created_at'])
         .where('dedupe_key', '=', `order.expire:${order.id}`)
         .executeTakeFirstOrThrow(),
     );
-    expect(job.run_after).toBe(new Date(order.expires_at).toISOString());
+    expect(Date.parse(job.run_after) - Date.parse(job.created_at)).toBe(30 * 60_000);
     await expireNow(backend.dataDir, order.id);
     const closed = await waitForStatus(backend.url, member.token, order.order_no, 2);
     expect(closed).toMatchObject({ close_reason: 'timeout' });
+  });
+
+  it("times a transfer's days from the database's now on a backend whose clock is 10 minutes ahead", async () => {
+    const member = await registerMember(backend.url);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    let order;
+    try {
+      order = (await createOrder(member, 'month', 30)).body;
+      expect((await payOrder(member, order.order_no)).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+    const job = await withDatabase(backend.dataDir, (db) =>
+      db
+        .selectFrom('job')
+        .select(['run_after', 'created_at'])
+        .where('dedupe_key', 'like', `order.expire:${order.id}:%`)
+        .executeTakeFirstOrThrow(),
+    );
+    // The 3 days less what passed since the order was placed (the Date above stood still): not 10 minutes more.
+    expect(Date.parse(job.run_after) - Date.parse(job.created_at)).toBe(3 * DAY_MS);
   });
 
   it('gives an order submitted as a transfer pay.manual_timeout days from its creation, then closes it', async () => {

@@ -16,6 +16,8 @@ import { JobQueue, jobKind } from '../../backend/platform/jobs/job-queue';
 //   job-worker.ts <dataDir> skewed <effectsFile> enqueues one `test.crash` job (printing "enqueued
 //                                                 <id>"), then runs `test.crash` jobs at once,
 //                                                 printing "started <id>" as each begins
+//   job-worker.ts <dataDir> delayed <effectsFile> enqueues one `test.crash` job DELAY_MS after
+//                                                 now (printing "enqueued <id>") and runs nothing
 // Every handler that completes appends "<job id> <pid>" to the effects file. The database is
 // SQLite in <dataDir>, or PostgreSQL when DATABASE_URL is set (with its LISTEN connection);
 // POLL_MS sets the queue's poll interval (default 20 ms), LEASE_MS its lease; CLOCK_SKEW_MS
@@ -110,6 +112,10 @@ async function main(dataDir: string, mode: string, effectsFile: string): Promise
       process.stdout.write(`started ${jobId}\n`);
       recordEffect(jobId);
     });
+  } else if (mode === 'delayed') {
+    const job = await queue.enqueue(crashKind, { n: 3 }, { delayMs: Number(process.env.DELAY_MS) });
+    process.stdout.write(`enqueued ${job.id}\n`);
+    return;
   } else {
     throw new Error(`unknown mode ${mode}`);
   }

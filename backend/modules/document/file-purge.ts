@@ -19,9 +19,10 @@ export async function schedulePurges(
   executor: Kysely<DB>,
 ): Promise<void> {
   const minutes = Math.max((await app.settings.snapshot()).int('security', 'attachment_retention_minute'), 0);
-  const runAfter = new Date(Date.now() + minutes * 60_000);
+  // From the database's now: a process whose clock is off neither hastens nor delays it.
+  const delayMs = minutes * 60_000;
   for (const hash of new Set(hashes)) {
-    if (hash) await app.jobs.enqueue(purgeFilesKind, { hash }, { runAfter, executor });
+    if (hash) await app.jobs.enqueue(purgeFilesKind, { hash }, { delayMs, executor });
   }
 }
 

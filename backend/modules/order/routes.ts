@@ -90,7 +90,13 @@ async function giveTransferTime(ctx: RpcContext, order: OrderRow, cfg: ConfigSna
     await ctx.app.jobs.enqueue(
       expireOrder,
       { orderId: order.id, expiresAt },
-      { runAfter: deadline, dedupeKey: `order.expire:${order.id}:${expiresAt}`, executor: trx },
+      // What is left of the days by this process's clock (which wrote created_at), counted from
+      // the database's now: the job then waits that long whatever the clock of the worker.
+      {
+        delayMs: Math.max(deadline.getTime() - Date.now(), 0),
+        dedupeKey: `order.expire:${order.id}:${expiresAt}`,
+        executor: trx,
+      },
     );
   });
 }
@@ -212,7 +218,8 @@ async function placeOrder(
         await ctx.app.jobs.enqueue(
           expireOrder,
           { orderId: order.id, expiresAt: order.expires_at },
-          { runAfter: expiresAt, dedupeKey: `order.expire:${order.id}`, executor: trx },
+          // pay.order_timeout from the database's now, as every wait of the queue.
+          { delayMs: timeoutMinutes * 60_000, dedupeKey: `order.expire:${order.id}`, executor: trx },
         );
         return order;
       });

@@ -149,6 +149,9 @@ export class JobQueue {
     const maxAttempts = opts.maxAttempts ?? this.workers.get(kind.name)?.maxAttempts ?? DEFAULTS.maxAttempts;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
       throw new RangeError('maxAttempts must be a positive integer');
+    const { delayMs } = opts;
+    if (delayMs !== undefined && (opts.runAfter !== undefined || !Number.isFinite(delayMs) || delayMs < 0))
+      throw new RangeError('delayMs must be a non-negative number of milliseconds, and not given with runAfter');
     const insert = async (executor: Kysely<DB>): Promise<{ row: JobRow; inserted: boolean } | undefined> => {
       const now = await databaseNow(executor);
       const ts = now.toISOString();
@@ -158,7 +161,7 @@ export class JobQueue {
           kind: kind.name,
           payload: JSON.stringify(payload ?? null),
           max_attempts: maxAttempts,
-          run_after: (opts.runAfter ?? now).toISOString(),
+          run_after: (opts.runAfter ?? new Date(now.getTime() + (delayMs ?? 0))).toISOString(),
           lease_owner: null,
           lease_expires_at: null,
           progress: null,

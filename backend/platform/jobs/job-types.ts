@@ -69,7 +69,13 @@ export interface JobKindOptions {
 }
 
 export interface EnqueueOptions {
+  /** Due at this time (a time of the schedule, such as the next hour); default: now. */
   runAfter?: Date;
+  /**
+   * Due this many milliseconds after the database's now, not this process's: a wait (a timeout,
+   * a retention) holds on a machine whose clock is off. Not with runAfter.
+   */
+  delayMs?: number;
   /** While a job with this key is queued or running, enqueue returns that job instead. */
   dedupeKey?: string;
   /**

@@ -1074,6 +1074,29 @@ describe('deleting and the recycle bin', () => {
     }
   });
 
+  it("waits security.attachment_retention_minute from the database's now on a backend whose clock is 10 minutes ahead", async () => {
+    const doc = await createDocument(backend.url, author.token, textFile(unique('时钟超前')), '时钟超前.txt');
+    await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: doc.id } });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    try {
+      expect((await backend.admin('DELETE', '/api/v1/document/recycle', { query: { id: doc.id } })).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+    const job = await withDatabase(backend.dataDir, (db) =>
+      db
+        .selectFrom('job')
+        .select(['run_after', 'created_at'])
+        .where('kind', '=', 'document.purge-files')
+        .where('payload', 'like', `%${doc.hash}%`)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow(),
+    );
+    // 1440 minutes (the setting here) after the database's now, not 10 minutes more.
+    expect(Date.parse(job.run_after) - Date.parse(job.created_at)).toBe(1440 * 60_000);
+  });
+
   it('empties the recycle bin right after a settings save (SQLite: its transaction once waited for itself)', async () => {
     const doc = await createDocument(backend.url, author.token, textFile(unique('设置后清空')), '设置后清空.txt');
     await api(backend.url, 'DELETE', '/api/v1/document', { token: author.token, query: { id: doc.id } });
