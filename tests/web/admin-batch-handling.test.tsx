@@ -48,7 +48,7 @@ describe('batch 处理 of reports', { timeout: 20_000 }, () => {
     expect(modal().getByText('将选中的 2 条未处理举报标记为已处理，下面的处理备注会写入每一条。')).toBeTruthy();
     await userEvent.type(modal().getByLabelText('处理备注'), '已核实并删除');
     await userEvent.click(modal().getByRole('button', { name: '确定' }));
-    await waitFor(() => expect(toasts.value.some((t) => t.title === '已处理')).toBe(true));
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '已处理')?.description).toBe('共 2 项'));
     expect(writes(fetchMock, 'PUT', '/api/v1/report')).toEqual([
       { id: 1, status: true, remark: '已核实并删除' },
       { id: 3, status: true, remark: '已核实并删除' },
@@ -69,7 +69,8 @@ describe('batch 处理 of reports', { timeout: 20_000 }, () => {
 describe('batch 处理 of feedback', { timeout: 20_000 }, () => {
   const permissions = [perm(1, '/api.v1.FeedbackAPI/ListFeedback'), perm(2, '/api.v1.FeedbackAPI/UpdateFeedback')];
 
-  it('says how many were handled and how many failed, and why', async () => {
+  it('says how many were handled and how many failed, and why, and retries only the failed one', async () => {
+    let failing = true;
     const backend: Backend = {
       'GET /api/v1/feedback/list': {
         status: 200,
@@ -83,8 +84,8 @@ describe('batch 处理 of feedback', { timeout: 20_000 }, () => {
         },
       },
       'PUT /api/v1/feedback': (_url, init) =>
-        (JSON.parse(String(init.body)) as { id: number }).id === 2
-          ? { status: 404, body: { code: 404, message: '反馈不存在' } }
+        (JSON.parse(String(init.body)) as { id: number }).id === 2 && failing
+          ? { status: 409, body: { code: 409, message: '反馈正在被他人编辑' } }
           : { status: 200, body: {} },
     };
     const { fetchMock } = renderApp('/admin/feedback', { user: staff, permissions, backend });
@@ -94,10 +95,20 @@ describe('batch 处理 of feedback', { timeout: 20_000 }, () => {
     await userEvent.type(modal().getByLabelText('回复'), '感谢反馈');
     await userEvent.click(modal().getByRole('button', { name: '确定' }));
     await waitFor(() =>
-      expect(toasts.value.find((t) => t.title === '批量处理失败')?.description).toBe('2 项成功，1 项失败：反馈不存在'),
+      expect(toasts.value.find((t) => t.title === '批量处理失败')?.description).toBe(
+        '2 项成功，1 项失败：反馈正在被他人编辑。已保留失败的 1 项',
+      ),
     );
     expect(writes(fetchMock, 'PUT', '/api/v1/feedback').map((body) => body.id)).toEqual([1, 2, 3]);
     expect(writes(fetchMock, 'PUT', '/api/v1/feedback')[0]).toEqual({ id: 1, status: 1, reply: '感谢反馈' });
+    // The dialog stays, asking for the failed row alone, with the reply as typed; the list keeps it selected.
+    expect(modal().getByText('将选中的 1 条未处理反馈标记为已处理，下面的回复会写入每一条。')).toBeTruthy();
+    expect(screen.getByText('已选择 1 项')).toBeTruthy();
+    failing = false;
+    await userEvent.click(modal().getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '已处理')?.description).toBe('共 1 项'));
+    expect(writes(fetchMock, 'PUT', '/api/v1/feedback').map((body) => body.id)).toEqual([1, 2, 3, 2]);
+    expect(writes(fetchMock, 'PUT', '/api/v1/feedback')[3]).toEqual({ id: 2, status: 1, reply: '感谢反馈' });
   });
 });
 

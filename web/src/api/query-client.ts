@@ -79,8 +79,9 @@ export async function invalidateAfter<T>(
  * A batch through an RPC that takes one id (UpdateReport, UpdateFeedback): one call per id, in
  * turn, then the `stale` keys marked stale once if any call succeeded. One answer: a success when
  * every call succeeded; else the first refusal, its message saying how many succeeded and how many
- * failed (the rows done stay done). A refusal that the sign-in-again dialog answers stops the batch
- * and is handed back as it came, so that the dialog, not a toast, answers it.
+ * failed (the rows done stay done), and the ids not done (`idsNotDone`) so that a retry sends only
+ * those. A refusal that the sign-in-again dialog answers stops the batch and is handed back as it
+ * came, so that the dialog, not a toast, answers it.
  */
 export async function writeEach(
   ids: readonly number[],
@@ -88,22 +89,37 @@ export async function writeEach(
   { client }: WriteContext,
   stale: readonly QueryKey[],
 ): Promise<ApiResult<Empty>> {
-  let done = 0;
+  const succeeded = new Set<number>();
   const refusals: ({ ok: false } & ApiFailure)[] = [];
   for (const id of ids) {
     const result = await call(id);
-    if (result.ok) done += 1;
+    if (result.ok) succeeded.add(id);
     else if (answeredBySigningInAgain(result)) {
       refusals.unshift(result);
       break;
     } else refusals.push(result);
   }
-  if (done > 0) await Promise.all(stale.map((queryKey) => client.invalidateQueries({ queryKey })));
+  if (succeeded.size > 0) await Promise.all(stale.map((queryKey) => client.invalidateQueries({ queryKey })));
   const first = refusals[0];
   if (!first) return { ok: true, status: 200, data: {} };
-  if (answeredBySigningInAgain(first)) return first;
-  const summary = `${done} 项成功，${refusals.length} 项失败：${first.data.message}`;
-  return { ...first, data: { ...first.data, message: summary } };
+  const left = ids.filter((id) => !succeeded.has(id));
+  if (answeredBySigningInAgain(first)) {
+    notDone.set(first.data, left);
+    return first;
+  }
+  const summary = `${succeeded.size} 项成功，${refusals.length} 项失败：${first.data.message}`;
+  const data = { ...first.data, message: summary };
+  notDone.set(data, left);
+  return { ...first, data };
+}
+
+/** The ids a `writeEach` batch refused or did not reach, by its failure's body. */
+const notDone = new WeakMap<object, readonly number[]>();
+
+/** The ids a failed `writeEach` batch left undone (refused, or not tried after a session end); undefined for any other failure. */
+export function idsNotDone(failure: unknown): readonly number[] | undefined {
+  const data = failure instanceof ApiError ? failure.failure.data : (failure as Partial<ApiFailure> | undefined)?.data;
+  return typeof data === 'object' && data !== null ? notDone.get(data) : undefined;
 }
 
 /**

@@ -13,13 +13,13 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
-import { errorMessage, unwrap, type ApiResult } from '../../api/client';
-import type { WriteContext } from '../../api/query-client';
+import { answeredBySigningInAgain, errorMessage, unwrap, type ApiResult } from '../../api/client';
+import { idsNotDone, type WriteContext } from '../../api/query-client';
 import { IconChevronLeft, IconChevronRight, IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { Table, type ColumnProps } from '../../ui/semi-admin';
 import { EmptyState, LoadingState, ErrorState } from '../../ui/states';
-import { toastFailure } from '../toasts/failure-toast';
+import { failureMessage, toastFailure, toastRefusal } from '../toasts/failure-toast';
 import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FilterBar } from './FilterBar';
@@ -45,6 +45,8 @@ interface PendingConfirm {
   choice?: BatchChoice;
   input?: ActionInput;
   ids: number[];
+  /** A batch of the toolbar: its success says how many rows, its question is asked again for the rows a partial failure left. */
+  batch?: (count: number) => string;
   keepsRows: boolean;
   run: (ids: number[], context: WriteContext, password?: string, value?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
@@ -164,26 +166,38 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
       return unwrap(await action.run(action.ids, context, password, value));
     },
     onSuccess: (_data, { action }) => {
-      toast.success(action.success);
+      toast.success(action.success, action.batch ? `共 ${action.ids.length} 项` : undefined);
       setPending(null);
       setSelected([]);
     },
     onError: (error, { action }) => {
-      toastFailure(action.failure, error);
+      // Rows a partial failure left stay selected, and the dialog asks for them alone: 确定 again
+      // does not send again the rows already done.
+      const left = idsNotDone(error);
+      if (!left || left.length === action.ids.length) {
+        toastFailure(action.failure, error);
+        return;
+      }
+      const ids = [...left];
+      setSelected(ids);
+      setPending({ ...action, ids, message: action.batch ? action.batch(ids.length) : action.message });
+      if (!answeredBySigningInAgain(error))
+        toastRefusal(action.failure, `${failureMessage(error) ?? ''}。已保留失败的 ${ids.length} 项`);
     },
   });
 
   const remove = may(resource.requires?.remove) ? resource.remove : undefined;
-  const askDelete = (targets: Row[]) => {
+  /** Asks to delete one row (its 删除) or the selected ones (批量删除, a batch). */
+  const askDelete = (targets: Row[], batch: boolean) => {
     if (!remove) return;
     const ids = targets.map(resource.rowId);
     const one = targets.length === 1 ? targets[0] : undefined;
     const final = resource.deletion?.recoverable ? '' : '此操作不可恢复。';
+    const many = (count: number) => `确定删除选中的 ${count} ${resource.counter ?? '个'}${resource.noun}吗？${final}`;
     setPending({
       title: `删除${resource.noun}`,
-      message: one
-        ? `确定删除${resource.noun}“${resource.rowLabel(one)}”吗？${final}`
-        : `确定删除选中的 ${targets.length} ${resource.counter ?? '个'}${resource.noun}吗？${final}`,
+      message: one ? `确定删除${resource.noun}“${resource.rowLabel(one)}”吗？${final}` : many(ids.length),
+      batch: batch ? many : undefined,
       note: resource.deletion?.note,
       okText: '删除',
       danger: true,
@@ -285,7 +299,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                 aria-description={blocked}
                 title={blocked}
                 aria-label={`删除“${label}”`}
-                onClick={() => (blocked ? toast.warning(`不能删除${resource.noun}`, blocked) : askDelete([row]))}
+                onClick={() => (blocked ? toast.warning(`不能删除${resource.noun}`, blocked) : askDelete([row], false))}
               >
                 删除
               </Button>
@@ -335,6 +349,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                     choice: action.choice,
                     input: action.input,
                     ids: targets,
+                    batch: action.confirm,
                     keepsRows: action.keepsRows === true,
                     run: (ids, context, _password, value) => action.run(ids, context, value),
                     success: action.success,
@@ -352,7 +367,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
               type="danger"
               icon={<IconDelete />}
               disabled={batchDeletable.length === 0}
-              onClick={() => askDelete(batchDeletable)}
+              onClick={() => askDelete(batchDeletable, true)}
             >
               批量删除{selected.length > 0 ? `（${batchDeletable.length}）` : ''}
             </Button>
