@@ -937,6 +937,36 @@ describe('admin screens', { timeout: 30_000 }, () => {
     expect(document.activeElement).toBe(opener);
   });
 
+  it('/admin/user/vip draws no 操作 column for a role that may only list members, and 延长, 取消会员, 记录 for one that may', async () => {
+    const kefu = { id: 9, username: 'kefu' };
+    const listed = perm(1, 'UserVipAPI', 'ListUserVip');
+    const backend: Backend = {
+      'GET /api/v1/vip/list': {
+        status: 200,
+        body: { total: 1, user_vip: [{ user_id: 2, username: 'amy', active: true, end_at: '2099-01-01T00:00:00Z' }] },
+      },
+    };
+    const { unmount } = renderApp('/admin/user/vip', { user: kefu, permissions: [listed], backend });
+    expect(await screen.findByText('amy')).toBeTruthy();
+    expect(screen.queryByRole('columnheader', { name: '操作' })).toBeNull();
+    unmount();
+
+    renderApp('/admin/user/vip', {
+      user: kefu,
+      permissions: [
+        listed,
+        perm(2, 'UserVipAPI', 'GrantUserVip'),
+        perm(3, 'UserVipAPI', 'RevokeUserVip'),
+        perm(4, 'UserVipAPI', 'ListUserVipLog'),
+      ],
+      backend,
+    });
+    expect(await screen.findByText('amy')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: '操作' })).toBeTruthy();
+    for (const name of ['延长“amy”的会员', '取消“amy”的会员', '“amy”的变更记录'])
+      expect(screen.getByRole('button', { name })).toBeTruthy();
+  });
+
   /** /admin/config/vip for an admin, with one textarea row of the vip config; saves succeed. */
   const renderVipConfig = (row: { id: number; name: string; label: string; value: string }) =>
     renderApp('/admin/config/vip', {
