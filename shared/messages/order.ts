@@ -54,4 +54,6 @@ export const ListOrderRequest = message('ListOrderRequest', {
 });
 export const ListOrderReply = message('ListOrderReply', { total: 'int64', order: [Order] });
 export const CloseOrderRequest = message('CloseOrderRequest', { id: 'int64[]', reason: 'string' });
+/** What a batch close did: the orders closed, and those it left (no longer pending, or paid at the provider meanwhile). */
+export const CloseOrderReply = message('CloseOrderReply', { closed: 'int64[]', skipped: [Order] });
 export const OrderDecisionRequest = message('OrderDecisionRequest', { id: 'int64', reason: 'string' });

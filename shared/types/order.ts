@@ -46,6 +46,7 @@ export type ListOrderRequest = Wire<typeof orderMessages.ListOrderRequest>;
 export type ListOrderReply = Wire<typeof orderMessages.ListOrderReply>;
 
 export type CloseOrderRequest = Wire<typeof orderMessages.CloseOrderRequest>;
+export type CloseOrderReply = Wire<typeof orderMessages.CloseOrderReply>;
 
 /** Refund or confirm one order, with the admin's reason. */
 export type OrderDecisionRequest = Wire<typeof orderMessages.OrderDecisionRequest>;

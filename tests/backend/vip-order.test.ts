@@ -751,6 +751,27 @@ describe('OrderAPI for admins', () => {
     const again = await backend.admin('PUT', '/api/v1/order/close', { body: { id: [order.id], reason: '重复下单' } });
     expect(again.body.message).toBe(`订单 ${order.order_no} 已关闭，只能关闭待支付的订单`);
   });
+
+  it('closes the pending orders of a batch and names the ones that stopped being pending meanwhile', async () => {
+    const member = await registerMember(backend.url);
+    const first = (await createOrder(member, 'month', 30)).body;
+    const gone = (await createOrder(member, 'quarter', 80)).body;
+    const last = (await createOrder(member, 'year', 298)).body;
+    // Closed by another admin after this one's list was read.
+    await backend.admin('PUT', '/api/v1/order/close', { body: { id: [gone.id], reason: '重复下单' } });
+    const batch = await backend.admin('PUT', '/api/v1/order/close', {
+      body: { id: [first.id, gone.id, last.id], reason: '批量清理' },
+    });
+    expect(batch.status, batch.text).toBe(200);
+    expect(batch.body.closed).toEqual([first.id, last.id]);
+    expect(batch.body.skipped).toHaveLength(1);
+    expect(batch.body.skipped[0]).toMatchObject({ id: gone.id, order_no: gone.order_no, status: 2 });
+    for (const order of [first, last])
+      expect((await getOrder(member.token, { order_no: order.order_no })).body).toMatchObject({
+        status: 2,
+        close_reason: 'admin',
+      });
+  });
 });
 
 describe("vipBenefits (the document module's seam)", () => {

@@ -151,24 +151,27 @@ describe('a batch whose session ends', { timeout: 20_000 }, () => {
 });
 
 describe('batch 关闭 of orders', { timeout: 20_000 }, () => {
+  const orderList = {
+    status: 200,
+    body: {
+      order: [
+        { id: 1, order_no: 'VIP001', status: 0, username: 'amy' },
+        { id: 2, order_no: 'VIP002', status: 1, username: 'bob' },
+        { id: 3, order_no: 'VIP003', status: 0, username: 'cat' },
+      ],
+      total: 3,
+    },
+  };
+  const orderPermissions = [perm(1, '/api.v1.OrderAPI/ListOrder'), perm(2, '/api.v1.OrderAPI/CloseOrder')];
+
   it('closes the pending orders selected in one call, with the reason it asks for', async () => {
     const backend: Backend = {
-      'GET /api/v1/order/list': {
-        status: 200,
-        body: {
-          order: [
-            { id: 1, order_no: 'VIP001', status: 0, username: 'amy' },
-            { id: 2, order_no: 'VIP002', status: 1, username: 'bob' },
-            { id: 3, order_no: 'VIP003', status: 0, username: 'cat' },
-          ],
-          total: 3,
-        },
-      },
-      'PUT /api/v1/order/close': { status: 200, body: {} },
+      'GET /api/v1/order/list': orderList,
+      'PUT /api/v1/order/close': { status: 200, body: { closed: [1, 3] } },
     };
     const { fetchMock } = renderApp('/admin/order', {
       user: staff,
-      permissions: [perm(1, '/api.v1.OrderAPI/ListOrder'), perm(2, '/api.v1.OrderAPI/CloseOrder')],
+      permissions: orderPermissions,
       backend,
     });
     await screen.findByText('VIP001');
@@ -179,7 +182,31 @@ describe('batch 关闭 of orders', { timeout: 20_000 }, () => {
     expect(writes(fetchMock, 'PUT', '/api/v1/order/close')).toEqual([]);
     await userEvent.type(modal().getByLabelText('关闭原因'), '用户要求取消');
     await userEvent.click(modal().getByRole('button', { name: '确定' }));
-    await waitFor(() => expect(toasts.value.some((t) => t.title === '订单已关闭')).toBe(true));
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '订单已关闭')?.description).toBe('共 2 项'));
     expect(writes(fetchMock, 'PUT', '/api/v1/order/close')).toEqual([{ id: [1, 3], reason: '用户要求取消' }]);
+  });
+
+  it('names the orders the server left because they were paid or closed since the list was read', async () => {
+    renderApp('/admin/order', {
+      user: staff,
+      permissions: orderPermissions,
+      backend: {
+        'GET /api/v1/order/list': orderList,
+        'PUT /api/v1/order/close': {
+          status: 200,
+          body: { closed: [1], skipped: [{ id: 3, order_no: 'VIP003', status: 1, username: 'cat' }] },
+        },
+      },
+    });
+    await screen.findByText('VIP001');
+    await userEvent.click(screen.getByRole('checkbox', { name: '全选本页' }));
+    await userEvent.click(screen.getByRole('button', { name: '批量关闭（2）' }));
+    await userEvent.type(modal().getByLabelText('关闭原因'), '用户要求取消');
+    await userEvent.click(modal().getByRole('button', { name: '确定' }));
+    await waitFor(() =>
+      expect(toasts.value.find((t) => t.title === '订单已关闭')?.description).toBe(
+        '共 1 项，跳过 1 项：订单 VIP003 已支付',
+      ),
+    );
   });
 });

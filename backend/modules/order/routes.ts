@@ -40,6 +40,7 @@ import {
 } from '../payment/service';
 import {
   CancelOrderRequest,
+  CloseOrderReply,
   CloseOrderRequest,
   CreateOrderRequest,
   GetOrderRequest,
@@ -404,20 +405,31 @@ export const orderService = defineService(
     rpc('CloseOrder', {
       http: 'PUT /api/v1/order/close',
       request: CloseOrderRequest,
+      response: CloseOrderReply,
       auth: 'perm',
       permission: '关闭订单',
       async handler(req, ctx) {
         const ids = requireIds(req.id, '订单');
         const reason = reasonOf(req.reason);
         const orders = await Promise.all(ids.map((id) => orderOr404(ctx.db, id)));
+        // A batch whose orders changed since the admin's list closes the pending ones and names
+        // the rest; refused only when none is pending, as one order's close is.
+        const pending = orders.filter((o) => o.status === OrderStatus.Pending);
         const notPending = orders.find((o) => o.status !== OrderStatus.Pending);
-        if (notPending)
+        if (pending.length === 0 && notPending)
           throw failedPrecondition(
             `订单 ${notPending.order_no} ${optionLabel(orderStatusOptions, notPending.status)}，只能关闭待支付的订单`,
           );
         const note = await adminNote(ctx, '关闭', reason);
-        for (const order of orders) await closePending(ctx.app, order, 'admin', ctx.request.log, note);
-        return {};
+        const closed: number[] = [];
+        // Not pending when asked, or paid at the provider when closePending asked it.
+        const skipped = orders.filter((o) => o.status !== OrderStatus.Pending);
+        for (const order of pending) {
+          const after = await closePending(ctx.app, order, 'admin', ctx.request.log, note);
+          if (after.status === OrderStatus.Closed) closed.push(after.id);
+          else skipped.push(after);
+        }
+        return { closed, skipped: skipped.map((o) => orderView(o, true)) };
       },
     }),
 

@@ -4,8 +4,8 @@
 // state and the account stale.
 import { queryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { nothingAnswered } from '../../../../shared/api-failure';
-import type { Empty } from '../../../../shared/types/common';
 import type {
+  CloseOrderReply,
   CreateOrderRequest,
   ListOrderReply,
   ListOrderRequest,
@@ -138,8 +138,9 @@ export const notificationLogQuery = (outcome: string, page: number, size: number
 
 const adminStale = [orderKeys.all, vipKeys.all, userKeys.current];
 
+/** Closes the pending orders of `ids`; the answer names the orders it left (no longer pending, or paid meanwhile). */
 export const closeOrders = (ids: readonly number[], reason: string, context: WriteContext) =>
-  orderWrite(api.put<Empty>('/api/v1/order/close', { id: ids, reason }), context, adminStale);
+  orderWrite(api.put<CloseOrderReply>('/api/v1/order/close', { id: ids, reason }), context, adminStale);
 
 /** Marks refunded and takes back the VIP days the order granted (the money goes back at the provider). */
 export const refundOrder = (id: number, reason: string, context: WriteContext) =>

@@ -2,6 +2,7 @@
 // days; each row opens its detail with the payment notifications and offers the admin's
 // decisions (OrderAdminActions). Orders are never created or deleted here.
 import type { Order } from '../../../../shared/types/order';
+import { optionLabel } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import { OrderStatus, orderStatusOptions, paymentProviderOptions } from '../../../../shared/vip';
 import { dateColumn, StackCell } from '../../kit/admin-resource/cells';
@@ -81,7 +82,15 @@ export const orderResource: ResourceDef<Order, Record<string, never>> = {
         placeholder: '记录在订单的管理员备注中',
       },
       danger: true,
-      run: (ids, context, reason) => closeOrders(ids, typeof reason === 'string' ? reason : '', context),
+      // Orders paid or closed since the list was read are left, and named in the success.
+      run: async (ids, context, reason) => {
+        const result = await closeOrders(ids, typeof reason === 'string' ? reason : '', context);
+        if (!result.ok) return result;
+        const skipped = (result.data.skipped ?? []).map(
+          (order) => `订单 ${order.order_no ?? ''} ${optionLabel(orderStatusOptions, order.status ?? 0)}`,
+        );
+        return { ...result, data: { done: result.data.closed?.length ?? 0, skipped } };
+      },
       success: '订单已关闭',
       requires: grpcPermissionPath('OrderAPI', 'CloseOrder'),
     },

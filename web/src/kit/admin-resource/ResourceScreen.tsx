@@ -24,7 +24,15 @@ import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FilterBar } from './FilterBar';
 import { ResourceFormSheet } from './ResourceFormSheet';
-import type { ActionInput, BatchChoice, ChoiceValue, FormMode, FormValues, ResourceDef } from './resource';
+import type {
+  ActionInput,
+  BatchChoice,
+  BatchOutcome,
+  ChoiceValue,
+  FormMode,
+  FormValues,
+  ResourceDef,
+} from './resource';
 import { useListState } from './list-state';
 import { useMayCall } from './permission-check';
 import { useResourceList } from './use-resource';
@@ -51,6 +59,16 @@ interface PendingConfirm {
   run: (ids: number[], context: WriteContext, password?: string, value?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
   failure: string;
+}
+
+function isBatchOutcome(data: unknown): data is BatchOutcome {
+  return typeof data === 'object' && data !== null && 'done' in data && 'skipped' in data;
+}
+
+/** What a batch's success toast says below its title: how many rows, and those it left and why. */
+function batchSummary(count: number, data: unknown): string {
+  if (!isBatchOutcome(data) || data.skipped.length === 0) return `共 ${count} 项`;
+  return `共 ${data.done} 项，跳过 ${data.skipped.length} 项：${data.skipped.join('；')}`;
 }
 
 /** Every row of a (possibly nested) list, depth first. */
@@ -165,8 +183,8 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
       if (action.keepsRows) kept.current = { where, ids: [...new Set([...keptHere(), ...action.ids])] };
       return unwrap(await action.run(action.ids, context, password, value));
     },
-    onSuccess: (_data, { action }) => {
-      toast.success(action.success, action.batch ? `共 ${action.ids.length} 项` : undefined);
+    onSuccess: (data, { action }) => {
+      toast.success(action.success, action.batch ? batchSummary(action.ids.length, data) : undefined);
       setPending(null);
       setSelected([]);
     },

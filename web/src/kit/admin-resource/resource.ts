@@ -180,6 +180,15 @@ export interface BatchChoice {
 
 export type ChoiceValue = string | number | (string | number)[];
 
+/**
+ * What a batch may answer in place of a bare success: how many rows it did, and each row it
+ * left named with why (订单 VIP003 已支付), when the rows changed since the list was read.
+ */
+export interface BatchOutcome {
+  done: number;
+  skipped: readonly string[];
+}
+
 /** An action on the selected rows besides batch delete (e.g. end punishments). */
 export interface BatchAction<Row = never> {
   key: string;
@@ -195,6 +204,7 @@ export interface BatchAction<Row = never> {
   choice?: BatchChoice;
   /** Or text the dialog asks for (`run` receives it, trimmed). */
   input?: ActionInput;
+  /** Its answer may be a `BatchOutcome`: the success then counts the rows done and names those left. */
   run: (ids: number[], context: WriteContext, value?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
   danger?: boolean;
