@@ -715,6 +715,27 @@ describe('admin screens', { timeout: 30_000 }, () => {
     expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({ id: 7, reason: '已收到转账' });
   });
 
+  it('/admin/order says an order the provider reports paid when closing it was not closed', async () => {
+    renderApp('/admin/order', {
+      user: admin,
+      permissions: [perm(1, 'OrderAPI', 'ListOrder'), perm(2, 'OrderAPI', 'CloseOrder')],
+      backend: {
+        'GET /api/v1/order/list': { status: 200, body: { total: 1, order: [{ ...pending, provider: 'alipay' }] } },
+        'PUT /api/v1/order/close': { status: 200, body: { skipped: [{ ...pending, status: 1 }] } },
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: `关闭订单 ${pending.order_no}` }));
+    const dialog = within(await screen.findByRole('dialog'));
+    await userEvent.type(dialog.getByLabelText('关闭原因'), '用户要求取消');
+    await userEvent.click(dialog.getByRole('button', { name: '关闭订单' }));
+    await waitFor(() =>
+      expect(toasts.value.find((t) => t.title === '关闭订单失败')?.description).toBe(
+        `订单 ${pending.order_no} 已支付，未关闭`,
+      ),
+    );
+    expect(toasts.value.some((t) => t.title === '订单已关闭')).toBe(false);
+  });
+
   it('/admin/order confirms a transfer closed by its timeout, not one the member cancelled or an admin closed', async () => {
     const closed = (id: number, close_reason: string, provider = 'manual'): Order => ({
       ...pending,

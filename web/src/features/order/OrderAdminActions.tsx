@@ -20,7 +20,7 @@ import { Button } from '../../ui/semi';
 import { Tag } from '../../ui/semi-extra';
 import { SideSheet } from '../../ui/semi-admin';
 import { EmptyState } from '../../ui/states';
-import { closeOrders, confirmOrder, notificationsQuery, refundOrder } from './api';
+import { closeOrder, confirmOrder, notificationsQuery, refundOrder } from './api';
 import { OrderStatusTag, orderAmount, providerLabel } from './OrderStatusTag';
 import './order.css';
 import { sheetWidth } from '../../ui/fit';
@@ -167,8 +167,7 @@ export function OrderAdminActions({ order }: { order: Order }) {
         success: '订单已关闭',
         failure: '关闭订单失败',
         message: '关闭前会向支付渠道查询一次：若已付款，订单将改为已支付。',
-        run: (id: number, reason: string, context: Parameters<typeof closeOrders>[2]) =>
-          closeOrders([id], reason, context),
+        run: closeOrder,
       },
     }[kind];
     return (

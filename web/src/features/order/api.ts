@@ -14,7 +14,8 @@ import type {
   PayOrderReply,
   PayOrderRequest,
 } from '../../../../shared/types/order';
-import { OrderStatus } from '../../../../shared/vip';
+import { OrderStatus, orderStatusOptions } from '../../../../shared/vip';
+import { optionLabel } from '../../../../shared/constants';
 import { api, unwrap, type ApiResult } from '../../api/client';
 import { invalidateAfter, type WriteContext } from '../../api/query-client';
 import { refreshSessionUser } from '../session/session-actions';
@@ -141,6 +142,21 @@ const adminStale = [orderKeys.all, vipKeys.all, userKeys.current];
 /** Closes the pending orders of `ids`; the answer names the orders it left (no longer pending, or paid meanwhile). */
 export const closeOrders = (ids: readonly number[], reason: string, context: WriteContext) =>
   orderWrite(api.put<CloseOrderReply>('/api/v1/order/close', { id: ids, reason }), context, adminStale);
+
+/** An order CloseOrder left, and why: 订单 2024… 已支付. */
+export const skippedOrder = (order: Order) =>
+  `订单 ${order.order_no ?? ''} ${optionLabel(orderStatusOptions, order.status ?? OrderStatus.Pending)}`;
+
+/**
+ * Closes one order. One the provider says was paid when CloseOrder asked (left in `skipped`) is
+ * answered as a refusal that says so: 订单已关闭 would be untrue.
+ */
+export async function closeOrder(id: number, reason: string, context: WriteContext): Promise<ApiResult<unknown>> {
+  const result = await closeOrders([id], reason, context);
+  const left = result.ok ? result.data.skipped?.[0] : undefined;
+  if (!left) return result;
+  return { ok: false, status: 400, data: { code: 9, message: `${skippedOrder(left)}，未关闭` } };
+}
 
 /** Marks refunded and takes back the VIP days the order granted (the money goes back at the provider). */
 export const refundOrder = (id: number, reason: string, context: WriteContext) =>

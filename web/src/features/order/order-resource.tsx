@@ -2,13 +2,12 @@
 // days; each row opens its detail with the payment notifications and offers the admin's
 // decisions (OrderAdminActions). Orders are never created or deleted here.
 import type { Order } from '../../../../shared/types/order';
-import { optionLabel } from '../../../../shared/constants';
 import { grpcPermissionPath } from '../../../../shared/permissions';
 import { OrderStatus, orderStatusOptions, paymentProviderOptions } from '../../../../shared/vip';
 import { dateColumn, StackCell } from '../../kit/admin-resource/cells';
 import { asList, keyword, listPage } from '../../kit/admin-resource/list-query';
 import type { ResourceDef } from '../../kit/admin-resource/resource';
-import { closeOrders, listOrders, orderKeys } from './api';
+import { closeOrders, listOrders, orderKeys, skippedOrder } from './api';
 import { OrderAdminActions } from './OrderAdminActions';
 import { OrderStatusTag, orderAmount, providerLabel } from './OrderStatusTag';
 
@@ -86,9 +85,7 @@ export const orderResource: ResourceDef<Order, Record<string, never>> = {
       run: async (ids, context, reason) => {
         const result = await closeOrders(ids, typeof reason === 'string' ? reason : '', context);
         if (!result.ok) return result;
-        const skipped = (result.data.skipped ?? []).map(
-          (order) => `订单 ${order.order_no ?? ''} ${optionLabel(orderStatusOptions, order.status ?? 0)}`,
-        );
+        const skipped = (result.data.skipped ?? []).map(skippedOrder);
         return { ...result, data: { done: result.data.closed?.length ?? 0, skipped } };
       },
       success: '订单已关闭',
