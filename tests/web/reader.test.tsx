@@ -2,7 +2,7 @@
 // the test drives: lazy page images, the n / N counter, jumping, zoom, keyboard, the end of
 // the free preview, conversion states and the download button's refusals.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
@@ -12,7 +12,8 @@ import { createQueryClient } from '../../web/src/api/query-client';
 import { applyStartData } from '../../web/src/app/boot';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { DocumentPages } from '../../web/src/features/reader/DocumentPages';
-import { TYPING_PAUSE_MS } from '../../web/src/features/reader/FindInDocument';
+import { FindInDocument, TYPING_PAUSE_MS } from '../../web/src/features/reader/FindInDocument';
+import { findInDocumentQuery } from '../../web/src/features/reader/page-text-api';
 import { SETTLE_MS } from '../../web/src/features/reader/resume-reading';
 import { NEAR_MARGIN } from '../../web/src/features/reader/use-lazy-pages';
 import { clearSession, session } from '../../web/src/features/session/session-store';
@@ -1469,6 +1470,50 @@ describe('find in this document', () => {
     fireEvent.compositionEnd(box);
     expect(await screen.findByText('第 2 页')).toBeTruthy();
     expect(asked(fetchMock)).toEqual(['城市']);
+  });
+
+  it('says the count of hits in one live region there, empty, from the moment the bar opens: a cached answer too', async () => {
+    renderApp('/library/7/42', { backend: backend({}, found) });
+    await userEvent.click(await screen.findByRole('button', { name: '查找' }));
+    const region = () => screen.getByRole('search', { name: '在文档中查找' }).querySelector('[aria-live="polite"]');
+    const live = region();
+    expect(live?.textContent).toBe('');
+    const box = screen.getByLabelText('查找文档中的文字');
+    await userEvent.type(box, '城市');
+    await waitFor(() => expect(live?.textContent).toBe('共 1 处（已查找可阅读的 8 页）'));
+    await userEvent.clear(box);
+    await waitFor(() => expect(live?.textContent).toBe(''));
+    // The words again: their answer is cached, and said in the region that was there already.
+    await userEvent.type(box, '城市');
+    await waitFor(() => expect(live?.textContent).toBe('共 1 处（已查找可阅读的 8 页）'));
+    expect(region()).toBe(live);
+  });
+
+  it('opens with the words of a link on an empty live region, then says their count in it', async () => {
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(findInDocumentQuery(42, '城市').queryKey, {
+      total: 1,
+      readable: 8,
+      hit: [{ page: 2, text: '一座城市的日常', start: 2, length: 2 }],
+    });
+    const bar = (
+      <QueryClientProvider client={queryClient}>
+        <FindInDocument
+          documentId={42}
+          initialWords="城市"
+          current={null}
+          onChoose={() => {}}
+          onWords={() => {}}
+          onClose={() => {}}
+        />
+      </QueryClientProvider>
+    );
+    // Its first paint, before any effect: the region is there, and says nothing yet.
+    const first = new DOMParser().parseFromString(renderToString(bar), 'text/html');
+    expect(first.querySelector('[aria-live="polite"]')?.textContent).toBe('');
+    render(bar);
+    const region = screen.getByRole('search', { name: '在文档中查找' }).querySelector('[aria-live="polite"]');
+    await waitFor(() => expect(region?.textContent).toBe('共 1 处（已查找可阅读的 8 页）'));
   });
 
   it('starts a hit far into a long line a few characters before its words, each hit of the line apart', async () => {

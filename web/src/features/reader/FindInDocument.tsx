@@ -106,6 +106,28 @@ export function FindInDocument({
     const row = list?.querySelector<HTMLElement>('.app-find__hit--current');
     if (list && row) scrollWithin(list, row);
   }, [currentIndex, hits.length]);
+  // The live region is filled only from the frame after the bar's first, so that the words a link
+  // opened it with (their answer perhaps cached) are read out too.
+  const [opened, setOpened] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setOpened(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  const count = found.isPending
+    ? '查找中…'
+    : total === 0
+      ? '未找到'
+      : total > hits.length
+        ? `${at}共 ${total} 处，列出前 ${hits.length} 处`
+        : `${at}共 ${total} 处`;
+  const readable =
+    found.data?.readable && found.data.readable > 0 ? `（已查找可阅读的 ${found.data.readable} 页）` : '';
+  const summary =
+    !opened || !words
+      ? ''
+      : note !== undefined
+        ? `${note}${total > 0 ? `；可阅读的页中共 ${total} 处` : ''}`
+        : `${count}${readable}`;
   const step = (direction: 1 | -1) => {
     if (!hits.length) return;
     onChoose(chosen(hits, (currentIndex + direction + hits.length) % hits.length, words));
@@ -159,24 +181,11 @@ export function FindInDocument({
           关闭
         </Button>
       </form>
-      {words && note !== undefined && (
-        <p className="app-find__summary" aria-live="polite">
-          {note}
-          {total > 0 ? `；可阅读的页中共 ${total} 处` : ''}
-        </p>
-      )}
-      {words && note === undefined && (
-        <p className="app-find__summary" aria-live="polite">
-          {found.isPending
-            ? '查找中…'
-            : total === 0
-              ? '未找到'
-              : total > hits.length
-                ? `${at}共 ${total} 处，列出前 ${hits.length} 处`
-                : `${at}共 ${total} 处`}
-          {found.data?.readable && found.data.readable > 0 ? `（已查找可阅读的 ${found.data.readable} 页）` : ''}
-        </p>
-      )}
+      {/* One live region from the moment the bar opens, filled once there are words: a region
+          that comes already filled (a cached answer, the words of a link) is not read out. */}
+      <p className="app-find__summary" aria-live="polite" aria-atomic="true">
+        {summary}
+      </p>
       {hits.length > 0 && (
         <ol ref={hitList} className="app-find__hits" aria-label="查找结果">
           {hits.map((hit, index) => (
