@@ -1761,6 +1761,20 @@ describe('the reader by keyboard', { timeout: 20_000 }, () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: '举报' }));
   });
 
+  it('takes Tab from 举报 into the form it opened, with no other button between them', async () => {
+    renderApp('/library/7/42', {
+      backend: backend({}, { 'GET /api/v1/favorite': { status: 200, body: {} } }, true),
+      user: member,
+    });
+    const report = await screen.findByRole('button', { name: '举报' });
+    report.focus();
+    await userEvent.keyboard('{Enter}');
+    const form = await screen.findByRole('form', { name: '举报文档' });
+    await userEvent.tab();
+    expect(form.contains(document.activeElement)).toBe(true);
+    expect(document.activeElement).toBe(within(form).getByRole('radio', { name: '垃圾广告' }));
+  });
+
   it('closes the 举报 form on Escape, as 取消 does, the focus back on 举报', async () => {
     renderApp('/library/7/42', {
       backend: backend({}, { 'GET /api/v1/favorite': { status: 200, body: {} } }, true),

@@ -149,6 +149,8 @@ export function DocumentActions({ doc, path }: { doc: Document; path: string }) 
         {loggedIn ? (
           <>
             <FavoriteButton doc={doc} />
+            {/* 举报 last, right before the form it opens: Tab from it goes into the form. */}
+            <CopyLinkButton path={path} label="分享" />
             <Button
               id={`${reportId}-opener`}
               type="tertiary"
@@ -160,15 +162,17 @@ export function DocumentActions({ doc, path }: { doc: Document; path: string }) 
             </Button>
           </>
         ) : (
-          <Link
-            state={loginReasonState('favorite')}
-            to={loginLocation(pathname + search)}
-            className="app-doc-actions__login"
-          >
-            登录后收藏或举报
-          </Link>
+          <>
+            <Link
+              state={loginReasonState('favorite')}
+              to={loginLocation(pathname + search)}
+              className="app-doc-actions__login"
+            >
+              登录后收藏或举报
+            </Link>
+            <CopyLinkButton path={path} label="分享" />
+          </>
         )}
-        <CopyLinkButton path={path} label="分享" />
       </div>
       {reporting && <ReportForm id={reportId} doc={doc} onDone={closeReport} />}
     </div>
