@@ -5,7 +5,7 @@
 // computes them, hold no English icon name (Semi's icons are named by their type: "search").
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login, setConfig } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
@@ -240,6 +240,44 @@ describe('accessibility (axe-core)', () => {
     await page.keyboard.press('ArrowDown');
     const item = page.locator('.app-menu__item:focus');
     expect(await item.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+  });
+
+  it("rings the text fields and selects the keyboard is in, Semi's and native, as the search box is ringed, at 390 px", async () => {
+    const page = await checkedPage();
+    /** The ring round `field` (a Semi input's frame for it), unfocused and focused: box-shadow and outline. */
+    const ringsOf = async (field: Locator) => {
+      const ring = () =>
+        field.evaluate((el) => {
+          const frame = el.closest('.semi-input-wrapper, .semi-input-textarea-wrapper, .app-search-box__form') ?? el;
+          const style = getComputedStyle(frame);
+          return { shadow: style.boxShadow, outline: style.outlineStyle };
+        });
+      await field.evaluate((el) => (el as HTMLElement).blur());
+      const before = await ring();
+      await field.focus();
+      return { before, after: await ring() };
+    };
+    // The header's search box, in sight at 1280 px: its ring is the one every field's should be.
+    await openScreen(page, '/', 'load');
+    const searchBox = await ringsOf(page.getByRole('search', { name: '站内搜索' }).getByRole('searchbox'));
+    expect(searchBox.before.shadow).toBe('none');
+    expect(searchBox.after.shadow).not.toBe('none');
+    const ringed = { shadow: searchBox.after.shadow, outline: 'none' };
+    await page.setViewportSize({ width: 390, height: 800 });
+    const fields: Record<string, { before: unknown; after: unknown }> = {};
+    await openScreen(page, '/auth/login', 'in app');
+    fields['用户名 (Semi)'] = await ringsOf(page.getByLabel('用户名', { exact: true }));
+    await openScreen(page, `/search?wd=${encodeURIComponent('图书馆')}`, 'in app');
+    fields['分类 (native select)'] = await ringsOf(page.getByLabel('分类', { exact: true }));
+    await openScreen(page, documentPath, 'in app');
+    await page.getByRole('button', { name: '查找' }).click();
+    fields['查找 (native input)'] = await ringsOf(page.getByLabel('查找文档中的文字'));
+    await logInByCookie(page, site.url, member.username, member.password, documentPath);
+    fields['发表评论 (native textarea)'] = await ringsOf(page.getByLabel('发表评论', { exact: true }));
+    const unfocused = { shadow: 'none', outline: 'none' };
+    expect(fields).toEqual(
+      Object.fromEntries(Object.keys(fields).map((name) => [name, { before: unfocused, after: ringed }])),
+    );
   });
 
   it('scrolls what the keyboard focuses out from under the sticky header, going back up the page', async () => {
