@@ -19,7 +19,7 @@ import { createDocumentConverter, type ConverterSettings, type DocumentConverter
 import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
 import { ConfigStore } from './platform/config-store';
 import { ContentChanges } from './platform/content-changes';
-import type { BackendContext } from './platform/context';
+import type { BackendContext, RemoteImageTrust } from './platform/context';
 import { JobQueue, jobBacklog } from './platform/jobs/job-queue';
 import { removeAbandonedScratch } from './platform/scratch';
 import { Mailer } from './platform/mailer';
@@ -138,6 +138,8 @@ export interface BuildBackendOptions {
   blobStore?: (store: BlobStore) => BlobStore;
   /** Wraps each search index (tests see what a search asks of the engine and what it answers). */
   searchIndex?: (index: SearchIndex) => SearchIndex;
+  /** Image hosts trusted besides public https ones (tests copy OAuth avatars from a loopback server of their own). */
+  remoteImages?: RemoteImageTrust;
 }
 
 /**
@@ -388,6 +390,7 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     log: app.log,
     dataDir: config.dataDir,
     oauth: config.oauth,
+    remoteImages: opts.remoteImages ?? {},
     payment: config.payment,
     version: pkg.version,
     build: () => (build ??= loadBuildInfo({ given: config.build })),

@@ -35,6 +35,17 @@ export interface PaymentEndpoints {
   timeoutMs: number;
 }
 
+/**
+ * Which image hosts a remote image (an OAuth avatar) may be copied from. Only a backend built in code gets other than
+ * the defaults (BuildBackendOptions.remoteImages: a test trusting its loopback image server); no variable sets it.
+ */
+export interface RemoteImageTrust {
+  /** Whether an address may be connected to; `isPublicAddress` unless given. */
+  allowAddress?: (address: string) => boolean;
+  /** Certificates trusted besides the system's (a test server's self-signed one). */
+  ca?: string | Buffer;
+}
+
 /** What every service module gets: the database and the app-wide helpers. */
 export interface BackendContext {
   db: Database;
@@ -67,6 +78,8 @@ export interface BackendContext {
   dataDir: string;
   /** Where the social sign-in providers are reached (OAUTH_* variables). */
   oauth: OAuthConfig;
+  /** Where remote images are copied from: public addresses, the system's certificates (BuildBackendOptions). */
+  remoteImages: RemoteImageTrust;
   payment: PaymentEndpoints;
   version: string;
   /** The program's build (git commit, build time), looked up on first use. */

@@ -82,20 +82,20 @@ function newIdentity(fields: Partial<Identity> = {}): Identity {
   return { openid: `o_test_${process.pid}_${openidCounter}`, nickname: `读者${openidCounter}号`, ...fields };
 }
 
-async function authorize(type: Provider): Promise<{ url: URL; state: string }> {
-  const res = await api(backend.url, 'GET', '/api/v1/oauth/authorize', { query: { type } });
+async function authorize(type: Provider, at: { url: string } = backend): Promise<{ url: URL; state: string }> {
+  const res = await api(at.url, 'GET', '/api/v1/oauth/authorize', { query: { type } });
   expect(res.status, res.text).toBe(200);
   const url = new URL(res.body.url as string);
   return { url, state: url.searchParams.get('state')! };
 }
 
-const oauthLogin = (body: { type: string; code: string; state: string }) =>
-  api(backend.url, 'POST', '/api/v1/oauth/login', { body });
+const oauthLogin = (body: { type: string; code: string; state: string }, at: { url: string } = backend) =>
+  api(at.url, 'POST', '/api/v1/oauth/login', { body });
 
 /** The whole round trip: authorize, the visitor allows it at the provider, login with the code. */
-async function signIn(type: Provider, identity: Identity) {
-  const { state } = await authorize(type);
-  return oauthLogin({ type, code: stub.issueCode(type, identity), state });
+async function signIn(type: Provider, identity: Identity, at: { url: string } = backend) {
+  const { state } = await authorize(type, at);
+  return oauthLogin({ type, code: stub.issueCode(type, identity), state }, at);
 }
 
 const countUsers = () =>
@@ -490,6 +490,83 @@ describe('OAuthAPI.Login', () => {
     const again = await signIn('wechat', identity);
     expect(again.status).toBe(200);
     expect(again.body.user.id).not.toBe(userId);
+  });
+});
+
+describe('OAuthAPI.Login copying the avatar (a backend that trusts the loopback image server)', () => {
+  const trusting = useBackend({
+    env: () => ({ CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com', ...stub.settingsEnv, ...stub.env }),
+    build: { remoteImages: { allowAddress: () => true, ca: CERT } },
+  });
+  const PNG_PATH = /^\/uploads\/([0-9a-f]\/){5}[0-9a-f]{32}\.png$/;
+  const avatarRows = (userId: number) =>
+    withDatabase(trusting.dataDir, (db) =>
+      db
+        .selectFrom('attachment')
+        .select(['path', 'type', 'type_id', 'enable'])
+        .where('type', '=', 1)
+        .where('user_id', '=', userId)
+        .execute(),
+    );
+
+  it("keeps a new member's provider avatar on our storage, served from /uploads/", async () => {
+    const res = await signIn('wechat', newIdentity({ avatar: `${images.url}/mmopen/new/132` }), trusting);
+    expect(res.status, res.text).toBe(200);
+    expect(images.hits).toEqual(['/mmopen/new/132']);
+    const avatar = res.body.user.avatar as string;
+    expect(avatar).toMatch(PNG_PATH);
+    const me = await api(trusting.url, 'GET', '/api/v1/user', { token: res.body.token });
+    expect(me.body.avatar).toBe(avatar);
+    const served = await fetch(trusting.url + avatar);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
+    expect(await avatarRows(res.body.user.id)).toEqual([
+      { path: avatar, type: 1, type_id: res.body.user.id, enable: expect.anything() },
+    ]);
+  });
+
+  it('gives a bound member without an avatar the provider one at the next sign-in', async () => {
+    // The first copy fails (the provider's address answers a page, not an image): the default avatar.
+    const identity = newIdentity({ avatar: `${images.url}/html` });
+    const first = await signIn('wechat', identity, trusting);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.user.avatar).toBeUndefined();
+
+    const second = await signIn('wechat', { ...identity, avatar: `${images.url}/mmopen/later/132` }, trusting);
+    expect(second.status, second.text).toBe(200);
+    expect(second.body.user.id).toBe(first.body.user.id);
+    expect(second.body.user.avatar).toMatch(PNG_PATH);
+    expect(images.hits).toEqual(['/html', '/mmopen/later/132']);
+    const me = await api(trusting.url, 'GET', '/api/v1/user', { token: second.body.token });
+    expect(me.body.avatar).toBe(second.body.user.avatar);
+  });
+
+  it('never replaces an avatar the member uploaded, nor asks the provider for one', async () => {
+    const identity = newIdentity({ avatar: `${images.url}/mmopen/first/132` });
+    const first = await signIn('wechat', identity, trusting);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.user.avatar).toMatch(PNG_PATH);
+
+    // The member uploads another image (other bytes, so another path) as the avatar.
+    const mine = Buffer.concat([PNG, Buffer.from('mine')]);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(mine)]), 'me.png');
+    const uploaded = await fetch(`${trusting.url}/api/v1/upload/avatar`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${first.body.token}` },
+    });
+    expect(uploaded.status).toBe(200);
+    const mineAt = ((await uploaded.json()) as { data: { path: string } }).data.path;
+    expect(mineAt).not.toBe(first.body.user.avatar);
+
+    images.hits = [];
+    const again = await signIn('wechat', { ...identity, avatar: `${images.url}/mmopen/changed/132` }, trusting);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.user.avatar).toBe(mineAt);
+    expect(images.hits).toEqual([]);
+    const me = await api(trusting.url, 'GET', '/api/v1/user', { token: again.body.token });
+    expect(me.body.avatar).toBe(mineAt);
   });
 });
 

@@ -6,6 +6,7 @@ import type { LookupFunction } from 'node:net';
 import tls from 'node:tls';
 import type { Database } from '../../db';
 import type { BlobStore } from '../../platform/blobs/blob-store';
+import type { RemoteImageTrust } from '../../platform/context';
 import { imageSize, sniffImage } from './image';
 import { isBannedHash } from './store';
 
@@ -16,13 +17,9 @@ import { isBannedHash } from './store';
 // address), at most `maxBytes` (streamed, dropped past it), within `timeoutMs` in all.
 // Any failure is `null`: the caller goes on without the image.
 
-export interface RemoteImageOptions {
+export interface RemoteImageOptions extends RemoteImageTrust {
   maxBytes: number;
   timeoutMs: number;
-  /** Whether an address may be connected to; `isPublicAddress` unless given. */
-  allowAddress?: (address: string) => boolean;
-  /** Certificates trusted besides the system's (a test server's self-signed one). */
-  ca?: string | Buffer;
 }
 
 export interface CopiedImage {

@@ -118,6 +118,7 @@ async function copyAvatar(ctx: RpcContext, url: string): Promise<CopiedImage | n
   const value = url.trim().replace(/^http:\/\//i, 'https://');
   if (!value) return null;
   const copied = await copyRemoteImage(ctx.app.blobs, ctx.db, value, {
+    ...ctx.app.remoteImages,
     maxBytes: MAX_AVATAR_BYTES,
     timeoutMs: ctx.app.oauth.timeoutMs,
   });
