@@ -676,7 +676,7 @@ describe('a limited admin changes no account that can do more (decision 089)', (
     ).toBe(200);
   });
 
-  it('punishes, and moves the credits of, no account that holds a permission the caller lacks', async () => {
+  it('punishes, moves the credits of, or changes the VIP of no account that holds a permission the caller lacks', async () => {
     const rows = (
       await api(backend.url, 'GET', '/api/v1/permission/list', { token: backend.adminToken, query: { size: 1000 } })
     ).body.permission as { id: number; path: string }[];
@@ -699,6 +699,8 @@ describe('a limited admin changes no account that can do more (decision 089)', (
       '/api.v1.PunishmentAPI/CreatePunishment',
       '/api.v1.PunishmentAPI/UpdatePunishment',
       '/api.v1.UserAPI/AdjustUserCredit',
+      '/api.v1.UserVipAPI/GrantUserVip',
+      '/api.v1.UserVipAPI/RevokeUserVip',
     ]);
     const stronger = await memberOfGroupWith('站务主管', [
       '/api.v1.PunishmentAPI/CreatePunishment',
@@ -714,6 +716,16 @@ describe('a limited admin changes no account that can do more (decision 089)', (
       ['POST', '/api/v1/punishment', ban(member.user.id), undefined],
       ['PUT', '/api/v1/user/credit', { id: stronger.user.id, amount: -1, reason: '测试扣分' }, '您不能调整其积分'],
       ['PUT', '/api/v1/user/credit', { id: member.user.id, amount: 5, reason: '测试加分' }, undefined],
+      ['POST', '/api/v1/vip/grant', { user_id: [stronger.user.id], days: 30, reason: '测试开通' }, '您不能变更其会员'],
+      [
+        'POST',
+        '/api/v1/vip/grant',
+        { user_id: [member.user.id, stronger.user.id], days: 30, reason: '测试开通' },
+        '您不能变更其会员',
+      ],
+      ['POST', '/api/v1/vip/grant', { user_id: [member.user.id], days: 30, reason: '测试开通' }, undefined],
+      ['PUT', '/api/v1/vip/revoke', { user_id: [stronger.user.id], reason: '测试取消' }, '您不能变更其会员'],
+      ['PUT', '/api/v1/vip/revoke', { user_id: [member.user.id], reason: '测试取消' }, undefined],
     ] as const) {
       const res = await as(method, path, body);
       expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(says ? 403 : 200);

@@ -2,6 +2,7 @@ import { VIP_PLAN_MAX_DAYS, VipAction } from '../../../shared/vip';
 import { lockRows } from '../../db/dialect';
 import { badRequest } from '../../wire/errors';
 import { checkText, positiveIds, requireIds } from '../../wire/request';
+import { assertHoldsNoMore } from '../../platform/auth/session';
 import { defineService, rpc } from '../../platform/rpc';
 import { existingUserIds, userIdsMatching, usernamesOf } from '../user/service';
 import {
@@ -22,6 +23,9 @@ import { listVipLogs, listVips, type UserVipRow } from './store';
 
 /** `status` filter of ListUserVip: 1 active, 2 expired. */
 const VipStatus = { Active: 1, Expired: 2 } as const;
+
+/** A limited admin grants or revokes no VIP period of an account holding more than they do (decision 089). */
+const CHANGING_VIP = '变更其会员';
 
 function reasonOf(value: string): string {
   return checkText(value.trim(), '原因', { required: true, max: 255, multiline: true });
@@ -90,6 +94,7 @@ export const vipService = defineService('UserVipAPI', [
         throw badRequest(`天数须为 1 到 ${VIP_PLAN_MAX_DAYS} 的整数`);
       const reason = reasonOf(req.reason);
       if ((await existingUserIds(ctx.db, userIds)).length !== userIds.length) throw badRequest('用户不存在');
+      for (const id of userIds) await assertHoldsNoMore(ctx.db, admin.id, id, CHANGING_VIP);
       const names = await usernamesOf(ctx.db, userIds);
       // One member whose period would end past VIP_END_MAX refuses the grant for all (400).
       await ctx.db.transaction().execute(async (trx) => {
@@ -119,6 +124,7 @@ export const vipService = defineService('UserVipAPI', [
       const admin = ctx.requireUser();
       const userIds = requireIds(req.user_id, '会员');
       const reason = reasonOf(req.reason);
+      for (const id of userIds) await assertHoldsNoMore(ctx.db, admin.id, id, CHANGING_VIP);
       await ctx.db.transaction().execute(async (trx) => {
         await lockRows(trx, 'user', userIds);
         for (const userId of userIds)

@@ -153,8 +153,8 @@ export async function firstPermissionNotHeld(
 }
 
 /**
- * A limited admin changes, punishes or takes credits from no account that can do more than they
- * can (decision 089): its password, e-mail address or mobile number would let them sign in as
+ * A limited admin changes, punishes, takes credits from or changes the VIP of no account that
+ * can do more than they can (decision 089): its password, e-mail address or mobile number would let them sign in as
  * it, its groups would take its grants away, a delete or a ban would shut it out. 403 naming a
  * permission the target holds and the caller does not, then `您不能<doing>`.
  */
