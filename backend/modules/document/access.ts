@@ -58,6 +58,20 @@ export function readsWholeDocuments(db: Database, userId: number): Promise<boole
   return hasPermission(db, userId, 'GRPC', WHOLE_READER_PATHS);
 }
 
+/**
+ * May `userId` (null: a visitor) see `doc` at all, its details as its pages? A public one,
+ * anybody; a hidden one (recycled, disabled, pending or rejected review), its owner and the
+ * document admins only (decision 096), as readablePages decides for its pages.
+ */
+export async function seesDocument(
+  db: Database,
+  userId: number | null,
+  doc: Pick<DocumentRow, 'user_id' | 'status' | 'deleted_at'>,
+): Promise<boolean> {
+  if (isPublic(doc)) return true;
+  return userId !== null && (doc.user_id === userId || (await readsWholeDocuments(db, userId)));
+}
+
 /** What a viewer may read of the documents made from one file: `pages` of them, the first `free` by anybody. */
 export interface Readable {
   pages: number;

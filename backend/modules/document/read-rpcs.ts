@@ -7,7 +7,7 @@ import { isAdmin } from '../../platform/auth/session';
 import { rpc, type RpcContext } from '../../platform/rpc';
 import { categoriesWithDepth, enabledTopCategories } from '../category/service';
 import { PUBLIC_PROFILE_COLUMNS, getUser } from '../user/service';
-import { ALL_PAGES, freePages, readablePages, readablePagesOf } from './access';
+import { ALL_PAGES, freePages, readablePages, readablePagesOf, seesDocument } from './access';
 import { conversionProgress } from './conversion';
 import { keywordsOf, segmentTitle } from './keywords';
 import { findInPages, foldWords } from './find';
@@ -177,8 +177,9 @@ export const readRpcs = [
       ]);
       if (!found) throw notFound(NOT_FOUND);
       const { row, sameFile, text, categories } = found;
+      // A hidden document's details go to those who may see its pages, no wider (decision 096).
+      if (!(await seesDocument(ctx.db, viewer.userId, row))) throw notFound(NOT_FOUND);
       const privileged = viewer.admin || viewer.userId === row.user_id;
-      if (!isPublic(row) && !privileged) throw notFound(NOT_FOUND);
       const cfg = await ctx.app.settings.snapshot();
       // The text of the pages this caller may read, decided as their page images are.
       const readable = await readablePages(ctx.db, ctx.app.settings, viewer.userId, sameFile, row.pages || ALL_PAGES);
@@ -232,7 +233,7 @@ export const readRpcs = [
       const row = await documentById(ctx.db, req.id);
       if (!row) throw notFound(NOT_FOUND);
       const viewer = await viewerOf(ctx);
-      if (!isPublic(row) && !(viewer.admin || viewer.userId === row.user_id)) throw notFound(NOT_FOUND);
+      if (!(await seesDocument(ctx.db, viewer.userId, row))) throw notFound(NOT_FOUND);
       // Only the pages this caller may read, decided as their page images are.
       const readable = await readablePagesOf(ctx.db, ctx.app.settings, viewer.userId, row, row.pages || ALL_PAGES);
       const text = await textOf(ctx.db, row.id);

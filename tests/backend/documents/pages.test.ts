@@ -76,7 +76,7 @@ describe('pages of a converted document', () => {
     expect(await readablePages(backend.adminToken)).toBe(5);
   });
 
-  it('reads past the preview for admins who edit or review documents, not for any other admin (decision 096)', async () => {
+  it('reads past the preview, and sees hidden documents, as an admin who edits or reviews documents only (decision 096)', async () => {
     const rows = (await backend.admin('GET', '/api/v1/permission/list', { query: { size: 1000 } })).body.permission as {
       id: number;
       path: string;
@@ -108,6 +108,24 @@ describe('pages of a converted document', () => {
       expect((await get(pagePath(5), { token: reader.token })).status).toBe(200);
       expect((await text(reader.token)).split('\f')).toHaveLength(5);
       expect(await found(reader.token)).toBe(5);
+    }
+
+    // Hidden (in review): the details answer as the pages do, 404 to the other admin.
+    await setStatus(6);
+    try {
+      const details = (token: string) => api(backend.url, 'GET', '/api/v1/document', { token, query: { id: doc.id } });
+      const finding = (token: string) =>
+        api(backend.url, 'GET', '/api/v1/document/find', { token, query: { id: doc.id, wd: 'Page' } });
+      expect((await get(pagePath(1), { token: support.token })).status).toBe(404);
+      expect((await details(support.token)).status).toBe(404);
+      expect((await finding(support.token)).status).toBe(404);
+      for (const reader of [editor, reviewer, author]) {
+        expect((await get(pagePath(1), { token: reader.token })).status).toBe(200);
+        expect((await details(reader.token)).body.readable_pages).toBe(5);
+        expect((await finding(reader.token)).body.readable).toBe(5);
+      }
+    } finally {
+      await setStatus(2);
     }
   });
 
