@@ -10,6 +10,10 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { openDatabase, openPostgres, type Database } from '../../backend/db';
 import { databaseNow } from '../../backend/db/dialect';
 import { BlobStoreUnavailableError } from '../../backend/platform/blobs/blob-store';
+import { ConfigStore } from '../../backend/platform/config-store';
+import { scheduleHotDocuments } from '../../backend/modules/document/hot';
+import { schedulePurge } from '../../backend/modules/search-record/purge';
+import { SITEMAP_REFRESH_WINDOW_MS, scheduleSitemapRefresh } from '../../backend/modules/sitemap/refresh';
 import {
   JobInterruptedError,
   JobQueue,
@@ -21,7 +25,7 @@ import {
   type JobQueueOptions,
 } from '../../backend/platform/jobs/job-queue';
 import { LISTENER_APPLICATION_NAME, PostgresNotifications } from '../../backend/db/notifications';
-import { bulkKind, crashKind, preciseNow, wakeKind } from '../helpers/job-worker';
+import { bulkKind, crashKind, preciseNow, skewClock, wakeKind } from '../helpers/job-worker';
 import { dropDatabase, lockWaiters } from '../helpers/postgres';
 import { migratedDatabase, TEST_ENGINE } from '../helpers/test-database';
 
@@ -260,6 +264,82 @@ describe("delayMs (a wait from the database's now)", () => {
     await expect(queue.enqueue(kind, { n: 1 }, { delayMs: 1000, runAfter: new Date() })).rejects.toThrow(RangeError);
     await expect(queue.enqueue(kind, { n: 1 }, { delayMs: -1 })).rejects.toThrow(RangeError);
     expect(await queue.counts(kind.name)).toMatchObject({ queued: 0 });
+  });
+});
+
+describe("the modules' job times, by the database's clock whatever this process's says", () => {
+  // This process's Date 10 minutes ahead: a time computed from it would move every run that far.
+  const SKEW_MS = 10 * 60_000;
+  /** Far below the skew: the statements between two readings of the database's clock. */
+  const SLACK_MS = 60_000;
+  let restoreClock: (() => void) | undefined;
+  afterEach(() => {
+    restoreClock?.();
+    restoreClock = undefined;
+  });
+
+  const jobsOf = (kind: string) => db.selectFrom('job').selectAll().where('kind', '=', kind).orderBy('id').execute();
+  /** How long after it was created (the database's now) the job is due. */
+  const waitOf = (job: { run_after: string; created_at: string }) =>
+    Date.parse(job.run_after) - Date.parse(job.created_at);
+
+  it('queues the hot ranking at once at start, and its next run an hour after the last one finished', async () => {
+    const queue = newQueue();
+    restoreClock = skewClock(SKEW_MS);
+    await scheduleHotDocuments({ db, jobs: queue });
+    const [first] = await jobsOf('document.hot');
+    expect(Math.abs(waitOf(first!))).toBeLessThan(SLACK_MS);
+    queue.start();
+    const done = await jobIn(queue, first!.id, 'done');
+    const next = await waitFor(async () => (await jobsOf('document.hot'))[1], 'the next hot run');
+    const afterDone = Date.parse(next.run_after) - Date.parse(done.finishedAt!);
+    expect(Math.abs(afterDone - 60 * 60_000)).toBeLessThan(SLACK_MS);
+  });
+
+  it('queues the search log purge at once at start, and its next run a day after the last one finished', async () => {
+    const queue = newQueue();
+    restoreClock = skewClock(SKEW_MS);
+    await schedulePurge({ db, jobs: queue, settings: new ConfigStore(db) });
+    const [first] = await jobsOf('search-record.purge');
+    expect(Math.abs(waitOf(first!))).toBeLessThan(SLACK_MS);
+    queue.start();
+    const done = await jobIn(queue, first!.id, 'done');
+    const next = await waitFor(async () => (await jobsOf('search-record.purge'))[1], 'the next purge');
+    const afterDone = Date.parse(next.run_after) - Date.parse(done.finishedAt!);
+    expect(Math.abs(afterDone - 24 * 60 * 60_000)).toBeLessThan(SLACK_MS);
+  });
+
+  it("queues a sitemap refresh at the end of the database's current window", async () => {
+    const queue = newQueue();
+    restoreClock = skewClock(SKEW_MS);
+    await scheduleSitemapRefresh({ db, jobs: queue });
+    const [run] = await jobsOf('sitemap.refresh');
+    expect(waitOf(run!)).toBeGreaterThan(0);
+    expect(waitOf(run!)).toBeLessThanOrEqual(SITEMAP_REFRESH_WINDOW_MS);
+    expect(run!.dedupe_key).toBe(`sitemap.refresh:${run!.run_after}`);
+  });
+
+  it("stamps a job's progress report with the database's now", async () => {
+    // A lease far longer than the test: no renewal rewrites updated_at meanwhile.
+    const queue = newQueue({ leaseMs: 10 * 60_000 });
+    const kind = jobKind<null>('test.progress-time');
+    let release!: () => void;
+    const reported = new Promise<void>((resolve) => {
+      queue.register(kind, async (_payload, { reportProgress }) => {
+        await reportProgress({ page: 1 });
+        resolve();
+        await new Promise<void>((r) => (release = r));
+      });
+    });
+    const job = await queue.enqueue(kind, null);
+    restoreClock = skewClock(SKEW_MS);
+    queue.start();
+    await reported;
+    const row = await queue.get(job.id);
+    expect(row!.progress).toEqual({ page: 1 });
+    expect(Math.abs(Date.parse(row!.updatedAt) - (await databaseNow(db)).getTime())).toBeLessThan(SLACK_MS);
+    release();
+    await jobIn(queue, job.id, 'done');
   });
 });
 

@@ -236,8 +236,8 @@ describe('sitemaps', () => {
       const jobs = new JobQueue({ db });
       try {
         // A change: one run at the end of its window; another change in that window shares it.
-        await scheduleSitemapRefresh({ jobs }, { now });
-        await scheduleSitemapRefresh({ jobs }, { now: now + 1_000 });
+        await scheduleSitemapRefresh({ jobs, db }, { now });
+        await scheduleSitemapRefresh({ jobs, db }, { now: now + 1_000 });
         expect(await runs()).toEqual([{ dedupe_key: `sitemap.refresh:${end}`, state: 'queued' }]);
         // As if that run had started early (brought forward, or the clock of the process running it is ahead).
         await db
@@ -245,7 +245,7 @@ describe('sitemaps', () => {
           .set({ state: 'running' })
           .where('dedupe_key', '=', `sitemap.refresh:${end}`)
           .execute();
-        await scheduleSitemapRefresh({ jobs }, { now: now + 2_000 });
+        await scheduleSitemapRefresh({ jobs, db }, { now: now + 2_000 });
         expect(await runs()).toEqual([
           { dedupe_key: `sitemap.refresh:${end}`, state: 'running' },
           { dedupe_key: `sitemap.refresh:${next}`, state: 'queued' },

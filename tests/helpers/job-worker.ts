@@ -36,8 +36,8 @@ const silent = {
   error: (obj: object, msg: string) => console.error(msg, obj),
 };
 
-/** Makes `Date` (now, and `new Date()`) read `skewMs` ahead of the machine's clock. */
-function skewClock(skewMs: number): void {
+/** Makes `Date` (now, and `new Date()`) read `skewMs` ahead of the machine's clock; returns the undoing. */
+export function skewClock(skewMs: number): () => void {
   const RealDate = Date;
   class SkewedDate extends RealDate {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Date's own overloads
@@ -50,6 +50,9 @@ function skewClock(skewMs: number): void {
     }
   }
   globalThis.Date = SkewedDate as DateConstructor;
+  return () => {
+    globalThis.Date = RealDate;
+  };
 }
 
 async function main(dataDir: string, mode: string, effectsFile: string): Promise<void> {

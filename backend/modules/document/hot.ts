@@ -1,7 +1,7 @@
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import type { Database } from '../../db';
-import { chunks } from '../../db/dialect';
+import { chunks, databaseNow } from '../../db/dialect';
 import { now } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
 import { applyPaging, countOf } from '../../wire/request';
@@ -124,7 +124,9 @@ export async function hotDocuments(
 
 const dedupeKeyFor = (at: Date) => `document.hot:${at.toISOString().slice(0, 13)}`;
 
-async function enqueueRecompute(app: BackendContext, runAfter: Date): Promise<void> {
+/** Queues a run `delayMs` after the database's now (the hour of that time names it). */
+async function enqueueRecompute(app: Pick<BackendContext, 'db' | 'jobs'>, delayMs: number): Promise<void> {
+  const runAfter = new Date((await databaseNow(app.db)).getTime() + delayMs);
   await app.jobs.enqueue(hotDocumentsKind, {}, { runAfter, dedupeKey: dedupeKeyFor(runAfter) });
 }
 
@@ -132,14 +134,14 @@ async function enqueueRecompute(app: BackendContext, runAfter: Date): Promise<vo
  * Registers the job and queues a run now; each run queues the next an hour later (one per
  * hour: the dedupe key keeps a restart from starting a second chain).
  */
-export async function scheduleHotDocuments(app: BackendContext): Promise<void> {
+export async function scheduleHotDocuments(app: Pick<BackendContext, 'db' | 'jobs'>): Promise<void> {
   app.jobs.register(
     hotDocumentsKind,
     async () => {
       await recomputeHotDocuments(app.db);
-      await enqueueRecompute(app, new Date(Date.now() + HOUR_MS));
+      await enqueueRecompute(app, HOUR_MS);
     },
     { timeoutMs: 10 * 60_000 },
   );
-  await enqueueRecompute(app, new Date());
+  await enqueueRecompute(app, 0);
 }

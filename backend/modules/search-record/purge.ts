@@ -1,3 +1,4 @@
+import { databaseNow } from '../../db/dialect';
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import { deleteSearchRecordsBefore } from './store';
@@ -12,26 +13,31 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const dedupeKeyFor = (day: Date) => `search-record.purge:${day.toISOString().slice(0, 10)}`;
 
-async function enqueuePurge(app: BackendContext, runAfter: Date): Promise<void> {
+/** Queues a run `delayMs` after the database's now (the day of that time names it). */
+async function enqueuePurge(app: Pick<BackendContext, 'db' | 'jobs'>, delayMs: number): Promise<void> {
+  const runAfter = new Date((await databaseNow(app.db)).getTime() + delayMs);
   await app.jobs.enqueue(purgeSearchRecords, {}, { runAfter, dedupeKey: dedupeKeyFor(runAfter) });
 }
 
 /** Removes what is past the retention; returns how many records went. */
-export async function purgeExpiredSearchRecords(app: BackendContext, at = new Date()): Promise<number> {
+export async function purgeExpiredSearchRecords(
+  app: Pick<BackendContext, 'db' | 'settings'>,
+  at = new Date(),
+): Promise<number> {
   const retentionDays = (await app.settings.snapshot()).int('security', 'search_record_retention_days');
   if (retentionDays <= 0) return 0;
   return deleteSearchRecordsBefore(app.db, new Date(at.getTime() - retentionDays * DAY_MS));
 }
 
 /** Registers the job and queues a run now; called once per app before the queue starts. */
-export async function schedulePurge(app: BackendContext): Promise<void> {
+export async function schedulePurge(app: Pick<BackendContext, 'db' | 'jobs' | 'settings'>): Promise<void> {
   app.jobs.register(
     purgeSearchRecords,
     async () => {
       await purgeExpiredSearchRecords(app);
-      await enqueuePurge(app, new Date(Date.now() + DAY_MS));
+      await enqueuePurge(app, DAY_MS);
     },
     { timeoutMs: 5 * 60_000 },
   );
-  await enqueuePurge(app, new Date());
+  await enqueuePurge(app, 0);
 }

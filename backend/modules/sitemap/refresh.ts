@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { databaseNow } from '../../db/dialect';
 import type { DB } from '../../db/schema';
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
@@ -41,7 +42,7 @@ const windowEnd = (now: number, window: number) => new Date((Math.floor(now / wi
  * change gets the next window's run instead of being merged into it.
  */
 export async function scheduleSitemapRefresh(
-  app: Pick<BackendContext, 'jobs'>,
+  app: Pick<BackendContext, 'jobs' | 'db'>,
   options: { executor?: Kysely<DB>; now?: number } = {},
 ): Promise<void> {
   const enqueue = (runAt: Date) =>
@@ -54,7 +55,9 @@ export async function scheduleSitemapRefresh(
         ...(options.executor ? { executor: options.executor } : {}),
       },
     );
-  const runAt = windowEnd(options.now ?? Date.now(), SITEMAP_REFRESH_WINDOW_MS);
+  // The window by the database's clock: a process whose clock is off neither hastens nor delays the run.
+  const now = options.now ?? (await databaseNow(options.executor ?? app.db)).getTime();
+  const runAt = windowEnd(now, SITEMAP_REFRESH_WINDOW_MS);
   const run = await enqueue(runAt);
   if (run.state === 'running') await enqueue(new Date(runAt.getTime() + SITEMAP_REFRESH_WINDOW_MS));
 }
@@ -79,10 +82,10 @@ export async function startSitemapJobs(app: BackendContext): Promise<void> {
       try {
         if ((await contentFingerprint(app.db)) !== (await writtenFingerprint(app))) await refresh(app);
       } finally {
-        await enqueueWatch(app, windowEnd(Date.now(), SITEMAP_WATCH_INTERVAL_MS));
+        await enqueueWatch(app, windowEnd((await databaseNow(app.db)).getTime(), SITEMAP_WATCH_INTERVAL_MS));
       }
     },
     { timeoutMs: 10 * 60_000, maxAttempts: 1 },
   );
-  await enqueueWatch(app, new Date());
+  await enqueueWatch(app, await databaseNow(app.db));
 }

@@ -674,9 +674,10 @@ export class JobQueue {
   private async reportProgress(job: ActiveJob, progress: unknown): Promise<void> {
     if (job.phase !== 'running') return;
     try {
+      const now = await databaseNow(this.db);
       await this.db
         .updateTable('job')
-        .set({ progress: JSON.stringify(progress ?? null), updated_at: new Date().toISOString() })
+        .set({ progress: JSON.stringify(progress ?? null), updated_at: now.toISOString() })
         .where('id', '=', job.row.id)
         .where('lease_owner', '=', job.owner)
         .where('state', '=', 'running')
