@@ -13,7 +13,12 @@ import { BlobStoreUnavailableError } from '../../backend/platform/blobs/blob-sto
 import { ConfigStore } from '../../backend/platform/config-store';
 import { scheduleHotDocuments } from '../../backend/modules/document/hot';
 import { schedulePurge } from '../../backend/modules/search-record/purge';
-import { SITEMAP_REFRESH_WINDOW_MS, scheduleSitemapRefresh } from '../../backend/modules/sitemap/refresh';
+import {
+  SITEMAP_REFRESH_WINDOW_MS,
+  SITEMAP_WATCH_INTERVAL_MS,
+  enqueueSitemapWatch,
+  scheduleSitemapRefresh,
+} from '../../backend/modules/sitemap/refresh';
 import {
   JobInterruptedError,
   JobQueue,
@@ -317,6 +322,17 @@ describe("the modules' job times, by the database's clock whatever this process'
     expect(waitOf(run!)).toBeGreaterThan(0);
     expect(waitOf(run!)).toBeLessThanOrEqual(SITEMAP_REFRESH_WINDOW_MS);
     expect(run!.dedupe_key).toBe(`sitemap.refresh:${run!.run_after}`);
+  });
+
+  it("queues the sitemap watch at once, and its next run at the end of the database's current interval", async () => {
+    const queue = newQueue();
+    restoreClock = skewClock(SKEW_MS);
+    await enqueueSitemapWatch({ db, jobs: queue }, 'now');
+    await enqueueSitemapWatch({ db, jobs: queue }, 'next interval');
+    const [now, next] = await jobsOf('sitemap.watch');
+    expect(Math.abs(waitOf(now!))).toBeLessThan(SLACK_MS);
+    expect(waitOf(next!)).toBeGreaterThan(0);
+    expect(waitOf(next!)).toBeLessThanOrEqual(SITEMAP_WATCH_INTERVAL_MS);
   });
 
   it("stamps a job's progress report with the database's now", async () => {

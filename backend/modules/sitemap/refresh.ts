@@ -62,7 +62,13 @@ export async function scheduleSitemapRefresh(
   if (run.state === 'running') await enqueue(new Date(runAt.getTime() + SITEMAP_REFRESH_WINDOW_MS));
 }
 
-async function enqueueWatch(app: BackendContext, runAfter: Date): Promise<void> {
+/** Queues the watch now, or at the end of the current interval, by the database's clock. */
+export async function enqueueSitemapWatch(
+  app: Pick<BackendContext, 'db' | 'jobs'>,
+  when: 'now' | 'next interval',
+): Promise<void> {
+  const now = await databaseNow(app.db);
+  const runAfter = when === 'now' ? now : windowEnd(now.getTime(), SITEMAP_WATCH_INTERVAL_MS);
   await app.jobs.enqueue(watchContent, {}, { runAfter, dedupeKey: `sitemap.watch:${runAfter.toISOString()}` });
 }
 
@@ -82,10 +88,10 @@ export async function startSitemapJobs(app: BackendContext): Promise<void> {
       try {
         if ((await contentFingerprint(app.db)) !== (await writtenFingerprint(app))) await refresh(app);
       } finally {
-        await enqueueWatch(app, windowEnd((await databaseNow(app.db)).getTime(), SITEMAP_WATCH_INTERVAL_MS));
+        await enqueueSitemapWatch(app, 'next interval');
       }
     },
     { timeoutMs: 10 * 60_000, maxAttempts: 1 },
   );
-  await enqueueWatch(app, await databaseNow(app.db));
+  await enqueueSitemapWatch(app, 'now');
 }
