@@ -213,7 +213,17 @@ describe('permissions and grants', () => {
       ['11', true],
       ['12', false],
     ]);
-    expect(tree[0]?.pages).toEqual(['用户管理', '短信管理']);
+    // 短信管理 needs one of its own permissions besides the list's (named by title where known).
+    expect(tree[0]?.pages).toEqual([
+      '用户管理',
+      '短信管理（另需“/api.v1.UserAPI/ListSmsLog”或“/api.v1.UserAPI/GetSmsStats”）',
+    ]);
+    const titled = permissionTreeData([
+      ...permissions,
+      { id: 13, method: 'GRPC', path: '/api.v1.UserAPI/ListSmsLog', title: '短信发送记录' },
+      { id: 14, method: 'GRPC', path: '/api.v1.UserAPI/GetSmsStats', title: '短信发送统计' },
+    ]);
+    expect(titled[0]?.pages).toEqual(['用户管理', '短信管理（另需“短信发送记录”或“短信发送统计”）']);
     expect(tree[2]?.pages).toEqual([]);
   });
 
