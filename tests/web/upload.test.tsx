@@ -770,31 +770,36 @@ describe('the formats offered', () => {
 });
 
 describe('a member whose documents are reviewed', () => {
-  it('says a published document waits for review before it is public, converting meanwhile, then readable by its uploader', async () => {
-    fakePolling();
+  /** 《title》 in review (status 6), as the list and GetDocument give it. */
+  const inReview = (title: string, hashChar: string): Document => ({
+    id: 6,
+    title,
+    status: 6,
+    category_id: [7],
+    attachment: { hash: hashChar.repeat(32) },
+  });
+
+  /** The upload screen on a backend that lists `listed()` once a document is created, and reads `read()` for it. */
+  function renderReviewUpload(listed: () => Document, read?: () => Document) {
     let created = false;
-    let pages = 0;
-    const waiting: Document = {
-      id: 6,
-      title: '复习资料',
-      status: 6,
-      category_id: [7],
-      attachment: { hash: 'b'.repeat(32) },
-    };
     renderUpload({
       'POST /api/v1/document': () => {
         created = true;
         return { status: 200, body: {} };
       },
-      'GET /api/v1/document/list': () => ({
-        status: 200,
-        body: { total: 1, document: created ? [{ ...waiting, pages }] : [] },
-      }),
-      'GET /api/v1/document': () => ({
-        status: 200,
-        body: { ...waiting, pages, ...(pages ? {} : { convert_progress: { done: 3, total: 12 } }) },
-      }),
+      'GET /api/v1/document/list': () => ({ status: 200, body: { total: 1, document: created ? [listed()] : [] } }),
+      ...(read ? { 'GET /api/v1/document': () => ({ status: 200, body: read() }) } : {}),
     });
+  }
+
+  it('says a published document waits for review before it is public, converting meanwhile, then readable by its uploader', async () => {
+    fakePolling();
+    let pages = 0;
+    const waiting = inReview('复习资料', 'b');
+    renderReviewUpload(
+      () => ({ ...waiting, pages }),
+      () => ({ ...waiting, pages, ...(pages ? {} : { convert_progress: { done: 3, total: 12 } }) }),
+    );
     await publishOne('复习资料.pdf', 12);
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
@@ -818,29 +823,12 @@ describe('a member whose documents are reviewed', () => {
 
   it('says a document in review waits for its conversion while the job is queued, the note as the progress', async () => {
     fakePolling();
-    let created = false;
     let started = false;
-    const waiting: Document = {
-      id: 6,
-      title: '排队资料',
-      status: 6,
-      category_id: [7],
-      attachment: { hash: 'd'.repeat(32) },
-    };
-    renderUpload({
-      'POST /api/v1/document': () => {
-        created = true;
-        return { status: 200, body: {} };
-      },
-      'GET /api/v1/document/list': () => ({
-        status: 200,
-        body: { total: 1, document: created ? [waiting] : [] },
-      }),
-      'GET /api/v1/document': () => ({
-        status: 200,
-        body: { ...waiting, convert_progress: started ? { done: 1, total: 8 } : { done: 0, total: 0 } },
-      }),
-    });
+    const waiting = inReview('排队资料', 'd');
+    renderReviewUpload(
+      () => waiting,
+      () => ({ ...waiting, convert_progress: started ? { done: 1, total: 8 } : { done: 0, total: 0 } }),
+    );
     await publishOne('排队资料.pdf', 14);
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
@@ -857,28 +845,9 @@ describe('a member whose documents are reviewed', () => {
 
   it('says when the conversion of a document in review failed, why, and what to do', async () => {
     fakePolling();
-    let created = false;
     let failed = false;
-    const waiting: Document = {
-      id: 6,
-      title: '加密资料',
-      status: 6,
-      category_id: [7],
-      attachment: { hash: 'c'.repeat(32) },
-    };
-    renderUpload({
-      'POST /api/v1/document': () => {
-        created = true;
-        return { status: 200, body: {} };
-      },
-      'GET /api/v1/document/list': () => ({
-        status: 200,
-        body: {
-          total: 1,
-          document: created ? [failed ? { ...waiting, convert_error: '文档已加密，无法转换' } : waiting] : [],
-        },
-      }),
-    });
+    const waiting = inReview('加密资料', 'c');
+    renderReviewUpload(() => (failed ? { ...waiting, convert_error: '文档已加密，无法转换' } : waiting));
     await publishOne('加密资料.pdf', 13);
 
     const statuses = await screen.findByRole('region', { name: '转换状态' });
