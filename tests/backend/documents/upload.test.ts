@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DocumentStatus } from '../../../shared/constants';
 import { api, registerMember, useBackend, withDatabase } from '../../helpers/backend';
-import { createDocument, nonUploader, uploadDocument, uploader } from '../../helpers/document-api';
+import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { fixture } from '../../helpers/documents';
 import { zip } from '../../helpers/zip';
 import { startGateway } from '../../gateway/helpers';
@@ -99,9 +99,8 @@ describe('POST /api/v1/upload/document', () => {
     expect((await uploadDocument(backend.url, member.token, text, '笔记.txt')).body.data.document).toBeUndefined();
     const doc = await createDocument(backend.url, member.token, text, '笔记.txt', { title: '读书笔记' });
     // Its status is told (the form links a converted document to its page, another to 我的文档).
-    await withDatabase(backend.dataDir, (db) =>
-      db.updateTable('document').set({ status: DocumentStatus.Converted }).where('id', '=', doc.id).execute(),
-    );
+    // Waited for, not written: the site's worker would overwrite a status set under it.
+    await waitForStatus(backend.url, member.token, doc.id, [DocumentStatus.Converted]);
 
     const again = await uploadDocument(backend.url, member.token, text, '笔记（副本）.md');
     expect(again.status).toBe(200);
