@@ -12,7 +12,7 @@ import { databaseNow } from '../../backend/db/dialect';
 import { BlobStoreUnavailableError } from '../../backend/platform/blobs/blob-store';
 import { ConfigStore } from '../../backend/platform/config-store';
 import { scheduleHotDocuments } from '../../backend/modules/document/hot';
-import { schedulePurge } from '../../backend/modules/search-record/purge';
+import { purgeExpiredSearchRecords, schedulePurge } from '../../backend/modules/search-record/purge';
 import {
   SITEMAP_REFRESH_WINDOW_MS,
   SITEMAP_WATCH_INTERVAL_MS,
@@ -333,6 +333,53 @@ describe("the modules' job times, by the database's clock whatever this process'
     expect(Math.abs(waitOf(now!))).toBeLessThan(SLACK_MS);
     expect(waitOf(next!)).toBeGreaterThan(0);
     expect(waitOf(next!)).toBeLessThanOrEqual(SITEMAP_WATCH_INTERVAL_MS);
+  });
+
+  it("purges the search log from a cut-off the retention counts back from the database's now", async () => {
+    await db
+      .insertInto('config')
+      .values({
+        category: 'security',
+        name: 'search_record_retention_days',
+        label: '',
+        value: '1',
+        placeholder: '',
+        input_type: 'number',
+        sort: 0,
+        options: '',
+        col_num: 0,
+        is_secret: 0,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    const dbNow = (await databaseNow(db)).getTime();
+    /** A record `ms` old by the database's clock. */
+    const record = (keywords: string, ms: number) => {
+      const at = new Date(dbNow - ms).toISOString();
+      return {
+        user_id: 0,
+        ip: '10.0.0.1',
+        total: 1,
+        page: 1,
+        user_agent: 'vitest',
+        keywords,
+        type: 0,
+        spend_time: 0,
+        created_at: at,
+        updated_at: at,
+      };
+    };
+    // A day less 5 minutes old is kept; by a clock 10 minutes ahead it would be past the day.
+    await db
+      .insertInto('search_record')
+      .values([record('kept', 24 * 60 * 60_000 - 5 * 60_000), record('gone', 24 * 60 * 60_000 + 5 * 60_000)])
+      .execute();
+    restoreClock = skewClock(SKEW_MS);
+    expect(await purgeExpiredSearchRecords({ db, settings: new ConfigStore(db) })).toBe(1);
+    expect((await db.selectFrom('search_record').select('keywords').execute()).map((r) => r.keywords)).toEqual([
+      'kept',
+    ]);
   });
 
   it("stamps a job's progress report with the database's now", async () => {

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { databaseNow } from '../../backend/db/dialect';
+import { HOT_WINDOW_DAYS, recomputeHotDocuments } from '../../backend/modules/document/hot';
 import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
 import { insertDocument, runHotJob } from '../helpers/document-fixtures';
 
@@ -132,6 +134,72 @@ describe('ListHotDocuments and the document.hot job', () => {
     );
     expect(queued).toHaveLength(1);
     expect(Date.parse(queued[0]!.run_after) - Date.now()).toBeGreaterThan(50 * 60_000);
+  });
+});
+
+describe("a view's day and a reading's time, by the database's clock whatever this process's says", () => {
+  /** Makes this process's Date read `ms` ahead while `work` runs (the backend answers in this process). */
+  async function withClockAhead<T>(ms: number, work: () => Promise<T>): Promise<T> {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + ms);
+    try {
+      return await work();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+  const databaseMs = async () => (await withDatabase(backend.dataDir, (db) => databaseNow(db))).getTime();
+  const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+  it("counts a view on the database's day, and the ranking's window ends at the database's now", async () => {
+    const owner = await registerMember(backend.url);
+    const viewed = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '今天看的书' });
+    const edge = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '窗口第一天' });
+    const before = await databaseMs();
+    // The window's first day by the database's clock: it still counts and is kept.
+    const firstDay = dayOf(before - HOT_WINDOW_DAYS * DAY_MS);
+    await withDatabase(backend.dataDir, (db) =>
+      db.insertInto('document_view_day').values({ document_id: edge.id, day: firstDay, views: 2 }).execute(),
+    );
+    // A day ahead: a day read from this clock is the next one at any hour.
+    await withClockAhead(DAY_MS, async () => {
+      const res = await api(backend.url, 'GET', '/api/v1/document', { query: { id: viewed.id, with_author: true } });
+      expect(res.status, res.text).toBe(200);
+    });
+    const after = await databaseMs();
+    const days = () =>
+      withDatabase(backend.dataDir, (db) =>
+        db
+          .selectFrom('document_view_day')
+          .select(['document_id', 'day', 'views'])
+          .where('document_id', 'in', [viewed.id, edge.id])
+          .orderBy('document_id')
+          .execute(),
+      );
+    expect(await days()).toEqual([
+      { document_id: viewed.id, day: expect.toBeOneOf([dayOf(before), dayOf(after)]), views: 1 },
+      { document_id: edge.id, day: firstDay, views: 2 },
+    ]);
+    await withClockAhead(DAY_MS, () => withDatabase(backend.dataDir, (db) => recomputeHotDocuments(db)));
+    expect((await days()).map((row) => row.document_id)).toEqual([viewed.id, edge.id]);
+  });
+
+  it("stamps a reading position with the database's now", async () => {
+    const reader = await registerMember(backend.url);
+    const doc = await insertDocument(backend.dataDir, { userId: 1, title: '读到第二页' });
+    const before = await databaseMs();
+    await withClockAhead(10 * 60_000, async () => {
+      const res = await api(backend.url, 'PUT', '/api/v1/document/reading', {
+        token: reader.token,
+        body: { document_id: doc.id, page: 2 },
+      });
+      expect(res.status, res.text).toBe(200);
+    });
+    const after = await databaseMs();
+    const list = await api(backend.url, 'GET', '/api/v1/document/reading/list', { token: reader.token });
+    const at = Date.parse(list.body.reading[0].updated_at);
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(after);
   });
 });
 

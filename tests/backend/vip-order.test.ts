@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { databaseNow } from '../../backend/db/dialect';
 import { ConfigStore } from '../../backend/platform/config-store';
 import { SHORT_DATE_FORMAT, formatDate } from '../../shared/format';
 import { vipBenefits } from '../../backend/modules/vip/service';
@@ -354,6 +355,9 @@ describe('order timeout', () => {
       vi.useRealTimers();
     }
     expect(Date.parse(order.expires_at) - Date.parse(order.created_at)).toBe(30 * 60_000);
+    // Placed at the database's now, not 10 minutes on (the statements between: far below a minute).
+    const dbNow = (await withDatabase(backend.dataDir, (db) => databaseNow(db))).getTime();
+    expect(Math.abs(Date.parse(order.created_at) - dbNow)).toBeLessThan(60_000);
     const job = await withDatabase(backend.dataDir, (db) =>
       db
         .selectFrom('job')
@@ -385,8 +389,10 @@ describe('order timeout', () => {
         .where('dedupe_key', 'like', `order.expire:${order.id}:%`)
         .executeTakeFirstOrThrow(),
     );
-    // The 3 days less what passed since the order was placed (the Date above stood still): not 10 minutes more.
-    expect(Date.parse(job.run_after) - Date.parse(job.created_at)).toBe(3 * DAY_MS);
+    // 3 days from the order's placing by the database's clock, which wrote its created_at: not 10
+    // minutes more (the milliseconds between the database's readings are far below the minute).
+    expect(Math.abs(Date.parse(job.run_after) - (Date.parse(order.created_at) + 3 * DAY_MS))).toBeLessThan(60_000);
+    expect(Math.abs(Date.parse(job.run_after) - Date.parse(job.created_at) - 3 * DAY_MS)).toBeLessThan(60_000);
   });
 
   it('gives an order submitted as a transfer pay.manual_timeout days from its creation, then closes it', async () => {

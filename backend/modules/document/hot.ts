@@ -2,7 +2,6 @@ import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import type { Database } from '../../db';
 import { chunks, databaseNow } from '../../db/dialect';
-import { now } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
 import { applyPaging, countOf } from '../../wire/request';
 import type { DocumentRow } from './store';
@@ -25,19 +24,20 @@ export const hotDocumentsKind = jobKind<Record<string, never>>('document.hot');
 
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
-/** Counts one view of the document today (UTC day). */
-export async function countViewToday(db: Database, documentId: number, at = new Date()): Promise<void> {
+/** Counts one view of the document today (the UTC day of the database's now, whatever this machine's clock says). */
+export async function countViewToday(db: Database, documentId: number): Promise<void> {
   await db
     .insertInto('document_view_day')
-    .values({ document_id: documentId, day: dayOf(at), views: 1 })
+    .values({ document_id: documentId, day: dayOf(await databaseNow(db)), views: 1 })
     .onConflict((oc) =>
       oc.columns(['document_id', 'day']).doUpdateSet((eb) => ({ views: eb('document_view_day.views', '+', 1) })),
     )
     .execute();
 }
 
-/** Recomputes the ranking from the window ending at `at`; returns how many documents it holds. */
-export async function recomputeHotDocuments(db: Database, at = new Date()): Promise<number> {
+/** Recomputes the ranking from the window ending at the database's now; returns how many documents it holds. */
+export async function recomputeHotDocuments(db: Database): Promise<number> {
+  const at = await databaseNow(db);
   const since = new Date(at.getTime() - HOT_WINDOW_DAYS * DAY_MS);
   const scores = new Map<number, number>();
   const add = (rows: { document_id: number; n: number | string | bigint | null }[], weight: number) => {
@@ -89,7 +89,7 @@ export async function recomputeHotDocuments(db: Database, at = new Date()): Prom
     .filter(([id, score]) => listed.has(id) && score > 0)
     .sort(([a, x], [b, y]) => y - x || b - a)
     .slice(0, HOT_LIMIT);
-  const computedAt = now();
+  const computedAt = at.toISOString();
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('document_hot').execute();
     const rows = ranked.map(([documentId, score], i) => ({

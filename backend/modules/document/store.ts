@@ -9,7 +9,7 @@ import {
 } from 'kysely';
 import type { Database } from '../../db';
 import { renderingRoute } from '../../platform/convert/formats';
-import { engineOf, jsonRowsOf, like, likePairs, lockRows, notBelowZero } from '../../db/dialect';
+import { databaseNow, engineOf, jsonRowsOf, like, likePairs, lockRows, notBelowZero } from '../../db/dialect';
 import { now, type DB, type DocumentTable } from '../../db/schema';
 import { DocumentStatus, LISTED_DOCUMENT_STATUS } from '../../../shared/constants';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
@@ -812,13 +812,14 @@ export async function readingPosition(db: Database, userId: number, documentId: 
     .executeTakeFirst();
 }
 
+/** Stamped with the database's now: the history's order is the same whichever machine wrote each line. */
 export async function setReadingPosition(
   db: Database,
   userId: number,
   documentId: number,
   page: number,
 ): Promise<void> {
-  const ts = now();
+  const ts = (await databaseNow(db)).toISOString();
   await db
     .insertInto('reading_position')
     .values({ user_id: userId, document_id: documentId, page, updated_at: ts })

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { isUniqueViolation, type Database } from '../../db';
+import { databaseNow } from '../../db/dialect';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
@@ -91,10 +92,10 @@ async function giveTransferTime(ctx: RpcContext, order: OrderRow, cfg: ConfigSna
     await ctx.app.jobs.enqueue(
       expireOrder,
       { orderId: order.id, expiresAt },
-      // What is left of the days by this process's clock (which wrote created_at), counted from
-      // the database's now: the job then waits that long whatever the clock of the worker.
+      // What is left of the days by the database's clock (which wrote created_at), counted from
+      // its now: the job then waits that long whatever the clock of this process or the worker.
       {
-        delayMs: Math.max(deadline.getTime() - Date.now(), 0),
+        delayMs: Math.max(deadline.getTime() - (await databaseNow(trx)).getTime(), 0),
         dedupeKey: `order.expire:${order.id}:${expiresAt}`,
         executor: trx,
       },
@@ -194,12 +195,13 @@ async function placeOrder(
     try {
       return await ctx.db.transaction().execute(async (trx) => {
         const pending = await findPendingOrder(trx, me.id, plan.code);
-        const expired = pending !== undefined && Date.parse(pending.expires_at) <= Date.now();
+        // The database's now, as the queue's: a machine whose clock drifted writes the same times.
+        const placedAt = await databaseNow(trx);
+        const expired = pending !== undefined && Date.parse(pending.expires_at) <= placedAt.getTime();
         if (pending && !expired && pending.amount === plan.amount && pending.days === plan.days) return pending;
         // An order past its deadline closes as timed out, its job not run yet (a transfer's can
         // still be confirmed, decision 055); one whose plan changed makes way for the new order.
         if (pending) await setClosed(trx, pending.id, expired ? TIMEOUT_CLOSE_REASON : 'replaced');
-        const placedAt = new Date();
         const expiresAt = new Date(placedAt.getTime() + timeoutMinutes * 60_000);
         const order = await insertOrder(
           trx,
@@ -281,7 +283,8 @@ export const orderService = defineService(
       async handler(req, ctx) {
         const order = await ownOrder(ctx, req.order_no);
         if (order.status !== OrderStatus.Pending) throw failedPrecondition(notPendingMessage(order));
-        if (Date.parse(order.expires_at) <= Date.now()) throw failedPrecondition('订单已超时，请重新下单');
+        if (Date.parse(order.expires_at) <= (await databaseNow(ctx.db)).getTime())
+          throw failedPrecondition('订单已超时，请重新下单');
         if (!isPaymentProvider(req.provider)) throw badRequest('请选择支付方式（参数 provider）');
         // Left out (or empty, the wire's zero value): a computer, as before the check.
         if (req.device !== '' && !isDevice(req.device))

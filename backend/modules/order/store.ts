@@ -13,8 +13,8 @@ export type NewOrder = Omit<Insertable<OrdersTable>, 'id' | 'created_at' | 'upda
 
 export const ORDER_SORT_COLUMNS = ['id', 'amount', 'status', 'created_at', 'paid_at', 'expires_at'];
 
-/** `at`: when it is placed (its created_at), so that a deadline counted from it is exact. */
-export async function insertOrder(db: Database, values: NewOrder, at = new Date()): Promise<OrderRow> {
+/** `at`: when it is placed (its created_at, the database's now), so that a deadline counted from it is exact. */
+export async function insertOrder(db: Database, values: NewOrder, at: Date): Promise<OrderRow> {
   const ts = at.toISOString();
   return db
     .insertInto('orders')

@@ -19,13 +19,11 @@ async function enqueuePurge(app: Pick<BackendContext, 'db' | 'jobs'>, delayMs: n
   await app.jobs.enqueue(purgeSearchRecords, {}, { runAfter, dedupeKey: dedupeKeyFor(runAfter) });
 }
 
-/** Removes what is past the retention; returns how many records went. */
-export async function purgeExpiredSearchRecords(
-  app: Pick<BackendContext, 'db' | 'settings'>,
-  at = new Date(),
-): Promise<number> {
+/** Removes what is past the retention, counted back from the database's now; returns how many records went. */
+export async function purgeExpiredSearchRecords(app: Pick<BackendContext, 'db' | 'settings'>): Promise<number> {
   const retentionDays = (await app.settings.snapshot()).int('security', 'search_record_retention_days');
   if (retentionDays <= 0) return 0;
+  const at = await databaseNow(app.db);
   return deleteSearchRecordsBefore(app.db, new Date(at.getTime() - retentionDays * DAY_MS));
 }
 
