@@ -264,6 +264,8 @@ describe('an upload whose client leaves while the bucket holds its answer', () =
   const held: (() => void)[] = [];
   const releases: (() => void)[] = [];
   let tempDeletes = 0;
+  /** The backend's connections to the bucket whose answer was held at least once. */
+  const heldConnections = new Set<net.Socket>();
   const sockets = new Set<net.Socket>();
   let relay: net.Server;
   let relayPort = 0;
@@ -279,7 +281,10 @@ describe('an upload whose client leaves while the bucket holds its answer', () =
       releases.push(() => (holdThis = false));
       client.on('data', (chunk: Buffer) => {
         const start = chunk.subarray(0, 300).toString('latin1');
-        if (holding && /^PUT \S*\/tmp\//.test(start)) holdThis = true;
+        if (holding && /^PUT \S*\/tmp\//.test(start)) {
+          holdThis = true;
+          heldConnections.add(client);
+        }
         if (/^DELETE \S*\/tmp\//.test(start)) tempDeletes += 1;
         upstream.write(chunk);
       });
@@ -340,6 +345,54 @@ describe('an upload whose client leaves while the bucket holds its answer', () =
     // (Its own start writes other objects meanwhile.)
     expect(slow.s3.objectKeys().filter((key) => key.includes(md5(file)))).toEqual([]);
     expect(await attachments()).toBe(recorded);
+  });
+
+  it('cuts the put of a multipart upload at once and aborts it, while the bucket still holds its answers', async () => {
+    const owner = await uploader(slow.url, slow.adminToken);
+    const attachments = async () =>
+      (await slow.admin('GET', '/api/v1/attachment/list', { query: { page: 1, size: 1 } })).body.total as number;
+    const recorded = await attachments();
+    const boundary = 'moredoc-s3-gone-multipart';
+    // 9 MiB: one 8 MiB part, then the rest, each an UploadPart whose answer the bucket holds.
+    const file = Buffer.concat([textPdf(1), crypto.randomBytes(9 * 1024 * 1024)]);
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\n` +
+          `Content-Type: application/pdf\r\n\r\n`,
+      ),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    heldConnections.clear();
+    holding = true;
+    try {
+      const { port } = new URL(slow.url);
+      const socket = net.connect(Number(port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST /api/v1/upload/document HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${owner.token}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      socket.write(body);
+      // A part went up and its answer is held: the upload is under way in the bucket.
+      await waitFor(() => held.length > 0 && slow.s3.pendingUploads().length > 0);
+      socket.destroy();
+      // Nothing is released: the backend itself closes its connections of the held parts (no tries
+      // left to run) and aborts the multipart upload; no object stays, temporary or kept.
+      await waitFor(
+        () =>
+          [...heldConnections].every((connection) => connection.destroyed) &&
+          slow.s3.pendingUploads().length === 0 &&
+          !slow.s3.objectKeys().some((key) => key.includes('tmp/')),
+      );
+      expect(slow.s3.objectKeys().filter((key) => key.includes(md5(file)))).toEqual([]);
+      expect(slow.s3.pendingUploads()).toEqual([]);
+      expect(await attachments()).toBe(recorded);
+    } finally {
+      holding = false;
+      held.splice(0);
+      for (const release of releases) release();
+    }
   });
 });
 

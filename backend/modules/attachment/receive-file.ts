@@ -146,10 +146,14 @@ export async function receiveFile(
     streamFailed = true;
   });
   // The client went away before its answer (the gateway's 504 while the bucket hung, a closed
-  // tab): the bytes are not kept, though a bucket that answers again later finishes their put.
+  // tab): the bytes are not kept, and the store's put stops at once (its requests to a bucket
+  // cut, a multipart upload aborted) rather than run its tries for no one.
   let clientGone = false;
+  const gone = new AbortController();
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) clientGone = true;
+    if (reply.raw.writableFinished) return;
+    clientGone = true;
+    gone.abort(new Error(CLIENT_GONE));
   });
   const refuseIfGone = () => {
     if (clientGone) throw Object.assign(new ApiError(Code.Canceled, CLIENT_GONE), { statusCode: 499 });
@@ -159,6 +163,7 @@ export async function receiveFile(
       prefix: opts.folder,
       ext,
       maxBytes: opts.maxBytes,
+      signal: gone.signal,
       async check({ md5, head }) {
         refuseIfGone();
         opts.check?.(head, ext);
@@ -177,6 +182,8 @@ export async function receiveFile(
       head: stored.head,
     };
   } catch (error) {
+    // Whatever the store met once its client had left (its put cut off above all): nobody to tell.
+    refuseIfGone();
     // The store stopped reading; whatever the client still sends is not read, the connection closes.
     if (error instanceof BlobTooLargeError) throw refuseUnread(reply, tooLarge(opts.maxBytes));
     if (error instanceof BlobEmptyError) throw refuseUnread(reply, badRequest('文件为空'));

@@ -26,6 +26,12 @@ export interface ByteRange {
 export interface PutOptions {
   /** Refuse (BlobTooLargeError) as soon as more bytes than this arrive. */
   maxBytes?: number;
+  /**
+   * Aborted when the bytes are no longer wanted (the uploading client left): the store stops at
+   * once with the signal's reason, its requests to a remote service cut and nothing of the
+   * upload kept (an S3 multipart upload aborted). A write to the local disk ends on its own.
+   */
+  signal?: AbortSignal;
 }
 
 export interface PutResult {
@@ -48,6 +54,8 @@ export interface ContentAddressedOptions {
   /** Appended to the hash: `''` or a dot and 1–16 letters/digits, e.g. `.png`. */
   ext: string;
   maxBytes: number;
+  /** As PutOptions.signal. */
+  signal?: AbortSignal;
   /**
    * Runs once the bytes are in but before the blob is kept; a throw refuses the upload
    * (the error propagates, nothing stays behind, an existing blob of that hash is untouched).

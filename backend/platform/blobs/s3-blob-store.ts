@@ -245,6 +245,7 @@ export class S3BlobStore implements BlobStore {
     const { size, md5 } = await this.upload(this.objectKey(key), source, {
       maxBytes: opts.maxBytes,
       expectedMd5: opts.md5,
+      signal: opts.signal,
     });
     return { size, md5 };
   }
@@ -253,14 +254,24 @@ export class S3BlobStore implements BlobStore {
     // Checks prefix and extension before a single byte is read.
     this.objectKey(contentAddressedKey(opts.prefix, '0'.repeat(32), opts.ext));
     const temp = `${this.prefix}${TEMP_FOLDER}/${crypto.randomUUID()}.part`;
-    const uploaded = await this.upload(temp, source, { maxBytes: opts.maxBytes, refuseEmpty: true });
+    const { signal } = opts;
+    let uploaded;
+    try {
+      uploaded = await this.upload(temp, source, { maxBytes: opts.maxBytes, refuseEmpty: true, signal });
+    } catch (error) {
+      // Cut off: a PutObject the service had read whole may have landed all the same (not waited for).
+      if (signal?.aborted)
+        void this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: temp })).catch(() => undefined);
+      throw error;
+    }
     try {
       const candidate = { md5: uploaded.md5, size: uploaded.size, head: uploaded.head };
       await opts.check?.(candidate);
       const key = contentAddressedKey(opts.prefix, uploaded.md5, opts.ext);
       const target = this.objectKey(key);
       // A lost race between two uploads of the same bytes copies identical content twice: harmless.
-      const created = (await this.head(target)) === null;
+      signal?.throwIfAborted();
+      const created = (await this.head(target, signal)) === null;
       if (created) {
         // CopyObject takes up to 5 GiB, far above any upload limit of the site.
         await this.client.send(
@@ -271,6 +282,7 @@ export class S3BlobStore implements BlobStore {
             MetadataDirective: 'REPLACE',
             Metadata: { [MD5_METADATA]: uploaded.md5 },
           }),
+          signal ? { abortSignal: signal } : {},
         );
       }
       return { ...candidate, key, created };
@@ -399,9 +411,12 @@ export class S3BlobStore implements BlobStore {
     return this.prefix + key;
   }
 
-  private async head(objectKey: string): Promise<BlobInfo | null> {
+  private async head(objectKey: string, signal?: AbortSignal): Promise<BlobInfo | null> {
     try {
-      const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey }), this.read);
+      const answer = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey }),
+        signal ? { ...this.read, abortSignal: signal } : this.read,
+      );
       return { size: answer.ContentLength ?? 0, mtime: answer.LastModified ?? new Date(0) };
     } catch (error) {
       if (statusOf(error) === 404) return null;
@@ -446,20 +461,35 @@ export class S3BlobStore implements BlobStore {
   /**
    * Streams `source` to `objectKey` while hashing it: one PutObject when it fits in a part,
    * else a multipart upload that is completed only once every byte is in and passed the
-   * checks, and aborted otherwise. The source is read, never destroyed.
+   * checks, and aborted otherwise. The source is read, never destroyed. `signal` cuts every
+   * request of the upload (the SDK's tries too) and aborts it.
    */
   private async upload(
     objectKey: string,
     source: Readable | Buffer,
-    opts: { maxBytes?: number | undefined; expectedMd5?: string | undefined; refuseEmpty?: boolean },
+    opts: {
+      maxBytes?: number | undefined;
+      expectedMd5?: string | undefined;
+      refuseEmpty?: boolean;
+      signal?: AbortSignal | undefined;
+    },
   ): Promise<Uploaded> {
+    const { signal } = opts;
+    const sendOptions = signal ? { abortSignal: signal } : {};
     const md5 = crypto.createHash('md5');
     const head: Buffer[] = [];
     let headLength = 0;
     let size = 0;
     let buffered: Buffer[] = [];
     let bufferedLength = 0;
-    const multipart = new MultipartUpload(this.client, this.bucket, objectKey, this.partsInFlight, opts.expectedMd5);
+    const multipart = new MultipartUpload(
+      this.client,
+      this.bucket,
+      objectKey,
+      this.partsInFlight,
+      opts.expectedMd5,
+      sendOptions,
+    );
     try {
       const chunks: AsyncIterable<Buffer | string | Uint8Array> = Buffer.isBuffer(source)
         ? (async function* () {
@@ -468,6 +498,7 @@ export class S3BlobStore implements BlobStore {
         : // Not destroyed when we stop early: the caller decides (drain an HTTP body, close a file).
           (source.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer | string | Uint8Array>);
       for await (const raw of chunks) {
+        signal?.throwIfAborted();
         const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
         size += chunk.length;
         if (opts.maxBytes !== undefined && size > opts.maxBytes) throw new BlobTooLargeError(opts.maxBytes);
@@ -486,6 +517,7 @@ export class S3BlobStore implements BlobStore {
           await multipart.add(part);
         }
       }
+      signal?.throwIfAborted();
       if (size === 0 && opts.refuseEmpty) throw new BlobEmptyError();
       const digest = md5.digest('hex');
       if (opts.expectedMd5 !== undefined && opts.expectedMd5 !== digest)
@@ -504,6 +536,7 @@ export class S3BlobStore implements BlobStore {
             ContentMD5: Buffer.from(digest, 'hex').toString('base64'),
             ...(opts.expectedMd5 !== undefined ? { Metadata: { [MD5_METADATA]: digest } } : {}),
           }),
+          sendOptions,
         );
       }
       return { size, md5: digest, head: Buffer.concat(head) };
@@ -528,6 +561,8 @@ class MultipartUpload {
     private readonly key: string,
     private readonly inFlight: number,
     private readonly md5: string | undefined,
+    /** The upload's abortSignal, for each request but the abort's. */
+    private readonly sendOptions: { abortSignal?: AbortSignal },
   ) {}
 
   get started(): boolean {
@@ -543,6 +578,7 @@ class MultipartUpload {
           Key: this.key,
           ...(this.md5 !== undefined ? { Metadata: { [MD5_METADATA]: this.md5 } } : {}),
         }),
+        this.sendOptions,
       )
     ).UploadId;
     if (!this.uploadId) throw new Error(`S3 CreateMultipartUpload answered no UploadId for ${this.key}`);
@@ -558,6 +594,7 @@ class MultipartUpload {
           ContentLength: part.length,
           ContentMD5: crypto.createHash('md5').update(part).digest('base64'),
         }),
+        this.sendOptions,
       )
       .then(
         (answer) => {
@@ -583,6 +620,7 @@ class MultipartUpload {
         UploadId: this.uploadId,
         MultipartUpload: { Parts: [...this.parts].sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0)) },
       }),
+      this.sendOptions,
     );
     this.uploadId = undefined;
   }
