@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import pkg from '../package.json' with { type: 'json' };
 import { ConfigError, type BackendConfig } from './config';
-import { isDatabaseUnavailable, openDatabase, openPostgres, type BackendDatabase } from './db';
+import { DatabaseStartError, isDatabaseUnavailable, openDatabase, openPostgres, type BackendDatabase } from './db';
+import { EngineAwayError } from './platform/engine-away';
 import { PostgresNotifications } from './db/notifications';
 import { DEFAULT_PASSWORD_COST, verifyPassword } from './platform/auth/password';
 import { SUPER_USER_ID } from '../shared/permissions';
@@ -222,7 +223,9 @@ async function openBlobStore(
     };
   const { S3BlobStore, S3BucketCheckError } = await import('./platform/blobs/s3-blob-store');
   const store = await S3BlobStore.open(config.s3).catch((error: unknown) => {
-    throw error instanceof S3BucketCheckError ? new ConfigError(error.message) : error;
+    if (!(error instanceof S3BucketCheckError)) throw error;
+    // The service away (refused, no answer, 5xx) is waited for; a wrong setting stops the start.
+    throw error.away ? new EngineAwayError('blobs', error.message) : new ConfigError(error.message);
   });
   const cacheBytes = config.s3CacheBytes ?? 0;
   const cached = cacheBytes > 0 ? new CachedBlobStore(store, { ...CACHE_DEFAULTS, maxBytes: cacheBytes }) : store;
@@ -255,6 +258,11 @@ function searchEngines(opened: BackendDatabase, wrap: (index: SearchIndex) => Se
 /** Requests bigger than grpc-go's default receive limit fail with 429 in MOREDOC too. */
 const BODY_LIMIT = 4 * 1024 * 1024;
 
+/**
+ * The backend, built and checked; not listening. Throws EngineAwayError when PostgreSQL or the
+ * bucket is away (a later try may succeed: backend/platform/engine-away.ts), having closed
+ * whatever this try opened.
+ */
 export async function buildBackend(config: BackendConfig, opts: BuildBackendOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
@@ -267,6 +275,19 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     // requests start by turns of the event loop, as the gateway's do (platform/turns.ts).
     serverFactory: (handler, options) => serverByTurns(handler, options),
   });
+  try {
+    await assemble(app, config, opts);
+  } catch (error) {
+    // Nothing of a failed start stays open: a start tried again must not leave a pool behind each try.
+    await app.close().catch(() => undefined);
+    if (error instanceof EngineAwayError || !isDatabaseUnavailable(error)) throw error;
+    throw new EngineAwayError('database', `PostgreSQL went away during the start: ${(error as Error).message}`);
+  }
+  return app;
+}
+
+/** buildBackend's work on its Fastify instance: what a failure left open is closed by its onClose hooks. */
+async function assemble(app: FastifyInstance, config: BackendConfig, opts: BuildBackendOptions): Promise<void> {
   registerAccessLog(app);
 
   // grpc-gateway registers one marshaller for every content type: bodies stay raw strings
@@ -280,22 +301,28 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
 
   await checkConverterPaths(config.convert);
   const blobs = await openBlobStore(config);
-  const opened = config.database
-    ? await openPostgres({
-        ...config.database,
-        onQuery: opts.onQuery,
-        onIdleError: (error) => {
-          // The server ended it (a restart, a shutdown, pg_terminate_backend: 57P01…) or it was cut:
-          // nothing is lost and the pool opens another when one is needed, so no error to page anyone for.
-          if (isDatabaseUnavailable(error)) {
-            app.log.warn(
-              { reason: error.message, code: (error as { code?: string }).code },
-              'an idle PostgreSQL connection of the pool was closed by the server or cut; the pool opens a new one when needed',
-            );
-          } else app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed');
-        },
-      })
-    : await inDataDir(config.dataDir, () => openDatabase(config.dataDir, opts.onQuery));
+  const opened = await (
+    config.database
+      ? openPostgres({
+          ...config.database,
+          onQuery: opts.onQuery,
+          onIdleError: (error) => {
+            // The server ended it (a restart, a shutdown, pg_terminate_backend: 57P01…) or it was cut:
+            // nothing is lost and the pool opens another when one is needed, so no error to page anyone for.
+            if (isDatabaseUnavailable(error)) {
+              app.log.warn(
+                { reason: error.message, code: (error as { code?: string }).code },
+                'an idle PostgreSQL connection of the pool was closed by the server or cut; the pool opens a new one when needed',
+              );
+            } else app.log.error({ err: error }, 'a PostgreSQL connection of the pool failed');
+          },
+        })
+      : inDataDir(config.dataDir, () => openDatabase(config.dataDir, opts.onQuery))
+  ).catch((error: unknown) => {
+    blobs.close();
+    // PostgreSQL away (refused, starting up): waited for; a refused login or a bad URL stops the start.
+    throw error instanceof DatabaseStartError && error.away ? new EngineAwayError('database', error.message) : error;
+  });
   const { db } = opened;
   // Processes sharing a PostgreSQL database tell each other of new jobs (and changed settings).
   const notifications = config.database
@@ -424,5 +451,4 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
         ),
     );
   });
-  return app;
 }

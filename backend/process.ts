@@ -2,12 +2,16 @@ import { ConfigError, loadBackendConfig, type BackendConfig } from './config';
 import { buildBackend } from './app';
 import { DatabaseStartError } from './db';
 import { closeGracefully } from './platform/graceful-close';
+import { startWhenReachable } from './platform/engine-away';
 import { boundHeapGrowth } from './platform/heap';
 
 // What `npm run backend` (server.ts) and `npm run worker` (worker.ts) do alike: read the
 // environment once, build the backend (which checks what only a try can: the database, the S3
-// bucket), answer a bad setting or an unreachable engine with one line and exit 1, and close
-// gracefully on SIGINT/SIGTERM (10 s; backend/platform/graceful-close.ts).
+// bucket), answer a bad setting with one line and exit 1, wait for PostgreSQL or the bucket
+// while it is away (backend/platform/engine-away.ts), and close gracefully on SIGINT/SIGTERM
+// (10 s; backend/platform/graceful-close.ts).
+
+const awayName = { database: 'PostgreSQL', blobs: 'the S3 bucket' } as const;
 
 export async function startBackendProcess(adjust: (config: BackendConfig) => BackendConfig = (config) => config) {
   boundHeapGrowth();
@@ -15,7 +19,13 @@ export async function startBackendProcess(adjust: (config: BackendConfig) => Bac
   let app;
   try {
     config = adjust(loadBackendConfig(process.env));
-    app = await buildBackend(config);
+    const settings = config;
+    // PostgreSQL or the bucket away: one line a try, and the start goes on once it answers.
+    app = await startWhenReachable(
+      () => buildBackend(settings),
+      (away, retryMs) =>
+        console.error(`Waiting for ${awayName[away.engine]}: ${away.message}; trying again in ${retryMs / 1000} s`),
+    );
   } catch (error) {
     // A bad value, an unreachable database server or a refused login: one line, no stack.
     if (error instanceof ConfigError) {

@@ -6,15 +6,18 @@
 // The backend's content changes reach the gateway's kept pages here (`backendChanges`), so
 // that what a job changes (a conversion that publishes a document) shows at once; a worker in
 // another process (`npm run worker`) tells no one: the pages' lifetimes bound what it changes.
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { buildBackend, type BuildBackendOptions } from '../backend/app';
 import { loadBackendConfig, storagePlaces, type StoragePlaces } from '../backend/config';
+import { EngineAwayError, startWhenReachable } from '../backend/platform/engine-away';
+import { DATABASE_UNAVAILABLE } from '../backend/wire/error-handler';
+import { BLOB_STORE_UNAVAILABLE, Code } from '../backend/wire/errors';
 import { InProcessDispatcher } from './in-process-dispatcher';
 import type { Readable } from 'node:stream';
 import type { ViewFiles } from '../shared/view-files';
 import type { PageChangeFeed, PageStaleness } from './page-cache';
-import type { SessionChangeFeed } from './plugins/page-guard';
+import type { ChangedSessions, SessionChangeFeed } from './plugins/page-guard';
 
 /** A backend answered in this process: what the gateway is built with instead of a URL. */
 export interface InProcessBackend {
@@ -29,8 +32,15 @@ export interface InProcessBackend {
 }
 
 export interface EmbeddedBackend extends InProcessBackend {
-  /** the admin account created by this start (first start only), else null */
+  /** the admin account created by this start (first start only), else null; known once `ready` */
   initialAdmin: { username: string; password: string; generated: boolean } | null;
+  /**
+   * Resolves once the backend is built and ready: at once, unless PostgreSQL or the bucket was
+   * away at the start; rejects when a later try meets another error (a refused login).
+   */
+  ready: Promise<void>;
+  /** PostgreSQL or the bucket was away at the start: `ready` comes once it answers. */
+  waited: boolean;
   /** where its database, files and scratch folders are */
   storage: StoragePlaces;
   /** RUN_JOBS: false leaves the jobs to the workers */
@@ -55,7 +65,10 @@ export function inProcessBackend(app: FastifyInstance): InProcessBackend {
 /**
  * `env` is the process environment (DATA_DIR, JWT_SECRET, ADMIN_PASSWORD, CONFIG_*, …).
  * Throws the backend's ConfigError for a bad value, its DatabaseStartError when DATABASE_URL
- * names a server that cannot be reached or refuses the login. `build`: buildBackend's options (tests).
+ * names a server that refuses the login or a URL that cannot be used. PostgreSQL or the bucket
+ * away at the start (backend/platform/engine-away.ts): the backend is answered by a stand-in
+ * that says 503 naming what is down (its /readyz too, so the gateway's) while the start is
+ * tried again, and by the backend itself from the try that succeeds. `build`: buildBackend's options (tests).
  */
 export async function startEmbeddedBackend(
   env: Record<string, string | undefined>,
@@ -64,13 +77,116 @@ export async function startEmbeddedBackend(
 ): Promise<EmbeddedBackend> {
   // BACKEND_HOST, BACKEND_PORT and BACKEND_TRUST_PROXY are for a backend run on its own.
   const config = loadBackendConfig({ ...env, BACKEND_HOST: '127.0.0.1', BACKEND_PORT: '0', BACKEND_TRUST_PROXY: '' });
-  const app = await buildBackend(config, { ...build, logger: logger ?? false });
-  await app.ready();
-  return {
-    ...inProcessBackend(app),
-    initialAdmin: app.initialAdmin,
-    storage: storagePlaces(config),
-    runsJobs: config.runJobs,
-    close: () => app.close(),
+  const options = { ...build, logger: logger ?? false };
+  const start = async () => {
+    const app = await buildBackend(config, options);
+    await app.ready();
+    return app;
   };
+  const parts = { storage: storagePlaces(config), runsJobs: config.runJobs };
+  let away: EngineAwayError;
+  try {
+    const app = await start();
+    return {
+      ...inProcessBackend(app),
+      ...parts,
+      initialAdmin: app.initialAdmin,
+      ready: Promise.resolve(),
+      waited: false,
+      close: () => app.close(),
+    };
+  } catch (error) {
+    if (!(error instanceof EngineAwayError)) throw error;
+    away = error;
+  }
+  return waitingBackend(start, away, options.logger, parts);
+}
+
+/** What the stand-in answers while `engine` is away: the backend's own 503 for it. */
+const AWAY_MESSAGES = { database: DATABASE_UNAVAILABLE, blobs: BLOB_STORE_UNAVAILABLE } as const;
+
+/** The backend, its start tried again while an engine is away; until then a stand-in answers every call 503. */
+async function waitingBackend(
+  start: () => Promise<FastifyInstance>,
+  first: EngineAwayError,
+  logger: FastifyServerOptions['logger'],
+  parts: Pick<EmbeddedBackend, 'storage' | 'runsJobs'>,
+): Promise<EmbeddedBackend> {
+  let away = first;
+  const standIn = Fastify({ logger: logger ?? false });
+  // Bodies are not read: every call, whatever its type, gets the same 503.
+  standIn.removeAllContentTypeParsers();
+  standIn.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  standIn.setNotFoundHandler(async (_request, reply) =>
+    reply
+      .code(503)
+      .header('cache-control', 'no-store')
+      .send({ code: Code.Unavailable, message: AWAY_MESSAGES[away.engine] }),
+  );
+  await standIn.ready();
+  const warn = (error: EngineAwayError, retryMs: number) =>
+    standIn.log.warn(
+      { reason: error.message },
+      `the backend waits for ${error.engine === 'database' ? 'PostgreSQL' : 'the S3 bucket'}; trying again in ${retryMs / 1000} s`,
+    );
+
+  let app: FastifyInstance | undefined;
+  const pageListeners = new Set<(stale: PageStaleness) => void>();
+  const sessionListeners = new Set<(changed: ChangedSessions) => void>();
+  const stopped = new AbortController();
+  let firstTry = true;
+  const ready = startWhenReachable(
+    async () => {
+      // The first try was made by startEmbeddedBackend: it waits its turn before the next.
+      if (firstTry) {
+        firstTry = false;
+        throw first;
+      }
+      return start();
+    },
+    (error, retryMs) => {
+      away = error;
+      warn(error, retryMs);
+    },
+    stopped.signal,
+  ).then(async (built) => {
+    app = built;
+    backend.initialAdmin = built.initialAdmin;
+    built.contentChanges.subscribe(() => pageListeners.forEach((listener) => listener(EVERYTHING)));
+    built.sessionChanges.subscribe((changed) => sessionListeners.forEach((listener) => listener(changed)));
+    // What was kept meanwhile was made from the stand-in's refusals.
+    pageListeners.forEach((listener) => listener(EVERYTHING));
+    sessionListeners.forEach((listener) => listener('all'));
+    await standIn.close();
+  });
+  // Told to whoever awaits `ready`; never an unhandled rejection meanwhile.
+  ready.catch(() => undefined);
+
+  const backend: EmbeddedBackend = {
+    dispatcher: new InProcessDispatcher({ routing: (req, res) => (app ?? standIn).routing(req, res) }),
+    // null: the gateway asks over the dispatcher, which the stand-in answers until the backend does.
+    viewFiles: (url, request) => (app ? app.viewFiles(url, request) : null),
+    backendChanges: (listener) => {
+      pageListeners.add(listener);
+      return () => pageListeners.delete(listener);
+    },
+    sessionChanges: {
+      tell: async (changed) => app?.sessionChanges.tell(changed),
+      subscribe: (listener) => {
+        sessionListeners.add(listener);
+        return () => sessionListeners.delete(listener);
+      },
+    },
+    initialAdmin: null,
+    ...parts,
+    ready,
+    waited: true,
+    close: async () => {
+      stopped.abort();
+      await ready.catch(() => undefined);
+      await app?.close();
+      await standIn.close();
+    },
+  };
+  return backend;
 }

@@ -143,6 +143,28 @@ export async function main(env: Record<string, string | undefined> = process.env
     fail([`The gateway could not start${where}: ${reason}`, ...createdAdminLines(embedded?.initialAdmin)].join('\n'));
   }
   if (stopping) return;
+  // PostgreSQL or the bucket was away at the start: the site answers meanwhile (/healthz, and
+  // /readyz 503 naming what is down); the backend's own start goes on in the background.
+  const waiting = embedded?.waited ?? false;
+  if (embedded) {
+    const backend = embedded;
+    void backend.ready.then(
+      () => {
+        if (!waiting) return;
+        app.log.info('the embedded backend is ready: the engine it waited for answers');
+        const admin = backend.initialAdmin;
+        if (admin)
+          process.stdout.write(
+            `\n${framed([...createdAdminLines(admin), ...(admin.generated ? lostPasswordHint() : [])])}\n\n`,
+          );
+      },
+      (error: unknown) => {
+        if (stopping) return;
+        if (isConfigError(error)) fail(`Invalid embedded backend configuration: ${error.message}`);
+        fail(`The embedded backend could not start: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  }
 
   const { port } = app.server.address() as AddressInfo;
   const lines = [`moredoc-site is running at ${siteUrl(config, port)}`];
@@ -150,8 +172,9 @@ export async function main(env: Record<string, string | undefined> = process.env
   if (embedded) {
     const { database, files, scratch } = embedded.storage;
     const jobs = embedded.runsJobs ? '' : ', jobs left to the workers (RUN_JOBS=false)';
+    const wait = waiting ? ', waiting for its database or bucket (/readyz says which)' : '';
     lines.push(
-      `backend: embedded${jobs}`,
+      `backend: embedded${jobs}${wait}`,
       `  database: ${database} (with the generated keys)`,
       `  files: ${files}`,
       `  scratch: ${scratch}`,

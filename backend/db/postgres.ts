@@ -9,6 +9,7 @@ import {
 import type { CustomTypesConfig, Pool, PoolClient } from 'pg';
 import type { DB } from './schema';
 import { DatabaseStartError } from './start-error';
+import { isUnreachableCode } from './socket-errors';
 
 // The PostgreSQL side of `openPostgres` (index.ts): the pool, how its values are read, and
 // what an operator is told when the server cannot be reached.
@@ -173,6 +174,21 @@ function reasonOf(error: unknown): string {
 }
 
 /**
+ * The server is not there for now (refused, cut or unresolved, SQLSTATE class 08, starting up
+ * or shutting down: 57P01-57P03, no connection slot left: 53300), not refusing what it was
+ * given (a password, a database name, SSL): waiting for it may help.
+ */
+function serverAway(error: unknown): boolean {
+  if (error instanceof AggregateError) return error.errors.some(serverAway);
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (isUnreachableCode(code)) return true;
+  if (typeof code === 'string' && (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code)))
+    return true;
+  return /^(Connection terminated|timeout exceeded when trying to connect)/.test(error.message);
+}
+
+/**
  * Opens the pool and checks that a connection can be made, so that a wrong URL, password or
  * host stops the start with one line naming DATABASE_URL.
  */
@@ -189,7 +205,9 @@ export async function connectPostgres(options: PostgresOptions): Promise<Kysely<
     client.release();
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new DatabaseStartError(`DATABASE_URL: cannot connect to PostgreSQL (${options.label}): ${reasonOf(error)}`);
+    throw new DatabaseStartError(`DATABASE_URL: cannot connect to PostgreSQL (${options.label}): ${reasonOf(error)}`, {
+      away: serverAway(error),
+    });
   }
   const { onQuery } = options;
   return new Kysely<DB>({

@@ -123,10 +123,12 @@ describe('the embedded backend in the gateway', () => {
       'close',
       'dispatcher',
       'initialAdmin',
+      'ready',
       'runsJobs',
       'sessionChanges',
       'storage',
       'viewFiles',
+      'waited',
     ]);
     expect((await send(`${gw.url}/api/v1/settings`)).status).toBe(200);
     expect((await send(`${gw.url}/readyz`)).json()).toMatchObject({ status: 'ready' });

@@ -10,13 +10,13 @@ export interface Run {
 }
 
 /**
- * Runs `command` until it exits, or stops it (SIGINT) once its stdout matches `until`; a
- * process still running after `killAfterMs` is killed.
+ * Runs `command` until it exits, or stops it (SIGINT) once its stdout matches `until` (or its
+ * stderr `untilError`); a process still running after `killAfterMs` is killed.
  */
 export function runUntil(
   command: string,
   args: readonly string[],
-  opts: { env: Record<string, string>; until: RegExp | null; cwd?: string; killAfterMs: number },
+  opts: { env: Record<string, string>; until: RegExp | null; untilError?: RegExp; cwd?: string; killAfterMs: number },
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
@@ -32,6 +32,7 @@ export function runUntil(
     });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+      if (opts.untilError && opts.untilError.test(stderr)) child.kill('SIGINT');
     });
     child.on('error', reject);
     child.on('exit', (code) => {

@@ -94,6 +94,8 @@ export class S3BucketCheckError extends Error {
   constructor(
     readonly variable: string,
     message: string,
+    /** The service could not be reached or failed (5xx, no answer): a later try may succeed. */
+    readonly away = false,
   ) {
     super(message);
   }
@@ -727,10 +729,15 @@ function bucketCheckError(thrown: unknown, opts: S3BlobStoreOptions): S3BucketCh
       opts.endpoint && !opts.forcePathStyle && ['ENOTFOUND', 'EAI_AGAIN'].includes(code)
         ? '; with MinIO or Ceph set S3_FORCE_PATH_STYLE=true'
         : '';
-    return new S3BucketCheckError('S3_ENDPOINT', `S3_ENDPOINT: ${where} cannot be reached (${reason})${hint}`);
+    return new S3BucketCheckError(
+      'S3_ENDPOINT',
+      `S3_ENDPOINT: ${where} cannot be reached (${reason})${hint}`,
+      !hint && (isUnreachableCode(code) || thrown instanceof BlobStoreUnavailableError),
+    );
   }
   return new S3BucketCheckError(
     'S3_BUCKET',
     `S3_BUCKET: checking the bucket "${opts.bucket}" at ${where} failed (HTTP ${status}: ${reason})`,
+    status >= 500,
   );
 }
