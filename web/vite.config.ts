@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import type { OutputBundle, RollupLog } from 'rolldown';
 import react from '@vitejs/plugin-react';
+import { textSizesInRem } from './text-sizes';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -107,8 +108,13 @@ const firstScreenBuild: UserConfig = {
   },
 };
 
-// node_modules is shared between git worktrees, so the optimiser cache lives in the repo.
-const both: UserConfig = { root: webRoot, cacheDir: `${repoRoot}.tmp/vite` };
+// node_modules is shared between git worktrees, so the optimiser cache lives in the repo. Every
+// stylesheet, Semi's too, has its text sizes in rem: text follows the browser's font size.
+const both: UserConfig = {
+  root: webRoot,
+  cacheDir: `${repoRoot}.tmp/vite`,
+  css: { postcss: { plugins: [textSizesInRem()] } },
+};
 
 // `vite build --ssr` builds the first screen for the gateway; everything else is the SPA.
 export default defineConfig(({ isSsrBuild }) =>

@@ -1,0 +1,137 @@
+// A reader who sets a larger default font size in the browser (Chrome's 设置 > 外观 > 字号: the
+// root's 16 px made 24 px) gets larger text on the site (decision 111): body text, headings and
+// buttons grow with it, the buttons' height too, on the home, library, reader and member pages, and
+// none of them gets wider than a 390 px phone. The reader's text layer stays where its page image
+// draws the words: its size is the page's, not the browser's.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api, login, type Member } from '../helpers/backend';
+import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
+import { linesPdf } from '../helpers/documents';
+import { appTookOver, setTokenCookie, useSiteInBrowser } from './browser';
+
+const site = useSiteInBrowser();
+const PHONE = { width: 390, height: 844 };
+const TITLE = '一份字号测试用的账簿';
+
+/** The document's uploader, whose 我的文档 lists it. */
+let member: Member;
+let doc: CreatedDocument;
+let categoryId = 0;
+
+beforeAll(async () => {
+  const adminToken = await login(site.backendUrl, 'admin', site.adminPassword);
+  member = await uploader(site.backendUrl, adminToken);
+  await api(site.backendUrl, 'POST', '/api/v1/category', { token: adminToken, body: { title: '字号测试' } });
+  categoryId = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '字号测试' } })).body
+    .category[0].id as number;
+  const pages = [
+    ['The first page of the ledger', 'Rows of figures under a heading.'],
+    ['The second page', 'More rows.'],
+  ];
+  doc = await createDocument(site.backendUrl, member.token, linesPdf(pages), 'ledger.pdf', {
+    title: TITLE,
+    category_id: [categoryId],
+  });
+  await waitForStatus(site.backendUrl, member.token, doc.id, [2], 90_000);
+}, 120_000);
+
+/** What a screen's text measures: the first shown element of each kind, in CSS px (null: none shown). */
+interface Measured {
+  root: number;
+  text: number | null;
+  heading: number | null;
+  button: number | null;
+  buttonHeight: number | null;
+  textLayer: number | null;
+  overflow: number;
+}
+
+/** A phone whose browser's default font size is `fontSize` px, opened on `path` (logged in as the member where asked). */
+async function openAt(fontSize: number, path: string, asMember: boolean): Promise<Page> {
+  const { page, context } = await site.visit();
+  await page.setViewportSize(PHONE);
+  if (asMember) await setTokenCookie(context, site.url, member.token);
+  // Chrome's font size setting is this preference of the page (WebPreferences' default_font_size).
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Page.setFontSizes', { fontSizes: { standard: fontSize } });
+  await page.goto(path);
+  await appTookOver(page);
+  return page;
+}
+
+function measure(page: Page): Promise<Measured> {
+  return page.evaluate(() => {
+    const shown = (selector: string) =>
+      [...document.querySelectorAll<HTMLElement>(selector)].find(
+        (element) => element.getClientRects().length > 0 && (element.textContent ?? '').trim() !== '',
+      );
+    const size = (element: HTMLElement | undefined) =>
+      element ? parseFloat(getComputedStyle(element).fontSize) : null;
+    const button = shown('.semi-button, main button');
+    const root = document.documentElement;
+    return {
+      root: parseFloat(getComputedStyle(root).fontSize),
+      text: size(shown('main p, main li, main td')),
+      heading: size(shown('main h1, main h2, main h3')),
+      button: size(button),
+      buttonHeight: button ? button.getBoundingClientRect().height : null,
+      textLayer: size(shown('.app-text-layer__line')),
+      overflow: root.scrollWidth - root.clientWidth,
+    };
+  });
+}
+
+describe('a browser set to a larger font size, on a 390 px phone', () => {
+  const screens = [
+    { name: 'the home page', path: () => '/', asMember: false, button: true, waitFor: 'main h2' },
+    {
+      name: 'the library',
+      path: () => '/library',
+      asMember: false,
+      button: false,
+      waitFor: `main a:has-text("${TITLE}")`,
+    },
+    {
+      name: 'the reader',
+      path: () => `/library/${categoryId}/${doc.id}`,
+      asMember: false,
+      button: true,
+      waitFor: '.app-text-layer__line',
+    },
+    { name: "the member's page", path: () => '/member', asMember: true, button: true, waitFor: 'main .semi-button' },
+    {
+      name: "the member's documents",
+      path: () => '/member/document',
+      asMember: true,
+      button: true,
+      waitFor: `main td:has-text("${TITLE}")`,
+    },
+  ];
+
+  for (const screen of screens)
+    it(`draws ${screen.name}'s text, headings and buttons half as large again at 24 px, no wider than the phone`, async () => {
+      const at = async (fontSize: number) => {
+        const page = await openAt(fontSize, screen.path(), screen.asMember);
+        await page.locator(screen.waitFor).first().waitFor();
+        return measure(page);
+      };
+      const normal = await at(16);
+      const large = await at(24);
+      expect(normal.root).toBe(16);
+      expect(large.root).toBe(24);
+      // Each kind the screen shows at 16 px is there at 24 px, 1.5 times the size.
+      for (const kind of ['text', 'heading', 'button', 'buttonHeight'] as const) {
+        if (normal[kind] === null) continue;
+        expect(large[kind], `${screen.name}: ${kind}`).toBeCloseTo(normal[kind] * 1.5, 1);
+      }
+      // What the screen shows is measured: its text and heading, and a button where it has one.
+      expect(normal.text, `${screen.name}: no text measured`).not.toBeNull();
+      expect(normal.heading, `${screen.name}: no heading measured`).not.toBeNull();
+      if (screen.button) expect(normal.button, `${screen.name}: no button measured`).not.toBeNull();
+      // The text over a page image is the size of the words the image draws.
+      expect(large.textLayer).toBe(normal.textLayer);
+      expect(normal.overflow).toBe(0);
+      expect(large.overflow, `${screen.name}: wider than the phone at 24 px`).toBe(0);
+    });
+});
