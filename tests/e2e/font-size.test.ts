@@ -134,4 +134,20 @@ describe('a browser set to a larger font size, on a 390 px phone', () => {
       expect(normal.overflow).toBe(0);
       expect(large.overflow, `${screen.name}: wider than the phone at 24 px`).toBe(0);
     });
+
+  it("grows the reader's toolbar with its text on a wide screen too: the page field and the buttons", async () => {
+    const at = async (fontSize: number) => {
+      const page = await openAt(fontSize, `/library/${categoryId}/${doc.id}`, false);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      const toolbar = page.getByRole('toolbar', { name: '阅读工具' });
+      // Inside its borders, which stay 1 px.
+      const field = await toolbar.getByLabel('跳转到页码').evaluate((input) => input.clientHeight);
+      const button = await toolbar.getByRole('button', { name: '跳转' }).boundingBox();
+      return { field, button: button!.height };
+    };
+    const normal = await at(16);
+    const large = await at(24);
+    expect(large.field).toBeCloseTo(normal.field * 1.5, 1);
+    expect(large.button).toBeCloseTo(normal.button * 1.5, 1);
+  });
 });
