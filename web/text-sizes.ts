@@ -34,8 +34,12 @@ function verticalPadding(value: string): string {
   const parts = value.trim().split(/\s+/);
   // A function (calc(), env()) spans several parts: the shorthand is left as it is.
   if (parts.some((part) => part.includes('(')) || parts.length > 4) return value;
-  const [top = '', right = top, bottom = top, left = right] = parts;
-  return [rem(top), right, rem(bottom), left].join(' ');
+  // top, right, bottom, left; fewer parts repeat the ones before (a single one: all four).
+  const [top = '', right = top, bottom, left] = parts;
+  const sides = [rem(top), right];
+  if (bottom !== undefined) sides.push(rem(bottom));
+  if (left !== undefined) sides.push(left);
+  return sides.join(' ');
 }
 
 const hasPx = (value: string | undefined) => value !== undefined && /\d(?:\.\d+)?px\b/.test(value);
