@@ -12,6 +12,7 @@ import { appTookOver, setTokenCookie, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const PHONE = { width: 390, height: 844 };
+const WIDE = { width: 1280, height: 900 };
 const TITLE = '一份字号测试用的账簿';
 
 /** The document's uploader, whose 我的文档 lists it. */
@@ -47,10 +48,14 @@ interface Measured {
   overflow: number;
 }
 
-/** A phone whose browser's default font size is `fontSize` px, opened on `path` (logged in as the member where asked). */
-async function openAt(fontSize: number, path: string, asMember: boolean): Promise<Page> {
+/** A browser whose default font size is `fontSize` px, opened on `path` (logged in as the member where asked). */
+async function openAt(
+  fontSize: number,
+  path: string,
+  { asMember = false, viewport = PHONE }: { asMember?: boolean; viewport?: typeof PHONE } = {},
+): Promise<Page> {
   const { page, context } = await site.visit();
-  await page.setViewportSize(PHONE);
+  await page.setViewportSize(viewport);
   if (asMember) await setTokenCookie(context, site.url, member.token);
   // Chrome's font size setting is this preference of the page (WebPreferences' default_font_size).
   const cdp = await context.newCDPSession(page);
@@ -112,7 +117,7 @@ describe('a browser set to a larger font size, on a 390 px phone', () => {
   for (const screen of screens)
     it(`draws ${screen.name}'s text, headings and buttons half as large again at 24 px, no wider than the phone`, async () => {
       const at = async (fontSize: number) => {
-        const page = await openAt(fontSize, screen.path(), screen.asMember);
+        const page = await openAt(fontSize, screen.path(), { asMember: screen.asMember });
         await page.locator(screen.waitFor).first().waitFor();
         return measure(page);
       };
@@ -137,8 +142,7 @@ describe('a browser set to a larger font size, on a 390 px phone', () => {
 
   it("grows the reader's toolbar with its text on a wide screen too: the page field and the buttons", async () => {
     const at = async (fontSize: number) => {
-      const page = await openAt(fontSize, `/library/${categoryId}/${doc.id}`, false);
-      await page.setViewportSize({ width: 1280, height: 900 });
+      const page = await openAt(fontSize, `/library/${categoryId}/${doc.id}`, { viewport: WIDE });
       const toolbar = page.getByRole('toolbar', { name: '阅读工具' });
       // Inside its borders, which stay 1 px.
       const field = await toolbar.getByLabel('跳转到页码').evaluate((input) => input.clientHeight);
