@@ -265,6 +265,45 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: '发布（1）' })).toBeTruthy();
   });
 
+  it('keeps the title and description typed into a copy that steps aside as 内容重复 for the row that stays', async () => {
+    let created: unknown;
+    renderUpload({
+      'POST /api/v1/document': (_url, init) => {
+        created = JSON.parse(String(init.body));
+        return { status: 200, body: {} };
+      },
+      'GET /api/v1/document/list': { status: 200, body: { total: 0 } },
+    });
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [
+      file('讲义.pdf'),
+      file('讲义（副本）.pdf'),
+    ]);
+    const copyUpload = await uploadOf('讲义（副本）.pdf');
+    const originalUpload = await uploadOf('讲义.pdf');
+    copyUpload.answer(200, { code: 200, message: 'ok', data: { id: 72, hash: 'f'.repeat(32) } });
+    const copy = screen.getByRole('listitem', { name: '讲义（副本）.pdf' });
+    expect(await within(copy).findByText('已上传，待发布')).toBeTruthy();
+    const title = within(copy).getByLabelText('标题');
+    await userEvent.clear(title);
+    await userEvent.type(title, '高等数学期末讲义');
+    await userEvent.type(within(copy).getByLabelText('简介'), '第一章到第五章');
+    originalUpload.answer(200, { code: 200, message: 'ok', data: { id: 71, hash: 'f'.repeat(32) } });
+    const original = screen.getByRole('listitem', { name: '讲义.pdf' });
+    expect(await within(original).findByText('已上传，待发布')).toBeTruthy();
+    expect(within(copy).getByText('内容重复')).toBeTruthy();
+    expect(within(original).getByLabelText('标题')).toHaveProperty('value', '高等数学期末讲义');
+    expect(within(original).getByLabelText('简介')).toHaveProperty('value', '第一章到第五章');
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
+    await userEvent.click(screen.getByRole('button', { name: '发布（1）' }));
+    await waitFor(() =>
+      expect(created).toEqual({
+        category_id: [7],
+        document: [{ title: '高等数学期末讲义', attachment_id: 71, price: 0, description: '第一章到第五章' }],
+      }),
+    );
+  });
+
   it('refuses at its upload a file the member already made a document of, naming it, and publishes the others', async () => {
     let created: unknown;
     renderUpload({

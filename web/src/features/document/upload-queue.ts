@@ -183,6 +183,20 @@ export type UploadAction =
   | { type: 'published'; key: number }
   | { type: 'publish-failed'; key: number; reason: string };
 
+/**
+ * `keeper` with the title and the description the member typed into `leaver` (a copy of its
+ * bytes marked 内容重复), each where `keeper`'s own is still what it was given: the title from
+ * its file name, no description. What the member typed into `keeper` stays.
+ */
+function withTypedDetails(keeper: UploadItem, leaver: UploadItem): UploadItem {
+  const given = (item: UploadItem) => item.title === titleFromFileName(item.file.name).slice(0, TITLE_MAX);
+  return {
+    ...keeper,
+    title: given(keeper) && !given(leaver) ? leaver.title : keeper.title,
+    description: keeper.description.trim() === '' ? leaver.description : keeper.description,
+  };
+}
+
 const editable = (item: UploadItem) =>
   item.phase === 'uploaded' ||
   item.phase === 'publish-failed' ||
@@ -219,10 +233,13 @@ export function uploadQueue(items: UploadItem[], action: UploadAction): UploadIt
             ? sameContentAs(twin.file.name)
             : undefined;
       const self = items.find((item) => item.key === action.key);
+      // The row that steps aside hands what the member typed in it to the row that stays, where
+      // that one holds only what it was given (the title from its file name, no description).
+      const stepsAside = reason ? undefined : copies.find((other) => other.phase === 'uploaded');
       return items.map((item) => {
         if (item.key === action.key)
           return {
-            ...item,
+            ...(stepsAside ? withTypedDetails(item, stepsAside) : item),
             phase: reason ? 'duplicate' : 'uploaded',
             progress: 1,
             attachmentId: action.attachmentId,
@@ -230,6 +247,8 @@ export function uploadQueue(items: UploadItem[], action: UploadAction): UploadIt
             publishedAs: action.publishedAs,
             reason,
           };
+        if (self && twin?.key === item.key && (twin.phase === 'uploaded' || twin.phase === 'publish-failed'))
+          return withTypedDetails(item, self);
         return !reason && self && copies.includes(item)
           ? { ...item, phase: 'duplicate', reason: sameContentAs(self.file.name) }
           : item;
