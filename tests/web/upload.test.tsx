@@ -7,7 +7,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
 import { cleanName } from '../../shared/validation';
-import { api, UPLOAD_STALL_MS } from '../../web/src/api/client';
+import { api, UPLOAD_ANSWER_MS, UPLOAD_STALL_MS } from '../../web/src/api/client';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
@@ -32,7 +32,10 @@ class ScriptedUpload {
   responseText = '';
   readonly headers: Record<string, string> = {};
   responseHeaders: Record<string, string> = {};
-  readonly upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
+  readonly upload: { onprogress: ((event: ProgressEvent) => void) | null; onload: (() => void) | null } = {
+    onprogress: null,
+    onload: null,
+  };
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
   onabort: (() => void) | null = null;
@@ -57,6 +60,11 @@ class ScriptedUpload {
   }
   progress(loaded: number, total: number) {
     act(() => this.upload.onprogress?.({ lengthComputable: true, loaded, total } as ProgressEvent));
+  }
+  /** The whole body sent, as the browser tells it: its last progress, then the upload's load. */
+  allSent(total: number) {
+    this.progress(total, total);
+    act(() => this.upload.onload?.());
   }
   getResponseHeader(name: string): string | null {
     return this.responseHeaders[name.toLowerCase()] ?? null;
@@ -530,6 +538,38 @@ describe('member upload', { timeout: 20_000 }, () => {
     );
     expect(within(row).getByText('上传失败')).toBeTruthy();
     expect(within(row).getByRole('button', { name: '重试 山区.pdf' })).toBeTruthy();
+  });
+
+  it('waits for the answer once the whole file is sent, saying 正在处理, past the minute of a stalled upload', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    renderUpload({});
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('大文件.pdf')]);
+    const row = screen.getByRole('listitem', { name: '大文件.pdf' });
+    const upload = await uploadOf('大文件.pdf');
+    upload.allSent(1024);
+    expect(within(row).getByText('正在处理')).toBeTruthy();
+    expect(within(row).getByRole('status').textContent).toBe('文件已全部上传，服务器正在检查和保存，请稍候');
+    // The server takes its time: no byte is left to stall, so the minute without progress does not apply.
+    await act(() => vi.advanceTimersByTimeAsync(UPLOAD_STALL_MS * 2));
+    expect(upload.aborted).toBe(false);
+    upload.answer(200, { code: 200, message: 'ok', data: { id: 81 } });
+    expect(await within(row).findByText('已上传，待发布')).toBeTruthy();
+  });
+
+  it('gives up an upload sent whole whose answer never comes, after its own longer limit, with 重试', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    renderUpload({});
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('无回音.pdf')]);
+    const row = screen.getByRole('listitem', { name: '无回音.pdf' });
+    const upload = await uploadOf('无回音.pdf');
+    upload.allSent(1024);
+    await act(() => vi.advanceTimersByTimeAsync(UPLOAD_ANSWER_MS - 1_000));
+    expect(upload.aborted).toBe(false);
+    expect(within(row).getByText('正在处理')).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(upload.aborted).toBe(true);
+    expect(within(row).getByText('上传失败')).toBeTruthy();
+    expect(within(row).getByRole('button', { name: '重试 无回音.pdf' })).toBeTruthy();
   });
 
   it('asks before a move to another screen drops the files uploaded but not published', async () => {

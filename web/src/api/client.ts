@@ -12,11 +12,19 @@ import { takeEarlyResponse } from './early-responses';
 export { REQUEST_TIMEOUT_MS };
 
 /**
- * An upload that sends nothing more (or, all sent, hears nothing) for this long is given up as
+ * An upload that sends nothing more for this long, bytes still to send, is given up as
  * cut off: a connection lost without a reset (a phone out of coverage) leaves the request open for
  * many minutes, its row in 上传中 under a bar that does not move.
  */
 export const UPLOAD_STALL_MS = 60_000;
+
+/**
+ * How long an upload whose last byte is sent waits for its answer: the server checks and stores
+ * the file first (its hash, its type, a copy of it), longer for a large file on a busy server. The
+ * site answers on its own past its wait for the backend (the gateway's upstream timeout); this
+ * catches a connection lost meanwhile, without holding the row as long as a lost one would.
+ */
+export const UPLOAD_ANSWER_MS = 5 * 60_000;
 
 type Scalar = string | number | boolean;
 export type QueryValue = Scalar | null | undefined | readonly Scalar[];
@@ -71,6 +79,8 @@ export interface ApiClientConfig {
 export interface UploadOptions {
   /** Bytes of the request body sent so far, of `total`. */
   onProgress?: (loaded: number, total: number) => void;
+  /** The whole body is sent: the server is handling it, the answer to come. */
+  onSent?: () => void;
   signal?: AbortSignal;
 }
 
@@ -80,7 +90,10 @@ export interface ApiClient {
   post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResult<T>>;
   put<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResult<T>>;
   delete<T>(path: string, query?: Query, options?: RequestOptions): Promise<ApiResult<T>>;
-  /** A multipart POST that reports its progress; no time limit, it runs as long as bytes move. */
+  /**
+   * A multipart POST that reports its progress; no time limit while bytes move (UPLOAD_STALL_MS
+   * without one), then UPLOAD_ANSWER_MS for the answer once the last byte is sent.
+   */
   upload<T>(path: string, form: FormData, options?: UploadOptions): Promise<ApiResult<T>>;
   configure(patch: Partial<ApiClientConfig>): void;
 }
@@ -182,9 +195,10 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
     return new Promise((resolve) => {
       const xhr = config.createXhr?.() ?? new XMLHttpRequest();
       let stall: ReturnType<typeof setTimeout> | undefined;
-      const watch = () => {
+      let sent = false;
+      const watch = (limit = UPLOAD_STALL_MS) => {
         clearTimeout(stall);
-        stall = setTimeout(() => xhr.abort(), UPLOAD_STALL_MS);
+        stall = setTimeout(() => xhr.abort(), limit);
       };
       const failed = () => {
         clearTimeout(stall);
@@ -195,8 +209,14 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
       const token = config.getToken?.();
       if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
       xhr.upload.onprogress = (event) => {
-        watch();
+        if (!sent) watch();
         if (event.lengthComputable) options.onProgress?.(event.loaded, event.total);
+      };
+      // The last byte sent: what is left is the server's work, not bytes that stopped moving.
+      xhr.upload.onload = () => {
+        sent = true;
+        watch(UPLOAD_ANSWER_MS);
+        options.onSent?.();
       };
       xhr.onload = () => {
         clearTimeout(stall);

@@ -136,7 +136,11 @@ function UploadRow({
         <span className="app-upload__phase">
           {/* A file the server refused (its content belies the extension, a file marked illegal) is refused as those
               checked before sending are: 上传失败 would have it sent again, which only fails again. */}
-          {item.phase === 'failed' && !item.retryable ? PHASE_TEXT.refused : PHASE_TEXT[item.phase]}
+          {item.phase === 'failed' && !item.retryable
+            ? PHASE_TEXT.refused
+            : item.phase === 'uploading' && item.sent
+              ? '正在处理'
+              : PHASE_TEXT[item.phase]}
         </span>
         {item.phase === 'failed' && item.retryable && (
           <Button size="small" theme="borderless" onClick={onRetry} aria-label={`重试 ${item.file.name}`}>
@@ -163,7 +167,12 @@ function UploadRow({
           aria-label={`${item.file.name} 上传进度`}
         />
       )}
-      {item.phase === 'uploading' && (
+      {item.phase === 'uploading' && item.sent && (
+        <span className="app-upload__percent" role="status">
+          文件已全部上传，服务器正在检查和保存，请稍候
+        </span>
+      )}
+      {item.phase === 'uploading' && !item.sent && (
         <span className="app-upload__percent">
           已上传 {formatBytes(Math.round(item.progress * item.file.size))} / {formatBytes(item.file.size)}（
           {Math.round(item.progress * 100)}%）
@@ -425,6 +434,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
       void uploadDocumentFile(item.file, {
         onProgress: (loaded, total) =>
           dispatch({ type: 'progress', key: item.key, progress: total > 0 ? loaded / total : 0 }),
+        onSent: () => dispatch({ type: 'sent', key: item.key }),
         signal: upload.signal,
       }).then((result) => {
         sending.current.delete(item.key);

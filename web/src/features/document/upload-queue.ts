@@ -32,6 +32,8 @@ export interface UploadItem {
   phase: UploadPhase;
   /** 0…1 while uploading. */
   progress: number;
+  /** Uploading, its last byte sent: the server is handling the file (正在处理), its answer to come. */
+  sent?: boolean;
   /** Why the file was refused, or why its upload or publication failed. */
   reason?: string;
   /** A failed upload that may pass if sent again (no answer, the server unavailable): 重试 is offered. */
@@ -173,6 +175,7 @@ export type UploadAction =
   | { type: 'remove'; key: number }
   | { type: 'start'; key: number }
   | { type: 'progress'; key: number; progress: number }
+  | { type: 'sent'; key: number }
   | { type: 'uploaded'; key: number; attachmentId: number; hash?: string; publishedAs?: PublishedCopy }
   | { type: 'failed'; key: number; reason: string; retryable: boolean }
   | { type: 'retry'; key: number }
@@ -212,9 +215,11 @@ export function uploadQueue(items: UploadItem[], action: UploadAction): UploadIt
     case 'remove':
       return items.filter((item) => item.key !== action.key);
     case 'start':
-      return update(action.key, (item) => ({ ...item, phase: 'uploading', progress: 0 }));
+      return update(action.key, (item) => ({ ...item, phase: 'uploading', progress: 0, sent: false }));
     case 'progress':
       return update(action.key, (item) => ({ ...item, progress: action.progress }));
+    case 'sent':
+      return update(action.key, (item) => ({ ...item, progress: 1, sent: true }));
     case 'uploaded': {
       // The same bytes under another name, or a file the member published before (the server
       // says so), would make a second document of one file. Of two copies in the batch the one
