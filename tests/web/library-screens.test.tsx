@@ -387,9 +387,9 @@ describe('search', { timeout: 20_000 }, () => {
     await waitFor(() => expect(location(router)).toBe('/search?wd=%E9%BA%92%E9%BA%9F&category_id=7&period=week'));
   });
 
-  it('keeps the format and the order chosen when other words are searched, not the category, language or period', async () => {
+  it('keeps the category, the format and the order chosen when other words are searched, not the language or period', async () => {
     const { router } = renderApp(
-      '/search?wd=%E9%BA%92%E9%BA%9F&category_id=7&ext=pdf&period=week&sort=download_count',
+      '/search?wd=%E9%BA%92%E9%BA%9F&category_id=7&ext=pdf&language=en&period=week&sort=download_count',
       {
         backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 0 } } },
       },
@@ -398,7 +398,27 @@ describe('search', { timeout: 20_000 }, () => {
     const input = box.getByRole('searchbox', { name: '搜索关键词' });
     await userEvent.clear(input);
     await userEvent.type(input, '星图{Enter}');
-    await waitFor(() => expect(location(router)).toBe('/search?wd=%E6%98%9F%E5%9B%BE&ext=pdf&sort=download_count'));
+    await waitFor(() =>
+      expect(location(router)).toBe('/search?wd=%E6%98%9F%E5%9B%BE&category_id=7&ext=pdf&sort=download_count'),
+    );
+    // The header's box on the results page keeps them as the page's own does.
+    const header = within(screen.getByRole('search', { name: '站内搜索' }));
+    const headerInput = header.getByRole('searchbox', { name: '搜索关键词' });
+    await waitFor(() => expect(headerInput).toHaveProperty('value', '星图'));
+    await userEvent.clear(headerInput);
+    await userEvent.type(headerInput, '天宫{Enter}');
+    await waitFor(() =>
+      expect(location(router)).toBe('/search?wd=%E5%A4%A9%E5%AE%AB&category_id=7&ext=pdf&sort=download_count'),
+    );
+  });
+
+  it("searches only the words from the header's box away from the results page", async () => {
+    const { router } = renderApp('/library?ext=pdf&sort=download_count', {
+      backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 0 } } },
+    });
+    const header = within(await screen.findByRole('search', { name: '站内搜索' }));
+    await userEvent.type(header.getByRole('searchbox', { name: '搜索关键词' }), '天宫{Enter}');
+    await waitFor(() => expect(location(router)).toBe('/search?wd=%E5%A4%A9%E5%AE%AB'));
   });
 
   it('says on which page past the free preview a document matches, with a link to the reader there', async () => {

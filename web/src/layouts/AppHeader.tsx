@@ -1,14 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, NavLink, useLocation, useSearchParams } from 'react-router-dom';
+import { Link, NavLink, useLocation } from 'react-router-dom';
 import { loginLocation, registerLocation } from '../../../shared/access';
 import type { NavigationNode } from '../../../shared/navigation';
+import { searchState } from '../../../shared/page-data';
 import { MessageLink } from '../features/message/MessageLink';
 import { UserMenu, type UserMenuEntry } from '../features/session/UserMenu';
 import { useSession } from '../features/session/use-session';
 import { useDocumentCategories } from '../features/category/category-tree';
 import { useNavigationTree } from '../features/navigation/use-navigation-tree';
 import { SearchBox } from '../features/search/SearchBox';
+import { newWordsAddress } from '../features/search/search-address';
+import { useQueryValues } from '../kit/routing/query-values';
 import { siteName, useSettings } from '../features/settings/use-settings';
 import { uploadRightQuery } from '../features/upload/api';
 import { MenuButton } from '../ui/MenuButton';
@@ -92,12 +95,15 @@ const OWN_SEARCH_BOX = new Set(['/', '/search']);
  */
 function HeaderSearch() {
   const { pathname } = useLocation();
-  const [params] = useSearchParams();
-  const initial = pathname === '/search' ? (params.get('wd') ?? '') : '';
+  const query = useQueryValues();
+  const onResults = pathname === '/search';
+  const initial = onResults ? (query.wd ?? '') : '';
   const yields = OWN_SEARCH_BOX.has(pathname);
+  // On the results page, new words keep its filters as its own box does; elsewhere a plain search.
+  const pathFor = onResults ? (wd: string) => newWordsAddress(searchState(query), wd) : undefined;
   return (
     <div className={`app-header__search${yields ? ' app-header__search--yields' : ''}`}>
-      <SearchBox initial={initial} label="站内搜索" />
+      <SearchBox initial={initial} label="站内搜索" pathFor={pathFor} />
     </div>
   );
 }

@@ -30,23 +30,13 @@ import { documentPath, documentPathById } from '../document/document-links';
 import { FormatIcon } from '../document/FormatIcon';
 import { useSettings } from '../settings/use-settings';
 import { HighlightedText } from './HighlightedText';
+import { newWordsAddress, searchAddress } from './search-address';
 import { searchQuery } from './api';
 import { NOTHING_SEARCHABLE, SearchBox, SearchSyntaxTip, articleSearchPath, searchPath } from './SearchBox';
 import './search.css';
 
 // The state and the request come from shared/page-data.ts: the gateway reads the same address
 // to make the first page's call for the page it serves.
-
-function toAddress(state: SearchState): string {
-  const params = new URLSearchParams({ wd: state.wd });
-  if (state.category) params.set('category_id', String(state.category));
-  if (state.ext) params.set('ext', state.ext);
-  if (state.language) params.set('language', state.language);
-  if (state.period) params.set('period', state.period);
-  if (state.sort) params.set('sort', state.sort);
-  if (state.page > 1) params.set('page', String(state.page));
-  return `/search?${params.toString()}`;
-}
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -152,7 +142,7 @@ export function SearchScreen() {
   // The side column holds its ads and the 热门搜索; with neither, the results take its width
   // rather than leave an empty column beside them.
   const sideShown = useSlotAds('search_right').length > 0 || recommended.length > 0;
-  const href = (change: Partial<SearchState>) => toAddress({ ...state, page: 1, ...change });
+  const href = (change: Partial<SearchState>) => searchAddress({ ...state, page: 1, ...change });
   const total = results.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE));
   // No hit with a filter on: the words may well be right, the filters too narrow.
@@ -161,14 +151,7 @@ export function SearchScreen() {
   return (
     <div className="app-container app-search">
       <div className="app-search__box">
-        {/* New words keep the format and the order chosen (as Baidu keeps 文档格式): they say what the
-            reader wants whatever the words; a category, a language or a period narrowed the last words. */}
-        <SearchBox
-          initial={state.wd}
-          size="large"
-          autoFocus={!state.wd}
-          pathFor={(wd) => toAddress({ wd, page: 1, ext: state.ext, period: '', sort: state.sort })}
-        />
+        <SearchBox initial={state.wd} size="large" autoFocus={!state.wd} pathFor={(wd) => newWordsAddress(state, wd)} />
       </div>
       <AdSlot slot="search_top" />
       {!state.wd ? (
@@ -247,7 +230,7 @@ export function SearchScreen() {
                       <PastLastPage
                         page={state.page}
                         pages={pages}
-                        hrefFor={(page) => toAddress({ ...state, page })}
+                        hrefFor={(page) => searchAddress({ ...state, page })}
                         noun="结果"
                       />
                     ) : filtered ? (
@@ -255,7 +238,7 @@ export function SearchScreen() {
                         title="当前筛选条件下没有找到相关文档"
                         description="放宽分类、格式、行业或时间的筛选试试。"
                       >
-                        <Link to={toAddress({ wd: state.wd, page: 1, period: '', sort: state.sort })}>
+                        <Link to={searchAddress({ wd: state.wd, page: 1, period: '', sort: state.sort })}>
                           清除筛选条件
                         </Link>
                       </EmptyState>
@@ -276,7 +259,11 @@ export function SearchScreen() {
                           <Result key={doc.id} doc={doc} wd={state.wd} />
                         ))}
                       </ol>
-                      <PageLinks page={state.page} pages={pages} hrefFor={(page) => toAddress({ ...state, page })} />
+                      <PageLinks
+                        page={state.page}
+                        pages={pages}
+                        hrefFor={(page) => searchAddress({ ...state, page })}
+                      />
                     </>
                   )}
                 </QueryStates>
