@@ -110,6 +110,8 @@ export type DeleteFavoriteRequest = Wire<ReturnType<typeof commonMessages.IdsReq
  * from the text.
  * `match_page`: When only pages past the free preview match: the first of them (a number, none of its text); the
  * snippet is then the description. Absent otherwise.
+ * `match_words`: With `match_page`: the query's words found on that page, as the query holds them (folded: lower
+ * case, NFKC), in its order; never the page's own spelling of them. Absent when none is known.
  */
 export type SearchedDocument = Wire<typeof documentSearchMessages.SearchHitDocument>;
 

@@ -511,6 +511,8 @@ describe('a hit of a document with paid pages (a free preview of 3 of 10)', () =
     const hit = await hitOf('Xylophonequartz');
     expect(hit).toBeDefined();
     expect(hit.match_page).toBe(9);
+    // The word to find there, as the query holds it: none of the page's text.
+    expect(hit.match_words).toEqual(['xylophonequartz']);
     expect(hit.snippet_page).toBeUndefined();
     // The description, made from the free pages.
     expect(plain(hit.snippet)).toMatch(/^Harbour ledger/u);
@@ -520,7 +522,7 @@ describe('a hit of a document with paid pages (a free preview of 3 of 10)', () =
   it('gives no text of a paid page to a search for the words around a match there', async () => {
     for (const wd of ['quivers beyond', 'beyond marshes', 'marshes']) {
       const hit = await hitOf(wd);
-      expect(hit, wd).toMatchObject({ match_page: 9 });
+      expect(hit, wd).toMatchObject({ match_page: 9, match_words: wd.split(' ') });
       for (const word of PAID_WORDS) expect(plain(hit.snippet), wd).not.toContain(word);
     }
   });

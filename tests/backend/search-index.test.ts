@@ -853,6 +853,30 @@ describe.each(searchEngines(inject('postgresUrl')))('the search index on $name',
       expect(paidIn(bare!.snippet)).toEqual([]);
     });
 
+    it("names the query's words that the matching paid page holds, as the query holds them, not as the page spells them", async () => {
+      await index.upsert([
+        book(),
+        entry(2, { content: '第一页：目录。\f贰：The QUILLWORT grows here.', paged: true, shownPages: 1 }),
+      ]);
+      // Page 4 holds 麒麟 and not 青鸾: the word for the reader's find there is the second one asked for.
+      expect((await index.search({ text: '青鸾 麒麟' })).hits[0]).toMatchObject({
+        id: 1,
+        matchPage: 4,
+        matchWords: ['麒麟'],
+      });
+      expect((await index.search({ text: '麒麟 星图' })).hits[0]).toMatchObject({ matchPage: 0, matchWords: [] });
+      expect((await index.search({ text: '麒麟 回首' })).hits[0]).toMatchObject({ matchPage: 4, matchWords: ['麒麟'] });
+      expect((await index.search({ text: '回首 青鸾' })).hits[0]).toMatchObject({
+        matchPage: 5,
+        matchWords: ['回首', '青鸾'],
+      });
+      expect((await index.search({ text: 'Quillwort' })).hits[0]).toMatchObject({
+        id: 2,
+        matchPage: 2,
+        matchWords: ['quillwort'],
+      });
+    });
+
     it('ends a snippet of the last free page where that page ends', async () => {
       await index.upsert([book()]);
       const [hit] = (await index.search({ text: '鸾鸟' })).hits;

@@ -161,8 +161,17 @@ async function everyAnswer(token: string | undefined): Promise<Record<string, st
   await get('ListDocument', '/api/v1/document/list', { size: 24 });
   await get('ListDocument category', '/api/v1/document/list', { category_id: [String(category)], size: 24 });
   await get('ListDocumentForHome', '/api/v1/document/home', { limit: 10, field: ['description'] });
-  for (const wd of ['Lighthouse', SECRET, TXT_SECRET])
-    await get(`SearchDocument ${wd}`, '/api/v1/document/search', { wd });
+  for (const wd of ['Lighthouse', SECRET, TXT_SECRET]) {
+    const res = await get(`SearchDocument ${wd}`, '/api/v1/document/search', { wd });
+    // `match_words` says which of the asker's own words a page past the preview holds: the query's
+    // words as it holds them, never the page's text. Checked so, then left out of the text searched.
+    const body = JSON.parse(res.text) as { document?: { match_words?: string[] }[] };
+    for (const hit of body.document ?? []) {
+      for (const word of hit.match_words ?? []) expect(wd.normalize('NFKC').toLowerCase()).toContain(word);
+      delete hit.match_words;
+    }
+    answers[`SearchDocument ${wd}`] = JSON.stringify(body);
+  }
   const cookie: Record<string, string> = token ? { cookie: `token=${token}` } : {};
   for (const d of [doc, txt, legacy]) {
     for (const [name, headers] of [

@@ -446,6 +446,29 @@ describe('search', { timeout: 20_000 }, () => {
     expect(screen.getAllByText(/预览范围外/u)).toHaveLength(1);
   });
 
+  it('gives the reader at a matching page past the preview the word the server found there, not the first one asked for', async () => {
+    renderApp(`/search?wd=${encodeURIComponent('青鸾 麒麟')}`, {
+      backend: {
+        'GET /api/v1/document/search': {
+          status: 200,
+          body: {
+            total: 2,
+            document: [
+              { ...doc(1, '星图笔记'), snippet: '一份星图的介绍', match_page: 14, match_words: ['麒麟'] },
+              // An answer without the words (an older server): the first word asked for, as before.
+              { ...doc(2, '鸾鸟图'), snippet: '鸾鸟图的介绍', match_page: 6 },
+            ],
+          },
+        },
+      },
+    });
+    const link = await screen.findByRole('link', { name: '第 14 页有匹配内容' });
+    expect(link.getAttribute('href')).toBe(`/library/7/1?page=14&wd=${encodeURIComponent('麒麟')}`);
+    expect(screen.getByRole('link', { name: '第 6 页有匹配内容' }).getAttribute('href')).toBe(
+      `/library/7/2?page=6&wd=${encodeURIComponent('青鸾')}`,
+    );
+  });
+
   it('opens the reader at a matching page with the first word asked for, not the words left out or the quotes', async () => {
     renderApp(`/search?wd=${encodeURIComponent('-星图 "麒麟" 图谱')}`, {
       backend: {

@@ -43,7 +43,8 @@ function filtersOf(req: Decoded<typeof SearchDocumentRequest>): SearchFilters {
  * A hit as the lists show a document (uploader, categories, file hash), the counters always
  * hidden (contract), and our highlights. The snippet never shows a page past the free preview
  * (the index keeps the free pages' extent, indexing.ts); a document found only there names the
- * page (`match_page`), with none of its text (docs/decisions/057); a visitor of a site open to
+ * page (`match_page`) and which of the query's words are there (`match_words`), with none of its
+ * text (docs/decisions/057); a visitor of a site open to
  * members only gets no text at all (decision 097).
  */
 function withHighlights(doc: WireDocument, hit: SearchHit, withText: boolean) {
@@ -54,6 +55,8 @@ function withHighlights(doc: WireDocument, hit: SearchHit, withText: boolean) {
     snippet: withText ? hit.snippet : '',
     snippet_page: hit.page,
     match_page: hit.matchPage,
+    // The query's own words, found on that page: what the reader's find looks for there.
+    match_words: withText ? hit.matchWords : [],
   };
 }
 

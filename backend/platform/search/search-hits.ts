@@ -29,6 +29,13 @@ interface Snippet {
   html: string;
   page: number;
   matchPage?: number;
+  matchWords?: string[];
+}
+
+/** The first page past the part of a text shown that matches, and the query's words found on it. */
+interface HiddenMatch {
+  page: number;
+  words: string[];
 }
 
 /** The part of a paged hit's content that its snippet may show, and the byte on its best page that it is cut around. */
@@ -59,6 +66,8 @@ interface Needles {
 }
 
 interface TermNeedles {
+  /** the term as the query holds it (folded as the index folds it): what a reader's find looks for */
+  text: string;
   needles: Buffer[];
   /** a word: found only where no letter or digit touches it, or as a part of a word (standsAlone), as the index matches it */
   word: boolean;
@@ -94,7 +103,11 @@ export function needlesOf(parsed: ParsedQuery): Needles {
     if (!literal.cjk) absenceIsProof = false;
     // A term typed twice is one of the distinct terms a page is ranked by.
     if (!seen.has(literal.text))
-      terms.push({ needles: literal.cjk ? [Buffer.from(literal.text)] : casings(literal.text), word: !literal.cjk });
+      terms.push({
+        text: literal.text,
+        needles: literal.cjk ? [Buffer.from(literal.text)] : casings(literal.text),
+        word: !literal.cjk,
+      });
     seen.add(literal.text);
     // The text joins CJK runs without a space (bigrams.ts), words with one.
     phrase += phrase && !(lastWasCjk && literal.cjk) ? ` ${literal.text}` : literal.text;
@@ -108,7 +121,7 @@ export function needlesOf(parsed: ParsedQuery): Needles {
     terms,
     phrase:
       terms.length > 1 && typed === parsed.terms.length
-        ? { needles: phraseIsWords ? casings(phrase) : [Buffer.from(phrase)], word: phraseIsWords }
+        ? { text: phrase, needles: phraseIsWords ? casings(phrase) : [Buffer.from(phrase)], word: phraseIsWords }
         : undefined,
   };
 }
@@ -174,6 +187,25 @@ function firstOnEachPage(text: Buffer, starts: Buffer, term: TermNeedles, into: 
       } else at = text.indexOf(needle, at + 1);
     }
   }
+}
+
+/**
+ * The query's terms (as the query holds them, in its order) found whole in bytes `from`…`to` of
+ * a UTF-8 text: what the reader's find may look for on a page the snippet does not show. Never
+ * the text's own spelling of them: the page is not to be read from the answer.
+ */
+export function termsFoundIn(text: Buffer, from: number, to: number, needles: Needles): string[] {
+  const end = Math.min(text.length, to);
+  return needles.terms.flatMap((term) => {
+    const found = term.needles.some((needle) => {
+      for (let at = text.indexOf(needle, Math.max(0, from)); at >= 0 && at + needle.length <= end;) {
+        if (!term.word || standsAlone(text, at, at + needle.length)) return true;
+        at = text.indexOf(needle, at + 1);
+      }
+      return false;
+    });
+    return found ? [term.text] : [];
+  });
 }
 
 /**
@@ -247,7 +279,7 @@ export class HitDescriber {
     for (const row of rows) {
       const text = texts.get(row.id);
       if (!text) continue;
-      const { html, page, matchPage } = await this.snippet(text, parsed, needles, best.get(row.id));
+      const { html, page, matchPage, matchWords } = await this.snippet(text, parsed, needles, best.get(row.id));
       hits.push({
         id: row.id,
         score: row.rank === 0 ? 0 : -row.rank,
@@ -255,6 +287,7 @@ export class HitDescriber {
         snippet: html,
         page,
         matchPage: matchPage ?? 0,
+        matchWords: matchWords ?? [],
       });
     }
     return hits;
@@ -336,34 +369,54 @@ export class HitDescriber {
         around = { html: found.html, page: pageAt(text.pageStarts, Buffer.byteLength(visible.slice(0, found.at))) };
     }
     if (around) return around;
-    const matchPage = await this.hiddenMatchPage(text, parsed, needles, content);
-    if (inDescription !== undefined) return { html: inDescription.html, page: 0, matchPage };
+    const hidden = await this.hiddenMatch(text, parsed, needles, content);
+    const match = { matchPage: hidden.page, matchWords: hidden.words };
+    if (inDescription !== undefined) return { html: inDescription.html, page: 0, ...match };
     // Found past the part shown only: the description stands for the text, as in the lists.
-    if (matchPage > 0 && description)
-      return { html: leadingSnippet(description, this.snippetLength), page: 0, matchPage };
-    return { ...(await this.beginningSnippet(text)), matchPage };
+    if (hidden.page > 0 && description)
+      return { html: leadingSnippet(description, this.snippetLength), page: 0, ...match };
+    return { ...(await this.beginningSnippet(text)), ...match };
   }
 
   /**
-   * The first page past the part of a paged text a snippet may show that matches the query, or
-   * 0: where the byte search found the first needle, when the index's rule matches there, else by
-   * decoding that part of the text (`content`: the whole text, when it was read already).
+   * The first page past the part of a paged text a snippet may show that matches the query (0:
+   * none): where the byte search found the first needle, when the index's rule matches there, else
+   * by decoding that part of the text (`content`: the whole text, when it was read already). With
+   * the query's terms found on that page (termsFoundIn): around the first needle, in the bytes the
+   * byte search read; else on the whole page.
    */
-  private async hiddenMatchPage(
+  private async hiddenMatch(
     text: HitText,
     parsed: ParsedQuery,
-    { absenceIsProof }: Needles,
+    needles: Needles,
     content?: string,
-  ): Promise<number> {
+  ): Promise<HiddenMatch> {
+    const none = { page: 0, words: [] };
     const shown = shownSize(text);
-    if (!text.pageStarts || shown >= text.size) return 0;
+    const starts = text.pageStarts;
+    if (!starts || shown >= text.size) return none;
+    const pageBytes = (page: number) => ({
+      from: pageStart(starts, page),
+      to: page < pageCount(starts) ? pageStart(starts, page + 1) : text.size,
+    });
     if (text.at >= shown) {
       const window = windowAround(text.window, text.at, this.snippetLength, text.start, text.size);
-      if (highlightWindow(window.text, parsed, false, false) !== undefined) return pageAt(text.pageStarts, text.at);
-    } else if (absenceIsProof) return 0;
-    const hidden = Buffer.from(content ?? (await this.texts.column(text.id, 'content'))).toString('utf8', shown);
+      if (highlightWindow(window.text, parsed, false, false) !== undefined) {
+        const page = pageAt(starts, text.at);
+        const { from, to } = pageBytes(page);
+        return {
+          page,
+          words: termsFoundIn(text.window, Math.max(from, shown) - text.start, to - text.start, needles),
+        };
+      }
+    } else if (needles.absenceIsProof) return none;
+    const whole = Buffer.from(content ?? (await this.texts.column(text.id, 'content')));
+    const hidden = whole.toString('utf8', shown);
     const found = snippetAroundFirstMatch(hidden, parsed, this.snippetLength);
-    return found === undefined ? 0 : pageAt(text.pageStarts, shown + Buffer.byteLength(hidden.slice(0, found.at)));
+    if (found === undefined) return none;
+    const page = pageAt(starts, shown + Buffer.byteLength(hidden.slice(0, found.at)));
+    const { from, to } = pageBytes(page);
+    return { page, words: termsFoundIn(whole, Math.max(from, shown), to, needles) };
   }
 
   /** The hit's description: it comes with the hit only when the text holds no needle. */

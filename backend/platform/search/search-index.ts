@@ -131,6 +131,12 @@ export interface SearchHit {
    * (`shownPages`): the first page there holding a match (a number, never its text); else 0.
    */
   matchPage: number;
+  /**
+   * With `matchPage`: the query's words found on that page, as the query holds them (folded as
+   * the index folds them), in its order; never the text's own spelling. Empty otherwise, or when
+   * none is a literal to look for (a phrase of words without one).
+   */
+  matchWords: string[];
   /** HTML: the whole title, escaped, matches in <em>…</em>. */
   titleHighlight: string;
 }

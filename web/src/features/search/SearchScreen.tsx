@@ -97,7 +97,9 @@ function Result({ doc, wd }: { doc: SearchedDocument; wd: string }) {
   const words = page > 0 ? markedWords(doc.snippet ?? '') || firstSearchedWord(wd) : '';
   const path = readerAt(base, page, words);
   const matchPage = doc.match_page ?? 0;
-  const matchPath = matchPage > 0 ? readerAt(base, matchPage, firstSearchedWord(wd)) : undefined;
+  // Past the preview the snippet marks nothing: the server names the words of the query on that page.
+  const matchWord = doc.match_words?.[0] || firstSearchedWord(wd);
+  const matchPath = matchPage > 0 ? readerAt(base, matchPage, matchWord) : undefined;
   const title = <HighlightedText html={doc.title_highlight || escapeHtml(doc.title || '未命名文档')} />;
   const snippet = doc.snippet || escapeHtml(doc.description ?? '');
   return (
