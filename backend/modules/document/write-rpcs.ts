@@ -22,6 +22,7 @@ import {
 import { documentReviewed, tell } from '../message/service';
 import { recountListed } from './author-counts';
 import { mayUpload } from './access';
+import { renderingRoute } from '../../platform/convert/formats';
 import { documentHashFor, enqueueConversions } from './conversion';
 import { refreshSearchIndex } from './indexing';
 import { documentKeywords } from './keywords';
@@ -45,6 +46,7 @@ import {
   idsWithStatus,
   insertDocument,
   isPublic,
+  ownDocumentOfFile,
   recycleDocuments,
   setCategoryLinks,
   setRecommend,
@@ -221,22 +223,43 @@ async function initialStatus(db: Database, userId: number): Promise<number> {
 }
 
 /**
- * The reward of each of `creating` new documents (uploadReward: `score.upload_document` credits
- * for today's first `upload_document_limit` documents), 0 past them, with the credits' name.
+ * The reward of each new document (uploadReward: `score.upload_document` credits for today's first
+ * `upload_document_limit` documents), 0 past them and for a document that `paid` says is paid
+ * nothing (a second document of one file), with the credits' name.
  */
 async function uploadRewards(
   ctx: RpcContext,
   db: Database,
   userId: number,
-  creating: number,
+  paid: readonly boolean[],
 ): Promise<{ rewards: number[]; creditName: string }> {
   const cfg = await ctx.app.settings.snapshot();
   const reward = uploadReward(cfg);
-  const rewarded = Math.min(creating, await rewardedUploadsLeft(db, reward, userId));
+  let left = await rewardedUploadsLeft(db, reward, userId);
   return {
-    rewards: Array.from({ length: creating }, (_, i) => (i < rewarded ? reward.credits : 0)),
+    rewards: paid.map((pays) => (pays && left-- > 0 ? reward.credits : 0)),
     creditName: cfg.creditName(),
   };
+}
+
+/**
+ * Whether each upload may earn the upload reward: not when the uploader has a document of the same
+ * file rendered alike already (ownDocumentOfFile, decision 090), nor for the second of two uploads
+ * of one file in one request (decision 109). Read under the uploader's lock.
+ */
+async function paidUploads(
+  db: Database,
+  userId: number,
+  uploads: readonly { hash: string; ext: string }[],
+): Promise<boolean[]> {
+  const files = new Set<string>();
+  const paid: boolean[] = [];
+  for (const upload of uploads) {
+    const file = `${upload.hash} ${renderingRoute(upload.ext)}`;
+    paid.push(!files.has(file) && !(await ownDocumentOfFile(db, userId, upload.hash, upload.ext)));
+    files.add(file);
+  }
+  return paid;
 }
 
 export const writeRpcs = [
@@ -290,8 +313,14 @@ export const writeRpcs = [
         // The uploader's row first, as every transaction that changes users and documents locks:
         // nothing taken below (the attachment's row, the new rows' keys) is held while waiting for it.
         await lockRows(trx, 'user', [me.id]);
-        // Counted under the lock, before the new rows: two batches at once share the day's rewards.
-        const { rewards, creditName } = await uploadRewards(ctx, trx, me.id, prepared.length);
+        // Counted under the lock, before the new rows: two batches at once share the day's rewards, and
+        // the second of two batches of one file at once finds the first's document.
+        const paid = await paidUploads(
+          trx,
+          me.id,
+          prepared.map((doc) => uploads.get(doc.item.attachment_id)!),
+        );
+        const { rewards, creditName } = await uploadRewards(ctx, trx, me.id, paid);
         const created: number[] = [];
         for (const [index, doc] of prepared.entries()) {
           const upload = uploads.get(doc.item.attachment_id)!;

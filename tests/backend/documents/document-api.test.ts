@@ -137,6 +137,50 @@ describe('CreateDocument', () => {
     }
   });
 
+  it('takes a second document of a file the member already published, as MOREDOC does, but pays no reward for it', async () => {
+    await backend.setConfig({ 'score.upload_document': '3', 'score.upload_document_limit': '5' });
+    try {
+      const member = await uploader(backend.url, backend.adminToken);
+      const creditsBefore = (await user(member.token)).credit_count ?? 0;
+      const credits = async () => ((await user(member.token)).credit_count ?? 0) - creditsBefore;
+      const file = textFile(unique('同一份讲义'));
+      await createDocument(backend.url, member.token, file, '讲义.txt');
+      expect(await credits()).toBe(3);
+      // The same bytes again, under another name, by CreateDocument called directly: made, not paid.
+      await createDocument(backend.url, member.token, file, '讲义（副本）.txt');
+      expect(await credits()).toBe(3);
+      // Two uploads of one new file in one request: the first is paid, the second is not.
+      const other = textFile(unique('另一份讲义'));
+      const ids: number[] = [];
+      for (const name of ['新讲义.txt', '新讲义（副本）.txt'])
+        ids.push((await uploadDocument(backend.url, member.token, other, name)).body.data.id);
+      const created = await api(backend.url, 'POST', '/api/v1/document', {
+        token: member.token,
+        body: {
+          category_id: [topCategory],
+          document: [
+            { title: '新讲义', attachment_id: ids[0] },
+            { title: '新讲义副本', attachment_id: ids[1] },
+          ],
+        },
+      });
+      expect(created.status, created.text).toBe(200);
+      expect(await credits()).toBe(6);
+      const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
+      expect((dynamics.body.dynamic as { content: string }[]).slice(0, 4).map((d) => d.content)).toEqual([
+        '上传了文档《新讲义副本》',
+        '上传了文档《新讲义》，获得 3 魔豆奖励',
+        '上传了文档《讲义（副本）》',
+        '上传了文档《讲义》，获得 3 魔豆奖励',
+      ]);
+      // The same file rendered otherwise (a table) is another document, paid as one.
+      await createDocument(backend.url, member.token, file, '讲义.csv');
+      expect(await credits()).toBe(9);
+    } finally {
+      await backend.setConfig({ 'score.upload_document': '5', 'score.upload_document_limit': '1' });
+    }
+  });
+
   it('starts at status 6 when every group of the uploader reviews', async () => {
     const doc = await createDocument(backend.url, reviewed.token, textFile(unique('待审')), '待审文档.txt');
     expect(doc.status).toBe(6);
