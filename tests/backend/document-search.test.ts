@@ -519,6 +519,24 @@ describe('a hit of a document with paid pages (a free preview of 3 of 10)', () =
     for (const word of PAID_WORDS) expect(plain(hit.snippet)).not.toContain(word);
   });
 
+  it('names the words of a paid page to no visitor of a site open to members only (decision 097)', async () => {
+    const member = await registerMember(backend.url);
+    await setConfig(backend.url, backend.adminToken, { 'security.login_required': 'true' });
+    try {
+      const visitor = (await search({ wd: 'Xylophonequartz' })).body.document?.find(
+        (hit: { id: number }) => hit.id === doc.id,
+      );
+      expect(visitor).toMatchObject({ match_page: 9 });
+      expect(visitor.match_words).toBeUndefined();
+      const signedIn = (await search({ wd: 'Xylophonequartz' }, { token: member.token })).body.document?.find(
+        (hit: { id: number }) => hit.id === doc.id,
+      );
+      expect(signedIn.match_words).toEqual(['xylophonequartz']);
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.login_required': 'false' });
+    }
+  });
+
   it('gives no text of a paid page to a search for the words around a match there', async () => {
     for (const wd of ['quivers beyond', 'beyond marshes', 'marshes']) {
       const hit = await hitOf(wd);
