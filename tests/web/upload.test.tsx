@@ -312,6 +312,26 @@ describe('member upload', { timeout: 20_000 }, () => {
     );
   });
 
+  it('hands the title typed into a copy while it uploaded to the row it turns out a copy of', async () => {
+    renderUpload({});
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [
+      file('讲义.pdf'),
+      file('讲义（副本）.pdf'),
+    ]);
+    const originalUpload = await uploadOf('讲义.pdf');
+    const copyUpload = await uploadOf('讲义（副本）.pdf');
+    originalUpload.answer(200, { code: 200, message: 'ok', data: { id: 91, hash: '9'.repeat(32) } });
+    const original = screen.getByRole('listitem', { name: '讲义.pdf' });
+    expect(await within(original).findByText('已上传，待发布')).toBeTruthy();
+    const copy = screen.getByRole('listitem', { name: '讲义（副本）.pdf' });
+    const title = within(copy).getByLabelText('标题');
+    await userEvent.clear(title);
+    await userEvent.type(title, '线性代数讲义');
+    copyUpload.answer(200, { code: 200, message: 'ok', data: { id: 92, hash: '9'.repeat(32) } });
+    expect(await within(copy).findByText('内容重复')).toBeTruthy();
+    expect(within(original).getByLabelText('标题')).toHaveProperty('value', '线性代数讲义');
+  });
+
   it('refuses at its upload a file the member already made a document of, naming it, and publishes the others', async () => {
     let created: unknown;
     renderUpload({
