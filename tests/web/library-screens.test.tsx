@@ -2,7 +2,7 @@
 // search box and upload link, the home page's document sections, the library's filters and
 // paging kept in the address, and the search results with their highlights and suggestions.
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Document } from '../../shared/types/document';
 import { highlightSegments } from '../../web/src/features/search/HighlightedText';
@@ -410,6 +410,27 @@ describe('search', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(location(router)).toBe('/search?wd=%E5%A4%A9%E5%AE%AB&category_id=7&ext=pdf&sort=download_count'),
     );
+  });
+
+  it('says a category of the address that is gone is the filter, not 全部分类, and offers to clear it', async () => {
+    renderApp('/search?wd=%E9%BA%92%E9%BA%9F&category_id=999', {
+      backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 0 } } },
+    });
+    expect(await screen.findByText('当前筛选条件下没有找到相关文档')).toBeTruthy();
+    const select = screen.getByLabelText('分类') as HTMLSelectElement;
+    expect(select.value).toBe('999');
+    expect(select.selectedOptions[0]!.textContent).toBe('分类不存在或已被停用');
+    expect(screen.getByRole('link', { name: '清除筛选条件' }).getAttribute('href')).toBe(
+      '/search?wd=%E9%BA%92%E9%BA%9F',
+    );
+    // A category that is there is chosen as itself, with no such option.
+    cleanup();
+    renderApp('/search?wd=%E9%BA%92%E9%BA%9F&category_id=7', {
+      backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 0 } } },
+    });
+    expect(await screen.findByText('当前筛选条件下没有找到相关文档')).toBeTruthy();
+    expect((screen.getByLabelText('分类') as HTMLSelectElement).value).toBe('7');
+    expect(screen.queryByText('分类不存在或已被停用')).toBeNull();
   });
 
   it("searches only the words from the header's box away from the results page", async () => {

@@ -135,6 +135,7 @@ export function SearchScreen() {
   const navigate = useNavigate();
   const settings = useSettings();
   const categories = useDocumentCategories();
+  const choices = categoryChoices(categories);
   const state = searchState(useQueryValues());
   // The date filters count from when the page opened, so the query key stays the same.
   const [openedAt] = useState(() => Date.now());
@@ -192,7 +193,12 @@ export function SearchScreen() {
                   onChange={(event) => void navigate(href({ category: Number(event.target.value) || undefined }))}
                 >
                   <option value="">全部分类</option>
-                  {categoryChoices(categories).map((choice) => (
+                  {/* An address naming a category that is gone (deleted, disabled, an old link): the
+                      filter still narrows the search, so the select says so, not 全部分类. */}
+                  {state.category && !choices.some((choice) => choice.value === state.category) && (
+                    <option value={state.category}>分类不存在或已被停用</option>
+                  )}
+                  {choices.map((choice) => (
                     <option key={choice.value} value={choice.value}>
                       {choice.label}
                     </option>
