@@ -30,6 +30,7 @@ import { SqliteSearchIndex } from './platform/search/sqlite-search-index';
 import { serveService, type ServiceModule } from './platform/rpc';
 import { SmsSender } from './platform/sms/sms-sender';
 import { registerErrorHandling } from './wire/error-handler';
+import { bodyText } from './wire/message';
 import { registerExpectContinue } from './wire/expect-continue';
 import { registerBodyTimeout } from './wire/body-timeout';
 import { registerReadiness } from './wire/readiness';
@@ -291,9 +292,15 @@ async function assemble(app: FastifyInstance, config: BackendConfig, opts: Build
   registerAccessLog(app);
 
   // grpc-gateway registers one marshaller for every content type: bodies stay raw strings
-  // and are decoded against the RPC's message.
+  // and are decoded against the RPC's message (bytes that are not UTF-8: a 400).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
+    try {
+      done(null, bodyText(body as Buffer));
+    } catch (error) {
+      done(error as Error);
+    }
+  });
 
   registerErrorHandling(app);
   registerExpectContinue(app);

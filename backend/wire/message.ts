@@ -142,6 +142,16 @@ function parseTimestamp(value: string, field: string): Date {
   return date;
 }
 
+// An unpaired surrogate (a string cut inside a character, as `slice` cuts an emoji) is no
+// character: SQLite would keep its bytes, PostgreSQL a replacement character, and the site show
+// "�" where the text was. It is refused, as any invalid text.
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function checkString(value: string, field: string): string {
+  if (UNPAIRED_SURROGATE.test(value)) throw badRequest(`参数 ${field} 含有无效字符（不完整的 Unicode 字符）`);
+  return value;
+}
+
 /**
  * The most items a repeated field takes: ten times the largest page a screen selects from. An id
  * list is bound as one variable per id, and SQLite takes 32 766 at most, PostgreSQL 65 535: past
@@ -151,6 +161,17 @@ export const MAX_REPEATED = 1000;
 
 function checkRepeated(count: number, field: string): void {
   if (count > MAX_REPEATED) throw badRequest(`参数 ${field} 一次最多 ${MAX_REPEATED} 项，收到 ${count} 项`);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A request body's bytes as text: invalid UTF-8 is refused, not stored as "�". */
+export function bodyText(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw badRequest('请求体不是有效的 UTF-8 文本');
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -180,7 +201,7 @@ function jsonScalar(type: string, value: unknown, field: string): unknown {
       return value;
     case 'string':
       if (typeof value !== 'string') throw badRequest(`参数 ${field} 必须是字符串`);
-      return value;
+      return checkString(value, field);
     case 'time':
       if (typeof value !== 'string')
         throw badRequest(`参数 ${field} 必须是时间字符串（RFC 3339 格式，如 2024-05-01T10:20:30+08:00）`);
@@ -277,7 +298,7 @@ function queryScalar(type: string, raw: string, field: string): unknown {
       if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(raw)) return false;
       throw badRequest(`参数 ${field} 必须是布尔值，收到“${raw}”`);
     case 'string':
-      return raw;
+      return checkString(raw, field);
     case 'time':
       return parseTimestamp(raw, field);
     default:

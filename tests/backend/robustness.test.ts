@@ -111,6 +111,36 @@ describe('robustness', () => {
     expect(thousand.status, thousand.text).toBe(200);
   });
 
+  it('refuses text that is not text (an unpaired surrogate, bytes that are not UTF-8) and writes nothing', async () => {
+    const titles = async () =>
+      (
+        await api(backend.url, 'GET', '/api/v1/category/list', { token: backend.adminToken, query: { size: 0 } })
+      ).body.category?.map((c: { title: string }) => c.title) ?? [];
+    const before = await titles();
+    // `'📚'.slice(0, 1)`: a string cut inside a character, which JSON.stringify writes as "\ud83d".
+    const cut = await api(backend.url, 'POST', '/api/v1/category', {
+      token: backend.adminToken,
+      body: { title: `资料${'📚'.slice(0, 1)}`, enable: true },
+    });
+    expect(cut.status, cut.text).toBe(400);
+    expect(cut.body.message).toBe('参数 title 含有无效字符（不完整的 Unicode 字符）');
+    const bytes = await fetch(`${backend.url}/api/v1/category`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${backend.adminToken}`, 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from('{"title":"资料'), Buffer.from([0xc3, 0x28]), Buffer.from('","enable":true}')]),
+    });
+    expect(bytes.status).toBe(400);
+    expect(await bytes.json()).toMatchObject({ code: 3, message: '请求体不是有效的 UTF-8 文本' });
+    expect(await titles()).toEqual(before);
+    // A whole character outside the BMP is text.
+    const whole = await api(backend.url, 'POST', '/api/v1/category', {
+      token: backend.adminToken,
+      body: { title: '资料📚', enable: true },
+    });
+    expect(whole.status, whole.text).toBe(200);
+    expect(await titles()).toContain('资料📚');
+  });
+
   it('the seeded admin can still log in afterwards', async () => {
     expect(await login(backend.url, 'admin', backend.adminPassword)).toBeTruthy();
   });
