@@ -7,6 +7,7 @@
 // follow), another page's address gets that page as a 400, /api the API's JSON error, in
 // Chinese (docs/decisions/086).
 import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, MESSAGES } from './errors';
 import { escapeHtml } from './page-html';
 
@@ -53,7 +54,7 @@ export function encodedTarget(target: Buffer): string | undefined {
   return /^\/(?![/\\])[\x21-\x7e]*$/.test(encoded) ? encoded : undefined;
 }
 
-function unencodedPage(link: string | undefined): string {
+function addressPage(message: string, link?: string): string {
   return `<!doctype html>
 <html lang="zh-CN">
   <head>
@@ -65,7 +66,7 @@ function unencodedPage(link: string | undefined): string {
   <body>
     <main>
       <h1>网址无效</h1>
-      <p>${MESSAGES.unencodedAddress}</p>
+      <p>${message}</p>
       ${link ? `<p><a href="${escapeHtml(link)}">打开编码后的网址</a></p>\n      ` : ''}<p><a href="/">返回首页</a></p>
     </main>
   </body>
@@ -86,7 +87,9 @@ export function answerUnencodedAddress(error: ParseError, socket: Duplex): void 
   const link = forApi ? undefined : encodedTarget(request.target);
   // A page read (GET, HEAD) moves to its address encoded: what the client meant, and a crawler keeps that one.
   const moved = link !== undefined && (request.method === 'GET' || request.method === 'HEAD');
-  const body = Buffer.from(forApi ? JSON.stringify(errorBody(400, MESSAGES.unencodedAddress)) : unencodedPage(link));
+  const body = Buffer.from(
+    forApi ? JSON.stringify(errorBody(400, MESSAGES.unencodedAddress)) : addressPage(MESSAGES.unencodedAddress, link),
+  );
   const head = [
     moved ? 'HTTP/1.1 301 Moved Permanently' : 'HTTP/1.1 400 Bad Request',
     ...(moved ? [`Location: ${link}`] : []),
@@ -98,4 +101,25 @@ export function answerUnencodedAddress(error: ParseError, socket: Duplex): void 
   ].join('\r\n');
   socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), request.method === 'HEAD' ? Buffer.alloc(0) : body]));
   socket.destroy();
+}
+
+/**
+ * An address Node parsed but Fastify's router cannot read (Fastify's `frameworkErrors`): a `%`
+ * not followed by two hex digits, or escapes that are not UTF-8 (`/article/%`, `/article/%E4%B9`,
+ * a link cut short). Fastify would answer an English JSON echoing the address, for a page too:
+ * a page gets the Chinese page 网址无效, an `/api/` address the API's JSON error.
+ */
+export function answerUnreadableAddress(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('cache-control', 'no-store');
+  if (error.code !== 'FST_ERR_BAD_URL') {
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).type('application/json; charset=utf-8').send(errorBody(500, MESSAGES.internal));
+  }
+  reply.code(400);
+  if (/^\/api(\/|$|\?)/.test(request.url))
+    return reply.type('application/json; charset=utf-8').send(errorBody(400, MESSAGES.unreadableAddress));
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
+    .send(addressPage(MESSAGES.unreadableAddress));
 }

@@ -7,7 +7,7 @@ import { encodedTarget } from '../../gateway/client-error';
 import { MESSAGES } from '../../gateway/errors';
 import { slowRequest } from '../helpers/slow-client';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
-import { PERSON, send, startGateway, type TestGateway } from './helpers';
+import { PERSON, send, sendRaw, startGateway, type TestGateway } from './helpers';
 
 /** Far past any answer: the gateway closes the connection as it answers. */
 const WAIT_MS = 30_000;
@@ -85,5 +85,34 @@ describe('an address with unencoded characters', () => {
     const answer = await slowRequest(gw.url, 'GET / HTTP/1.1\r\nHost: localhost\r\nno colon\r\n\r\n', [], WAIT_MS);
     expect(answer).toMatchObject({ answered: true, status: 400 });
     expect(answer.headers['content-type']).toBe('application/json');
+  });
+});
+
+describe('an address the router cannot read', () => {
+  it('gets the Chinese page for a page, with no English or the address echoed', async () => {
+    // A `%` without its two hex digits, and a link cut inside a character's escapes (书 is %E4%B9%A6).
+    for (const path of ['/article/%', '/article/%E4%B9', '/admin/%zz']) {
+      for (const method of ['GET', 'HEAD']) {
+        const answer = await sendRaw(gw.url, path, { method, headers: PERSON });
+        expect(answer.status, `${method} ${path}`).toBe(400);
+        expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(answer.headers['cache-control']).toBe('no-store');
+        if (method === 'HEAD') continue;
+        expect(answer.text).toContain('<title>网址无效</title>');
+        expect(answer.text).toContain(MESSAGES.unreadableAddress);
+        expect(answer.text).not.toMatch(/valid url|FST_ERR/);
+      }
+    }
+  });
+
+  it('gets the API JSON error for an API address', async () => {
+    const api = await sendRaw(gw.url, '/api/v1/document%E4%B9?id=1');
+    expect(api.status).toBe(400);
+    expect(api.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(api.json()).toEqual({
+      code: 400,
+      message: MESSAGES.unreadableAddress,
+      error: MESSAGES.unreadableAddress,
+    });
   });
 });
