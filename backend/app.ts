@@ -29,7 +29,7 @@ import type { SearchCollection, SearchIndex } from './platform/search/search-ind
 import { SqliteSearchIndex } from './platform/search/sqlite-search-index';
 import { serveService, type ServiceModule } from './platform/rpc';
 import { SmsSender } from './platform/sms/sms-sender';
-import { registerErrorHandling } from './wire/error-handler';
+import { answerFrameworkError, registerErrorHandling } from './wire/error-handler';
 import { bodyText } from './wire/message';
 import { registerExpectContinue } from './wire/expect-continue';
 import { registerBodyTimeout } from './wire/body-timeout';
@@ -275,6 +275,8 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     // Served on its own (`npm run backend`), a busy backend still accepts new connections: its
     // requests start by turns of the event loop, as the gateway's do (platform/turns.ts).
     serverFactory: (handler, options) => serverByTurns(handler, options),
+    // An address the router cannot read: the Chinese error, not Fastify's English JSON.
+    frameworkErrors: answerFrameworkError,
   });
   try {
     await assemble(app, config, opts);

@@ -19,6 +19,22 @@ const INTERNAL_MESSAGE = '服务器内部错误，请稍后再试';
 export const DATABASE_UNAVAILABLE = '数据库暂时不可用，请稍后再试';
 const STORAGE_FULL = '服务器存储空间已满，暂时无法保存，请联系网站管理员';
 
+/** A framework refusal's message by its code, when the status alone says too little. */
+const FRAMEWORK_MESSAGES: Partial<Record<string, string>> = {
+  FST_ERR_BAD_URL: '请求地址格式不正确（含有无法识别的 % 编码）',
+  FST_ERR_MAX_PARAM_LENGTH: '请求地址过长',
+};
+
+/** Else by its status (as the gRPC code maps it back). */
+const REFUSED_MESSAGES: Partial<Record<number, string>> = {
+  400: '请求参数错误',
+  403: '禁止访问',
+  404: '请求的资源不存在',
+  408: '请求超时',
+  409: '请求冲突，请刷新后重试',
+  429: '请求过于频繁，请稍后再试',
+};
+
 interface Rendered {
   status: number;
   code: GrpcCode;
@@ -55,8 +71,16 @@ function render(error: FastifyError | ApiError | Error, request: FastifyRequest)
     return { status: 503, code: Code.Unavailable, message: DATABASE_UNAVAILABLE };
   }
   if (status && status >= 400 && status < 500) {
+    // Fastify's and its plugins' refusals say it in English (`'/api/v1/%ff' is not a valid url
+    // component`, `Forbidden`): the client is told in Chinese, the log keeps theirs.
+    request.log.debug({ err: { message: fastifyError.message, code: fastifyError.code } }, 'request refused');
     const code = codeFromHttpStatus(status);
-    return { status: httpStatusFromCode(code), code, message: fastifyError.message || '请求参数错误' };
+    const httpStatus = httpStatusFromCode(code);
+    return {
+      status: httpStatus,
+      code,
+      message: FRAMEWORK_MESSAGES[fastifyError.code] ?? REFUSED_MESSAGES[httpStatus] ?? REFUSED_MESSAGES[400]!,
+    };
   }
   request.log.error({ err: error }, 'unhandled error');
   return { status: 500, code: Code.Internal, message: INTERNAL_MESSAGE };
@@ -73,6 +97,21 @@ function sendError(reply: FastifyReply, request: FastifyRequest, rendered: Rende
     .code(rendered.status)
     .header('content-type', 'application/json')
     .send(Buffer.from(JSON.stringify({ error: rendered.message, code: rendered.code, message: rendered.message })));
+}
+
+/**
+ * An address the router cannot read (Fastify's `frameworkErrors`: a `%` without two hex digits,
+ * escapes that are not UTF-8, a path parameter past its length), answered like any error:
+ * under /api/ the RPC shape, elsewhere the file routes' plain text.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const rendered = render(error, request);
+  if (request.url.startsWith('/api/')) return sendError(reply, request, rendered);
+  return reply
+    .code(rendered.status)
+    .header('content-type', 'text/plain; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
+    .send(rendered.message);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -76,6 +76,30 @@ describe('errors', () => {
     });
   });
 
+  it('answers an address the router cannot read in Chinese, not echoing it', async () => {
+    // A `%` without its hex digits, escapes that are not UTF-8, a path parameter past the router's length.
+    for (const path of ['/api/v1/document%E4%B9', '/api/v1/%zz/list']) {
+      const res = await fetch(backend.url + path);
+      expect(res.status, path).toBe(400);
+      expect(await res.json(), path).toEqual({
+        error: '请求地址格式不正确（含有无法识别的 % 编码）',
+        code: 3,
+        message: '请求地址格式不正确（含有无法识别的 % 编码）',
+      });
+    }
+    const file = await fetch(`${backend.url}/uploads/%E4%B9.png`);
+    expect(file.status).toBe(400);
+    expect(file.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await file.text()).toBe('请求地址格式不正确（含有无法识别的 % 编码）');
+    const long = await fetch(`${backend.url}/sitemap/${'a'.repeat(200)}.xml`);
+    expect(long.status).toBe(400);
+    expect(await long.text()).toBe('请求地址过长');
+    // The file server's own refusal (a NUL in the name) is said in Chinese too.
+    const nul = await fetch(`${backend.url}/uploads/x%00.png`);
+    expect(nul.status).toBe(403);
+    expect(await nul.json()).toMatchObject({ code: 7, message: '禁止访问' });
+  });
+
   it('treats an invalid or foreign token as anonymous', async () => {
     const forged = await api(backend.url, 'GET', '/api/v1/user/permission', { token: 'not.a.jwt' });
     expect(forged.status).toBe(401);
