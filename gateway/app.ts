@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { GatewayConfig } from './config';
-import { answerUnencodedAddress, answerUnreadableAddress } from './client-error';
+import { answerClientError, answerUnencodedAddress, answerUnreadableAddress } from './client-error';
 import { loggerOptions } from './logging';
 import accessLog, { laneAccessLog } from './plugins/access-log';
 import errorHandler from './plugins/error-handler';
@@ -82,6 +82,8 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     rewriteUrl: (req) => canonicalApiUrl(req.url ?? '/'),
     // An address the router cannot read gets a Chinese answer, not Fastify's English JSON.
     frameworkErrors: answerUnreadableAddress,
+    // Any other request Node's parser refuses: Chinese too (decision 110).
+    clientErrorHandler: answerClientError,
   });
   // A client that half-closes its side after a complete request (shutdown(SHUT_WR), `nc -N`,
   // some proxies) still gets the answer; by default Node aborts the request on that FIN.

@@ -104,6 +104,35 @@ export function answerUnencodedAddress(error: ParseError, socket: Duplex): void 
 }
 
 /**
+ * Every other request Node's parser refuses (Fastify's `clientErrorHandler`, decision 110): a
+ * request line or headers past 16 KiB (a very long address, a big cookie), a malformed header, a
+ * bad chunk, a timeout. Fastify would write English JSON; the client gets the gateway's error
+ * shape in Chinese, as Node answers a parse error: written, then the connection closed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', MESSAGES.headersTooLarge]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', MESSAGES.bodyTimeout]
+        : [400, 'Bad Request', MESSAGES.malformedRequest];
+  if (socket.writable) {
+    const body = Buffer.from(JSON.stringify(errorBody(status, message)));
+    const head = [
+      `HTTP/1.1 ${status} ${reason}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${body.length}`,
+      'Cache-Control: no-store',
+      'X-Content-Type-Options: nosniff',
+      'Connection: close',
+    ].join('\r\n');
+    socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), body]));
+  }
+  socket.destroy();
+}
+
+/**
  * An address Node parsed but Fastify's router cannot read (Fastify's `frameworkErrors`): a `%`
  * not followed by two hex digits, or escapes that are not UTF-8 (`/article/%`, `/article/%E4%B9`,
  * a link cut short). Fastify would answer an English JSON echoing the address, for a page too:

@@ -23,6 +23,8 @@ export const MESSAGES = {
   bodyTimeout: '请求内容接收超时，请检查网络后重试',
   notReady: '后端服务未就绪',
   tokenTooLarge: '登录凭证过长，无法保存，请联系管理员',
+  headersTooLarge: '请求头过大（网址或 Cookie 过长），无法处理。请缩短网址，或清除本站的 Cookie 后重试',
+  malformedRequest: '请求格式不正确，无法处理',
   unreadableAddress: '网址格式不正确（含有无法识别的 % 编码），无法打开。请检查网址是否完整，或从本站的链接打开',
   unencodedAddress:
     '网址中含有未经编码的文字（如汉字），无法识别。请从本站的链接打开，或将网址中的文字进行 URL 编码后再访问',

@@ -1,7 +1,7 @@
 // An address with raw UTF-8 in its request line (`curl "http://host/search?wd=填充"`), which
 // Node's parser refuses before Fastify sees a request: a page read moves to its address encoded,
-// anything else gets a Chinese page or, for /api, the API's JSON error; other parse errors are
-// answered by Fastify as before. Sent through a raw socket: every HTTP client encodes.
+// anything else gets a Chinese page or, for /api, the API's JSON error; other parse errors get
+// the API's JSON error in Chinese (decision 110). Sent through a raw socket: every HTTP client encodes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodedTarget } from '../../gateway/client-error';
 import { MESSAGES } from '../../gateway/errors';
@@ -81,10 +81,23 @@ describe('an address with unencoded characters', () => {
     expect(encodedTarget(Buffer.from([0x2f, 0xc4, 0xe3, 0xba, 0xc3]))).toBeUndefined();
   });
 
-  it('leaves other malformed requests to Fastify', async () => {
-    const answer = await slowRequest(gw.url, 'GET / HTTP/1.1\r\nHost: localhost\r\nno colon\r\n\r\n', [], WAIT_MS);
-    expect(answer).toMatchObject({ answered: true, status: 400 });
-    expect(answer.headers['content-type']).toBe('application/json');
+  it('answers the other requests the parser refuses in Chinese, and closes: a malformed header, headers past 16 KiB', async () => {
+    const malformed = await slowRequest(gw.url, 'GET / HTTP/1.1\r\nHost: localhost\r\nno colon\r\n\r\n', [], WAIT_MS);
+    expect(malformed).toMatchObject({ answered: true, status: 400, closed: true });
+    expect(malformed.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(malformed.body)).toEqual({
+      code: 400,
+      message: MESSAGES.malformedRequest,
+      error: MESSAGES.malformedRequest,
+    });
+    // A search pasted whole: 2,000 characters are 18 KB encoded, past Node's 16 KiB of headers.
+    const long = await raw('GET', `/search?wd=${encodeURIComponent('长'.repeat(2000))}`);
+    expect(long).toMatchObject({ answered: true, status: 431, closed: true });
+    expect(JSON.parse(long.body)).toEqual({
+      code: 431,
+      message: MESSAGES.headersTooLarge,
+      error: MESSAGES.headersTooLarge,
+    });
   });
 });
 
