@@ -29,7 +29,7 @@ import type { SearchCollection, SearchIndex } from './platform/search/search-ind
 import { SqliteSearchIndex } from './platform/search/sqlite-search-index';
 import { serveService, type ServiceModule } from './platform/rpc';
 import { SmsSender } from './platform/sms/sms-sender';
-import { answerFrameworkError, registerErrorHandling } from './wire/error-handler';
+import { answerClientError, answerFrameworkError, registerErrorHandling } from './wire/error-handler';
 import { bodyText } from './wire/message';
 import { registerExpectContinue } from './wire/expect-continue';
 import { registerBodyTimeout } from './wire/body-timeout';
@@ -277,6 +277,8 @@ export async function buildBackend(config: BackendConfig, opts: BuildBackendOpti
     serverFactory: (handler, options) => serverByTurns(handler, options),
     // An address the router cannot read: the Chinese error, not Fastify's English JSON.
     frameworkErrors: answerFrameworkError,
+    // A request Node's parser refuses: the same, in Chinese (decision 110).
+    clientErrorHandler: answerClientError,
   });
   try {
     await assemble(app, config, opts);

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, isStorageFull, isUnstorableText } from '../db';
 import { SESSION_END_HEADER } from '../../shared/session-end';
@@ -112,6 +113,32 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
     .header('content-type', 'text/plain; charset=utf-8')
     .header('x-content-type-options', 'nosniff')
     .send(rendered.message);
+}
+
+/**
+ * A request Node's parser refuses (Fastify's `clientErrorHandler`): headers past 16 KiB, a
+ * malformed header or chunk, a timeout. Answered as Fastify answers it (written, then the
+ * connection closed) but in the RPC shape and in Chinese, as the gateway does (decision 110).
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', Code.InvalidArgument, '请求头过大（网址或 Cookie 过长），无法处理']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', Code.Canceled, '请求接收超时，请检查网络后重试']
+        : [400, 'Bad Request', Code.InvalidArgument, '请求格式不正确，无法处理'];
+  if (socket.writable) {
+    const body = Buffer.from(JSON.stringify({ error: message, code, message }));
+    const head = [
+      `HTTP/1.1 ${status} ${reason}`,
+      'Content-Type: application/json',
+      `Content-Length: ${body.length}`,
+      'Connection: close',
+    ].join('\r\n');
+    socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), body]));
+  }
+  socket.destroy();
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

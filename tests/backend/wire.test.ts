@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, useBackend } from '../helpers/backend';
+import { slowRequest } from '../helpers/slow-client';
 
 // The wire rules of docs/moredoc.md §2, §3 and §5, checked once here for every RPC.
 
@@ -98,6 +99,29 @@ describe('errors', () => {
     const nul = await fetch(`${backend.url}/uploads/x%00.png`);
     expect(nul.status).toBe(403);
     expect(await nul.json()).toMatchObject({ code: 7, message: '禁止访问' });
+  });
+
+  it('answers a request the HTTP parser refuses in the error shape, in Chinese, and closes', async () => {
+    const malformed = await slowRequest(
+      backend.url,
+      'GET /api/v1/settings HTTP/1.1\r\nHost: localhost\r\nno colon\r\n\r\n',
+      [],
+      30_000,
+    );
+    expect(malformed).toMatchObject({ answered: true, status: 400, closed: true });
+    expect(JSON.parse(malformed.body)).toEqual({
+      error: '请求格式不正确，无法处理',
+      code: 3,
+      message: '请求格式不正确，无法处理',
+    });
+    const long = await slowRequest(
+      backend.url,
+      `GET /api/v1/document/search?wd=${encodeURIComponent('长'.repeat(2000))} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      [],
+      30_000,
+    );
+    expect(long).toMatchObject({ answered: true, status: 431, closed: true });
+    expect(JSON.parse(long.body)).toMatchObject({ code: 3, message: '请求头过大（网址或 Cookie 过长），无法处理' });
   });
 
   it('treats an invalid or foreign token as anonymous', async () => {
