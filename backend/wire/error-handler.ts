@@ -22,8 +22,8 @@ const STORAGE_FULL = '服务器存储空间已满，暂时无法保存，请联�
 
 /** A framework refusal's message by its code, when the status alone says too little. */
 const FRAMEWORK_MESSAGES: Partial<Record<string, string>> = {
-  FST_ERR_BAD_URL: '请求地址格式不正确（含有无法识别的 % 编码）',
-  FST_ERR_MAX_PARAM_LENGTH: '请求地址过长',
+  FST_ERR_BAD_URL: '网址格式不正确（含有无法识别的 % 编码）',
+  FST_ERR_MAX_PARAM_LENGTH: '网址过长',
 };
 
 /** Else by its status (as the gRPC code maps it back). */

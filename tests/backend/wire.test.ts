@@ -83,18 +83,18 @@ describe('errors', () => {
       const res = await fetch(backend.url + path);
       expect(res.status, path).toBe(400);
       expect(await res.json(), path).toEqual({
-        error: '请求地址格式不正确（含有无法识别的 % 编码）',
+        error: '网址格式不正确（含有无法识别的 % 编码）',
         code: 3,
-        message: '请求地址格式不正确（含有无法识别的 % 编码）',
+        message: '网址格式不正确（含有无法识别的 % 编码）',
       });
     }
     const file = await fetch(`${backend.url}/uploads/%E4%B9.png`);
     expect(file.status).toBe(400);
     expect(file.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-    expect(await file.text()).toBe('请求地址格式不正确（含有无法识别的 % 编码）');
+    expect(await file.text()).toBe('网址格式不正确（含有无法识别的 % 编码）');
     const long = await fetch(`${backend.url}/sitemap/${'a'.repeat(200)}.xml`);
     expect(long.status).toBe(400);
-    expect(await long.text()).toBe('请求地址过长');
+    expect(await long.text()).toBe('网址过长');
     // The file server's own refusal (a NUL in the name) is said in Chinese too.
     const nul = await fetch(`${backend.url}/uploads/x%00.png`);
     expect(nul.status).toBe(403);
