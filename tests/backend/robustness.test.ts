@@ -86,6 +86,24 @@ describe('robustness', () => {
     }
   });
 
+  it('refuses a body nested deeper than any message before parsing it', async () => {
+    // JSON.parse took seconds over 4 MiB of such nesting, the event loop of the whole process with it.
+    for (const rawBody of [
+      '['.repeat(1_000_000) + ']'.repeat(1_000_000),
+      `{"config":${'['.repeat(33)}${']'.repeat(33)}}`,
+      '{"a":'.repeat(100) + '1' + '}'.repeat(100),
+    ]) {
+      const res = await api(backend.url, 'PUT', '/api/v1/config', { token: backend.adminToken, rawBody });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('请求体的嵌套层级过深（最多 32 层）');
+    }
+    // Brackets inside strings are text, and a body of usual depth is read as before.
+    const text = await api(backend.url, 'POST', '/api/v1/feedback', {
+      body: { content: `[[[{{{${'['.repeat(100)} 页面打不开"` },
+    });
+    expect(text.status, text.text).toBe(200);
+  });
+
   it('refuses an id list longer than a query can bind, before any query runs', async () => {
     // 70 000 ids: past SQLite's 32 766 variables and PostgreSQL's 65 535 parameters.
     const ids = Array.from({ length: 70_000 }, (_, i) => i + 1);
