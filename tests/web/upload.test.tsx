@@ -642,6 +642,16 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(within(item).getByText('请输入文档标题')).toBeTruthy();
   });
 
+  it('cuts a long file name to 255 characters, never inside one (an emoji is one)', async () => {
+    renderUpload({});
+    const name = `${'资'.repeat(254)}📚📚.pdf`;
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file(name)]);
+    (await uploadOf(name)).answer(200, { code: 200, data: { id: 13 } });
+    const item = await screen.findByRole('listitem', { name });
+    await within(item).findByText('已上传，待发布');
+    expect((within(item).getByLabelText('标题') as HTMLInputElement).value).toBe(`${'资'.repeat(254)}📚`);
+  });
+
   it("checks each file's details before publishing, then follows the conversion of what it created", async () => {
     fakePolling();
     let created: unknown;

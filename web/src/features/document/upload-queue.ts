@@ -97,7 +97,9 @@ export function newItem(
     phase: reason ? 'refused' : 'waiting',
     progress: 0,
     reason,
-    title: titleFromFileName(file.name).slice(0, TITLE_MAX),
+    // Characters, as the server counts them: a cut by UTF-16 units can split an emoji, a title
+    // the server refuses (an unpaired surrogate).
+    title: [...titleFromFileName(file.name)].slice(0, TITLE_MAX).join(''),
     categoryId: defaults.categoryId,
     price: defaults.price ?? '0',
     description: '',
