@@ -443,8 +443,8 @@ describe('the page a hit names', () => {
       title: '笔记',
     });
     for (const doc of [pages, zh]) await waitForStatus(backend.url, author.token, doc.id, [2], 120_000);
-    await waitForSearchable(backend.url, 'Forty pages', pages.id);
-    await waitForSearchable(backend.url, '笔记', zh.id);
+    await waitForSearchable(backend.url, 'quick brown', pages.id);
+    await waitForSearchable(backend.url, '渔船', zh.id);
     const read = await api(backend.url, 'GET', '/api/v1/document', {
       token: author.token,
       query: { id: zh.id, with_all_content: true },
@@ -504,7 +504,7 @@ describe('a hit of a document with paid pages (a free preview of 3 of 10)', () =
       price: 5,
     });
     await waitForStatus(backend.url, author.token, doc.id, [2], 120_000);
-    await waitForSearchable(backend.url, 'Harbour ledger', doc.id);
+    await waitForSearchable(backend.url, 'lamp oil', doc.id);
   }, 180_000);
 
   it('finds it by a word of a paid page, with none of that text and the page that holds it', async () => {

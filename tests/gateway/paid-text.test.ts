@@ -85,9 +85,9 @@ beforeAll(async () => {
     keywords: 'lighthouse',
   });
   for (const d of [doc, txt, neighbour]) await waitForStatus(site.backendUrl, author.token, d.id, [2], 60_000);
-  await waitForSearchable(site.backendUrl, 'Lighthouse keeping', doc.id);
-  await waitForSearchable(site.backendUrl, '读书笔记', txt.id);
-  await waitForSearchable(site.backendUrl, 'Lighthouse neighbour', neighbour.id);
+  await waitForSearchable(site.backendUrl, 'Cover page', doc.id);
+  await waitForSearchable(site.backendUrl, '树影', txt.id);
+  await waitForSearchable(site.backendUrl, 'quick brown', neighbour.id);
 
   // Converted before the pages' texts were kept apart: one text, no page boundaries.
   const inserted = await insertDocument(site.dataDir, { userId: author.user.id, title: 'Lighthouse legacy', price: 5 });

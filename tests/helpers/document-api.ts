@@ -91,17 +91,21 @@ export async function waitForStatus(
 }
 
 /**
- * Waits until the site's search for `wd` finds document `id`: the conversion's job files a
- * converted document in the search index after the status it wrote committed, which a status
- * poll (waitForStatus) can see first.
+ * Waits until the conversion's job has filed document `id` in the search index with its text: until a
+ * search for `word`, a word of its body, finds it. The job files it after the status it wrote committed,
+ * which a status poll (waitForStatus) can see first; and a document is found by its title from its
+ * creation (CreateDocument files it, status 0 is searchable), so a word of the title proves nothing.
  */
-export async function waitForSearchable(url: string, wd: string, id: number, timeoutMs = 10_000): Promise<void> {
+export async function waitForSearchable(url: string, word: string, id: number, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const res = await api(url, 'GET', '/api/v1/document/search', { query: { wd } });
-    if ((res.body.document ?? []).some((doc: { id: number }) => doc.id === id)) return;
+    const res = await api(url, 'GET', '/api/v1/document/search', { query: { wd: word } });
+    const hit = (res.body.document ?? []).find((doc: { id: number }) => doc.id === id);
+    if (hit && hit.title.toLowerCase().includes(word.toLowerCase()))
+      throw new Error(`waitForSearchable: "${word}" is in the title of document ${id}; give a word of its body`);
+    if (hit) return;
     if (Date.now() > deadline)
-      throw new Error(`a search for ${wd} does not find document ${id} (${res.text.slice(0, 300)})`);
+      throw new Error(`a search for ${word} does not find document ${id} (${res.text.slice(0, 300)})`);
     await sleep(50);
   }
 }
