@@ -8,7 +8,7 @@ import SQLite from 'better-sqlite3';
 import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { request } from 'undici';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BlobStore, PutOptions, PutResult } from '../../../backend/platform/blobs/blob-store';
 import { PAGE_BREAK } from '../../../backend/platform/convert/converter';
 import { detectConverters } from '../../../backend/platform/convert/detect';
@@ -69,6 +69,16 @@ async function jobStates(hash: string): Promise<string[]> {
   return rows.map((row) => row.state);
 }
 
+/**
+ * Waits until the `runs` conversion jobs of the file `hash` are done. The job files the document in the search index,
+ * and records its own end, after the status it wrote committed, which waitForStatus can see first; a reconversion
+ * asked for in between would be one more run of that job (again), not a job of its own.
+ */
+async function jobsDone(hash: string, runs: number): Promise<void> {
+  const done = Array.from({ length: runs }, () => 'done');
+  await vi.waitFor(async () => expect(await jobStates(hash)).toEqual(done), { timeout: 15_000, interval: 50 });
+}
+
 async function jobRuns(hash: string): Promise<number> {
   const row = await withDatabase(backend.dataDir, (db) =>
     db
@@ -90,6 +100,7 @@ describe('a PDF, upload to pages', () => {
   beforeAll(async () => {
     doc = await createDocument(backend.url, author.token, fs.readFileSync(fixture('chinese.pdf')), '城市图书馆.pdf');
     await waitForStatus(backend.url, author.token, doc.id, [2]);
+    await jobsDone(doc.hash, 1);
   });
 
   it('records the page count, the preview, the page size and the page format', async () => {
@@ -160,9 +171,7 @@ describe('a PDF, upload to pages', () => {
       preview_ext: '.svg',
     });
     expect(fs.statSync(pageFile).mtimeMs).toBe(before);
-    // The job records its end just after the status it sets: a reconversion asked for in between would be
-    // one more run of that job (again), not a job of its own.
-    await expect.poll(() => jobStates(doc.hash)).toEqual(['done', 'done']);
+    await jobsDone(doc.hash, 2);
 
     expect((await backend.admin('PUT', '/api/v1/document/reconvert', { body: { id: [twin.id] } })).status).toBe(200);
     await waitForStatus(backend.url, other.token, twin.id, [2]);
@@ -624,7 +633,7 @@ describe('bad input ends in status 3 with its reason, and the converter goes on'
     const corrupt = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from('损坏的麒麟笔记，没有对象\n'.repeat(50))]);
     const doc = await createDocument(backend.url, author.token, corrupt, 'again.pdf', { title: '麒麟笔记' });
     await waitForStatus(backend.url, author.token, doc.id, [3]);
-    expect(await jobRuns(doc.hash)).toBe(1);
+    await jobsDone(doc.hash, 1);
     // Failed, it is out of the search index (found while it waited for its conversion).
     const found = async () =>
       (
