@@ -80,6 +80,13 @@ const SLOW = [
  */
 const WITH_S3RVER = ['--openssl-legacy-provider'];
 
+/**
+ * How long expect.poll waits for what a job, a worker or another process does: its default, 1 s, is a clock a busy
+ * machine misses (e2e reader-text's hit at load 21; search-record's purge at a restart, a job taken at the queue's
+ * next look).
+ */
+const POLL_TIMEOUT_MS = 15_000;
+
 export default defineConfig({
   test: {
     // Vitest's default leaves one core idle (cores - 1: a single worker on CI's two cores);
@@ -106,6 +113,7 @@ export default defineConfig({
           globalSetup: ['tests/helpers/postgres-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          expect: { poll: { timeout: POLL_TIMEOUT_MS } },
         },
       },
       ...(postgresMissing()
@@ -124,6 +132,7 @@ export default defineConfig({
                 globalSetup: ['tests/helpers/postgres-setup.ts'],
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
+                expect: { poll: { timeout: POLL_TIMEOUT_MS } },
               },
             },
           ]),
@@ -136,6 +145,7 @@ export default defineConfig({
           globalSetup: ['tests/helpers/postgres-setup.ts', 'tests/helpers/build-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          expect: { poll: { timeout: POLL_TIMEOUT_MS } },
         },
       },
       {
@@ -161,8 +171,7 @@ export default defineConfig({
           isolate: false,
           // two files at once, each with its Chromium, on two cores: a long test takes longer
           testTimeout: 120_000,
-          // expect.poll's default 1 s is a clock a busy machine misses (reader-text's hit, at load 21)
-          expect: { poll: { timeout: 15_000 } },
+          expect: { poll: { timeout: POLL_TIMEOUT_MS } },
           hookTimeout: 180_000,
         },
       },
