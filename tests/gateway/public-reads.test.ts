@@ -108,7 +108,8 @@ describe("a visitor's public reads", () => {
     clockAhead(TTL_MS + 1);
     backend.delays.set('/api/v1/category/list', 300);
     const successor = send(url, { headers: API });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // once it is at the backend (not after a clock a busy machine may miss)
+    await vi.waitFor(() => expect(reads()).toBe(reached + 1), { interval: 5 });
     // meanwhile: the kept answer, without the backend
     const meanwhile = await Promise.all([send(url, { headers: API }), send(url, { headers: API })]);
     expect(meanwhile.map((answer) => answer.status)).toEqual([200, 200]);
@@ -128,8 +129,10 @@ describe("a visitor's public reads", () => {
 
   it('are not kept when a change came while the backend answered', async () => {
     backend.delays.set('/api/v1/document/related', 300);
+    const before = calls('/api/v1/document/related');
     const slow = send(`${gw.url}/api/v1/document/related?id=7`, { headers: API });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // the write once the read is at the backend (a write before it would come before the read, not during it)
+    await vi.waitFor(() => expect(calls('/api/v1/document/related')).toBe(before + 1), { interval: 5 });
     const write = await send(`${gw.url}/api/v1/document?id=99`, {
       method: 'DELETE',
       headers: { ...sameOrigin(gw.url), authorization: `Bearer ${backend.adminToken}` },
