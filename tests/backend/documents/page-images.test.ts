@@ -142,7 +142,10 @@ describe('a scanned PDF', () => {
 
   it('deletes, when it runs again, the page files a run ended between its manifest and its deletions left behind', async () => {
     const member = await uploader(backend.url, backend.adminToken);
-    const doc = await createDocument(backend.url, member.token, await illustratedPdf(2), '中断后的报告.pdf');
+    // A file of its own: the same bytes as the test before would find that one's images job done, and go on before
+    // this upload's own run (the file converted again, then its images queued once more) was queued.
+    const file = Buffer.concat([await illustratedPdf(2), Buffer.from('% 中断后的报告\n')]);
+    const doc = await createDocument(backend.url, member.token, file, '中断后的报告.pdf');
     await waitForStatus(backend.url, member.token, doc.id, [2], 120_000);
     await imagesDone(backend.dataDir, doc.hash);
     const folder = hashFolder(backend.dataDir, doc.hash);
