@@ -256,18 +256,18 @@ describe('CreateDocument', () => {
       body: { category_id: [], document: uploads.map((id, i) => ({ title: `一次三份${i + 1}`, attachment_id: id })) },
     });
     expect(created.status, created.text).toBe(200);
+    const dedupeKeys = await withDatabase(backend.dataDir, async (db) =>
+      (await db.selectFrom('attachment').select('hash').where('id', 'in', uploads).execute()).map(
+        (f) => `document.convert:${f.hash}`,
+      ),
+    );
     const fairKeys = () =>
       withDatabase(backend.dataDir, async (db) => {
-        const files = await db.selectFrom('attachment').select('hash').where('id', 'in', uploads).execute();
         const jobs = await db
           .selectFrom('job')
           .select('fair_key')
           .where('kind', '=', 'document.convert')
-          .where(
-            'dedupe_key',
-            'in',
-            files.map((f) => `document.convert:${f.hash}`),
-          )
+          .where('dedupe_key', 'in', dedupeKeys)
           .orderBy('id')
           .execute();
         return jobs.map((job) => job.fair_key);
@@ -275,7 +275,8 @@ describe('CreateDocument', () => {
     const key = `user:${member.user.id}`;
     expect(await fairKeys()).toEqual([key, key, key]);
 
-    await waitForJobs('document.convert');
+    // Their own conversions only: those of the file's earlier tests, which waited for none, are not this test's.
+    await waitForJobs('document.convert', dedupeKeys);
     const mine = await api(backend.url, 'GET', '/api/v1/document/list', {
       token: member.token,
       query: { user_id: member.user.id },
@@ -283,7 +284,7 @@ describe('CreateDocument', () => {
     const ids = (mine.body.document as { id: number }[]).map((d) => d.id);
     expect(ids).toHaveLength(3);
     expect((await backend.admin('PUT', '/api/v1/document/reconvert', { body: { id: [ids[0]] } })).status).toBe(200);
-    await waitForJobs('document.convert');
+    await waitForJobs('document.convert', dedupeKeys);
     // Asked for by the admin, converted on behalf of the document's uploader.
     expect(await fairKeys()).toEqual([key, key, key, key]);
   });
@@ -1191,17 +1192,21 @@ describe('the search index follows every write', () => {
   });
 });
 
-/** Waits until no job of `kind` is queued or running. */
-async function waitForJobs(kind: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const { n } = await withDatabase(backend.dataDir, (db) =>
-      db
+/**
+ * Waits until no job of `kind` (of these dedupe keys only, when given) is queued or running, 60 s at most as
+ * waitForStatus (200 tries of 50 ms ran out on a machine where a conversion took 2 s).
+ */
+async function waitForJobs(kind: string, dedupeKeys?: readonly string[]): Promise<void> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    const { n } = await withDatabase(backend.dataDir, (db) => {
+      let query = db
         .selectFrom('job')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('kind', '=', kind)
-        .where('state', 'in', ['queued', 'running'])
-        .executeTakeFirstOrThrow(),
-    );
+        .where('state', 'in', ['queued', 'running']);
+      if (dedupeKeys) query = query.where('dedupe_key', 'in', [...dedupeKeys]);
+      return query.executeTakeFirstOrThrow();
+    });
     if (n === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
