@@ -1,7 +1,7 @@
 // The reader inside the real route tree, with a scripted backend and an IntersectionObserver
 // the test drives: lazy page images, the n / N counter, jumping, zoom, keyboard, the end of
 // the free preview, conversion states and the download button's refusals.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -1410,6 +1410,24 @@ describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }
     await act(() => router.navigate('/library'));
     await act(() => router.navigate('/library/7/42'));
     expect(await screen.findByRole('button', { name: '继续阅读（第 5 页）' })).toBeTruthy();
+  });
+
+  it.each([
+    ['a place kept for it: it is put back, with nothing to offer', { '/library/7/42': 1200 }, false],
+    ['no place kept (the tab kept nothing): it opens at its top, with the offer', {}, true],
+  ])('on a reload with %s', async (_, places, offered) => {
+    // The browser reloaded the page; ScrollRestoration kept the places it had in the tab's storage.
+    const navigation = vi
+      .spyOn(performance, 'getEntriesByType')
+      .mockImplementation((type: string) =>
+        type === 'navigation' ? [{ type: 'reload' } as unknown as PerformanceEntry] : [],
+      );
+    onTestFinished(() => navigation.mockRestore());
+    sessionStorage.setItem('react-router-scroll-positions', JSON.stringify(places));
+    const { fetchMock } = renderApp('/library/7/42', { backend: backend({}, kept(5), true), user: member });
+    await waitFor(() => expect(readingWrites(fetchMock)).toEqual([{ document_id: 42, page: 5 }]));
+    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+    expect(screen.queryAllByRole('button', { name: '继续阅读（第 5 页）' })).toHaveLength(offered ? 1 : 0);
   });
 
   it.each(['#comments', '#comment-5'])(

@@ -3,22 +3,8 @@
 // anew, one opens at its top), and kept off the place a visitor scrolled the gateway's first
 // screen to before the app took it over.
 import { useLayoutEffect, useState } from 'react';
-import { ScrollRestoration, type Location } from 'react-router-dom';
-import { pageLoadRestoresPlace } from '../kit/visibility/place-restored';
-
-/**
- * Where a screen's scroll position is kept. Every page the browser loaded itself (an address
- * typed, a link from elsewhere, a reload) has the router's key `default`: keyed by it, a page
- * loaded so would open at the place where the one loaded before it in this tab was left (a
- * document in its middle, whose reader then keeps that page as the place to resume). Keyed by
- * its address instead, only a reload (or a return to it) opens where it was left.
- */
-function scrollKey(location: Location): string {
-  return location.key === 'default' ? location.pathname + location.search : location.key;
-}
-
-/** Where React Router's ScrollRestoration keeps the places, in sessionStorage (its default key). */
-const PLACES_KEY = 'react-router-scroll-positions';
+import { ScrollRestoration } from 'react-router-dom';
+import { PLACES_KEY, pageLoadRestoresPlace, scrollKey } from '../kit/visibility/place-restored';
 
 /**
  * A page the browser loaded anew (an address typed, a link followed from elsewhere; not a reload

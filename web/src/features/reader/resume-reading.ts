@@ -46,8 +46,9 @@ export function useResumeReading(
   const client = useQueryClient();
   const remote = useQuery({ ...readingPositionQuery(documentId, userId), enabled: member });
   const [local] = useState(() => (member ? 0 : storedPage(documentId)));
-  // Back to the document (or a reload): the reader is put back where they were, with nothing to
-  // offer; an offer come and gone would move the pages under the place put back (decision 095).
+  // Back to the document (or a reload) where a place was kept: the reader is put back where they
+  // were, with nothing to offer; an offer come and gone would move the pages under the place put
+  // back (decision 095). Where none was kept, the document opens at its top, and the offer comes.
   const restored = usePlaceRestored();
   const [dismissed, setDismissed] = useState(restored);
   const [first] = useState(current);
