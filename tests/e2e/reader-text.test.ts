@@ -427,45 +427,71 @@ describe('full screen', () => {
 });
 
 describe('back to a document', () => {
-  it('lands where the reader left it, on pages of mixed shapes, at 1280 and 390 px', async () => {
-    // A landscape first page (the shape of every box whose image has not come) and a landscape
-    // page among portrait ones: the pages above the place left have sizes of their own by then.
-    const mixed = await createDocument(
-      site.backendUrl,
-      author.token,
-      textPdf(12, (n) => (n === 1 || n === 4 ? [842, 595] : [595, 842])),
-      'mixed.pdf',
-      { title: '横竖混排的十二页', category_id: [categoryId] },
-    );
-    await waitForStatus(site.backendUrl, author.token, mixed.id, [2], 90_000);
-    const path = `/library/${categoryId}/${mixed.id}`;
-    const LEFT_AT = 9;
-    const topOf = (page: Page, n: number) =>
-      page.evaluate((n) => document.querySelector(`figure[data-page="${n}"]`)!.getBoundingClientRect().top, n);
-    const imageCame = (page: Page, n: number) =>
-      page.waitForFunction((n) => {
-        const image = document.querySelector<HTMLImageElement>(`figure[data-page="${n}"] img`);
-        return Boolean(image?.complete && image.naturalWidth > 0);
-      }, n);
+  const LEFT_AT = 9;
+  /** A landscape first page (the shape of every box whose image has not come) and a landscape page among portrait ones. */
+  let mixedPath: Promise<string> | undefined;
+  const mixedDocument = () =>
+    (mixedPath ??= (async () => {
+      const mixed = await createDocument(
+        site.backendUrl,
+        author.token,
+        textPdf(12, (n) => (n === 1 || n === 4 ? [842, 595] : [595, 842])),
+        'mixed.pdf',
+        { title: '横竖混排的十二页', category_id: [categoryId] },
+      );
+      await waitForStatus(site.backendUrl, author.token, mixed.id, [2], 90_000);
+      return `/library/${categoryId}/${mixed.id}`;
+    })());
+  const topOf = (page: Page, n: number) =>
+    page.evaluate((n) => document.querySelector(`figure[data-page="${n}"]`)!.getBoundingClientRect().top, n);
+  const imageCame = (page: Page, n: number) =>
+    page.waitForFunction((n) => {
+      const image = document.querySelector<HTMLImageElement>(`figure[data-page="${n}"] img`);
+      return Boolean(image?.complete && image.naturalWidth > 0);
+    }, n);
+  /** Reads down to page 9, each page's image come (its box of its own shape), and stays there; the top of page 9. */
+  async function readDownTo(page: Page): Promise<number> {
+    for (let n = 1; n <= LEFT_AT; n++) {
+      await page.locator(`figure[data-page="${n}"]`).scrollIntoViewIfNeeded();
+      await imageCame(page, n);
+    }
+    await page.evaluate((n) => {
+      const frame = document.querySelector(`figure[data-page="${n}"]`)!;
+      window.scrollBy(0, frame.getBoundingClientRect().top + 100);
+    }, LEFT_AT);
+    await settled(page);
+    await expect.poll(() => counter(page)).toMatch(new RegExp(`^${LEFT_AT} /`));
+    return topOf(page, LEFT_AT);
+  }
 
+  it('lands where the reader left it, on pages of mixed shapes, at 1280 and 390 px', async () => {
+    const path = await mixedDocument();
     for (const viewport of VIEWPORTS) {
       const page = await openReader(viewport, path, author.token);
-      // Read down to page 9, each page's image come (and its box of its own shape).
-      for (let n = 1; n <= LEFT_AT; n++) {
-        await page.locator(`figure[data-page="${n}"]`).scrollIntoViewIfNeeded();
-        await imageCame(page, n);
-      }
-      await page.evaluate((n) => {
-        const frame = document.querySelector(`figure[data-page="${n}"]`)!;
-        window.scrollBy(0, frame.getBoundingClientRect().top + 100);
-      }, LEFT_AT);
-      await settled(page);
-      await expect.poll(() => counter(page)).toMatch(new RegExp(`^${LEFT_AT} /`));
-      const left = await topOf(page, LEFT_AT);
+      const left = await readDownTo(page);
 
       await openInApp(page, '/library');
       await page.goBack();
       await page.getByRole('heading', { name: '横竖混排的十二页', level: 1 }).waitFor();
+      await imageCame(page, LEFT_AT);
+      await settled(page);
+      expect(Math.abs((await topOf(page, LEFT_AT)) - left), `${viewport.width} px`).toBeLessThanOrEqual(1);
+      expect(await counter(page)).toMatch(new RegExp(`^${LEFT_AT} /`));
+    }
+  }, 180_000);
+
+  it('lands where the reader left it after a reload too: the pages keep their shapes in the tab', async () => {
+    const path = await mixedDocument();
+    for (const viewport of VIEWPORTS) {
+      const page = await openReader(viewport, path, author.token);
+      const left = await readDownTo(page);
+
+      await page.reload();
+      await appTookOver(page);
+      await page.getByRole('heading', { name: '横竖混排的十二页', level: 1 }).waitFor();
+      await expect
+        .poll(() => counter(page), { message: `${viewport.width} px`, timeout: 10_000 })
+        .toMatch(new RegExp(`^${LEFT_AT} /`));
       await imageCame(page, LEFT_AT);
       await settled(page);
       expect(Math.abs((await topOf(page, LEFT_AT)) - left), `${viewport.width} px`).toBeLessThanOrEqual(1);

@@ -447,6 +447,29 @@ describe('the reader', { timeout: 20_000 }, () => {
     expect(frames.map((frame) => frame.style.aspectRatio).slice(0, 3)).toEqual(['600 / 800', '800 / 600', '600 / 800']);
   });
 
+  it('gives the pages back their shapes after a reload (the app started anew in the tab), not to another file', async () => {
+    const before = renderApp('/library/7/42', { backend: backend() });
+    await screen.findByRole('img', { name: '第 1 页' });
+    await waitFor(() => expect(nearObserver()?.options.rootMargin).toBe(NEAR_MARGIN));
+    nearObserver()?.fire([2, 3]);
+    const second = await screen.findByRole('img', { name: '第 2 页' });
+    Object.defineProperties(second, { naturalWidth: { value: 800 }, naturalHeight: { value: 600 } });
+    fireEvent.load(second);
+    await waitFor(() => expect((screen.getAllByRole('figure')[1] as HTMLElement).style.aspectRatio).toBe('800 / 600'));
+    before.unmount();
+
+    const reloaded = renderApp('/library/7/42', { backend: backend() });
+    const frames = (await screen.findAllByRole('figure')) as HTMLElement[];
+    expect(pageImage(2)).toBeNull();
+    expect(frames.map((frame) => frame.style.aspectRatio).slice(0, 3)).toEqual(['600 / 800', '800 / 600', '600 / 800']);
+    reloaded.unmount();
+
+    // The document's file replaced since: its pages come in shapes of their own.
+    renderApp('/library/7/42', { backend: backend({ attachment: { hash: 'f'.repeat(32) } }) });
+    const others = (await screen.findAllByRole('figure')) as HTMLElement[];
+    expect(others.map((frame) => frame.style.aspectRatio).slice(0, 3)).toEqual(['600 / 800', '600 / 800', '600 / 800']);
+  });
+
   it('tries the failed pages again by themselves once another page comes, or the browser is back online', async () => {
     renderApp('/library/7/42', { backend: backend() });
     await screen.findByRole('img', { name: '第 1 页' });

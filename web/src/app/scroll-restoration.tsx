@@ -4,7 +4,7 @@
 // screen to before the app took it over.
 import { useLayoutEffect, useState } from 'react';
 import { ScrollRestoration } from 'react-router-dom';
-import { PLACES_KEY, pageLoadRestoresPlace, scrollKey } from '../kit/visibility/place-restored';
+import { PLACES_KEY, pageLoadRestoresPlace, scrollKey, usePlacePutBack } from '../kit/visibility/place-restored';
 
 /**
  * A page the browser loaded anew (an address typed, a link followed from elsewhere; not a reload
@@ -34,13 +34,17 @@ let tookOver = false;
  * loaded: the browser opened that page at its top (or at its #part, which the router goes to)
  * already, and the gateway's first screen could be scrolled meanwhile. On a slow phone a visitor
  * reading it was sent back to the top, and a place left so before a reload was lost. A page
- * reloaded where it was left still goes there, on the render after this one.
+ * reloaded where it was left (or come back to) goes there, as the app takes it over: the router
+ * says so only to a RouterProvider that listens, which it does after ScrollRestoration asked,
+ * so that the place came back on a later change of the router's state, or never (a reader
+ * reloaded at page 9 found page 1).
  */
 export function AppScrollRestoration() {
+  const putBack = usePlacePutBack();
   const [place] = useState(() => {
     if (tookOver || typeof window === 'undefined') return undefined;
     forgetPlaceOfNewLoad();
-    return window.location.hash ? undefined : window.scrollY;
+    return putBack ?? (window.location.hash ? undefined : window.scrollY);
   });
   // Runs after ScrollRestoration's effects (a child's come first), once, when mounted.
   useLayoutEffect(() => {

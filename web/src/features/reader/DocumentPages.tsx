@@ -1,10 +1,10 @@
 // The pages of a converted document, one image each in a box of the first page's shape (so
 // nothing moves while they load), which a page of another shape (a landscape table in a
-// portrait report, a scanned cover) takes once its image has come, or at once where the app has
-// had its image before (back to the document, the place put back is the one left): the first
-// page at once and with high priority, the next ones as they come near. A toolbar with the "n / N" counter and a jump box, zoom in/out
-// and
-// fit-width, full screen, find in the document; keyboard ←/→ (page) and +/− (zoom). Over each
+// portrait report, a scanned cover) takes once its image has come, or at once where the tab has
+// had its image before (back to the document or a reload: the place put back is the one left):
+// the first page at once and with high priority, the next ones as they come near. A toolbar with
+// the "n / N" counter and a jump box, zoom in/out and fit-width, full screen, find in the
+// document; keyboard ←/→ (page) and +/− (zoom). Over each
 // page its text, selectable where the site lets this reader copy it, and the marks of a find.
 // A page says 第 N 页正在加载… until its image comes (on a slow network a blank page looked empty);
 // a page whose image failed offers 重试; the failed pages try again by themselves, once each,
@@ -29,9 +29,11 @@ import { AdSlot } from '../advertisement/AdSlot';
 import { useSession } from '../session/use-session';
 import { pageAspectRatio } from '../document/document-links';
 import { pageImagePath } from '../../../../shared/page-image';
+import { usePlacePutBack } from '../../kit/visibility/place-restored';
+import { OWN_MOVES } from '../../kit/visibility/use-hash-anchor';
 import { FindInDocument, type ChosenHit } from './FindInDocument';
 import { inlinedPage } from './inlined-pages';
-import { usePageShapes } from './page-shapes';
+import { usePageShapes, type PageShapes } from './page-shapes';
 import { PageTextLayer } from './PageTextLayer';
 import { PageThumbnails, PHONE_WIDTH } from './PageThumbnails';
 import { useResumeReading } from './resume-reading';
@@ -85,6 +87,7 @@ function PageFrame({
   findCurrent,
   retryRound,
   onImage,
+  shapes,
 }: {
   doc: Document;
   page: number;
@@ -100,6 +103,8 @@ function PageFrame({
   retryRound: number;
   /** Told whether the image of this page came (true) or failed (false). */
   onImage: (page: number, came: boolean) => void;
+  /** The shapes the document's page images came in before (a return to it, a reload). */
+  shapes: PageShapes;
 }) {
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -114,8 +119,7 @@ function PageFrame({
   const hash = doc.attachment?.hash;
   const src = pageImagePath(doc, page);
   // The shape its image came in before (a return to the document): the layout is the one left.
-  const shapes = usePageShapes();
-  const [ownRatio, setOwnRatio] = useState(() => (src ? shapes.known(src) : undefined));
+  const [ownRatio, setOwnRatio] = useState(() => shapes.known(page));
   // The text comes after the image: nothing of it holds the page's first paint.
   const [loaded, setLoaded] = useState(false);
   const first = page === 1;
@@ -148,7 +152,7 @@ function PageFrame({
           fetchPriority={first ? 'high' : 'auto'}
           onLoad={(event) => {
             const shape = shapeOf(event.currentTarget, ratio);
-            shapes.keep(src, shape);
+            shapes.keep(page, shape);
             setOwnRatio(shape);
             setLoaded(true);
             onImage(page, true);
@@ -221,6 +225,7 @@ export function DocumentPages({
 }) {
   const total = doc.pages ?? 0;
   const ratio = pageAspectRatio(doc);
+  const shapes = usePageShapes(doc.id ?? 0, pageImagePath(doc, 1) ?? '');
   const reader = useRef<HTMLElement>(null);
   const toolbarBottom = useCallback(
     () => reader.current?.querySelector('.app-reader__toolbar')?.getBoundingClientRect().bottom ?? 0,
@@ -398,6 +403,30 @@ export function DocumentPages({
       setCurrent(shownPages);
     } else if (startPage > 1) goTo(startPage);
   }, [goTo, startPage, shownPages, linkedPastPreview, locked, accessFailed, pastPreview, bringToTop, setCurrent]);
+
+  // A place put back (a reload, Back) past the free preview, for a reader who reads on: the pages
+  // after the preview come once the server has said so, after the place was put back (as far down
+  // as the page went then, the preview's end). It is put back again as they come, unless the
+  // reader moved on their own meanwhile.
+  const placePutBack = usePlacePutBack();
+  const heldPlace = useRef(placePutBack);
+  const shownAtFirst = useRef(shownPages);
+  useEffect(() => {
+    if (heldPlace.current === null) return undefined;
+    const letGo = () => {
+      heldPlace.current = null;
+    };
+    for (const move of OWN_MOVES) window.addEventListener(move, letGo, { passive: true, once: true });
+    return () => {
+      for (const move of OWN_MOVES) window.removeEventListener(move, letGo);
+    };
+  }, []);
+  useLayoutEffect(() => {
+    const place = heldPlace.current;
+    if (place === null || shownPages <= shownAtFirst.current) return;
+    heldPlace.current = null;
+    if (window.scrollY < place) window.scrollTo(0, place);
+  }, [shownPages]);
 
   const choose = useCallback(
     (hit: ChosenHit) => {
@@ -658,6 +687,7 @@ export function DocumentPages({
                 findCurrent={chosen?.page === page ? chosen.occurrence : -1}
                 retryRound={retryRound}
                 onImage={onImage}
+                shapes={shapes}
               />
               {page % AD_EVERY === 0 && page < shownPages && <AdSlot slot="document_between" />}
             </div>

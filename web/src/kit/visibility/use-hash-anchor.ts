@@ -9,7 +9,7 @@ import { useLocation, useNavigationType } from 'react-router-dom';
 import { placeRestored, useRouterKey } from './place-restored';
 
 /** What the reader does to scroll or act by themself: each ends the following. */
-const OWN_MOVES = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+export const OWN_MOVES = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
 
 /** How many anchors hold their target in view now, and who to tell when that changes. */
 let holding = 0;
