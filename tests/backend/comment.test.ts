@@ -500,3 +500,85 @@ describe('telling the authors of a review (decision 077)', () => {
     expect(messages).toEqual([]);
   });
 });
+
+describe('the thread of one comment (GetCommentThread, decision 108)', () => {
+  /** Inserts approved comments on the document straight into the database, oldest first; answers their ids. */
+  const insertComments = (documentId: number, rows: { user: number; parent?: number; status?: number }[]) =>
+    withDatabase(backend.dataDir, async (db) => {
+      const ids: number[] = [];
+      for (let at = 0; at < rows.length; at += 200) {
+        const inserted = await db
+          .insertInto('comment')
+          .values(
+            rows.slice(at, at + 200).map((row, i) => ({
+              parent_id: row.parent ?? 0,
+              content: `第 ${at + i + 1} 条评论`,
+              document_id: documentId,
+              type: 0,
+              status: row.status ?? 1,
+              user_id: row.user,
+              ip: '127.0.0.1',
+              created_at: '2026-01-01 08:00:00',
+              updated_at: '2026-01-01 08:00:00',
+            })),
+          )
+          .returning('id')
+          .execute();
+        ids.push(...inserted.map((r) => Number(r.id)));
+      }
+      return ids;
+    });
+  const thread = (id: number, token?: string) =>
+    api(backend.url, 'GET', '/api/v1/comment/thread', { token, query: { id } });
+
+  it('finds a comment older than the 1,000 newest the page lists: its thread, approved replies, oldest first', async () => {
+    const doc = await insertDocument(backend.dataDir, { userId: 1, title: '评论很多的文档' });
+    const [top = 0] = await insertComments(doc.id, [{ user: alice.user.id }]);
+    const [reply = 0, pending = 0, own = 0] = await insertComments(doc.id, [
+      { user: bob.user.id, parent: top },
+      { user: bob.user.id, parent: top, status: 0 },
+      { user: alice.user.id, parent: top, status: 2 },
+    ]);
+    await insertComments(
+      doc.id,
+      Array.from({ length: 1000 }, () => ({ user: bob.user.id })),
+    );
+    const listed = await api(backend.url, 'GET', '/api/v1/comment/list', {
+      query: { type: 0, document_id: doc.id, status: 1, order: 'id desc' },
+    });
+    expect(listed.body.comment).toHaveLength(1000);
+    expect(listed.body.comment.some((c: { id: number }) => c.id === top || c.id === reply)).toBe(false);
+
+    for (const asked of [top, reply]) {
+      const res = await thread(asked);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        total: 2,
+        comment: [
+          { id: top, content: '第 1 条评论', user: { username: alice.username } },
+          { id: reply, parent_id: top, user: { username: bob.username } },
+        ],
+      });
+      expect(res.body.comment[0].ip).toBeUndefined();
+    }
+    // Its author finds their own comment refused by the review (a message says so), in its thread; nobody else does.
+    expect((await thread(own, alice.token)).body.comment.map((c: { id: number }) => c.id)).toEqual([top, reply, own]);
+    // One the caller may not see is as one gone: nothing, with no error status (decision 099).
+    for (const res of [await thread(own, bob.token), await thread(pending)]) {
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({});
+    }
+  });
+
+  it('answers nothing for a comment gone or on a document strangers may not see, and 400 without an id', async () => {
+    const hidden = await insertDocument(backend.dataDir, { userId: 1, title: '已禁用的文档', status: 4 });
+    const [onHidden = 0] = await insertComments(hidden.id, [{ user: alice.user.id }]);
+    for (const res of [await thread(onHidden), await thread(99_999_999)]) {
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({});
+    }
+    const none = await api(backend.url, 'GET', '/api/v1/comment/thread');
+    expect(none.status).toBe(400);
+    expect(none.body.message).toBe('请指定评论（参数 id）');
+  });
+});

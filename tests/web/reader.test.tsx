@@ -342,6 +342,60 @@ describe('the reader', { timeout: 20_000 }, () => {
     }
   });
 
+  it('takes a link to a comment older than those the list gives to it, in its thread asked for apart', async () => {
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    onTestFinished(() => scrollIntoView.mockRestore());
+    const amy = { id: 2, username: 'amy' };
+    const { fetchMock } = renderApp('/library/7/42#comment-3', {
+      backend: backend(
+        {},
+        {
+          'GET /api/v1/comment/list': {
+            status: 200,
+            body: {
+              comment: [{ id: 1007, content: '最新的评论', status: 1, type: 0, document_id: 42, user: amy }],
+              total: 1,
+            },
+          },
+          'GET /api/v1/comment/thread': {
+            status: 200,
+            body: {
+              comment: [
+                { id: 2, content: '很早的评论', status: 1, type: 0, document_id: 42, user: amy },
+                { id: 3, content: '很早的回复', status: 1, type: 0, document_id: 42, parent_id: 2, user: amy },
+              ],
+              total: 2,
+            },
+          },
+        },
+      ),
+    });
+    await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
+    const section = screen.getByRole('region', { name: /评论/ });
+    const watcher = await waitFor(() => {
+      const found = DrivenObserver.all.find((o) => [...o.targets].includes(section));
+      expect(found).toBeDefined();
+      return found!;
+    });
+    watcher.fireAll();
+    expect(await within(section).findByText('很早的回复')).toBeTruthy();
+    await waitFor(() => expect(scrolled.at(-1)).toBe(document.getElementById('comment-3')));
+    expect([...section.querySelectorAll('.app-comment--marked')].map((c) => c.id)).toEqual(['comment-3']);
+    // In its place, after the newer ones.
+    expect(
+      within(section)
+        .getAllByRole('listitem')
+        .map((item) => item.querySelector('.app-comment')?.id),
+    ).toEqual(['comment-1007', 'comment-2', 'comment-3']);
+    const asked = fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://localhost'));
+    expect(asked.filter((url) => url.pathname === '/api/v1/comment/thread').map((url) => url.search)).toEqual([
+      '?id=3',
+    ]);
+  });
+
   it('keeps a comment being written on the document while the reader is elsewhere', async () => {
     renderApp('/library/7/42', { backend: backend(), user: member });
     await userEvent.type(await screen.findByLabelText('发表评论'), '第 3 页有个错字');

@@ -48,6 +48,7 @@ import {
   placesOf,
   recountReplies,
   setCommentStatus,
+  threadOf,
   updateComment,
   type CommentPlace,
   type CommentRow,
@@ -441,6 +442,30 @@ export const commentService = defineService(
       permission: '获取单个评论',
       async handler(req, ctx) {
         return (await present(ctx.db, [await commentOr404(ctx.db, req.id)], true))[0]!;
+      },
+    }),
+
+    rpc('GetCommentThread', {
+      // Ours (docs/api.md §13.7): a message's link to a comment older than the 1,000 newest that
+      // the list gives on its page finds it there all the same (decision 108).
+      http: 'GET /api/v1/comment/thread',
+      request: IdRequest('GetCommentThreadRequest'),
+      response: ListCommentReply,
+      auth: 'public',
+      async handler(req, ctx) {
+        if (req.id <= 0) throw badRequest('请指定评论（参数 id）');
+        const me = ctx.user?.id ?? 0;
+        const asked = await findComment(ctx.db, req.id);
+        const visible = asked && (asked.status === ReviewStatus.Approved || (me > 0 && asked.user_id === me));
+        const target = asked && commentTarget(asked.type);
+        // A comment gone since, or not shown to the caller, is a normal answer (`{}`), not an error status: the link
+        // then leads to the comments (decisions 088, 099).
+        if (!asked || !visible || !target || !(await target.open(ctx.db, [asked.document_id])).has(asked.document_id))
+          return {};
+        const rows = await threadOf(ctx.db, asked.parent_id > 0 ? asked.parent_id : asked.id, me, asked.id);
+        // A reply whose thread's first comment is no longer shown (rejected since) has no thread to be in.
+        if (!rows.some((row) => row.parent_id === 0)) return {};
+        return { comment: await present(ctx.db, rows, false), total: rows.length };
       },
     }),
 

@@ -82,6 +82,25 @@ export async function approvedRepliesTo(db: Database, parentIds: readonly number
     .execute();
 }
 
+/**
+ * The thread of comment `top` (a top-level one): it and its replies, oldest first, those approved
+ * and, where `ownerId` names the caller, the caller's own `ownId` in any review state.
+ */
+export async function threadOf(db: Database, top: number, ownerId: number, ownId: number): Promise<CommentRow[]> {
+  return db
+    .selectFrom('comment')
+    .selectAll()
+    .where((eb) => eb.or([eb('id', '=', top), eb('parent_id', '=', top)]))
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', ReviewStatus.Approved),
+        eb.and([eb('id', '=', ownId), eb('user_id', '=', ownerId), eb('user_id', '>', 0)]),
+      ]),
+    )
+    .orderBy('id', 'asc')
+    .execute();
+}
+
 export async function placesOf(db: Database, ids: readonly number[]): Promise<CommentPlace[]> {
   if (!ids.length) return [];
   return db

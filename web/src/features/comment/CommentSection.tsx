@@ -30,6 +30,7 @@ import {
   approvedCommentsQuery,
   commentKeys,
   commentRightQuery,
+  commentThreadQuery,
   createComment,
   deleteComments,
   myCommentsQuery,
@@ -316,15 +317,22 @@ export function CommentSection({
   const near = useNearViewport(section);
   const approved = useQuery({ ...approvedCommentsQuery(type, targetId), enabled: near });
   const mine = useQuery({ ...myCommentsQuery(type, targetId, user?.id ?? 0), enabled: near && Boolean(user?.id) });
+  // The comment a link names (`#comment-<id>`, a message's): its thread is shown, however far down, and it is
+  // marked, only as the link is followed: back to it, the page is where the reader left it, and nothing lights up.
+  const wanted = commentIdOf(location.hash.slice(1));
+  // Older than the newest 1,000 the list gives (or the member's own past theirs): its thread is asked for
+  // apart, and joins the list in its place.
+  const listed = (list: readonly Comment[] | undefined) => list?.some((c) => c.id === wanted) ?? false;
+  const missing =
+    wanted > 0 && approved.isSuccess && (!user || mine.isSuccess) && !listed(approved.data) && !listed(mine.data);
+  const thread = useQuery({ ...commentThreadQuery(wanted, user?.id ?? 0), enabled: missing });
+  const threadRows = missing ? (thread.data ?? []) : [];
   // A member barred from commenting (a punishment, or no group that allows it) is told why in place of the box,
   // before typing anything, and is offered no 回复.
   const right = useQuery({ ...commentRightQuery(user?.id ?? 0), enabled: near && Boolean(user?.id) });
   const barredReason = right.data?.allowed === false ? right.data.reason : undefined;
   const [replyingTo, setReplyingTo] = useState<number>();
   const [shownThreads, setShownThreads] = useState(THREADS_PER_STEP);
-  // The comment a link names (`#comment-<id>`, a message's): its thread is shown, however far down, and it is
-  // marked, only as the link is followed: back to it, the page is where the reader left it, and nothing lights up.
-  const wanted = commentIdOf(location.hash.slice(1));
   const restored = usePlaceRestored();
   // 查看更多评论 takes the keyboard to the first thread it shows: they come before the button, so the
   // next Tab would skip them (and the button is gone once all are shown).
@@ -390,7 +398,7 @@ export function CommentSection({
               marked={wanted > 0 && comment.id === wanted && !restored}
             />
           );
-          const threads = commentThreads(list, mine.data ?? []);
+          const threads = commentThreads([...list, ...threadRows], mine.data ?? []);
           const shown = threadsToShow(threads, shownThreads, wanted);
           // The button counts comments, as the heading does, not threads: a hidden thread with replies is
           // more than one 条.

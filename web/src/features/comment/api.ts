@@ -21,6 +21,7 @@ export const commentKeys = {
   mineCount: (userId: number) => ['comment', 'mine-count', userId] as const,
   admin: ['comment', 'admin'] as const,
   right: (userId: number) => ['comment', 'right', userId] as const,
+  thread: (commentId: number, userId: number) => ['comment', 'thread', commentId, userId] as const,
 };
 
 export const listComments = (query: ListCommentRequest) =>
@@ -38,6 +39,19 @@ export const approvedCommentsQuery = (type: number, targetId: number) =>
       unwrap(
         await listComments({ type: [type], document_id: targetId, status: [ReviewStatus.Approved], order: 'id desc' }),
       ).comment ?? [],
+  });
+
+/**
+ * The thread holding comment `commentId` (ours: `GET /api/v1/comment/thread`), none when it is gone
+ * or not shown to this reader: a link to a comment older than the 1,000 newest finds it there. A
+ * backend without it (MOREDOC's) fails the query, and the link leads to the comments.
+ */
+export const commentThreadQuery = (commentId: number, userId: number) =>
+  queryOptions({
+    queryKey: commentKeys.thread(commentId, userId),
+    queryFn: async () =>
+      unwrap(await api.get<ListCommentReply>('/api/v1/comment/thread', { id: commentId })).comment ?? [],
+    retry: false,
   });
 
 /** The reader's own comments on one item, in every review state. */
