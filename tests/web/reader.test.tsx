@@ -342,6 +342,38 @@ describe('the reader', { timeout: 20_000 }, () => {
     }
   });
 
+  it('counts every approved comment in the heading when the list gives only the newest, and says so at its end', async () => {
+    const amy = { id: 2, username: 'amy' };
+    renderApp('/library/7/42', {
+      backend: backend(
+        {},
+        {
+          'GET /api/v1/comment/list': {
+            status: 200,
+            body: {
+              comment: [
+                { id: 1500, content: '最新的评论', status: 1, type: 0, document_id: 42, user: amy },
+                { id: 1499, content: '次新的评论', status: 1, type: 0, document_id: 42, user: amy },
+              ],
+              total: 1500,
+            },
+          },
+        },
+      ),
+    });
+    await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
+    const section = screen.getByRole('region', { name: /评论/ });
+    const watcher = await waitFor(() => {
+      const found = DrivenObserver.all.find((o) => [...o.targets].includes(section));
+      expect(found).toBeDefined();
+      return found!;
+    });
+    watcher.fireAll();
+    expect(await within(section).findByText('次新的评论')).toBeTruthy();
+    expect(within(section).getByRole('heading', { level: 2 }).textContent).toBe('评论（1500）');
+    expect(within(section).getByText('仅显示最新的 2 条评论')).toBeTruthy();
+  });
+
   it('takes a link to a comment older than those the list gives to it, in its thread asked for apart', async () => {
     const scrolled: Element[] = [];
     const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {

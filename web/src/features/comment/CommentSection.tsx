@@ -324,7 +324,11 @@ export function CommentSection({
   // apart, and joins the list in its place.
   const listed = (list: readonly Comment[] | undefined) => list?.some((c) => c.id === wanted) ?? false;
   const missing =
-    wanted > 0 && approved.isSuccess && (!user || mine.isSuccess) && !listed(approved.data) && !listed(mine.data);
+    wanted > 0 &&
+    approved.isSuccess &&
+    (!user || mine.isSuccess) &&
+    !listed(approved.data.comments) &&
+    !listed(mine.data);
   const thread = useQuery({ ...commentThreadQuery(wanted, user?.id ?? 0), enabled: missing });
   const threadRows = missing ? (thread.data ?? []) : [];
   // A member barred from commenting (a punishment, or no group that allows it) is told why in place of the box,
@@ -348,10 +352,11 @@ export function CommentSection({
     onSuccess: () => toast.success('评论已删除'),
     onError: (error) => toastFailure('删除失败', error),
   });
-  const count = approved.data?.length ?? 0;
-  const headingNote = unlistedCountNote(approved.data ?? [], mine.data ?? []);
+  // The server's count: past the 1,000 newest listed, the list alone said 1000.
+  const count = approved.data?.total ?? 0;
+  const headingNote = unlistedCountNote(approved.data?.comments ?? [], mine.data ?? []);
   useEffect(() => {
-    if (approved.data) onCount?.(approved.data.length);
+    if (approved.data) onCount?.(approved.data.total);
   }, [approved.data, onCount]);
 
   return (
@@ -379,10 +384,10 @@ export function CommentSection({
         query={approved}
         loadingRows={3}
         failure="评论加载失败"
-        isEmpty={(list) => commentThreads(list, mine.data ?? []).length === 0}
+        isEmpty={({ comments }) => commentThreads(comments, mine.data ?? []).length === 0}
         empty={<p className="app-comments__empty">还没有评论，来说第一句吧。</p>}
       >
-        {(list) => {
+        {({ comments: list, total }) => {
           const item = (comment: Comment, replyCount?: number) => (
             <CommentItem
               comment={comment}
@@ -430,6 +435,9 @@ export function CommentSection({
                 >
                   查看更多评论（还有 {hidden} 条）
                 </Button>
+              )}
+              {hidden === 0 && total > list.length && (
+                <p className="app-comments__older">仅显示最新的 {list.length} 条评论</p>
               )}
             </>
           );

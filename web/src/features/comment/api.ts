@@ -29,16 +29,19 @@ export const listComments = (query: ListCommentRequest) =>
 
 /**
  * Approved comments and replies on one item, newest first (the backend returns up to 1,000 of
- * them: an item with more shows its newest). The status is asked for: without it an admin would
- * be answered every comment, rejected ones too.
+ * them: an item with more shows its newest), and how many there are in all. The status is asked
+ * for: without it an admin would be answered every comment, rejected ones too.
  */
 export const approvedCommentsQuery = (type: number, targetId: number) =>
   queryOptions({
     queryKey: commentKeys.approved(type, targetId),
-    queryFn: async () =>
-      unwrap(
+    queryFn: async () => {
+      const reply = unwrap(
         await listComments({ type: [type], document_id: targetId, status: [ReviewStatus.Approved], order: 'id desc' }),
-      ).comment ?? [],
+      );
+      const comments = reply.comment ?? [];
+      return { comments, total: Math.max(reply.total ?? 0, comments.length) };
+    },
   });
 
 /**
