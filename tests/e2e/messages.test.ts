@@ -4,7 +4,7 @@
 // them read, at 1280 and 390 px.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { api, login, registerMember, type Member } from '../helpers/backend';
+import { api, login, registerMember, withDatabase, type Member } from '../helpers/backend';
 import { createDocument, waitForStatus } from '../helpers/document-api';
 import { textPdf } from '../helpers/documents';
 import { useSiteInBrowser, setTokenCookie } from './browser';
@@ -233,6 +233,54 @@ describe('the 消息 centre', () => {
       await page.getByText('散步让人放松。').waitFor();
       await expect.poll(() => commentsInSight(page)).toBe(true);
       expect(await page.getByText('评论加载失败').count()).toBe(0);
+    }
+  }, 120_000);
+
+  it('opens an article at a reply older than the 1,000 comments its page lists, at 1280 and 390 px', async () => {
+    const reader = await registerMember(site.backendUrl);
+    const admin = await login(site.backendUrl, 'admin', site.adminPassword);
+    const created = await api(site.backendUrl, 'POST', '/api/v1/article', {
+      token: admin,
+      body: { title: '评论很多的文章', content: `<p>${'大家都来说几句。'.repeat(100)}</p>` },
+    });
+    const articleId = created.body.id as number;
+    const top = (
+      await api(site.backendUrl, 'POST', '/api/v1/comment', {
+        token: admin,
+        body: { type: 1, document_id: articleId, content: '最早的一条评论。' },
+      })
+    ).body;
+    const reply = (
+      await api(site.backendUrl, 'POST', '/api/v1/comment', {
+        token: admin,
+        body: { type: 1, document_id: articleId, content: '很早以前的回复。', parent_id: top.id },
+      })
+    ).body;
+    // Newer than the reply, through the database: the list the page asks for ends before it.
+    await withDatabase(site.dataDir, async (db) => {
+      for (let at = 0; at < 1000; at += 200)
+        await db
+          .insertInto('comment')
+          .values(
+            Array.from({ length: 200 }, (_, i) => ({
+              parent_id: 0,
+              content: `较新的评论 ${at + i + 1}`,
+              document_id: articleId,
+              type: 1,
+              status: 1,
+              user_id: 1,
+              ip: '127.0.0.1',
+              created_at: '2026-01-01 08:00:00',
+              updated_at: '2026-01-01 08:00:00',
+            })),
+          )
+          .execute();
+    });
+    for (const width of [1280, 390]) {
+      // The address a message about the reply links to (decision 088).
+      const page = await memberPage(reader, width);
+      await page.goto(`/article/detail/${created.body.identifier as string}#comment-${reply.id}`);
+      await expect.poll(() => commentInSight(page, reply.id), { timeout: 15_000 }).toBe(true);
     }
   }, 120_000);
 
