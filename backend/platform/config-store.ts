@@ -47,6 +47,17 @@ export class ConfigSnapshot {
   siteOrigin(): string {
     return this.raw('system', 'domain').trim().replace(/\/+$/, '');
   }
+  /**
+   * Is the site open to members only (是否登录才能访问)? Then a visitor gets the titles and metadata
+   * of its documents and articles, none of their text (docs/decisions/097).
+   */
+  membersOnly(): boolean {
+    return this.bool('security', 'login_required');
+  }
+  /** Is the text of documents and articles (descriptions, bodies, snippets) withheld from `userId` (null: a visitor)? */
+  withholdsText(userId: number | null): boolean {
+    return userId === null && this.membersOnly();
+  }
   /** What the site calls its credits (`score.credit_name`), DEFAULT_CREDIT_NAME while it is not set. */
   creditName(): string {
     return this.raw('score', 'credit_name').trim() || DEFAULT_CREDIT_NAME;

@@ -796,3 +796,41 @@ describe('上一篇 and 下一篇 (ours, GetArticleNeighbours)', () => {
     expect(about.body).toEqual({});
   });
 });
+
+describe('a site open to members only (decision 097)', () => {
+  it('gives visitors the titles and metadata of articles, not their summaries or bodies; members read them', async () => {
+    const category = await createCategory('会员专栏');
+    const body = '<p>仅限会员阅读的年度馆藏报告全文。</p>';
+    const first = await admin('POST', '/api/v1/article', {
+      body: { title: '年度馆藏报告', content: body, category_id: [category] },
+    });
+    const second = await admin('POST', '/api/v1/article', {
+      body: { title: '馆藏报告附录', content: '<p>附录：年度馆藏报告的数据来源。</p>', category_id: [category] },
+    });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const member = await registerMember(backend.url);
+    const read = (path: string, query: Record<string, string | number | number[]>, token?: string) =>
+      api(backend.url, 'GET', `/api/v1/article${path}`, { query, token });
+    const asked: [string, Record<string, string | number | number[]>][] = [
+      ['', { id: first.body.id }],
+      ['/list', { category_id: [category] }],
+      ['/related', { id: first.body.id }],
+      ['/neighbours', { id: first.body.id, category_id: category }],
+      ['/search', { wd: '馆藏报告' }],
+    ];
+    await setConfig(backend.url, backend.adminToken, { 'security.login_required': 'true' });
+    try {
+      for (const [path, query] of asked) {
+        const visitor = await read(path, query);
+        expect(visitor.status, path).toBe(200);
+        const text = JSON.stringify(visitor.body);
+        expect(text, path).toMatch(/年度馆藏报告|馆藏报告附录/);
+        expect(text, path).not.toMatch(/仅限会员|数据来源|description|content|snippet/);
+        const signedIn = JSON.stringify((await read(path, query, member.token)).body);
+        expect(signedIn, path).toMatch(/仅限会员|数据来源/);
+      }
+    } finally {
+      await setConfig(backend.url, backend.adminToken, { 'security.login_required': 'false' });
+    }
+  });
+});

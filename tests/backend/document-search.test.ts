@@ -125,15 +125,22 @@ describe('SearchDocument', () => {
     expect(hit.view_count).toBeUndefined();
   });
 
-  it('shows visitors of a site open to members only no snippet of the text (decision 097)', async () => {
+  it('shows visitors of a site open to members only no snippet nor description of the text (decision 097)', async () => {
     const member = await registerMember(backend.url);
+    const description = '清晨七点，城市图书馆的大门还没有打开。';
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('document').set({ description }).where('id', '=', library.id).execute(),
+    );
     await setConfig(backend.url, backend.adminToken, { 'security.login_required': 'true' });
     try {
       const visitor = await search({ wd: '麒麟' });
       expect(ids(visitor.body)).toEqual([library.id]);
+      expect(visitor.body.document[0].title).toBe(library.title);
       expect(visitor.body.document[0].snippet ?? '').toBe('');
+      expect(visitor.body.document[0].description).toBeUndefined();
       const signedIn = await search({ wd: '麒麟' }, { token: member.token });
       expect(signedIn.body.document[0].snippet).toContain('<em>麒麟</em>');
+      expect(signedIn.body.document[0].description).toBe(description);
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'security.login_required': 'false' });
     }

@@ -38,7 +38,7 @@ import {
 import { articlesChanged } from './changes';
 import { countArticleView } from './indexing';
 import { publishRefusal } from './service';
-import { articleInput, checkIdentifier, presentArticles, randomIdentifier } from './view';
+import { articleInput, checkIdentifier, presentArticles, randomIdentifier, readableArticles } from './view';
 
 // ArticleAPI for readers and authors: write, edit, delete to the recycle bin, read and list.
 // Members whose group has `enable_article` write too; their articles wait for review unless
@@ -217,7 +217,7 @@ export const articleRpcs = [
         row.view_count += 1;
         await countArticleView(ctx.app, row.id);
       }
-      return presentOne(ctx, row);
+      return (await readableArticles(ctx, [await presentOne(ctx, row)]))[0]!;
     },
   }),
 
@@ -243,7 +243,7 @@ export const articleRpcs = [
         page: Math.max(req.page, 1),
         size: clamp(req.size || 10, 1, MAX_PAGE_SIZE),
       });
-      return { article: await presentArticles(ctx.db, rows), total };
+      return { article: await readableArticles(ctx, await presentArticles(ctx.db, rows)), total };
     },
   }),
 
@@ -260,7 +260,7 @@ export const articleRpcs = [
       const categoryIds = (await presentArticles(ctx.db, [row]))[0]!.category_id;
       const related = await relatedArticles(ctx.db, row, categoryIds, RELATED_LIMIT);
       if (!related.length) throw notFound('相关文章不存在');
-      return { article: await presentArticles(ctx.db, related) };
+      return { article: await readableArticles(ctx, await presentArticles(ctx.db, related)) };
     },
   }),
 
@@ -284,9 +284,12 @@ export const articleRpcs = [
       const listed = shown ? articleCategoryIds(await enabledCategories(ctx.db, 1), shown) : [];
       if (!listed.length) return {};
       const { previous, next } = await articleNeighbours(ctx.db, row.id, listed);
-      const shownRows = await presentArticles(
-        ctx.db,
-        [previous, next].filter((r) => r !== undefined),
+      const shownRows = await readableArticles(
+        ctx,
+        await presentArticles(
+          ctx.db,
+          [previous, next].filter((r) => r !== undefined),
+        ),
       );
       const presented = (r: typeof previous) => r && shownRows.find((a) => a.id === r.id);
       return { previous: presented(previous), next: presented(next) };

@@ -13,6 +13,7 @@ import { assertValid, checkText, positiveIds } from '../../wire/request';
 import { richTextToText, sanitizeRichText } from '../../platform/rich-text';
 import { categoriesByIds } from '../category/service';
 import { publicProfilesOf } from '../user/service';
+import type { RpcContext } from '../../platform/rpc';
 import type { Article } from '../../../shared/messages/article';
 import { categoryIdsOf, type ArticleEdit, type ArticleListRow } from './store';
 
@@ -127,4 +128,20 @@ export async function presentArticles<R extends Pick<ArticleListRow, 'id' | 'use
       user: user && (fullUser ? user : { id: user.id, username: user.username, avatar: user.avatar }),
     };
   });
+}
+
+/**
+ * Articles as `ctx`'s caller may read them: a visitor of a site open to members only gets their
+ * titles and metadata, without the summary or the body (decision 097).
+ */
+export async function readableArticles<A extends { description?: string; content?: string }>(
+  ctx: RpcContext,
+  articles: A[],
+): Promise<A[]> {
+  if (!(await ctx.app.settings.snapshot()).withholdsText(ctx.user?.id ?? null)) return articles;
+  return articles.map((a) => ({
+    ...a,
+    ...(a.description === undefined ? {} : { description: '' }),
+    ...(a.content === undefined ? {} : { content: '' }),
+  }));
 }

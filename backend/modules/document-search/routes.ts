@@ -3,7 +3,7 @@ import type { SearchFilters, SearchHit, SearchSort } from '../../platform/search
 import { positiveIds } from '../../wire/request';
 import type { Decoded } from '../../wire/message';
 import { defineService, rpc } from '../../platform/rpc';
-import { documentsByIds, isSearchable, membersOnly, presentDocuments, type WireDocument } from '../document/service';
+import { documentsByIds, isSearchable, presentDocuments, type WireDocument } from '../document/service';
 import { SearchTarget, createdRange, loggedSearch } from '../search-record/service';
 import { SearchDocumentReply, SearchDocumentRequest } from '../../../shared/messages/document-search';
 
@@ -44,8 +44,8 @@ function filtersOf(req: Decoded<typeof SearchDocumentRequest>): SearchFilters {
  * hidden (contract), and our highlights. The snippet never shows a page past the free preview
  * (the index keeps the free pages' extent, indexing.ts); a document found only there names the
  * page (`match_page`) and which of the query's words are there (`match_words`), with none of its
- * text (docs/decisions/057); a visitor of a site open to
- * members only gets no text at all (decision 097).
+ * text (docs/decisions/057); a visitor of a site open to members only gets no text at all,
+ * snippet or description (decision 097).
  */
 function withHighlights(doc: WireDocument, hit: SearchHit, withText: boolean) {
   const { download_count: _downloads, view_count: _views, favorite_count: _favorites, ...shown } = doc;
@@ -80,9 +80,10 @@ export const documentSearchService = defineService('DocumentAPI', [
         // Only the documents strangers may see.
         visibleRows: async (ids) =>
           new Map((await documentsByIds(ctx.db, ids)).filter(isSearchable).map((r) => [r.id, r])),
+        // The counters are left out whoever asks (withHighlights); the description as a list gives it.
         present: async (rows, hits) =>
-          (await presentDocuments(ctx.db, rows, { viewer: { userId: null, admin: false }, cfg })).map((doc, i) =>
-            withHighlights(doc, hits[i]!, ctx.user !== null || !membersOnly(cfg)),
+          (await presentDocuments(ctx.db, rows, { viewer: { userId: ctx.user?.id ?? null, admin: false }, cfg })).map(
+            (doc, i) => withHighlights(doc, hits[i]!, !cfg.withholdsText(ctx.user?.id ?? null)),
           ),
       });
       return { total, spend, document: shown };

@@ -33,7 +33,7 @@ export const MEMBERS_ONLY = '本站需登录后才能访问，请登录后阅读
  * Is the site open to members only (是否登录才能访问)? Then a visitor gets none of its documents'
  * pages, text or downloads, through the API as through the pages (decision 097).
  */
-export const membersOnly = (cfg: ConfigSnapshot): boolean => cfg.bool('security', 'login_required');
+export const membersOnly = (cfg: ConfigSnapshot): boolean => cfg.membersOnly();
 
 /** A page number (1-based), or the cover (the first page's picture). */
 export type PageRef = number | 'cover';

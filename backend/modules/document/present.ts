@@ -48,7 +48,8 @@ export function hideCounters(doc: WireDocument, cfg: ConfigSnapshot): WireDocume
 }
 
 /**
- * The rows with everything a list shows; `fields` narrows the row's own columns (null: all).
+ * The rows with everything a list shows; `fields` narrows the row's own columns (null: all). A
+ * visitor of a site open to members only gets no description (ConfigSnapshot.withholdsText).
  * Rows read with their DocumentNames (listDocuments, documentWithFile) need no lookup of the
  * names; `categories`, when the caller read them already, none of the categories.
  */
@@ -77,6 +78,7 @@ export async function presentDocuments(
           rows.flatMap((r) => [r.user_id, r.deleted_user_id]).filter((id) => id > 0),
         ),
   ]);
+  const withheld = opts.cfg.withholdsText(opts.viewer.userId);
   const nameOf = (id: number, known: string | null | undefined) => (names ? names.get(id) : known) ?? '';
   return rows.map((row) => {
     const { hash, attachment_id: _attachmentId, username, deleted_username: deletedUsername, ...columns } = row;
@@ -97,6 +99,7 @@ export async function presentDocuments(
       // The admins read the cause as stored (LibreOffice 无法转换此文档); the uploader, in their words.
       convert_error: opts.viewer.admin ? row.convert_error : memberConversionReason(row.convert_error),
     };
+    if (withheld && doc.description !== undefined) doc.description = '';
     const sees = opts.viewer.admin || (opts.viewer.userId !== null && opts.viewer.userId === row.user_id);
     return sees ? doc : hideCounters(doc, opts.cfg);
   });

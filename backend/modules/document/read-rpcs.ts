@@ -209,7 +209,12 @@ export const readRpcs = [
         ...writes,
       ]);
       const shown = hideCounters(
-        { ...presented, description: description || row.title, view_count: row.view_count + 1 },
+        {
+          ...presented,
+          // A visitor of a site open to members only reads the title and the metadata alone (decision 097).
+          description: cfg.withholdsText(viewer.userId) ? '' : description || row.title,
+          view_count: row.view_count + 1,
+        },
         cfg,
       );
       return {
@@ -252,8 +257,10 @@ export const readRpcs = [
     auth: 'public',
     async handler(req, ctx) {
       const limit = req.limit >= 1 && req.limit <= 100 ? req.limit : 5;
-      const fields = [...new Set([...HOME_COLUMNS, ...(selectedFields(req.field, DOCUMENT_COLUMNS) ?? [])])];
       const cfg = await ctx.app.settings.snapshot();
+      const fields = [...new Set([...HOME_COLUMNS, ...(selectedFields(req.field, DOCUMENT_COLUMNS) ?? [])])].filter(
+        (f) => f !== 'description' || !cfg.withholdsText(ctx.user?.id ?? null),
+      );
       const sections = [];
       for (const category of await enabledTopCategories(ctx.db, 0)) {
         const rows = await newestConverted(ctx.db, category.id, limit);

@@ -10,7 +10,8 @@ import {
   type CreatedDocument,
 } from '../../helpers/document-api';
 import { linesPdf, textPdf } from '../../helpers/documents';
-import { startGateway, type TestGateway } from '../../gateway/helpers';
+import { CRAWLER, startGateway, type TestGateway } from '../../gateway/helpers';
+import { documentPagePath } from '../../../shared/page-paths';
 import { recordedConversions } from '../../helpers/recorded-conversions';
 
 // `/view/page` and `/view/cover`: who may see which page (unlike MOREDOC, which serves every
@@ -217,6 +218,9 @@ describe('pages of a converted document', () => {
 
 describe('a site open to members only (decision 097)', () => {
   it("gives visitors none of a document's pages, text or hits; members read as before", async () => {
+    // The description made of the free pages' text, as a first reading writes it.
+    const made = await api(backend.url, 'GET', '/api/v1/document', { query: { id: doc.id } });
+    expect(made.body.description).toContain('Page');
     await backend.setConfig({ 'security.login_required': 'true' });
     try {
       for (const path of [pagePath(1), `/view/cover/${doc.hash}`]) {
@@ -233,6 +237,18 @@ describe('a site open to members only (decision 097)', () => {
       });
       expect(visitor.status).toBe(200);
       expect(visitor.body.content ?? '').toBe('');
+      // Its title and metadata, not its description: the free pages' text (nor the title in its place).
+      expect(visitor.body).toMatchObject({ id: doc.id, title: made.body.title, pages: 5 });
+      expect(visitor.body.description).toBeUndefined();
+      const listed = async (token?: string) =>
+        (
+          await api(backend.url, 'GET', '/api/v1/document/list', { token, query: { user_id: author.user.id } })
+        ).body.document.find((d: { id: number }) => d.id === doc.id);
+      expect(await listed()).toMatchObject({ id: doc.id, title: made.body.title });
+      expect((await listed()).description).toBeUndefined();
+      expect((await listed(stranger.token)).description).toBe(made.body.description);
+      const home = await api(backend.url, 'GET', '/api/v1/document/home', { query: { field: ['description'] } });
+      expect(JSON.stringify(home.body)).not.toContain('Page');
       const hits = await api(backend.url, 'GET', '/api/v1/document/find', { query: { id: doc.id, wd: 'Page' } });
       expect(hits.body.hit ?? []).toEqual([]);
       expect((await get(pagePath(1), { token: stranger.token })).status).toBe(200);
@@ -241,6 +257,7 @@ describe('a site open to members only (decision 097)', () => {
         query: { id: doc.id, with_all_content: true },
       });
       expect(member.body.content.split('\f')).toHaveLength(2);
+      expect(member.body.description).toBe(made.body.description);
     } finally {
       await backend.setConfig({ 'security.login_required': 'false' });
     }
@@ -404,6 +421,15 @@ describe('through the gateway', () => {
       const text = await api(gateway.url, 'GET', '/api/v1/document', { query: { id: doc.id, with_all_content: true } });
       expect(text.status).toBe(200);
       expect(text.body.content ?? '').toBe('');
+      expect(text.body.description).toBeUndefined();
+      // Nor does the document's page, to a crawler as to a person: the login page first.
+      const page = await get(documentPagePath({ id: doc.id, category_id: [1] })!, {
+        base: gateway.url,
+        headers: CRAWLER,
+      });
+      expect(page.status).toBe(302);
+      expect(page.headers.location).toMatch(/^\/auth\/login\?redirect=/);
+      expect(page.body.toString()).not.toContain('Page');
       expect((await get(pagePath(2), { base: gateway.url, token: stranger.token })).status).toBe(200);
     } finally {
       await backend.setConfig({ 'security.login_required': 'false' });
