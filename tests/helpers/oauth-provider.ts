@@ -45,6 +45,12 @@ export interface OAuthProviderStub {
   /** Who the authorize pages sign in. */
   nextIdentity: Record<Provider, Identity>;
   fault: Fault;
+  /**
+   * Holds the next `count` answers of the calls that say who the visitor is (WeChat's userinfo,
+   * QQ's get_user_info) until all of them are asked, then gives them at once: sign-ins started
+   * together reach the backend's own work together.
+   */
+  holdIdentities(count: number): void;
   close(): Promise<void>;
 }
 
@@ -58,6 +64,17 @@ export async function startOAuthProvider(): Promise<OAuthProviderStub> {
   const codes = new Map<string, { provider: Provider; identity: Identity; used: boolean }>();
   const tokens = new Map<string, { provider: Provider; identity: Identity }>();
   const calls: RecordedCall[] = [];
+  const held = { count: 0, waiting: [] as (() => void)[] };
+  /** Answers now, or once `held.count` identity calls wait. */
+  const answerIdentity = (answer: () => void) => {
+    if (held.count === 0) return answer();
+    held.waiting.push(answer);
+    if (held.waiting.length < held.count) return;
+    const release = held.waiting;
+    held.count = 0;
+    held.waiting = [];
+    for (const next of release) next();
+  };
 
   const issueCode = (provider: Provider, identity: Identity) => {
     const code = `${provider}-code-${crypto.randomBytes(8).toString('hex')}`;
@@ -103,6 +120,10 @@ export async function startOAuthProvider(): Promise<OAuthProviderStub> {
       },
     },
     fault: null,
+    holdIdentities(count) {
+      held.count = count;
+      held.waiting = [];
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -256,8 +277,10 @@ export async function startOAuthProvider(): Promise<OAuthProviderStub> {
       default:
         break;
     }
-    if (provider === 'wechat') wechatApi(res, path, url.searchParams);
-    else qqApi(res, path, url.searchParams);
+    const answer = () =>
+      provider === 'wechat' ? wechatApi(res, path, url.searchParams) : qqApi(res, path, url.searchParams);
+    if (path === '/sns/userinfo' || path === '/user/get_user_info') answerIdentity(answer);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
