@@ -45,6 +45,7 @@ import * as m039 from './migrations/039_comment_told';
 import * as m040 from './migrations/040_message_comment';
 import * as m041 from './migrations/041_article_table_summaries';
 import * as m042 from './migrations/042_remote_avatars_cleared';
+import * as m043 from './migrations/043_oauth_avatar_source';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -88,6 +89,7 @@ const migrations: Record<string, Migration> = {
   '040_message_comment': m040,
   '041_article_table_summaries': m041,
   '042_remote_avatars_cleared': m042,
+  '043_oauth_avatar_source': m043,
 };
 
 export type Database = Kysely<DB>;

@@ -428,6 +428,10 @@ export interface OAuthBindingTable {
   openid: string;
   unionid: Generated<string>;
   user_id: number;
+  /** The provider's avatar address the member's copy was made from (migration 043); '' when none was. */
+  avatar_source: Generated<string>;
+  /** That copy's `/uploads/…` path: while it is the member's avatar, they have not set their own since. */
+  avatar: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -43,6 +43,11 @@ beforeAll(async () => {
       images.hits.push(req.url ?? '');
       if (req.url === '/slow') return; // never answers
       if (req.url === '/html') return void res.end('<!doctype html><p>hi</p>');
+      if (req.url?.startsWith('/v2/')) {
+        // Another picture: other bytes, so another copy.
+        res.writeHead(200, { 'content-type': 'image/png' });
+        return void res.end(Buffer.concat([PNG, Buffer.from(req.url)]));
+      }
       if (req.url === '/big') {
         // No Content-Length: the size is found while reading.
         res.writeHead(200, { 'content-type': 'image/png' });
@@ -498,6 +503,19 @@ describe('OAuthAPI.Login copying the avatar, and sign-ins at once (a backend tha
         .where('user_id', '=', userId)
         .execute(),
     );
+  /** The paths of the member's avatar rows not retired. */
+  const liveAvatars = async (userId: number) =>
+    (
+      await withDatabase(trusting.dataDir, (db) =>
+        db
+          .selectFrom('attachment')
+          .select('path')
+          .where('type', '=', 1)
+          .where('type_id', '=', userId)
+          .where('deleted_at', 'is', null)
+          .execute(),
+      )
+    ).map((r) => r.path);
 
   it("keeps a new member's provider avatar on our storage, served from /uploads/", async () => {
     const res = await signIn('wechat', newIdentity({ avatar: `${images.url}/mmopen/new/132` }), trusting);
@@ -572,16 +590,42 @@ describe('OAuthAPI.Login copying the avatar, and sign-ins at once (a backend tha
     const avatar = second[0]!.body.user.avatar as string;
     expect(avatar).toMatch(PNG_PATH);
     expect(second[1]!.body.user.avatar).toBe(avatar);
-    const live = await withDatabase(trusting.dataDir, (db) =>
+    expect(await liveAvatars(userId)).toEqual([avatar]);
+  });
+
+  it('copies the avatar again when the provider names another address, while the member still has the copy', async () => {
+    const identity = newIdentity({ avatar: `${images.url}/mmopen/one/132` });
+    const first = await signIn('wechat', identity, trusting);
+    expect(first.status, first.text).toBe(200);
+    const copied = first.body.user.avatar as string;
+    expect(copied).toMatch(PNG_PATH);
+
+    // The same address: nothing asked, the copy kept.
+    const same = await signIn('wechat', identity, trusting);
+    expect(same.body.user.avatar).toBe(copied);
+    expect(images.hits).toEqual(['/mmopen/one/132']);
+
+    // The member changed their avatar at WeChat: its address changed with it.
+    const changed = `${images.url}/v2/mmopen/two/132`;
+    const again = await signIn('wechat', { ...identity, avatar: changed }, trusting);
+    expect(again.status, again.text).toBe(200);
+    const recopied = again.body.user.avatar as string;
+    expect(recopied).toMatch(PNG_PATH);
+    expect(recopied).not.toBe(copied);
+    expect(images.hits).toEqual(['/mmopen/one/132', '/v2/mmopen/two/132']);
+    const me = await api(trusting.url, 'GET', '/api/v1/user', { token: again.body.token });
+    expect(me.body.avatar).toBe(recopied);
+    const served = await fetch(trusting.url + recopied);
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(Buffer.concat([PNG, Buffer.from('/v2/mmopen/two/132')]));
+    expect(await liveAvatars(first.body.user.id)).toEqual([recopied]);
+    const binding = await withDatabase(trusting.dataDir, (db) =>
       db
-        .selectFrom('attachment')
-        .select('path')
-        .where('type', '=', 1)
-        .where('type_id', '=', userId)
-        .where('deleted_at', 'is', null)
-        .execute(),
+        .selectFrom('oauth_binding')
+        .select(['avatar_source', 'avatar'])
+        .where('openid', '=', identity.openid)
+        .executeTakeFirstOrThrow(),
     );
-    expect(live).toEqual([{ path: avatar }]);
+    expect(binding).toEqual({ avatar_source: changed, avatar: recopied });
   });
 
   it('never replaces an avatar the member uploaded, nor asks the provider for one', async () => {

@@ -30,7 +30,7 @@ import {
 } from '../user/service';
 import { AuthorizeReply, AuthorizeRequest, OAuthLoginRequest } from '../../../shared/messages/oauth';
 import { copyRemoteImage, insertAttachment, retireAttachments, type CopiedImage } from '../attachment/service';
-import { findBinding, insertBinding, insertState, spendState, updateBinding } from './store';
+import { findBinding, insertBinding, insertState, spendState, updateBinding, type Binding } from './store';
 
 // OAuthAPI (ours, docs/api.md §5): WeChat and QQ sign-in, both PUBLIC. Authorize hands out a
 // single-use state and the provider's page; Login spends the state, asks the provider who
@@ -110,12 +110,26 @@ function providerFailure(ctx: RpcContext, provider: OAuthProviderName, error: un
 const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
 
 /**
- * The provider's avatar copied to our storage (docs/decisions/104-oauth-avatars-copied.md), or null: the member then
- * has the default one, never the provider's address. QQ still hands out http:// URLs; their image hosts (qlogo.cn)
- * serve https too, and only https is fetched, so http:// becomes https://.
+ * The address the provider's avatar is fetched from, '' when it names none. QQ still hands out http:// URLs; their
+ * image hosts (qlogo.cn) serve https too, and only https is fetched, so http:// becomes https://.
  */
-async function copyAvatar(ctx: RpcContext, url: string): Promise<CopiedImage | null> {
-  const value = url.trim().replace(/^http:\/\//i, 'https://');
+const avatarSource = (url: string) => url.trim().replace(/^http:\/\//i, 'https://');
+
+/**
+ * Does this sign-in copy the provider's avatar (`source`)? For a new member, and a bound one without an avatar; and
+ * for one whose avatar is still the copy an earlier sign-in made, when the provider names another address now (the
+ * member changed theirs there). Never over one the member set (docs/decisions/104-oauth-avatars-copied.md).
+ */
+function wantsAvatar(binding: Binding | undefined, userAvatar: string, source: string): boolean {
+  if (!binding || !userAvatar) return true;
+  return binding.avatar !== '' && userAvatar === binding.avatar && source !== '' && source !== binding.avatar_source;
+}
+
+/**
+ * The provider's avatar copied to our storage (docs/decisions/104-oauth-avatars-copied.md), or null: the member then
+ * keeps the avatar they have (the default one for a new member), never the provider's address.
+ */
+async function copyAvatar(ctx: RpcContext, value: string): Promise<CopiedImage | null> {
   if (!value) return null;
   const copied = await copyRemoteImage(ctx.app.blobs, ctx.db, value, {
     ...ctx.app.remoteImages,
@@ -176,7 +190,7 @@ async function signInUser(
   cfg: ConfigSnapshot,
   provider: OAuthProviderName,
   identity: ProviderIdentity,
-  avatar: CopiedImage | null,
+  avatar: { source: string; copy: CopiedImage } | null,
 ): Promise<UserRow> {
   const label = PROVIDER_LABELS[provider];
   return ctx.db.transaction().execute(async (trx) => {
@@ -185,9 +199,17 @@ async function signInUser(
     let userId: number;
     if (binding) {
       userId = binding.user_id;
-      await updateBinding(trx, binding.id, identity.unionid || binding.unionid);
+      // Asked again under the lock: another sign-in may have copied it, or the member set their own, meanwhile.
+      const current = (await getUser(trx, userId)).avatar;
+      const copied = avatar && wantsAvatar(binding, current, avatar.source) ? avatar : null;
+      if (copied && copied.copy.path !== current) await keepAvatar(trx, ctx, userId, copied.copy);
+      await updateBinding(
+        trx,
+        binding.id,
+        identity.unionid || binding.unionid,
+        copied ? { avatar_source: copied.source, avatar: copied.copy.path } : undefined,
+      );
       await addDynamic(trx, userId, DynamicType.Login, zh`通过${label}登录`);
-      if (avatar && !(await getUser(trx, userId)).avatar) await keepAvatar(trx, ctx, userId, avatar);
     } else {
       if (!cfg.bool('security', 'enable_register') || cfg.bool('security', 'is_close'))
         throw badRequest('系统未开放注册');
@@ -201,8 +223,14 @@ async function signInUser(
         credit_count: award,
       });
       userId = user.id;
-      if (avatar) await keepAvatar(trx, ctx, userId, avatar);
-      await insertBinding(trx, { provider, openid: identity.openid, unionid: identity.unionid, user_id: userId });
+      if (avatar) await keepAvatar(trx, ctx, userId, avatar.copy);
+      await insertBinding(trx, {
+        provider,
+        openid: identity.openid,
+        unionid: identity.unionid,
+        user_id: userId,
+        ...(avatar ? { avatar_source: avatar.source, avatar: avatar.copy.path } : {}),
+      });
       const reward = award > 0 ? `，${dynamicReward(award, cfg.creditName())}` : '';
       await addDynamic(trx, userId, DynamicType.Register, zh`通过${label}注册成为会员${reward}`);
     }
@@ -253,11 +281,14 @@ export const oauthService = defineService('OAuthAPI', [
       } catch (error) {
         throw providerFailure(ctx, provider, error);
       }
-      // Fetched outside the transaction, and only for a member without an avatar (a new one, or one whose
-      // provider's address migration 042 cleared): never over one they uploaded.
+      // Fetched outside the transaction, and only when the member would get it (wantsAvatar): never over one they set.
       const binding = await findBinding(ctx.db, provider, identity.openid);
-      const wantsAvatar = !binding || !(await getUser(ctx.db, binding.user_id)).avatar;
-      const avatar = wantsAvatar ? await copyAvatar(ctx, identity.avatar) : null;
+      const source = avatarSource(identity.avatar);
+      const copy =
+        !binding || wantsAvatar(binding, (await getUser(ctx.db, binding.user_id)).avatar, source)
+          ? await copyAvatar(ctx, source)
+          : null;
+      const avatar = copy && { source, copy };
       let user: UserRow;
       for (let attempt = 1; ; attempt += 1) {
         try {

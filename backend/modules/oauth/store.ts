@@ -34,19 +34,31 @@ export async function spendState(db: Database, state: string, provider: string):
 export async function findBinding(db: Database, provider: string, openid: string) {
   return db
     .selectFrom('oauth_binding')
-    .select(['id', 'user_id', 'unionid'])
+    .select(['id', 'user_id', 'unionid', 'avatar_source', 'avatar'])
     .where('provider', '=', provider)
     .where('openid', '=', openid)
     .executeTakeFirst();
 }
 
-export async function updateBinding(db: Database, id: number, unionid: string): Promise<void> {
-  await db.updateTable('oauth_binding').set({ unionid, updated_at: now() }).where('id', '=', id).execute();
+export type Binding = NonNullable<Awaited<ReturnType<typeof findBinding>>>;
+
+/** The provider's avatar a member was given a copy of: its address, and the copy's path. */
+export interface AvatarCopy {
+  avatar_source: string;
+  avatar: string;
+}
+
+export async function updateBinding(db: Database, id: number, unionid: string, copy?: AvatarCopy): Promise<void> {
+  await db
+    .updateTable('oauth_binding')
+    .set({ unionid, ...copy, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function insertBinding(
   db: Database,
-  binding: { provider: string; openid: string; unionid: string; user_id: number },
+  binding: { provider: string; openid: string; unionid: string; user_id: number } & Partial<AvatarCopy>,
 ): Promise<void> {
   const ts = now();
   await db
