@@ -434,24 +434,20 @@ describe('admin document screens', { timeout: 30_000 }, () => {
   it('shows how far each converting document is, 等待转换 for one in review still queued, until it ends', async () => {
     fakePolling();
     let ended = false;
-    renderApp('/admin/document/list', {
+    // An admin who may list documents only: the list says how far each is (ours); GetDocument would answer
+    // the one in review 404 (decision 096), and is not asked.
+    const { fetchMock } = renderApp('/admin/document/list', {
       user: admin,
       permissions: [perm(1, 'DocumentAPI', 'ListDocument')],
       backend: {
         'GET /api/v1/document/list': () =>
           documentList(
-            ended ? doc(1, '年度报告', { status: 2, pages: 10 }) : doc(1, '年度报告', { status: 1, pages: 0 }),
-            doc(2, '复习资料', { status: 6, pages: 0 }),
+            ended
+              ? doc(1, '年度报告', { status: 2, pages: 10 })
+              : doc(1, '年度报告', { status: 1, pages: 0, convert_progress: { done: 4, total: 10 } }),
+            doc(2, '复习资料', { status: 6, pages: 0, convert_progress: {} }),
           ),
-        'GET /api/v1/document': (url) =>
-          url.searchParams.get('id') === '1'
-            ? {
-                status: 200,
-                body: ended
-                  ? doc(1, '年度报告', { status: 2, pages: 10 })
-                  : doc(1, '年度报告', { status: 1, pages: 0, convert_progress: { done: 4, total: 10 } }),
-              }
-            : { status: 200, body: doc(2, '复习资料', { status: 6, pages: 0, convert_progress: {} }) },
+        'GET /api/v1/document': () => ({ status: 404, body: { code: 5, message: '文档不存在' } }),
       },
     });
     const row = (text: string) => within(screen.getByText(text).closest('tr') as HTMLElement);
@@ -467,6 +463,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
     expect(await row('年度报告').findByText('已转换')).toBeTruthy();
     expect(row('年度报告').queryByRole('progressbar')).toBeNull();
     expect(row('复习资料').getByText('等待转换，审核通过后公开')).toBeTruthy();
+    expect(requests(fetchMock, 'GET', '/api/v1/document')).toEqual([]);
   });
 
   it('keeps documents reconverted under the 转换失败 filter on show and follows them to the end of their conversion', async () => {

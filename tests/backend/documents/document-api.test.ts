@@ -480,6 +480,28 @@ describe('who sees a document', () => {
     expect((await get(member.token)).body).toMatchObject({ status: 6, convert_progress: { done: 3, total: 12 } });
     expect((await get(backend.adminToken)).body.convert_progress).toEqual({ done: 3, total: 12 });
     expect((await get((await registerMember(backend.url)).token)).status).toBe(404);
+
+    // An admin who may list documents (获取文档列表) but not read hidden ones (decision 096): GetDocument
+    // answers 404, the list they see it in says how far it is.
+    const permissions = (await backend.admin('GET', '/api/v1/permission/list', { query: { size: 1000 } })).body
+      .permission as { id: number; path: string }[];
+    const listing = permissions.find((p) => p.path === '/api.v1.DocumentAPI/ListDocument')!.id;
+    const group = (await backend.admin('POST', '/api/v1/group', { body: { title: '文档列表查看' } })).body.id as number;
+    await backend.admin('PUT', '/api/v1/group/permission', { body: { group_id: group, permission_id: [listing] } });
+    const lister = await registerMember(backend.url);
+    await backend.admin('PUT', '/api/v1/user', { body: { id: lister.user.id, group_id: [group] } });
+    expect((await get(lister.token)).status).toBe(404);
+    const listed = async (token: string) =>
+      (
+        await api(backend.url, 'GET', '/api/v1/document/list', { token, query: { status: [6], size: 100 } })
+      ).body.document.find((d: { id: number }) => d.id === doc.id);
+    expect(await listed(lister.token)).toMatchObject({ status: 6, convert_progress: { done: 3, total: 12 } });
+    // Nobody else gets the field in a list: not a member asking for their own documents' list, nor a stranger.
+    const own = await api(backend.url, 'GET', '/api/v1/document/list', {
+      token: member.token,
+      query: { user_id: member.user.id, size: 100 },
+    });
+    expect(own.body.document.find((d: { id: number }) => d.id === doc.id).convert_progress).toBeUndefined();
   });
 
   it('counts on the author card only the documents a visitor can see', async () => {

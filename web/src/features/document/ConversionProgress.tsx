@@ -1,7 +1,10 @@
 // A document's conversion on its way, where its uploader or the admins follow it: the upload
-// screen's 转换状态, 我的文档 and the admin's 文档列表. Lists carry no progress (ListDocument),
-// so each document underway asks for its own (the owner's GetDocument), again until its
-// conversion ends (`documentProgressQuery`).
+// screen's 转换状态, 我的文档 and the admin's 文档列表. A member's lists carry no progress
+// (ListDocument), so there each document underway asks for its own (the owner's GetDocument),
+// again until its conversion ends (`documentProgressQuery`). The admins' list carries it
+// (`convert_progress`, ours) and is asked again itself while a row converts: its rows ask for
+// nothing, which for a hidden document would be a 404 to an admin who may list documents but not
+// read hidden ones (decision 096).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { DocumentStatus } from '../../../../shared/constants';
@@ -15,10 +18,19 @@ import './conversion-progress.css';
  * (等待转换 or 转换中), then `reviewNote`: what becomes of the document after it. When the
  * document's own answer says the conversion ended, the lists showing it (`doc`, underway) are
  * asked again at once, rather than at their next turn, which may be half a minute away.
+ * `listed`: `doc` is as a list that follows the conversion itself gives it: nothing is asked.
  */
-export function ConversionProgress({ doc, reviewNote }: { doc: Document; reviewNote: string }) {
+export function ConversionProgress({
+  doc,
+  reviewNote,
+  listed = false,
+}: {
+  doc: Document;
+  reviewNote: string;
+  listed?: boolean;
+}) {
   const client = useQueryClient();
-  const polled = useQuery(documentProgressQuery(doc.id ?? 0)).data ?? doc;
+  const polled = useQuery({ ...documentProgressQuery(doc.id ?? 0), enabled: !listed }).data ?? doc;
   const ended = !conversionUnderway(polled);
   useEffect(() => {
     if (!ended) return;

@@ -79,7 +79,7 @@ function TitleCell({ doc }: { doc: Document }) {
           <TrailCell names={(doc.category ?? []).map((c) => c.title ?? '')} />
         </span>
       )}
-      {conversionUnderway(doc) && <ConversionProgress doc={doc} reviewNote="审核通过后公开" />}
+      {conversionUnderway(doc) && <ConversionProgress doc={doc} reviewNote="审核通过后公开" listed />}
       {failure !== undefined && (
         <span className="app-admin-document__error">
           {failure}
