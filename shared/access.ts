@@ -3,13 +3,18 @@
 // site-wide switches of the security settings (closed site, login required), which MOREDOC
 // only applies in its client and we apply on the server as well.
 import { isAdmin } from './permissions';
-import { matchRoute, type AccessKind } from './routes';
+import { articleIdentifierOf, matchRoute, type AccessKind } from './routes';
 import type { Settings } from './types/config';
 
 /** `security.is_close` and `security.login_required`; absent = off. */
 export interface SiteSwitches {
   closed?: boolean;
   loginRequired?: boolean;
+  /**
+   * The identifiers of the footer's article pages (关于我们, 文库协议, 隐私政策…): open to the
+   * visitors of a site open to members only, who agree to two of them when they register.
+   */
+  footerArticles?: readonly string[];
 }
 
 export interface Session {
@@ -136,16 +141,36 @@ function encodePath(normalizedPath: string): string {
     .join('/');
 }
 
-/** The site switches as `GET /api/v1/settings` reports them (false values are omitted there). */
-export function siteSwitchesFrom(settings: Pick<Settings, 'security'> | null | undefined): Required<SiteSwitches> {
+/**
+ * The site switches as `GET /api/v1/settings` reports them (false values are omitted there), and
+ * the footer's article pages (`footerArticles`, present when there are any).
+ */
+export function siteSwitchesFrom(
+  settings: Pick<Settings, 'security' | 'footer'> | null | undefined,
+): Required<Omit<SiteSwitches, 'footerArticles'>> & Pick<SiteSwitches, 'footerArticles'> {
   const security = settings?.security;
-  return { closed: security?.is_close === true, loginRequired: security?.login_required === true };
+  const footerArticles = Object.values(settings?.footer ?? {}).flatMap((href) => {
+    const identifier = typeof href === 'string' ? articleIdentifierOf(href) : undefined;
+    return identifier === undefined ? [] : [identifier];
+  });
+  return {
+    closed: security?.is_close === true,
+    loginRequired: security?.login_required === true,
+    ...(footerArticles.length ? { footerArticles } : {}),
+  };
 }
 
-/** Whether a normalised path stays open to everybody under the given switches. */
+/**
+ * Whether a normalised path stays open to everybody under the given switches: signing in, and on
+ * a site that is not closed registering and the footer's article pages (decision 097).
+ */
 export function isAlwaysOpen(normalizedPath: string, site: SiteSwitches = {}): boolean {
   const key = normalizedPath.toLowerCase();
-  return ALWAYS_OPEN_PAGES.includes(key) || (key === REGISTER_PAGE && site.closed !== true);
+  if (ALWAYS_OPEN_PAGES.includes(key)) return true;
+  if (site.closed === true) return false;
+  if (key === REGISTER_PAGE) return true;
+  const article = articleIdentifierOf(normalizedPath);
+  return article !== undefined && (site.footerArticles ?? []).includes(article);
 }
 
 function loginDecision(normalizedPath: string, query: string): AccessDecision {

@@ -829,6 +829,15 @@ describe('a site open to members only (decision 097)', () => {
         const signedIn = JSON.stringify((await read(path, query, member.token)).body);
         expect(signedIn, path).toMatch(/仅限会员|数据来源/);
       }
+      // The footer's pages stay whole: a visitor agrees to two of them when registering. 使用帮助 is no footer page.
+      for (const identifier of ['agreement', 'privacy', 'about']) {
+        const page = await read('', { identifier });
+        expect(page.body.content, identifier).toMatch(/^<p>.+<\/p>$/);
+        expect(page.body.description.length, identifier).toBeGreaterThan(10);
+      }
+      const help = await read('', { identifier: 'help' });
+      expect(help.body).toMatchObject({ identifier: 'help', title: '使用帮助' });
+      expect(help.body.content).toBeUndefined();
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'security.login_required': 'false' });
     }

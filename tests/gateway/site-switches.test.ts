@@ -145,6 +145,26 @@ describe('site switches: login required (security.login_required)', () => {
   }
 });
 
+describe("site switches: the footer's article pages (decision 097)", () => {
+  afterEach(() => {
+    delete backend.settings.footer;
+  });
+
+  it('serves them to visitors of a site open to members only, who agree to them at registration; not of a closed one', async () => {
+    backend.settings.footer = { agreement: '/article/agreement', privacy: '/article/privacy', feedback: '/feedback' };
+    switches({ login_required: true });
+    expect(outcomeOf(await visit('/article/detail/agreement', 'anonymous'))).toBe('page');
+    expect(outcomeOf(await visit('/article/privacy', 'anonymous'))).toBe('page');
+    expect(outcomeOf(await visit('/article/detail/news', 'anonymous'))).toBe(
+      '/auth/login?redirect=%2Farticle%2Fdetail%2Fnews',
+    );
+    switches({ is_close: true });
+    expect(outcomeOf(await visit('/article/detail/agreement', 'anonymous'))).toBe(
+      '/auth/login?redirect=%2Farticle%2Fdetail%2Fagreement',
+    );
+  });
+});
+
 describe('site switches: off, unknown, changed', () => {
   it('serves public pages to anybody when both switches are off', async () => {
     for (const who of ['anonymous', 'member', 'admin'] as const) {

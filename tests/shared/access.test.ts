@@ -374,6 +374,26 @@ describe('decideAccess with the site switches', () => {
     expect(decideAccess('/', '', { loggedIn: true, allowPages: [], site })).toEqual({ kind: 'closed' });
   });
 
+  it("opens the footer's article pages to visitors of a site open to members only, not of a closed one", () => {
+    const footerArticles = ['about', 'agreement', 'privacy'];
+    const membersOnly = { ...guest, site: { loginRequired: true, footerArticles } };
+    for (const path of [
+      '/article/detail/agreement',
+      '/article/agreement',
+      '/article/detail/privacy/',
+      '/article/about',
+    ])
+      expect(decideAccess(path, '', membersOnly), path).toEqual({ kind: 'allow' });
+    for (const path of ['/article/detail/news', '/article/detail/12', '/article/detail/agreement/x'])
+      expect(decideAccess(path, '', membersOnly).kind, path).toBe('login');
+    expect(decideAccess('/article/detail/agreement', '', { ...guest, site: { closed: true, footerArticles } })).toEqual(
+      {
+        kind: 'login',
+        location: '/auth/login?redirect=%2Farticle%2Fdetail%2Fagreement',
+      },
+    );
+  });
+
   it('treats absent or false switches as off', () => {
     expect(decideAccess('/', '', { ...guest, site: { closed: false, loginRequired: false } })).toEqual({
       kind: 'allow',
@@ -388,6 +408,15 @@ describe('siteSwitchesFrom', () => {
       { closed: true, loginRequired: true },
     );
     expect(siteSwitchesFrom({ security: { enable_register: true } })).toEqual({ closed: false, loginRequired: false });
+  });
+
+  it("names the footer's article pages, not its other addresses", () => {
+    expect(
+      siteSwitchesFrom({
+        security: { login_required: true },
+        footer: { about: '/article/about', agreement: '/article/detail/agreement', feedback: '/feedback', contact: '' },
+      }),
+    ).toEqual({ closed: false, loginRequired: true, footerArticles: ['about', 'agreement'] });
   });
 
   it('treats omitted sections, unknown settings and non-boolean values as off', () => {

@@ -299,6 +299,24 @@ describe('client-side guards: the site switches', () => {
     expect(location(register.router)).toBe('/auth/register');
   });
 
+  it("opens the footer's article pages to a visitor when login is required: registering agrees to them", async () => {
+    const withFooter: Settings = { ...loginRequired, footer: { agreement: '/article/agreement' } };
+    const agreement = renderApp('/article/detail/agreement', {
+      settings: withFooter,
+      backend: {
+        'GET /api/v1/article': () => ({
+          status: 200,
+          body: { id: 3, identifier: 'agreement', title: '文库协议', content: '<p>欢迎使用本文库。</p>', status: 1 },
+        }),
+      },
+    });
+    expect(await screen.findByText('欢迎使用本文库。')).toBeTruthy();
+    expect(location(agreement.router)).toBe('/article/detail/agreement');
+    agreement.unmount();
+    const other = renderApp('/article/detail/news', { settings: withFooter });
+    await waitFor(() => expect(location(other.router)).toBe('/auth/login?redirect=%2Farticle%2Fdetail%2Fnews'));
+  });
+
   it('lets a member browse when login is required', async () => {
     renderApp('/library', { settings: loginRequired, user: member });
     expect(await screen.findByRole('heading', { name: '文库资料' })).toBeTruthy();

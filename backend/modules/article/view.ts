@@ -15,6 +15,8 @@ import { categoriesByIds } from '../category/service';
 import { publicProfilesOf } from '../user/service';
 import type { RpcContext } from '../../platform/rpc';
 import type { Article } from '../../../shared/messages/article';
+import { articleIdentifierOf } from '../../../shared/routes';
+import { FOOTER_LINKS } from '../../../shared/site-footer';
 import { categoryIdsOf, type ArticleEdit, type ArticleListRow } from './store';
 
 // What the article RPCs share: checking what an author sends, and dressing rows for the wire
@@ -132,16 +134,23 @@ export async function presentArticles<R extends Pick<ArticleListRow, 'id' | 'use
 
 /**
  * Articles as `ctx`'s caller may read them: a visitor of a site open to members only gets their
- * titles and metadata, without the summary or the body (decision 097).
+ * titles and metadata, without the summary or the body, but for the footer's pages (关于我们,
+ * 文库协议, 隐私政策…), which registering agrees to (decision 097).
  */
-export async function readableArticles<A extends { description?: string; content?: string }>(
+export async function readableArticles<A extends { identifier?: string; description?: string; content?: string }>(
   ctx: RpcContext,
   articles: A[],
 ): Promise<A[]> {
-  if (!(await ctx.app.settings.snapshot()).withholdsText(ctx.user?.id ?? null)) return articles;
-  return articles.map((a) => ({
-    ...a,
-    ...(a.description === undefined ? {} : { description: '' }),
-    ...(a.content === undefined ? {} : { content: '' }),
-  }));
+  const cfg = await ctx.app.settings.snapshot();
+  if (!cfg.withholdsText(ctx.user?.id ?? null)) return articles;
+  const open = new Set(FOOTER_LINKS.map((link) => articleIdentifierOf(cfg.str('footer', link.key))));
+  return articles.map((a) =>
+    a.identifier && open.has(a.identifier)
+      ? a
+      : {
+          ...a,
+          ...(a.description === undefined ? {} : { description: '' }),
+          ...(a.content === undefined ? {} : { content: '' }),
+        },
+  );
 }
