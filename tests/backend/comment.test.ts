@@ -582,3 +582,30 @@ describe('the thread of one comment (GetCommentThread, decision 108)', () => {
     expect(none.body.message).toBe('请指定评论（参数 id）');
   });
 });
+
+describe('a site open to members only (decision 097)', () => {
+  it('lists to visitors who commented and when, not what; members read the comments', async () => {
+    const article = await admin('POST', '/api/v1/article', {
+      body: { title: '会员讨论', content: '<p>欢迎讨论。</p>' },
+    });
+    const on = { type: 1, document_id: article.body.id as number };
+    const res = await api(backend.url, 'POST', '/api/v1/comment', {
+      token: alice.token,
+      body: { ...on, content: '只有会员才能读到的评论' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect((await admin('POST', '/api/v1/comment/check', { body: { id: [res.body.id], status: 1 } })).status).toBe(200);
+    const list = (token?: string) => api(backend.url, 'GET', '/api/v1/comment/list', { token, query: on });
+    await backend.setConfig({ 'security.login_required': 'true' });
+    try {
+      const visitor = await list();
+      expect(visitor.status).toBe(200);
+      expect(visitor.body.comment).toHaveLength(1);
+      expect(visitor.body.comment[0]).toMatchObject({ id: res.body.id, user: { username: alice.username } });
+      expect(visitor.body.comment[0].content).toBeUndefined();
+      expect((await list(bob.token)).body.comment[0].content).toBe('只有会员才能读到的评论');
+    } finally {
+      await backend.setConfig({ 'security.login_required': 'false' });
+    }
+  });
+});

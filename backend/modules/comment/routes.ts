@@ -490,7 +490,10 @@ export const commentService = defineService(
           page: req.document_id > 0 && req.size <= 0 ? 1 : Math.max(req.page, 1),
           size: Math.min(req.size > 0 ? req.size : req.document_id > 0 ? ALL_ON_TARGET : 10, limit),
         });
-        return { comment: await present(ctx.db, rows, req.with_document_title), total };
+        const comment = await present(ctx.db, rows, req.with_document_title);
+        // A visitor of a site open to members only reads who said something and when, not what (decision 097).
+        if (!(await ctx.app.settings.snapshot()).withholdsText(ctx.user?.id ?? null)) return { comment, total };
+        return { comment: comment.map((c) => ({ ...c, content: '' })), total };
       },
     }),
 
