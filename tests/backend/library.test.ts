@@ -284,6 +284,32 @@ describe('ListReadingHistory, DeleteReadingHistory, ClearReadingHistory', () => 
     return res.body;
   };
 
+  it('keeps a place in a hidden document for its owner and the document admins only (decision 096)', async () => {
+    const owner = await registerMember(backend.url);
+    const hidden = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '待审核的书', status: 6 });
+    const permissions = (await backend.admin('GET', '/api/v1/permission/list', { query: { size: 1000 } })).body
+      .permission as { id: number; path: string }[];
+    const adminWith = async (title: string, path: string) => {
+      const group = (await backend.admin('POST', '/api/v1/group', { body: { title } })).body.id as number;
+      const id = permissions.find((p) => p.path === path)!.id;
+      await backend.admin('PUT', '/api/v1/group/permission', { body: { group_id: group, permission_id: [id] } });
+      const member = await registerMember(backend.url);
+      await backend.admin('PUT', '/api/v1/user', { body: { id: member.user.id, group_id: [group] } });
+      return member;
+    };
+    // An admin who answers feedback reads as a member does: the document is not there for them.
+    const support = await adminWith('阅读记录客服', '/api.v1.FeedbackAPI/ListFeedback');
+    const reviewer = await adminWith('阅读记录审核', '/api.v1.DocumentAPI/CheckDocument');
+    const stranger = await registerMember(backend.url);
+    for (const who of [support, stranger]) {
+      const res = await setPosition(who.token, hidden.id, 2);
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe('文档不存在');
+    }
+    expect((await setPosition(owner.token, hidden.id, 2)).body).toEqual({ document_id: hidden.id, page: 2 });
+    expect((await setPosition(reviewer.token, hidden.id, 9)).body).toEqual({ document_id: hidden.id, page: 3 });
+  });
+
   it('lists what the member read, when and which page, newest first; clears one by one and all', async () => {
     const reader = await registerMember(backend.url);
     const other = await registerMember(backend.url);

@@ -13,12 +13,11 @@ import {
   categoryIdsOf,
   deleteReadingPositions,
   documentById,
-  isPublic,
   readingHistory,
   readingPosition,
   setReadingPosition,
 } from './store';
-import { viewerOf } from './read-rpcs';
+import { seesDocument } from './access';
 
 // Where a member last read a document (ours, docs/api.md): the reader keeps it as they read and
 // offers "继续阅读（第 N 页）" when they open the document again, on any device. Visitors keep it
@@ -57,8 +56,8 @@ export const readingRpcs = [
     async handler(req, ctx) {
       const user = ctx.requireUser();
       const row = await documentById(ctx.db, req.document_id);
-      const viewer = await viewerOf(ctx);
-      if (!row || (!isPublic(row) && !(viewer.admin || row.user_id === user.id))) throw notFound(NOT_FOUND);
+      // A hidden document is its owner's and the document admins' (decision 096), as GetDocument answers it.
+      if (!row || !(await seesDocument(ctx.db, user.id, row))) throw notFound(NOT_FOUND);
       const page = Math.min(Math.max(1, req.page), Math.max(1, row.pages));
       await setReadingPosition(ctx.db, user.id, row.id, page);
       return { document_id: row.id, page };
