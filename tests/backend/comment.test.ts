@@ -609,3 +609,38 @@ describe('a site open to members only (decision 097)', () => {
     }
   });
 });
+
+describe('the titles a list gives with with_document_title', () => {
+  it('names to strangers only what they may see: not an article moved to the recycle bin since', async () => {
+    const article = await admin('POST', '/api/v1/article', {
+      body: { title: '后来删除的公告', content: '<p>公告。</p>' },
+    });
+    const on = { type: 1, document_id: article.body.id as number };
+    const res = await api(backend.url, 'POST', '/api/v1/comment', {
+      token: alice.token,
+      body: { ...on, content: '收到' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect((await admin('POST', '/api/v1/comment/check', { body: { id: [res.body.id], status: 1 } })).status).toBe(200);
+    const listed = async (token?: string) =>
+      (
+        await api(backend.url, 'GET', '/api/v1/comment/list', {
+          token,
+          query: { user_id: alice.user.id, with_document_title: true, size: 100 },
+        })
+      ).body.comment.find((c: { id: number }) => c.id === res.body.id);
+    expect(await listed()).toMatchObject({ document_title: '后来删除的公告' });
+    expect((await admin('DELETE', '/api/v1/article', { query: { id: on.document_id } })).status).toBe(200);
+    const stranger = await listed();
+    expect(stranger).toMatchObject({ id: res.body.id, content: '收到' });
+    expect(stranger.document_title).toBeUndefined();
+    expect(stranger.document_uuid).toBeUndefined();
+    expect((await listed(bob.token)).document_title).toBeUndefined();
+    const forAdmin = await admin('GET', '/api/v1/comment/list', {
+      query: { user_id: alice.user.id, with_document_title: true, size: 100 },
+    });
+    expect(forAdmin.body.comment.find((c: { id: number }) => c.id === res.body.id)).toMatchObject({
+      document_title: '后来删除的公告',
+    });
+  });
+});

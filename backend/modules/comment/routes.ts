@@ -275,7 +275,12 @@ async function answeredBy(db: Database, replies: readonly CommentRow[]) {
 }
 
 /** Rows with their author's public profile and, when asked, the target's title and uuid/identifier. */
-async function present(db: Database, rows: CommentRow[], withTitles: boolean) {
+/**
+ * The rows as the wire shows them. `withTitles`: the titles of what they are about, of every
+ * target (`any`: the admins), or of those strangers may see (`open`): a disabled or recycled
+ * document's title, or an unpublished article's, is not given away by a comment made on it before.
+ */
+async function present(db: Database, rows: CommentRow[], withTitles: false | 'any' | 'open') {
   const users = await publicProfilesOf(
     db,
     rows.map((r) => r.user_id),
@@ -283,10 +288,9 @@ async function present(db: Database, rows: CommentRow[], withTitles: boolean) {
   const titles = new Map<string, { title: string; uuid: string }>();
   if (withTitles) {
     for (const type of new Set(rows.map((r) => r.type))) {
-      const found = await commentTarget(type)?.titles(
-        db,
-        rows.filter((r) => r.type === type).map((r) => r.document_id),
-      );
+      const target = commentTarget(type);
+      const ids = rows.filter((r) => r.type === type).map((r) => r.document_id);
+      const found = withTitles === 'any' ? await target?.titles(db, ids) : await target?.open(db, ids);
       for (const [id, info] of found ?? []) titles.set(`${type}:${id}`, info);
     }
   }
@@ -441,7 +445,7 @@ export const commentService = defineService(
       auth: 'perm',
       permission: '获取单个评论',
       async handler(req, ctx) {
-        return (await present(ctx.db, [await commentOr404(ctx.db, req.id)], true))[0]!;
+        return (await present(ctx.db, [await commentOr404(ctx.db, req.id)], 'any'))[0]!;
       },
     }),
 
@@ -490,7 +494,7 @@ export const commentService = defineService(
           page: req.document_id > 0 && req.size <= 0 ? 1 : Math.max(req.page, 1),
           size: Math.min(req.size > 0 ? req.size : req.document_id > 0 ? ALL_ON_TARGET : 10, limit),
         });
-        const comment = await present(ctx.db, rows, req.with_document_title);
+        const comment = await present(ctx.db, rows, req.with_document_title && (ctx.permitted ? 'any' : 'open'));
         // A visitor of a site open to members only reads who said something and when, not what (decision 097).
         if (!(await ctx.app.settings.snapshot()).withholdsText(ctx.user?.id ?? null)) return { comment, total };
         return { comment: comment.map((c) => ({ ...c, content: '' })), total };
