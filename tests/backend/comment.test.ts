@@ -644,3 +644,35 @@ describe('the titles a list gives with with_document_title', () => {
     });
   });
 });
+
+describe('the comments on a document hidden since', () => {
+  it('are listed to its owner and the admins, not to strangers (decision 096)', async () => {
+    const owner = await registerMember(backend.url);
+    const doc = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '后来禁用的资料' });
+    const res = await api(backend.url, 'POST', '/api/v1/comment', {
+      token: alice.token,
+      body: { type: 0, document_id: doc.id, content: '禁用之前的评论' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect((await admin('POST', '/api/v1/comment/check', { body: { id: [res.body.id], status: 1 } })).status).toBe(200);
+    const list = (token?: string, type?: number) =>
+      api(backend.url, 'GET', '/api/v1/comment/list', {
+        token,
+        query: { document_id: doc.id, ...(type === undefined ? {} : { type }) },
+      });
+    expect((await list(undefined, 0)).body.comment).toHaveLength(1);
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('document').set({ status: 4 }).where('id', '=', doc.id).execute(),
+    );
+    for (const token of [undefined, bob.token]) {
+      const stranger = await list(token, 0);
+      expect(stranger.status).toBe(200);
+      expect(stranger.body).toEqual({});
+      expect(JSON.stringify((await list(token)).body)).not.toContain('禁用之前的评论');
+    }
+    expect((await list(owner.token, 0)).body.comment).toMatchObject([{ id: res.body.id, content: '禁用之前的评论' }]);
+    expect((await admin('GET', '/api/v1/comment/list', { query: { type: 0, document_id: doc.id } })).body.total).toBe(
+      1,
+    );
+  });
+});

@@ -483,9 +483,23 @@ export const commentService = defineService(
         const own = ctx.user !== null && req.user_id === ctx.user.id;
         const statuses = ctx.permitted || own ? [...new Set(req.status)] : [ReviewStatus.Approved];
         const limit = req.document_id > 0 ? ALL_ON_TARGET : MAX_PAGE_SIZE;
+        let types = [...new Set(req.type)];
+        // The comments on one item: only of those items the caller may see (a document disabled or recycled
+        // since, an article withdrawn, keeps its comments from strangers as it keeps itself).
+        if (req.document_id > 0 && !ctx.permitted) {
+          const asked = types.length ? types : Object.values(TargetType);
+          const seen = await Promise.all(
+            asked.map(async (type) => {
+              const target = commentTarget(type);
+              return !target || (await target.seenBy(ctx.db, req.document_id, ctx.user?.id ?? null));
+            }),
+          );
+          types = asked.filter((_, i) => seen[i]);
+          if (!types.length) return {};
+        }
         const { rows, total } = await listComments(ctx.db, {
           statuses,
-          types: [...new Set(req.type)],
+          types,
           targetId: req.document_id,
           userId: req.user_id,
           parentIds: positiveIds(req.parent_id),

@@ -2,7 +2,7 @@ import type { Database } from '../../db';
 import { TargetType } from '../../../shared/constants';
 import type { BackendContext } from '../../platform/context';
 import { articleTitles, publishedArticles, refreshArticleIndex, setArticleCommentCount } from '../article/service';
-import { bumpCounter, documentsByIds, isPublic, refreshSearchIndex } from '../document/service';
+import { bumpCounter, documentsByIds, isPublic, refreshSearchIndex, seesDocument } from '../document/service';
 
 // What comments can be about, each through its own module's service: the module answers
 // whether readers may comment on an item, names items in lists, keeps their counter, and
@@ -21,6 +21,8 @@ export interface CommentTarget {
   table: 'document' | 'article';
   /** Items readers may see and comment on, by id. */
   open(db: Database, ids: readonly number[]): Promise<Map<number, TargetInfo>>;
+  /** May `userId` (null: a visitor) read the comments on item `id`: may they see the item (a published article)? */
+  seenBy(db: Database, id: number, userId: number | null): Promise<boolean>;
   /** Title and uuid/identifier of items in any state, by id. */
   titles(db: Database, ids: readonly number[]): Promise<Map<number, { title: string; uuid: string }>>;
   setCommentCount(db: Database, id: number, count: number): Promise<void>;
@@ -34,6 +36,9 @@ const articleTarget: CommentTarget = {
   async open(db, ids) {
     const rows = await publishedArticles(db, ids);
     return new Map([...rows].map(([id, a]) => [id, { title: a.title, uuid: a.identifier, userId: a.user_id }]));
+  },
+  async seenBy(db, id) {
+    return (await publishedArticles(db, [id])).has(id);
   },
   async titles(db, ids) {
     const rows = await articleTitles(db, ids);
@@ -49,6 +54,11 @@ const documentTarget: CommentTarget = {
   async open(db, ids) {
     const rows = (await documentsByIds(db, ids)).filter(isPublic);
     return new Map(rows.map((d) => [d.id, { title: d.title, uuid: d.uuid, userId: d.user_id }]));
+  },
+  async seenBy(db, id, userId) {
+    const [row] = await documentsByIds(db, [id]);
+    // Its owner and the document admins see a hidden document whole (decision 096), its comments too.
+    return row !== undefined && (await seesDocument(db, userId, row));
   },
   async titles(db, ids) {
     return new Map((await documentsByIds(db, ids)).map((d) => [d.id, { title: d.title, uuid: d.uuid }]));

@@ -3,7 +3,16 @@
 // (downloads, favourites, comments) with the search index after them, documents as the lists
 // answer them (presentDocuments), and the counts of the dashboard and the sitemap.
 // Kept stable for the modules built on it: functions are added here, never renamed.
-export { MEMBERS_ONLY, freePages, mayUpload, membersOnly, pageAccess, type PageDecision, type PageRef } from './access';
+export {
+  MEMBERS_ONLY,
+  freePages,
+  mayUpload,
+  membersOnly,
+  pageAccess,
+  seesDocument,
+  type PageDecision,
+  type PageRef,
+} from './access';
 export { conversionBacklog } from './conversion';
 export { convertibleExtensions, converterEnvironment, type ConverterEnvironment } from './environment';
 export { isMd5, originalKey, outputFolder, outputKey } from './files';
