@@ -604,6 +604,12 @@ describe('a site open to members only (decision 097)', () => {
       expect(visitor.body.comment[0]).toMatchObject({ id: res.body.id, user: { username: alice.username } });
       expect(visitor.body.comment[0].content).toBeUndefined();
       expect((await list(bob.token)).body.comment[0].content).toBe('只有会员才能读到的评论');
+      // A link's thread (decision 108) as the list.
+      const thread = (token?: string) =>
+        api(backend.url, 'GET', '/api/v1/comment/thread', { token, query: { id: res.body.id } });
+      expect((await thread()).body.comment).toMatchObject([{ id: res.body.id, user: { username: alice.username } }]);
+      expect((await thread()).body.comment[0].content).toBeFalsy();
+      expect((await thread(bob.token)).body.comment[0].content).toBe('只有会员才能读到的评论');
     } finally {
       await backend.setConfig({ 'security.login_required': 'false' });
     }

@@ -464,12 +464,16 @@ export const commentService = defineService(
         const target = asked && commentTarget(asked.type);
         // A comment gone since, or not shown to the caller, is a normal answer (`{}`), not an error status: the link
         // then leads to the comments (decisions 088, 099).
-        if (!asked || !visible || !target || !(await target.open(ctx.db, [asked.document_id])).has(asked.document_id))
+        if (!asked || !visible || !target || !(await target.seenBy(ctx.db, asked.document_id, ctx.user?.id ?? null)))
           return {};
         const rows = await threadOf(ctx.db, asked.parent_id > 0 ? asked.parent_id : asked.id, me, asked.id);
         // A reply whose thread's first comment is no longer shown (rejected since) has no thread to be in.
         if (!rows.some((row) => row.parent_id === 0)) return {};
-        return { comment: await present(ctx.db, rows, false), total: rows.length };
+        const comment = await present(ctx.db, rows, false);
+        // As the list: a visitor of a site open to members only reads who said something and when (decision 097).
+        if (!(await ctx.app.settings.snapshot()).withholdsText(ctx.user?.id ?? null))
+          return { comment, total: rows.length };
+        return { comment: comment.map((c) => ({ ...c, content: '' })), total: rows.length };
       },
     }),
 
