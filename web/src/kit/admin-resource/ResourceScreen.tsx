@@ -55,6 +55,8 @@ interface PendingConfirm {
   ids: number[];
   /** A batch of the toolbar: its success says how many rows, its question is asked again for the rows a partial failure left. */
   batch?: (count: number) => string;
+  /** Rows of this batch that an earlier try did, before a partial failure left the others: its success counts them too. */
+  doneBefore?: number;
   keepsRows: boolean;
   run: (ids: number[], context: WriteContext, password?: string, value?: ChoiceValue) => Promise<ApiResult<unknown>>;
   success: string;
@@ -65,10 +67,20 @@ function isBatchOutcome(data: unknown): data is BatchOutcome {
   return typeof data === 'object' && data !== null && 'done' in data && 'skipped' in data;
 }
 
-/** What a batch's success toast says below its title: how many rows, and those it left and why. */
-function batchSummary(count: number, data: unknown): string {
-  if (!isBatchOutcome(data) || data.skipped.length === 0) return `共 ${count} 项`;
-  return `共 ${data.done} 项，跳过 ${data.skipped.length} 项：${data.skipped.join('；')}`;
+/**
+ * The toast of a batch that succeeded, counting the whole batch (the rows of earlier tries too): a
+ * success, or a warning when the server left rows (paid or closed since the list was read), naming them.
+ */
+function toastBatchDone(action: PendingConfirm, noun: string, data: unknown): void {
+  const outcome = isBatchOutcome(data) ? data : { done: action.ids.length, skipped: [] };
+  const done = (action.doneBefore ?? 0) + outcome.done;
+  if (outcome.skipped.length === 0) {
+    toast.success(action.success, `共 ${done} 项`);
+    return;
+  }
+  const left = `${outcome.skipped.length} 项跳过：${outcome.skipped.join('；')}`;
+  if (done === 0) toast.warning(`选中的${noun}均已跳过`, left);
+  else toast.warning(action.success, `${done} 项成功，${left}`);
 }
 
 /** Every row of a (possibly nested) list, depth first. */
@@ -184,7 +196,8 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
       return unwrap(await action.run(action.ids, context, password, value));
     },
     onSuccess: (data, { action }) => {
-      toast.success(action.success, action.batch ? batchSummary(action.ids.length, data) : undefined);
+      if (action.batch) toastBatchDone(action, resource.noun, data);
+      else toast.success(action.success);
       setPending(null);
       setSelected([]);
     },
@@ -198,7 +211,8 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
       }
       const ids = [...left];
       setSelected(ids);
-      setPending({ ...action, ids, message: action.batch ? action.batch(ids.length) : action.message });
+      const doneBefore = (action.doneBefore ?? 0) + action.ids.length - ids.length;
+      setPending({ ...action, ids, doneBefore, message: action.batch ? action.batch(ids.length) : action.message });
       if (!answeredBySigningInAgain(error))
         toastRefusal(action.failure, `${failureMessage(error) ?? ''}。已保留失败的 ${ids.length} 项`);
     },
