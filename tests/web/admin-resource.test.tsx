@@ -166,17 +166,48 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     expect(await screen.findByText('书籍1')).toBeTruthy();
     expect(bodyRows()).toHaveLength(10);
     expect(screen.getByText(/共 23 条/)).toBeTruthy();
-    await userEvent.click(screen.getByText('3', { selector: '.semi-page-item' }));
+    await userEvent.click(screen.getByRole('button', { name: '第 3 页' }));
     expect(await screen.findByText('书籍21')).toBeTruthy();
     await waitFor(() => expect(bodyRows()).toHaveLength(3));
     const pageParams = calls(fetchMock, 'GET').map(({ url }) => url.searchParams.get('page'));
     expect(pageParams).toEqual(['1', '3']);
   });
 
+  it('names its paging in Chinese, and turns pages and changes the page size by keyboard', async () => {
+    const { fetchMock } = renderScreen(23);
+    await screen.findByText('书籍1');
+    const paging = screen.getByRole('navigation', { name: '分页' });
+    expect(
+      within(paging)
+        .getAllByRole('button')
+        .map((button) => button.getAttribute('aria-label')),
+    ).toEqual(['上一页', '第 1 页', '第 2 页', '第 3 页', '下一页']);
+    expect(screen.getByText('显示第 1 条-第 10 条，共 23 条')).toBeTruthy();
+    // No English name anywhere on the screen (Semi's: "Previous", "Page 2", "Page size selector").
+    const english = [...document.querySelectorAll('[aria-label]')]
+      .map((element) => element.getAttribute('aria-label') ?? '')
+      .filter((label) => /^[A-Za-z][A-Za-z ]+\d*$/.test(label));
+    expect(english).toEqual([]);
+
+    within(paging).getByRole('button', { name: '下一页' }).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(await screen.findByText('书籍11')).toBeTruthy();
+    await userEvent.keyboard('{Enter}');
+    expect(await screen.findByText('书籍21')).toBeTruthy();
+    // 下一页 turned disabled on the last page: the keyboard is on the current page's number, not lost.
+    await waitFor(() => expect(document.activeElement?.getAttribute('aria-label')).toBe('第 3 页'));
+    expect(screen.getByText('显示第 21 条-第 23 条，共 23 条')).toBeTruthy();
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '每页条数' }), '20 条/页');
+    await waitFor(() => expect(bodyRows()).toHaveLength(20));
+    const last = calls(fetchMock, 'GET').at(-1)?.url;
+    expect([last?.searchParams.get('page'), last?.searchParams.get('size')]).toEqual(['1', '20']);
+  });
+
   it('filters by keyword from the first page and resets the filter', async () => {
     const { fetchMock } = renderScreen(23);
     await screen.findByText('书籍1');
-    await userEvent.click(screen.getByText('2', { selector: '.semi-page-item' }));
+    await userEvent.click(screen.getByRole('button', { name: '第 2 页' }));
     await screen.findByText('书籍11');
     await userEvent.type(screen.getByLabelText('关键字'), '书籍2{Enter}');
     await waitFor(() => expect(screen.queryByText('书籍11')).toBeNull());
@@ -194,7 +225,7 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     await screen.findByText('书籍1');
     await userEvent.type(screen.getByLabelText('关键字'), '书籍{Enter}');
     await waitFor(() => expect(router.state.location.search).toBe('?wd=%E4%B9%A6%E7%B1%8D'));
-    await userEvent.click(screen.getByText('3', { selector: '.semi-page-item' }));
+    await userEvent.click(screen.getByRole('button', { name: '第 3 页' }));
     expect(await screen.findByText('书籍21')).toBeTruthy();
     expect(new URLSearchParams(router.state.location.search).get('page')).toBe('3');
 

@@ -15,7 +15,7 @@ import {
 } from 'react';
 import { answeredBySigningInAgain, errorMessage, unwrap, type ApiResult } from '../../api/client';
 import { idsNotDone, type WriteContext } from '../../api/query-client';
-import { IconChevronLeft, IconChevronRight, IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
+import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { Table, type ColumnProps } from '../../ui/semi-admin';
 import { EmptyState, LoadingState, ErrorState } from '../../ui/states';
@@ -23,6 +23,7 @@ import { failureMessage, toastFailure, toastRefusal } from '../toasts/failure-to
 import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FilterBar } from './FilterBar';
+import { ListPager } from './ListPager';
 import { ResourceFormSheet } from './ResourceFormSheet';
 import type {
   ActionInput,
@@ -464,25 +465,11 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                   }
                 : undefined
             }
-            pagination={
-              paged
-                ? {
-                    currentPage: page,
-                    pageSize: size,
-                    total,
-                    showSizeChanger: true,
-                    pageSizeOpts: PAGE_SIZES,
-                    showTotal: true,
-                    // Our icons, decorative: Semi's own are named "chevron_left" and "chevron_right" (the
-                    // buttons themselves stay named "Previous" and "Next" by Semi, which no prop changes).
-                    prevText: <IconChevronLeft size="large" />,
-                    nextText: <IconChevronRight size="large" />,
-                    onPageChange: setPage,
-                    onPageSizeChange: setSize,
-                  }
-                : false
-            }
+            pagination={false}
           />
+        )}
+        {paged && list.data && (
+          <ListPager page={page} size={size} total={total} sizes={PAGE_SIZES} onPage={setPage} onSize={setSize} />
         )}
         {list.isError && list.data && (
           <p className="app-field__error" role="alert">
