@@ -3,7 +3,7 @@
 // site-wide switches of the security settings (closed site, login required), which MOREDOC
 // only applies in its client and we apply on the server as well.
 import { isAdmin } from './permissions';
-import { articleIdentifierOf, matchRoute, type AccessKind } from './routes';
+import { articleIdentifierOf, matchRoute, type AccessKind, type RouteDef } from './routes';
 import type { Settings } from './types/config';
 
 /** `security.is_close` and `security.login_required`; absent = off. */
@@ -27,7 +27,7 @@ export interface Session {
 export type AccessDecision =
   | { kind: 'allow' }
   | { kind: 'login'; location: string }
-  | { kind: 'home'; location: '/' }
+  | { kind: 'home'; location: string }
   | { kind: 'closed' }
   | { kind: 'refused' };
 
@@ -38,6 +38,12 @@ export const ALWAYS_ALLOWED_ADMIN_PAGES: readonly string[] = ['/admin', '/admin/
 export const ALWAYS_OPEN_PAGES: readonly string[] = ['/auth/login', '/auth/forgot', '/oauth/callback'];
 /** Open too, unless the site is closed (the backend refuses registrations then anyway). */
 const REGISTER_PAGE = '/auth/register';
+
+/**
+ * The home page's parameter naming the admin page a user was sent home from (`/?denied=%2Fadmin%2Forder`),
+ * so that the SPA says 无权限 there, after a page load as after a move inside the app.
+ */
+export const DENIED_PAGE_PARAM = 'denied';
 
 const LOGIN_PATH = '/auth/login';
 const FORGOT_PASSWORD_PAGE = '/auth/forgot';
@@ -202,7 +208,20 @@ export function decideAccess(path: string, query: string, session: Session): Acc
   if (guard === 'token' || isAdminPageAllowed(normalized, session.allowPages)) return { kind: 'allow' };
   // No admin screen at all (a mistyped or stale address): served, so that it gets the 404 screen.
   if (!isAdminScreen(normalized)) return { kind: 'allow' };
-  return { kind: 'home', location: '/' };
+  return { kind: 'home', location: deniedLocation(normalized) };
+}
+
+/** Home, naming the admin page refused (DENIED_PAGE_PARAM), in its canonical form. */
+export function deniedLocation(normalizedPath: string): string {
+  return `/?${DENIED_PAGE_PARAM}=${encodeURIComponent(pageKey(normalizedPath))}`;
+}
+
+/** The admin screen a home page's query says the user was sent home from (DENIED_PAGE_PARAM), if it names one. */
+export function deniedAdminRoute(query: string): RouteDef | undefined {
+  const path = new URLSearchParams(query).get(DENIED_PAGE_PARAM);
+  const normalized = path === null ? null : normalizePath(path);
+  const route = normalized === null ? undefined : matchRoute(pageKey(normalized))?.route;
+  return route?.layout === 'admin' ? route : undefined;
 }
 
 function isSafePathPart(path: string): boolean {

@@ -163,9 +163,11 @@ describe('resource screens', () => {
     expect(await page.getByRole('button', { name: /新建用户|编辑“|删除“/ }).count()).toBe(0);
     expect(await page.getByRole('columnheader', { name: '操作' }).count()).toBe(0);
 
-    // Other admin pages are refused like on a page load: back to the home page.
+    // Other admin pages are refused on a page load: back to the home page, which says why, its
+    // address the home page's own once said.
     await page.goto('/admin/user/group');
-    await page.waitForURL((url) => url.pathname === '/');
+    await page.waitForURL((url) => url.pathname === '/' && url.search === '');
+    await page.locator('.app-toast__title', { hasText: '无权限访问“角色管理”' }).waitFor();
   });
 });
 

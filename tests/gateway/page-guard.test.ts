@@ -84,8 +84,9 @@ describe('page guard: docs/product.md §2 access rules', () => {
           // the canonical path: trailing slash dropped
           expect(loginRedirectOf(res)).toBe(path.replace(/(.)\/$/, '$1'));
         } else {
+          // Home, naming the page refused, so that the SPA says 无权限 there.
           expect(res.status).toBe(302);
-          expect(res.headers.location).toBe('/');
+          expect(res.headers.location).toBe(`/?denied=${encodeURIComponent(path.replace(/(.)\/$/, '$1'))}`);
         }
         if (res.status === 302) expect(res.headers['cache-control']).toBe('no-store');
       });
@@ -112,7 +113,7 @@ describe('page guard: paths that normalise to a guarded path are guarded', () =>
       expect(String(anonymous.headers.location)).toMatch(/^\/auth\/login\?redirect=%2F(?:admin|ADMIN)%2Fuser%2Flist/);
       const member = await visit(path, 'member');
       expect(member.status).toBe(302);
-      expect(member.headers.location).toBe('/');
+      expect(member.headers.location).toBe('/?denied=%2Fadmin%2Fuser%2Flist');
     });
   }
 
@@ -329,7 +330,7 @@ describe('page guard: the current user, kept with the permissions', () => {
   });
 
   it("drops every session after an admin changes a user's groups, so the user's next page has the new rights", async () => {
-    expect((await page('/admin/user/list', own.memberToken)).headers.location).toBe('/');
+    expect((await page('/admin/user/list', own.memberToken)).headers.location).toBe('/?denied=%2Fadmin%2Fuser%2Flist');
     expect((await write('PUT', '/api/v1/user', own.adminToken, { id: 2, group_id: [1] })).status).toBe(200);
     const res = await page('/admin/user/list', own.memberToken);
     expect(res.status).toBe(200);

@@ -3,6 +3,8 @@ import {
   ALWAYS_ALLOWED_ADMIN_PAGES,
   ALWAYS_OPEN_PAGES,
   decideAccess,
+  deniedAdminRoute,
+  deniedLocation,
   isAdminScreen,
   isAlwaysOpen,
   loginLocation,
@@ -150,9 +152,22 @@ describe('decideAccess', () => {
     });
   });
 
-  it('sends a logged-in user home from admin pages outside allowPages', () => {
-    expect(decideAccess('/admin/user/group', '', userAdmin)).toEqual({ kind: 'home', location: '/' });
-    expect(decideAccess('/admin/config/system', '', member)).toEqual({ kind: 'home', location: '/' });
+  it('sends a logged-in user home from admin pages outside allowPages, naming the page refused', () => {
+    expect(decideAccess('/admin/user/group', '', userAdmin)).toEqual({
+      kind: 'home',
+      location: '/?denied=%2Fadmin%2Fuser%2Fgroup',
+    });
+    expect(decideAccess('/admin/config/system/', '?x=1', member)).toEqual({
+      kind: 'home',
+      location: '/?denied=%2Fadmin%2Fconfig%2Fsystem',
+    });
+  });
+
+  it('reads back from the home page the admin screen refused, and nothing else', () => {
+    expect(deniedAdminRoute('?denied=%2Fadmin%2Forder')?.title).toBe('订单管理');
+    expect(deniedAdminRoute('denied=/ADMIN/Order/')?.title).toBe('订单管理');
+    for (const query of ['', '?denied=', '?denied=%2Fadmin%2Fnothing', '?denied=%2Flibrary', '?denied=%2F%2Fevil.com'])
+      expect(deniedAdminRoute(query), query).toBeUndefined();
   });
 
   it('serves a path under /admin that is no admin screen to a logged-in user, for the 404 screen', () => {
@@ -178,7 +193,10 @@ describe('decideAccess', () => {
       '/ADMIN/config/system',
       '/./admin/./config/system',
     ]) {
-      expect(decideAccess(path, '', member), path).toEqual({ kind: 'home', location: '/' });
+      expect(decideAccess(path, '', member), path).toEqual({
+        kind: 'home',
+        location: '/?denied=%2Fadmin%2Fconfig%2Fsystem',
+      });
     }
     expect(decideAccess('/admin;x', '', guest)).toEqual({ kind: 'login', location: '/auth/login?redirect=%2Fadmin' });
     expect(decideAccess('//member', '', guest)).toEqual({ kind: 'login', location: '/auth/login?redirect=%2Fmember' });
@@ -318,7 +336,7 @@ describe('decideAccess with the site switches', () => {
 
   function expected(outcome: Outcome, pathWithQuery: string): AccessDecision {
     if (outcome === 'login') return { kind: 'login', location: loginLocation(pathWithQuery) };
-    if (outcome === 'home') return { kind: 'home', location: '/' };
+    if (outcome === 'home') return { kind: 'home', location: deniedLocation(pathWithQuery.split('?')[0] as string) };
     return { kind: outcome };
   }
 

@@ -5,7 +5,7 @@ import type { Settings } from '../../shared/types/config';
 import { routesWithoutScreen } from '../../web/src/app/router';
 import { settingsQuery } from '../../web/src/features/settings/api';
 import { SESSION_STORAGE_KEY, session } from '../../web/src/features/session/session-store';
-import { clearToasts } from '../../web/src/kit/toasts/toast-store';
+import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { admin, adminPermissions, member, renderApp, settings } from './render-app';
 
 const location = (router: ReturnType<typeof renderApp>['router']) =>
@@ -30,10 +30,29 @@ describe('client-side route guards', () => {
     await waitFor(() => expect(location(router)).toBe('/auth/login?redirect=%2Fvip%2Fcheckout'));
   });
 
-  it('sends a member to / from an admin page outside allowPages', async () => {
+  it('sends a member to / from an admin page outside allowPages, saying 无权限 and which page', async () => {
     const { router } = renderApp('/admin/user/list', { user: member, permissions: [] });
     await waitFor(() => expect(location(router)).toBe('/'));
     expect(await screen.findByRole('heading', { level: 1, name: '测试文库' })).toBeTruthy();
+    expect(toasts.value.map(({ title, color }) => ({ title, color }))).toEqual([
+      { title: '无权限访问“用户管理”', color: 'warning' },
+    ]);
+    // The address naming the page refused is replaced by home's, so that Back does not say it again.
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it('says 无权限 on the home page the gateway sent a page load to, and takes the page out of the address', async () => {
+    const { router } = renderApp('/?denied=%2Fadmin%2Forder', { user: member, permissions: [] });
+    expect(await screen.findByRole('heading', { level: 1, name: '测试文库' })).toBeTruthy();
+    expect(location(router)).toBe('/');
+    expect(toasts.value.map((t) => t.title)).toEqual(['无权限访问“订单管理”']);
+  });
+
+  it('says nothing for a home address naming no admin screen', async () => {
+    const { router } = renderApp('/?denied=%2Flibrary', { user: member, permissions: [] });
+    expect(await screen.findByRole('heading', { level: 1, name: '测试文库' })).toBeTruthy();
+    expect(location(router)).toBe('/?denied=%2Flibrary');
+    expect(toasts.value).toEqual([]);
   });
 
   it('lets a member open the always-allowed dashboard, with a plain welcome and no figures', async () => {
