@@ -46,6 +46,7 @@ import * as m040 from './migrations/040_message_comment';
 import * as m041 from './migrations/041_article_table_summaries';
 import * as m042 from './migrations/042_remote_avatars_cleared';
 import * as m043 from './migrations/043_oauth_avatar_source';
+import * as m044 from './migrations/044_one_pending_order';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -90,6 +91,7 @@ const migrations: Record<string, Migration> = {
   '041_article_table_summaries': m041,
   '042_remote_avatars_cleared': m042,
   '043_oauth_avatar_source': m043,
+  '044_one_pending_order': m044,
 };
 
 export type Database = Kysely<DB>;

@@ -291,6 +291,73 @@ describe('migrations', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+  it('leave each member one pending order (044): a transfer submitted, else the newest; the others closed as replaced', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrations-'));
+    try {
+      const first = await openDatabase(dataDir);
+      await first.db.destroy();
+      // The orders as a site before 044 could hold them: a pending order per plan.
+      const raw = new SQLite(path.join(dataDir, 'moredoc.db'));
+      raw.exec(`DROP INDEX orders_pending_buyer;
+        CREATE UNIQUE INDEX orders_pending_plan ON orders (buyer_id, plan_code) WHERE status = 0;
+        DELETE FROM kysely_migration WHERE name = '044_one_pending_order'`);
+      const ts = new Date().toISOString();
+      const order = (buyer: number, plan: string, status: number, provider = '') =>
+        Number(
+          raw
+            .prepare(
+              `INSERT INTO orders (order_no, buyer_id, buyer_name, plan_code, plan_title, days, amount, status, provider, expires_at, created_at, updated_at)
+               VALUES (?, ?, 'm', ?, ?, 30, 3000, ?, ?, ?, ?, ?)`,
+            )
+            .run(`NO-${buyer}-${plan}-${status}`, buyer, plan, plan, status, provider, ts, ts, ts).lastInsertRowid,
+        );
+      const ids = {
+        olderPlan: order(2, 'month', 0),
+        newerPlan: order(2, 'year', 0, 'alipay'),
+        paid: order(2, 'quarter', 1),
+        transfer: order(3, 'month', 0, 'manual'),
+        afterTransfer: order(3, 'year', 0),
+        alone: order(4, 'month', 0),
+      };
+      raw.close();
+
+      const second = await openDatabase(dataDir);
+      const rows = await second.db
+        .selectFrom('orders')
+        .select(['id', 'status', 'close_reason'])
+        .orderBy('id')
+        .execute();
+      expect(rows).toEqual([
+        { id: ids.olderPlan, status: 2, close_reason: 'replaced' },
+        { id: ids.newerPlan, status: 0, close_reason: '' },
+        { id: ids.paid, status: 1, close_reason: '' },
+        { id: ids.transfer, status: 0, close_reason: '' },
+        { id: ids.afterTransfer, status: 2, close_reason: 'replaced' },
+        { id: ids.alone, status: 0, close_reason: '' },
+      ]);
+      // A second pending order of a member is refused by the database itself now.
+      const again = second.db
+        .insertInto('orders')
+        .values({
+          order_no: 'NO-4-year',
+          buyer_id: 4,
+          buyer_name: 'm',
+          plan_code: 'year',
+          plan_title: 'year',
+          days: 30,
+          amount: 3000,
+          expires_at: ts,
+          created_at: ts,
+          updated_at: ts,
+        })
+        .execute();
+      await expect(again).rejects.toThrow(/UNIQUE/);
+      await second.db.destroy();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('clear the remote avatars kept before 042 (the provider learnt every viewer), keeping uploaded ones', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrations-'));
     try {

@@ -107,6 +107,46 @@ describe('OrderAPI.CreateOrder', () => {
     expect(mine.body.order.filter((o: { plan_code: string }) => o.plan_code === 'month')).toHaveLength(1);
   });
 
+  it('keeps one pending order per member: another plan closes the one held, which can then not be paid', async () => {
+    const buyer = await registerMember(backend.url);
+    const month = (await createOrder(buyer, 'month', 30)).body;
+    const year = await createOrder(buyer, 'year', 298);
+    expect(year.status, year.text).toBe(200);
+    expect(year.body.plan_code).toBe('year');
+    expect((await getOrder(buyer.token, { order_no: month.order_no })).body).toMatchObject({
+      status: 2,
+      close_reason: 'replaced',
+    });
+    const pending = await api(backend.url, 'GET', '/api/v1/order/mine', { token: buyer.token, query: { status: 0 } });
+    expect(pending.body.order.map((o: { order_no: string }) => o.order_no)).toEqual([year.body.order_no]);
+    const late = await payOrder(buyer, month.order_no);
+    expect([late.status, late.body.message]).toEqual([400, '订单已关闭，无法继续支付']);
+    // Back to the first plan: a new order again, the year's closed.
+    const again = (await createOrder(buyer, 'month', 30)).body;
+    expect(again.order_no).not.toBe(month.order_no);
+    expect((await getOrder(buyer.token, { order_no: year.body.order_no })).body.status).toBe(2);
+  });
+
+  it('leaves a transfer submitted for the admin: another plan is refused until the member cancels it', async () => {
+    const buyer = await registerMember(backend.url);
+    const month = (await createOrder(buyer, 'month', 30)).body;
+    expect((await payOrder(buyer, month.order_no)).status).toBe(200);
+    const refused = await createOrder(buyer, 'quarter', 80);
+    expect([refused.status, refused.body.message]).toEqual([
+      400,
+      `您的订单 ${month.order_no}（月度会员）已提交转账，正在等待确认；如需改买其他套餐，请先取消该订单`,
+    ]);
+    // The same plan is the same order still; the transfer stays pending.
+    expect((await createOrder(buyer, 'month', 30)).body.order_no).toBe(month.order_no);
+    expect((await getOrder(buyer.token, { order_no: month.order_no })).body.status).toBeUndefined();
+    const cancel = await api(backend.url, 'PUT', '/api/v1/order/cancel', {
+      token: buyer.token,
+      body: { order_no: month.order_no },
+    });
+    expect(cancel.status, cancel.text).toBe(200);
+    expect((await createOrder(buyer, 'quarter', 80)).status).toBe(200);
+  });
+
   it.each([
     ['an unknown plan', { plan_code: 'lifetime', price: 999 }, 400, '套餐不存在或已下架'],
     ['a negative price', { plan_code: 'month', price: -30 }, 400, '价格无效（参数 price）'],
@@ -759,10 +799,11 @@ describe('OrderAPI for admins', () => {
   });
 
   it('closes the pending orders of a batch and names the ones that stopped being pending meanwhile', async () => {
-    const member = await registerMember(backend.url);
-    const first = (await createOrder(member, 'month', 30)).body;
-    const gone = (await createOrder(member, 'quarter', 80)).body;
-    const last = (await createOrder(member, 'year', 298)).body;
+    // Three members' orders (a member holds one pending order).
+    const [member, second, third] = await Promise.all([1, 2, 3].map(() => registerMember(backend.url)));
+    const first = (await createOrder(member!, 'month', 30)).body;
+    const gone = (await createOrder(second!, 'quarter', 80)).body;
+    const last = (await createOrder(third!, 'year', 298)).body;
     // Closed by another admin after this one's list was read.
     await backend.admin('PUT', '/api/v1/order/close', { body: { id: [gone.id], reason: '重复下单' } });
     const batch = await backend.admin('PUT', '/api/v1/order/close', {
@@ -773,7 +814,7 @@ describe('OrderAPI for admins', () => {
     expect(batch.body.skipped).toHaveLength(1);
     expect(batch.body.skipped[0]).toMatchObject({ id: gone.id, order_no: gone.order_no, status: 2 });
     for (const order of [first, last])
-      expect((await getOrder(member.token, { order_no: order.order_no })).body).toMatchObject({
+      expect((await backend.admin('GET', '/api/v1/order', { query: { id: order.id } })).body).toMatchObject({
         status: 2,
         close_reason: 'admin',
       });

@@ -11,6 +11,7 @@ import { checkText, positiveIds, requireIds } from '../../wire/request';
 import {
   OrderStatus,
   TIMEOUT_CLOSE_REASON,
+  TRANSFER_PROVIDER,
   VipAction,
   confirmableAfterClose,
   isPaymentProvider,
@@ -60,7 +61,6 @@ import {
   findPendingOrder,
   insertOrder,
   listOrders,
-  setClosed,
   setDeadline,
   setProvider,
   setRefunded,
@@ -182,7 +182,24 @@ async function orderOr404(db: Database, id: number): Promise<OrderRow> {
   return order;
 }
 
-/** The member's pending order for this plan when it still matches, else a new one (with its timeout job). */
+/** Whether a member's pending order is still the one to pay for this plan: same plan, price and days, not past its deadline. */
+function stillFor(order: OrderRow, plan: { code: string; days: number; amount: number }, now: Date): boolean {
+  return (
+    order.plan_code === plan.code &&
+    order.amount === plan.amount &&
+    order.days === plan.days &&
+    Date.parse(order.expires_at) > now.getTime()
+  );
+}
+
+/**
+ * The member's order for this plan: their pending order while it is still the one to pay (a double
+ * click makes one order), else a new one (with its timeout job). A member holds one pending order at
+ * a time, as a shop's checkout does: one for another plan, or whose price or days changed, is closed
+ * first as the member's own 取消 would close it (its provider asked, its trade there closed), so that
+ * two plans are never both paid. One submitted as a transfer is left for the admin to confirm: the
+ * member may have sent the money, and cancels it first if they changed their mind.
+ */
 async function placeOrder(
   ctx: RpcContext,
   plan: { code: string; title: string; days: number; amount: number },
@@ -192,16 +209,24 @@ async function placeOrder(
   const timeoutMinutes = Math.min(Math.max(cfg.int('pay', 'order_timeout'), 1), 1440);
   const username = (await usernamesOf(ctx.db, [me.id])).get(me.id) ?? '';
   for (let attempt = 0; ; attempt += 1) {
+    // Outside the transaction: closing asks the provider, which no transaction waits for.
+    const held = await findPendingOrder(ctx.db, me.id);
+    const now = await databaseNow(ctx.db);
+    if (held && stillFor(held, plan, now)) return held;
+    if (held) {
+      const expired = Date.parse(held.expires_at) <= now.getTime();
+      if (held.provider === TRANSFER_PROVIDER && !expired)
+        throw failedPrecondition(
+          `您的订单 ${held.order_no}（${held.plan_title}）已提交转账，正在等待确认；如需改买其他套餐，请先取消该订单`,
+        );
+      // Past its deadline, it closes as timed out, its job not run yet (a transfer's can still be
+      // confirmed, decision 055).
+      await closePending(ctx.app, held, expired ? TIMEOUT_CLOSE_REASON : 'replaced', ctx.request.log);
+    }
     try {
       return await ctx.db.transaction().execute(async (trx) => {
-        const pending = await findPendingOrder(trx, me.id, plan.code);
         // The database's now, as the queue's: a machine whose clock drifted writes the same times.
         const placedAt = await databaseNow(trx);
-        const expired = pending !== undefined && Date.parse(pending.expires_at) <= placedAt.getTime();
-        if (pending && !expired && pending.amount === plan.amount && pending.days === plan.days) return pending;
-        // An order past its deadline closes as timed out, its job not run yet (a transfer's can
-        // still be confirmed, decision 055); one whose plan changed makes way for the new order.
-        if (pending) await setClosed(trx, pending.id, expired ? TIMEOUT_CLOSE_REASON : 'replaced');
         const expiresAt = new Date(placedAt.getTime() + timeoutMinutes * 60_000);
         const order = await insertOrder(
           trx,
@@ -227,10 +252,9 @@ async function placeOrder(
         return order;
       });
     } catch (error) {
-      // Two requests at once (another process): the other one's order is the order.
+      // Another request of the member's placed one meanwhile (a double click, another process):
+      // the loop finds it, the order when it is for this plan, else closed for this one.
       if (!isUniqueViolation(error) || attempt >= 2) throw error;
-      const existing = await findPendingOrder(ctx.db, me.id, plan.code);
-      if (existing && existing.amount === plan.amount) return existing;
     }
   }
 }

@@ -31,12 +31,12 @@ export async function findOrderByNo(db: Database, orderNo: string): Promise<Orde
   return db.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
 }
 
-export async function findPendingOrder(db: Database, buyerId: number, planCode: string): Promise<OrderRow | undefined> {
+/** The member's pending order, whatever its plan: a member holds at most one (migration 044). */
+export async function findPendingOrder(db: Database, buyerId: number): Promise<OrderRow | undefined> {
   return db
     .selectFrom('orders')
     .selectAll()
     .where('buyer_id', '=', buyerId)
-    .where('plan_code', '=', planCode)
     .where('status', '=', OrderStatus.Pending)
     .executeTakeFirst();
 }
