@@ -13,6 +13,8 @@ import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts } from '../../web/src/kit/toasts/toast-store';
 import { iconWordsIn } from '../helpers/semi-icon-names';
 import { admin, newSiteGroups, renderApp, settings } from './render-app';
+import { DatePicker, InputNumber, Select, Table } from '../../web/src/ui/semi-admin';
+import { UiProvider } from '../../web/src/ui/UiProvider';
 
 afterEach(() =>
   act(() => {
@@ -179,5 +181,47 @@ describe('screens', { timeout: 20_000 }, () => {
     expect(await menu.findByRole('button', { name: '展开侧边栏' })).toBeTruthy();
     expect(menu.getByRole('menuitem', { name: '控制面板' })).toBeTruthy();
     expect(iconWordsOnScreen()).toEqual([]);
+  });
+});
+
+describe("Semi's own English names", { timeout: 20_000 }, () => {
+  /** Every aria-label outside an aria-hidden part that is English words only (Semi's: "Choose date", "close"). */
+  const englishLabels = () =>
+    [...document.querySelectorAll('[aria-label]')]
+      .filter((element) => !element.closest('[aria-hidden="true"]'))
+      .map((element) => element.getAttribute('aria-label') ?? '')
+      .filter((label) => /^[A-Za-z][A-Za-z _]+$/.test(label));
+
+  it('are Chinese on a date picker, a tree table, a number box and a multiple select, and stay so', async () => {
+    type Node = { key: string; name: string; children?: Node[] };
+    const tree: Node[] = [{ key: '1', name: '文档管理', children: [{ key: '2', name: '文档审核' }] }];
+    const { unmount } = render(
+      <UiProvider>
+        <DatePicker />
+        <InputNumber defaultValue={30} />
+        <Select
+          multiple
+          defaultValue={[1, 2]}
+          optionList={[
+            { value: 1, label: '支付宝' },
+            { value: 2, label: '微信支付' },
+          ]}
+        />
+        <Table<Node>
+          rowKey="key"
+          columns={[{ title: '权限', dataIndex: 'name' }]}
+          dataSource={tree}
+          pagination={false}
+        />
+      </UiProvider>,
+    );
+    await waitFor(() => expect(englishLabels()).toEqual([]));
+    expect(screen.getByRole('combobox', { name: '选择日期' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '展开或收起' })).toBeTruthy();
+    // What Semi writes again as it re-renders is rewritten too.
+    await userEvent.click(screen.getByRole('button', { name: '展开或收起' }));
+    expect(await screen.findByText('文档审核')).toBeTruthy();
+    await waitFor(() => expect(englishLabels()).toEqual([]));
+    unmount();
   });
 });
