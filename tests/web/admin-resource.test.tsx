@@ -11,6 +11,7 @@ import { createQueryClient, invalidateAfter } from '../../web/src/api/query-clie
 import { ActionDialog } from '../../web/src/kit/admin-resource/ActionDialog';
 import { dateTimeRender } from '../../web/src/kit/admin-resource/DateTimeInput';
 import { FilterBar } from '../../web/src/kit/admin-resource/FilterBar';
+import { ListPager } from '../../web/src/kit/admin-resource/ListPager';
 import type { FilterValues, FormValues, ResourceDef } from '../../web/src/kit/admin-resource/resource';
 import { ResourceScreen } from '../../web/src/kit/admin-resource/ResourceScreen';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
@@ -534,6 +535,14 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     // The empty page left no entry behind: back is where the admin came from.
     await act(() => router.navigate(-1));
     expect(await screen.findByText('别处')).toBeTruthy();
+  });
+
+  it('gives no count for a page past the last, on its way to the last one', () => {
+    const pager = (page: number) =>
+      render(<ListPager page={page} size={10} total={23} sizes={[10, 20]} onPage={() => {}} onSize={() => {}} />);
+    expect(pager(9).container.textContent).toBe('');
+    cleanup();
+    expect(pager(3).container.textContent).toContain('显示第 21 条-第 23 条，共 23 条');
   });
 
   it('shows the last page for an address past it (an old link)', async () => {

@@ -38,8 +38,9 @@ export function ListPager({
     turned.current = true;
     onPage(next);
   };
-  if (total === 0) return null;
-  const first = Math.min(total, (page - 1) * size + 1);
+  // None, or a page past the last (an old link) on its way to the last one: no count to give.
+  if ((page - 1) * size >= total) return null;
+  const first = (page - 1) * size + 1;
   const last = Math.min(total, page * size);
   return (
     <div className="app-list-pager">
