@@ -144,7 +144,7 @@ describe.skipIf(!postgresUrl)('two instances on one PostgreSQL database', () => 
 
     const after = await pageOnceItIs(b, '/admin/user/list', token, 302);
     expect(after.status).toBe(302);
-    expect(after.headers.location).toBe('/');
+    expect(after.headers.location).toBe('/?denied=%2Fadmin%2Fuser%2Flist');
   });
 
   it("ends on B's pages every session of a member whose password was reset by SMS through A", async () => {

@@ -66,7 +66,12 @@ describe('site switches: closed site (security.is_close)', () => {
     ['/admin/dashboard', '/auth/login?redirect=%2Fadmin%2Fdashboard', 'closed', 'page'],
     ['/admin/config/security', '/auth/login?redirect=%2Fadmin%2Fconfig%2Fsecurity', 'closed', 'page'],
     // the admin rules keep applying on top
-    ['/admin/document/list', '/auth/login?redirect=%2Fadmin%2Fdocument%2Flist', 'closed', '/'],
+    [
+      '/admin/document/list',
+      '/auth/login?redirect=%2Fadmin%2Fdocument%2Flist',
+      'closed',
+      '/?denied=%2Fadmin%2Fdocument%2Flist',
+    ],
   ];
   for (const [path, ...expected] of matrix) {
     (['anonymous', 'member', 'admin'] as const).forEach((who, i) => {
@@ -133,7 +138,7 @@ describe('site switches: login required (security.login_required)', () => {
     ['/auth/forgot', 'page', 'page', 'page'],
     ['/oauth/callback', 'page', 'page', 'page'],
     ['/member', '/auth/login?redirect=%2Fmember', 'page', 'page'],
-    ['/admin/user/list', '/auth/login?redirect=%2Fadmin%2Fuser%2Flist', '/', 'page'],
+    ['/admin/user/list', '/auth/login?redirect=%2Fadmin%2Fuser%2Flist', '/?denied=%2Fadmin%2Fuser%2Flist', 'page'],
   ];
   for (const [path, ...expected] of matrix) {
     (['anonymous', 'member', 'admin'] as const).forEach((who, i) => {

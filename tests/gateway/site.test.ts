@@ -85,7 +85,7 @@ describe('the site over HTTP (gateway + embedded backend)', () => {
     const cookie = await loginAs('reader02', 'reader-password');
     const res = await send(`${site.url}/admin/user/list`, { headers: { ...HTML, cookie } });
     expect(res.status).toBe(302);
-    expect(res.headers.location).toBe('/');
+    expect(res.headers.location).toBe('/?denied=%2Fadmin%2Fuser%2Flist');
     expect((await send(`${site.url}/admin`, { headers: { ...HTML, cookie } })).status).toBe(200);
   });
 
