@@ -197,6 +197,7 @@ describe("Semi's own English names", { timeout: 20_000 }, () => {
     const tree: Node[] = [{ key: '1', name: '文档管理', children: [{ key: '2', name: '文档审核' }] }];
     const { unmount } = render(
       <UiProvider>
+        <icons.IconInfoCircle aria-label="提示" />
         <DatePicker />
         <InputNumber defaultValue={30} />
         <Select
@@ -217,6 +218,8 @@ describe("Semi's own English names", { timeout: 20_000 }, () => {
     );
     await waitFor(() => expect(englishLabels()).toEqual([]));
     expect(screen.getByRole('combobox', { name: '选择日期' })).toBeTruthy();
+    // An icon of ours named in Chinese is read as named.
+    expect(screen.getByRole('img', { name: '提示' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '展开或收起' })).toBeTruthy();
     // What Semi writes again as it re-renders is rewritten too.
     await userEvent.click(screen.getByRole('button', { name: '展开或收起' }));

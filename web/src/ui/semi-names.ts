@@ -23,7 +23,9 @@ function rename(element: Element): void {
     element.setAttribute('aria-label', chinese);
     return;
   }
-  if (!element.classList.contains('semi-icon') || element.getAttribute('aria-hidden') === 'true') return;
+  // Semi's icon types are lower-case English (tree_triangle_right); an icon of ours named in Chinese stays.
+  if (!element.classList.contains('semi-icon') || !/^[a-z_\d]+$/.test(label)) return;
+  if (element.getAttribute('aria-hidden') === 'true') return;
   // An icon that alone names a control (a button with no other name) keeps its name: none is worse.
   const control = element.parentElement?.closest('button, a[href], [tabindex]:not([tabindex="-1"])');
   if (control && !control.hasAttribute('aria-label') && control.textContent?.trim() === '') return;
