@@ -402,6 +402,22 @@ describe('admin lists at 1280 px wide', () => {
     expect(look.offset).toBeLessThanOrEqual(1);
   });
 
+  it("keep a permission's path readable at 390 px, two lines at most, not a few letters a line", async () => {
+    const page = await site.adminPage('/admin/user/permission');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const path = page.locator('.app-resource-table .app-resource-code', {
+      hasText: '/api.v1.DocumentAPI/CheckDocument',
+    });
+    await path.waitFor();
+    const lines = await path.evaluate((code) => {
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+    // Before, its 6em column held a few letters a line: five lines.
+    expect(lines).toBeLessThanOrEqual(2);
+  });
+
   it("keep a user's name and credits on one line each after their avatar", async () => {
     await ok(
       'register',
