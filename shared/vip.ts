@@ -177,6 +177,14 @@ export const closeReasonOptions: readonly Option<string>[] = [
 
 export const TRANSFER_PROVIDER: PaymentProviderName = 'manual';
 export const TIMEOUT_CLOSE_REASON = 'timeout';
+/** An order closed for a new one of another plan (a member holds one pending order, decision 107). */
+export const REPLACED_CLOSE_REASON = 'replaced';
+/**
+ * Why a transfer can close while its money may still come: its own timeout (`pay.manual_timeout`),
+ * or migration 044 leaving a member who had submitted several transfers the newest pending (CreateOrder
+ * never replaces a submitted transfer: it refuses the new order).
+ */
+export const UNSETTLED_TRANSFER_REASONS: readonly string[] = [TIMEOUT_CLOSE_REASON, REPLACED_CLOSE_REASON];
 
 /**
  * A closed order an admin may still confirm (docs/api.md §10): a payment arrived after it
@@ -190,12 +198,12 @@ export function confirmableAfterClose(order: {
   close_reason?: string;
 }): boolean {
   if (order.status !== OrderStatus.Closed) return false;
-  return Boolean(order.late_paid) || isTimedOutTransfer(order);
+  return Boolean(order.late_paid) || isUnsettledTransfer(order);
 }
 
-/** A transfer closed by its own timeout (`pay.manual_timeout`): the money may well be on its way. */
-export function isTimedOutTransfer(order: { provider?: string; close_reason?: string }): boolean {
-  return order.provider === TRANSFER_PROVIDER && order.close_reason === TIMEOUT_CLOSE_REASON;
+/** A transfer closed while its money may well be on its way (UNSETTLED_TRANSFER_REASONS). */
+export function isUnsettledTransfer(order: { provider?: string; close_reason?: string }): boolean {
+  return order.provider === TRANSFER_PROVIDER && UNSETTLED_TRANSFER_REASONS.includes(order.close_reason ?? '');
 }
 
 /** What became of a payment notification. */

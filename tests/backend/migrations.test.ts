@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DatabaseStartError, openDatabase } from '../../backend/db';
 import { JobQueue, jobKind } from '../../backend/platform/jobs/job-queue';
+import { confirmableAfterClose } from '../../shared/vip';
 
 describe('migrations', () => {
   it('refuse a database a newer version migrated, saying so and naming its migration, rather than "corrupted"', async () => {
@@ -318,22 +319,31 @@ describe('migrations', () => {
         transfer: order(3, 'month', 0, 'manual'),
         afterTransfer: order(3, 'year', 0),
         alone: order(4, 'month', 0),
+        olderTransfer: order(5, 'month', 0, 'manual'),
+        newerTransfer: order(5, 'year', 0, 'manual'),
       };
       raw.close();
 
       const second = await openDatabase(dataDir);
       const rows = await second.db
         .selectFrom('orders')
-        .select(['id', 'status', 'close_reason'])
+        .select(['id', 'status', 'close_reason', 'provider'])
         .orderBy('id')
         .execute();
-      expect(rows).toEqual([
+      // Of two transfers submitted, the older closes too, yet stays an admin's to confirm: its money may come.
+      const olderTransfer = rows.find((row) => row.id === ids.olderTransfer)!;
+      expect(olderTransfer).toMatchObject({ status: 2, close_reason: 'replaced' });
+      expect(confirmableAfterClose(olderTransfer)).toBe(true);
+      expect(confirmableAfterClose(rows.find((row) => row.id === ids.olderPlan)!)).toBe(false);
+      expect(rows.map(({ provider: _, ...row }) => row)).toEqual([
         { id: ids.olderPlan, status: 2, close_reason: 'replaced' },
         { id: ids.newerPlan, status: 0, close_reason: '' },
         { id: ids.paid, status: 1, close_reason: '' },
         { id: ids.transfer, status: 0, close_reason: '' },
         { id: ids.afterTransfer, status: 2, close_reason: 'replaced' },
         { id: ids.alone, status: 0, close_reason: '' },
+        { id: ids.olderTransfer, status: 2, close_reason: 'replaced' },
+        { id: ids.newerTransfer, status: 0, close_reason: '' },
       ]);
       // A second pending order of a member is refused by the database itself now.
       const again = second.db

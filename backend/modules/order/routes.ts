@@ -10,6 +10,7 @@ import { ApiError, Code, badGateway, badRequest, deadlineExceeded, notFound, una
 import { checkText, positiveIds, requireIds } from '../../wire/request';
 import {
   OrderStatus,
+  REPLACED_CLOSE_REASON,
   TIMEOUT_CLOSE_REASON,
   TRANSFER_PROVIDER,
   VipAction,
@@ -221,7 +222,7 @@ async function placeOrder(
         );
       // Past its deadline, it closes as timed out, its job not run yet (a transfer's can still be
       // confirmed, decision 055).
-      await closePending(ctx.app, held, expired ? TIMEOUT_CLOSE_REASON : 'replaced', ctx.request.log);
+      await closePending(ctx.app, held, expired ? TIMEOUT_CLOSE_REASON : REPLACED_CLOSE_REASON, ctx.request.log);
     }
     try {
       return await ctx.db.transaction().execute(async (trx) => {

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db';
 import { like } from '../../db/dialect';
 import { now, type OrdersTable } from '../../db/schema';
-import { OrderStatus, TIMEOUT_CLOSE_REASON, TRANSFER_PROVIDER } from '../../../shared/vip';
+import { OrderStatus, TRANSFER_PROVIDER, UNSETTLED_TRANSFER_REASONS } from '../../../shared/vip';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
 
 // The `orders` table. Every change of state is one conditional UPDATE (`WHERE status = …`),
@@ -82,7 +82,7 @@ export async function setPaid(
     query = query.where((eb) =>
       eb.or([
         eb('late_paid', '=', 1),
-        eb.and([eb('provider', '=', TRANSFER_PROVIDER), eb('close_reason', '=', TIMEOUT_CLOSE_REASON)]),
+        eb.and([eb('provider', '=', TRANSFER_PROVIDER), eb('close_reason', 'in', UNSETTLED_TRANSFER_REASONS)]),
       ]),
     );
   const result = await query.executeTakeFirst();
