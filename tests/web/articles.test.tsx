@@ -636,6 +636,32 @@ describe('article page', { timeout: 30_000 }, () => {
     expect(heading.textContent).toBe('评论（1）（另有 2 条待审核、1 条未通过审核）');
   });
 
+  it('lists the member’s newest own comments in review when they have more than the 1,000 the list gives', async () => {
+    commentsInView();
+    // 1,001 comments of amy's, approved but the newest, in review; the list gives 1,000 in the order asked.
+    const mine: Comment[] = Array.from({ length: 1001 }, (_, i) => ({
+      id: i + 1,
+      content: i === 1000 ? '刚写的评论' : `第${i + 1}条`,
+      status: i === 1000 ? 0 : 1,
+      user: { id: 2, username: 'amy' },
+      user_id: 2,
+      document_id: 1,
+      type: 1,
+    }));
+    renderApp('/article/detail/about', {
+      user: member,
+      backend: articleBackend({
+        'GET /api/v1/comment/list': (url) => {
+          if (url.searchParams.get('user_id') !== '2') return { status: 200, body: {} };
+          const ordered = url.searchParams.get('order') === 'id desc' ? [...mine].reverse() : mine;
+          return { status: 200, body: { comment: ordered.slice(0, 1000), total: mine.length } };
+        },
+      }),
+    });
+    const own = (await screen.findByText('刚写的评论')).closest('.app-comment') as HTMLElement;
+    expect(within(own).getByText('审核中')).toBeTruthy();
+  });
+
   it('shows the newest 20 threads, then 20 more at each 查看更多评论, and asks for the newest comments first', async () => {
     commentsInView();
     const approved: Comment[] = Array.from({ length: 45 }, (_, i) => ({

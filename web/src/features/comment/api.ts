@@ -57,12 +57,15 @@ export const commentThreadQuery = (commentId: number, userId: number) =>
     retry: false,
   });
 
-/** The reader's own comments on one item, in every review state. */
+/**
+ * The reader's own comments on one item, in every review state, newest first: past the 1,000 the
+ * backend returns, their latest (the ones waiting for review) are those listed.
+ */
 export const myCommentsQuery = (type: number, targetId: number, userId: number) =>
   queryOptions({
     queryKey: commentKeys.mine(type, targetId, userId),
     queryFn: async () =>
-      unwrap(await listComments({ type: [type], document_id: targetId, user_id: userId, order: 'id asc' })).comment ??
+      unwrap(await listComments({ type: [type], document_id: targetId, user_id: userId, order: 'id desc' })).comment ??
       [],
   });
 
