@@ -389,7 +389,7 @@ describe('the reader', { timeout: 20_000 }, () => {
             status: 200,
             body: {
               comment: [{ id: 1007, content: '最新的评论', status: 1, type: 0, document_id: 42, user: amy }],
-              total: 1,
+              total: 1000,
             },
           },
           'GET /api/v1/comment/thread': {
@@ -422,6 +422,8 @@ describe('the reader', { timeout: 20_000 }, () => {
         .getAllByRole('listitem')
         .map((item) => item.querySelector('.app-comment')?.id),
     ).toEqual(['comment-1007', 'comment-2', 'comment-3']);
+    // The note under them says the older thread is shown beside the newest listed.
+    expect(section.querySelector('.app-comments__older')?.textContent).toBe('仅显示最新的 1 条评论及链接所指的评论');
     const asked = fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://localhost'));
     expect(asked.filter((url) => url.pathname === '/api/v1/comment/thread').map((url) => url.search)).toEqual([
       '?id=3',

@@ -436,8 +436,11 @@ export function CommentSection({
                   查看更多评论（还有 {hidden} 条）
                 </Button>
               )}
+              {/* Below a linked thread older than those listed, the note names it too: it is shown as well. */}
               {hidden === 0 && total > list.length && (
-                <p className="app-comments__older">仅显示最新的 {list.length} 条评论</p>
+                <p className="app-comments__older">
+                  仅显示最新的 {list.length} 条评论{threadRows.length > 0 ? '及链接所指的评论' : ''}
+                </p>
               )}
             </>
           );
