@@ -370,6 +370,40 @@ describe('search box limits', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/search'));
     expect(new URLSearchParams(router.state.location.search).get('wd')).toBe(long.slice(0, 100));
   });
+
+  it('says nothing of the limit when exactly 100 characters are typed or pasted, only once more is cut off', async () => {
+    renderApp('/article', {
+      backend: {
+        'GET /api/v1/article/list': { status: 200, body: {} },
+        'GET /api/v1/document/search': { status: 200, body: {} },
+      },
+    });
+    const articleInput = within(await screen.findByRole('search', { name: '搜索文章' })).getByRole('textbox', {
+      name: '搜索文章',
+    }) as HTMLInputElement;
+    const headerInput = within(screen.getByRole('search', { name: '站内搜索' })).getByRole('searchbox', {
+      name: '搜索关键词',
+    }) as HTMLInputElement;
+    const notes = () => screen.queryAllByText('关键词最多 100 个字，超出的部分不会输入').length;
+    for (const input of [articleInput, headerInput]) {
+      await userEvent.click(input);
+      await userEvent.paste('天文'.repeat(49));
+      await userEvent.type(input, '星云');
+      expect(input.value).toHaveLength(100);
+      expect(notes()).toBe(0);
+      // One more character is not taken: that is said, until the query is shortened.
+      await userEvent.type(input, '团');
+      expect(input.value).toHaveLength(100);
+      expect(notes()).toBe(1);
+      await userEvent.type(input, '{Backspace}');
+      expect(notes()).toBe(0);
+      await userEvent.clear(input);
+      await userEvent.paste('天文'.repeat(50));
+      expect(input.value).toHaveLength(100);
+      expect(notes()).toBe(0);
+      await userEvent.clear(input);
+    }
+  });
 });
 
 describe('article page', { timeout: 30_000 }, () => {

@@ -19,6 +19,7 @@ import {
   QueryLimitNote,
   SearchSyntaxTip,
   articleSearchPath,
+  useQueryCut,
 } from '../search/SearchBox';
 import { HighlightedText } from '../search/HighlightedText';
 import { ArticleMeta } from './ArticleList';
@@ -33,6 +34,7 @@ export function ArticleSearchBox({ initial = '', path = '/article' }: { initial?
   const [text, setText] = useState(initial);
   // Words the box refused to send (nothing searchable in them), until they change.
   const [refused, setRefused] = useState(false);
+  const { ref: limitRef, cut } = useQueryCut<HTMLFormElement>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const query = text.trim();
@@ -43,7 +45,7 @@ export function ArticleSearchBox({ initial = '', path = '/article' }: { initial?
     navigate(articleSearchPath(query, path));
   };
   return (
-    <form className="app-article-search" role="search" aria-label="搜索文章" onSubmit={submit}>
+    <form ref={limitRef} className="app-article-search" role="search" aria-label="搜索文章" onSubmit={submit}>
       <Input
         value={text}
         onChange={(value: string) => {
@@ -55,7 +57,7 @@ export function ArticleSearchBox({ initial = '', path = '/article' }: { initial?
         aria-label="搜索文章"
       />
       <Button htmlType="submit" theme="solid" icon={<IconSearch />} aria-label="搜索" />
-      <QueryLimitNote query={text} />
+      <QueryLimitNote shown={cut} />
       <NothingSearchableNote shown={refused} />
     </form>
   );

@@ -1,6 +1,6 @@
 // The search form of every public page (header), the home page (with the settings'
 // recommended words) and the results page: it goes to `/search?wd=…`.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { articleSearchPath, searchPath } from '../../../../shared/page-paths';
 import { hasSearchableText } from '../../../../shared/searchable-text';
@@ -13,9 +13,47 @@ import './search.css';
  */
 export const MAX_QUERY_LENGTH = 100;
 
-/** Said under a search box once its query reaches MAX_QUERY_LENGTH (typed or pasted and cut). */
-export function QueryLimitNote({ query }: { query: string }) {
-  return query.length >= MAX_QUERY_LENGTH ? (
+/**
+ * Whether what was last typed, pasted or dropped into the search box inside `ref` was cut at
+ * MAX_QUERY_LENGTH (the input's `maxLength` took less than was sent), until the next input that
+ * fits: exactly MAX_QUERY_LENGTH characters typed cut nothing. Read from `beforeinput` (and the
+ * end of an IME's composition), which still tells what was meant; the value alone does not.
+ */
+export function useQueryCut<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  const [cut, setCut] = useState(false);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    let composingFrom = 0;
+    const room = (input: HTMLInputElement) =>
+      MAX_QUERY_LENGTH - input.value.length + (input.selectionEnd ?? 0) - (input.selectionStart ?? 0);
+    const onBeforeInput = (event: Event) => {
+      const { data, dataTransfer, inputType, isComposing, target } = event as InputEvent;
+      // A composition's text is pinyin on its way; what it ends with is checked at its end.
+      if (!(target instanceof HTMLInputElement) || isComposing || inputType === 'insertCompositionText') return;
+      const text = data ?? dataTransfer?.getData('text/plain') ?? '';
+      setCut(text.length > room(target));
+    };
+    const onCompositionStart = (event: Event) => {
+      if (event.target instanceof HTMLInputElement) composingFrom = room(event.target);
+    };
+    const onCompositionEnd = (event: Event) => setCut(((event as CompositionEvent).data ?? '').length > composingFrom);
+    box.addEventListener('beforeinput', onBeforeInput);
+    box.addEventListener('compositionstart', onCompositionStart);
+    box.addEventListener('compositionend', onCompositionEnd);
+    return () => {
+      box.removeEventListener('beforeinput', onBeforeInput);
+      box.removeEventListener('compositionstart', onCompositionStart);
+      box.removeEventListener('compositionend', onCompositionEnd);
+    };
+  }, []);
+  return { ref, cut };
+}
+
+/** Said under a search box whose query was cut at MAX_QUERY_LENGTH (useQueryCut). */
+export function QueryLimitNote({ shown }: { shown: boolean }) {
+  return shown ? (
     <p className="app-search-box__limit" role="status">
       关键词最多 {MAX_QUERY_LENGTH} 个字，超出的部分不会输入
     </p>
@@ -86,6 +124,7 @@ export function SearchBox({
   const [searched, setSearched] = useState<string>();
   // Words the box refused to send (nothing searchable in them), until they change.
   const [refused, setRefused] = useState(false);
+  const { ref: limitRef, cut } = useQueryCut<HTMLFormElement>();
   if (shown !== initial) {
     setShown(initial);
     if (wd === shown || wd.trim() === searched) setWd(initial);
@@ -103,7 +142,7 @@ export function SearchBox({
   };
   return (
     <div className={`app-search-box app-search-box--${size}`}>
-      <form role="search" aria-label={label} onSubmit={submit} className="app-search-box__form">
+      <form ref={limitRef} role="search" aria-label={label} onSubmit={submit} className="app-search-box__form">
         <input
           type="search"
           name="wd"
@@ -123,7 +162,7 @@ export function SearchBox({
           {size === 'large' && <span>搜索</span>}
         </button>
       </form>
-      <QueryLimitNote query={wd} />
+      <QueryLimitNote shown={cut} />
       <NothingSearchableNote shown={refused} />
       {recommended.length > 0 && (
         <p className="app-search-box__words">
