@@ -382,6 +382,38 @@ describe('member upload', { timeout: 20_000 }, () => {
     );
   });
 
+  it('marks a file 内容重复 when 发布 is refused as a document already there (409), out of the next 发布', async () => {
+    const sent: number[] = [];
+    renderUpload({
+      'POST /api/v1/document': (_url, init) => {
+        const id = (JSON.parse(String(init.body)) as { document: { attachment_id: number }[] }).document[0]!
+          .attachment_id;
+        sent.push(id);
+        return id === 61
+          ? { status: 409, body: { code: 6, message: '文档已存在：您已上传过内容相同的文档' } }
+          : { status: 500, body: { code: 13, message: '服务器内部错误' } };
+      },
+      'GET /api/v1/document/list': { status: 200, body: { total: 0 } },
+    });
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [
+      file('讲义.pdf'),
+      file('笔记.pdf'),
+    ]);
+    (await uploadOf('讲义.pdf')).answer(200, { code: 200, data: { id: 61 } });
+    (await uploadOf('笔记.pdf')).answer(200, { code: 200, data: { id: 62 } });
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '统一设置分类' }), '7');
+    await userEvent.click(await screen.findByRole('button', { name: '发布（2）' }));
+    const again = screen.getByRole('listitem', { name: '讲义.pdf' });
+    expect(await within(again).findByText('内容重复')).toBeTruthy();
+    expect(within(again).getByRole('alert').textContent).toBe('文档已存在：您已上传过内容相同的文档');
+    expect(within(again).queryByLabelText('价格')).toBeNull();
+    // Any other refusal stays 发布失败, offered again by 发布; the duplicate is not.
+    const other = screen.getByRole('listitem', { name: '笔记.pdf' });
+    expect(await within(other).findByText('发布失败')).toBeTruthy();
+    await userEvent.click(await screen.findByRole('button', { name: '发布（1）' }));
+    await waitFor(() => expect(sent).toEqual([61, 62, 62]));
+  });
+
   it("says before any file is chosen what publishing pays, in the site's credits, and nothing when it pays nothing", async () => {
     const screenWith = async (reward: { upload_document_credits?: number; upload_document_limit?: number }) => {
       const view = renderApp('/upload', {

@@ -484,7 +484,14 @@ export function DocumentUploader({ userId }: { userId: number }) {
           dispatch({ type: 'published', key: item.key });
           titles.push(title);
         } else {
-          dispatch({ type: 'publish-failed', key: item.key, reason: result.data.message || '发布失败' });
+          // 409 (AlreadyExists): the file is a document already, as the upload's check marks it.
+          const duplicate = result.status === 409;
+          dispatch({
+            type: 'publish-failed',
+            key: item.key,
+            reason: result.data.message || (duplicate ? '文档已存在，不会重复发布' : '发布失败'),
+            duplicate,
+          });
         }
       }
       return titles;

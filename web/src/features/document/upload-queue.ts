@@ -186,7 +186,8 @@ export type UploadAction =
   | { type: 'invalid'; key: number; errors: Errors<DetailField> }
   | { type: 'publishing'; key: number }
   | { type: 'published'; key: number }
-  | { type: 'publish-failed'; key: number; reason: string };
+  /** `duplicate`: the server refused it as a document it has already (409): the row is 内容重复, not to retry. */
+  | { type: 'publish-failed'; key: number; reason: string; duplicate?: boolean };
 
 /**
  * `keeper` with the title and the description the member typed into `leaver` (a copy of its
@@ -292,6 +293,10 @@ export function uploadQueue(items: UploadItem[], action: UploadAction): UploadIt
     case 'published':
       return update(action.key, (item) => ({ ...item, phase: 'published' }));
     case 'publish-failed':
-      return update(action.key, (item) => ({ ...item, phase: 'publish-failed', reason: action.reason }));
+      return update(action.key, (item) => ({
+        ...item,
+        phase: action.duplicate ? 'duplicate' : 'publish-failed',
+        reason: action.reason,
+      }));
   }
 }
