@@ -5,12 +5,12 @@ import type { Readable } from 'node:stream';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { GatewayConfig } from './config';
-import { answerClientError, answerUnencodedAddress, answerUnreadableAddress } from './client-error';
+import { answerClientError, unencodedAddressAnswer, unreadableAddressAnswer } from './client-error';
 import { loggerOptions } from './logging';
 import accessLog, { laneAccessLog } from './plugins/access-log';
 import errorHandler from './plugins/error-handler';
 import tokenCookie from './plugins/token-cookie';
-import securityHeaders from './plugins/security-headers';
+import securityHeaders, { siteSecurityHeaders } from './plugins/security-headers';
 import authRateLimit from './plugins/rate-limit';
 import csrf from './plugins/csrf';
 import backendClient from './plugins/backend-client';
@@ -64,6 +64,8 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   // or off: the lane tells the access log and the metrics of each answer.
   const metricsEnabled = config.metrics?.enabled ?? false;
   const lane = new PageLane(PAGE_CACHE_MAX * 2, PAGE_CACHE_BYTES);
+  // The answers given before Fastify's hooks run (an address it or Node cannot read) carry them too.
+  const headers = siteSecurityHeaders(config.publicOrigin);
   const app = Fastify({
     serverFactory: lane.serverFactory,
     logger: loggerOptions(config.logLevel, options.logStream),
@@ -81,7 +83,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     // API calls are routed, counted, checked and forwarded as the backend routes them.
     rewriteUrl: (req) => canonicalApiUrl(req.url ?? '/'),
     // An address the router cannot read gets a Chinese answer, not Fastify's English JSON.
-    frameworkErrors: answerUnreadableAddress,
+    frameworkErrors: unreadableAddressAnswer(headers),
     // Any other request Node's parser refuses: Chinese too (decision 110).
     clientErrorHandler: answerClientError,
   });
@@ -89,7 +91,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   // some proxies) still gets the answer; by default Node aborts the request on that FIN.
   (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
   // An address with unencoded bytes gets a Chinese answer before Fastify's English one.
-  app.server.prependListener('clientError', answerUnencodedAddress);
+  app.server.prependListener('clientError', unencodedAddressAnswer(headers));
   lane.onAnswer(laneAccessLog(app.log, config.trustProxy));
   // Closing: every request is Fastify's, which answers 503 and closes the connections.
   app.addHook('preClose', (done) => {

@@ -77,30 +77,34 @@ function addressPage(message: string, link?: string): string {
 /**
  * Answers a request whose address has unencoded bytes and ends its connection, as Node and
  * Fastify answer a parse error (written, then the socket destroyed); any other parse error is
- * left to Fastify's handler, which leaves a destroyed socket alone.
+ * left to Fastify's handler, which leaves a destroyed socket alone. `headers`: the site's
+ * security headers (plugins/security-headers.ts), which no hook adds here: Fastify never sees it.
  */
-export function answerUnencodedAddress(error: ParseError, socket: Duplex): void {
-  if (socket.destroyed || !socket.writable) return;
-  const request = unencodedTarget(error);
-  if (!request) return;
-  const forApi = /^\/api(\/|$)/.test(request.target.toString('latin1'));
-  const link = forApi ? undefined : encodedTarget(request.target);
-  // A page read (GET, HEAD) moves to its address encoded: what the client meant, and a crawler keeps that one.
-  const moved = link !== undefined && (request.method === 'GET' || request.method === 'HEAD');
-  const body = Buffer.from(
-    forApi ? JSON.stringify(errorBody(400, MESSAGES.unencodedAddress)) : addressPage(MESSAGES.unencodedAddress, link),
-  );
-  const head = [
-    moved ? 'HTTP/1.1 301 Moved Permanently' : 'HTTP/1.1 400 Bad Request',
-    ...(moved ? [`Location: ${link}`] : []),
-    `Content-Type: ${forApi ? 'application/json' : 'text/html'}; charset=utf-8`,
-    `Content-Length: ${body.length}`,
-    'Cache-Control: no-store',
-    'X-Content-Type-Options: nosniff',
-    'Connection: close',
-  ].join('\r\n');
-  socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), request.method === 'HEAD' ? Buffer.alloc(0) : body]));
-  socket.destroy();
+export function unencodedAddressAnswer(headers: Readonly<Record<string, string>>) {
+  const securityLines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  return function answerUnencodedAddress(error: ParseError, socket: Duplex): void {
+    if (socket.destroyed || !socket.writable) return;
+    const request = unencodedTarget(error);
+    if (!request) return;
+    const forApi = /^\/api(\/|$)/.test(request.target.toString('latin1'));
+    const link = forApi ? undefined : encodedTarget(request.target);
+    // A page read (GET, HEAD) moves to its address encoded: what the client meant, and a crawler keeps that one.
+    const moved = link !== undefined && (request.method === 'GET' || request.method === 'HEAD');
+    const body = Buffer.from(
+      forApi ? JSON.stringify(errorBody(400, MESSAGES.unencodedAddress)) : addressPage(MESSAGES.unencodedAddress, link),
+    );
+    const head = [
+      moved ? 'HTTP/1.1 301 Moved Permanently' : 'HTTP/1.1 400 Bad Request',
+      ...(moved ? [`Location: ${link}`] : []),
+      `Content-Type: ${forApi ? 'application/json' : 'text/html'}; charset=utf-8`,
+      `Content-Length: ${body.length}`,
+      'Cache-Control: no-store',
+      ...securityLines,
+      'Connection: close',
+    ].join('\r\n');
+    socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), request.method === 'HEAD' ? Buffer.alloc(0) : body]));
+    socket.destroy();
+  };
 }
 
 /**
@@ -136,19 +140,19 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
  * An address Node parsed but Fastify's router cannot read (Fastify's `frameworkErrors`): a `%`
  * not followed by two hex digits, or escapes that are not UTF-8 (`/article/%`, `/article/%E4%B9`,
  * a link cut short). Fastify would answer an English JSON echoing the address, for a page too:
- * a page gets the Chinese page 网址无效, an `/api/` address the API's JSON error.
+ * a page gets the Chinese page 网址无效, an `/api/` address the API's JSON error. Fastify answers
+ * it before any `onRequest` hook: the site's security `headers` and `x-request-id` are given here.
  */
-export function answerUnreadableAddress(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  reply.header('cache-control', 'no-store');
-  if (error.code !== 'FST_ERR_BAD_URL') {
-    request.log.error({ err: error }, 'request failed');
-    return reply.code(500).type('application/json; charset=utf-8').send(errorBody(500, MESSAGES.internal));
-  }
-  reply.code(400);
-  if (/^\/api(\/|$|\?)/.test(request.url))
-    return reply.type('application/json; charset=utf-8').send(errorBody(400, MESSAGES.unreadableAddress));
-  return reply
-    .type('text/html; charset=utf-8')
-    .header('x-content-type-options', 'nosniff')
-    .send(addressPage(MESSAGES.unreadableAddress));
+export function unreadableAddressAnswer(headers: Readonly<Record<string, string>>) {
+  return function answerUnreadableAddress(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    reply.headers(headers).header('x-request-id', request.id).header('cache-control', 'no-store');
+    if (error.code !== 'FST_ERR_BAD_URL') {
+      request.log.error({ err: error }, 'request failed');
+      return reply.code(500).type('application/json; charset=utf-8').send(errorBody(500, MESSAGES.internal));
+    }
+    reply.code(400);
+    if (/^\/api(\/|$|\?)/.test(request.url))
+      return reply.type('application/json; charset=utf-8').send(errorBody(400, MESSAGES.unreadableAddress));
+    return reply.type('text/html; charset=utf-8').send(addressPage(MESSAGES.unreadableAddress));
+  };
 }

@@ -66,6 +66,10 @@ export function securityHeaders(https: boolean, analytics?: AnalyticsScript): Re
   return Object.freeze(headers);
 }
 
+/** The headers of every answer of a site served from `publicOrigin` (over https or not). */
+export const siteSecurityHeaders = (publicOrigin: string | undefined) =>
+  securityHeaders(publicOrigin?.startsWith('https:') ?? false);
+
 let lastPolicy: { https: boolean; analytics: AnalyticsScript; policy: string } | undefined;
 
 /** The CSP of a page that carries the site's statistics code. */
@@ -79,7 +83,7 @@ export function pagePolicy(https: boolean, analytics: AnalyticsScript): string {
 
 export default fp<SecurityHeadersOptions>(
   async function securityHeadersPlugin(fastify, opts) {
-    const headers = securityHeaders(opts.publicOrigin?.startsWith('https:') ?? false);
+    const headers = siteSecurityHeaders(opts.publicOrigin);
     // First thing for every request, so that errors, redirects and 404s carry them too.
     fastify.addHook('onRequest', (_request, reply, done) => {
       reply.headers(headers);

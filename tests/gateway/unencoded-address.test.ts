@@ -4,6 +4,7 @@
 // the API's JSON error in Chinese (decision 110). Sent through a raw socket: every HTTP client encodes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodedTarget } from '../../gateway/client-error';
+import { securityHeaders } from '../../gateway/plugins/security-headers';
 import { MESSAGES } from '../../gateway/errors';
 import { slowRequest } from '../helpers/slow-client';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
@@ -24,6 +25,19 @@ afterAll(async () => {
   await backend.close();
 });
 
+/** The security headers every answer of the site carries (plugins/security-headers.ts). */
+const SECURITY_HEADERS = Object.keys(securityHeaders(false));
+
+/** The site's usual security headers, as a page it serves carries them. */
+async function usualSecurityHeaders(): Promise<Record<string, unknown>> {
+  const page = await send(`${gw.url}/search?wd=%E5%A1%AB`, { headers: PERSON });
+  expect(page.headers['x-frame-options']).toBe('DENY');
+  return Object.fromEntries(SECURITY_HEADERS.map((name) => [name, page.headers[name]]));
+}
+
+const securityOf = (headers: Record<string, unknown>) =>
+  Object.fromEntries(SECURITY_HEADERS.map((name) => [name, headers[name]]));
+
 /** A request line written as it is: its characters as UTF-8 bytes, none encoded. */
 const raw = (method: string, target: string, headers = '') =>
   slowRequest(gw.url, `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n`, [], WAIT_MS);
@@ -38,6 +52,8 @@ describe('an address with unencoded characters', () => {
     expect(answer.body).toContain('<title>网址无效</title>');
     expect(answer.body).toContain(MESSAGES.unencodedAddress);
     expect(answer.body).toContain('<a href="/search?wd=%E5%A1%AB%E5%85%85">打开编码后的网址</a>');
+    // A page of the site: its usual security headers (a CSP, no framing), though Fastify never saw it.
+    expect(securityOf(answer.headers)).toEqual(await usualSecurityHeaders());
     const encoded = await send(`${gw.url}/search?wd=%E5%A1%AB%E5%85%85`, { headers: PERSON });
     expect(encoded.status).toBe(200);
   });
@@ -110,6 +126,11 @@ describe('an address the router cannot read', () => {
         expect(answer.status, `${method} ${path}`).toBe(400);
         expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
         expect(answer.headers['cache-control']).toBe('no-store');
+        // Answered before Fastify's hooks run, it carries the site's usual headers and its request id all the same.
+        expect(securityOf(answer.headers), `${method} ${path}`).toEqual(await usualSecurityHeaders());
+        expect(answer.headers['x-request-id']).toMatch(
+          /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+        );
         if (method === 'HEAD') continue;
         expect(answer.text).toContain('<title>网址无效</title>');
         expect(answer.text).toContain(MESSAGES.unreadableAddress);
@@ -121,6 +142,8 @@ describe('an address the router cannot read', () => {
   it('gets the API JSON error for an API address', async () => {
     const api = await sendRaw(gw.url, '/api/v1/document%E4%B9?id=1');
     expect(api.status).toBe(400);
+    expect(securityOf(api.headers)).toEqual(await usualSecurityHeaders());
+    expect(api.headers['x-request-id']).toBeTruthy();
     expect(api.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(api.json()).toEqual({
       code: 400,
