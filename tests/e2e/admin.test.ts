@@ -293,7 +293,7 @@ describe('on a phone (390 px)', () => {
     // A paged list: its count of rows on one line of its own (beside the pager it took four).
     await openInApp(page, '/admin/user/list');
     await row(page, 'admin').waitFor();
-    const info = await page.locator('.app-resource-table .semi-table-pagination-info').boundingBox();
+    const info = await page.locator('.app-list-pager__total').boundingBox();
     expect(info!.height).toBeLessThan(30);
 
     // A date range filter: its two months one above the other, within the screen (side by side, 568 px).
