@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseNow } from '../../backend/db/dialect';
 import { UNVERIFIED_NOTIFICATIONS_KEPT, UNVERIFIED_RAW_KEPT } from '../../backend/modules/payment/store';
 import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { startPaymentProvider, type PaymentProviderStub } from '../helpers/payment-provider';
@@ -772,29 +773,30 @@ describe("the member's 消息 of an admin's decision on an order (docs/api.md §
       expect((await pay(member, order.order_no, 'manual')).status).toBe(200);
       orders.set(member, order);
     }
-    // Two days on (Date only: the timers keep running), within the transfer's 3 days: one VIP
-    // has ended, the other still runs.
-    const confirmedAt = Date.now() + 2 * DAY;
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      vi.setSystemTime(confirmedAt);
-      for (const member of [running, ended]) {
-        const confirmed = await confirm(orders.get(member)!.id);
-        expect(confirmed.status, confirmed.text).toBe(200);
-      }
-      const endOf = async (member: Member) => (await vipOf(member)).end_at;
-      // The one still running is extended after its end; the one ended starts at the confirmation.
-      expect(Date.parse(await endOf(running))).toBe(runningEnd + 30 * DAY);
-      expect(Date.parse(await endOf(ended))).toBe(confirmedAt + 30 * DAY);
-      for (const member of [running, ended]) {
-        const [message] = await messagesOf(member);
-        expect(message).toMatchObject({
-          type: 5,
-          content: `您的订单 ${orders.get(member)!.order_no}（月度会员）已确认收款，VIP 会员有效期至 ${chinaTime(await endOf(member))}。`,
-        });
-      }
-    } finally {
-      vi.useRealTimers();
+    // Since the checkout, within the transfer's 3 days, one VIP has ended (by the database's clock,
+    // which every VIP time reads); the other still runs.
+    const databaseMs = async () => (await withDatabase(backend.dataDir, (db) => databaseNow(db))).getTime();
+    const endedAt = new Date((await databaseMs()) - 60_000).toISOString();
+    await withDatabase(backend.dataDir, (db) =>
+      db.updateTable('user_vip').set({ end_at: endedAt }).where('user_id', '=', ended.user.id).execute(),
+    );
+    const before = await databaseMs();
+    for (const member of [running, ended]) {
+      const confirmed = await confirm(orders.get(member)!.id);
+      expect(confirmed.status, confirmed.text).toBe(200);
+    }
+    const after = await databaseMs();
+    const endOf = async (member: Member) => (await vipOf(member)).end_at;
+    // The one still running is extended after its end; the one ended starts at the confirmation.
+    expect(Date.parse(await endOf(running))).toBe(runningEnd + 30 * DAY);
+    expect(Date.parse(await endOf(ended))).toBeGreaterThanOrEqual(before + 30 * DAY);
+    expect(Date.parse(await endOf(ended))).toBeLessThanOrEqual(after + 30 * DAY);
+    for (const member of [running, ended]) {
+      const [message] = await messagesOf(member);
+      expect(message).toMatchObject({
+        type: 5,
+        content: `您的订单 ${orders.get(member)!.order_no}（月度会员）已确认收款，VIP 会员有效期至 ${chinaTime(await endOf(member))}。`,
+      });
     }
   });
 

@@ -696,6 +696,116 @@ describe('UserVipAPI for admins', () => {
   });
 });
 
+describe("a VIP period's times, by the database's clock whatever this process's says", () => {
+  const SKEW_MS = 10 * 60_000;
+  /** Makes this process's Date read `ms` ahead (behind when negative) while `work` runs (the backend answers in this process). */
+  async function withClockOff<T>(ms: number, work: () => Promise<T>): Promise<T> {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + ms);
+    try {
+      return await work();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+  const databaseMs = async () => (await withDatabase(backend.dataDir, (db) => databaseNow(db))).getTime();
+  /** Makes the member's period end `ms` after the database's now (before it when negative); returns the end. */
+  async function endIn(member: Member, ms: number): Promise<number> {
+    const end = (await databaseMs()) + ms;
+    await withDatabase(backend.dataDir, (db) =>
+      db
+        .updateTable('user_vip')
+        .set({ end_at: new Date(end).toISOString() })
+        .where('user_id', '=', member.user.id)
+        .execute(),
+    );
+    return end;
+  }
+  const grant = (member: Member, days: number) =>
+    backend.admin('POST', '/api/v1/vip/grant', { body: { user_id: [member.user.id], days, reason: '活动赠送' } });
+  const listed = async (member: Member, status: number) =>
+    (await backend.admin('GET', '/api/v1/vip/list', { query: { user_id: member.user.id, status } })).body.total ?? 0;
+  const benefitsOf = (member: Member) =>
+    withDatabase(backend.dataDir, async (db) => vipBenefits(db, await new ConfigStore(db).snapshot(), member.user.id));
+
+  it("starts a paid or granted period at the database's now and extends one that runs by its clock", async () => {
+    const buyer = await registerMember(backend.url);
+    const member = await registerMember(backend.url);
+    const order = (await createOrder(buyer, 'month', 30)).body;
+    const before = await databaseMs();
+    await withClockOff(SKEW_MS, async () => {
+      expect((await confirm(order.id)).status).toBe(200);
+      expect((await grant(member, 7)).status).toBe(200);
+    });
+    const after = await databaseMs();
+    for (const [who, days] of [
+      [buyer, 30],
+      [member, 7],
+    ] as const) {
+      const vip = (await myVip(who)).body;
+      // Not 10 minutes on: the statements between the readings are far below that.
+      expect(Date.parse(vip.start_at)).toBeGreaterThanOrEqual(before);
+      expect(Date.parse(vip.start_at)).toBeLessThanOrEqual(after);
+      expect(Date.parse(vip.end_at) - Date.parse(vip.start_at)).toBe(days * DAY_MS);
+    }
+    const log = await backend.admin('GET', '/api/v1/vip/log', { query: { user_id: member.user.id } });
+    expect(Date.parse(log.body.log[0].created_at)).toBeLessThanOrEqual(after);
+
+    // Ending in 5 minutes by the database's clock: still running, though this clock says it ended.
+    const start = (await myVip(member)).body.start_at;
+    const end = await endIn(member, 5 * 60_000);
+    await withClockOff(SKEW_MS, async () => expect((await grant(member, 3)).status).toBe(200));
+    expect((await myVip(member)).body).toMatchObject({
+      start_at: start,
+      end_at: new Date(end + 3 * DAY_MS).toISOString(),
+    });
+    const told = await api(backend.url, 'GET', '/api/v1/message/list', { token: member.token, query: { size: 1 } });
+    expect(told.body.message[0].title).toBe('会员已延长');
+  });
+
+  it("keeps a period running until the database's clock reaches its end, and ends it at the database's now", async () => {
+    const member = await registerMember(backend.url);
+    expect((await grant(member, 7)).status).toBe(200);
+    await endIn(member, 5 * 60_000);
+    await withClockOff(SKEW_MS, async () => {
+      expect((await myVip(member)).body.active).toBe(true);
+      expect((await api(backend.url, 'GET', '/api/v1/user', { token: member.token })).body.is_vip).toBe(true);
+      expect(await listed(member, 1)).toBe(1);
+      expect((await benefitsOf(member)).active).toBe(true);
+      // Revoked at the database's now: not refused as already over by this clock.
+      const revoke = await backend.admin('PUT', '/api/v1/vip/revoke', {
+        body: { user_id: [member.user.id], reason: '违规使用' },
+      });
+      expect(revoke.status, revoke.text).toBe(200);
+    });
+    const ended = Date.parse((await myVip(member)).body.end_at);
+    expect(ended).toBeLessThanOrEqual(await databaseMs());
+    expect((await myVip(member)).body.active).toBeUndefined();
+
+    // Ended 5 minutes ago by the database's clock: over, though a clock 10 minutes behind says it runs.
+    await endIn(member, -5 * 60_000);
+    await withClockOff(-SKEW_MS, async () => {
+      expect((await myVip(member)).body.active).toBeUndefined();
+      expect((await api(backend.url, 'GET', '/api/v1/user', { token: member.token })).body.is_vip).toBeUndefined();
+      expect(await listed(member, 1)).toBe(0);
+      expect(await listed(member, 2)).toBe(1);
+      expect((await benefitsOf(member)).active).toBe(false);
+    });
+  });
+
+  it("takes back a refunded order's days up to the database's now, not this clock's", async () => {
+    const member = await registerMember(backend.url);
+    const order = await paidMonth(member);
+    await withClockOff(SKEW_MS, async () => {
+      const refund = await backend.admin('PUT', '/api/v1/order/refund', { body: { id: order.id, reason: '退款' } });
+      expect(refund.status, refund.text).toBe(200);
+    });
+    // The period ends at the refund (the database's now), not 10 minutes later.
+    expect(Date.parse((await myVip(member)).body.end_at)).toBeLessThanOrEqual(await databaseMs());
+    expect((await myVip(member)).body.active).toBeUndefined();
+  });
+});
+
 describe('the latest end of a period (9999-12-31)', () => {
   const LAST = Date.parse('9999-12-31T00:00:00.000Z');
   const grant = (member: Member, days: number) =>

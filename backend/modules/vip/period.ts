@@ -1,5 +1,5 @@
 import type { Database } from '../../db';
-import { lockRows } from '../../db/dialect';
+import { databaseNow, lockRows } from '../../db/dialect';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import type { VipAction } from '../../../shared/vip';
 import { badRequest, type ApiError } from '../../wire/errors';
@@ -10,6 +10,8 @@ import { findVip, insertVipLog, saveVip, vipsOf, type UserVipRow } from './store
 // transaction so that the period changes together with the order that pays for it. Each
 // change reads the period and writes it back: the member's row is locked first, so that two
 // changes at once (two orders paid, a grant beside a purchase) add up instead of one winning.
+// Every "now" here is the database's (databaseNow): a machine whose clock is off starts, ends and
+// checks a period at the same moments as the others.
 
 const DAY_MS = 24 * 3600_000;
 
@@ -31,7 +33,7 @@ const daysLeftAfter = (fromMs: number) => Math.max(0, Math.floor((VIP_END_MAX_MS
 
 /** The days a member's period can still be extended by (a purchase checks this before its order). */
 export async function vipDaysLeft(db: Database, userId: number): Promise<number> {
-  const nowMs = Date.now();
+  const nowMs = (await databaseNow(db)).getTime();
   const current = await findVip(db, userId);
   return daysLeftAfter(current && Date.parse(current.end_at) > nowMs ? Date.parse(current.end_at) : nowMs);
 }
@@ -66,23 +68,25 @@ export interface VipBenefits {
   dailyDownloadQuota: number;
 }
 
-function periodOf(row: UserVipRow, at = Date.now()): VipPeriod {
+function periodOf(row: UserVipRow, nowMs: number): VipPeriod {
   return {
     planCode: row.plan_code,
     planTitle: row.plan_title,
     startAt: row.start_at,
     endAt: row.end_at,
-    active: Date.parse(row.end_at) > at,
+    active: Date.parse(row.end_at) > nowMs,
   };
 }
 
 export async function vipPeriodOf(db: Database, userId: number): Promise<VipPeriod | null> {
   const row = await findVip(db, userId);
-  return row ? periodOf(row) : null;
+  return row ? periodOf(row, (await databaseNow(db)).getTime()) : null;
 }
 
 export async function vipPeriodsOf(db: Database, userIds: number[]): Promise<Map<number, VipPeriod>> {
-  return new Map((await vipsOf(db, userIds)).map((row) => [row.user_id, periodOf(row)]));
+  const rows = await vipsOf(db, userIds);
+  const nowMs = rows.length ? (await databaseNow(db)).getTime() : 0;
+  return new Map(rows.map((row) => [row.user_id, periodOf(row, nowMs)]));
 }
 
 /** The benefits of a member today: all off unless the period is active. */
@@ -115,7 +119,8 @@ export interface GrantedInterval {
 }
 
 /**
- * Adds `days` after the current end (or from now when there is none or it has passed).
+ * Adds `days` after the current end (or from now when there is none or it has passed); `extended`:
+ * after a running period's end.
  * A plan given becomes the period's plan; without one (an admin's grant) the plan stays.
  * An end past VIP_END_MAX is refused with 400 (`vipEndTooLate`, naming `member`), unless
  * `capAtMax`: a paid order (the money is there, a provider's notification must not fail)
@@ -126,9 +131,9 @@ export async function extendVip(
   userId: number,
   days: number,
   change: VipChange & { plan?: { code: string; title: string }; member?: string; capAtMax?: boolean },
-): Promise<GrantedInterval> {
+): Promise<GrantedInterval & { extended: boolean }> {
   await lockRows(db, 'user', [userId]);
-  const nowMs = Date.now();
+  const nowMs = (await databaseNow(db)).getTime();
   const current = await findVip(db, userId);
   const running = current !== undefined && Date.parse(current.end_at) > nowMs;
   const fromMs = running ? Date.parse(current.end_at) : nowMs;
@@ -140,24 +145,33 @@ export async function extendVip(
   }
   const from = new Date(fromMs).toISOString();
   const until = new Date(untilMs).toISOString();
-  await saveVip(db, {
-    user_id: userId,
-    plan_code: change.plan?.code ?? current?.plan_code ?? '',
-    plan_title: change.plan?.title ?? current?.plan_title ?? '',
-    start_at: running ? current.start_at : from,
-    end_at: until,
-  });
-  await insertVipLog(db, {
-    user_id: userId,
-    action: change.action,
-    days,
-    order_id: change.orderId ?? 0,
-    operator_id: change.operatorId ?? 0,
-    reason: change.reason ?? '',
-    end_before: current?.end_at ?? null,
-    end_after: until,
-  });
-  return { from, until };
+  const at = new Date(nowMs).toISOString();
+  await saveVip(
+    db,
+    {
+      user_id: userId,
+      plan_code: change.plan?.code ?? current?.plan_code ?? '',
+      plan_title: change.plan?.title ?? current?.plan_title ?? '',
+      start_at: running ? current.start_at : from,
+      end_at: until,
+    },
+    at,
+  );
+  await insertVipLog(
+    db,
+    {
+      user_id: userId,
+      action: change.action,
+      days,
+      order_id: change.orderId ?? 0,
+      operator_id: change.operatorId ?? 0,
+      reason: change.reason ?? '',
+      end_before: current?.end_at ?? null,
+      end_after: until,
+    },
+    at,
+  );
+  return { from, until, extended: running };
 }
 
 /** What a withdrawal took back: whole days, as its log counts them, and the period's end afterwards. */
@@ -178,47 +192,56 @@ export async function withdrawVip(
   change: VipChange,
 ): Promise<Withdrawal | null> {
   await lockRows(db, 'user', [userId]);
-  const nowMs = Date.now();
+  const nowMs = (await databaseNow(db)).getTime();
   const current = await findVip(db, userId);
   if (!current) return null;
   const unusedMs = Math.max(0, Date.parse(interval.until) - Math.max(nowMs, Date.parse(interval.from)));
   const endMs = Date.parse(current.end_at);
   const active = endMs > nowMs;
   const newEnd = new Date(Math.max(nowMs, endMs - unusedMs));
-  if (active) await saveVip(db, { ...current, end_at: newEnd.toISOString() });
+  const at = new Date(nowMs).toISOString();
+  if (active) await saveVip(db, { ...current, end_at: newEnd.toISOString() }, at);
   // The log says what was taken back, not what the interval held: a period revoked or run out
   // since loses nothing more (0 days), one shortened since loses at most what it still has.
   const takenMs = active ? endMs - newEnd.getTime() : 0;
   const withdrawal = { days: Math.round(takenMs / DAY_MS), endAt: active ? newEnd.toISOString() : current.end_at };
-  await insertVipLog(db, {
-    user_id: userId,
-    action: change.action,
-    days: -withdrawal.days || 0,
-    order_id: change.orderId ?? 0,
-    operator_id: change.operatorId ?? 0,
-    reason: change.reason ?? '',
-    end_before: current.end_at,
-    end_after: withdrawal.endAt,
-  });
+  await insertVipLog(
+    db,
+    {
+      user_id: userId,
+      action: change.action,
+      days: -withdrawal.days || 0,
+      order_id: change.orderId ?? 0,
+      operator_id: change.operatorId ?? 0,
+      reason: change.reason ?? '',
+      end_before: current.end_at,
+      end_after: withdrawal.endAt,
+    },
+    at,
+  );
   return withdrawal;
 }
 
 /** Ends an active period now; false when there was none to end. */
 export async function revokeVip(db: Database, userId: number, change: VipChange): Promise<boolean> {
   await lockRows(db, 'user', [userId]);
-  const nowIso = new Date().toISOString();
+  const nowIso = (await databaseNow(db)).toISOString();
   const current = await findVip(db, userId);
   if (!current || current.end_at <= nowIso) return false;
-  await saveVip(db, { ...current, end_at: nowIso });
-  await insertVipLog(db, {
-    user_id: userId,
-    action: change.action,
-    days: 0,
-    order_id: change.orderId ?? 0,
-    operator_id: change.operatorId ?? 0,
-    reason: change.reason ?? '',
-    end_before: current.end_at,
-    end_after: nowIso,
-  });
+  await saveVip(db, { ...current, end_at: nowIso }, nowIso);
+  await insertVipLog(
+    db,
+    {
+      user_id: userId,
+      action: change.action,
+      days: 0,
+      order_id: change.orderId ?? 0,
+      operator_id: change.operatorId ?? 0,
+      reason: change.reason ?? '',
+      end_before: current.end_at,
+      end_after: nowIso,
+    },
+    nowIso,
+  );
   return true;
 }

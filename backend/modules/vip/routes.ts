@@ -1,5 +1,5 @@
 import { VIP_PLAN_MAX_DAYS, VipAction } from '../../../shared/vip';
-import { lockRows } from '../../db/dialect';
+import { databaseNow, lockRows } from '../../db/dialect';
 import { badRequest } from '../../wire/errors';
 import { checkText, positiveIds, requireIds } from '../../wire/request';
 import { assertHoldsNoMore } from '../../platform/auth/session';
@@ -31,8 +31,9 @@ function reasonOf(value: string): string {
   return checkText(value.trim(), '原因', { required: true, max: 255, multiline: true });
 }
 
-function userVipOf(row: UserVipRow, username: string) {
-  return { ...row, username, active: Date.parse(row.end_at) > Date.now() };
+/** `at`: the database's now, as every VIP time (period.ts). */
+function userVipOf(row: UserVipRow, username: string, at: Date) {
+  return { ...row, username, active: Date.parse(row.end_at) > at.getTime() };
 }
 
 export const vipService = defineService('UserVipAPI', [
@@ -43,9 +44,10 @@ export const vipService = defineService('UserVipAPI', [
     input: 'none',
     async handler(_req, ctx) {
       const me = ctx.requireUser();
-      const { rows } = await listVips(ctx.db, { userIds: [me.id], active: [], page: 1, size: 1 });
+      const at = await databaseNow(ctx.db);
+      const { rows } = await listVips(ctx.db, { userIds: [me.id], active: [], at, page: 1, size: 1 });
       const username = (await usernamesOf(ctx.db, [me.id])).get(me.id) ?? '';
-      return rows[0] ? userVipOf(rows[0], username) : { user_id: me.id, username, active: false };
+      return rows[0] ? userVipOf(rows[0], username, at) : { user_id: me.id, username, active: false };
     },
   }),
 
@@ -67,9 +69,11 @@ export const vipService = defineService('UserVipAPI', [
         ...(statuses.has(VipStatus.Active) ? [true] : []),
         ...(statuses.has(VipStatus.Expired) ? [false] : []),
       ];
+      const at = await databaseNow(ctx.db);
       const { rows, total } = await listVips(ctx.db, {
         userIds,
         active,
+        at,
         page: req.page,
         size: req.size > 0 ? Math.min(req.size, 100) : 10,
       });
@@ -77,7 +81,7 @@ export const vipService = defineService('UserVipAPI', [
         ctx.db,
         rows.map((r) => r.user_id),
       );
-      return { total, user_vip: rows.map((row) => userVipOf(row, names.get(row.user_id) ?? '')) };
+      return { total, user_vip: rows.map((row) => userVipOf(row, names.get(row.user_id) ?? '', at)) };
     },
   }),
 
@@ -107,8 +111,7 @@ export const vipService = defineService('UserVipAPI', [
             member: names.get(userId) ?? String(userId),
           });
           // The member is told, in the transaction: a grant refused for another member (400) tells nobody.
-          // Added after a running period's end (a later start than now): an extension.
-          await tell(trx, [vipGranted(userId, req.days, added.until, Date.parse(added.from) > Date.now())]);
+          await tell(trx, [vipGranted(userId, req.days, added.until, added.extended)]);
         }
       });
       return {};

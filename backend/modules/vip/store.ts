@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../../db';
-import { now, type UserVipTable, type VipLogTable } from '../../db/schema';
+import type { UserVipTable, VipLogTable } from '../../db/schema';
 import { applyPaging, countOf } from '../../wire/request';
 
 // The `user_vip` table (a member's current period; an `end_at` in the past is an expired
@@ -22,18 +22,22 @@ export async function vipsOf(db: Database, userIds: number[]): Promise<UserVipRo
     : [];
 }
 
-export async function saveVip(db: Database, row: Omit<UserVipRow, 'created_at' | 'updated_at'>): Promise<void> {
-  const ts = now();
+/** `at`: the database's now (period.ts), the change's updated_at. */
+export async function saveVip(
+  db: Database,
+  row: Omit<UserVipRow, 'created_at' | 'updated_at'>,
+  at: string,
+): Promise<void> {
   await db
     .insertInto('user_vip')
-    .values({ ...row, created_at: ts, updated_at: ts })
+    .values({ ...row, created_at: at, updated_at: at })
     .onConflict((oc) =>
       oc.column('user_id').doUpdateSet({
         plan_code: row.plan_code,
         plan_title: row.plan_title,
         start_at: row.start_at,
         end_at: row.end_at,
-        updated_at: ts,
+        updated_at: at,
       }),
     )
     .execute();
@@ -42,23 +46,26 @@ export async function saveVip(db: Database, row: Omit<UserVipRow, 'created_at' |
 export async function insertVipLog(
   db: Database,
   log: Omit<Insertable<VipLogTable>, 'id' | 'created_at'>,
+  at: string,
 ): Promise<void> {
   await db
     .insertInto('vip_log')
-    .values({ ...log, created_at: now() })
+    .values({ ...log, created_at: at })
     .execute();
 }
 
-/** Members with a period, newest change first. `active`: [true] current, [false] expired, [] both. */
+/**
+ * Members with a period, newest change first. `active`: [true] current, [false] expired, [] both,
+ * at `at` (the database's now, as every VIP time).
+ */
 export async function listVips(
   db: Database,
-  filter: { userIds: number[] | null; active: boolean[]; page: number; size: number },
+  filter: { userIds: number[] | null; active: boolean[]; at: Date; page: number; size: number },
 ) {
   let query = db.selectFrom('user_vip');
   if (filter.userIds)
     query = filter.userIds.length ? query.where('user_id', 'in', filter.userIds) : query.where('user_id', '=', 0);
-  const ts = now();
-  if (filter.active.length === 1) query = query.where('end_at', filter.active[0] ? '>' : '<=', ts);
+  if (filter.active.length === 1) query = query.where('end_at', filter.active[0] ? '>' : '<=', filter.at.toISOString());
   const rows = await applyPaging(
     query.selectAll().orderBy('updated_at', 'desc').orderBy('user_id', 'desc'),
     filter.page,
