@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, login, registerMember, setConfig, startBackend, useBackend, withDatabase } from '../helpers/backend';
+import { databaseNow } from '../../backend/db/dialect';
 import {
   createDocument,
   uploader,
@@ -415,6 +416,27 @@ describe('search records', () => {
       total: 12,
       page: 2,
     });
+  });
+
+  it("stamps a record with the database's now, which the retention's cut-off counts from", async () => {
+    const databaseMs = async () => (await withDatabase(backend.dataDir, (db) => databaseNow(db))).getTime();
+    const before = await databaseMs();
+    // This process's Date (the backend answers in it) 10 minutes ahead: a record stamped by it
+    // would be purged 10 minutes late, or, written behind, early.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    try {
+      expect((await search({ wd: '年度计划' })).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+    const after = await databaseMs();
+    const [record] = await withDatabase(backend.dataDir, (db) =>
+      db.selectFrom('search_record').select(['created_at', 'updated_at']).where('keywords', '=', '年度计划').execute(),
+    );
+    expect(Date.parse(record!.created_at)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(record!.created_at)).toBeLessThanOrEqual(after);
+    expect(record!.updated_at).toBe(record!.created_at);
   });
 
   it('records nothing while the retention is 0', async () => {

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db';
-import { like } from '../../db/dialect';
-import { now } from '../../db/schema';
+import { databaseNow, like } from '../../db/dialect';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
 
 // The `search_record` table: one row per search (documents type 0, articles type 1), kept
@@ -35,8 +34,9 @@ export interface NewSearchRecord {
   spendTime: number;
 }
 
+/** Stamped with the database's now, as the purge's cut-off is counted: kept the retention's days exactly. */
 export async function insertSearchRecord(db: Database, record: NewSearchRecord): Promise<void> {
-  const ts = now();
+  const ts = (await databaseNow(db)).toISOString();
   await db
     .insertInto('search_record')
     .values({
