@@ -13,7 +13,7 @@ import { startEmbeddedBackend, type EmbeddedBackend } from '../../gateway/embedd
 import { createDatabase, postgresMissing, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
 import { startS3, type TestS3 } from '../helpers/s3';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from '../helpers/test-env';
-import { send, startGateway, type TestGateway } from './helpers';
+import { gatewayProcessEnv, send, startGateway, type TestGateway } from './helpers';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BASE_ENV = { ...CAPTCHAS_OFF, LOG_LEVEL: 'silent', ADMIN_PASSWORD: TEST_ADMIN_PASSWORD };
@@ -88,6 +88,52 @@ describe.skipIf(postgresMissing() !== null)('PostgreSQL away at the start', () =
       if (!resumed) await cluster.resume!();
     }
   });
+
+  it('the site started as a process prints the admin password it generated once PostgreSQL is back, and it logs in', async () => {
+    const url = await createDatabase(cluster.url);
+    await cluster.pause!();
+    let resumed = false;
+    let stdout = '';
+    let stderr = '';
+    // Through tsx's loader, as `npm start` runs the gateway from source (no ADMIN_PASSWORD: one is generated).
+    const site = spawn(process.execPath, ['--import', 'tsx', 'gateway/server.ts'], {
+      cwd: ROOT,
+      env: gatewayProcessEnv({ ...CAPTCHAS_OFF, DATA_DIR: await dataDir(), DATABASE_URL: url }),
+    });
+    children.push(site);
+    site.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    site.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      await expect.poll(() => stdout, { timeout: 30_000 }).toMatch(/running at http:\/\/localhost:\d+/);
+      const port = /running at http:\/\/localhost:(\d+)/.exec(stdout)![1];
+      // The account is not made yet: the start's frame has no password to give.
+      expect(stdout).not.toContain('admin account created');
+      expect((await send(`http://127.0.0.1:${port}/readyz`)).status).toBe(503);
+
+      await cluster.resume!();
+      resumed = true;
+      await expect
+        .poll(() => stdout, { timeout: 30_000 })
+        .toMatch(/admin account created: username "admin", password "\S{6,}"/);
+      // In a frame of its own, with the way to a new one: said once, the next start finds the account.
+      const frame = stdout.slice(stdout.lastIndexOf('  ┌'));
+      expect(frame).toContain('(the password is shown only this once: note it, then change it after logging in)');
+      expect(frame).toContain('(lost it? npm run admin:password gives the admin a new one)');
+      const password = /admin account created: username "admin", password "(\S+)"/.exec(stdout)![1];
+      const login = await send(`http://127.0.0.1:${port}/api/v1/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password }),
+      });
+      expect(login.status, login.text).toBe(200);
+      expect(stdout.match(/admin account created/g)).toHaveLength(1);
+    } finally {
+      if (!resumed) await cluster.resume!();
+    }
+    const exited = new Promise((resolve) => site.once('exit', resolve));
+    site.kill('SIGTERM');
+    expect(await exited, stderr).toBe(0);
+  }, 90_000);
 
   it('a worker waits without exiting, then runs the jobs queued before it', async () => {
     const url = await createDatabase(cluster.url);
