@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
 import type { Database } from '../db';
+import { databaseNow } from '../db/dialect';
 
 // Image captchas kept in the `captcha` table, so that any backend process sharing the database
 // checks the one another handed out: 10 minutes, bounded, and consumed by the action that
@@ -84,14 +85,17 @@ export class CaptchaStore {
   async create(options: CaptchaOptions): Promise<{ id: string; image: string }> {
     const { text, image } = this.generate(options);
     const id = crypto.randomBytes(10).toString('hex');
-    await this.prune();
+    // The database's clock, as the check's: a captcha handed out by one machine and checked by
+    // another whose clock is off by more than the TTL still holds its 10 minutes.
+    const nowMs = (await databaseNow(this.db)).getTime();
+    await this.prune(nowMs);
     await this.db
       .insertInto('captcha')
       .values({
         id,
         answer: text.toLowerCase(),
         attempts: CAPTCHA_ATTEMPTS,
-        expires_at: new Date(Date.now() + TTL_MS).toISOString(),
+        expires_at: new Date(nowMs + TTL_MS).toISOString(),
       })
       .execute();
     return { id, image };
@@ -124,7 +128,8 @@ export class CaptchaStore {
           .returning(['answer', 'expires_at'])
           .executeTakeFirst();
     if (!entry) return false;
-    const ok = entry.expires_at >= new Date().toISOString() && entry.answer === answer.trim().toLowerCase();
+    const ok =
+      entry.answer === answer.trim().toLowerCase() && entry.expires_at >= (await databaseNow(this.db)).toISOString();
     if (!consume && !ok) await this.consume(id);
     return ok;
   }
@@ -135,8 +140,8 @@ export class CaptchaStore {
   }
 
   /** Drops expired captchas; now and then cuts the table back to the newest MAX_ENTRIES. */
-  private async prune(): Promise<void> {
-    await this.db.deleteFrom('captcha').where('expires_at', '<', new Date().toISOString()).execute();
+  private async prune(nowMs: number): Promise<void> {
+    await this.db.deleteFrom('captcha').where('expires_at', '<', new Date(nowMs).toISOString()).execute();
     this.made += 1;
     if (this.made % TRIM_EVERY !== 0) return;
     const cut = await this.db

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,6 +116,34 @@ describe('two backends on one database', () => {
       body: { ...body, username: 'shared-captcha-2' },
     });
     expect(again.body.message).toBe('验证码错误');
+  });
+
+  it("hold a captcha its 10 minutes by the database's clock, whichever of them is 11 minutes off", async () => {
+    /** This process's Date (both backends answer in it) `ms` off while `work` runs. */
+    async function withClockOff<T>(ms: number, work: () => Promise<T>): Promise<T> {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + ms);
+      try {
+        return await work();
+      } finally {
+        vi.useRealTimers();
+      }
+    }
+    const OFF_MS = 11 * 60_000;
+    const handOut = async () =>
+      (await api(first.url, 'GET', '/api/v1/user/captcha', { query: { type: 'register' } })).body.id as string;
+    const register = (username: string, captchaId: string) =>
+      api(second.url, 'POST', '/api/v1/user/register', {
+        body: { username, password: 'secret-1', captcha_id: captchaId, captcha: CAPTCHA_ANSWER },
+      });
+    // Handed out by a machine whose clock is behind, checked by one on time.
+    const early = await withClockOff(-OFF_MS, handOut);
+    const registered = await register('clock-behind', early);
+    expect(registered.status, registered.text).toBe(200);
+    // Handed out on time, checked by a machine whose clock is ahead.
+    const onTime = await handOut();
+    const checked = await withClockOff(OFF_MS, () => register('clock-ahead', onTime));
+    expect(checked.status, checked.text).toBe(200);
   });
 
   it('mail one reset link and one register code a minute to an address, however many ask through both at once', async () => {
