@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { api, login, registerMember, useBackend, withDatabase } from '../helpers/backend';
 import pino from 'pino';
 import { LogOnlySmsProvider } from '../../backend/platform/sms/log-only';
@@ -416,6 +416,39 @@ describe('LoginByMobile', () => {
           .attempts,
     );
     expect(attempts).toBe(0);
+  });
+});
+
+describe("codes and limits by the database's clock, whichever machine sends or checks", () => {
+  /** This process's Date (the backend answers in it) `ms` off while `work` runs. */
+  async function withClockOff<T>(ms: number, work: () => Promise<T>): Promise<T> {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + ms);
+    try {
+      return await work();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  it('signs in with a code a machine 10 minutes behind sent, and the next code still waits its interval', async () => {
+    const member = await mobileMember();
+    const ip = newIp();
+    await ageSmsLog(backend.dataDir, member.mobile, 61_000);
+    // Sent by a machine 10 minutes behind: its 5 minutes are not over before they start.
+    const sent = await withClockOff(-10 * 60_000, () => sendCode(member.mobile, 'login', { ip }));
+    expect(sent.status, sent.text).toBe(200);
+    const code = await lastSmsCode(backend.dataDir, member.mobile);
+    const again = await sendCode(member.mobile, 'login', { ip });
+    expect(again.status).toBe(429);
+    expect(again.body.message).toMatch(/^发送太频繁，请 (60|59) 秒后再试$/);
+    const res = await loginByMobile({ mobile: member.mobile, code });
+    expect(res.status, res.text).toBe(200);
+    // The admin screen's windows end at the database's now too: two hours on by this clock, the message is in its hour.
+    const stats = await withClockOff(2 * 3600_000, () =>
+      backend.admin('GET', '/api/v1/user/sms/stats', { query: { mobile: member.mobile, ip } }),
+    );
+    expect(stats.body).toMatchObject({ ip_last_hour: 1 });
   });
 });
 

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { SMS_CODE_MAX_ATTEMPTS, SMS_CODE_TTL_MINUTES, type SmsCodePurpose } from '../../../shared/constants';
 import { SMS_CODE_PATTERN } from '../../../shared/validation';
 import type { Database } from '../../db';
+import { databaseNow } from '../../db/dialect';
 import { badRequest } from '../../wire/errors';
 import { countWrongAttempt, insertCode, latestCode, markCodeUsed, pruneCodes } from './store';
 
@@ -28,10 +29,13 @@ function codeMatches(stored: string, mobile: string, purpose: string, code: stri
   return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
 }
 
-/** A fresh code for the number and purpose (it replaces any earlier one); the caller sends it. */
-export async function issueCode(db: Database, mobile: string, purpose: SmsCodePurpose): Promise<string> {
+/**
+ * A fresh code for the number and purpose (it replaces any earlier one); the caller sends it.
+ * `at`: the database's now, which spendCode compares the expiry with (one machine sends, another checks).
+ */
+export async function issueCode(db: Database, mobile: string, purpose: SmsCodePurpose, at: Date): Promise<string> {
   const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
-  const issuedAt = Date.now();
+  const issuedAt = at.getTime();
   await pruneCodes(db, new Date(issuedAt - CODE_RETENTION_MS).toISOString());
   await insertCode(db, {
     mobile,
@@ -56,7 +60,8 @@ export async function spendCode(db: Database, mobile: string, purpose: SmsCodePu
   if (!latest) throw badRequest('请先获取短信验证码');
   if (latest.used_at) throw badRequest('短信验证码已使用，请重新获取');
   if (latest.attempts >= SMS_CODE_MAX_ATTEMPTS) throw badRequest('短信验证码错误次数过多，请重新获取');
-  if (Date.parse(latest.expires_at) <= Date.now()) throw badRequest('短信验证码已过期，请重新获取');
+  if (Date.parse(latest.expires_at) <= (await databaseNow(db)).getTime())
+    throw badRequest('短信验证码已过期，请重新获取');
   if (!codeMatches(latest.code_hash, mobile, purpose, typed)) {
     const counted = await countWrongAttempt(db, latest.id, SMS_CODE_MAX_ATTEMPTS);
     const left = SMS_CODE_MAX_ATTEMPTS - latest.attempts - 1;

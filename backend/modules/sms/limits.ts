@@ -35,13 +35,16 @@ export function limitsOf(cfg: ConfigSnapshot): SmsLimits {
 
 const exhausted = (message: string) => new ApiError(Code.ResourceExhausted, message);
 
-/** Throws 429 (code 8) when a message to `mobile` asked from `ip` would pass a limit. */
+/**
+ * Throws 429 (code 8) when a message to `mobile` asked from `ip` would pass a limit. `at`: the
+ * database's now, as the log's times (another machine may have sent the last message).
+ */
 export async function assertWithinLimits(
   db: Database,
   limits: SmsLimits,
   mobile: string,
   ip: string,
-  at = Date.now(),
+  at: number,
 ): Promise<void> {
   const last = await lastSentAt(db, mobile);
   const wait = last ? Math.ceil((Date.parse(last) + limits.interval * 1000 - at) / 1000) : 0;

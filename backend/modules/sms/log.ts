@@ -1,6 +1,7 @@
 import { SmsStatus } from '../../../shared/constants';
 import { maskMobile, normalizeMainlandMobile } from '../../../shared/validation';
 import type { Database } from '../../db';
+import { databaseNow } from '../../db/dialect';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { badRequest } from '../../wire/errors';
 import { clamp } from '../../wire/request';
@@ -44,13 +45,12 @@ export async function listSmsLog(
   return { total, rows: rows.map((row) => ({ ...row, mobile: maskMobile(row.mobile) })) };
 }
 
-/** Messages of the last hour and day against the limits; a number's and an address's too when given. */
-export async function smsStats(
-  db: Database,
-  cfg: ConfigSnapshot,
-  request: { mobile: string; ip: string },
-  at = Date.now(),
-) {
+/**
+ * Messages of the last hour and day against the limits; a number's and an address's too when given.
+ * The windows end at the database's now, as the limits' (limits.ts).
+ */
+export async function smsStats(db: Database, cfg: ConfigSnapshot, request: { mobile: string; ip: string }) {
+  const at = (await databaseNow(db)).getTime();
   const limits = limitsOf(cfg);
   const hourAgo = new Date(at - LIMIT_WINDOWS.hourMs).toISOString();
   const dayAgo = new Date(at - LIMIT_WINDOWS.dayMs).toISOString();

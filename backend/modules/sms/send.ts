@@ -7,7 +7,7 @@ import {
   type SmsCodePurpose,
   type SmsPurpose,
 } from '../../../shared/constants';
-import { lockKeys } from '../../db/dialect';
+import { databaseNow, lockKeys } from '../../db/dialect';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import type { BackendContext } from '../../platform/context';
 import { SmsProviderError, type SmsProvider } from '../../platform/sms/sms-provider';
@@ -113,14 +113,16 @@ export async function sendVerificationCode(
   const limits = limitsOf(cfg);
   const { code, logId } = await app.db.transaction().execute(async (trx) => {
     await lockKeys(trx, ['sms.send']);
-    await assertWithinLimits(trx, limits, request.mobile, request.ip);
-    const issued = await issueCode(trx, request.mobile, request.purpose);
-    const id = await insertLog(trx, {
-      mobile: request.mobile,
-      purpose: request.purpose,
-      provider: provider.name,
-      ip: request.ip,
-    });
+    // The database's clock: the last message, the code's expiry and the limits' windows are the same
+    // moments on every machine, whichever sent or checks them.
+    const at = await databaseNow(trx);
+    await assertWithinLimits(trx, limits, request.mobile, request.ip, at.getTime());
+    const issued = await issueCode(trx, request.mobile, request.purpose, at);
+    const id = await insertLog(
+      trx,
+      { mobile: request.mobile, purpose: request.purpose, provider: provider.name, ip: request.ip },
+      at,
+    );
     return { code: issued, logId: id };
   });
   try {
@@ -140,7 +142,11 @@ export async function sendTestSms(app: BackendContext, mobile: string, ip: strin
   const provider = await app.sms.provider();
   const templateId = templateFor(await app.settings.snapshot(), 'test', provider);
   const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
-  const logId = await insertLog(app.db, { mobile, purpose: 'test', provider: provider.name, ip });
+  const logId = await insertLog(
+    app.db,
+    { mobile, purpose: 'test', provider: provider.name, ip },
+    await databaseNow(app.db),
+  );
   try {
     await deliver(app, { provider, mobile, purpose: 'test', templateId, code, logId });
   } catch (error) {

@@ -53,11 +53,13 @@ export async function pruneCodes(db: Database, before: string): Promise<void> {
   await db.deleteFrom('sms_code').where('expires_at', '<', before).execute();
 }
 
+/** `at`: the database's now, which the sending limits count back from. */
 export async function insertLog(
   db: Database,
   log: { mobile: string; purpose: string; provider: string; ip: string },
+  at: Date,
 ): Promise<number> {
-  const ts = now();
+  const ts = at.toISOString();
   const row = await db
     .insertInto('sms_log')
     .values({ ...log, status: SmsStatus.Sending, created_at: ts, updated_at: ts })
