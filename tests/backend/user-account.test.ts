@@ -1,5 +1,5 @@
 import { SignJWT, decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   api,
   login,
@@ -680,6 +680,51 @@ describe('SendEmailCode and verified registration', () => {
         body: { ...body, username: 'verified-two', code },
       });
       expect(reused.status).toBe(409);
+    } finally {
+      await backend.setConfig({ 'security.enable_verify_register_email': 'false' });
+    }
+  });
+
+  it("counts a mail's interval and a code's 30 minutes by the database's clock, whichever machine sent it", async () => {
+    /** This process's Date (the backend answers in it) `ms` off while `work` runs. */
+    async function withClockOff<T>(ms: number, work: () => Promise<T>): Promise<T> {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + ms);
+      try {
+        return await work();
+      } finally {
+        vi.useRealTimers();
+      }
+    }
+    const BEHIND_MS = -31 * 60_000;
+    await registerMember(backend.url, { email: 'reset-skew@example.com' });
+    await enableMail();
+    await backend.setConfig({ 'security.enable_verify_register_email': 'true' });
+    try {
+      const since = smtp.mails.length;
+      const email = 'skewed@example.com';
+      // Sent by a machine 31 minutes behind: the next one waits its minute, and a machine 31
+      // minutes ahead finds the code not past its 30 minutes.
+      const sent = await withClockOff(BEHIND_MS, () =>
+        api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email } }),
+      );
+      expect(sent.status, sent.text).toBe(200);
+      const code = /<b>(\d{6})<\/b>/.exec((await smtp.next(since)).text)![1]!;
+      const tooSoon = await api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email } });
+      expect(tooSoon.body.message).toBe('发送太频繁，请稍后再试');
+      const ok = await withClockOff(-BEHIND_MS, () =>
+        api(backend.url, 'POST', '/api/v1/user/register', {
+          body: { username: 'skewed-user', password: 'secret-1', email, code },
+        }),
+      );
+      expect(ok.status, ok.text).toBe(200);
+
+      const ask = () =>
+        api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'reset-skew@example.com' } });
+      expect((await withClockOff(BEHIND_MS, ask)).status).toBe(200);
+      expect((await ask()).body.message).toBe(
+        '找回密码的邮件刚刚已发送，请查收邮箱（也请看看垃圾邮件）；1 分钟后才能再次发送',
+      );
     } finally {
       await backend.setConfig({ 'security.enable_verify_register_email': 'false' });
     }

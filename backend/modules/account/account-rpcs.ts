@@ -11,7 +11,7 @@ import {
   usernameProblems,
 } from '../../../shared/validation';
 import { EMAIL_CODE_MAX_ATTEMPTS } from '../../../shared/constants';
-import { lockKeys } from '../../db/dialect';
+import { databaseNow, lockKeys } from '../../db/dialect';
 import { badRequest, conflict, notFound, tooManyRequests, unavailable } from '../../wire/errors';
 import { assertValid, clamp, mapUnique } from '../../wire/request';
 import { hashPassword, verifyPassword } from '../../platform/auth/password';
@@ -111,7 +111,8 @@ export const accountRpcs = [
           if (code) await countWrongEmailCode(ctx.db, code.id, EMAIL_CODE_MAX_ATTEMPTS);
           throw badRequest('邮箱验证码错误');
         }
-        if (Date.now() - Date.parse(code.created_at) > EMAIL_CODE_TTL_MS) throw badRequest('邮箱验证码已过期');
+        if ((await databaseNow(ctx.db)).getTime() - Date.parse(code.created_at) > EMAIL_CODE_TTL_MS)
+          throw badRequest('邮箱验证码已过期');
         codeId = code.id;
       }
       const password = await hashPassword(req.password, ctx.app.passwordCost);
@@ -247,9 +248,10 @@ export const accountRpcs = [
       const mailId = await ctx.db.transaction().execute(async (trx) => {
         await lockKeys(trx, [emailLockKey(user.email)]);
         const latest = await latestEmailCode(trx, user.email, false, EmailCodeType.FindPassword);
-        if (latest && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS)
+        const at = await databaseNow(trx);
+        if (latest && at.getTime() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS)
           throw badRequest('找回密码的邮件刚刚已发送，请查收邮箱（也请看看垃圾邮件）；1 分钟后才能再次发送');
-        return insertEmailCode(trx, { email: user.email, code: '', ip: ctx.ip, type: EmailCodeType.FindPassword });
+        return insertEmailCode(trx, { email: user.email, code: '', ip: ctx.ip, type: EmailCodeType.FindPassword }, at);
       });
       const minutes = clamp(cfg.int('email', 'duration'), 1, 60);
       const token = await new SignJWT({ pwd: passwordFingerprint(user.password) })
@@ -331,14 +333,16 @@ export const accountRpcs = [
       const codeId = await ctx.db.transaction().execute(async (trx) => {
         await lockKeys(trx, [emailLockKey(req.email), `email.client.${ctx.ip}`]);
         const latest = await latestEmailCode(trx, req.email, false);
-        if (latest && Date.now() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS)
+        // The database's clock, as the code's lifetime: another machine may have sent the last one.
+        const at = await databaseNow(trx);
+        if (latest && at.getTime() - Date.parse(latest.created_at) < EMAIL_CODE_INTERVAL_MS)
           throw badRequest('发送太频繁，请稍后再试');
         // Codes go to any address: without a cap per client address the site's mail account
         // would send for a loop over addresses, at the sign-in limit's pace, all day.
-        const hourAgo = new Date(Date.now() - HOUR_MS).toISOString();
+        const hourAgo = new Date(at.getTime() - HOUR_MS).toISOString();
         if ((await countEmailCodesFrom(trx, ctx.ip, hourAgo)) >= EMAIL_CODES_PER_CLIENT_HOUR)
           throw tooManyRequests('当前网络获取邮箱验证码的次数过多，请一小时后再试');
-        return insertEmailCode(trx, { email: req.email, code, ip: ctx.ip });
+        return insertEmailCode(trx, { email: req.email, code, ip: ctx.ip }, at);
       });
       const sitename = cfg.str('system', 'sitename') || '魔豆文库';
       await ctx.app.mailer.send({

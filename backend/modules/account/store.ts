@@ -61,12 +61,16 @@ export async function countEmailCodesFrom(
   return Number(total);
 }
 
-/** Records a mail about to go out (a reset link keeps no code: its token is signed). */
+/**
+ * Records a mail about to go out (a reset link keeps no code: its token is signed). `at`: the
+ * database's now, which the code's lifetime and the next mail's interval are counted from.
+ */
 export async function insertEmailCode(
   db: Database,
   code: { email: string; code: string; ip: string; type?: EmailCodeKind },
+  at: Date,
 ): Promise<number> {
-  const ts = now();
+  const ts = at.toISOString();
   const row = await db
     .insertInto('email_code')
     .values({ type: EmailCodeType.Register, ...code, created_at: ts, updated_at: ts })
