@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { api, login, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { creditsOf, insertDocument } from '../helpers/document-fixtures';
 
 // CommentAPI through HTTP on articles: review states, replies, counters, who may comment,
@@ -189,6 +189,42 @@ describe('who may comment', () => {
     const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => comment(quick, { content: `同时${i}` })));
     expect(burst.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(403)]);
     await backend.setConfig({ 'security.comment_interval': '0' });
+  });
+
+  it("counts the interval by the database's clock, whichever machine took the last comment", async () => {
+    /** This process's Date (the backend answers in it) `ms` off while `work` runs. */
+    async function withClockOff<T>(ms: number, work: () => Promise<T>): Promise<T> {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + ms);
+      try {
+        return await work();
+      } finally {
+        vi.useRealTimers();
+      }
+    }
+    const BEHIND_MS = -10 * 60_000;
+    /** A member signed in through the machine behind: a token the machine on time takes too. */
+    const memberBehind = async () => {
+      const { username, password } = await registerMember(backend.url);
+      return { token: await withClockOff(BEHIND_MS, () => login(backend.url, username, password)) };
+    };
+    await backend.setConfig({ 'security.comment_interval': '60' });
+    try {
+      // The next comment comes through a machine 10 minutes behind: a minute to wait, not eleven.
+      const member = await memberBehind();
+      expect((await comment(member, { content: '准时' })).status).toBe(200);
+      const behind = await withClockOff(BEHIND_MS, () => comment(member, { content: '慢十分钟' }));
+      expect(behind.status).toBe(403);
+      expect(behind.body.message).toMatch(/^您的评论太快了，请等待 (60|59) 秒后再试$/);
+      // The last one came through that machine: the next one on time still waits its minute.
+      const other = await memberBehind();
+      expect((await withClockOff(BEHIND_MS, () => comment(other, { content: '慢十分钟' }))).status).toBe(200);
+      const onTime = await comment(other, { content: '准时' });
+      expect(onTime.status).toBe(403);
+      expect(onTime.body.message).toMatch(/^您的评论太快了，请等待 (60|59) 秒后再试$/);
+    } finally {
+      await backend.setConfig({ 'security.comment_interval': '0' });
+    }
   });
 
   it('asks for the captcha when the security config does', async () => {

@@ -1,5 +1,5 @@
 import type { Database } from '../../db';
-import { lockRows } from '../../db/dialect';
+import { databaseNow, lockRows } from '../../db/dialect';
 import { ReviewStatus, TargetType } from '../../../shared/constants';
 import { COMMENT_MAX_LENGTH, replyPrefix, textProblems } from '../../../shared/validation';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
@@ -344,21 +344,27 @@ export const commentService = defineService(
           // The uploader's row too: their rewards of the day are counted, then one more paid.
           await lockRows(trx, 'user', [me.id, info.userId]);
           const last = await lastCommentAt(trx, me.id);
-          const wait = last && interval > 0 ? Math.ceil(interval - (Date.now() - Date.parse(last)) / 1000) : 0;
+          // The database's clock: the last comment may have come through a machine whose clock is off.
+          const at = await databaseNow(trx);
+          const wait = last && interval > 0 ? Math.ceil(interval - (at.getTime() - Date.parse(last)) / 1000) : 0;
           if (wait > 0) throw forbidden(`您的评论太快了，请等待 ${wait} 秒后再试`);
           const award = type === TargetType.Document ? await documentCommentAward(trx, cfg, info.userId, me.id) : 0;
-          const row = await insertComment(trx, {
-            parent_id: parentId,
-            content,
-            document_id: req.document_id,
-            type,
-            status,
-            user_id: me.id,
-            ip: ctx.ip,
-            // Approved at once: no review to tell of, and the member answered is told now (or needs not be).
-            reply_told: status === ReviewStatus.Approved ? 1 : 0,
-            review_told: status,
-          });
+          const row = await insertComment(
+            trx,
+            {
+              parent_id: parentId,
+              content,
+              document_id: req.document_id,
+              type,
+              status,
+              user_id: me.id,
+              ip: ctx.ip,
+              // Approved at once: no review to tell of, and the member answered is told now (or needs not be).
+              reply_told: status === ReviewStatus.Approved ? 1 : 0,
+              review_told: status,
+            },
+            at,
+          );
           await addDynamic(
             trx,
             me.id,

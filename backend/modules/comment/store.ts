@@ -20,8 +20,9 @@ const ORDER_COLUMNS = ['id', 'created_at', 'comment_count'];
 
 export const commentOr404 = (db: Database, id: number) => rowOr404(db, 'comment', id, '评论不存在');
 
-export async function insertComment(db: Database, comment: NewComment): Promise<CommentRow> {
-  const ts = now();
+/** `at`: the database's now, which the next comment's interval is counted from (on any machine). */
+export async function insertComment(db: Database, comment: NewComment, at: Date): Promise<CommentRow> {
+  const ts = at.toISOString();
   return db
     .insertInto('comment')
     .values({ ...comment, created_at: ts, updated_at: ts })
