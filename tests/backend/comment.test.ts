@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { creditsOf, insertDocument } from '../helpers/document-fixtures';
+import { withClockOff } from '../helpers/clock';
 
 // CommentAPI through HTTP on articles: review states, replies, counters, who may comment,
 // the rate limit, the captcha, deleting, and the lists of the public, the author and admins.
@@ -192,16 +193,6 @@ describe('who may comment', () => {
   });
 
   it("counts the interval by the database's clock, whichever machine took the last comment", async () => {
-    /** This process's Date (the backend answers in it) `ms` off while `work` runs. */
-    async function withClockOff<T>(ms: number, work: () => Promise<T>): Promise<T> {
-      vi.useFakeTimers({ toFake: ['Date'] });
-      vi.setSystemTime(Date.now() + ms);
-      try {
-        return await work();
-      } finally {
-        vi.useRealTimers();
-      }
-    }
     const BEHIND_MS = -10 * 60_000;
     /** A member signed in through the machine behind: a token the machine on time takes too. */
     const memberBehind = async () => {

@@ -1,8 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databaseNow } from '../../backend/db/dialect';
 import { HOT_WINDOW_DAYS, recomputeHotDocuments } from '../../backend/modules/document/hot';
 import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
 import { insertDocument, runHotJob } from '../helpers/document-fixtures';
+import { withClockOff } from '../helpers/clock';
 
 // Across the library (issue 45): the 热门文档 ranking the `document.hot` job computes.
 
@@ -139,16 +140,6 @@ describe('ListHotDocuments and the document.hot job', () => {
 });
 
 describe("a view's day and a reading's time, by the database's clock whatever this process's says", () => {
-  /** Makes this process's Date read `ms` ahead while `work` runs (the backend answers in this process). */
-  async function withClockAhead<T>(ms: number, work: () => Promise<T>): Promise<T> {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.now() + ms);
-    try {
-      return await work();
-    } finally {
-      vi.useRealTimers();
-    }
-  }
   const databaseMs = async () => (await withDatabase(backend.dataDir, (db) => databaseNow(db))).getTime();
   const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -163,7 +154,7 @@ describe("a view's day and a reading's time, by the database's clock whatever th
       db.insertInto('document_view_day').values({ document_id: edge.id, day: firstDay, views: 2 }).execute(),
     );
     // A day ahead: a day read from this clock is the next one at any hour.
-    await withClockAhead(DAY_MS, async () => {
+    await withClockOff(DAY_MS, async () => {
       const res = await api(backend.url, 'GET', '/api/v1/document', { query: { id: viewed.id, with_author: true } });
       expect(res.status, res.text).toBe(200);
     });
@@ -181,7 +172,7 @@ describe("a view's day and a reading's time, by the database's clock whatever th
       { document_id: viewed.id, day: expect.toBeOneOf([dayOf(before), dayOf(after)]), views: 1 },
       { document_id: edge.id, day: firstDay, views: 2 },
     ]);
-    await withClockAhead(DAY_MS, () => withDatabase(backend.dataDir, (db) => recomputeHotDocuments(db)));
+    await withClockOff(DAY_MS, () => withDatabase(backend.dataDir, (db) => recomputeHotDocuments(db)));
     expect((await days()).map((row) => row.document_id)).toEqual([viewed.id, edge.id]);
   });
 
@@ -189,7 +180,7 @@ describe("a view's day and a reading's time, by the database's clock whatever th
     const reader = await registerMember(backend.url);
     const doc = await insertDocument(backend.dataDir, { userId: 1, title: '读到第二页' });
     const before = await databaseMs();
-    await withClockAhead(10 * 60_000, async () => {
+    await withClockOff(10 * 60_000, async () => {
       const res = await api(backend.url, 'PUT', '/api/v1/document/reading', {
         token: reader.token,
         body: { document_id: doc.id, page: 2 },

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { ConfigStore, SETTINGS_CHECK_MS } from '../../backend/platform/config-st
 import { api, login, setConfig, startBackend, TEST_ENGINE, type StartedBackend } from '../helpers/backend';
 import { mailSettings, startSmtpSink } from '../helpers/smtp';
 import { databaseOf } from '../helpers/test-database';
+import { withClockOff } from '../helpers/clock';
 
 // Two backends on one database, as several site or worker processes share one PostgreSQL
 // database: what one of them hands out or counts, the other sees. On PostgreSQL the two have
@@ -119,16 +120,6 @@ describe('two backends on one database', () => {
   });
 
   it("hold a captcha its 10 minutes by the database's clock, whichever of them is 11 minutes off", async () => {
-    /** This process's Date (both backends answer in it) `ms` off while `work` runs. */
-    async function withClockOff<T>(ms: number, work: () => Promise<T>): Promise<T> {
-      vi.useFakeTimers({ toFake: ['Date'] });
-      vi.setSystemTime(Date.now() + ms);
-      try {
-        return await work();
-      } finally {
-        vi.useRealTimers();
-      }
-    }
     const OFF_MS = 11 * 60_000;
     const handOut = async () =>
       (await api(first.url, 'GET', '/api/v1/user/captcha', { query: { type: 'register' } })).body.id as string;

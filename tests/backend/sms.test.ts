@@ -1,8 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, login, registerMember, useBackend, withDatabase } from '../helpers/backend';
 import pino from 'pino';
 import { LogOnlySmsProvider } from '../../backend/platform/sms/log-only';
 import { ageSmsLog, expireSmsCodes, lastSmsCode, lastSmsText } from '../helpers/sms';
+import { withClockOff } from '../helpers/clock';
 
 // SMS codes and the mobile-number flows (docs/api.md §6) with the log-only provider, over
 // HTTP against the real backend. Codes are read from the sms_log table (tests/helpers/sms.ts).
@@ -420,17 +421,6 @@ describe('LoginByMobile', () => {
 });
 
 describe("codes and limits by the database's clock, whichever machine sends or checks", () => {
-  /** This process's Date (the backend answers in it) `ms` off while `work` runs. */
-  async function withClockOff<T>(ms: number, work: () => Promise<T>): Promise<T> {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.now() + ms);
-    try {
-      return await work();
-    } finally {
-      vi.useRealTimers();
-    }
-  }
-
   it('signs in with a code a machine 10 minutes behind sent, and the next code still waits its interval', async () => {
     const member = await mobileMember();
     const ip = newIp();

@@ -1,5 +1,5 @@
 import { SignJWT, decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   login,
@@ -13,6 +13,7 @@ import {
 import { freePort } from '../helpers/ports';
 import { mailSettings, startSmtpSink, type SmtpSink } from '../helpers/smtp';
 import { CAPTCHA_ATTEMPTS, CAPTCHA_BACKGROUND, CAPTCHA_INKS, mathQuestion } from '../../backend/platform/captcha';
+import { withClockOff } from '../helpers/clock';
 
 // UserAPI sign-up, sign-in, sign-out, captchas, password recovery and e-mail codes.
 
@@ -686,16 +687,6 @@ describe('SendEmailCode and verified registration', () => {
   });
 
   it("counts a mail's interval and a code's 30 minutes by the database's clock, whichever machine sent it", async () => {
-    /** This process's Date (the backend answers in it) `ms` off while `work` runs. */
-    async function withClockOff<T>(ms: number, work: () => Promise<T>): Promise<T> {
-      vi.useFakeTimers({ toFake: ['Date'] });
-      vi.setSystemTime(Date.now() + ms);
-      try {
-        return await work();
-      } finally {
-        vi.useRealTimers();
-      }
-    }
     const BEHIND_MS = -31 * 60_000;
     await registerMember(backend.url, { email: 'reset-skew@example.com' });
     await enableMail();

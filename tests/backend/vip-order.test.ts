@@ -5,6 +5,7 @@ import { ConfigStore } from '../../backend/platform/config-store';
 import { SHORT_DATE_FORMAT, formatDate } from '../../shared/format';
 import { vipBenefits } from '../../backend/modules/vip/service';
 import { api, registerMember, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { withClockOff } from '../helpers/clock';
 
 // VIP periods, orders and the manual provider (docs/api.md §9–§10) through HTTP on a real
 // SQLite: ordering a plan of the `vip` config, paying by transfer confirmed by an admin,
@@ -698,16 +699,6 @@ describe('UserVipAPI for admins', () => {
 
 describe("a VIP period's times, by the database's clock whatever this process's says", () => {
   const SKEW_MS = 10 * 60_000;
-  /** Makes this process's Date read `ms` ahead (behind when negative) while `work` runs (the backend answers in this process). */
-  async function withClockOff<T>(ms: number, work: () => Promise<T>): Promise<T> {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.now() + ms);
-    try {
-      return await work();
-    } finally {
-      vi.useRealTimers();
-    }
-  }
   const databaseMs = async () => (await withDatabase(backend.dataDir, (db) => databaseNow(db))).getTime();
   /** Makes the member's period end `ms` after the database's now (before it when negative); returns the end. */
   async function endIn(member: Member, ms: number): Promise<number> {
