@@ -162,12 +162,17 @@ export async function lockKeys(trx: Kysely<any>, keys: readonly string[]): Promi
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function databaseNow(db: Kysely<any>): Promise<Date> {
-  const now =
-    engineOf(db) === 'postgres'
-      ? sql<{
-          now: string;
-        }>`SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS now`
-      : sql<{ now: string }>`SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now`;
-  const { rows } = await now.execute(db);
+  const { rows } = await sql<{ now: string }>`SELECT ${databaseNowText(db)} AS now`.execute(db);
   return new Date(rows[0]!.now);
+}
+
+/**
+ * databaseNow inside a statement, as the ISO 8601 text timestamps are stored in (compared as
+ * text): a check against the database's clock that costs no round trip of its own.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function databaseNowText(db: Kysely<any>): RawBuilder<string> {
+  return engineOf(db) === 'postgres'
+    ? sql<string>`to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+    : sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 }

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { creditsOf, insertDocument } from '../helpers/document-fixtures';
+import { databaseNow } from '../../backend/db/dialect';
 import { withClockOff } from '../helpers/clock';
 
 // CommentAPI through HTTP on articles: review states, replies, counters, who may comment,
@@ -167,6 +168,27 @@ describe('who may comment', () => {
     await admin('PUT', '/api/v1/user', { body: { id: grouped.user.id, group_id: [group.body.id] } });
     expect((await canComment(grouped)).body.message).toBe('您所在用户组不允许评论');
     expect((await api(backend.url, 'GET', '/api/v1/user/canicomment')).status).toBe(401);
+  });
+
+  it("ends a punishment when the database's clock reaches its end_time, whatever this machine's says", async () => {
+    const OFF_MS = 10 * 60_000;
+    const { user, username, password } = await registerMember(backend.url);
+    await admin('POST', '/api/v1/punishment', {
+      body: { user_id: [user.id], type: [2], enable: true, reason: '恶意刷屏' },
+    });
+    /** Makes the punishment end `ms` after the database's now (before it when negative). */
+    const endIn = (ms: number) =>
+      withDatabase(backend.dataDir, async (db) => {
+        const end = new Date((await databaseNow(db)).getTime() + ms).toISOString();
+        await db.updateTable('punishment').set({ end_time: end }).where('user_id', '=', user.id).execute();
+      });
+    // Signed in through the machine behind: a token both machines take.
+    const token = await withClockOff(-OFF_MS, () => login(backend.url, username, password));
+    const canComment = () => api(backend.url, 'GET', '/api/v1/user/canicomment', { token });
+    await endIn(5 * 60_000);
+    expect((await withClockOff(OFF_MS, canComment)).status).toBe(403);
+    await endIn(-5 * 60_000);
+    expect((await withClockOff(-OFF_MS, canComment)).status).toBe(200);
   });
 
   it('refuses members whose groups do not allow comments', async () => {

@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Database } from '../../db';
-import { like } from '../../db/dialect';
+import { databaseNowText, like } from '../../db/dialect';
 import { now, type PunishmentTable } from '../../db/schema';
 import { SUPER_USER_ID } from '../../../shared/permissions';
 import { applyPaging, countOf, likePattern, parseOrder, rowOr404 } from '../../wire/request';
@@ -85,7 +85,10 @@ export async function listPunishments(
   return { rows, total: await countOf(query) };
 }
 
-/** Punishment types currently active for a user (user 1 is never punished). */
+/**
+ * Punishment types currently active for a user (user 1 is never punished): ended by the database's
+ * clock, so that every machine lifts a punishment at the same moment.
+ */
 async function activePunishments(db: Database, userId: number): Promise<Set<number>> {
   if (userId === SUPER_USER_ID) return new Set();
   const rows = await db
@@ -93,7 +96,7 @@ async function activePunishments(db: Database, userId: number): Promise<Set<numb
     .select('type')
     .where('user_id', '=', userId)
     .where('enable', '=', 1)
-    .where((eb) => eb.or([eb('end_time', 'is', null), eb('end_time', '>', now())]))
+    .where((eb) => eb.or([eb('end_time', 'is', null), eb('end_time', '>', databaseNowText(db))]))
     .execute();
   return new Set(rows.map((r) => r.type));
 }
@@ -116,7 +119,7 @@ export async function barReason(db: Database, userId: number, type: PunishmentTy
     .where('user_id', '=', userId)
     .where('enable', '=', 1)
     .where('type', 'in', [PunishmentType.Disabled, type])
-    .where((eb) => eb.or([eb('end_time', 'is', null), eb('end_time', '>', now())]))
+    .where((eb) => eb.or([eb('end_time', 'is', null), eb('end_time', '>', databaseNowText(db))]))
     .orderBy('id', 'desc')
     .executeTakeFirst();
   return row ? row.reason : null;
