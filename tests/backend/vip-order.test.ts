@@ -785,15 +785,22 @@ describe("a VIP period's times, by the database's clock whatever this process's 
   });
 
   it("takes back a refunded order's days up to the database's now, not this clock's", async () => {
-    const member = await registerMember(backend.url);
-    const order = await paidMonth(member);
-    await withClockOff(SKEW_MS, async () => {
-      const refund = await backend.admin('PUT', '/api/v1/order/refund', { body: { id: order.id, reason: '退款' } });
-      expect(refund.status, refund.text).toBe(200);
-    });
-    // The period ends at the refund (the database's now), not 10 minutes later.
-    expect(Date.parse((await myVip(member)).body.end_at)).toBeLessThanOrEqual(await databaseMs());
-    expect((await myVip(member)).body.active).toBeUndefined();
+    const lastMessage = async (member: Member) =>
+      (await api(backend.url, 'GET', '/api/v1/message/list', { token: member.token, query: { size: 1 } })).body
+        .message[0].content as string;
+    for (const off of [SKEW_MS, -SKEW_MS]) {
+      const member = await registerMember(backend.url);
+      const order = await paidMonth(member);
+      await withClockOff(off, async () => {
+        const refund = await backend.admin('PUT', '/api/v1/order/refund', { body: { id: order.id, reason: '退款' } });
+        expect(refund.status, refund.text).toBe(200);
+      });
+      // The period ends at the refund (the database's now), not 10 minutes later, and the member
+      // is told it has ended, not that it runs until today.
+      expect(Date.parse((await myVip(member)).body.end_at)).toBeLessThanOrEqual(await databaseMs());
+      expect((await myVip(member)).body.active).toBeUndefined();
+      expect(await lastMessage(member)).toMatch(/VIP 会员已结束。$/);
+    }
   });
 });
 

@@ -147,18 +147,18 @@ export function orderConfirmed(order: OrderRef, vipEndAt: string): NewMessage {
 
 /**
  * An admin refunded the order: the amount, and what the refund took back of the VIP period
- * (`withdrawn`: the days and the period's end afterwards), or nothing for a payment that
- * arrived after the order closed and never granted days.
+ * (`withdrawn`: the days, the period's end afterwards and whether it still runs), or nothing
+ * for a payment that arrived after the order closed and never granted days.
  */
-export function orderRefunded(order: OrderRef, withdrawn: { days: number; endAt: string } | null): NewMessage {
+export function orderRefunded(
+  order: OrderRef,
+  withdrawn: { days: number; endAt: string; running: boolean } | null,
+): NewMessage {
   const amount = formatFen(order.paid_amount || order.amount);
   let period = '这笔付款没有开通 VIP 会员，会员期限不变。';
   if (withdrawn) {
     const taken = withdrawn.days > 0 ? `收回 VIP 会员 ${withdrawn.days} 天，` : '没有可收回的 VIP 会员天数，';
-    const end =
-      Date.parse(withdrawn.endAt) > Date.now()
-        ? `会员有效期至 ${formatDate(withdrawn.endAt, SHORT_DATE_FORMAT)}`
-        : 'VIP 会员已结束';
+    const end = withdrawn.running ? `会员有效期至 ${formatDate(withdrawn.endAt, SHORT_DATE_FORMAT)}` : 'VIP 会员已结束';
     period = `${taken}${end}。`;
   }
   return {

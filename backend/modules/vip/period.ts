@@ -174,10 +174,14 @@ export async function extendVip(
   return { from, until, extended: running };
 }
 
-/** What a withdrawal took back: whole days, as its log counts them, and the period's end afterwards. */
+/**
+ * What a withdrawal took back: whole days, as its log counts them, the period's end afterwards,
+ * and whether it still runs then (by the database's clock, which the end was counted from).
+ */
 export interface Withdrawal {
   days: number;
   endAt: string;
+  running: boolean;
 }
 
 /**
@@ -204,7 +208,11 @@ export async function withdrawVip(
   // The log says what was taken back, not what the interval held: a period revoked or run out
   // since loses nothing more (0 days), one shortened since loses at most what it still has.
   const takenMs = active ? endMs - newEnd.getTime() : 0;
-  const withdrawal = { days: Math.round(takenMs / DAY_MS), endAt: active ? newEnd.toISOString() : current.end_at };
+  const withdrawal = {
+    days: Math.round(takenMs / DAY_MS),
+    endAt: active ? newEnd.toISOString() : current.end_at,
+    running: active && newEnd.getTime() > nowMs,
+  };
   await insertVipLog(
     db,
     {
