@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DocumentStatus } from '../../shared/constants';
 import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
+import { withClockOff } from '../helpers/clock';
+import { databaseNow } from '../../backend/db/dialect';
 import { createDocument, nonUploader } from '../helpers/document-api';
 
 // UserAPI: what a logged-in member asks about themself.
 
 const backend = useBackend();
 
-const localDate = () => {
-  const d = new Date();
+const DAY_MS = 24 * 3600_000;
+const localDate = (d = new Date()) => {
   return d.getFullYear() * 10000 + (d.getMonth() + 1) * 100 + d.getDate();
 };
 
@@ -149,6 +151,22 @@ describe('SignToday and GetSignedToday', () => {
       content: '签到成功，获得 1 魔豆奖励',
       user_id: member.user.id,
     });
+  });
+
+  it("counts the day by the database's clock: a check-in through a machine a day ahead is today's", async () => {
+    const member = await registerMember(backend.url);
+    const databaseDay = async () => localDate(await withDatabase(backend.dataDir, (db) => databaseNow(db)));
+    const before = await databaseDay();
+    const sign = await withClockOff(DAY_MS, () =>
+      api(backend.url, 'PUT', '/api/v1/user/sign', { token: member.token }),
+    );
+    expect(sign.status, sign.text).toBe(200);
+    const after = await databaseDay();
+    expect(sign.body.sign_at).toBeOneOf([before, after]);
+    // The machine on time finds it, and refuses a second one the same day.
+    const today = await api(backend.url, 'GET', '/api/v1/user/sign/today', { token: member.token });
+    expect(today.body.sign).toEqual(sign.body);
+    expect((await api(backend.url, 'PUT', '/api/v1/user/sign', { token: member.token })).status).toBe(409);
   });
 
   it('says no reward in the dynamic when the site awards none for a check-in', async () => {

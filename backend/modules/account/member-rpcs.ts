@@ -1,4 +1,5 @@
 import { isUniqueViolation } from '../../db';
+import { databaseNow } from '../../db/dialect';
 import { conflict, forbidden, notFound } from '../../wire/errors';
 import { PageRequest } from '../../../shared/messages/common';
 import { clamp } from '../../wire/request';
@@ -81,7 +82,7 @@ export const memberRpcs = [
       const me = ctx.requireUser();
       const cfg = await ctx.app.settings.snapshot();
       const award = Math.max(cfg.int('score', 'sign_in'), 0);
-      const signAt = localDateKey();
+      const signAt = localDateKey(await databaseNow(ctx.db));
       try {
         return await ctx.db.transaction().execute(async (trx) => {
           const sign = await insertSign(trx, { user_id: me.id, sign_at: signAt, ip: ctx.ip, award });
@@ -104,7 +105,7 @@ export const memberRpcs = [
     auth: 'login',
     input: 'none',
     async handler(_req, ctx) {
-      const sign = await findSign(ctx.db, ctx.requireUser().id, localDateKey());
+      const sign = await findSign(ctx.db, ctx.requireUser().id, localDateKey(await databaseNow(ctx.db)));
       if (!sign) throw notFound('您今天还没有签到');
       return sign;
     },
@@ -118,7 +119,7 @@ export const memberRpcs = [
     auth: 'login',
     input: 'none',
     async handler(_req, ctx) {
-      return { sign: await findSign(ctx.db, ctx.requireUser().id, localDateKey()) };
+      return { sign: await findSign(ctx.db, ctx.requireUser().id, localDateKey(await databaseNow(ctx.db))) };
     },
   }),
 

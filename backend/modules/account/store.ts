@@ -4,8 +4,12 @@ import { now } from '../../db/schema';
 // The tables of the account flows: the daily check-ins `sign` and the registration codes
 // `email_code` (the users themselves are the user module's).
 
-/** Local calendar date as the integer YYYYMMDD (MOREDOC's sign-in key). */
-export function localDateKey(date = new Date()): number {
+/**
+ * Local calendar date as the integer YYYYMMDD (MOREDOC's sign-in key). `date`: the database's
+ * now, so that every machine starts the day at the same moment (one check-in a day, whichever
+ * machine takes it).
+ */
+export function localDateKey(date: Date): number {
   return date.getFullYear() * 10000 + (date.getMonth() + 1) * 100 + date.getDate();
 }
 
