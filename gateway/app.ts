@@ -22,6 +22,7 @@ import routeData from './plugins/route-data';
 import robots from './plugins/robots';
 import pageGuard, { type SessionChangeFeed } from './plugins/page-guard';
 import spa from './plugins/spa';
+import { FIRST_SCREEN_TIME_LIMIT_MS } from './first-screen';
 import metrics from './plugins/metrics';
 import type { Dispatcher } from 'undici';
 import type { ViewFiles } from '../shared/view-files';
@@ -57,6 +58,8 @@ export interface BuildOptions {
   backendChanges?: PageChangeFeed | undefined;
   /** the embedded backend's sessions ended or changed on any instance: the page guard drops them (embedded-backend.ts) */
   sessionChanges?: SessionChangeFeed | undefined;
+  /** how long a page waits for its first screen (default FIRST_SCREEN_TIME_LIMIT_MS); tests of a late one shorten it */
+  firstScreenTimeLimitMs?: number | undefined;
 }
 
 export function buildGateway(config: GatewayBuildConfig, options: BuildOptions = {}): FastifyInstance {
@@ -167,6 +170,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     cache: pageCache,
     cookieName: config.tokenCookie,
     lane,
+    firstScreenTimeLimitMs: options.firstScreenTimeLimitMs ?? FIRST_SCREEN_TIME_LIMIT_MS,
   });
 
   return app;

@@ -17,7 +17,7 @@ import { normalizePath } from '../../shared/access';
 import { MESSAGES, errorBody } from '../errors';
 import { isUnder, pageOrigin, pathOf, splitUrl } from '../http';
 import { pageAnalytics } from '../analytics';
-import { FIRST_SCREEN_TIME_LIMIT_MS, loadFirstScreen } from '../first-screen';
+import { loadFirstScreen } from '../first-screen';
 import { IMAGE_FIRST_SCRIPT, IMAGE_FIRST_SCRIPT_PATH } from '../image-first';
 import { fetchInlineImage } from '../inline-image';
 import type { PageCache } from '../page-cache';
@@ -48,6 +48,8 @@ export interface SpaOptions {
   cookieName: string;
   /** Where kept visitors' pages are answered before Fastify (gateway/page-lane.ts); none: all here. */
   lane?: PageLane | undefined;
+  /** How long a page waits for its first screen before it goes without (FIRST_SCREEN_TIME_LIMIT_MS). */
+  firstScreenTimeLimitMs: number;
 }
 
 const TOP_FILE_CACHE = 'public, max-age=3600';
@@ -131,7 +133,7 @@ export default fp<SpaOptions>(
     fastify.get(IMAGE_FIRST_SCRIPT_PATH, (_request, reply) =>
       reply.header('cache-control', TOP_FILE_CACHE).type('text/javascript; charset=utf-8').send(IMAGE_FIRST_SCRIPT),
     );
-    const firstScreen = await loadFirstScreen(opts.webDist, fastify.log);
+    const firstScreen = await loadFirstScreen(opts.webDist, fastify.log, opts.firstScreenTimeLimitMs);
     fastify.addHook('onClose', async () => firstScreen?.close());
 
     const { cache } = opts;
@@ -183,7 +185,7 @@ export default fp<SpaOptions>(
             crawler: isBot(request.headers['user-agent']),
           },
           // Within the first screen's own time limit: the page is not made later for its image.
-          (path) => fetchInlineImage(fastify.backend.pool, path, FIRST_SCREEN_TIME_LIMIT_MS),
+          (path) => fetchInlineImage(fastify.backend.pool, path, opts.firstScreenTimeLimitMs),
         );
       };
       // A visitor's page that is kept is answered before anything else is worked out.
