@@ -6,11 +6,11 @@
 // shows in /member/download. The admin approves a pending document, reconverts a failed one,
 // deletes and recovers one. Issue 15: a member comments in the reader.
 import { readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { api, setConfig } from '../helpers/backend';
+import { waitForSearchable, waitForStatus } from '../helpers/document-api';
 import { fixture, illustratedPdf, jpegPdf, scanJpegs, scannedPdf } from '../helpers/documents';
 import {
   appTookOver,
@@ -63,16 +63,6 @@ async function pageAs(token?: string, viewport?: { width: number; height: number
   if (viewport) await visit.page.setViewportSize(viewport);
   if (token) await setTokenCookie(visit.context, site.url, token);
   return visit.page;
-}
-
-async function waitForStatus(token: string, id: number, statuses: number[], timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api(site.url, 'GET', '/api/v1/document', { token, query: { id } });
-    if (statuses.includes(res.body.status ?? 0)) return res.body;
-    if (Date.now() > deadline) throw new Error(`document ${id}: status ${res.body.status ?? 0}`);
-    await sleep(200);
-  }
 }
 
 interface Shared {
@@ -446,7 +436,10 @@ describe('the library, from upload to download', () => {
   it('a scanned PDF reads as soon as it is converted (its JPEGs, WebP at reading resolution once made), also at 390 px', async () => {
     const title = '扫描版地方志';
     const id = await upload(need('uploaderToken'), 'scan.pdf', await scannedPdf(2, 200), title);
-    expect(await waitForStatus(need('uploaderToken'), id, [2])).toMatchObject({ pages: 2, preview_ext: '.webp' });
+    expect(await waitForStatus(site.url, need('uploaderToken'), id, [2])).toMatchObject({
+      pages: 2,
+      preview_ext: '.webp',
+    });
     const page = await pageAs(undefined, { width: 390, height: 844 });
     await page.goto(`/library/${need('categoryId')}/${id}`);
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
@@ -468,7 +461,7 @@ describe('the library, from upload to download', () => {
     const [portrait, landscape, ...rest] = await scanJpegs(4, 100);
     const pdf = jpegPdf([{ jpeg: portrait! }, { jpeg: landscape!, rotate: 90 }, ...rest.map((jpeg) => ({ jpeg }))]);
     const id = await upload(need('uploaderToken'), 'mixed.pdf', pdf, title);
-    expect(await waitForStatus(need('uploaderToken'), id, [2])).toMatchObject({ pages: 4 });
+    expect(await waitForStatus(site.url, need('uploaderToken'), id, [2])).toMatchObject({ pages: 4 });
     const page = await pageAs(need('uploaderToken'), { width: 390, height: 844 }); // the owner reads every page
     await page.goto(`/library/${need('categoryId')}/${id}`);
     const second = page.locator('figure[data-page="2"]');
@@ -503,7 +496,10 @@ describe('the library, from upload to download', () => {
   it('an illustrated PDF reads as vector pages whose photo (JPEG, then WebP inside the SVG) the browser draws', async () => {
     const title = '图文并茂的年度报告';
     const id = await upload(need('uploaderToken'), 'report.pdf', await illustratedPdf(1), title);
-    expect(await waitForStatus(need('uploaderToken'), id, [2])).toMatchObject({ pages: 1, preview_ext: '.svg' });
+    expect(await waitForStatus(site.url, need('uploaderToken'), id, [2])).toMatchObject({
+      pages: 1,
+      preview_ext: '.svg',
+    });
     const page = await pageAs();
     await page.goto(`/library/${need('categoryId')}/${id}`);
     const first = page.getByRole('img', { name: '第 1 页' });
@@ -537,6 +533,8 @@ describe('the library, from upload to download', () => {
   }, 120_000);
 
   it('searching a word of its body finds it with a highlighted snippet', async () => {
+    // The conversion's job files the body after the status the upload screen showed (已转换).
+    await waitForSearchable(site.url, BODY_WORD, need('documentId'));
     const page = await pageAs();
     await page.goto('/');
     await appTookOver(page);
@@ -750,7 +748,7 @@ describe("the admin's documents", () => {
     await admin('PUT', '/api/v1/user', { body: { id: author.id, group_id: [2, reviewed.body.id] } });
     const title = '等待审核的报告';
     const id = await upload(author.token, 'report.pdf', readFileSync(fixture('chinese.pdf')), title);
-    expect((await waitForStatus(author.token, id, [6])).status).toBe(6);
+    expect((await waitForStatus(site.url, author.token, id, [6])).status).toBe(6);
 
     // Converted while it waits: the reviewer reads it in the reader, told that others may not.
     const adminToken = await tokenOf('admin', site.adminPassword);
@@ -773,7 +771,7 @@ describe("the admin's documents", () => {
     await page.getByRole('button', { name: '审核通过' }).click();
     await dialog(page, '审核通过').getByRole('button', { name: '确定' }).click();
     await toast(page, '已审核通过');
-    expect((await waitForStatus(author.token, id, [2])).status).toBe(2);
+    expect((await waitForStatus(site.url, author.token, id, [2])).status).toBe(2);
     await page.getByRole('button', { name: '刷新列表' }).click();
     await row(page, title).getByText('已转换').waitFor();
     expect(
@@ -791,7 +789,7 @@ describe("the admin's documents", () => {
       Buffer.from('%PDF-1.7\nthis is not really a PDF\n'),
       title,
     );
-    const failed = await waitForStatus(need('uploaderToken'), id, [3]);
+    const failed = await waitForStatus(site.url, need('uploaderToken'), id, [3]);
     expect(failed.convert_error).toBeTruthy();
 
     const page = await adminPage('/admin/document/list');
@@ -807,7 +805,7 @@ describe("the admin's documents", () => {
     expect((await reconverting).status()).toBe(200);
     await toast(page, '已加入转换队列');
     // It was queued again, and (still broken) fails again with its reason.
-    expect((await waitForStatus(need('uploaderToken'), id, [3])).convert_error).toBeTruthy();
+    expect((await waitForStatus(site.url, need('uploaderToken'), id, [3])).convert_error).toBeTruthy();
   });
 
   it('deletes a document to the recycle bin and recovers it', async () => {

@@ -7,7 +7,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, login, registerMember, setConfig, type Member } from '../helpers/backend';
-import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
+import {
+  createDocument,
+  uploader,
+  waitForSearchable,
+  waitForStatus,
+  type CreatedDocument,
+} from '../helpers/document-api';
 import { linesPdf, textPdf } from '../helpers/documents';
 import { appTookOver, gatewayToken, openInApp, useSiteInBrowser, setTokenCookie } from './browser';
 import { settled } from './comments-in-sight';
@@ -53,6 +59,8 @@ beforeAll(async () => {
     category_id: [categoryId],
   });
   await waitForStatus(site.backendUrl, author.token, doc.id, [2], 90_000);
+  // The site-search tests look for words of its body, which the conversion's job files after the status.
+  await waitForSearchable(site.backendUrl, 'further', doc.id);
 }, 120_000);
 
 async function openReader(
