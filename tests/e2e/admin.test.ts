@@ -75,7 +75,10 @@ describe('resource screens', () => {
     await form.getByRole('button', { name: '创建' }).click();
     const failure = page.locator('.app-toast', { hasText: '友链暂时不能创建' });
     await failure.waitFor();
-    await page.waitForTimeout(300); // the toast's opening transition
+    // Measured at rest: once its transitions, if any are running, have ended (not after a fixed wait).
+    await failure.evaluate((element) =>
+      Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)),
+    );
     for (const name of ['取消', '创建']) {
       const button = (await form.getByRole('button', { name }).boundingBox())!;
       const toastBox = (await failure.boundingBox())!;

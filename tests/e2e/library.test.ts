@@ -21,6 +21,7 @@ import {
   submitLogin,
   useSiteInBrowser,
 } from './browser';
+import { settled } from './comments-in-sight';
 
 /** The fixture's word that only its second page holds (tests/fixtures/documents/generate.ts). */
 const BODY_WORD = '麒麟';
@@ -489,7 +490,7 @@ describe('the library, from upload to download', () => {
     await page.getByRole('button', { name: '跳转' }).click();
     const counter = page.locator('.app-reader__counter [aria-hidden="true"]');
     await expect.poll(() => counter.textContent()).toBe('2 / 4');
-    await page.waitForTimeout(300); // the observer's answer to the scroll has come by now
+    await settled(page); // the observers' answer to the jump has come by now
     expect(await counter.textContent()).toBe('2 / 4');
   }, 120_000);
 
