@@ -13,7 +13,7 @@ export const CONVERTER_WORK_DIR = 'moredoc-convert';
 /** Where the folders of each kind live, and how their names begin (the pid follows). */
 const SCRATCH_NAMES: readonly { folder: string | null; pattern: RegExp }[] = [
   { folder: null, pattern: /^moredoc-(?:document|positions)-(\d+)-/ },
-  { folder: CONVERTER_WORK_DIR, pattern: /^(?:job|positions)-(\d+)-/ },
+  { folder: CONVERTER_WORK_DIR, pattern: /^(?:job|positions|profiles)-(\d+)-/ },
 ];
 
 /** Where the scratch folders go: the system's temporary folder (TMPDIR), not DATA_DIR. */

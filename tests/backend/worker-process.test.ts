@@ -84,6 +84,8 @@ describe('npm run worker beside a web backend with RUN_JOBS=false', () => {
     const abandoned = [
       path.join(scratchRoot, `moredoc-document-${dead}-a1b2c3`),
       path.join(scratchRoot, 'moredoc-convert', `job-${dead}-d4e5f6`),
+      // its engine's LibreOffice profiles (platform/convert/converter.ts)
+      path.join(scratchRoot, 'moredoc-convert', `profiles-${dead}-j1k2l3`),
     ];
     const alive = path.join(scratchRoot, `moredoc-document-${process.pid}-g7h8i9`);
     for (const folder of [...abandoned, alive]) await mkdir(path.join(folder, 'out'), { recursive: true });

@@ -215,6 +215,11 @@ class Converter implements DocumentConverter {
   private external: ExternalConverters | undefined;
   private readonly workDir: string;
   private readonly limits: ConversionLimits;
+  /**
+   * The LibreOffice profiles and calibre settings of this engine alone: two LibreOffice runs on one profile (another
+   * process's engine on the machine, which shared `<workDir>/profiles`) made no PDF, and the run failed.
+   */
+  private profiles: Promise<string> | undefined;
 
   constructor(private readonly settings: ConverterSettings) {
     this.workDir = settings.workDir ?? join(scratchRoot(), CONVERTER_WORK_DIR);
@@ -298,8 +303,9 @@ class Converter implements DocumentConverter {
       this.detection = this.detect();
       tools = await this.detection.report;
     }
+    const stateDir = await (this.profiles ??= this.makeProfilesFolder());
     this.external ??= new ExternalConverters({
-      stateDir: join(this.workDir, 'profiles'),
+      stateDir,
       libreoffice: tools.libreoffice,
       calibre: tools.calibre,
       concurrency: this.settings.externalConcurrency ?? 1,
@@ -449,8 +455,15 @@ class Converter implements DocumentConverter {
     return { source: { path: kept, name: PDF_FILE, reflow: null, key }, pdfFile: PDF_FILE };
   }
 
+  private async makeProfilesFolder(): Promise<string> {
+    await mkdir(this.workDir, { recursive: true });
+    return scratchFolder('profiles', this.workDir);
+  }
+
   async close(): Promise<void> {
     await this.pool.close();
+    const profiles = await this.profiles?.catch(() => undefined);
+    if (profiles) await rm(profiles, { recursive: true, force: true });
   }
 }
 

@@ -269,6 +269,58 @@ describe('without LibreOffice or calibre', () => {
   });
 });
 
+describe('two engines on one machine', () => {
+  it('run LibreOffice at once, each on a profile of its own', async () => {
+    // A LibreOffice that, as the real one, makes no PDF on a profile another run holds; else
+    // (after a while, so that the two runs overlap) the fixture's PDF.
+    const office = join(dir, 'one-profile-office');
+    await mkdir(office);
+    const bin = join(office, 'soffice.bin');
+    await writeFile(
+      bin,
+      [
+        '#!/bin/sh',
+        'if [ "$1" = --version ]; then echo "LibreOffice 7.0.0.0"; exit 0; fi',
+        'for arg; do',
+        '  case "$arg" in -env:UserInstallation=file://*) profile="${arg#-env:UserInstallation=file://}";; esac',
+        '  [ "$previous" = --outdir ] && out="$arg"',
+        '  previous="$arg"; input="$arg"',
+        'done',
+        'mkdir -p "$profile" && mkdir "$profile/running" 2>/dev/null || exit 0',
+        'sleep 3',
+        'name=$(basename "$input") && mkdir -p "$out"',
+        `cp '${fixture('chinese.pdf')}' "$out/\${name%.*}.pdf"`,
+        'rmdir "$profile/running"',
+        '',
+      ].join('\n'),
+    );
+    await chmod(bin, 0o755);
+    // Both in the machine's one work folder, as every engine of every process (its default).
+    const workDir = join(dir, 'one-machine');
+    const engines = [0, 1].map(() =>
+      createDocumentConverter({ workers: 1, workDir, libreofficePath: bin, calibrePath: null }),
+    );
+    try {
+      const results = await Promise.all(
+        engines.map((engine) =>
+          engine.convertDocument({ sourcePath: fixture('chinese.docx'), ext: 'docx', outDir: outDir() }).then(
+            ({ converter, pages }) => ({ converter, pages }),
+            (error: Error) => error.message,
+          ),
+        ),
+      );
+      expect(results).toEqual([
+        { converter: 'libreoffice', pages: 3 },
+        { converter: 'libreoffice', pages: 3 },
+      ]);
+    } finally {
+      await Promise.all(engines.map((engine) => engine.close()));
+    }
+    // Each engine's profiles go with it.
+    expect(await readdir(workDir)).toEqual([]);
+  }, 60_000);
+});
+
 describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `LibreOffice (${SKIP_LIBREOFFICE})`, () => {
   let converter: DocumentConverter;
   let workDir: string;
@@ -443,7 +495,10 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
         ),
       );
       expect(both.map((result) => result.pages)).toEqual([3, 3]);
-      expect((await readdir(join(workDir, 'profiles'))).sort()).toEqual([
+      // The engine's own profiles folder (another engine on the machine has its own).
+      const profiles = (await readdir(workDir)).filter((name) => name.startsWith(`profiles-${process.pid}-`));
+      expect(profiles).toHaveLength(1);
+      expect((await readdir(join(workDir, profiles[0]!))).sort()).toEqual([
         'fonts.conf',
         'libreoffice-0',
         'libreoffice-1',
