@@ -407,7 +407,9 @@ export function DocumentPages({
   // A place put back (a reload, Back) past the free preview, for a reader who reads on: the pages
   // after the preview come once the server has said so, after the place was put back (as far down
   // as the page went then, the preview's end). It is put back again as they come, unless the
-  // reader moved on their own meanwhile.
+  // reader moved on their own meanwhile: whichever way the page moved since, as the browser keeps
+  // what was in sight in place while the pages come above it (at 390 px the comments under the
+  // preview, which took the page past the place).
   const placePutBack = usePlacePutBack();
   const heldPlace = useRef(placePutBack);
   const shownAtFirst = useRef(shownPages);
@@ -425,7 +427,7 @@ export function DocumentPages({
     const place = heldPlace.current;
     if (place === null || shownPages <= shownAtFirst.current) return;
     heldPlace.current = null;
-    if (window.scrollY < place) window.scrollTo(0, place);
+    if (window.scrollY !== place) window.scrollTo(0, place);
   }, [shownPages]);
 
   const choose = useCallback(
