@@ -1,8 +1,8 @@
 // The paging of an admin list, in Chinese and by keyboard. Semi's Pagination names its items in
 // English whatever the locale ("Previous", "Page 2", "More", "Page size selector") on <li>s that
 // Tab never reaches: a screen reader heard English and a keyboard could not turn a page.
-import { useEffect, useRef } from 'react';
 import { Button } from '../../ui/semi';
+import { usePagerFocus } from '../../ui/Pager';
 import { IconChevronLeft, IconChevronRight } from '../../ui/icons';
 import { visiblePages } from '../paging/PageLinks';
 import '../../ui/form.css';
@@ -23,21 +23,8 @@ export function ListPager({
   onSize: (size: number) => void;
 }) {
   const pages = Math.max(1, Math.ceil(total / size));
-  // 下一页 on the last page (上一页 on the first) turns disabled under the keyboard, which drops the
-  // focus on <body>: it goes to the current page's number instead.
-  const nav = useRef<HTMLElement>(null);
-  const turned = useRef(false);
-  useEffect(() => {
-    if (!turned.current) return;
-    turned.current = false;
-    const focused = document.activeElement;
-    if (focused instanceof HTMLButtonElement && !focused.disabled && nav.current?.contains(focused)) return;
-    nav.current?.querySelector<HTMLElement>('[aria-current="page"]')?.focus({ preventScroll: true });
-  }, [page]);
-  const turn = (next: number) => {
-    turned.current = true;
-    onPage(next);
-  };
+  // After a turn by keyboard to the first or last page the focus goes to the current page's number.
+  const { nav, turn } = usePagerFocus(page, '[aria-current="page"]', onPage);
   // None, or a page past the last (an old link) on its way to the last one: no count to give.
   if ((page - 1) * size >= total) return null;
   const first = (page - 1) * size + 1;
