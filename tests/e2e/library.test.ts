@@ -470,14 +470,20 @@ describe('the library, from upload to download', () => {
     await page.waitForFunction(
       () => (document.querySelector('img[alt="第 2 页"]') as HTMLImageElement | null)?.naturalWidth !== 0,
     );
-    const shapes = await page.evaluate(() =>
-      [1, 2].map((n) => {
-        const figure = document.querySelector(`figure[data-page="${n}"]`)!.getBoundingClientRect();
-        const image = document.querySelector(`img[alt="第 ${n} 页"]`) as HTMLImageElement;
-        return { box: figure.width / figure.height, image: image.naturalWidth / image.naturalHeight };
-      }),
-    );
-    // Page 1 is A4 portrait, page 2 the same turned (842 × 595 pt): each box has its image's shape.
+    const shapesNow = () =>
+      page.evaluate(() =>
+        [1, 2].map((n) => {
+          const figure = document.querySelector(`figure[data-page="${n}"]`)!.getBoundingClientRect();
+          const image = document.querySelector(`img[alt="第 ${n} 页"]`) as HTMLImageElement;
+          return { box: figure.width / figure.height, image: image.naturalWidth / image.naturalHeight };
+        }),
+      );
+    // Page 1 is A4 portrait, page 2 the same turned (842 × 595 pt): each box has its image's shape,
+    // page 2's once its image's load has been handled (the image can be decoded a frame before).
+    await expect
+      .poll(async () => Math.abs((await shapesNow())[1]!.box - (await shapesNow())[1]!.image))
+      .toBeLessThan(0.02);
+    const shapes = await shapesNow();
     expect(shapes[0]!.box).toBeCloseTo(595 / 842, 2);
     expect(shapes[1]!.image).toBeCloseTo(842 / 595, 1);
     expect(Math.abs(shapes[1]!.box - shapes[1]!.image)).toBeLessThan(0.02);
