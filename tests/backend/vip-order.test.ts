@@ -746,7 +746,7 @@ describe("a VIP period's times, by the database's clock whatever this process's 
     const start = (await myVip(member)).body.start_at;
     const end = await endIn(member, 5 * 60_000);
     await withClockOff(SKEW_MS, async () => expect((await grant(member, 3)).status).toBe(200));
-    // Compared as times: PostgreSQL writes 12:37:31.440 as 12:37:31.44.
+    // Compared as times: the API answers 12:37:31.440 as 12:37:31.44 (Go's RFC3339Nano, wire.test.ts).
     const extended = (await myVip(member)).body;
     expect(extended.start_at).toBe(start);
     expect(Date.parse(extended.end_at)).toBe(end + 3 * DAY_MS);

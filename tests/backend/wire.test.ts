@@ -22,6 +22,23 @@ describe('responses', () => {
     expect(res.body.id).toBe(backend.member.user.id);
   });
 
+  it("writes every time as MOREDOC's Go RFC3339Nano, the same text on SQLite and PostgreSQL", async () => {
+    // Stored as sent (ISO 8601 text in UTC) and answered with the fraction's trailing zeros
+    // trimmed, none for whole seconds (docs/moredoc.md §2): .440 is .44 on both engines.
+    const created = await backend.admin('POST', '/api/v1/advertisement', {
+      body: {
+        position: 'global_top',
+        title: '时间格式',
+        content: '<p>广告</p>',
+        start_time: '2030-01-02T11:04:05.440+08:00',
+        end_time: '2030-01-03T00:00:00.000Z',
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    const got = await backend.admin('GET', '/api/v1/advertisement', { query: { id: created.body.id } });
+    expect(got.body).toMatchObject({ start_time: '2030-01-02T03:04:05.44Z', end_time: '2030-01-03T00:00:00Z' });
+  });
+
   it('keeps the declaration order of the proto fields', async () => {
     const res = await api(backend.url, 'GET', '/api/v1/user', { token: backend.member.token });
     expect(Object.keys(res.body).slice(0, 4)).toEqual(['login_at', 'created_at', 'updated_at', 'id']);
