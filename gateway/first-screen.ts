@@ -93,6 +93,35 @@ function screenLinks(manifest: Manifest): (files: readonly string[]) => string {
       .join('\n    ');
 }
 
+/** Renders one thread makes side by side (they are short and mostly synchronous, a few wait for their loaders). */
+const RENDERS_PER_THREAD = 4;
+
+type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
+
+/**
+ * piscina's own balancer gives a task with an abort signal (each render has one: a hung render
+ * is aborted) only to an idle thread, and no other task to a thread running one: renders ran one
+ * at a time, and a late one held every render behind it up to its end. This one gives a task to
+ * the least busy thread below `perThread` tasks, abortable or not. An abort ends its thread, and
+ * the renders beside it fail with it: their pages are served without their first screen (a render
+ * that hangs in its own code would have held them anyway).
+ */
+function sideBySide(perThread: number): LoadBalancer {
+  return (_task, workers) => {
+    let candidate: (typeof workers)[number] | null = null;
+    let least = perThread;
+    for (const worker of workers) {
+      // piscina counts a thread with one abortable task as full (Infinity).
+      const usage = worker.isRunningAbortableTask ? 1 : worker.currentUsage;
+      if (usage < least) {
+        candidate = worker;
+        least = usage;
+      }
+    }
+    return candidate;
+  };
+}
+
 /**
  * The renderer of web/dist, or undefined (with a word in the log) when the build has none or it
  * cannot be read. `timeLimitMs`: how long a render may take (tests that are not about the
@@ -132,7 +161,8 @@ export async function loadFirstScreen(
     minThreads: 1,
     maxThreads: 1,
     idleTimeout: Number.POSITIVE_INFINITY,
-    concurrentTasksPerWorker: 4,
+    concurrentTasksPerWorker: RENDERS_PER_THREAD,
+    loadBalancer: sideBySide(RENDERS_PER_THREAD),
     execArgv: [],
     // Between tasks the thread waits for messages in its event loop: asleep in Atomics.wait, as
     // piscina has it by default, it never ran what a render left to run after it (React's work,

@@ -3,7 +3,7 @@
 // screen's stylesheets and code in the head; crawlers keep their plain content; a page whose
 // first screen fails or is late is served without it. The real renderer, in a real browser, is
 // tested in tests/e2e/public-face.test.ts.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,10 +14,11 @@ import { CRAWLER, FIXTURE_DIST, PERSON, send, startGateway, type TestGateway } f
 import { startFakeBackend, type FakeBackend } from './fake-backend';
 
 // Stands in for the SSR build: renders /library, fails on /search, holds /article?page=N (past
-// any time limit) until the file 'release-article-N' is written beside .ssr/, and tells on /hot
+// any time limit) until the file 'release-article-N' is written beside .ssr/ (writing
+// 'started-article-N' there when it starts), and tells on /hot
 // how many renders its thread has made and how many of /article it has ended.
 const RENDERER = `
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 export const calls = [];
 let libraryRenders = 0;
 let articlesEnded = 0;
@@ -27,7 +28,9 @@ export async function renderFirstScreen(url, start) {
   const path = new URL(url).pathname;
   if (path === '/search') throw new Error('a component failed');
   if (path === '/article') {
-    const release = new URL('../release-article-' + new URL(url).searchParams.get('page'), import.meta.url);
+    const page = new URL(url).searchParams.get('page');
+    writeFileSync(new URL('../started-article-' + page, import.meta.url), '');
+    const release = new URL('../release-article-' + page, import.meta.url);
     while (!existsSync(release)) await new Promise((resolve) => setTimeout(resolve, 10));
     articlesEnded++;
     return { html: '<p>late</p>', files: [] };
@@ -359,7 +362,7 @@ describe('a first screen past its time limit', () => {
   });
 
   it('leaves a render past its time limit to end on its thread, which goes on rendering (not started again)', async () => {
-    // A thread renders one page at a time: /hot may itself be late behind a released render, and is asked again.
+    // /hot may itself be late (a short limit on a busy machine), and is asked again.
     let page = 100;
     const thread = () =>
       vi.waitFor(
@@ -378,5 +381,33 @@ describe('a first screen past its time limit', () => {
     // The late render ends on the same thread, whose module counted it and the renders since.
     await expect.poll(async () => (await thread()).ended).toBe(before.ended + 1);
     expect((await thread()).calls).toBeGreaterThanOrEqual(before.calls + 3);
+  });
+});
+
+describe('first screens rendered side by side', () => {
+  // A gateway of its own whose limit is far above what a render here takes, so that only a render
+  // held behind another misses it.
+  let patient: TestGateway;
+  beforeAll(async () => {
+    patient = await startGateway(
+      backend.url,
+      { webDist: dist, startDataTtlMs: 60_000, routeDataTtlMs: TTL_MS },
+      { firstScreenTimeLimitMs: 10_000 },
+    );
+  });
+  afterAll(async () => {
+    await patient.close();
+  });
+
+  it("renders a page's first screen while another page's render is held", async () => {
+    const held = send(`${patient.url}/article?page=3`, { headers: PERSON });
+    await vi.waitFor(() => expect(existsSync(join(dist, 'started-article-3'))).toBe(true), { timeout: 15_000 });
+    const next = send(`${patient.url}/library`, { headers: PERSON });
+    // One at a time, /library waited for /article, which answered first at its limit, without its screen.
+    const first = await Promise.race([held.then(() => 'held'), next.then(() => 'next')]);
+    expect(first).toBe('next');
+    expect(rootOf((await next).text)).toMatch(/^<div class="screen">.+的书库<\/div>$/);
+    writeFileSync(join(dist, 'release-article-3'), '');
+    expect(rootOf((await held).text)).toBe('<p>late</p>');
   });
 });
