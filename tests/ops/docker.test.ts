@@ -552,10 +552,12 @@ describe('Dockerfile', () => {
 
   it('starts what `npm run start:prod` starts', async () => {
     const pkg = JSON.parse(await readRepo('package.json')) as { scripts: Record<string, string> };
-    const cmd = execForm(instructions(runtime, 'CMD').at(-1)!.args);
-    // npm's shell `exec`s it, so that npm's SIGTERM reaches node, once it has checked that the
-    // build is there (tests/ops/npm-start.test.ts).
-    expect(pkg.scripts['start:prod']!.endsWith(`; exec ${cmd.join(' ')}`)).toBe(true);
+    const [node, ...args] = execForm(instructions(runtime, 'CMD').at(-1)!.args);
+    const bundle = args.pop()!;
+    // npm's shell `exec`s node, so that npm's SIGTERM reaches it, with the same options, on
+    // scripts/start-build.mjs, which runs the bundle once it has checked that the build is there
+    // (tests/ops/npm-start.test.ts).
+    expect(pkg.scripts['start:prod']).toBe(`exec ${[node, ...args, 'scripts/start-build.mjs', bundle].join(' ')}`);
   });
 
   it('copies from the build context only what .dockerignore lets in', async () => {

@@ -5,7 +5,7 @@
 // command for a lost admin password as it runs there: the npm script from source, node on the
 // bundle from a build (the Docker image has no tsx).
 import { spawn } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,17 +117,23 @@ describe.each([
   ['start:worker', 'dist/server/backend/worker.mjs', 'npm run worker'],
 ])('npm run %s where nothing was built', (script, bundle, fromSource) => {
   it("says in one line that the build is missing and what to run, instead of node's stack trace", async () => {
+    // A clone where `npm run build` has not run: the package and its scripts, no dist/.
     const folder = await mkdtemp(join(tmpdir(), 'npm-start-unbuilt-'));
     try {
       await copyFile(join(ROOT, 'package.json'), join(folder, 'package.json'));
-      const npm = spawn('npm', ['run', '--silent', script], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+      await cp(join(ROOT, 'scripts'), join(folder, 'scripts'), { recursive: true });
+      // Without --silent, as an operator runs it: npm echoes the script's line, which holds no check of its own.
+      const npm = spawn('npm', ['run', script], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
       let err = '';
+      npm.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
       npm.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
       const code = await new Promise<number | null>((resolve) => npm.on('exit', (c) => resolve(c)));
       expect(code).toBe(1);
-      expect(err).toBe(
-        `No build here (${bundle} is missing): run npm run build first, or ${fromSource} to run from the sources\n`,
-      );
+      const missing = `No build here (${bundle} is missing): run npm run build first, or ${fromSource} to run from the sources\n`;
+      expect(err).toBe(missing);
+      expect(out).not.toContain('No build here');
+      expect(out).not.toContain('test -f');
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
