@@ -838,6 +838,16 @@ describe('a site open to members only (decision 097)', () => {
       const help = await read('', { identifier: 'help' });
       expect(help.body).toMatchObject({ identifier: 'help', title: '使用帮助' });
       expect(help.body.content).toBeUndefined();
+      // So are their snippets in a search, and only theirs: 使用帮助 and the members' articles are found without one.
+      const found = await read('/search', { wd: '下载' });
+      const snippets = Object.fromEntries(
+        (found.body.article as { title: string; snippet?: string }[]).map((a) => [a.title, a.snippet ?? '']),
+      );
+      expect(Object.keys(snippets)).toEqual(expect.arrayContaining(['关于我们', '文库协议', '隐私政策', '使用帮助']));
+      for (const open of ['关于我们', '文库协议', '隐私政策']) expect(snippets[open], open).toMatch(/下载/);
+      expect(snippets['使用帮助']).toBe('');
+      const memberOnly = await read('/search', { wd: '馆藏报告' });
+      expect(JSON.stringify(memberOnly.body)).not.toMatch(/snippet/);
     } finally {
       await setConfig(backend.url, backend.adminToken, { 'security.login_required': 'false' });
     }

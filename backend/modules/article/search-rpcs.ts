@@ -5,7 +5,7 @@ import { rpc } from '../../platform/rpc';
 import { SearchTarget, createdRange, loggedSearch } from '../search-record/service';
 import { ListArticleRequest, SearchArticleReply } from '../../../shared/messages/article';
 import { listRowsByIds } from './store';
-import { presentArticles, readableArticles } from './view';
+import { articleTextReadable, presentArticles, readableArticles } from './view';
 
 // ArticleAPI.SearchArticle, full-text: the engine of platform/search (collection 'article',
 // kept up to date by this module's writes) over titles, keywords, descriptions and bodies,
@@ -50,13 +50,13 @@ export const searchRpcs = [
         page: req.page,
         // Only published articles come back.
         visibleRows: async (ids) => new Map((await listRowsByIds(ctx.db, ids)).map((r) => [r.id, r])),
-        // A visitor of a site open to members only gets the titles alone (decision 097).
+        // A visitor of a site open to members only gets the titles alone, but for the footer's pages (decision 097).
         present: async (rows, hits) => {
-          const withheld = (await ctx.app.settings.snapshot()).withholdsText(ctx.user?.id ?? null);
+          const readable = await articleTextReadable(ctx);
           return (await readableArticles(ctx, await presentArticles(ctx.db, rows))).map((a, i) => ({
             ...a,
             title_highlight: hits[i]!.titleHighlight,
-            snippet: withheld ? '' : hits[i]!.snippet,
+            snippet: readable(a.identifier) ? hits[i]!.snippet : '',
           }));
         },
       });

@@ -133,19 +133,24 @@ export async function presentArticles<R extends Pick<ArticleListRow, 'id' | 'use
 }
 
 /**
- * Articles as `ctx`'s caller may read them: a visitor of a site open to members only gets their
- * titles and metadata, without the summary or the body, but for the footer's pages (关于我们,
- * 文库协议, 隐私政策…), which registering agrees to (decision 097).
+ * Whose text `ctx`'s caller may read: every article's, but a visitor of a site open to members only
+ * the footer's pages' alone (关于我们, 文库协议, 隐私政策…), which registering agrees to (decision 097).
  */
+export async function articleTextReadable(ctx: RpcContext): Promise<(identifier: string | undefined) => boolean> {
+  const cfg = await ctx.app.settings.snapshot();
+  if (!cfg.withholdsText(ctx.user?.id ?? null)) return () => true;
+  const open = new Set(FOOTER_LINKS.map((link) => articleIdentifierOf(cfg.str('footer', link.key))));
+  return (identifier) => !!identifier && open.has(identifier);
+}
+
+/** Articles as `ctx`'s caller may read them: titles and metadata, without the summary or the body, where their text is withheld. */
 export async function readableArticles<A extends { identifier?: string; description?: string; content?: string }>(
   ctx: RpcContext,
   articles: A[],
 ): Promise<A[]> {
-  const cfg = await ctx.app.settings.snapshot();
-  if (!cfg.withholdsText(ctx.user?.id ?? null)) return articles;
-  const open = new Set(FOOTER_LINKS.map((link) => articleIdentifierOf(cfg.str('footer', link.key))));
+  const readable = await articleTextReadable(ctx);
   return articles.map((a) =>
-    a.identifier && open.has(a.identifier)
+    readable(a.identifier)
       ? a
       : {
           ...a,
