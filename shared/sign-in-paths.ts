@@ -20,3 +20,20 @@ export const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
   '/api/v1/user/password',
   '/api/v1/user/mobile',
 ]);
+
+/**
+ * The sign-in call served as a GET that stores something per call: OAuth's Authorize keeps a state for every visitor
+ * who asks, so an anonymous loop would grow `oauth_state` without end. Rate-limited like SIGN_IN_PATHS; not checked
+ * for its origin (its answer, the provider's page, is readable by our own pages only, and it spends nothing).
+ */
+export const SIGN_IN_READS: ReadonlySet<string> = new Set(['/api/v1/oauth/authorize']);
+
+/**
+ * Does the sign-in limit count this request: a POST or PUT to SIGN_IN_PATHS, or a GET (or HEAD, which servers answer
+ * by running the GET) of SIGN_IN_READS. `path` without its query, in the form the backend routes it.
+ */
+export function isLimitedSignIn(method: string, path: string): boolean {
+  if (method === 'POST' || method === 'PUT') return SIGN_IN_PATHS.has(path);
+  if (method === 'GET' || method === 'HEAD') return SIGN_IN_READS.has(path);
+  return false;
+}

@@ -9,7 +9,7 @@
  * RPC of the backend's modules: the downloads spend credits, pay the uploader, record the
  * download and use the daily quotas (per user and per address). Left out, as they change
  * nothing of the caller's: the view counters of GetDocument and GetArticle, the search record
- * of SearchDocument (statistics like those), the sign-in state OAuth's Authorize stores and
+ * of SearchDocument (statistics like those), the sign-in state OAuth's Authorize stores (rate-limited: shared/sign-in-paths.ts) and
  * the captcha GetUserCaptcha keeps (both valid only for the answer, which another site cannot
  * read), and GetOrder, which asks the payment provider and records what it says (as its
  * notification would).

@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import { SIGN_IN_PATHS } from '../../shared/sign-in-paths';
+import { isLimitedSignIn } from '../../shared/sign-in-paths';
 import { tooManyTriesMessage } from '../../shared/api-failure';
 import type { Database } from '../db';
 import { tooManyRequests } from '../wire/errors';
 
 // The sign-in limit (SIGN_IN_LIMIT): so many tries per client address and endpoint of
-// SIGN_IN_PATHS in a fixed window, counted in the `rate_limit` table by one upsert, so that
+// SIGN_IN_PATHS (and of SIGN_IN_READS: isLimitedSignIn) in a fixed window, counted in the `rate_limit` table by one upsert, so that
 // every backend process sharing the database counts against the same number. The gateway
 // keeps its own limit in front (gateway/plugins/rate-limit.ts), per gateway process.
 
@@ -48,14 +48,13 @@ export class SignInLimit {
     return { hits: Number(row.hits), resetAt: Date.parse(row.window_start) + this.setting.windowMs };
   }
 
-  /** Refuses (429, code 8) the POST/PUT to a sign-in route past the limit, before its handler runs. */
+  /** Refuses (429, code 8) the sign-in call (isLimitedSignIn) past the limit, before its handler runs. */
   register(app: FastifyInstance): void {
     if (this.setting.max <= 0) return;
     app.addHook('onRequest', async (request, reply) => {
-      if (request.method !== 'POST' && request.method !== 'PUT') return;
       // The route as matched: `/api/v1/user/%6cogin` counts as the login.
       const route = request.routeOptions.url;
-      if (route === undefined || !SIGN_IN_PATHS.has(route)) return;
+      if (route === undefined || !isLimitedSignIn(request.method, route)) return;
       const { hits, resetAt } = await this.hit(`${request.ip}|${route}`);
       if (hits <= this.setting.max) return;
       const seconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));

@@ -1,6 +1,7 @@
 // Rate limits on the endpoints that guess passwords or create accounts (SIGN_IN_PATHS:
 // login, register, both steps of find-password, the WeChat/QQ sign-in, and the SMS code
-// sending and the sign-in, sign-up and reset by SMS code), counted per
+// sending and the sign-in, sign-up and reset by SMS code) and on the WeChat/QQ authorize
+// that stores a state per call (SIGN_IN_READS; isLimitedSignIn), counted per
 // client address and endpoint, on the canonical path the backend routes (so that
 // `/api/v1/user/%6cogin` counts as the login). Each counted request carries the decision
 // (`request.rateLimitDecision`) for the metrics and the access log; every other request
@@ -12,7 +13,7 @@ import { tooManyTriesMessage } from '../../shared/api-failure';
 import { GatewayError } from '../errors';
 import type { RateLimitSetting } from '../config';
 import { pathOf } from '../http';
-import { SIGN_IN_PATHS } from './upstream';
+import { isLimitedSignIn } from '../../shared/sign-in-paths';
 
 export interface RateLimitDecision {
   /** the limited path the request was counted against */
@@ -29,9 +30,8 @@ declare module 'fastify' {
 }
 
 function limitedEndpoint(request: FastifyRequest): string | undefined {
-  if (request.method !== 'POST' && request.method !== 'PUT') return undefined;
   const path = pathOf(request.url);
-  return SIGN_IN_PATHS.has(path) ? path : undefined;
+  return isLimitedSignIn(request.method, path) ? path : undefined;
 }
 
 export default fp<RateLimitSetting>(

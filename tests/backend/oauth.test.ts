@@ -219,6 +219,69 @@ describe('OAuthAPI.Authorize', () => {
   });
 });
 
+// An anonymous loop of Authorize calls would otherwise store a state per call without end.
+describe('OAuthAPI.Authorize under the sign-in limit (SIGN_IN_LIMIT 3)', () => {
+  const LIMIT = 3;
+  const limited = useBackend({
+    env: () => ({
+      CONFIG_SYSTEM_DOMAIN: 'https://docs.example.com',
+      ...stub.settingsEnv,
+      ...stub.env,
+      SIGN_IN_LIMIT: String(LIMIT),
+    }),
+  });
+  const stateRows = () =>
+    withDatabase(limited.dataDir, (db) => db.selectFrom('oauth_state').select(['state', 'expires_at']).execute());
+  const authorizeFrom = (address: string) =>
+    api(limited.url, 'GET', '/api/v1/oauth/authorize', {
+      query: { type: 'wechat' },
+      headers: { 'x-forwarded-for': address },
+    });
+  /** A HEAD runs the GET's handler: it stores a state too, and counts alike. */
+  const headFrom = async (address: string) =>
+    (
+      await fetch(`${limited.url}/api/v1/oauth/authorize?type=wechat`, {
+        method: 'HEAD',
+        headers: { 'x-forwarded-for': address },
+      })
+    ).status;
+
+  it('stores a state for the first tries of an address a minute, and refuses the rest with 429 in Chinese', async () => {
+    const address = '198.51.100.7';
+    expect((await authorizeFrom(address)).status).toBe(200);
+    expect(await headFrom(address)).toBe(200);
+    const answers = [];
+    for (let i = 0; i < 8; i++) answers.push(await authorizeFrom(address));
+    expect(answers.map((res) => res.status)).toEqual([...Array(LIMIT - 2).fill(200), ...Array(10 - LIMIT).fill(429)]);
+    expect(await headFrom(address)).toBe(429);
+    const refused = answers.at(-1)!;
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(refused.body).toEqual({
+      code: 8,
+      error: `操作过于频繁，请 ${wait} 秒后再试`,
+      message: `操作过于频繁，请 ${wait} 秒后再试`,
+    });
+    expect((await stateRows()).length).toBe(LIMIT);
+    // Another address has its own count.
+    expect((await authorizeFrom('198.51.100.8')).status).toBe(200);
+    expect((await stateRows()).length).toBe(LIMIT + 1);
+  });
+
+  it('drops the expired states at the next authorize, so the table holds no more than ten minutes of them', async () => {
+    await withDatabase(limited.dataDir, (db) =>
+      db
+        .updateTable('oauth_state')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .execute(),
+    );
+    const fresh = await authorizeFrom('198.51.100.9');
+    expect(fresh.status).toBe(200);
+    const rows = await stateRows();
+    expect(rows.map((row) => row.state)).toEqual([new URL(fresh.body.url as string).searchParams.get('state')]);
+  });
+});
+
 describe('OAuthAPI.Login', () => {
   it('creates a member on the first WeChat sign-in and signs the same member in afterwards', async () => {
     const identity = newIdentity({

@@ -121,6 +121,27 @@ describe('the other sign-in limits hold for encoded spellings', () => {
   }
 });
 
+describe('the WeChat/QQ authorize, a GET that stores a state per call', () => {
+  it(`limits ${TRIES} tries of GET and HEAD at /api/v1/oauth/%61uthorize, refused with a JSON 429 in Chinese`, async () => {
+    await withGateway(async (gw) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < TRIES; i++) {
+        const method = i % 2 ? 'HEAD' : 'GET';
+        statuses.push((await sendRaw(gw.url, '/api/v1/oauth/%61uthorize?type=wechat', { method })).status);
+      }
+      expect(statuses.slice(0, MAX).every(reachedHandler)).toBe(true);
+      expect(statuses.slice(MAX)).toEqual(Array(TRIES - MAX).fill(429));
+      const refused = await sendRaw(gw.url, '/api/v1/oauth/authorize?type=qq');
+      expect(refused.status).toBe(429);
+      expect(refused.headers['content-type']).toMatch(/^application\/json/);
+      const wait = Number(refused.headers['retry-after']);
+      expect(wait).toBeGreaterThan(0);
+      const message = `操作过于频繁，请 ${wait} 秒后再试`;
+      expect(refused.json()).toEqual({ code: 429, message, error: message });
+    });
+  });
+});
+
 describe('what the backend receives', () => {
   const site = useGatewayOverStub((_req, res) => json(res, 200, {}));
 
