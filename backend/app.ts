@@ -10,7 +10,7 @@ import { SUPER_USER_ID } from '../shared/permissions';
 import { loadBuildInfo, type BuildInfo } from './platform/build-info';
 import { sharedSecret } from './platform/auth/secrets';
 import { SessionChanges } from './platform/auth/session-changes';
-import { SignInLimit } from './platform/sign-in-limit';
+import { SignInLimit, WindowCounter } from './platform/sign-in-limit';
 import { serverByTurns } from './platform/turns';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
 import type { BlobStore } from './platform/blobs/blob-store';
@@ -433,6 +433,8 @@ async function assemble(app: FastifyInstance, config: BackendConfig, opts: Build
     version: pkg.version,
     build: () => (build ??= loadBuildInfo({ given: config.build })),
     passwordCost,
+    minuteCounts: new WindowCounter(db, 60_000),
+    searchRecordLimit: config.searchRecordLimit,
   };
 
   new SignInLimit(db, config.signInLimit).register(app);

@@ -58,6 +58,11 @@ export interface BackendConfig {
    */
   signInLimit: SignInLimitSetting;
   /**
+   * SEARCH_RECORD_LIMIT: searches recorded per minute and client address, across every process (default 30; 0 = all);
+   * the searches past it are answered, not recorded.
+   */
+  searchRecordLimit: number;
+  /**
    * RUN_JOBS (default true): this process claims and runs jobs (conversion, sitemaps, expiry,
    * clean-ups). false: a web instance that only enqueues them, for `npm run worker` to run.
    */
@@ -432,6 +437,7 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     trustProxy: parseTrustProxy(env.BACKEND_TRUST_PROXY),
     database: parseDatabase(env),
     signInLimit: { max: parseInteger('SIGN_IN_LIMIT', env.SIGN_IN_LIMIT, 0, 1_000_000) ?? 10, windowMs: 60_000 },
+    searchRecordLimit: parseInteger('SEARCH_RECORD_LIMIT', env.SEARCH_RECORD_LIMIT, 0, 1_000_000) ?? 30,
     runJobs: parseSwitch('RUN_JOBS', env.RUN_JOBS, true),
     build: {
       ...(env.BUILD_HASH?.trim() ? { hash: env.BUILD_HASH.trim() } : {}),

@@ -606,7 +606,7 @@ export interface PaymentNotificationTable {
   created_at: Timestamp;
 }
 
-/** A fixed window of a sign-in limit (platform/sign-in-limit.ts). */
+/** A fixed window of a limit counted across processes: the sign-in limit, the search records (platform/sign-in-limit.ts). */
 export interface RateLimitTable {
   key: string;
   window_start: Timestamp;

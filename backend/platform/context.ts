@@ -12,6 +12,7 @@ import type { Mailer } from './mailer';
 import type { OAuthConfig } from './oauth-providers';
 import type { SearchCollection, SearchIndex } from './search/search-index';
 import type { SmsSender } from './sms/sms-sender';
+import type { WindowCounter } from './sign-in-limit';
 
 /** How documents are converted, beyond the engine's own settings (CONVERT_* variables). */
 export interface ConversionSettings {
@@ -58,6 +59,10 @@ export interface BackendContext {
   /** The key of password-reset links while the admin set none of their own (`email.secret`); the same in every process. */
   resetLinkSecret: string;
   captcha: CaptchaStore;
+  /** Counts per key in one-minute windows (the `rate_limit` table), for limits that hold across processes. */
+  minuteCounts: WindowCounter;
+  /** SEARCH_RECORD_LIMIT: searches recorded per minute and client address; 0 = all. */
+  searchRecordLimit: number;
   mailer: Mailer;
   /** SMS through the provider of the `sms` config (endpoints from SMS_* variables). */
   sms: SmsSender;

@@ -19,17 +19,22 @@ export interface SignInLimitSetting {
 /** How often (in counted tries of a process) windows long over are removed. */
 const SWEEP_EVERY = 200;
 
-export class SignInLimit {
+/**
+ * Tries per key in fixed windows of `windowMs`, in the `rate_limit` table: the sign-in limit's, and the other limits
+ * that must hold across processes (the search records of one address). Keys of one table, so its users keep to
+ * windows of one length: a sweep drops the windows over by its own.
+ */
+export class WindowCounter {
   private counted = 0;
 
   constructor(
     private readonly db: Database,
-    private readonly setting: SignInLimitSetting,
+    private readonly windowMs: number,
   ) {}
 
   /** Counts one try of `key`; the tries in its window so far and when the window ends. */
   async hit(key: string, at = Date.now()): Promise<{ hits: number; resetAt: number }> {
-    const windowOver = new Date(at - this.setting.windowMs).toISOString();
+    const windowOver = new Date(at - this.windowMs).toISOString();
     // Reads and writes the row in one statement: concurrent tries each get their own count.
     const row = await this.db
       .insertInto('rate_limit')
@@ -45,7 +50,18 @@ export class SignInLimit {
     this.counted += 1;
     if (this.counted % SWEEP_EVERY === 0)
       await this.db.deleteFrom('rate_limit').where('window_start', '<=', windowOver).execute();
-    return { hits: Number(row.hits), resetAt: Date.parse(row.window_start) + this.setting.windowMs };
+    return { hits: Number(row.hits), resetAt: Date.parse(row.window_start) + this.windowMs };
+  }
+}
+
+export class SignInLimit {
+  private readonly counter: WindowCounter;
+
+  constructor(
+    db: Database,
+    private readonly setting: SignInLimitSetting,
+  ) {
+    this.counter = new WindowCounter(db, setting.windowMs);
   }
 
   /** Refuses (429, code 8) the sign-in call (isLimitedSignIn) past the limit, before its handler runs. */
@@ -55,7 +71,7 @@ export class SignInLimit {
       // The route as matched: `/api/v1/user/%6cogin` counts as the login.
       const route = request.routeOptions.url;
       if (route === undefined || !isLimitedSignIn(request.method, route)) return;
-      const { hits, resetAt } = await this.hit(`${request.ip}|${route}`);
+      const { hits, resetAt } = await this.counter.hit(`${request.ip}|${route}`);
       if (hits <= this.setting.max) return;
       const seconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
       reply.header('retry-after', seconds);

@@ -439,6 +439,31 @@ describe('search records', () => {
     expect(record!.updated_at).toBe(record!.created_at);
   });
 
+  it('records SEARCH_RECORD_LIMIT searches of an address a minute, and answers the ones past them unrecorded', async () => {
+    const LIMIT = 5;
+    const limited = await startBackend({ env: { SEARCH_RECORD_LIMIT: String(LIMIT) } });
+    try {
+      const from = (path: string, address: string, page = 1) =>
+        api(limited.url, 'GET', path, { query: { wd: '季度报告', page }, headers: { 'x-forwarded-for': address } });
+      const statuses: number[] = [];
+      for (let i = 0; i < LIMIT + 5; i++)
+        statuses.push((await from('/api/v1/document/search', '203.0.113.77', (i % 3) + 1)).status);
+      expect(statuses).toEqual(Array(LIMIT + 5).fill(200));
+      // An article search from there is not recorded either; another address is.
+      expect((await from('/api/v1/article/search', '203.0.113.77')).status).toBe(200);
+      expect((await from('/api/v1/document/search', '203.0.113.78')).status).toBe(200);
+      const recorded = await withDatabase(limited.dataDir, (db) =>
+        db.selectFrom('search_record').select(['ip', 'type']).where('keywords', '=', '季度报告').execute(),
+      );
+      expect(recorded.filter((r) => r.ip === '203.0.113.77')).toEqual(
+        Array(LIMIT).fill({ ip: '203.0.113.77', type: 0 }),
+      );
+      expect(recorded.filter((r) => r.ip === '203.0.113.78')).toEqual([{ ip: '203.0.113.78', type: 0 }]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('records nothing while the retention is 0', async () => {
     await backend.setConfig({ 'security.search_record_retention_days': '0' });
     try {

@@ -14,7 +14,7 @@ import type { Readable } from 'node:stream';
 import type { ViewFiles } from '../../shared/view-files';
 import type { TestS3 } from './s3';
 import { databaseEnv, databaseOf, dropDatabaseOf, helperDatabaseOf, TEST_ENGINE } from './test-database';
-import { CAPTCHAS_OFF, SIGN_IN_LIMIT_OFF, TEST_ADMIN_PASSWORD } from './test-env';
+import { CAPTCHAS_OFF, SEARCH_RECORD_LIMIT_OFF, SIGN_IN_LIMIT_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
 // Starts the real embedded backend on 127.0.0.1, port 0, with a temporary DATA_DIR, on the
 // engine under test (test-database.ts: a fresh PostgreSQL database in the server-postgres
@@ -79,6 +79,7 @@ export async function startBackend(
   const config = loadBackendConfig({
     ...CAPTCHAS_OFF,
     ...SIGN_IN_LIMIT_OFF,
+    ...SEARCH_RECORD_LIMIT_OFF,
     ...(await databaseEnv(dataDir)),
     DATA_DIR: dataDir,
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,

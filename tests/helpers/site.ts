@@ -15,9 +15,14 @@ import { loadGatewayConfig } from '../../gateway/config';
 import { inProcessBackend } from '../../gateway/embedded-backend';
 import { startBackend, type StartedBackend } from './backend';
 import { dropDatabaseOf } from './test-database';
-import { CAPTCHAS_OFF, SIGN_IN_LIMIT_OFF, TEST_ADMIN_PASSWORD } from './test-env';
+import { CAPTCHAS_OFF, SEARCH_RECORD_LIMIT_OFF, SIGN_IN_LIMIT_OFF, TEST_ADMIN_PASSWORD } from './test-env';
 
-const DEFAULT_ENV: Record<string, string> = { ...CAPTCHAS_OFF, ...SIGN_IN_LIMIT_OFF, LOG_LEVEL: 'silent' };
+const DEFAULT_ENV: Record<string, string> = {
+  ...CAPTCHAS_OFF,
+  ...SIGN_IN_LIMIT_OFF,
+  ...SEARCH_RECORD_LIMIT_OFF,
+  LOG_LEVEL: 'silent',
+};
 
 export interface Site {
   /** the gateway, e.g. http://127.0.0.1:41234 */

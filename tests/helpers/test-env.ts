@@ -14,3 +14,6 @@ export const CAPTCHAS_OFF: Readonly<Record<string, string>> = {
 
 /** The backend's sign-in limit off: suites sign in more often than a client may (a test of it sets SIGN_IN_LIMIT). */
 export const SIGN_IN_LIMIT_OFF: Readonly<Record<string, string>> = { SIGN_IN_LIMIT: '0' };
+
+/** Every search recorded: suites search more often than a client's are (a test of the limit sets SEARCH_RECORD_LIMIT). */
+export const SEARCH_RECORD_LIMIT_OFF: Readonly<Record<string, string>> = { SEARCH_RECORD_LIMIT: '0' };

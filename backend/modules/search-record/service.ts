@@ -14,10 +14,16 @@ export { SearchTarget, type NewSearchRecord } from './store';
 const PAGE_SIZE = 10;
 const MAX_PAGE = 10_000;
 
-/** Stores the search unless `security.search_record_retention_days` is 0 (searches not recorded). */
+/**
+ * Stores the search unless `security.search_record_retention_days` is 0 (searches not recorded) or its address has had
+ * SEARCH_RECORD_LIMIT recorded this minute. Searching is a public GET: past the limit a loop of searches is still
+ * answered, but grows `search_record` no further.
+ */
 export async function recordSearch(app: BackendContext, record: NewSearchRecord): Promise<void> {
   const retentionDays = (await app.settings.snapshot()).int('security', 'search_record_retention_days');
   if (retentionDays <= 0) return;
+  const limit = app.searchRecordLimit;
+  if (limit > 0 && (await app.minuteCounts.hit(`${record.ip}|search-record`)).hits > limit) return;
   await insertSearchRecord(app.db, {
     ...record,
     keywords: [...record.keywords].slice(0, 255).join(''),
