@@ -8,11 +8,12 @@
  * The GET RPCs that change what belongs to the caller or costs them. Decided for every GET
  * RPC of the backend's modules: the downloads spend credits, pay the uploader, record the
  * download and use the daily quotas (per user and per address). Left out, as they change
- * nothing of the caller's: the view counters of GetDocument and GetArticle, the search record
- * of SearchDocument (statistics like those), the sign-in state OAuth's Authorize stores (rate-limited: shared/sign-in-paths.ts) and
- * the captcha GetUserCaptcha keeps (both valid only for the answer, which another site cannot
- * read), and GetOrder, which asks the payment provider and records what it says (as its
- * notification would).
+ * nothing of the caller's: the view counters of GetDocument and GetArticle, the search records
+ * of the searches (statistics like those; SEARCH_RECORD_LIMIT a minute per address), the
+ * sign-in state OAuth's Authorize stores (rate-limited per address: shared/sign-in-paths.ts)
+ * and the captcha GetUserCaptcha keeps (both valid only for the answer, which another site
+ * cannot read), and GetOrder, which asks the payment provider and records what it says (as
+ * its notification would).
  */
 export const GET_RPCS_THAT_WRITE: readonly string[] = [
   '/api/v1/document/download',
