@@ -273,6 +273,8 @@ export interface DocumentTable {
   deleted_at: Timestamp | null;
   hash: Generated<string>;
   attachment_id: Generated<number>;
+  /** 1: made of a file its uploader had a document of already: no upload reward, not among the day's (migration 048). */
+  own_copy: Generated<Flag>;
 }
 
 /** `content`: `pages` page texts separated by form feeds; `pages` 0: one text not split into pages (migration 015). */

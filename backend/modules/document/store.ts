@@ -759,9 +759,14 @@ export async function listedDocumentCounts(db: Database, userIds: readonly numbe
   return counts;
 }
 
-/** How many documents the user created since `since` (the daily upload reward's limit). */
+/**
+ * How many documents the user created since `since` (the daily upload reward's limit), copies of a file of
+ * theirs left out (`own_copy`, decision 115).
+ */
 export async function documentsCreatedSince(db: Database, userId: number, since: string): Promise<number> {
-  return countOf(db.selectFrom('document').where('user_id', '=', userId).where('created_at', '>=', since));
+  return countOf(
+    db.selectFrom('document').where('user_id', '=', userId).where('created_at', '>=', since).where('own_copy', '=', 0),
+  );
 }
 
 // ---------------------------------------------------------------------------------------

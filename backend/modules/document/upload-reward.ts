@@ -22,8 +22,8 @@ export function uploadReward(cfg: ConfigSnapshot): UploadReward {
 
 /**
  * How many more documents the member `userId` publishes with the reward on `at`'s day: the day's
- * `perDay` less the documents they created that day (those in the recycle bin too), 0 when
- * publishing pays nothing.
+ * `perDay` less the documents they created that day (those in the recycle bin too; not the copies of a
+ * file of theirs, which earn nothing: decision 115), 0 when publishing pays nothing.
  */
 export async function rewardedUploadsLeft(
   db: Database,

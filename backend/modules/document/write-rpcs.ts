@@ -341,6 +341,8 @@ export const writeRpcs = [
               language: doc.language,
               hash: await documentHashFor(trx, upload.hash, upload.ext),
               attachment_id: upload.id,
+              // A copy earns nothing and takes none of the day's rewards (decision 115).
+              own_copy: paid[index] ? 0 : 1,
               recommend_at: null,
               deleted_at: null,
             });

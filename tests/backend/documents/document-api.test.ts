@@ -137,18 +137,23 @@ describe('CreateDocument', () => {
     }
   });
 
-  it('takes a second document of a file the member already published, as MOREDOC does, but pays no reward for it', async () => {
+  it("takes a second document of a file the member already published, as MOREDOC does, but pays no reward for it, nor takes one of the day's", async () => {
     await backend.setConfig({ 'score.upload_document': '3', 'score.upload_document_limit': '5' });
     try {
       const member = await uploader(backend.url, backend.adminToken);
       const creditsBefore = (await user(member.token)).credit_count ?? 0;
       const credits = async () => ((await user(member.token)).credit_count ?? 0) - creditsBefore;
+      const left = async () =>
+        (await api(backend.url, 'GET', '/api/v1/document/uploadreward', { token: member.token })).body.left ?? 0;
       const file = textFile(unique('同一份讲义'));
       await createDocument(backend.url, member.token, file, '讲义.txt');
       expect(await credits()).toBe(3);
-      // The same bytes again, under another name, by CreateDocument called directly: made, not paid.
+      expect(await left()).toBe(4);
+      // The same bytes again, under another name, by CreateDocument called directly: made, not paid,
+      // and the day's rewards left as they were (decision 115).
       await createDocument(backend.url, member.token, file, '讲义（副本）.txt');
       expect(await credits()).toBe(3);
+      expect(await left()).toBe(4);
       // Two uploads of one new file in one request: the first is paid, the second is not.
       const other = textFile(unique('另一份讲义'));
       const ids: number[] = [];
@@ -166,6 +171,7 @@ describe('CreateDocument', () => {
       });
       expect(created.status, created.text).toBe(200);
       expect(await credits()).toBe(6);
+      expect(await left()).toBe(3);
       const dynamics = await api(backend.url, 'GET', '/api/v1/user/dynamic', { token: member.token });
       expect((dynamics.body.dynamic as { content: string }[]).slice(0, 4).map((d) => d.content)).toEqual([
         '上传了文档《新讲义副本》',
@@ -176,6 +182,13 @@ describe('CreateDocument', () => {
       // The same file rendered otherwise (a table) is another document, paid as one.
       await createDocument(backend.url, member.token, file, '讲义.csv');
       expect(await credits()).toBe(9);
+      expect(await left()).toBe(2);
+      // A copy past the day's rewards is made and paid nothing either.
+      for (const name of ['丁', '戊'])
+        await createDocument(backend.url, member.token, textFile(unique(name)), `${name}.txt`);
+      expect([await credits(), await left()]).toEqual([15, 0]);
+      await createDocument(backend.url, member.token, file, '讲义（再一份）.txt');
+      expect([await credits(), await left()]).toEqual([15, 0]);
     } finally {
       await backend.setConfig({ 'score.upload_document': '5', 'score.upload_document_limit': '1' });
     }
