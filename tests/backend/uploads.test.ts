@@ -154,6 +154,67 @@ describe('upload validation', () => {
     expect(json.body).toMatchObject({ code: 400, message: '请通过 multipart/form-data 上传文件（字段 file）' });
   });
 
+  it.each([
+    ['avatar', '.png'],
+    ['banner', '.png'],
+    ['category', '.png'],
+    ['config', '.png'],
+    ['article', '.png'],
+    ['feedback', '.png'],
+    ['document', '.txt'],
+  ])('refuses a %s upload of two files, keeping neither', async (kind, ext) => {
+    const files = [kind, `${kind}-2`].map((name, i) =>
+      ext === '.png'
+        ? Buffer.concat([png(3, 3, 70, i), crypto.randomBytes(8)])
+        : Buffer.from(`${name} 两个文件之一 ${crypto.randomUUID()}\n`),
+    );
+    const attachments = () =>
+      withDatabase(backend.dataDir, async (db) =>
+        Number(
+          (
+            await db
+              .selectFrom('attachment')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+      );
+    const before = await attachments();
+    for (const fields of [
+      ['file', 'file'],
+      ['file', 'other'],
+    ]) {
+      const form = new FormData();
+      for (const [i, field] of fields.entries())
+        form.append(field, new Blob([new Uint8Array(files[i]!)]), `f${i}${ext}`);
+      const res = await fetch(`${backend.url}/api/v1/upload/${kind}`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `bearer ${backend.adminToken}` },
+      });
+      expect(res.status, fields.join()).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(((await res.json()) as { message: string }).message).toBe('一次只能上传一个文件');
+    }
+    expect(await attachments()).toBe(before);
+    const stored = (file: Buffer) => {
+      const md5 = crypto.createHash('md5').update(file).digest('hex');
+      const folder = kind === 'document' ? 'documents' : 'uploads';
+      return fs.existsSync(path.join(backend.dataDir, folder, ...md5.slice(0, 5), `${md5}${ext}`));
+    };
+    expect(files.map(stored)).toEqual([false, false]);
+    // Sent alone, the first is taken, where the test looked for it.
+    const alone = new FormData();
+    alone.append('file', new Blob([new Uint8Array(files[0]!)]), `f0${ext}`);
+    const res = await fetch(`${backend.url}/api/v1/upload/${kind}`, {
+      method: 'POST',
+      body: alone,
+      headers: { authorization: `bearer ${backend.adminToken}` },
+    });
+    expect(res.status).toBe(200);
+    expect(files.map(stored)).toEqual([true, false]);
+  });
+
   it('enforces the size limit of the security config and leaves no temporary file', async () => {
     await backend.setConfig({ 'security.max_document_size': '1' });
     try {

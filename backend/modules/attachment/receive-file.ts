@@ -117,10 +117,14 @@ export async function receiveFile(
   // Decided from the headers: a client that waits for `100 Continue` may send its body now.
   continueIfExpected(request, reply);
 
+  // One byte over the limit reaches the store, which refuses it. A second file is the parser's
+  // files limit, met once the first is read (assertNoOtherFile).
+  const files = request.files({
+    limits: { fileSize: opts.maxBytes + 1, files: 1, fields: 10, fieldSize: 64 * 1024 },
+  });
   let part;
   try {
-    // One byte over the limit reaches the store, which refuses it.
-    part = await request.file({ limits: { fileSize: opts.maxBytes + 1, files: 1, fields: 10, fieldSize: 64 * 1024 } });
+    part = (await files.next()).value;
   } catch (error) {
     if (isMalformed(error)) throw refuseUnread(reply, badRequest(MALFORMED));
     // The body stalled before its file (wire/body-timeout.ts).
@@ -166,6 +170,7 @@ export async function receiveFile(
       signal: gone.signal,
       async check({ md5, head }) {
         refuseIfGone();
+        await assertNoOtherFile(files);
         opts.check?.(head, ext);
         if (await isBannedHash(app.db, md5)) throw badRequest('文件已被标记为非法文件，禁止上传');
       },
@@ -191,6 +196,24 @@ export async function receiveFile(
     if (streamFailed || isMalformed(error)) throw refuseUnread(reply, badRequest(MALFORMED));
     throw error;
   }
+}
+
+const ONE_FILE = '一次只能上传一个文件';
+
+/**
+ * Refuses a form with a second file once its first is read (before the first is kept): the rest
+ * of the body is read up to its end or to the next file's headers, the parser's files limit.
+ */
+async function assertNoOtherFile(files: AsyncIterator<unknown>): Promise<void> {
+  let other;
+  try {
+    other = await files.next();
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'FST_FILES_LIMIT') throw badRequest(ONE_FILE);
+    if (isMalformed(error)) throw badRequest(MALFORMED);
+    throw error;
+  }
+  if (!other.done) throw badRequest(ONE_FILE);
 }
 
 /** `security.max_document_size` in bytes (50 MB when unset or ≤ 0, as MOREDOC). */
