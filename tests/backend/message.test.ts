@@ -3,6 +3,7 @@ import type { ConverterSettings, DocumentConverter } from '../../backend/platfor
 import { api, login, registerMember, startBackend, useBackend, type Member } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { insertDocument } from '../helpers/document-fixtures';
+import { brokenPdf } from '../helpers/documents';
 import { recordedConversions } from '../helpers/recorded-conversions';
 
 // MessageAPI (ours, docs/api.md §15): the members' 消息 centre, written by the backend when a
@@ -116,12 +117,7 @@ describe('messages about documents', () => {
 
   it('tells the uploader why a document failed to convert', async () => {
     const member = await uploader(backend.url, backend.adminToken);
-    const broken = await createDocument(
-      backend.url,
-      member.token,
-      Buffer.from(`%PDF-1.4\n损坏${++seq}\n`),
-      '损坏的文件.pdf',
-    );
+    const broken = await createDocument(backend.url, member.token, brokenPdf(`损坏${++seq}`), '损坏的文件.pdf');
     const failed = await waitForStatus(backend.url, member.token, broken.id, [3]);
     const [message] = (await messages(member)).message;
     expect(message).toMatchObject({ type: 3, title: '文档转换失败', target_id: broken.id });
@@ -130,12 +126,7 @@ describe('messages about documents', () => {
 
   it('tells the uploader that an approval converts a document that failed in review again, and that it failed again', async () => {
     const member = await uploader(backend.url, backend.adminToken, { review: true });
-    const broken = await createDocument(
-      backend.url,
-      member.token,
-      Buffer.from(`%PDF-1.4\n审核中损坏${++seq}\n`),
-      '审核中损坏.pdf',
-    );
+    const broken = await createDocument(backend.url, member.token, brokenPdf(`审核中损坏${++seq}`), '审核中损坏.pdf');
     const failures = async () => ((await messages(member)).message ?? []).filter((m: { type: number }) => m.type === 3);
     // The conversion in review fails: the document keeps its status, the uploader is told.
     for (let tries = 0; (await failures()).length === 0; tries++) {
@@ -171,7 +162,7 @@ describe('messages about documents', () => {
     let broken: { id: number };
     try {
       member = await uploader(first.url, await login(first.url, 'admin', first.adminPassword), { review: true });
-      broken = await createDocument(first.url, member.token, Buffer.from('%PDF-1.4\n重启时重新转换\n'), '重启.pdf');
+      broken = await createDocument(first.url, member.token, brokenPdf('重启时重新转换'), '重启.pdf');
       for (let tries = 0; (await failures(first.url, member)).length === 0; tries++) {
         expect(tries, 'the conversion in review never failed').toBeLessThan(600);
         await new Promise((resolve) => setTimeout(resolve, 100));

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { api, setConfig } from '../helpers/backend';
 import { waitForSearchable, waitForStatus } from '../helpers/document-api';
-import { fixture, illustratedPdf, jpegPdf, scanJpegs, scannedPdf } from '../helpers/documents';
+import { brokenPdf, fixture, illustratedPdf, jpegPdf, scanJpegs, scannedPdf } from '../helpers/documents';
 import {
   appTookOver,
   EDGE_SLACK_PX,
@@ -790,12 +790,7 @@ describe("the admin's documents", () => {
 
   it('reconverts a failed document', async () => {
     const title = '损坏的文件';
-    const id = await upload(
-      need('uploaderToken'),
-      'broken.pdf',
-      Buffer.from('%PDF-1.7\nthis is not really a PDF\n'),
-      title,
-    );
+    const id = await upload(need('uploaderToken'), 'broken.pdf', brokenPdf(), title);
     const failed = await waitForStatus(site.url, need('uploaderToken'), id, [3]);
     expect(failed.convert_error).toBeTruthy();
 

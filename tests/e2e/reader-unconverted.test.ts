@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/backend';
 import { createDocument, waitForStatus } from '../helpers/document-api';
+import { brokenPdf } from '../helpers/documents';
 import { useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
@@ -15,13 +16,10 @@ beforeAll(async () => {
   await api(site.backendUrl, 'POST', '/api/v1/category', { token, body: { title: '资料' } });
   const category = (await api(site.backendUrl, 'GET', '/api/v1/category/list', { query: { wd: '资料' } })).body
     .category[0].id;
-  const doc = await createDocument(
-    site.backendUrl,
-    token,
-    Buffer.from('%PDF-1.7\nthis is not really a PDF\n'),
-    'broken.pdf',
-    { title: '损坏的讲义', category_id: [category] },
-  );
+  const doc = await createDocument(site.backendUrl, token, brokenPdf(), 'broken.pdf', {
+    title: '损坏的讲义',
+    category_id: [category],
+  });
   await waitForStatus(site.backendUrl, token, doc.id, [3], 90_000);
   path = `/library/${category}/${doc.id}`;
 });

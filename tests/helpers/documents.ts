@@ -384,3 +384,66 @@ export const convertedFiles = (pages: number): string[] => [
   'cover.png',
   'cover.webp',
 ];
+
+/**
+ * A one-page PDF laid out as a linearized one is (MuPDF no longer writes them): the linearization
+ * dictionary first, the first page's cross-reference section and trailer after it, the first
+ * page's objects, then the rest and the main cross-reference section. Offsets are exact.
+ */
+export function linearizedPdf(): Buffer {
+  const content = 'BT /F1 24 Tf 40 100 Td (Linearized) Tj ET';
+  const firstPage: [number, string][] = [
+    [2, '<</Type/Catalog/Pages 3 0 R>>'],
+    [4, '<</Type/Page/Parent 3 0 R/MediaBox[0 0 300 200]/Resources<</Font<</F1 5 0 R>>>>/Contents 6 0 R>>'],
+    [6, `<</Length ${content.length}>>stream\n${content}\nendstream`],
+  ];
+  const rest: [number, string][] = [
+    [3, '<</Type/Pages/Kids[4 0 R]/Count 1>>'],
+    [5, '<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>'],
+  ];
+  const object = ([n, body]: [number, string]) => `${n} 0 obj\n${body}\nendobj\n`;
+  const entry = (offset: number) => `${String(offset).padStart(10, '0')} 00000 n \n`;
+  const build = (length: number, mainXref: number) => {
+    const offsets = new Map<number, number>();
+    let out = '%PDF-1.5\n%\xe2\xe3\xcf\xd3\n';
+    offsets.set(1, out.length);
+    out += object([
+      1,
+      `<</Linearized 1/L ${String(length).padStart(6, '0')}/O 4/N 1/T ${String(mainXref).padStart(6, '0')}>>`,
+    ]);
+    const firstXref = out.length;
+    const firstSection = (at: Map<number, number>) =>
+      `xref\n1 1\n${entry(at.get(1) ?? 0)}2 1\n${entry(at.get(2) ?? 0)}4 1\n${entry(at.get(4) ?? 0)}6 1\n${entry(at.get(6) ?? 0)}` +
+      `trailer\n<</Size 7/Root 2 0 R/Prev ${String(mainXref).padStart(6, '0')}>>\nstartxref\n0\n%%EOF\n`;
+    out += firstSection(new Map());
+    for (const o of firstPage) {
+      offsets.set(o[0], out.length);
+      out += object(o);
+    }
+    for (const o of rest) {
+      offsets.set(o[0], out.length);
+      out += object(o);
+    }
+    out = out.slice(0, firstXref) + firstSection(offsets) + out.slice(firstXref + firstSection(new Map()).length);
+    const xref = out.length;
+    out += `xref\n0 1\n0000000000 65535 f \n3 1\n${entry(offsets.get(3)!)}5 1\n${entry(offsets.get(5)!)}`;
+    out += `trailer\n<</Size 7>>\nstartxref\n${firstXref}\n%%EOF\n`;
+    return { out, xref };
+  };
+  const draft = build(0, 0);
+  const pdf = build(draft.out.length, draft.xref).out;
+  return Buffer.from(pdf, 'latin1');
+}
+
+/**
+ * A PDF MuPDF cannot open, as an upload takes it (a header and objects): its trailer names an
+ * encryption MuPDF does not know, so its conversion fails as corrupt (文档已损坏或无法解析).
+ * `note`, a comment in it, makes its bytes (and so its hash) unique.
+ */
+export function brokenPdf(note = ''): Buffer {
+  return Buffer.from(
+    `%PDF-1.7\n%${note}\n1 0 obj\n<</Type/Catalog/Pages 2 0 R>>\nendobj\n2 0 obj\n<</Type/Pages/Kids[3 0 R]/Count 1>>\nendobj\n` +
+      `3 0 obj\n<</Type/Page/Parent 2 0 R/MediaBox[0 0 100 100]>>\nendobj\n` +
+      `trailer\n<</Root 1 0 R/Encrypt<</Filter/Standard/V 9/R 9/O(x)/U(y)/P -4>>>>\n`,
+  );
+}

@@ -5,7 +5,7 @@ import { badRequest, forbidden } from '../../wire/errors';
 import { clientIp } from '../../wire/rpc';
 import { uploadCaller } from '../../platform/auth/session';
 import type { BackendContext } from '../../platform/context';
-import { contentMismatchOf, externalConverterOf } from '../../platform/convert/formats';
+import { contentMismatchOf, externalConverterOf, pdfWithoutObjects } from '../../platform/convert/formats';
 import { defineService, rpc } from '../../platform/rpc';
 import {
   DOCUMENT_ATTACHMENT_TYPE,
@@ -25,6 +25,8 @@ import { ownDocumentOfFile } from './store';
 // is received by the attachment module, as every upload is; what a document may be is decided here.
 
 const NOT_A_DOCUMENT = '不支持的文档类型';
+/** A PDF with no content at all (pdfWithoutObjects): its conversion could only fail. */
+const EMPTY_PDF = 'PDF 文件已损坏或不完整（其中没有任何内容），请上传完整的文件';
 
 /** The extensions the site takes: the supported ones, narrowed by `security.document_allowed_ext` when set. */
 async function configuredExtensions(ctx: BackendContext): Promise<string[]> {
@@ -72,6 +74,7 @@ async function registerDocumentUpload(app: FastifyInstance, ctx: BackendContext)
           check(head, ext) {
             if (contentMismatchOf(ext, head))
               throw badRequest(`文件内容与扩展名 ${ext} 不符，请确认文件的格式后重新上传`);
+            if (pdfWithoutObjects(head)) throw badRequest(EMPTY_PDF);
           },
         });
         const attachment = await insertAttachment(ctx.db, {

@@ -172,6 +172,23 @@ export function contentMismatchOf(extension: string, head: Uint8Array): Conversi
   return null;
 }
 
+/** A PDF object's header, `1 0 obj`: its number and generation, apart by PDF white space. */
+const PDF_OBJECT = /\d+[\0\t\n\f\r ]+\d+[\0\t\n\f\r ]+obj/;
+
+/**
+ * Whether bytes that begin as a PDF (`%PDF-` within the first kilobyte) hold no object among
+ * `head`: a header and nothing else (`%PDF-1.4` alone), or a header and junk. MuPDF opens such a
+ * file with nothing to repair from (no objects found), so its conversion can only fail. Every
+ * PDF starts its objects right after the header (a linearized one with its linearization
+ * dictionary), so `head` need not be the whole file; the rest (a missing xref, junk after
+ * `%%EOF`, a file cut short) is the conversion's to repair or refuse (pdf-completeness.ts).
+ * A regular expression over at most 64 KiB: some microseconds on the request path.
+ */
+export function pdfWithoutObjects(head: Uint8Array): boolean {
+  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  return signatureOf(bytes.subarray(0, HEAD_BYTES), false) === 'pdf' && !PDF_OBJECT.test(bytes.toString('latin1'));
+}
+
 /**
  * A zip whose first entry is an EPUB's `mimetype`, stored uncompressed and first as the EPUB
  * container format (OCF) requires, so that its first bytes say what the file is.

@@ -25,6 +25,7 @@ import { api, login, registerMember, startBackend, useBackend, withDatabase, typ
 import { partsMissing } from '../../helpers/converters-installed';
 import { createDocument, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import {
+  brokenPdf,
   calibreEpub,
   convertedFiles,
   encryptedPdf,
@@ -627,16 +628,7 @@ describe('a 2,000-page PDF', () => {
 describe('bad input ends in status 3 with its reason, and the converter goes on', () => {
   const hundredMiB = deflated(Buffer.alloc(100 * 1024 * 1024));
   const cases: [string, string, () => Buffer, string][] = [
-    [
-      'a corrupt PDF',
-      'corrupt.pdf',
-      () =>
-        Buffer.concat([
-          Buffer.from('%PDF-1.7\n'),
-          Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251)),
-        ]),
-      '文档已损坏或无法解析，无法转换',
-    ],
+    ['a corrupt PDF', 'corrupt.pdf', () => brokenPdf(), '文档已损坏或无法解析，无法转换'],
     [
       'a truncated PDF whose page tree was past the cut',
       'truncated.pdf',
@@ -679,7 +671,7 @@ describe('bad input ends in status 3 with its reason, and the converter goes on'
   });
 
   it("reconverts every failed document with SetDocumentReconvert (MOREDOC's button)", async () => {
-    const corrupt = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from('损坏的麒麟笔记，没有对象\n'.repeat(50))]);
+    const corrupt = brokenPdf('损坏的麒麟笔记');
     const doc = await createDocument(backend.url, author.token, corrupt, 'again.pdf', { title: '麒麟笔记' });
     await waitForStatus(backend.url, author.token, doc.id, [3]);
     await jobsDone(doc.hash, 1);

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, registerMember, useBackend, withDatabase, withSearchIndex, type Member } from '../../helpers/backend';
 import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
 import { insertDocument } from '../../helpers/document-fixtures';
+import { brokenPdf } from '../../helpers/documents';
 import { recordedConversions } from '../../helpers/recorded-conversions';
 import { databaseOf } from '../../helpers/test-database';
 import { lockWaiters } from '../../helpers/postgres';
@@ -521,12 +522,7 @@ describe('who sees a document', () => {
     const writer = await uploader(backend.url, backend.adminToken, { review: true });
     const approved = await createDocument(backend.url, writer.token, textFile(unique('通过审核')), '通过审核.txt');
     await createDocument(backend.url, writer.token, textFile(unique('仍在审核')), '仍在审核.txt');
-    const broken = await createDocument(
-      backend.url,
-      writer.token,
-      Buffer.from(`%PDF-1.4\n${unique('损坏')}\n`),
-      '损坏的文件.pdf',
-    );
+    const broken = await createDocument(backend.url, writer.token, brokenPdf(unique('损坏')), '损坏的文件.pdf');
     expect(
       (await backend.admin('PUT', '/api/v1/document/check', { body: { id: [approved.id, broken.id], status: 2 } }))
         .status,
@@ -899,14 +895,8 @@ describe('counts visitors see', () => {
     const filed = { category_id: [category] };
     const readable = await createDocument(backend.url, writer.token, textFile(unique('能读')), '能读.txt', filed);
     const toDisable = await createDocument(backend.url, writer.token, textFile(unique('将禁用')), '将禁用.txt', filed);
-    // A PDF header and no objects: its conversion fails.
-    const broken = await createDocument(
-      backend.url,
-      writer.token,
-      Buffer.from(`%PDF-1.7\nno objects ${unique('损坏')}\n`),
-      'broken.pdf',
-      filed,
-    );
+    // A PDF MuPDF cannot open: its conversion fails.
+    const broken = await createDocument(backend.url, writer.token, brokenPdf(unique('损坏')), 'broken.pdf', filed);
     await waitForStatus(backend.url, writer.token, readable.id, [2]);
     await waitForStatus(backend.url, writer.token, toDisable.id, [2]);
     await waitForStatus(backend.url, writer.token, broken.id, [3]);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DocumentStatus } from '../../../shared/constants';
 import { api, registerMember, useBackend, withDatabase } from '../../helpers/backend';
 import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
-import { fixture } from '../../helpers/documents';
+import { fixture, linearizedPdf } from '../../helpers/documents';
 import { zip } from '../../helpers/zip';
 import { startGateway } from '../../gateway/helpers';
 
@@ -212,7 +212,7 @@ describe('POST /api/v1/upload/document', () => {
       code: 400,
       message: '文件为空',
     });
-    const banned = Buffer.from('%PDF-1.4 banned content');
+    const banned = Buffer.from('%PDF-1.4\n1 0 obj\n(banned content)\nendobj\n');
     const first = await uploadDocument(backend.url, member.token, banned, 'x.pdf');
     await withDatabase(backend.dataDir, (db) =>
       db.updateTable('attachment').set({ enable: 0 }).where('id', '=', first.body.data.id).execute(),
@@ -249,6 +249,38 @@ describe('POST /api/v1/upload/document', () => {
       [fs.readFileSync(fixture('chinese.docx')), '旧格式.doc'],
     ];
     for (const [bytes, name] of disguised)
+      expect((await uploadDocument(backend.url, member.token, bytes, name)).status, name).toBe(200);
+  });
+});
+
+describe('PDF uploads without content', () => {
+  it('refuses a PDF that holds no object at all, keeping nothing, and takes real ones however they end', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const empty: [Buffer, string][] = [
+      // The header alone: MuPDF finds no objects, its conversion could only fail.
+      [Buffer.from('%PDF-1.4'), '八字节.pdf'],
+      [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'), '只有文件头.pdf'],
+      // A header and junk, longer than the part read at the upload.
+      [Buffer.concat([Buffer.from('%PDF-1.4\n'), crypto.randomBytes(100 * 1024)]), '乱码.pdf'],
+    ];
+    for (const [bytes, name] of empty) {
+      expect(await uploadDocument(backend.url, member.token, bytes, name), name).toMatchObject({
+        status: 400,
+        body: { code: 400, message: 'PDF 文件已损坏或不完整（其中没有任何内容），请上传完整的文件' },
+      });
+      expect(fs.existsSync(path.join(backend.dataDir, storedPath(md5(bytes), '.pdf'))), name).toBe(false);
+    }
+    const scanned = fs.readFileSync(fixture('scanned.pdf'));
+    const real: [Buffer, string][] = [
+      [pdf, '文字版.pdf'],
+      [scanned, '扫描版.pdf'],
+      [linearizedPdf(), '线性化.pdf'],
+      // Junk after %%EOF (a mail client's or a download's), beyond the kilobyte readers look in.
+      [Buffer.concat([pdf, crypto.randomBytes(4096)]), '末尾有多余数据.pdf'],
+      // Cut short, without its xref: the conversion repairs it or names the missing page.
+      [pdf.subarray(0, pdf.length - 2048), '不完整.pdf'],
+    ];
+    for (const [bytes, name] of real)
       expect((await uploadDocument(backend.url, member.token, bytes, name)).status, name).toBe(200);
   });
 });
