@@ -528,6 +528,16 @@ export function DocumentUploader({ userId }: { userId: number }) {
     )?.focus();
   };
 
+  // 重试 goes with the failure it offered to mend: the keyboard stays on the row, at its 移除.
+  const retry = (key: number) => {
+    started.current.delete(key);
+    flushSync(() => dispatch({ type: 'retry', key }));
+    list.current
+      ?.querySelector(`[data-key="${key}"]`)
+      ?.querySelector<HTMLElement>('button, input, select, textarea')
+      ?.focus();
+  };
+
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
@@ -637,10 +647,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
                 tree={tree}
                 credits={credits}
                 dispatch={dispatch}
-                onRetry={() => {
-                  started.current.delete(item.key);
-                  dispatch({ type: 'retry', key: item.key });
-                }}
+                onRetry={() => retry(item.key)}
                 onRemove={() => remove(item.key)}
               />
             ))}
