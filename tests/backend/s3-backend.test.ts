@@ -229,6 +229,20 @@ describe('failed uploads', () => {
     expect(await leftoversSince(before)).toEqual({ objects: [], uploads: [] });
   });
 
+  it('leaves nothing in the bucket for a form of two files', async () => {
+    const before = await objectKeys();
+    const form = new FormData();
+    for (const name of ['一.pdf', '二.pdf']) form.append('file', new Blob([new Uint8Array(textPdf(1))]), name);
+    const res = await fetch(`${backend.url}/api/v1/upload/document`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${author.token}` },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe('一次只能上传一个文件');
+    expect(await leftoversSince(before)).toEqual({ objects: [], uploads: [] });
+  });
+
   it('leaves nothing in the bucket, and no parts, when the client goes away mid-upload', async () => {
     const before = await objectKeys();
     const boundary = 'moredoc-s3-test';
