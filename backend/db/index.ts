@@ -47,7 +47,7 @@ import * as m041 from './migrations/041_article_table_summaries';
 import * as m042 from './migrations/042_remote_avatars_cleared';
 import * as m043 from './migrations/043_oauth_avatar_source';
 import * as m044 from './migrations/044_one_pending_order';
-import * as m048 from './migrations/048_document_own_copy';
+import * as m045 from './migrations/045_document_own_copy';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -93,7 +93,7 @@ const migrations: Record<string, Migration> = {
   '042_remote_avatars_cleared': m042,
   '043_oauth_avatar_source': m043,
   '044_one_pending_order': m044,
-  '048_document_own_copy': m048,
+  '045_document_own_copy': m045,
 };
 
 export type Database = Kysely<DB>;

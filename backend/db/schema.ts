@@ -273,7 +273,7 @@ export interface DocumentTable {
   deleted_at: Timestamp | null;
   hash: Generated<string>;
   attachment_id: Generated<number>;
-  /** 1: made of a file its uploader had a document of already: no upload reward, not among the day's (migration 048). */
+  /** 1: made of a file its uploader had a document of already: no upload reward, not among the day's (migration 045). */
   own_copy: Generated<Flag>;
 }
 
