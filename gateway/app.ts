@@ -22,7 +22,7 @@ import routeData from './plugins/route-data';
 import robots from './plugins/robots';
 import pageGuard, { type SessionChangeFeed } from './plugins/page-guard';
 import spa from './plugins/spa';
-import { FIRST_SCREEN_TIME_LIMIT_MS } from './first-screen';
+import { FIRST_SCREEN_HANG_MS, FIRST_SCREEN_TIME_LIMIT_MS } from './first-screen';
 import metrics from './plugins/metrics';
 import type { Dispatcher } from 'undici';
 import type { ViewFiles } from '../shared/view-files';
@@ -60,6 +60,8 @@ export interface BuildOptions {
   sessionChanges?: SessionChangeFeed | undefined;
   /** how long a page waits for its first screen (default FIRST_SCREEN_TIME_LIMIT_MS); tests of a late one shorten it */
   firstScreenTimeLimitMs?: number | undefined;
+  /** how long after that a render still running is aborted (default FIRST_SCREEN_HANG_MS); tests of a hung one shorten it */
+  firstScreenHangMs?: number | undefined;
 }
 
 export function buildGateway(config: GatewayBuildConfig, options: BuildOptions = {}): FastifyInstance {
@@ -171,6 +173,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
     cookieName: config.tokenCookie,
     lane,
     firstScreenTimeLimitMs: options.firstScreenTimeLimitMs ?? FIRST_SCREEN_TIME_LIMIT_MS,
+    firstScreenHangMs: options.firstScreenHangMs ?? FIRST_SCREEN_HANG_MS,
   });
 
   return app;

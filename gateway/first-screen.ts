@@ -94,7 +94,7 @@ function screenLinks(manifest: Manifest): (files: readonly string[]) => string {
 }
 
 /** Renders one thread makes side by side (they are short and mostly synchronous, a few wait for their loaders). */
-const RENDERS_PER_THREAD = 4;
+export const RENDERS_PER_THREAD = 4;
 
 type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
 
@@ -125,12 +125,14 @@ function sideBySide(perThread: number): LoadBalancer {
 /**
  * The renderer of web/dist, or undefined (with a word in the log) when the build has none or it
  * cannot be read. `timeLimitMs`: how long a render may take (tests that are not about the
- * limit raise it, so that a busy machine does not change what they see).
+ * limit raise it, so that a busy machine does not change what they see); `hangMs`: how long
+ * after that a render still running is aborted (tests of a hung render shorten it).
  */
 export async function loadFirstScreen(
   webDist: string,
   log: FastifyBaseLogger,
   timeLimitMs = FIRST_SCREEN_TIME_LIMIT_MS,
+  hangMs = FIRST_SCREEN_HANG_MS,
 ): Promise<FirstScreenRenderer | undefined> {
   const modulePath = join(webDist, FIRST_SCREEN_MODULE);
   if (!existsSync(modulePath)) {
@@ -177,7 +179,7 @@ export async function loadFirstScreen(
       // end: aborting it ends the thread, and under load the new thread's start (the app's
       // module loaded again) made the renders queued behind it late too, each ending the next
       // thread (docs/performance.md §2). Only a render that hangs is aborted.
-      const task = pool.run({ url, start }, { signal: AbortSignal.timeout(timeLimitMs + FIRST_SCREEN_HANG_MS) });
+      const task = pool.run({ url, start }, { signal: AbortSignal.timeout(timeLimitMs + hangMs) });
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => {
         timer = setTimeout(() => resolve('late'), timeLimitMs);

@@ -50,6 +50,8 @@ export interface SpaOptions {
   lane?: PageLane | undefined;
   /** How long a page waits for its first screen before it goes without (FIRST_SCREEN_TIME_LIMIT_MS). */
   firstScreenTimeLimitMs: number;
+  /** How long after that a render still running is aborted, its thread ended (FIRST_SCREEN_HANG_MS). */
+  firstScreenHangMs: number;
 }
 
 const TOP_FILE_CACHE = 'public, max-age=3600';
@@ -133,7 +135,12 @@ export default fp<SpaOptions>(
     fastify.get(IMAGE_FIRST_SCRIPT_PATH, (_request, reply) =>
       reply.header('cache-control', TOP_FILE_CACHE).type('text/javascript; charset=utf-8').send(IMAGE_FIRST_SCRIPT),
     );
-    const firstScreen = await loadFirstScreen(opts.webDist, fastify.log, opts.firstScreenTimeLimitMs);
+    const firstScreen = await loadFirstScreen(
+      opts.webDist,
+      fastify.log,
+      opts.firstScreenTimeLimitMs,
+      opts.firstScreenHangMs,
+    );
     fastify.addHook('onClose', async () => firstScreen?.close());
 
     const { cache } = opts;

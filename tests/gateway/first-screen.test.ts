@@ -1,13 +1,13 @@
 // The gateway's part of the first screen (gateway/first-screen.ts), with a stand-in for the
 // build's web/dist/.ssr/entry-server.js: what it renders goes into #root for people with the
 // screen's stylesheets and code in the head; crawlers keep their plain content; a page whose
-// first screen fails or is late is served without it. The real renderer, in a real browser, is
-// tested in tests/e2e/public-face.test.ts.
+// first screen fails or is late is served without it, and a render that never ends is aborted
+// with its thread. The real renderer, in a real browser, is tested in tests/e2e/public-face.test.ts.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FIRST_SCREEN_MODULE } from '../../gateway/first-screen';
+import { FIRST_SCREEN_MODULE, RENDERS_PER_THREAD } from '../../gateway/first-screen';
 import { APP_CODE_LATEST_MS } from '../../gateway/image-first';
 import { INLINE_IMAGE_MAX_BYTES } from '../../gateway/inline-image';
 import { CRAWLER, FIXTURE_DIST, PERSON, send, startGateway, type TestGateway } from './helpers';
@@ -105,6 +105,9 @@ const TTL_MS = 30_000;
 
 /** The first-screen time limit of the gateway that tests a late render (the renderer holds /article past any). */
 const LATE_AFTER_MS = 200;
+
+/** How long after its time limit the gateway that tests a hung render aborts it. */
+const HUNG_AFTER_MS = 300;
 
 let dist: string;
 let backend: FakeBackend;
@@ -381,6 +384,64 @@ describe('a first screen past its time limit', () => {
     // The late render ends on the same thread, whose module counted it and the renders since.
     await expect.poll(async () => (await thread()).ended).toBe(before.ended + 1);
     expect((await thread()).calls).toBeGreaterThanOrEqual(before.calls + 3);
+  });
+});
+
+describe('a first screen that never ends', () => {
+  // A gateway of its own whose renders are aborted soon after their time limit.
+  let stuck: TestGateway;
+  beforeAll(async () => {
+    stuck = await startGateway(
+      backend.url,
+      { webDist: dist, startDataTtlMs: 60_000, routeDataTtlMs: TTL_MS },
+      { firstScreenTimeLimitMs: LATE_AFTER_MS, firstScreenHangMs: HUNG_AFTER_MS },
+    );
+  });
+  afterAll(async () => {
+    await stuck.close();
+  });
+
+  it('is aborted, its thread started anew: the pages after it have their first screen again', async () => {
+    // What the renderer's thread has made (a first screen of /hot), or undefined: the page went without one.
+    let page = 200;
+    const hot = async () => {
+      const { text } = await send(`${stuck.url}/hot?page=${++page}`, { headers: PERSON });
+      const [, calls, ended] = /<p class="calls">(\d+)<\/p><p class="ended">(\d+)<\/p>/.exec(text) ?? [];
+      return calls === undefined ? undefined : { calls: Number(calls), ended: Number(ended) };
+    };
+    const first = await vi.waitFor(
+      async () => {
+        const made = await hot();
+        expect(made, 'a first screen of /hot').toBeDefined();
+        return made!;
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    // As many renders as the thread makes side by side, held for ever (never released): each
+    // page is served without its first screen, and the thread has no room for another render.
+    const held = Array.from({ length: RENDERS_PER_THREAD }, (_, i) => 300 + i);
+    for (const res of await Promise.all(held.map((n) => send(`${stuck.url}/article?page=${n}`, { headers: PERSON })))) {
+      expect(res.status).toBe(200);
+      expect(rootOf(res.text)).toMatch(/^<div data-crawler>/);
+    }
+    await vi.waitFor(() => {
+      for (const n of held) expect(existsSync(join(dist, `started-article-${n}`))).toBe(true);
+    });
+    // Aborted, the held renders end their thread: a new one renders /hot, its module loaded
+    // anew (its count starts again from the renders asked since, none of /article ended).
+    const askedBefore = page;
+    const again = await vi.waitFor(
+      async () => {
+        const made = await hot();
+        expect(made, 'a first screen of /hot').toBeDefined();
+        return made!;
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    expect(again.ended).toBe(0);
+    // The same thread would count /hot's first render, the held ones and every /hot asked since.
+    expect(first.calls).toBeGreaterThanOrEqual(1);
+    expect(again.calls).toBeLessThanOrEqual(page - askedBefore);
   });
 });
 
