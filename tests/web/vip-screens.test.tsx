@@ -826,22 +826,51 @@ describe('admin screens', { timeout: 30_000 }, () => {
     expect(document.activeElement).toBe(opener);
   });
 
-  it('/admin/order closes 支付通知记录 with Escape and gives the keyboard back to its button', async () => {
-    renderApp('/admin/order', {
-      user: admin,
+  // An admin's side sheet of records, opened empty from its button.
+  const recordSheets: {
+    title: string;
+    path: string;
+    permissions: Permission[];
+    backend: Backend;
+    opener: string;
+    empty: string;
+  }[] = [
+    {
+      title: '/admin/order closes 支付通知记录 with Escape and gives the keyboard back to its button',
+      path: '/admin/order',
       permissions: [perm(1, 'OrderAPI', 'ListOrder'), perm(2, 'OrderAPI', 'ListPaymentNotification')],
       backend: {
         'GET /api/v1/order/list': { status: 200, body: { total: 1, order: [{ ...pending, provider: 'manual' }] } },
         'GET /api/v1/order/notification': { status: 200, body: { total: 0, notification: [] } },
       },
+      opener: '支付通知记录',
+      empty: '暂无支付通知',
+    },
+    {
+      title: "/admin/user/vip closes a member's 会员变更记录 with Escape and gives the keyboard back to 记录",
+      path: '/admin/user/vip',
+      permissions: [perm(1, 'UserVipAPI', 'ListUserVip'), perm(2, 'UserVipAPI', 'ListUserVipLog')],
+      backend: {
+        'GET /api/v1/vip/list': {
+          status: 200,
+          body: { total: 1, user_vip: [{ user_id: 2, username: 'amy', active: true, end_at: '2099-01-01T00:00:00Z' }] },
+        },
+        'GET /api/v1/vip/log': { status: 200, body: { total: 0, log: [] } },
+      },
+      opener: '“amy”的变更记录',
+      empty: '暂无变更记录',
+    },
+  ];
+  for (const { title, path, permissions, backend, opener: name, empty } of recordSheets)
+    it(title, async () => {
+      renderApp(path, { user: admin, permissions, backend });
+      const opener = await screen.findByRole('button', { name });
+      await userEvent.click(opener);
+      expect(await screen.findByText(empty)).toBeTruthy();
+      await userEvent.keyboard('{Escape}');
+      await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
+      expect(document.activeElement).toBe(opener);
     });
-    const opener = await screen.findByRole('button', { name: '支付通知记录' });
-    await userEvent.click(opener);
-    expect(await screen.findByText('暂无支付通知')).toBeTruthy();
-    await userEvent.keyboard('{Escape}');
-    await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
-    expect(document.activeElement).toBe(opener);
-  });
 
   it('/admin/order keeps a reason being written when a click lands beside its dialog', async () => {
     renderApp('/admin/order', {
@@ -936,26 +965,6 @@ describe('admin screens', { timeout: 30_000 }, () => {
     expect(entries[1]?.querySelector('.app-resource-muted')?.textContent).toBe(
       `2024-05-01 10:30 · 订单 ${pending.order_no}`,
     );
-  });
-
-  it("/admin/user/vip closes a member's 会员变更记录 with Escape and gives the keyboard back to 记录", async () => {
-    renderApp('/admin/user/vip', {
-      user: admin,
-      permissions: [perm(1, 'UserVipAPI', 'ListUserVip'), perm(2, 'UserVipAPI', 'ListUserVipLog')],
-      backend: {
-        'GET /api/v1/vip/list': {
-          status: 200,
-          body: { total: 1, user_vip: [{ user_id: 2, username: 'amy', active: true, end_at: '2099-01-01T00:00:00Z' }] },
-        },
-        'GET /api/v1/vip/log': { status: 200, body: { total: 0, log: [] } },
-      },
-    });
-    const opener = await screen.findByRole('button', { name: '“amy”的变更记录' });
-    await userEvent.click(opener);
-    expect(await screen.findByText('暂无变更记录')).toBeTruthy();
-    await userEvent.keyboard('{Escape}');
-    await waitFor(() => expect(document.querySelector('.semi-sidesheet-inner')).toBeNull());
-    expect(document.activeElement).toBe(opener);
   });
 
   it('/admin/user/vip draws no 操作 column for a role that may only list members, and 延长, 取消会员, 记录 for one that may', async () => {
