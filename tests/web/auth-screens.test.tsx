@@ -3,9 +3,18 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { clearSession, session } from '../../web/src/features/session/session-store';
 import { clearToasts, pauseToast, toasts } from '../../web/src/kit/toasts/toast-store';
-import { member, renderApp, settings } from './render-app';
+import { member, renderApp, settings, type Backend } from './render-app';
 
 const permissionOk = { status: 200, body: { permission: [] } };
+/**
+ * A field the server refused, as the form shows it: the keyboard there, the field marked invalid,
+ * the server's message under it (the text the field is described by).
+ */
+async function saysUnder(field: HTMLElement, message: string) {
+  await waitFor(() => expect(document.activeElement).toBe(field));
+  expect(field.getAttribute('aria-invalid')).toBe('true');
+  expect(document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent).toBe(message);
+}
 const requestsTo = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], path: string) =>
   fetchMock.mock.calls.filter(([url]) => String(url).startsWith(path));
 
@@ -304,13 +313,11 @@ describe('register screen', () => {
     await userEvent.type(screen.getByLabelText('密码'), 'secret123');
     await userEvent.type(screen.getByLabelText('确认密码'), 'secret123');
     await userEvent.click(screen.getByRole('button', { name: '注册' }));
-    await waitFor(() => expect(document.activeElement).toBe(username));
-    expect(document.getElementById(username.getAttribute('aria-describedby') ?? '')?.textContent).toBe('用户名已存在');
+    await saysUnder(username, '用户名已存在');
     taken = '邮箱已存在';
     await userEvent.click(screen.getByRole('button', { name: '注册' }));
     const email = screen.getByLabelText('邮箱');
-    await waitFor(() => expect(document.activeElement).toBe(email));
-    expect(document.getElementById(email.getAttribute('aria-describedby') ?? '')?.textContent).toBe('邮箱已存在');
+    await saysUnder(email, '邮箱已存在');
     expect(username.getAttribute('aria-invalid')).not.toBe('true');
     expect(toasts.value.filter((t) => t.title === '注册失败')).toEqual([]);
   });
@@ -456,17 +463,21 @@ describe('password reset screen', () => {
 });
 
 describe('member profile screen', () => {
+  /** /member/profile for the member, whose account the backend answers, with these calls beside. */
+  const renderProfile = (backend: Backend = {}) =>
+    renderApp('/member/profile', {
+      user: member,
+      backend: { 'GET /api/v1/user': { status: 200, body: member }, ...backend },
+    });
+
   it('saves the profile, merging the fields into the session, and shows 修改失败 on failure', async () => {
     let fail = false;
-    const { fetchMock } = renderApp('/member/profile', {
-      user: member,
-      backend: {
-        'GET /api/v1/user': { status: 200, body: { ...member, avatar: '/uploads/a.png' } },
-        'PUT /api/v1/user/profile': () =>
-          fail
-            ? { status: 400, body: { code: 3, message: '个性签名长度不能超过 255 个字符' } }
-            : { status: 200, body: {} },
-      },
+    const { fetchMock } = renderProfile({
+      'GET /api/v1/user': { status: 200, body: { ...member, avatar: '/uploads/a.png' } },
+      'PUT /api/v1/user/profile': () =>
+        fail
+          ? { status: 400, body: { code: 3, message: '个性签名长度不能超过 255 个字符' } }
+          : { status: 200, body: {} },
     });
     const signature = await screen.findByLabelText('个性签名');
     await userEvent.type(signature, '热爱阅读');
@@ -488,20 +499,16 @@ describe('member profile screen', () => {
 
   it('keeps what the member typed when the session expired: signs in again over the screen, then saves', async () => {
     let expired = true;
-    const { router, fetchMock } = renderApp('/member/profile', {
-      user: member,
-      backend: {
-        'GET /api/v1/user': { status: 200, body: member },
-        'PUT /api/v1/user/profile': () =>
-          expired
-            ? { status: 401, body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' } }
-            : { status: 200, body: {} },
-        'POST /api/v1/user/login': () => {
-          expired = false;
-          return { status: 200, body: { user: member } };
-        },
-        'GET /api/v1/user/permission': permissionOk,
+    const { router, fetchMock } = renderProfile({
+      'PUT /api/v1/user/profile': () =>
+        expired
+          ? { status: 401, body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' } }
+          : { status: 200, body: {} },
+      'POST /api/v1/user/login': () => {
+        expired = false;
+        return { status: 200, body: { user: member } };
       },
+      'GET /api/v1/user/permission': permissionOk,
     });
     await userEvent.type(await screen.findByLabelText('个性签名'), '热爱阅读');
     await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
@@ -520,7 +527,6 @@ describe('member profile screen', () => {
   });
 
   const refusedSave = (ended?: string) => ({
-    'GET /api/v1/user': { status: 200, body: member },
     'PUT /api/v1/user/profile': {
       status: 401,
       body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' },
@@ -535,7 +541,7 @@ describe('member profile screen', () => {
     // No token went with the call: the browser dropped the cookie when its token expired.
     [undefined, '登录已过期，请重新登录。'],
   ])('says why the session ended (%s) over the screen, and asks to sign in again', async (ended, words) => {
-    renderApp('/member/profile', { user: member, backend: refusedSave(ended) });
+    renderProfile(refusedSave(ended));
     await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
     const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
     expect(within(dialog).getByText(`${words}本页已填写的内容仍然保留，登录后再提交一次即可。`)).toBeTruthy();
@@ -543,7 +549,7 @@ describe('member profile screen', () => {
   });
 
   it('tells a member whose account was deleted so, with no login form, and leaves for the login page saying it', async () => {
-    const { router } = renderApp('/member/profile', { user: member, backend: refusedSave('account-removed') });
+    const { router } = renderProfile(refusedSave('account-removed'));
     await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
     const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
     expect(within(dialog).getByText('您的账号已被删除，如有疑问请联系网站管理员。')).toBeTruthy();
@@ -556,16 +562,12 @@ describe('member profile screen', () => {
 
   it('keeps the reason of the first refusal: the calls after it carry no cookie to tell of', async () => {
     let refusals = 0;
-    renderApp('/member/profile', {
-      user: member,
-      backend: {
-        'GET /api/v1/user': { status: 200, body: member },
-        'PUT /api/v1/user/profile': () => ({
-          status: 401,
-          body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' },
-          ...(refusals++ === 0 ? { headers: { 'x-session-end': 'password-changed' } } : {}),
-        }),
-      },
+    renderProfile({
+      'PUT /api/v1/user/profile': () => ({
+        status: 401,
+        body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' },
+        ...(refusals++ === 0 ? { headers: { 'x-session-end': 'password-changed' } } : {}),
+      }),
     });
     await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
     const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
@@ -575,14 +577,10 @@ describe('member profile screen', () => {
   });
 
   it('shows no 修改失败 beside the sign-in-again dialog: its advice to refresh would lose what was typed', async () => {
-    renderApp('/member/profile', {
-      user: member,
-      backend: {
-        'GET /api/v1/user': { status: 200, body: member },
-        'PUT /api/v1/user/profile': {
-          status: 401,
-          body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' },
-        },
+    renderProfile({
+      'PUT /api/v1/user/profile': {
+        status: 401,
+        body: { code: 16, message: '您未登录或您的登录已过期，请重新登录或刷新页面重试' },
       },
     });
     await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
@@ -595,17 +593,14 @@ describe('member profile screen', () => {
   it("asks to sign in again, not 加载失败 ID错误, when the server answers the member's account as to a visitor", async () => {
     // MOREDOC's GetUser answers 400 ID错误 to a caller without a session (signed out in another tab, revoked).
     let signedIn = false;
-    renderApp('/member/profile', {
-      user: member,
-      backend: {
-        'GET /api/v1/user': () =>
-          signedIn ? { status: 200, body: member } : { status: 400, body: { code: 3, message: 'ID错误' } },
-        'POST /api/v1/user/login': () => {
-          signedIn = true;
-          return { status: 200, body: { user: member } };
-        },
-        'GET /api/v1/user/permission': permissionOk,
+    renderProfile({
+      'GET /api/v1/user': () =>
+        signedIn ? { status: 200, body: member } : { status: 400, body: { code: 3, message: 'ID错误' } },
+      'POST /api/v1/user/login': () => {
+        signedIn = true;
+        return { status: 200, body: { user: member } };
       },
+      'GET /api/v1/user/permission': permissionOk,
     });
     const dialog = await screen.findByRole('dialog', { name: '登录已失效' });
     await userEvent.type(within(dialog).getByLabelText('密码'), 'secret123');
@@ -615,15 +610,11 @@ describe('member profile screen', () => {
   });
 
   it('leaves for the login page, with the way back and why, when the member closes the sign-in-again dialog', async () => {
-    const { router } = renderApp('/member/profile', {
-      user: member,
-      backend: {
-        'GET /api/v1/user': { status: 200, body: member },
-        'PUT /api/v1/user/profile': {
-          status: 401,
-          body: { code: 16, message: '您未登录或您的登录已过期' },
-          headers: { 'x-session-end': 'password-changed' },
-        },
+    const { router } = renderProfile({
+      'PUT /api/v1/user/profile': {
+        status: 401,
+        body: { code: 16, message: '您未登录或您的登录已过期' },
+        headers: { 'x-session-end': 'password-changed' },
       },
     });
     await userEvent.click(await screen.findByRole('button', { name: '保存资料' }));
@@ -660,15 +651,11 @@ describe('member profile screen', () => {
 
   it('takes 修改失败 away once the profile or the password is saved', async () => {
     let fail = true;
-    renderApp('/member/profile', {
-      user: member,
-      backend: {
-        'GET /api/v1/user': { status: 200, body: member },
-        'PUT /api/v1/user/profile': () =>
-          fail ? { status: 500, body: { code: 13, message: '服务器繁忙' } } : { status: 200, body: {} },
-        'PUT /api/v1/user/password': () =>
-          fail ? { status: 500, body: { code: 13, message: '服务器繁忙' } } : { status: 200, body: {} },
-      },
+    renderProfile({
+      'PUT /api/v1/user/profile': () =>
+        fail ? { status: 500, body: { code: 13, message: '服务器繁忙' } } : { status: 200, body: {} },
+      'PUT /api/v1/user/password': () =>
+        fail ? { status: 500, body: { code: 13, message: '服务器繁忙' } } : { status: 200, body: {} },
     });
     // Held open (as under the pointer), so that only the page closes them, not their 5 s.
     const open = (title: string) => {
@@ -697,14 +684,10 @@ describe('member profile screen', () => {
 
   it('shows one 修改成功 when the profile is saved twice in a row', async () => {
     let saves = 0;
-    renderApp('/member/profile', {
-      user: member,
-      backend: {
-        'GET /api/v1/user': { status: 200, body: member },
-        'PUT /api/v1/user/profile': () => {
-          saves += 1;
-          return { status: 200, body: {} };
-        },
+    renderProfile({
+      'PUT /api/v1/user/profile': () => {
+        saves += 1;
+        return { status: 200, body: {} };
       },
     });
     const open = (title: string) => {
@@ -722,12 +705,8 @@ describe('member profile screen', () => {
   });
 
   it('shows the fields as saved, without the spaces typed around them', async () => {
-    renderApp('/member/profile', {
-      user: member,
-      backend: {
-        'GET /api/v1/user': { status: 200, body: member },
-        'PUT /api/v1/user/profile': { status: 200, body: {} },
-      },
+    renderProfile({
+      'PUT /api/v1/user/profile': { status: 200, body: {} },
     });
     const signature = await screen.findByLabelText('个性签名');
     await userEvent.type(signature, '  热爱阅读  ');
@@ -739,47 +718,32 @@ describe('member profile screen', () => {
   });
 
   it('says an e-mail address another account has under 邮箱, with the keyboard there', async () => {
-    renderApp('/member/profile', {
-      user: member,
-      backend: {
-        'GET /api/v1/user': { status: 200, body: member },
-        'PUT /api/v1/user/profile': { status: 409, body: { code: 6, message: '邮箱已存在' } },
-      },
+    renderProfile({
+      'PUT /api/v1/user/profile': { status: 409, body: { code: 6, message: '邮箱已存在' } },
     });
     const email = await screen.findByLabelText('邮箱');
     await userEvent.clear(email);
     await userEvent.type(email, 'bob@example.com');
     await userEvent.click(screen.getByRole('button', { name: '保存资料' }));
-    await waitFor(() => expect(document.activeElement).toBe(email));
-    expect(document.getElementById(email.getAttribute('aria-describedby') ?? '')?.textContent).toBe('邮箱已存在');
+    await saysUnder(email, '邮箱已存在');
   });
 
   it('says a wrong old password under 原密码, with the keyboard there, keeping the new one typed', async () => {
-    renderApp('/member/profile', {
-      user: member,
-      backend: {
-        'GET /api/v1/user': { status: 200, body: member },
-        'PUT /api/v1/user/password': { status: 400, body: { code: 3, message: '原密码不正确' } },
-      },
+    renderProfile({
+      'PUT /api/v1/user/password': { status: 400, body: { code: 3, message: '原密码不正确' } },
     });
     const old = await screen.findByLabelText('原密码');
     await userEvent.type(old, 'not-my-password');
     await userEvent.type(screen.getByLabelText('新密码'), 'newsecret1');
     await userEvent.type(screen.getByLabelText('确认新密码'), 'newsecret1');
     await userEvent.click(screen.getByRole('button', { name: '修改密码' }));
-    await waitFor(() => expect(document.activeElement).toBe(old));
-    expect(old.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(old.getAttribute('aria-describedby') ?? '')?.textContent).toBe('原密码不正确');
+    await saysUnder(old, '原密码不正确');
     expect((screen.getByLabelText('新密码') as HTMLInputElement).value).toBe('newsecret1');
   });
 
   it('checks the new password before changing it', async () => {
-    const { fetchMock } = renderApp('/member/profile', {
-      user: member,
-      backend: {
-        'GET /api/v1/user': { status: 200, body: member },
-        'PUT /api/v1/user/password': { status: 200, body: {} },
-      },
+    const { fetchMock } = renderProfile({
+      'PUT /api/v1/user/password': { status: 200, body: {} },
     });
     await userEvent.type(await screen.findByLabelText('原密码'), 'secret123');
     await userEvent.type(screen.getByLabelText('新密码'), 'abc');
