@@ -230,12 +230,15 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
     expect(screen.getByText('支付完成后页面会自动跳转')).toBeTruthy();
   });
 
-  /** Opens the checkout of the pending order, as it now stands. */
-  const openOrder = (changes: Partial<Order>) =>
+  /** Opens the checkout of the pending order, as it now stands (the member's VIP as `vip` says, where given). */
+  const openOrder = (changes: Partial<Order>, vip?: Record<string, unknown>) =>
     renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
       user: member,
       settings: onSale,
-      backend: { 'GET /api/v1/order': { status: 200, body: { ...pending, ...changes } } },
+      backend: {
+        'GET /api/v1/order': { status: 200, body: { ...pending, ...changes } },
+        ...(vip ? { 'GET /api/v1/vip': { status: 200, body: vip } } : {}),
+      },
     });
 
   it('shows a transfer submitted before with its instructions and the waiting state when the order is opened again', async () => {
@@ -285,35 +288,15 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
   });
 
   it('says a transfer confirmed makes a member without VIP one at once', async () => {
-    renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
-      user: member,
-      settings: onSale,
-      backend: {
-        'GET /api/v1/order': {
-          status: 200,
-          body: { ...pending, provider: 'manual', instructions: '请转账至 招商银行 6225' },
-        },
-        'GET /api/v1/vip': { status: 200, body: {} },
-      },
-    });
+    openOrder({ provider: 'manual', instructions: '请转账至 招商银行 6225' }, {});
     expect(await transferEffect()).toBe(`转账备注请填写订单号 ${pending.order_no}，管理员确认收款后会员即刻生效。`);
   });
 
   it('says to a member whose VIP runs that a transfer confirmed adds the days after its end, until when, and from when if it ends first', async () => {
-    renderApp(`/vip/checkout?order_no=${pending.order_no}`, {
-      user: member,
-      settings: onSale,
-      backend: {
-        'GET /api/v1/order': {
-          status: 200,
-          body: { ...pending, provider: 'manual', instructions: '请转账至 招商银行 6225' },
-        },
-        'GET /api/v1/vip': {
-          status: 200,
-          body: { user_id: 2, active: true, plan_title: '月度会员', end_at: '2099-03-04T05:06:07Z' },
-        },
-      },
-    });
+    openOrder(
+      { provider: 'manual', instructions: '请转账至 招商银行 6225' },
+      { user_id: 2, active: true, plan_title: '月度会员', end_at: '2099-03-04T05:06:07Z' },
+    );
     // 30 days after 2099-03-04 13:06 (Beijing time), as the backend's extendVip adds them, while
     // the VIP still runs at the confirmation; from the confirmation when it has ended by then.
     await waitFor(async () =>
@@ -687,6 +670,19 @@ const perm = (id: number, service: string, rpc: string): Permission => ({
 });
 
 describe('admin screens', { timeout: 30_000 }, () => {
+  /** Confirms the receipt the open dialog asks about with `reason`, which goes in one call with the order's id. */
+  const confirmReceipt = async (
+    dialog: ReturnType<typeof within>,
+    fetchMock: ReturnType<typeof renderApp>['fetchMock'],
+    id: number,
+    reason: string,
+  ) => {
+    await userEvent.type(dialog.getByLabelText('收款说明'), reason);
+    await userEvent.click(dialog.getByRole('button', { name: '确认收款' }));
+    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(1));
+    expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({ id, reason });
+  };
+
   it('/admin/order confirms a transfer with a reason, checked before sending', async () => {
     const { fetchMock } = renderApp('/admin/order', {
       user: admin,
@@ -709,10 +705,7 @@ describe('admin screens', { timeout: 30_000 }, () => {
     await userEvent.click(dialog.getByRole('button', { name: '确认收款' }));
     expect(await dialog.findByText('请输入收款说明')).toBeTruthy();
     expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(0);
-    await userEvent.type(dialog.getByLabelText('收款说明'), '已收到转账');
-    await userEvent.click(dialog.getByRole('button', { name: '确认收款' }));
-    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(1));
-    expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({ id: 7, reason: '已收到转账' });
+    await confirmReceipt(dialog, fetchMock, 7, '已收到转账');
   });
 
   it('/admin/order says an order the provider reports paid when closing it was not closed', async () => {
@@ -765,10 +758,7 @@ describe('admin screens', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: '确认收款 2024050110203012340011' }));
     const dialog = within(await screen.findByRole('dialog'));
     expect(dialog.getByText(/这笔线下转账订单已超时关闭/)).toBeTruthy();
-    await userEvent.type(dialog.getByLabelText('收款说明'), '转账已到账');
-    await userEvent.click(dialog.getByRole('button', { name: '确认收款' }));
-    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(1));
-    expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({ id: 11, reason: '转账已到账' });
+    await confirmReceipt(dialog, fetchMock, 11, '转账已到账');
   });
 
   it("/admin/order names the times of an order's detail alike, 关闭时间 with its reason included", async () => {
