@@ -14,6 +14,28 @@ beforeAll(async () => {
   other = await registerMember(backend.url, { email: 'other@example.com' });
 });
 
+/** A group the admin makes, holding the permissions of these paths (`/api.v1.UserAPI/SetUser`, each one known): its id. */
+async function groupWith(title: string, paths: string[]): Promise<number> {
+  const rows = (await backend.admin('GET', '/api/v1/permission/list', { query: { size: 1000 } })).body.permission as {
+    id: number;
+    path: string;
+  }[];
+  const permissionIds = paths.map((path) => rows.find((p) => p.path === path)?.id);
+  expect(permissionIds, `the permissions of ${paths.join(', ')}`).not.toContain(undefined);
+  const id = (await backend.admin('POST', '/api/v1/group', { body: { title } })).body.id as number;
+  await backend.admin('PUT', '/api/v1/group/permission', { body: { group_id: id, permission_id: permissionIds } });
+  return id;
+}
+
+/** A new member whom the admin put in these groups (instead of the default one). */
+async function memberIn(groupIds: number[]): Promise<Member> {
+  const user = await registerMember(backend.url);
+  await backend.admin('PUT', '/api/v1/user', { body: { id: user.user.id, group_id: groupIds } });
+  return user;
+}
+
+const userApi = (rpc: string) => `/api.v1.UserAPI/${rpc}`;
+
 describe('GetUser', () => {
   it('shows a caller all their own columns but never the remark', async () => {
     await api(backend.url, 'PUT', '/api/v1/user/profile', {
@@ -549,28 +571,9 @@ describe('ListUser', () => {
 
 describe("the super user's account", () => {
   it('is changed by user 1 only, not by a holder of the user permissions', async () => {
-    const group = await api(backend.url, 'POST', '/api/v1/group', {
-      token: backend.adminToken,
-      body: { title: '账号客服' },
-    });
-    const perms = await api(backend.url, 'GET', '/api/v1/permission/list', {
-      token: backend.adminToken,
-      query: { size: 1000 },
-    });
-    const wanted = ['UpdateUserPassword', 'UpdateUserProfile', 'SetUser'].map((rpc) => `/api.v1.UserAPI/${rpc}`);
-    const permissionIds = (perms.body.permission as { id: number; path: string }[])
-      .filter((p) => wanted.includes(p.path))
-      .map((p) => p.id);
-    expect(permissionIds).toHaveLength(3);
-    await api(backend.url, 'PUT', '/api/v1/group/permission', {
-      token: backend.adminToken,
-      body: { group_id: group.body.id, permission_id: permissionIds },
-    });
-    const manager = await registerMember(backend.url);
-    await api(backend.url, 'PUT', '/api/v1/user', {
-      token: backend.adminToken,
-      body: { id: manager.user.id, group_id: [group.body.id] },
-    });
+    const manager = await memberIn([
+      await groupWith('账号客服', ['UpdateUserPassword', 'UpdateUserProfile', 'SetUser'].map(userApi)),
+    ]);
     const calls: [string, string, Record<string, unknown>][] = [
       ['PUT', '/api/v1/user/password', { id: 1, new_password: 'taken-over-1' }],
       ['PUT', '/api/v1/user', { id: 1, group_id: [2], password: 'taken-over-2' }],
@@ -603,40 +606,13 @@ describe("the super user's account", () => {
 
 describe('a limited admin changes no account that can do more (decision 089)', () => {
   it('refuses the password, profile and groups of a stronger user, and groups that grant more', async () => {
-    const rows = (
-      await api(backend.url, 'GET', '/api/v1/permission/list', {
-        token: backend.adminToken,
-        query: { size: 1000 },
-      })
-    ).body.permission as { id: number; path: string }[];
-    const row = (rpc: string) => rows.find((p) => p.path === `/api.v1.UserAPI/${rpc}`)!.id;
-    const newGroup = async (title: string, permissionIds: number[]) => {
-      const id = (await api(backend.url, 'POST', '/api/v1/group', { token: backend.adminToken, body: { title } })).body
-        .id as number;
-      await api(backend.url, 'PUT', '/api/v1/group/permission', {
-        token: backend.adminToken,
-        body: { group_id: id, permission_id: permissionIds },
-      });
-      return id;
-    };
-    const support = await newGroup('客服组', [
-      row('UpdateUserPassword'),
-      row('UpdateUserProfile'),
-      row('SetUser'),
-      row('AddUser'),
-      row('DeleteUser'),
-    ]);
-    const managers = await newGroup('用户主管', [row('UpdateUserPassword'), row('AdjustUserCredit')]);
-    const inGroups = async (groupIds: number[]) => {
-      const user = await registerMember(backend.url);
-      await api(backend.url, 'PUT', '/api/v1/user', {
-        token: backend.adminToken,
-        body: { id: user.user.id, group_id: groupIds },
-      });
-      return user;
-    };
-    const agent = await inGroups([support]);
-    const manager = await inGroups([managers]);
+    const support = await groupWith(
+      '客服组',
+      ['UpdateUserPassword', 'UpdateUserProfile', 'SetUser', 'AddUser', 'DeleteUser'].map(userApi),
+    );
+    const managers = await groupWith('用户主管', ['UpdateUserPassword', 'AdjustUserCredit'].map(userApi));
+    const agent = await memberIn([support]);
+    const manager = await memberIn([managers]);
     const as = (method: string, path: string, body: object) =>
       method === 'DELETE'
         ? api(backend.url, method, path, { token: agent.token, query: body as Query })
@@ -666,7 +642,7 @@ describe('a limited admin changes no account that can do more (decision 089)', (
     expect(groups.body.group.map((g: { id: number }) => g.id)).toEqual([support]);
 
     // Accounts that hold no more, and the groups the agent may hand out, are theirs to change.
-    const member = await inGroups([2]);
+    const member = await memberIn([2]);
     expect((await as('PUT', '/api/v1/user/password', { id: member.user.id, new_password: 'by-agent-1' })).status).toBe(
       200,
     );
@@ -677,24 +653,7 @@ describe('a limited admin changes no account that can do more (decision 089)', (
   });
 
   it('punishes, moves the credits of, or changes the VIP of no account that holds a permission the caller lacks', async () => {
-    const rows = (
-      await api(backend.url, 'GET', '/api/v1/permission/list', { token: backend.adminToken, query: { size: 1000 } })
-    ).body.permission as { id: number; path: string }[];
-    const row = (path: string) => rows.find((p) => p.path === path)!.id;
-    const memberOfGroupWith = async (title: string, paths: string[]) => {
-      const group = (await api(backend.url, 'POST', '/api/v1/group', { token: backend.adminToken, body: { title } }))
-        .body.id as number;
-      await api(backend.url, 'PUT', '/api/v1/group/permission', {
-        token: backend.adminToken,
-        body: { group_id: group, permission_id: paths.map(row) },
-      });
-      const user = await registerMember(backend.url);
-      await api(backend.url, 'PUT', '/api/v1/user', {
-        token: backend.adminToken,
-        body: { id: user.user.id, group_id: [group] },
-      });
-      return user;
-    };
+    const memberOfGroupWith = async (title: string, paths: string[]) => memberIn([await groupWith(title, paths)]);
     const moderator = await memberOfGroupWith('处罚客服', [
       '/api.v1.PunishmentAPI/CreatePunishment',
       '/api.v1.PunishmentAPI/UpdatePunishment',
