@@ -2,13 +2,14 @@
 // root's 16 px made 24 px) gets larger text on the site (decision 111): body text, headings and
 // buttons grow with it, the buttons' height too, on the home, library, reader and member pages, and
 // none of them gets wider than a 390 px phone. The reader's text layer stays where its page image
-// draws the words: its size is the page's, not the browser's.
+// draws the words: its size is the page's, not the browser's. The reader's download bar, fixed at
+// the bottom, grows too, and what stands above it follows.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, login, type Member } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { linesPdf } from '../helpers/documents';
-import { appTookOver, setTokenCookie, useSiteInBrowser } from './browser';
+import { appTookOver, EDGE_SLACK_PX, setTokenCookie, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 const PHONE = { width: 390, height: 844 };
@@ -154,4 +155,34 @@ describe('a browser set to a larger font size, on a 390 px phone', () => {
     expect(large.field).toBeCloseTo(normal.field * 1.5, 1);
     expect(large.button).toBeCloseTo(normal.button * 1.5, 1);
   });
+});
+
+describe("the reader's download bar, fixed at the bottom below 900 px, at a larger font size", () => {
+  const reader = () => `/library/${categoryId}/${doc.id}`;
+
+  // 24 px is the largest of Chrome's 字号 choices; 自定义字体 goes on to 72 px. The bar's button and
+  // text grow with it: at 40 px the bar is 97 px high (49 px at 16 px), and the floating bar, which
+  // stood 64 px + 16 px up, covered its top 17 px.
+  for (const fontSize of [24, 40]) {
+    it(`has the floating bar (反馈, 返回顶部) stand above it at ${fontSize} px, not over it`, async () => {
+      // Between 641 and 1023 px the floating bar sits in the bottom corner.
+      const page = await openAt(fontSize, reader(), { viewport: { width: 800, height: 900 } });
+      const downloadBar = page.getByRole('region', { name: '下载', exact: true });
+      await downloadBar.getByRole('button', { name: '下载' }).waitFor();
+      const corner = page.getByRole('complementary', { name: '快捷操作' });
+      const [box, download] = await Promise.all([corner.boundingBox(), downloadBar.boundingBox()]);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(download!.y + EDGE_SLACK_PX);
+    });
+
+    it(`keeps the reader's last lines out from under it on a phone at ${fontSize} px: its bottom padding is the bar's height or more`, async () => {
+      const page = await openAt(fontSize, reader());
+      const downloadBar = page.getByRole('region', { name: '下载', exact: true });
+      await downloadBar.getByRole('button', { name: '下载' }).waitFor();
+      const download = (await downloadBar.boundingBox())!;
+      const padding = await page
+        .locator('.app-reader-screen')
+        .evaluate((screen) => parseFloat(getComputedStyle(screen).paddingBottom));
+      expect(padding).toBeGreaterThanOrEqual(download.height - EDGE_SLACK_PX);
+    });
+  }
 });
