@@ -6,7 +6,7 @@
 // the bottom, grows too, and what stands above it follows.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { api, login, type Member } from '../helpers/backend';
+import { api, login, registerMember, type Member } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { linesPdf } from '../helpers/documents';
 import { appTookOver, EDGE_SLACK_PX, setTokenCookie, useSiteInBrowser } from './browser';
@@ -185,4 +185,42 @@ describe("the reader's download bar, fixed at the bottom below 900 px, at a larg
       expect(padding).toBeGreaterThanOrEqual(download.height - EDGE_SLACK_PX);
     });
   }
+
+  it('has the floating bar stand above it while it says a shortfall below the price, which makes it taller', async () => {
+    // At 500 魔豆 a new member (20 魔豆) is short: 下载 says by how much in the bar, below the
+    // price and the button. The bar was 143 px high at 16 px, the floating bar over its top 63 px.
+    const setPrice = async (price: number) => {
+      const priced = await api(site.backendUrl, 'PUT', '/api/v1/document', {
+        token: member.token,
+        body: { id: doc.id, title: TITLE, price, category_id: [categoryId] },
+      });
+      expect(priced.status).toBe(200);
+    };
+    const poor = await registerMember(site.backendUrl);
+    await setPrice(500);
+    try {
+      for (const fontSize of [16, 24]) {
+        const { page, context } = await site.visit();
+        await page.setViewportSize({ width: 800, height: 900 });
+        await setTokenCookie(context, site.url, poor.token);
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Page.setFontSizes', { fontSizes: { standard: fontSize } });
+        await page.goto(`/library/${categoryId}/${doc.id}`);
+        await appTookOver(page);
+        const downloadBar = page.getByRole('region', { name: '下载', exact: true });
+        await downloadBar.getByText('500 魔豆', { exact: true }).waitFor();
+        await downloadBar.getByRole('button', { name: '下载' }).click();
+        await downloadBar.getByRole('group', { name: '魔豆不足' }).waitFor();
+        const corner = page.getByRole('complementary', { name: '快捷操作' });
+        // Read together, once the floating bar has moved up (it follows the bar's new height).
+        const overlap = async () => {
+          const [box, download] = await Promise.all([corner.boundingBox(), downloadBar.boundingBox()]);
+          return box!.y + box!.height - download!.y;
+        };
+        await expect.poll(overlap, { message: `${fontSize} px` }).toBeLessThanOrEqual(EDGE_SLACK_PX);
+      }
+    } finally {
+      await setPrice(0);
+    }
+  });
 });

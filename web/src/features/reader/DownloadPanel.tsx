@@ -3,7 +3,7 @@
 // their credits are below the price, and the server's reason in Chinese when it refuses
 // (daily limits, credits, a punishment: the server stays the judge).
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatBytes } from '../../../../shared/format';
 import type { Settings } from '../../../../shared/types/config';
@@ -325,6 +325,33 @@ function useTyping(): boolean {
 }
 
 /**
+ * Keeps `--app-bottom-bar` (on the root) the height the bar covers at the bottom of the screen,
+ * for what stands above it (the layout's floating bar): its height while it is drawn, grown by
+ * the browser's font size (decision 111) or by a shortfall said below the price; none while it
+ * steps aside or is not drawn (wider than 900 px). Until measured (the first screen, before the
+ * app starts) reader.css gives 4rem, what the bar takes without a shortfall.
+ */
+function useBottomBarHeight() {
+  const bar = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = bar.current;
+    if (!element || typeof ResizeObserver === 'undefined') return undefined;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => {
+      const height = element.offsetHeight;
+      if (height > 0) root.style.setProperty('--app-bottom-bar', `${height}px`);
+      else root.style.removeProperty('--app-bottom-bar');
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--app-bottom-bar');
+    };
+  }, []);
+  return bar;
+}
+
+/**
  * Below 900 px the download panel comes after the whole document and its comments: this bar at
  * the bottom of the screen keeps the price and the download button in reach while reading. It
  * steps aside while the panel is on the screen and while one types (over the on-screen
@@ -333,6 +360,7 @@ function useTyping(): boolean {
 export function DownloadBar({ doc, onRefused }: { doc: Document; onRefused: (reason: string) => void }) {
   const [panelShown, setPanelShown] = useState(false);
   const typing = useTyping();
+  const bar = useBottomBarHeight();
   useEffect(() => {
     const panel = document.getElementById(DOWNLOAD_PANEL_ID);
     if (!panel || typeof IntersectionObserver === 'undefined') return undefined;
@@ -347,7 +375,7 @@ export function DownloadBar({ doc, onRefused }: { doc: Document; onRefused: (rea
     document.getElementById(DOWNLOAD_PANEL_ID)?.scrollIntoView({ block: 'center' });
   };
   return (
-    <div className="app-download-bar" role="region" aria-label="下载" hidden={panelShown || typing}>
+    <div ref={bar} className="app-download-bar" role="region" aria-label="下载" hidden={panelShown || typing}>
       <span className="app-download-bar__facts">
         <FormatIcon ext={doc.ext} />
         <CostFact doc={doc} />
