@@ -2,6 +2,8 @@
 // page's own head, its main content (the first screen as the SPA renders it for people, plain
 // HTML for crawlers, gateway/page-html.ts) and the start data with the page's route data, in
 // index.html. Nothing here reads a request, a cache or the clock.
+import { SERVICE_UNAVAILABLE_MESSAGE } from '../shared/api-failure';
+import { UNAVAILABLE_PAGE_ATTRIBUTE } from '../shared/constants';
 import { pageHead, type PageInput } from '../shared/page-head';
 import type { RouteMatch } from '../shared/routes';
 import type { StartData } from '../shared/types/start-data';
@@ -9,7 +11,14 @@ import { pageAnalytics } from './analytics';
 import type { FirstScreenRenderer } from './first-screen';
 import { paintImageFirst } from './image-first';
 import { canInline, inlineImage } from './inline-image';
-import { firstScreenImages, renderCrawlerContent, renderHead, renderMissingPage, scriptSafeJson } from './page-html';
+import {
+  escapeHtml,
+  firstScreenImages,
+  renderCrawlerContent,
+  renderHead,
+  renderMissingPage,
+  scriptSafeJson,
+} from './page-html';
 import type { ContentCoding } from './plugins/assets';
 import type { VisitorSession } from './plugins/page-guard';
 import type { RouteData } from './plugins/route-data';
@@ -67,6 +76,19 @@ export function renderPage(
     .replace(HEAD_MARKER, () => parts.head)
     .replace(CONTENT_MARKER, () => parts.content)
     .replace(START_DATA_MARKER, () => script);
+}
+
+/**
+ * The page served while the backend cannot give what a page needs (pageGuard's `unavailable`):
+ * the notice on the first screen, with 重试, a plain link to the same address that loads it
+ * again, working before and without the app's code; no start data, none to be had.
+ */
+export function renderUnavailablePage(template: string, address: string): string {
+  return renderPage(template, {
+    head: `<title>${SERVICE_UNAVAILABLE_MESSAGE}</title>\n    <meta name="robots" content="noindex">`,
+    content: `<main class="app-unavailable" ${UNAVAILABLE_PAGE_ATTRIBUTE} role="alert"><h1>${SERVICE_UNAVAILABLE_MESSAGE}</h1><p>这个页面暂时无法打开，请稍后点击“重试”。</p><a class="app-unavailable__retry" href="${escapeHtml(address)}">重试</a></main>`,
+    startData: undefined,
+  });
 }
 
 /** What a page is made from. */

@@ -33,6 +33,9 @@ function field(data: unknown, key: string): unknown {
  */
 export const NO_ANSWER_MESSAGE = '无法连接服务器，请检查网络后重试';
 
+/** What the page the gateway serves while the backend cannot give a page what it needs says. */
+export const SERVICE_UNAVAILABLE_MESSAGE = '服务暂时不可用，请稍后再试';
+
 /** Whether the failure is one where nothing answered (as normalizeFailure makes it), not the server's. */
 export function nothingAnswered(failure: ApiFailure): boolean {
   return failure.status === 500 && failure.data.code === 500 && failure.data.message === NO_ANSWER_MESSAGE;

@@ -66,6 +66,11 @@ export const MIN_BROWSER_VERSIONS: Readonly<Record<string, string>> = {
 // Messages (docs/product.md §2, §8)
 export const UNSUPPORTED_BROWSER_MESSAGE =
   '您当前的浏览器版本过低，可能无法使用全部功能，请升级浏览器或下载最新版 Chrome 浏览器。';
+/**
+ * The attribute of the notice the gateway serves as a page while the backend cannot give a page
+ * what it needs (gateway/page-render.ts `renderUnavailablePage`): the SPA does not start over it.
+ */
+export const UNAVAILABLE_PAGE_ATTRIBUTE = 'data-unavailable';
 export const ERROR_SCREEN = {
   title: '出错啦！',
   description: '您访问的页面出现了问题，请稍后再试。',

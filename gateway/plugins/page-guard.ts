@@ -30,11 +30,14 @@ export interface VisitorSession {
 /**
  * `render`: serve the page; `closed`: serve it with status 503 (the SPA shows 站点已关闭).
  * Both carry the public start data the decision was made with, for the page to inline.
+ * `unavailable`: the backend could not give what the page needs (the site's settings, or who
+ * the visitor of a session is): the page that says so (page-render.ts `renderUnavailablePage`).
  */
 export type GuardOutcome =
   | { kind: 'render' | 'closed'; session: VisitorSession; publicPart: PublicStartData | undefined }
   | { kind: 'redirect'; location: string }
-  | { kind: 'refused' };
+  | { kind: 'refused' }
+  | { kind: 'unavailable' };
 
 export interface PageGuard {
   check(request: FastifyRequest, reply: FastifyReply): Promise<GuardOutcome>;
@@ -190,13 +193,16 @@ export default fp<PageGuardOptions>(
       });
       if (decision.kind === 'refused') return { kind: 'refused' };
       // Without the permissions we cannot tell whether this user may see an admin page, or
-      // may enter a closed site (admins may): say the backend failed, do not guess.
+      // may enter a closed site (admins may): say the backend failed, do not guess. Nor without
+      // the settings (never had since the start: the backend away) or the user of a session
+      // (the SPA would take a member for a visitor and send them to the login page).
       if (
-        (decision.kind === 'home' || decision.kind === 'closed') &&
-        session.fault &&
-        session.permissions === undefined
+        ((decision.kind === 'home' || decision.kind === 'closed') && session.fault && !session.permissions) ||
+        ((decision.kind === 'allow' || decision.kind === 'closed') &&
+          (!publicPart || (session.fault !== undefined && !session.user)))
       ) {
-        throw session.fault;
+        request.log.warn({ err: session.fault }, 'page not made: the backend is unavailable');
+        return { kind: 'unavailable' };
       }
       request.pageDecision = { access: pathGuard(normalized), decision: decision.kind };
       switch (decision.kind) {

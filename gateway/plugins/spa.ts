@@ -28,6 +28,7 @@ import {
   HEAD_MARKER,
   START_DATA_MARKER,
   queryOf,
+  renderUnavailablePage,
   renderVisitorPage,
   type RenderedPage,
 } from '../page-render';
@@ -253,6 +254,15 @@ export default fp<SpaOptions>(
       if (outcome.kind === 'refused') return notFound(reply);
       if (outcome.kind === 'redirect') {
         return reply.code(302).header('cache-control', 'no-store').header('location', outcome.location).send();
+      }
+      if (outcome.kind === 'unavailable') {
+        // Never kept: the next load, once the backend is back, gets the page itself.
+        return reply
+          .code(503)
+          .header('cache-control', 'no-store')
+          .header('retry-after', '10')
+          .type('text/html; charset=utf-8')
+          .send(renderUnavailablePage(template, `${normalized}${splitUrl(request.url)[1]}`));
       }
 
       const { session, publicPart } = outcome;

@@ -199,12 +199,20 @@ describe('index.html', () => {
     );
   });
 
-  it('still serves the page (without start data) when the backend is down', async () => {
+  it('serves a page saying the service is unavailable (503, without start data) when the backend is down', async () => {
     const down = await startGateway('http://127.0.0.1:1');
     try {
       const res = await send(`${down.url}/library`, { headers: HTML });
-      expect(res.status).toBe(200);
-      expect(res.text).toContain('<title>文库资料 - 文库</title>');
+      expect(res.status).toBe(503);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['retry-after']).toBe('10');
+      expect(res.text).toContain('<title>服务暂时不可用，请稍后再试</title>');
+      expect(res.text).toContain('<meta name="robots" content="noindex">');
+      // Visible to people (not the crawlers' content the app hides), with a way to load it again.
+      expect(res.text).toMatch(
+        /<main class="app-unavailable" data-unavailable role="alert"><h1>服务暂时不可用，请稍后再试<\/h1>/,
+      );
+      expect(res.text).toContain('<a class="app-unavailable__retry" href="/library">重试</a>');
       expect(res.text).not.toContain('id="start-data"');
     } finally {
       await down.close();

@@ -44,11 +44,12 @@ function startDataOf(html: string): StartData {
   return JSON.parse(match[1]!) as StartData;
 }
 
-/** 'page' (200), 'closed' (503 page), or the Location of a 302 */
+/** 'page' (200), 'closed' (503 page), 'unavailable' (503 page saying the service is), or the Location of a 302 */
 function outcomeOf(res: Answer): string {
   if (res.status === 302) return String(res.headers.location);
   if (res.status === 200 && String(res.headers['content-type']).startsWith('text/html')) return 'page';
-  if (res.status === 503 && String(res.headers['content-type']).startsWith('text/html')) return 'closed';
+  if (res.status === 503 && String(res.headers['content-type']).startsWith('text/html'))
+    return res.text.includes('data-unavailable') ? 'unavailable' : 'closed';
   return `status ${res.status}`;
 }
 
@@ -107,7 +108,7 @@ describe('site switches: closed site (security.is_close)', () => {
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
-  it('answers 502 rather than guessing when the permissions of a logged-in user cannot be loaded', async () => {
+  it('answers the page saying the service is unavailable rather than guessing when the permissions of a logged-in user cannot be loaded', async () => {
     const flaky = await startStub((req, res) => {
       const path = (req.url ?? '').split('?')[0];
       if (path === '/api/v1/settings') return json(res, 200, { system: {}, security: { is_close: true } });
@@ -119,8 +120,8 @@ describe('site switches: closed site (security.is_close)', () => {
     const target = await startGateway(flaky.url);
     try {
       const res = await visit('/', 'admin', target);
-      expect(res.status).toBe(502);
-      expect(res.json<{ code: number }>().code).toBe(502);
+      expect(outcomeOf(res)).toBe('unavailable');
+      expect(res.headers['cache-control']).toBe('no-store');
     } finally {
       await target.close();
       await flaky.close();
@@ -177,12 +178,12 @@ describe('site switches: off, unknown, changed', () => {
     }
   });
 
-  it('behaves as without the switches when the settings cannot be loaded', async () => {
+  it('behaves as without the switches when the settings cannot be loaded, a page it serves saying the service is unavailable', async () => {
     const down = await startGateway('http://127.0.0.1:1');
     try {
-      expect(outcomeOf(await visit('/', 'anonymous', down))).toBe('page');
+      expect(outcomeOf(await visit('/', 'anonymous', down))).toBe('unavailable');
       expect(outcomeOf(await visit('/member', 'anonymous', down))).toBe('/auth/login?redirect=%2Fmember');
-      expect(outcomeOf(await visit('/member', 'member', down))).toBe('page');
+      expect(outcomeOf(await visit('/member', 'member', down))).toBe('unavailable');
     } finally {
       await down.close();
     }

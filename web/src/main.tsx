@@ -1,4 +1,5 @@
 import { StrictMode } from 'react';
+import { UNAVAILABLE_PAGE_ATTRIBUTE } from '../../shared/constants';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { api } from './api/client';
@@ -31,6 +32,10 @@ function routerReady(router: AppRouter): Promise<void> {
 async function start(): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('#root is missing from index.html');
+  // The gateway's page that says the site is unavailable (its 重试 loads the address again):
+  // the app has no start data to start with, and would show a site without its name, or a
+  // member as a visitor sent to the login page.
+  if (container.querySelector(`[${UNAVAILABLE_PAGE_ATTRIBUTE}]`)) return;
   // The images the gateway's first screen carries, before the router's loaders would ask for
   // them and React replaces the screen: the reader shows them without fetching them again.
   keepInlinedPages(container);
