@@ -33,7 +33,11 @@ function field(data: unknown, key: string): unknown {
  */
 export const NO_ANSWER_MESSAGE = '无法连接服务器，请检查网络后重试';
 
-/** What the page the gateway serves while the backend cannot give a page what it needs says. */
+/**
+ * What a failure says when the server is unavailable and says nothing itself (a 502, 503 or 504
+ * without a message: a proxy's page in front of a backend away), and the page the gateway
+ * serves while the backend cannot give a page what it needs.
+ */
 export const SERVICE_UNAVAILABLE_MESSAGE = '服务暂时不可用，请稍后再试';
 
 /** Whether the failure is one where nothing answered (as normalizeFailure makes it), not the server's. */
@@ -41,9 +45,13 @@ export function nothingAnswered(failure: ApiFailure): boolean {
   return failure.status === 500 && failure.data.code === 500 && failure.data.message === NO_ANSWER_MESSAGE;
 }
 
+/** The statuses of a server unavailable (a proxy's answer for a backend away, or the backend's). */
+const UNAVAILABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
 /**
  * `input` is what came back; undefined means there was no response at all (network error,
- * timeout). Message: the server's, else "status statusText", else NO_ANSWER_MESSAGE.
+ * timeout). Message: the server's, else SERVICE_UNAVAILABLE_MESSAGE for a 502, 503 or 504, else
+ * "status statusText", else NO_ANSWER_MESSAGE.
  */
 export function normalizeFailure(input?: FailureInput): ApiFailure {
   const status = input?.status || 500;
@@ -51,6 +59,7 @@ export function normalizeFailure(input?: FailureInput): ApiFailure {
   const serverMessage = field(input?.data, 'message');
   let message: string;
   if (typeof serverMessage === 'string' && serverMessage !== '') message = serverMessage;
+  else if (input?.status && UNAVAILABLE_STATUSES.has(input.status)) message = SERVICE_UNAVAILABLE_MESSAGE;
   else if (input?.status) message = `${input.status} ${input.statusText ?? ''}`.trim();
   else message = NO_ANSWER_MESSAGE;
   return { status, data: { code: typeof serverCode === 'number' ? serverCode : 500, message } };

@@ -1,6 +1,6 @@
 // What people see while the backend's engines are away (decision 118): a site started while its
-// S3 bucket is away (the backend's stand-in answers every call 503), and a member's page while
-// PostgreSQL is stopped under a running site.
+// S3 bucket is away (the backend's stand-in answers every call 503), a member's page while
+// PostgreSQL is stopped under a running site, and one call a proxy answers with its own 503.
 // Real engines where the test is about them: the S3 test server stopped on its port, a
 // PostgreSQL cluster of this file's own paused and resumed (tests/helpers/postgres.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,7 +17,7 @@ import { createDatabase, postgresMissing, startPostgresCluster, type PostgresClu
 import { recordedConversions } from '../helpers/recorded-conversions';
 import { startS3, type TestS3 } from '../helpers/s3';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from '../helpers/test-env';
-import { appTookOver, gatewayToken, openPage, setTokenCookie, useSiteInBrowser } from './browser';
+import { appTookOver, gatewayToken, openInApp, openPage, setTokenCookie, useSiteInBrowser } from './browser';
 
 const NOTICE = '服务暂时不可用，请稍后再试';
 
@@ -149,4 +149,33 @@ describe.skipIf(postgresMissing() !== null)('PostgreSQL stopped under a running 
       if (!resumed) await cluster.resume!();
     }
   }, 90_000);
+});
+
+describe('one call a proxy answers with its own 503', () => {
+  const site = useSiteInBrowser();
+
+  it('the list says the service is unavailable in Chinese, and 重试 shows the list once the call answers', async () => {
+    const page = await site.open();
+    await page.goto('/');
+    await appTookOver(page);
+    let away = true;
+    await page.route('**/api/v1/document/list?*', (route) =>
+      away
+        ? route.fulfill({
+            status: 503,
+            contentType: 'text/html',
+            body: '<html><body><h1>503 Service Temporarily Unavailable</h1><hr>nginx</body></html>',
+          })
+        : route.continue(),
+    );
+    await openInApp(page, '/library?page=2');
+    const main = page.locator('main');
+    await main.getByText(NOTICE).waitFor();
+    expect(await main.innerText()).not.toMatch(/503|Service|Unavailable/);
+
+    away = false;
+    await main.getByRole('button', { name: '重试' }).click();
+    await expect.poll(async () => main.getByText(NOTICE).count()).toBe(0);
+    expect(await main.getByRole('button', { name: '重试' }).count()).toBe(0);
+  });
 });

@@ -25,7 +25,22 @@ describe('normalizeFailure', () => {
     });
   });
   it('uses only the status when there is no status text', () => {
-    expect(normalizeFailure({ status: 502, data: {} })).toEqual({ status: 502, data: { code: 500, message: '502' } });
+    expect(normalizeFailure({ status: 500, data: {} })).toEqual({ status: 500, data: { code: 500, message: '500' } });
+  });
+  it('says in Chinese that the service is unavailable for a 502, 503 or 504 without a message (a proxy in front of a backend away)', () => {
+    for (const [status, statusText] of [
+      [502, 'Bad Gateway'],
+      [503, 'Service Unavailable'],
+      [504, 'Gateway Timeout'],
+    ] as const)
+      expect(normalizeFailure({ status, statusText, data: '<html><h1>503 Service Unavailable</h1></html>' })).toEqual({
+        status,
+        data: { code: 500, message: '服务暂时不可用，请稍后再试' },
+      });
+    // The server's own reason stays.
+    expect(
+      normalizeFailure({ status: 503, data: { code: 503, message: '数据库暂时不可用，请稍后再试' } }).data.message,
+    ).toBe('数据库暂时不可用，请稍后再试');
   });
   it('says in Chinese that the server could not be reached, with status and code 500, when there was no response', () => {
     const noAnswer = { status: 500, data: { code: 500, message: '无法连接服务器，请检查网络后重试' } };

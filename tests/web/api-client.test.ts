@@ -85,11 +85,22 @@ describe('api client', () => {
   });
 
   it('falls back to "status statusText" when the server sends no message', async () => {
+    const { client } = clientWith(
+      () => new Response('<html>oops</html>', { status: 500, statusText: 'Internal Server Error' }),
+    );
+    expect(await client.get('/api/v1/settings')).toEqual({
+      ok: false,
+      status: 500,
+      data: { code: 500, message: '500 Internal Server Error' },
+    });
+  });
+
+  it("says the service is unavailable, in Chinese, for a 502 whose body is not the API's", async () => {
     const { client } = clientWith(() => new Response('<html>oops</html>', { status: 502, statusText: 'Bad Gateway' }));
     expect(await client.get('/api/v1/settings')).toEqual({
       ok: false,
       status: 502,
-      data: { code: 500, message: '502 Bad Gateway' },
+      data: { code: 500, message: '服务暂时不可用，请稍后再试' },
     });
   });
 
