@@ -96,7 +96,7 @@ async function capture(siteUrl: string, page: BenchPage): Promise<Captured> {
     closed: false,
     session: { allowPages: [] },
     publicPart: { settings: publicPart.settings, navigation: publicPart.navigation, categories: publicPart.categories },
-    routeData: { answers: routeData, bodies, missing: false, failures: [] },
+    routeData: { answers: routeData, bodies, missing: false, failures: [], unavailable: false },
     crawler: true,
   };
   return { ...page, crawlerHtml, personHtml, input };

@@ -200,8 +200,9 @@ export class PageCache {
     let making = inFlight && sameVersion(inFlight.version, version) ? inFlight.page : undefined;
     if (!making) {
       const page = make().then((made) => {
-        // A change while it was made: it is answered to those who asked, and not kept.
-        if (this.#generation !== version.generation) return made;
+        // A change while it was made, or a page made while the backend could not answer its
+        // calls: it is answered to those who asked, and not kept.
+        if (this.#generation !== version.generation || made.transient) return made;
         // A page made partly (its first screen late or failed) is kept as past its time: the
         // next visitors get it at once while one successor is made. Were it not kept, every
         // visitor would make it again, and under load each making would be late in its turn.

@@ -50,6 +50,11 @@ export interface RenderedPage {
    * successor is made whole (gateway/page-cache.ts `visitorPage`)
    */
   partial?: boolean;
+  /**
+   * made while the backend could not answer the page's calls (route data `unavailable`): not
+   * kept, so that the first page asked once the backend is back is made whole
+   */
+  transient?: boolean;
 }
 
 const HEAD_END = '</head>';
@@ -180,9 +185,12 @@ export async function renderVisitorPage(
   // A path that is no route, or a page whose subject is gone, still gets the page (the SPA
   // shows its 404) with a 404 status; on a closed site a non-admin gets the page too (the SPA
   // shows 站点已关闭), with a 503.
-  const status = page.closed ? 503 : !match || routeData.missing ? 404 : 200;
+  // A page made while the backend could not answer its calls is a 503 too: a crawler comes back
+  // later rather than keep a page without its content.
+  const status = page.closed || routeData.unavailable ? 503 : !match || routeData.missing ? 404 : 200;
   const rendered: RenderedPage = { status, html: Buffer.from(served), forCrawlers: routeData.missing };
   if (wantsScreen && (!screen || imageFailed)) rendered.partial = true;
+  if (routeData.unavailable) rendered.transient = true;
   if (image && !inlined && SAFE_PATH.test(image))
     rendered.link = `<${image}>; rel=preload; as=image; fetchpriority=high`;
   return rendered;

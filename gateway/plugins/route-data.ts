@@ -2,7 +2,8 @@
 // shared/routes.ts), made by the gateway for the page it serves, in parallel and within a
 // short time limit, so that their answers go into the page with the start data and the
 // first screen needs no API request. A call that fails or is late is left out: the SPA then
-// makes it itself. Visitors' answers are kept briefly per call (the same for everybody) in the
+// makes it itself; one the backend answers it cannot now (a 5xx with its reason: its database
+// or file storage away) goes in as that failure, which the first screen shows (decision 118). Visitors' answers are kept briefly per call (the same for everybody) in the
 // page cache (gateway/page-cache.ts), which drops them when a change makes them stale.
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
@@ -19,8 +20,13 @@ export interface RouteData {
   bodies: CallAnswer[];
   /** The page's subject does not exist: its call answered 404. */
   missing: boolean;
-  /** That 404, as the screens keep it: what the page carries, so that the app does not ask again. */
+  /**
+   * That 404, or a call the backend could not answer now (`unavailable`), as the screens keep it:
+   * what the page carries, so that the app shows it without asking again (its 重试 asks).
+   */
   failures: CallFailure[];
+  /** A call was answered with a 5xx carrying the backend's reason: the page is made without its data. */
+  unavailable: boolean;
 }
 
 export interface RouteDataSource {
@@ -49,7 +55,12 @@ export interface RouteDataOptions {
   cache: PageCache;
 }
 
-const NOTHING: RouteData = Object.freeze({ answers: [], bodies: [], missing: false, failures: [] });
+function hasMessage(body: unknown): boolean {
+  const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
+  return typeof message === 'string' && message !== '';
+}
+
+const NOTHING: RouteData = Object.freeze({ answers: [], bodies: [], missing: false, failures: [], unavailable: false });
 
 export default fp<RouteDataOptions>(
   async function routeData(fastify, opts) {
@@ -78,7 +89,7 @@ export default fp<RouteDataOptions>(
       });
       try {
         const settled = await Promise.all(calls.map((c) => Promise.race([answerOf(request, callUrl(c), token), late])));
-        const data: RouteData = { answers: [], bodies: [], missing: false, failures: [] };
+        const data: RouteData = { answers: [], bodies: [], missing: false, failures: [], unavailable: false };
         settled.forEach((answer, i) => {
           const declared = calls[i] as ApiCall;
           if (answer === 'late' || answer === undefined) return;
@@ -94,6 +105,15 @@ export default fp<RouteDataOptions>(
           // A call whose 404 means none (no related articles): the screen would keep that too.
           else if (answer.status === 404 && declared.whenMissing !== undefined)
             data.answers.push({ key: declared.key, data: declared.whenMissing });
+          // The backend's own reason why it cannot answer now (数据库暂时不可用…): the first
+          // screen says it, where it would show the part loading until the app asked again.
+          else if (answer.status >= 500 && hasMessage(answer.body)) {
+            data.unavailable = true;
+            data.failures.push({
+              key: declared.key,
+              failure: normalizeFailure({ status: answer.status, data: answer.body }),
+            });
+          }
         });
         if (settled.includes('late'))
           request.log.warn({ timeoutMs: opts.timeoutMs }, 'route data late: the page goes without some of it');

@@ -62,7 +62,13 @@ const OWN_FILES = ['/robots.txt', IMAGE_FIRST_SCRIPT_PATH];
 /** Paths that are never a page: a miss there is a JSON 404, not index.html. */
 const NEVER_PAGES = ['/api', '/assets', ...BACKEND_PREFIXES, ...BACKEND_FILES];
 
-const NO_ROUTE_DATA: RouteData = Object.freeze({ answers: [], bodies: [], missing: false, failures: [] });
+const NO_ROUTE_DATA: RouteData = Object.freeze({
+  answers: [],
+  bodies: [],
+  missing: false,
+  failures: [],
+  unavailable: false,
+});
 
 /** A browser navigation (or a client that takes anything) to something that is not a file. */
 function wantsPage(request: FastifyRequest, normalized: string): boolean {

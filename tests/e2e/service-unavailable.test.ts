@@ -149,6 +149,44 @@ describe.skipIf(postgresMissing() !== null)('PostgreSQL stopped under a running 
       if (!resumed) await cluster.resume!();
     }
   }, 90_000);
+
+  it("a visitor's first screen says the backend's reason where the list goes, the page a 503; 重试 shows the list once it is back", async () => {
+    // The settings were had before: the page is made, without its list.
+    expect((await fetch(`${site.url}/auth/login`)).status).toBe(200);
+    await cluster.pause!();
+    let resumed = false;
+    try {
+      const served = await fetch(`${site.url}/library?page=1`);
+      expect(served.status).toBe(503);
+      const html = await served.text();
+      const main = /<main[\s\S]*<\/main>/.exec(html)?.[0] ?? '';
+      expect(main).toContain('数据库暂时不可用，请稍后再试');
+      expect(main).toContain('重试');
+      expect(main).not.toContain('semi-skeleton');
+
+      const page = await site.open();
+      await page.goto('/library?page=1');
+      await appTookOver(page);
+      await settled(page);
+      const list = page.locator('main');
+      await list.getByText('数据库暂时不可用，请稍后再试').waitFor();
+      // (the format filters are named PDF, Word…: no English word of a failure)
+      expect(await list.innerText()).not.toMatch(/503|Service|Unavailable|Error/);
+
+      await cluster.resume!();
+      resumed = true;
+      await expect
+        .poll(async () => (await fetch(`${site.url}/readyz`)).status, { timeout: 30_000, interval: 250 })
+        .toBe(200);
+      await list.getByRole('button', { name: '重试' }).click();
+      await expect.poll(async () => list.getByText('数据库暂时不可用，请稍后再试').count()).toBe(0);
+      expect(await list.getByRole('button', { name: '重试' }).count()).toBe(0);
+      // The page made once the backend is back is whole again.
+      expect((await fetch(`${site.url}/library?page=1`)).status).toBe(200);
+    } finally {
+      if (!resumed) await cluster.resume!();
+    }
+  }, 90_000);
 });
 
 describe('one call a proxy answers with its own 503', () => {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { documentCall, relatedDocumentsCall } from '../../shared/page-data';
 import { findAnswer } from '../../shared/api-call';
 import type { StartData } from '../../shared/types/start-data';
-import { CRAWLER, sameOrigin, send, startGateway, type TestGateway } from './helpers';
+import { CRAWLER, json, sameOrigin, send, startGateway, startStub, type TestGateway } from './helpers';
 import { startFakeBackend, type FakeBackend } from './fake-backend';
 
 // Route data: the gateway makes the first calls of a public page, inlines their answers with
@@ -114,6 +114,36 @@ describe('route data', () => {
     // no document, no crawler content of it: the route's own title only
     expect(res.text).toContain('<title>文档详情 - 魔豆文库</title>');
     expect(res.text).not.toContain('概率论');
+  });
+
+  it('carries a call the backend cannot answer now as its failure, in a 503 page that is not kept', async () => {
+    let listCalls = 0;
+    const away = await startStub((req, res) => {
+      const path = (req.url ?? '').split('?')[0];
+      if (path === '/api/v1/settings') return json(res, 200, { system: { sitename: '魔豆文库' } });
+      if (path === '/api/v1/navigation/list') return json(res, 200, { navigation: [] });
+      if (path === '/api/v1/category/list') return json(res, 200, { category: [] });
+      if (path === '/api/v1/document/list') listCalls += 1;
+      return json(res, 503, { code: 14, message: '数据库暂时不可用，请稍后再试' });
+    });
+    const target = await startGateway(away.url, { routeDataTimeoutMs: 1_000, routeDataTtlMs: 60_000 });
+    try {
+      for (const round of [1, 2]) {
+        const res = await send(`${target.url}/library`, { headers: BROWSER });
+        expect(res.status).toBe(503);
+        const failures = startDataOf(res.text).routeFailures ?? [];
+        expect(failures.length).toBeGreaterThan(0);
+        for (const failed of failures)
+          expect(failed.failure).toEqual({ status: 503, data: { code: 14, message: '数据库暂时不可用，请稍后再试' } });
+        // Made again for the next visitor, not kept: once the backend is back, the page is whole.
+        expect(listCalls).toBe(round);
+      }
+      const crawler = await send(`${target.url}/library`, { headers: CRAWLER });
+      expect(crawler.status).toBe(503);
+    } finally {
+      await target.close();
+      await away.close();
+    }
   });
 
   it('answers a missing document 404: the SPA page for people, a plain page for crawlers', async () => {
