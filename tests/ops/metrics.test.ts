@@ -276,7 +276,8 @@ describe('upstream errors', () => {
     const port = await closedPort();
     const gw = await startGateway(`http://127.0.0.1:${port}`, ON);
     try {
-      expect((await send(`${gw.url}/library`, { headers: HTML })).status).toBe(200);
+      // The page saying the service is unavailable (decision 118).
+      expect((await send(`${gw.url}/library`, { headers: HTML })).status).toBe(503);
       const samples = await scrape(gw);
       expect(valueOf(samples, 'gateway_upstream_errors_total', { kind: 'refused' })).toBe(1);
     } finally {
