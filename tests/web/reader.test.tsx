@@ -430,6 +430,52 @@ describe('the reader', { timeout: 20_000 }, () => {
     ]);
   });
 
+  it('draws a window of threads around a link to a very old comment, the newer above and the older below opened by steps', async () => {
+    const scrollIntoView = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(() => {});
+    onTestFinished(() => scrollIntoView.mockRestore());
+    const amy = { id: 2, username: 'amy' };
+    // 1,001 threads, newest first: the linked comment 5 is the 997th.
+    const list = Array.from({ length: 1001 }, (_, i) => ({
+      id: 1001 - i,
+      content: `第 ${1001 - i} 条评论`,
+      status: 1,
+      type: 0,
+      document_id: 42,
+      user: amy,
+    }));
+    renderApp('/library/7/42#comment-5', {
+      backend: backend({}, { 'GET /api/v1/comment/list': { status: 200, body: { comment: list, total: 1001 } } }),
+    });
+    await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
+    const section = screen.getByRole('region', { name: /评论/ });
+    const watcher = await waitFor(() => {
+      const found = DrivenObserver.all.find((o) => [...o.targets].includes(section));
+      expect(found).toBeDefined();
+      return found!;
+    });
+    watcher.fireAll();
+    expect(await within(section).findByText('第 5 条评论')).toBeTruthy();
+    const shownIds = () =>
+      [...section.querySelectorAll('.app-comments__thread > .app-comment')].map((c) => Number(c.id.slice(8)));
+    // Its step of 20 threads and the one before it, not the 996 newer ones.
+    expect(shownIds()).toHaveLength(40);
+    expect([shownIds()[0], shownIds().at(-1)]).toEqual([41, 2]);
+    expect([...section.querySelectorAll('.app-comment--marked')].map((c) => c.id)).toEqual(['comment-5']);
+    const newer = within(section).getByRole('button', { name: '查看较新的评论（还有 960 条）' });
+    const older = within(section).getByRole('button', { name: '查看更多评论（还有 1 条）' });
+    // Newer ones above, the keyboard on the first of them.
+    await userEvent.click(newer);
+    expect(shownIds()).toHaveLength(60);
+    expect(shownIds()[0]).toBe(61);
+    expect(document.activeElement?.querySelector('.app-comment')?.id).toBe('comment-61');
+    expect(within(section).getByRole('button', { name: '查看较新的评论（还有 940 条）' })).toBeTruthy();
+    // The last one below, and the button gone.
+    await userEvent.click(older);
+    expect(shownIds().at(-1)).toBe(1);
+    expect(document.activeElement?.querySelector('.app-comment')?.id).toBe('comment-1');
+    expect(within(section).queryByRole('button', { name: /查看更多评论/ })).toBeNull();
+  });
+
   it('keeps a comment being written on the document while the reader is elsewhere', async () => {
     renderApp('/library/7/42', { backend: backend(), user: member });
     await userEvent.type(await screen.findByLabelText('发表评论'), '第 3 页有个错字');

@@ -60,18 +60,43 @@ export function commentThreads(approved: readonly Comment[], mine: readonly Comm
   const byId = new Map<number, Comment>();
   for (const c of [...approved, ...mine]) byId.set(c.id ?? 0, c);
   const all = [...byId.values()].sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
+  // Replies gathered by their thread in one pass: a list of 1,000 is not read once per thread.
+  const repliesOf = new Map<number, Comment[]>();
+  for (const c of all) {
+    if (!c.parent_id || !byId.has(c.parent_id)) continue;
+    const replies = repliesOf.get(c.parent_id);
+    if (replies) replies.push(c);
+    else repliesOf.set(c.parent_id, [c]);
+  }
   const tops = all.filter((c) => !c.parent_id || !byId.has(c.parent_id));
-  return tops.reverse().map((comment) => ({ comment, replies: all.filter((c) => c.parent_id === comment.id) }));
+  return tops.reverse().map((comment) => ({ comment, replies: repliesOf.get(comment.id ?? 0) ?? [] }));
+}
+
+/** The threads on the page, `from` (included) to `to` (excluded), by their place in the list. */
+export interface ThreadWindow {
+  from: number;
+  to: number;
 }
 
 /**
- * How many threads to show: `shown`, or more, by steps, when the comment `wanted` (a link's) is in a thread
- * past them (a reply in its thread).
+ * The threads to show: those the reader opened (`opened`, by steps either way), or at first the first step.
+ * A link's comment (`wanted`, a reply in its thread too) outside them opens its own window instead: its step
+ * and the one before it, newer ones above it and older below opened by steps, so that a link to a very old
+ * comment draws as many threads as one to a recent one.
  */
-export function threadsToShow(threads: readonly Thread[], shown: number, wanted: number): number {
+export function threadWindow(
+  threads: readonly Thread[],
+  opened: ThreadWindow | undefined,
+  wanted: number,
+): ThreadWindow {
   const at = wanted ? threads.findIndex((t) => t.comment.id === wanted || t.replies.some((r) => r.id === wanted)) : -1;
-  return Math.max(shown, (Math.floor(at / THREADS_PER_STEP) + 1) * THREADS_PER_STEP);
+  if (at < 0 || (opened && opened.from <= at && at < opened.to)) return opened ?? { from: 0, to: THREADS_PER_STEP };
+  const step = Math.floor(at / THREADS_PER_STEP);
+  return { from: Math.max(0, step - 1) * THREADS_PER_STEP, to: (step + 1) * THREADS_PER_STEP };
 }
+
+/** The comments (a thread's first and its replies) of `threads`, as the heading counts them. */
+const commentCount = (threads: readonly Thread[]) => threads.reduce((sum, t) => sum + 1 + t.replies.length, 0);
 
 /**
  * The count in the heading is the server's public one (approved comments); the reader's own comments listed
@@ -336,17 +361,18 @@ export function CommentSection({
   const right = useQuery({ ...commentRightQuery(user?.id ?? 0), enabled: near && Boolean(user?.id) });
   const barredReason = right.data?.allowed === false ? right.data.reason : undefined;
   const [replyingTo, setReplyingTo] = useState<number>();
-  const [shownThreads, setShownThreads] = useState(THREADS_PER_STEP);
+  const [openedThreads, setOpenedThreads] = useState<ThreadWindow>();
   const restored = usePlaceRestored();
   // 查看更多评论 takes the keyboard to the first thread it shows: they come before the button, so the
-  // next Tab would skip them (and the button is gone once all are shown).
+  // next Tab would skip them (and the button is gone once all are shown); 查看较新的评论 likewise, its
+  // threads coming above where the reader was.
   const threadList = useRef<HTMLOListElement>(null);
   const firstShown = useRef<number | null>(null);
   useEffect(() => {
     const index = firstShown.current;
     firstShown.current = null;
     if (index !== null) threadList.current?.querySelector<HTMLElement>(`:scope > li:nth-child(${index + 1})`)?.focus();
-  }, [shownThreads]);
+  }, [openedThreads]);
   const remove = useMutation({
     mutationFn: async (comment: Comment, context) => unwrap(await deleteComments([comment.id ?? 0], context)),
     onSuccess: () => toast.success('评论已删除'),
@@ -404,14 +430,27 @@ export function CommentSection({
             />
           );
           const threads = commentThreads([...list, ...threadRows], mine.data ?? []);
-          const shown = threadsToShow(threads, shownThreads, wanted);
-          // The button counts comments, as the heading does, not threads: a hidden thread with replies is
+          const shown = threadWindow(threads, openedThreads, wanted);
+          // The buttons count comments, as the heading does, not threads: a hidden thread with replies is
           // more than one 条.
-          const hidden = threads.slice(shown).reduce((sum, t) => sum + 1 + t.replies.length, 0);
+          const newer = commentCount(threads.slice(0, shown.from));
+          const hidden = commentCount(threads.slice(shown.to));
           return (
             <>
+              {newer > 0 && (
+                <Button
+                  className="app-comments__newer"
+                  block
+                  onClick={() => {
+                    firstShown.current = 0;
+                    setOpenedThreads({ from: Math.max(0, shown.from - THREADS_PER_STEP), to: shown.to });
+                  }}
+                >
+                  查看较新的评论（还有 {newer} 条）
+                </Button>
+              )}
               <ol ref={threadList} className="app-comments__list">
-                {threads.slice(0, shown).map(({ comment, replies }) => (
+                {threads.slice(shown.from, shown.to).map(({ comment, replies }) => (
                   <li key={comment.id} className="app-comments__thread" tabIndex={-1}>
                     {item(comment, replies.length)}
                     {replies.length > 0 && (
@@ -429,8 +468,8 @@ export function CommentSection({
                   className="app-comments__more"
                   block
                   onClick={() => {
-                    firstShown.current = shown;
-                    setShownThreads(shown + THREADS_PER_STEP);
+                    firstShown.current = shown.to - shown.from;
+                    setOpenedThreads({ from: shown.from, to: shown.to + THREADS_PER_STEP });
                   }}
                 >
                   查看更多评论（还有 {hidden} 条）
