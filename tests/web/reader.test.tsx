@@ -1587,6 +1587,41 @@ describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }
     expect(screen.queryAllByRole('button', { name: '继续阅读（第 5 页）' })).toHaveLength(offered ? 1 : 0);
   });
 
+  it.each([
+    ['puts the place back once the pages past the preview come, though the page went past it meanwhile', false, 2400],
+    ['leaves a reader who scrolled on their own meanwhile where they are', true, 3100],
+  ])('on a reload past the free preview, %s', async (_, scrolledMeanwhile, landsAt) => {
+    const navigation = vi
+      .spyOn(performance, 'getEntriesByType')
+      .mockImplementation((type: string) =>
+        type === 'navigation' ? [{ type: 'reload' } as unknown as PerformanceEntry] : [],
+      );
+    sessionStorage.setItem('react-router-scroll-positions', JSON.stringify({ '/library/7/42': 2400 }));
+    // The window's offset, moved by the app's scrollTo and by the test as the browser would.
+    let offset = 0;
+    Object.defineProperty(window, 'scrollY', { configurable: true, get: () => offset });
+    const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(((_x: number, y: number) => {
+      offset = y;
+    }) as typeof window.scrollTo);
+    onTestFinished(() => {
+      navigation.mockRestore();
+      scrollTo.mockRestore();
+      Reflect.deleteProperty(window, 'scrollY');
+      sessionStorage.clear();
+    });
+    const { fetchMock } = renderApp('/library/7/42', { backend: backend({}, kept(), true), user: member });
+    // Whether this reader reads past the preview is answered late: the place is put back with the preview only.
+    const release = holdCalls(fetchMock, (url, init) => init.method === 'HEAD');
+    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(3));
+    await waitFor(() => expect(offset).toBe(2400));
+    // The browser kept the comments under the preview in sight as the page above them grew: past the place.
+    offset = 3100;
+    if (scrolledMeanwhile) fireEvent.wheel(window);
+    release();
+    await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
+    expect(offset).toBe(landsAt);
+  });
+
   it.each(['#comments', '#comment-5'])(
     'keeps no page a link to the comments (%s) scrolled to, only those the reader then moves to',
     async (hash) => {
