@@ -281,6 +281,9 @@ describe('the 消息 centre', () => {
       const page = await memberPage(reader, width);
       await page.goto(`/article/detail/${created.body.identifier as string}#comment-${reply.id}`);
       await expect.poll(() => commentInSight(page, reply.id), { timeout: 15_000 }).toBe(true);
+      // Its thread, the 1,001st, with the step before it: not the 1,000 newer threads drawn above it.
+      expect(await page.locator('.app-comments__thread').count()).toBe(21);
+      await page.getByRole('button', { name: '查看较新的评论（还有 980 条）' }).waitFor();
     }
   }, 120_000);
 
