@@ -407,6 +407,47 @@ describe('resume reading', () => {
   });
 });
 
+describe('zoom', () => {
+  /** Where the toolbar's bottom line falls on page `n`: the share of its height above the line, and its top. */
+  const spotOf = (page: Page, n: number) =>
+    page.evaluate((n) => {
+      const toolbar = document.querySelector('.app-reader__toolbar')!.getBoundingClientRect();
+      const frame = document.querySelector(`[data-page="${n}"]`)!.getBoundingClientRect();
+      return { share: (toolbar.bottom - frame.top) / frame.height, top: frame.top };
+    }, n);
+
+  it('keeps the page read in its place, zoomed in, out or back to the width', async () => {
+    for (const viewport of VIEWPORTS) {
+      const page = await openReader(viewport, readerPath(), author.token);
+      await page.getByPlaceholder('页码').fill('5');
+      await page.getByRole('button', { name: '跳转' }).click();
+      await expect.poll(() => counter(page)).toMatch(/^5 \//);
+      // Its top under the toolbar, as the jump left it: it stays there.
+      const jumped = await spotOf(page, 5);
+      for (const [button, zoom] of [
+        ['放大', '125%'],
+        ['放大', '150%'],
+        ['适合宽度', '100%'],
+        ['缩小', '75%'],
+      ] as const) {
+        await page.getByRole('button', { name: button, exact: true }).click();
+        await expect.poll(() => page.getByLabel('缩放比例').textContent()).toBe(zoom);
+        expect(Math.abs((await spotOf(page, 5)).top - jumped.top), `${viewport.width} px, ${zoom}`).toBeLessThan(2);
+        await expect.poll(() => counter(page), { message: `${viewport.width} px, ${zoom}` }).toMatch(/^5 \//);
+      }
+      // Read into its middle, the line under the toolbar stays there.
+      await page.getByRole('button', { name: '适合宽度' }).click();
+      await page.evaluate(() => window.scrollBy(0, 200));
+      const middle = await spotOf(page, 5);
+      expect(middle.share).toBeGreaterThan(0.1);
+      await page.getByRole('button', { name: '放大' }).click();
+      await expect.poll(() => page.getByLabel('缩放比例').textContent()).toBe('125%');
+      expect(Math.abs((await spotOf(page, 5)).share - middle.share), `${viewport.width} px`).toBeLessThan(0.01);
+      await expect.poll(() => counter(page)).toMatch(/^5 \//);
+    }
+  });
+});
+
 describe('full screen', () => {
   it('keeps the page read: entered at page 6, left at page 6', async () => {
     for (const viewport of VIEWPORTS) {

@@ -317,13 +317,47 @@ export function DocumentPages({
     },
     [shownPages, setCurrent, bringToTop],
   );
-  const zoomBy = useCallback((direction: 1 | -1) => {
-    setZoom((value) => {
-      const index = ZOOM_STEPS.findIndex((step) => step >= value);
-      const next = ZOOM_STEPS[Math.min(Math.max(index + direction, 0), ZOOM_STEPS.length - 1)];
-      return next ?? value;
-    });
-  }, []);
+
+  // The page read, for what lays the pages out anew (full screen, zoom) to keep it in sight.
+  const currentPage = useRef(current);
+  useEffect(() => {
+    currentPage.current = current;
+  }, [current]);
+
+  // A zoom resizes every page above the one read while the window keeps its offset: at 390 px a
+  // reader on page 5 found page 4 at 150 % and page 8 at 50 %. The spot of the page read that was
+  // under the toolbar (its top, when below it) stays where it was.
+  const zoomSpot = useRef<{ page: number; share: number; y: number } | null>(null);
+  const changeZoom = useCallback(
+    (next: (value: number) => number) => {
+      const page = currentPage.current;
+      const box = reader.current?.querySelector(`[data-page="${page}"]`)?.getBoundingClientRect();
+      if (box?.height) {
+        const share = Math.min(Math.max((toolbarBottom() - box.top) / box.height, 0), 1);
+        zoomSpot.current = { page, share, y: box.top + share * box.height };
+      }
+      setZoom(next);
+    },
+    [toolbarBottom],
+  );
+  useLayoutEffect(() => {
+    const spot = zoomSpot.current;
+    zoomSpot.current = null;
+    const box = spot && reader.current?.querySelector(`[data-page="${spot.page}"]`)?.getBoundingClientRect();
+    if (!spot || !box) return;
+    // In full screen the reader scrolls, not the window.
+    const scroller = document.fullscreenElement === reader.current ? reader.current : window;
+    scroller?.scrollBy(0, box.top + spot.share * box.height - spot.y);
+  }, [zoom]);
+  const zoomBy = useCallback(
+    (direction: 1 | -1) =>
+      changeZoom((value) => {
+        const index = ZOOM_STEPS.findIndex((step) => step >= value);
+        const next = ZOOM_STEPS[Math.min(Math.max(index + direction, 0), ZOOM_STEPS.length - 1)];
+        return next ?? value;
+      }),
+    [changeZoom],
+  );
 
   // 放大 at the largest step (缩小 at the smallest) turns disabled under the keyboard, which drops
   // the focus on <body>: it goes to the other zoom button.
@@ -361,10 +395,6 @@ export function DocumentPages({
   // Entering or leaving full screen lays the pages out anew (the reader scrolls by itself, or the
   // window again): the page read when it changed is brought back into sight. The change is
   // announced before the page observers see the new layout, so `current` is still that page.
-  const currentPage = useRef(current);
-  useEffect(() => {
-    currentPage.current = current;
-  }, [current]);
   const keepPage = useRef<number | null>(null);
   useEffect(() => {
     const onChange = () => {
@@ -605,7 +635,7 @@ export function DocumentPages({
             disabled={zoom >= MAX_ZOOM}
             aria-label="放大"
           />
-          <Button size="small" onClick={() => setZoom(FIT_WIDTH)} aria-pressed={zoom === FIT_WIDTH}>
+          <Button size="small" onClick={() => changeZoom(() => FIT_WIDTH)} aria-pressed={zoom === FIT_WIDTH}>
             适合宽度
           </Button>
         </span>
