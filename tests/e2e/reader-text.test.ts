@@ -388,6 +388,14 @@ describe('resume reading', () => {
     await resume.click();
     await expect.poll(() => counter(second)).toMatch(/^4 \//);
     await expect.poll(() => resume.count()).toBe(0);
+    // Right under the toolbar, which lost the offer's row (gone with it, as above): not below the foot of page 3.
+    const gap = await second.evaluate(
+      () =>
+        document.querySelector('[data-page="4"]')!.getBoundingClientRect().top -
+        document.querySelector('.app-reader__toolbar')!.getBoundingClientRect().bottom,
+    );
+    expect(gap).toBeGreaterThanOrEqual(6);
+    expect(gap).toBeLessThanOrEqual(10);
   });
 
   it('offers a visitor the page they read last in this browser', async () => {

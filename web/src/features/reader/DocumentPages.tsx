@@ -498,11 +498,23 @@ export function DocumentPages({
 
   // The offer goes once answered, with the focus: the keyboard stays in the reader (where ←/→ turn
   // the pages), not sent to the page's top.
+  const resumedAt = useRef<number | null>(null);
   const answerResume = (page?: number) => {
-    if (page) goTo(page);
-    else resume.dismiss();
+    if (page) {
+      resumedAt.current = page;
+      goTo(page);
+    } else resume.dismiss();
     reader.current?.focus({ preventScroll: true });
   };
+  // The offer's row goes once the reader is on the page, which the browser keeps where the taller
+  // toolbar left it: the foot of the page before showed under the toolbar (54 px at 390 px). The
+  // page is brought under the toolbar again as it is now.
+  useLayoutEffect(() => {
+    const page = resumedAt.current;
+    if (page === null || resumeAt !== null) return;
+    resumedAt.current = null;
+    goTo(page);
+  }, [resumeAt, goTo]);
 
   // On a phone the thumbnails are a sheet over the pages, which the back button closes as it would a
   // screen: opened, it adds an entry to the history (the same address and router state, so the
