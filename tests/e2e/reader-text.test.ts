@@ -521,6 +521,23 @@ describe('back to a document', () => {
     return topOf(page, LEFT_AT);
   }
 
+  it('keeps a page jumped to under the toolbar while the pages above it take their shapes, at 1280 and 390 px', async () => {
+    const path = await mixedDocument();
+    for (const viewport of VIEWPORTS) {
+      // A new browser: no shape known, every box the first (landscape) page's until its image comes.
+      const page = await openReader(viewport, path, author.token);
+      await page.getByPlaceholder('页码').fill(String(LEFT_AT));
+      await page.getByRole('button', { name: '跳转' }).click();
+      await expect.poll(() => counter(page)).toMatch(new RegExp(`^${LEFT_AT} /`));
+      const jumped = await topOf(page, LEFT_AT);
+      // The portrait page above it grows as its image comes.
+      await imageCame(page, LEFT_AT - 1);
+      await settled(page);
+      expect(Math.abs((await topOf(page, LEFT_AT)) - jumped), `${viewport.width} px`).toBeLessThanOrEqual(1);
+      expect(await counter(page)).toMatch(new RegExp(`^${LEFT_AT} /`));
+    }
+  }, 180_000);
+
   it('lands where the reader left it, on pages of mixed shapes, at 1280 and 390 px', async () => {
     const path = await mixedDocument();
     for (const viewport of VIEWPORTS) {

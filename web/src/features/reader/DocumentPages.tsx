@@ -15,6 +15,7 @@ import {
   useCallback,
   useEffect,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   useSyncExternalStore,
@@ -88,6 +89,7 @@ function PageFrame({
   retryRound,
   onImage,
   shapes,
+  reshaping,
 }: {
   doc: Document;
   page: number;
@@ -105,6 +107,8 @@ function PageFrame({
   onImage: (page: number, came: boolean) => void;
   /** The shapes the document's page images came in before (a return to it, a reload). */
   shapes: PageShapes;
+  /** Told before the frame takes its image's shape, and again once it is laid out in it. */
+  reshaping: { before: () => void; after: () => void };
 }) {
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -120,6 +124,12 @@ function PageFrame({
   const src = pageImagePath(doc, page);
   // The shape its image came in before (a return to the document): the layout is the one left.
   const [ownRatio, setOwnRatio] = useState(() => shapes.known(page));
+  const reshaped = useRef(false);
+  useLayoutEffect(() => {
+    if (!reshaped.current) return;
+    reshaped.current = false;
+    reshaping.after();
+  }, [ownRatio, reshaping]);
   // The text comes after the image: nothing of it holds the page's first paint.
   const [loaded, setLoaded] = useState(false);
   const first = page === 1;
@@ -153,6 +163,10 @@ function PageFrame({
           onLoad={(event) => {
             const shape = shapeOf(event.currentTarget, ratio);
             shapes.keep(page, shape);
+            if (shape !== ownRatio) {
+              reshaped.current = true;
+              reshaping.before();
+            }
             setOwnRatio(shape);
             setLoaded(true);
             onImage(page, true);
@@ -349,6 +363,30 @@ export function DocumentPages({
     const scroller = document.fullscreenElement === reader.current ? reader.current : window;
     scroller?.scrollBy(0, box.top + spot.share * box.height - spot.y);
   }, [zoom]);
+  // A page that takes its image's shape (its image came after a jump or 继续阅读 past it) changes
+  // the height above the pages after it. The browser keeps what is in sight in place only at times
+  // (not when what it holds on to is inside the page that changed): a landscape page 3 took page 4
+  // from under the toolbar at 1280 px. The page read is kept where it was, once any number of pages
+  // took their shape (a layout effect, before the screen is drawn).
+  const readBeforeReshape = useRef<{ frame: Element; top: number } | null>(null);
+  const reshaping = useMemo(
+    () => ({
+      before: () => {
+        if (readBeforeReshape.current) return;
+        const frame = reader.current?.querySelector(`[data-page="${currentPage.current}"]`);
+        if (frame) readBeforeReshape.current = { frame, top: frame.getBoundingClientRect().top };
+      },
+      after: () => {
+        const read = readBeforeReshape.current;
+        readBeforeReshape.current = null;
+        if (!read?.frame.isConnected) return;
+        const moved = read.frame.getBoundingClientRect().top - read.top;
+        const scroller = document.fullscreenElement === reader.current ? reader.current : window;
+        if (moved !== 0) scroller?.scrollBy(0, moved);
+      },
+    }),
+    [],
+  );
   const zoomBy = useCallback(
     (direction: 1 | -1) =>
       changeZoom((value) => {
@@ -732,6 +770,7 @@ export function DocumentPages({
                 retryRound={retryRound}
                 onImage={onImage}
                 shapes={shapes}
+                reshaping={reshaping}
               />
               {page % AD_EVERY === 0 && page < shownPages && <AdSlot slot="document_between" />}
             </div>
