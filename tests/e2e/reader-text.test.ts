@@ -398,6 +398,28 @@ describe('resume reading', () => {
     expect(gap).toBeLessThanOrEqual(10);
   });
 
+  it('leaves a page jumped to while 继续阅读 is offered right under the toolbar, which loses the offer', async () => {
+    const member = await registerMember(site.backendUrl);
+    await api(site.backendUrl, 'PUT', '/api/v1/document/reading', {
+      token: member.token,
+      body: { document_id: doc.id, page: 4 },
+    });
+    const page = await openReader(VIEWPORTS[1], readerPath(), member.token);
+    const resume = page.getByRole('button', { name: '继续阅读（第 4 页）' });
+    await resume.waitFor();
+    await page.getByPlaceholder('页码').fill('3');
+    await page.getByRole('button', { name: '跳转' }).click();
+    await expect.poll(() => counter(page)).toMatch(/^3 \//);
+    await expect.poll(() => resume.count()).toBe(0);
+    const gap = await page.evaluate(
+      () =>
+        document.querySelector('[data-page="3"]')!.getBoundingClientRect().top -
+        document.querySelector('.app-reader__toolbar')!.getBoundingClientRect().bottom,
+    );
+    expect(gap).toBeGreaterThanOrEqual(6);
+    expect(gap).toBeLessThanOrEqual(10);
+  });
+
   it('offers a visitor the page they read last in this browser', async () => {
     const visit = await site.visit();
     await visit.page.goto(readerPath());

@@ -323,10 +323,13 @@ export function DocumentPages({
     if (element && toolbar) element.style.scrollMarginTop = `${toolbar.offsetHeight + 8}px`;
     element?.scrollIntoView({ block: 'start' });
   }, []);
+  /** The page the reader was last taken to (a jump, a find's hit, 继续阅读, an arrow key). */
+  const wentTo = useRef<number | null>(null);
   const goTo = useCallback(
     (page: number) => {
       const target = Math.min(Math.max(page, 1), shownPages);
       bringToTop(reader.current?.querySelector<HTMLElement>(`[data-page="${target}"]`));
+      wentTo.current = target;
       setCurrent(target);
     },
     [shownPages, setCurrent, bringToTop],
@@ -536,23 +539,24 @@ export function DocumentPages({
 
   // The offer goes once answered, with the focus: the keyboard stays in the reader (where ←/→ turn
   // the pages), not sent to the page's top.
-  const resumedAt = useRef<number | null>(null);
   const answerResume = (page?: number) => {
-    if (page) {
-      resumedAt.current = page;
-      goTo(page);
-    } else resume.dismiss();
+    if (page) goTo(page);
+    else {
+      wentTo.current = null;
+      resume.dismiss();
+    }
     reader.current?.focus({ preventScroll: true });
   };
-  // The offer's row goes once the reader is on the page, which the browser keeps where the taller
-  // toolbar left it: the foot of the page before showed under the toolbar (54 px at 390 px). The
-  // page is brought under the toolbar again as it is now.
+  // The offer's row goes once the reader has left the page opened, which the browser keeps where
+  // the taller toolbar left it when they were taken there (继续阅读, 跳转, a find's hit): the foot of
+  // the page before showed under the toolbar (54 px at 390 px). It is brought under the toolbar
+  // again as it is now.
+  const offered = useRef(resumeAt !== null);
   useLayoutEffect(() => {
-    const page = resumedAt.current;
-    if (page === null || resumeAt !== null) return;
-    resumedAt.current = null;
-    goTo(page);
-  }, [resumeAt, goTo]);
+    const wasOffered = offered.current;
+    offered.current = resumeAt !== null;
+    if (wasOffered && resumeAt === null && wentTo.current === current) goTo(current);
+  }, [resumeAt, current, goTo]);
 
   // On a phone the thumbnails are a sheet over the pages, which the back button closes as it would a
   // screen: opened, it adds an entry to the history (the same address and router state, so the
