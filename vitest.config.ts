@@ -48,6 +48,7 @@ const POSTGRES_SUITES = [
   'documents/upload',
   'names',
   'client-address',
+  'view-count',
   'library',
   'shared-state',
 ]

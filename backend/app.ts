@@ -11,6 +11,7 @@ import { loadBuildInfo, type BuildInfo } from './platform/build-info';
 import { sharedSecret } from './platform/auth/secrets';
 import { SessionChanges } from './platform/auth/session-changes';
 import { SignInLimit, WindowCounter } from './platform/sign-in-limit';
+import { ViewsSeen } from './platform/views-seen';
 import { serverByTurns } from './platform/turns';
 import { TokenService, loadJwtSecret } from './platform/auth/tokens';
 import type { BlobStore } from './platform/blobs/blob-store';
@@ -142,6 +143,8 @@ export interface BuildBackendOptions {
   searchIndex?: (index: SearchIndex) => SearchIndex;
   /** Image hosts trusted besides public https ones (tests copy OAuth avatars from a loopback server of their own). */
   remoteImages?: RemoteImageTrust;
+  /** How many views counted today the process remembers (default VIEWS_REMEMBERED); tests reach the bound with few. */
+  viewsRemembered?: number;
 }
 
 /**
@@ -434,6 +437,7 @@ async function assemble(app: FastifyInstance, config: BackendConfig, opts: Build
     build: () => (build ??= loadBuildInfo({ given: config.build })),
     passwordCost,
     minuteCounts: new WindowCounter(db, 60_000),
+    viewsSeen: new ViewsSeen(opts.viewsRemembered),
     searchRecordLimit: config.searchRecordLimit,
   };
 

@@ -13,6 +13,7 @@ import type { OAuthConfig } from './oauth-providers';
 import type { SearchCollection, SearchIndex } from './search/search-index';
 import type { SmsSender } from './sms/sms-sender';
 import type { WindowCounter } from './sign-in-limit';
+import type { ViewsSeen } from './views-seen';
 
 /** How documents are converted, beyond the engine's own settings (CONVERT_* variables). */
 export interface ConversionSettings {
@@ -61,6 +62,8 @@ export interface BackendContext {
   captcha: CaptchaStore;
   /** Counts per key in one-minute windows (the `rate_limit` table), for limits that hold across processes. */
   minuteCounts: WindowCounter;
+  /** The views counted today, per address and document or article: one a day each (decision 119). */
+  viewsSeen: ViewsSeen;
   /** SEARCH_RECORD_LIMIT: searches recorded per minute and client address; 0 = all. */
   searchRecordLimit: number;
   mailer: Mailer;

@@ -129,8 +129,15 @@ describe('the footer pages', () => {
   });
 
   it('counts a visitor’s reading, by identifier or by id, but not the admin’s', async () => {
-    const first = await api(backend.url, 'GET', '/api/v1/article', { query: { identifier: 'contact' } });
-    const second = await api(backend.url, 'GET', '/api/v1/article', { query: { id: first.body.id } });
+    // Two readers (a reader's views count once a day: decision 119).
+    const first = await api(backend.url, 'GET', '/api/v1/article', {
+      query: { identifier: 'contact' },
+      headers: { 'x-forwarded-for': '203.0.113.1' },
+    });
+    const second = await api(backend.url, 'GET', '/api/v1/article', {
+      query: { id: first.body.id },
+      headers: { 'x-forwarded-for': '203.0.113.2' },
+    });
     expect(second.body.view_count).toBe((first.body.view_count ?? 0) + 1);
     const byAdmin = await admin('GET', '/api/v1/article', { query: { id: first.body.id } });
     expect(byAdmin.body.view_count).toBe(second.body.view_count);
@@ -557,7 +564,13 @@ describe('full-text search', () => {
         (await admin('POST', '/api/v1/article', { body: { title, content: '<p>鸬鹚</p>' } })).body.id as number,
       );
     const [more, read, fewer] = made as [number, number, number];
-    const view = (id: number) => api(backend.url, 'GET', '/api/v1/article', { query: { id } });
+    // Each read from its own address: one address's reads count once a day (decision 119).
+    let reader = 0;
+    const view = (id: number) =>
+      api(backend.url, 'GET', '/api/v1/article', {
+        query: { id },
+        headers: { 'x-forwarded-for': `10.0.${++reader}.1` },
+      });
     // One read either side of READS, one after another: `read` sorts between them only when the index holds exactly READS.
     for (let i = 0; i < READS + 1; i += 1) await view(more);
     for (let i = 0; i < READS - 1; i += 1) await view(fewer);

@@ -84,10 +84,12 @@ describe('ListHotDocuments and the document.hot job', () => {
     const failed = await insertDocument(backend.dataDir, { userId: owner.user.id, status: 3 });
     const longAgo = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '四十天前热门' });
 
-    // 3 views (a reader's visit counts with with_author) = 3; 1 download = 5; 1 favourite = 10.
-    for (let i = 0; i < 3; i += 1) {
+    // 3 readers' views (a visit counts with with_author, once a day per address) = 3; 1 download = 5; 1 favourite = 10.
+    for (let i = 1; i <= 3; i += 1) {
+      const headers = { 'x-forwarded-for': `203.0.113.${i}` };
       expect(
-        (await api(backend.url, 'GET', '/api/v1/document', { query: { id: viewed.id, with_author: true } })).status,
+        (await api(backend.url, 'GET', '/api/v1/document', { query: { id: viewed.id, with_author: true }, headers }))
+          .status,
       ).toBe(200);
     }
     const now = new Date().toISOString();

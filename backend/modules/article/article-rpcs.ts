@@ -211,8 +211,14 @@ export const articleRpcs = [
       const isAuthor = ctx.user?.id === row.user_id;
       if (row.status !== PUBLISHED_ARTICLE_STATUS && !isAuthor && !ctx.permitted)
         throw notFound('文章不存在或没有权限查看');
-      // Readers' visits count, whether they came by id or identifier; the author's and admins' do not.
-      if (row.status === PUBLISHED_ARTICLE_STATUS && !isAuthor && !ctx.permitted) {
+      // Readers' visits count, whether they came by id or identifier, once a day per address (decision 119); the
+      // author's and admins' do not.
+      if (
+        row.status === PUBLISHED_ARTICLE_STATUS &&
+        !isAuthor &&
+        !ctx.permitted &&
+        ctx.app.viewsSeen.firstToday('article', row.id, ctx.ip)
+      ) {
         await addView(ctx.db, row.id);
         row.view_count += 1;
         await countArticleView(ctx.app, row.id);

@@ -10,8 +10,9 @@ import type { DocumentRow } from './store';
 // 热门文档: public, converted documents ranked by what readers did with them over the last
 // HOT_WINDOW_DAYS days, recomputed by the `document.hot` job (at start, then every hour) into
 // `document_hot` (migration 020), never per request. Views are counted per day in
-// `document_view_day` (GetDocument with `with_author`, as `view_count`); downloads and
-// favourites are the dated rows of `download` and `favorite` (documents only).
+// `document_view_day` (GetDocument with `with_author`, as `view_count`: once a day per address,
+// decision 119); downloads and favourites are the dated rows of `download` and `favorite`
+// (documents only).
 
 export const HOT_WINDOW_DAYS = 30;
 /** score = views × 1 + downloads × 5 + favourites × 10: a download or a favourite means more than a look. */

@@ -201,7 +201,8 @@ export const readRpcs = [
         description = descriptionFrom(text, freePages(row), row.pages);
         if (description) writes.push(updateDocuments(ctx.db, [row.id], { description }));
       }
-      if (req.with_author)
+      // A reader's visit (the reading page asks for the author) counts once a day per address (decision 119).
+      if (req.with_author && ctx.app.viewsSeen.firstToday('document', row.id, ctx.ip))
         writes.push(
           bumpCounter(ctx.db, row.id, 'view_count', 1).then(() => countSearchView(ctx.app, row)),
           countViewToday(ctx.db, row.id),
