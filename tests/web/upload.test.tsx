@@ -637,6 +637,33 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(screen.getByRole('listitem', { name: '课件.pdf' })).toBeTruthy();
   });
 
+  it('asks before a move drops a file whose upload was cut off (重试 would send it), not for one the server refused', async () => {
+    renderUpload({});
+    await userEvent.upload(
+      (await screen.findByTestId('document-files')) as HTMLInputElement,
+      [file('断网.pdf'), file('违规.pdf')],
+      { applyAccept: false },
+    );
+    const row = (name: string) => screen.getByRole('listitem', { name });
+    const cut = await uploadOf('断网.pdf');
+    act(() => cut.onerror?.());
+    await within(row('断网.pdf')).findByRole('button', { name: '重试 断网.pdf' });
+    (await uploadOf('违规.pdf')).answer(400, { code: 400, message: '文件已被标记为非法文件，禁止上传' });
+    await within(row('违规.pdf')).findByText('无法上传');
+
+    await userEvent.click(screen.getByRole('link', { name: '首页' }));
+    const ask = await screen.findByRole('alertdialog', { name: '离开此页' });
+    expect(ask.textContent).toContain('还有 1 个文件没有发布');
+    await userEvent.click(within(ask).getByRole('button', { name: '留下继续编辑' }));
+    expect(row('断网.pdf')).toBeTruthy();
+
+    // The refused file alone left: nothing to lose, the move goes without asking.
+    await userEvent.click(screen.getByRole('button', { name: '移除 断网.pdf' }));
+    await userEvent.click(screen.getByRole('link', { name: '首页' }));
+    await waitFor(() => expect(screen.queryByTestId('document-files')).toBeNull());
+    expect(screen.queryByRole('alertdialog', { name: '离开此页' })).toBeNull();
+  });
+
   it('stops the upload of a row removed, and of every file on its way when the screen is left', async () => {
     renderUpload({});
     await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [

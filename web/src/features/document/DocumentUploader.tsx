@@ -552,9 +552,13 @@ export function DocumentUploader({ userId }: { userId: number }) {
     const lost = focused === document.body || (focused instanceof HTMLButtonElement && focused.disabled);
     if (published.length > 0 && publishable === 0 && lost) document.getElementById('upload-published-title')?.focus();
   }, [published.length, publishable]);
-  // Files on their way or waiting for 发布: leaving the screen drops them, to be uploaded again.
+  // Files on their way, waiting for 发布 or cut off (重试 would send them): leaving the screen drops them, to be
+  // uploaded again. A file the server refused has nothing to lose.
   const unpublished =
-    publishable + items.filter((item) => item.phase === 'waiting' || item.phase === 'uploading').length;
+    publishable +
+    items.filter(
+      (item) => item.phase === 'waiting' || item.phase === 'uploading' || (item.phase === 'failed' && item.retryable),
+    ).length;
   const maxMb = uploadLimitBytes(settings.security?.max_document_size) / 1024 / 1024;
   const reward = uploadRewardNote(settings);
   const offered = formats.data ?? DOCUMENT_EXTENSIONS;
