@@ -5,6 +5,7 @@ import { ConfigError, type BackendConfig } from './config';
 import { DatabaseStartError, isDatabaseUnavailable, openDatabase, openPostgres, type BackendDatabase } from './db';
 import { EngineAwayError } from './platform/engine-away';
 import { PostgresNotifications } from './db/notifications';
+import { databaseNow } from './db/dialect';
 import { DEFAULT_PASSWORD_COST, verifyPassword } from './platform/auth/password';
 import { SUPER_USER_ID } from '../shared/permissions';
 import { loadBuildInfo, type BuildInfo } from './platform/build-info';
@@ -411,7 +412,10 @@ async function assemble(app: FastifyInstance, config: BackendConfig, opts: Build
   const context: BackendContext = {
     db,
     settings,
-    tokens: new TokenService(await loadJwtSecret(db, config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365),
+    tokens: new TokenService(await loadJwtSecret(db, config.dataDir, config.jwtSecret), config.jwtExpireDays ?? 365, {
+      now: () => databaseNow(db),
+      log: app.log,
+    }),
     downloadLinkSecret: await sharedSecret(db, 'download', config.dataDir),
     resetLinkSecret: await sharedSecret(db, 'reset', config.dataDir),
     captcha: new CaptchaStore(db, opts.captchaGenerator),

@@ -2,6 +2,7 @@ import { SignJWT, decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { api, login, registerMember, useBackend, withDatabase } from '../helpers/backend';
 import { SESSION_END_HEADER } from '../../shared/session-end';
+import { withClockOff } from '../helpers/clock';
 
 // docs/decisions/079: a token the caller sent in vain answers MOREDOC's one 401 (same status, code
 // and message as before), and its answer says why in a header MOREDOC's clients ignore.
@@ -112,5 +113,42 @@ describe('the answer to a token that opens no session', () => {
       expect(res.body).toEqual(NOT_LOGGED_IN);
       expect(res.headers.get(SESSION_END_HEADER)).toBeNull();
     }
+  });
+});
+
+describe('sessions across machines whose clocks are off (tokens by the database clock, checked within 5 minutes)', () => {
+  const MINUTE_MS = 60_000;
+
+  it('a sign-in through a machine 10 minutes ahead opens a session on the machine on time', async () => {
+    const member = await registerMember(backend.url);
+    const token = await withClockOff(10 * MINUTE_MS, () => login(backend.url, member.username, member.password));
+    const res = await groups(token);
+    expect(res.status, res.text).toBe(200);
+  });
+
+  it('a machine a minute behind the one that signed in keeps the session; 10 minutes behind, past the tolerance, not', async () => {
+    const member = await registerMember(backend.url);
+    const behindByAMinute = await login(backend.url, member.username, member.password);
+    const res = await withClockOff(-MINUTE_MS, () => groups(behindByAMinute));
+    expect(res.status, res.text).toBe(200);
+    const behindByTen = await login(backend.url, member.username, member.password);
+    const refused = await withClockOff(-10 * MINUTE_MS, () => groups(behindByTen));
+    expect(refused.status).toBe(401);
+  });
+
+  it('a password change through a machine 10 minutes ahead ends the sessions before it, not a sign-in after it', async () => {
+    const member = await registerMember(backend.url);
+    const before = await login(backend.url, member.username, member.password);
+    const changed = await withClockOff(10 * MINUTE_MS, () =>
+      api(backend.url, 'PUT', '/api/v1/user/password', {
+        token: member.token,
+        body: { old_password: member.password, new_password: 'changed-password-1' },
+      }),
+    );
+    expect(changed.status, changed.text).toBe(200);
+    expect((await groups(before)).headers.get(SESSION_END_HEADER)).toBe('password-changed');
+    const after = await login(backend.url, member.username, 'changed-password-1');
+    const res = await groups(after);
+    expect(res.status, res.text).toBe(200);
   });
 });

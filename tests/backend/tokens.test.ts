@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TokenService } from '../../backend/platform/auth/tokens';
+import { CLOCK_TOLERANCE_S, TokenService } from '../../backend/platform/auth/tokens';
 
 // Login tokens (backend/platform/auth/tokens.ts): verify() answers the claims of a token the
-// service issued, each time; refuses it from its expiry on, and refuses one changed in its
+// service issued, each time; refuses it from its expiry on (past the clock tolerance), and refuses one changed in its
 // signature or claims or signed with another secret, though it keeps the tokens it checked.
 
 const DAY_S = 86400;
@@ -23,18 +23,58 @@ describe('TokenService.verify', () => {
     for (let i = 0; i < 2; i++) expect(await tokens.verify(token)).toEqual(claims);
   });
 
-  it('refuses a token it checked before once its expiry has passed', async () => {
+  it('refuses a token it checked before once its expiry has passed, by more than the clock tolerance', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
     const tokens = new TokenService('secret-a', 1);
     const { token, exp } = await tokens.issue(7);
     expect(await tokens.verify(token)).not.toBeNull();
-    vi.setSystemTime((exp - 1) * 1000);
+    vi.setSystemTime((exp + CLOCK_TOLERANCE_S - 1) * 1000);
     expect(await tokens.verify(token)).not.toBeNull();
-    vi.setSystemTime(exp * 1000);
+    vi.setSystemTime((exp + CLOCK_TOLERANCE_S) * 1000);
     expect(await tokens.verify(token)).toBeNull();
     vi.setSystemTime((exp + DAY_S) * 1000);
     expect(await tokens.verify(token)).toBeNull();
+  });
+
+  it('refuses one it never checked past its expiry and the tolerance too, and one issued further ahead', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+    const tokens = new TokenService('secret-a', 1);
+    const first = await tokens.issue(7);
+    const second = await tokens.issue(8);
+    vi.setSystemTime((first.exp + CLOCK_TOLERANCE_S - 1) * 1000);
+    expect(await tokens.verify(first.token)).not.toBeNull();
+    vi.setSystemTime((second.exp + CLOCK_TOLERANCE_S) * 1000);
+    expect(await tokens.read(second.token)).toBe('expired');
+    // Issued by a clock further ahead of this one than the tolerance.
+    const ahead = new TokenService('secret-a', 1, {
+      now: async () => new Date(Date.now() + (CLOCK_TOLERANCE_S + 1) * 1000),
+    });
+    expect(await tokens.verify((await ahead.issue(9)).token)).toBeNull();
+  });
+
+  it("takes its times from the clock it is given, and warns once a minute of a token issued ahead of this machine's", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+    const warnings: unknown[] = [];
+    let database = new Date('2030-01-01T00:01:00Z');
+    const tokens = new TokenService('secret-a', 7, {
+      now: async () => database,
+      log: { warn: (...args: unknown[]) => void warnings.push(args[0]) },
+    });
+    const issued = await Promise.all([tokens.issue(1), tokens.issue(2)]);
+    expect(issued[0]!.exp).toBe(database.getTime() / 1000 + 7 * DAY_S);
+    for (const { token } of issued) expect((await tokens.verify(token))?.issuedAtMs).toBe(database.getTime());
+    expect(warnings).toEqual([{ aheadS: 60, toleranceS: CLOCK_TOLERANCE_S }]);
+    // A minute on, the next one is told again.
+    vi.setSystemTime(new Date('2030-01-01T00:01:00Z'));
+    database = new Date('2030-01-01T00:01:30Z');
+    expect(await tokens.verify((await tokens.issue(3)).token)).not.toBeNull();
+    expect(warnings).toEqual([
+      { aheadS: 60, toleranceS: CLOCK_TOLERANCE_S },
+      { aheadS: 30, toleranceS: CLOCK_TOLERANCE_S },
+    ]);
   });
 
   it('refuses a checked token changed in its signature or its claims, and one signed with another secret', async () => {

@@ -47,7 +47,7 @@ export async function resetAdminPassword(
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('user')
-      .set({ password: hash, updated_at: now(), ...passwordChanged(null) })
+      .set({ password: hash, updated_at: now(), ...(await passwordChanged(trx, null)) })
       .where('id', '=', SUPER_USER_ID)
       .execute();
     await trx.deleteFrom('initial_password').where('user_id', '=', SUPER_USER_ID).execute();

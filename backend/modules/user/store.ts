@@ -233,7 +233,7 @@ export async function setPassword(
 ): Promise<void> {
   await db
     .updateTable('user')
-    .set({ password: passwordHash, updated_at: now(), ...passwordChanged(keptSession) })
+    .set({ password: passwordHash, updated_at: now(), ...(await passwordChanged(db, keptSession)) })
     .where('id', '=', id)
     .execute();
 }
@@ -250,7 +250,7 @@ export async function replacePassword(
 ): Promise<boolean> {
   const result = await db
     .updateTable('user')
-    .set({ password: passwordHash, updated_at: now(), ...passwordChanged(null) })
+    .set({ password: passwordHash, updated_at: now(), ...(await passwordChanged(db, null)) })
     .where('id', '=', id)
     .where('password', '=', currentHash)
     .executeTakeFirst();

@@ -3,6 +3,7 @@ import { forbidden, sessionRefused } from '../../wire/errors';
 import { tokenFromUploadHeader, type TokenClaims } from './tokens';
 import type { Database } from '../../db';
 import { now } from '../../db/schema';
+import { databaseNow } from '../../db/dialect';
 import { SUPER_USER_ID } from '../../../shared/permissions';
 import type { SessionEnd } from '../../../shared/session-end';
 
@@ -192,8 +193,13 @@ export async function pruneRevokedTokens(db: Database): Promise<void> {
 /**
  * What a password change writes beside the new hash: the sessions opened before it end, but for
  * `kept`, the session that changed its own password (a reset by mail or SMS, or an admin's
- * change of someone else's, keeps none).
+ * change of someone else's, keeps none). By the database's clock, as tokens are issued
+ * (tokens.ts): a sign-in just after the change, through a machine whose clock is behind the
+ * one that took the change, is not ended by it.
  */
-export function passwordChanged(kept: string | null): { sessions_from: number; session_kept: string | null } {
-  return { sessions_from: Date.now(), session_kept: kept };
+export async function passwordChanged(
+  db: Database,
+  kept: string | null,
+): Promise<{ sessions_from: number; session_kept: string | null }> {
+  return { sessions_from: (await databaseNow(db)).getTime(), session_kept: kept };
 }

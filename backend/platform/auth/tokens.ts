@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db';
 import { sharedSecret } from './secrets';
 
@@ -33,20 +34,48 @@ export async function loadJwtSecret(db: Database, dataDir: string, fromEnv?: str
  */
 const VERIFIED_KEPT = 5000;
 
+/**
+ * How far the machine checking a token may be off the clock that issued it (the database's),
+ * either way, as jose's `clockTolerance`: a token issued up to this far in its future passes,
+ * and one passes up to this long after its `exp`. Five minutes, as Kerberos allows: a machine
+ * a minute off (no NTP yet) signs nobody out, while the warning below tells of the drift.
+ */
+export const CLOCK_TOLERANCE_S = 300;
+/** A token issued further than this ahead of the checking machine's clock is logged (once a minute at most). */
+const SKEW_WARNED_S = 5;
+const SKEW_WARNING_EVERY_MS = 60_000;
+
+export interface TokenServiceOptions {
+  /**
+   * The clock tokens are issued by: the database's (`databaseNow`), so that `iat` and `IssuedAtMs`
+   * agree with `sessions_from`, which a password change writes by it too, whichever machine
+   * issued the token. The process's clock when not given (unit tests).
+   */
+  now?: () => Promise<Date>;
+  /** where a token issued ahead of this machine's clock is told (its clock is behind the database's) */
+  log?: Pick<FastifyBaseLogger, 'warn'>;
+}
+
 export class TokenService {
   private readonly key: Uint8Array;
   /** token → its claims, in the order first verified (the oldest goes first when full) */
   private readonly verified = new Map<string, TokenClaims>();
+  private readonly now: () => Promise<Date>;
+  private readonly log: Pick<FastifyBaseLogger, 'warn'> | undefined;
+  private skewWarnedAt = -Infinity;
 
   constructor(
     secret: string,
     private readonly expireDays: number,
+    options: TokenServiceOptions = {},
   ) {
     this.key = new TextEncoder().encode(secret);
+    this.now = options.now ?? (async () => new Date());
+    this.log = options.log;
   }
 
   async issue(userId: number): Promise<{ token: string; uuid: string; exp: number }> {
-    const issuedAtMs = Date.now();
+    const issuedAtMs = (await this.now()).getTime();
     const iat = Math.floor(issuedAtMs / 1000);
     const exp = iat + this.expireDays * 86400;
     const uuid = crypto.randomUUID();
@@ -69,7 +98,7 @@ export class TokenService {
   async read(token: string): Promise<TokenClaims | 'expired' | null> {
     const kept = this.verified.get(token);
     if (kept) {
-      if (kept.exp > Math.floor(Date.now() / 1000)) return kept;
+      if (kept.exp + CLOCK_TOLERANCE_S > Math.floor(Date.now() / 1000)) return kept;
       this.verified.delete(token);
       return 'expired';
     }
@@ -83,11 +112,17 @@ export class TokenService {
 
   private async check(token: string): Promise<TokenClaims | 'expired' | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256', 'HS384', 'HS512'] });
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256', 'HS384', 'HS512'],
+        clockTolerance: CLOCK_TOLERANCE_S,
+      });
+      // jose refused an `exp` past by more than the tolerance (JWTExpired, below).
       const now = Math.floor(Date.now() / 1000);
       if (typeof payload.exp !== 'number') return null;
-      if (payload.exp <= now) return 'expired';
-      if (typeof payload.iat === 'number' && payload.iat > now + 5) return null;
+      if (typeof payload.iat === 'number') {
+        if (payload.iat > now + CLOCK_TOLERANCE_S) return null;
+        if (payload.iat > now + SKEW_WARNED_S) this.warnSkew(payload.iat - now);
+      }
       const userId = payload.UserId;
       const uuid = payload.UUID;
       if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId <= 0 || typeof uuid !== 'string')
@@ -103,6 +138,18 @@ export class TokenService {
       // jose checks the signature before the claims: an expired one was signed here.
       return error instanceof errors.JWTExpired ? 'expired' : null;
     }
+  }
+
+  /** This machine's clock is behind the one that issued a token: told, not refused (within the tolerance). */
+  private warnSkew(aheadS: number): void {
+    const at = Date.now();
+    if (at - this.skewWarnedAt < SKEW_WARNING_EVERY_MS) return;
+    this.skewWarnedAt = at;
+    this.log?.warn(
+      { aheadS, toleranceS: CLOCK_TOLERANCE_S },
+      "a sign-in token was issued ahead of this machine's clock: it is behind the database's (set up NTP); " +
+        'past the tolerance, tokens are refused here',
+    );
   }
 }
 
