@@ -13,6 +13,8 @@ import {
   type Member,
 } from '../helpers/backend';
 import { creditsOf, insertDocument, setCredits, type DocumentFixture } from '../helpers/document-fixtures';
+import { withClockOff } from '../helpers/clock';
+import { databaseNow } from '../../backend/db/dialect';
 
 // DocumentAPI.DownloadDocument / DownloadDocumentToBeReviewed, UserAPI.ListUserDownload and
 // the signed `/download/<token>` link: who may download, in which order the refusals come,
@@ -24,6 +26,7 @@ let ipCounter = 0;
 /** Every test downloads from its own address, so that the per-IP daily limit stays its own. */
 const freshIp = () => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
+const DAY_MS = 86_400_000;
 const md5 = (bytes: Buffer) => crypto.createHash('md5').update(bytes).digest('hex');
 
 async function download(documentId: number, opts: { token?: string; ip?: string; agreed?: number } = {}) {
@@ -326,6 +329,45 @@ describe('refusals, each in Chinese', () => {
       expect((await download(doc.id, { token: a.token })).status).toBe(200);
     } finally {
       await backend.setConfig({
+        'download.times_every_ip': '10',
+        'download.times_every_day': '10',
+      });
+    }
+  });
+
+  it("counts the day of the daily limits by the database's clock, whatever the machine's says", async () => {
+    const { doc } = await uploaderWithDocument({ price: 0 });
+    await backend.setConfig({
+      'download.enable_guest_download': 'true',
+      'download.times_every_ip': '1',
+      'download.times_every_day': '1',
+    });
+    try {
+      // A guest's download through a machine a day behind is stamped with the database's day:
+      // the machine on time counts it.
+      const ip = freshIp();
+      expect((await withClockOff(-DAY_MS, () => download(doc.id, { ip }))).status).toBe(200);
+      expect((await download(doc.id, { ip })).status).toBe(403);
+      // One a day ahead starts the day when the database does: it counts it too.
+      const ahead = await withClockOff(DAY_MS, () => download(doc.id, { ip }));
+      expect(ahead.status).toBe(403);
+      expect(ahead.body.message).toBe('当前 IP 今日下载次数已达上限（1 次），请明天再来');
+
+      const member = await registerMember(backend.url);
+      const before = await withDatabase(backend.dataDir, (db) => databaseNow(db));
+      expect((await withClockOff(DAY_MS, () => download(doc.id, { token: member.token }))).status).toBe(200);
+      const after = await withDatabase(backend.dataDir, (db) => databaseNow(db));
+      const [row] = await withDatabase(backend.dataDir, (db) =>
+        db.selectFrom('download').select('created_at').where('user_id', '=', member.user.id).execute(),
+      );
+      expect(Date.parse(row!.created_at)).toBeGreaterThanOrEqual(before.getTime());
+      expect(Date.parse(row!.created_at)).toBeLessThanOrEqual(after.getTime());
+      const again = await withClockOff(DAY_MS, () => download(doc.id, { token: member.token }));
+      expect(again.status).toBe(403);
+      expect(again.body.message).toBe('您今日的下载次数已达上限（1 次），请明天再来');
+    } finally {
+      await backend.setConfig({
+        'download.enable_guest_download': 'false',
         'download.times_every_ip': '10',
         'download.times_every_day': '10',
       });

@@ -1,6 +1,6 @@
 import { DocumentStatus } from '../../../shared/constants';
 import type { Database } from '../../db';
-import { lockKeys, lockRows } from '../../db/dialect';
+import { databaseNow, lockKeys, lockRows } from '../../db/dialect';
 import { startOfServerDay } from '../../db/schema';
 import type { SessionUser } from '../../platform/auth/session';
 import type { ConfigSnapshot } from '../../platform/config-store';
@@ -76,6 +76,12 @@ interface DownloadRules {
   ip: string;
   cfg: ConfigSnapshot;
   vip: DownloadBenefits;
+  /**
+   * The database's now, which the day of the daily limits and the purchase's free period count
+   * from: every machine starts the day at the same moment, whatever its own clock says. Read
+   * again inside the transaction, for the check there and the row's time.
+   */
+  at: Date;
 }
 
 async function rulesFor(ctx: RpcContext): Promise<DownloadRules> {
@@ -85,15 +91,16 @@ async function rulesFor(ctx: RpcContext): Promise<DownloadRules> {
     ip: ctx.ip,
     cfg: await ctx.app.settings.snapshot(),
     vip: me ? await downloadBenefits(ctx.app, me.id) : NO_VIP,
+    at: await databaseNow(ctx.db),
   };
 }
 
 /** Why this caller pays nothing for this document, or null when they pay its price. */
-async function freeReason(db: Database, doc: DocumentRow, { me, cfg, vip }: DownloadRules): Promise<FreeReason> {
+async function freeReason(db: Database, doc: DocumentRow, { me, cfg, vip, at }: DownloadRules): Promise<FreeReason> {
   if (me && doc.user_id === me.id) return 'owner';
   if (doc.price <= 0) return 'free';
   if (!me) return null;
-  if (await hasBought(db, doc, { me, cfg })) return 'bought';
+  if (await hasBought(db, doc, { me, cfg, at })) return 'bought';
   return vip.active && vip.freeDownload ? 'vip' : null;
 }
 
@@ -101,18 +108,18 @@ async function freeReason(db: Database, doc: DocumentRow, { me, cfg, vip }: Down
 async function hasBought(
   db: Database,
   doc: DocumentRow,
-  { me, cfg }: Pick<DownloadRules, 'me' | 'cfg'>,
+  { me, cfg, at }: Pick<DownloadRules, 'me' | 'cfg' | 'at'>,
 ): Promise<boolean> {
   if (!me) return false;
   // A duration of 0 or less: any earlier purchase makes it free again (contract).
   const days = cfg.int('download', 'free_download_duration');
-  const since = days > 0 ? new Date(Date.now() - days * DAY_MS).toISOString() : null;
+  const since = days > 0 ? new Date(at.getTime() - days * DAY_MS).toISOString() : null;
   return hasPaidFor(db, me.id, doc.id, since);
 }
 
 /** The daily limits (403 in Chinese): per IP, then per user — a VIP's own quota replaces the member limit. */
-async function assertWithinLimits(db: Database, { me, ip, cfg, vip }: DownloadRules): Promise<void> {
-  const today = startOfServerDay();
+async function assertWithinLimits(db: Database, { me, ip, cfg, vip, at }: DownloadRules): Promise<void> {
+  const today = startOfServerDay(at);
   const perIp = cfg.int('download', 'times_every_ip');
   if ((await countIpDownloadsSince(db, ip, today)) >= perIp)
     throw forbidden(`当前 IP 今日下载次数已达上限（${Math.max(perIp, 0)} 次），请明天再来`);
@@ -162,9 +169,10 @@ export const downloadService = defineService(
           // credits move between them.
           await lockKeys(trx, [`download:ip:${ctx.ip}`]);
           await lockRows(trx, 'user', [me?.id ?? 0, doc.user_id]);
-          await assertWithinLimits(trx, rules);
+          const inside = { ...rules, at: await databaseNow(trx) };
+          await assertWithinLimits(trx, inside);
           // The row keeps why the download cost what it did (我的下载 says it: VIP 免费, 已购买, …).
-          const reason = (await freeReason(trx, doc, rules)) ?? 'paid';
+          const reason = (await freeReason(trx, doc, inside)) ?? 'paid';
           const paid = me !== null && reason === 'paid' && doc.price > 0;
           // More than the reader agreed to (a price raised since their page was loaded, a VIP period or a
           // purchase that ended meanwhile): they are told the price, nothing is taken.
@@ -177,13 +185,17 @@ export const downloadService = defineService(
             if (!(await spendCredits(trx, me.id, doc.price))) throw forbidden(`${cfg.creditName()}不足，无法下载`);
             await addCredit(trx, doc.user_id, doc.price);
           }
-          await insertDownload(trx, {
-            userId: me?.id ?? 0,
-            documentId: doc.id,
-            ip: ctx.ip,
-            reason,
-            price: doc.price,
-          });
+          await insertDownload(
+            trx,
+            {
+              userId: me?.id ?? 0,
+              documentId: doc.id,
+              ip: ctx.ip,
+              reason,
+              price: doc.price,
+            },
+            inside.at,
+          );
           await bumpCounter(trx, doc.id, 'download_count', 1);
           // Both sides read what the credits did: the buyer what it cost, the uploader what it earned.
           const title = dynamicTitle(doc.title);
@@ -242,13 +254,11 @@ export const downloadService = defineService(
         ];
         if (!doc || doc.deleted_at !== null || !reviewable.includes(doc.status)) throw notFound(MISSING);
         await assertOriginalStored(ctx, doc);
-        await insertDownload(ctx.db, {
-          userId: me.id,
-          documentId: doc.id,
-          ip: ctx.ip,
-          reason: 'review',
-          price: doc.price,
-        });
+        await insertDownload(
+          ctx.db,
+          { userId: me.id, documentId: doc.id, ip: ctx.ip, reason: 'review', price: doc.price },
+          await databaseNow(ctx.db),
+        );
         return {
           url: await downloadUrl(ctx.app, { userId: me.id, hash: doc.hash, documentId: doc.id }, fileNameOf(doc)),
         };

@@ -1,6 +1,6 @@
 import type { DownloadReason } from '../../../shared/messages/download';
 import type { Database } from '../../db';
-import { flag, now } from '../../db/schema';
+import { flag } from '../../db/schema';
 import { applyPaging, countOf } from '../../wire/request';
 
 // The `download` table: one row per granted download link, `is_pay` when credits moved, `reason` why
@@ -31,12 +31,16 @@ export async function hasPaidFor(
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-/** `price`: the document's price, moved when the `reason` is `paid`. */
+/**
+ * `price`: the document's price, moved when the `reason` is `paid`. `at`: the database's now,
+ * which the daily limits count by (a row stamped by a machine behind would fall on yesterday).
+ */
 export async function insertDownload(
   db: Database,
   row: { userId: number; documentId: number; ip: string; reason: DownloadReason; price: number },
+  at: Date,
 ): Promise<void> {
-  const ts = now();
+  const ts = at.toISOString();
   await db
     .insertInto('download')
     .values({
