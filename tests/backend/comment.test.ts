@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, login, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { api, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { creditsOf, insertDocument } from '../helpers/document-fixtures';
 import { databaseNow } from '../../backend/db/dialect';
-import { withClockOff } from '../helpers/clock';
+import { signedInAgo, withClockOff } from '../helpers/clock';
 
 // CommentAPI through HTTP on articles: review states, replies, counters, who may comment,
 // the rate limit, the captcha, deleting, and the lists of the public, the author and admins.
@@ -172,7 +172,7 @@ describe('who may comment', () => {
 
   it("ends a punishment when the database's clock reaches its end_time, whatever this machine's says", async () => {
     const OFF_MS = 10 * 60_000;
-    const { user, username, password } = await registerMember(backend.url);
+    const { user, token: fresh } = await registerMember(backend.url);
     await admin('POST', '/api/v1/punishment', {
       body: { user_id: [user.id], type: [2], enable: true, reason: '恶意刷屏' },
     });
@@ -182,8 +182,8 @@ describe('who may comment', () => {
         const end = new Date((await databaseNow(db)).getTime() + ms).toISOString();
         await db.updateTable('punishment').set({ end_time: end }).where('user_id', '=', user.id).execute();
       });
-    // Signed in through the machine behind: a token both machines take.
-    const token = await withClockOff(-OFF_MS, () => login(backend.url, username, password));
+    // Signed in a quarter of an hour ago: a session both machines take.
+    const token = await signedInAgo(backend.dataDir, fresh, 15 * 60_000);
     const canComment = () => api(backend.url, 'GET', '/api/v1/user/canicomment', { token });
     await endIn(5 * 60_000);
     expect((await withClockOff(OFF_MS, canComment)).status).toBe(403);
@@ -216,11 +216,10 @@ describe('who may comment', () => {
 
   it("counts the interval by the database's clock, whichever machine took the last comment", async () => {
     const BEHIND_MS = -10 * 60_000;
-    /** A member signed in through the machine behind: a token the machine on time takes too. */
-    const memberBehind = async () => {
-      const { username, password } = await registerMember(backend.url);
-      return { token: await withClockOff(BEHIND_MS, () => login(backend.url, username, password)) };
-    };
+    /** A member signed in a quarter of an hour ago: a session the machine behind takes too. */
+    const memberBehind = async () => ({
+      token: await signedInAgo(backend.dataDir, (await registerMember(backend.url)).token, 15 * 60_000),
+    });
     await backend.setConfig({ 'security.comment_interval': '60' });
     try {
       // The next comment comes through a machine 10 minutes behind: a minute to wait, not eleven.
