@@ -713,10 +713,11 @@ export interface DB {
 
 export const now = (): Timestamp => new Date().toISOString();
 /**
- * The start of `at`'s day by the server's clock (TZ, docs/operations.md "Time zone"), as stored
- * timestamps compare: every daily limit and count (downloads, favourite and upload rewards) starts there,
- * as MOREDOC's do.
+ * The start of `at`'s day in the server's time zone (TZ, docs/operations.md "Time zone"), as stored
+ * timestamps compare: every daily limit and count (downloads, favourite, comment and upload rewards)
+ * starts there, as MOREDOC's do. `at`: the database's now (databaseNow), so that every machine
+ * starts the day at the same moment, whatever its own clock says.
  */
-export const startOfServerDay = (at = new Date()): Timestamp =>
+export const startOfServerDay = (at: Date): Timestamp =>
   new Date(at.getFullYear(), at.getMonth(), at.getDate()).toISOString();
 export const flag = (value: boolean): Flag => (value ? 1 : 0);

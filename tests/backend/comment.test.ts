@@ -310,6 +310,27 @@ describe('comments on documents', () => {
     await backend.setConfig({ 'score.document_commented': '1', 'score.document_commented_limit': '1' });
   });
 
+  it("count the day of the uploader's award limit by the database's clock, whatever the machine's says", async () => {
+    await backend.setConfig({ 'score.document_commented': '3', 'score.document_commented_limit': '1' });
+    try {
+      const owner = await registerMember(backend.url);
+      const doc = await insertDocument(backend.dataDir, { userId: owner.user.id, title: '数值分析' });
+      const before = await creditsOf(backend.dataDir, owner.user.id);
+      const first = await registerMember(backend.url);
+      expect((await comment(first, { type: 0, document_id: doc.id, content: '第一条' })).status).toBe(200);
+      expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(before + 3);
+      // Through a machine whose clock is a day ahead: still the database's day, whose one award is paid.
+      const second = await registerMember(backend.url);
+      const res = await withClockOff(24 * 3600_000, () =>
+        comment(second, { type: 0, document_id: doc.id, content: '第二条' }),
+      );
+      expect(res.status, res.text).toBe(200);
+      expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(before + 3);
+    } finally {
+      await backend.setConfig({ 'score.document_commented': '1', 'score.document_commented_limit': '1' });
+    }
+  });
+
   it('refuse documents strangers may not see', async () => {
     const hidden = await insertDocument(backend.dataDir, { userId: 1, status: 6 });
     const res = await comment(alice, { type: 0, document_id: hidden.id, content: 'x' });

@@ -4,11 +4,14 @@ import { up as escapeDynamicTitles } from '../../backend/db/migrations/031_dynam
 import { up as escapeDynamicRewards } from '../../backend/db/migrations/034_dynamic_reward_escaped';
 import { api, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { creditsOf, insertDocument } from '../helpers/document-fixtures';
+import { withClockOff } from '../helpers/clock';
+import { databaseNow } from '../../backend/db/dialect';
 
 // FavoriteAPI: a member's favourite documents (and articles), the counters that follow, the
 // uploader's reward within the daily limit, and the punishment that bars favourites.
 
 const backend = useBackend();
+const DAY_MS = 86_400_000;
 
 const favorite = (member: Member, body: unknown) =>
   api(backend.url, 'POST', '/api/v1/favorite', { token: member.token, body });
@@ -251,6 +254,30 @@ describe('CreateFavorite, GetFavorite, ListFavorite, DeleteFavorite', () => {
       'score.document_collected': '1',
       'score.document_collected_limit': '1',
     });
+  });
+
+  it("counts the day of the award limit by the database's clock, and stamps the favourite by it", async () => {
+    await backend.setConfig({ 'score.document_collected': '2', 'score.document_collected_limit': '1' });
+    const owner = await registerMember(backend.url);
+    const before = await creditsOf(backend.dataDir, owner.user.id);
+    const docs = [
+      await insertDocument(backend.dataDir, { userId: owner.user.id }),
+      await insertDocument(backend.dataDir, { userId: owner.user.id }),
+    ];
+    const first = await registerMember(backend.url);
+    expect((await favorite(first, { document_id: docs[0]!.id })).status).toBe(200);
+    expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(before + 2);
+    // Through a machine whose clock is a day ahead: still the database's day, whose one award is paid.
+    const second = await registerMember(backend.url);
+    const databaseBefore = await withDatabase(backend.dataDir, (db) => databaseNow(db));
+    const res = await withClockOff(DAY_MS, () => favorite(second, { document_id: docs[1]!.id }));
+    expect(res.status, res.text).toBe(200);
+    const databaseAfter = await withDatabase(backend.dataDir, (db) => databaseNow(db));
+    expect(await creditsOf(backend.dataDir, owner.user.id)).toBe(before + 2);
+    const stamped = Date.parse(res.body.created_at as string);
+    expect(stamped).toBeGreaterThanOrEqual(databaseBefore.getTime());
+    expect(stamped).toBeLessThanOrEqual(databaseAfter.getTime());
+    await backend.setConfig({ 'score.document_collected': '1', 'score.document_collected_limit': '1' });
   });
 
   it('keeps published articles too, listed by title and identifier', async () => {

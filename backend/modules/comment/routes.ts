@@ -90,12 +90,13 @@ async function documentCommentAward(
   cfg: ConfigSnapshot,
   ownerId: number,
   commenterId: number,
+  at: Date,
 ): Promise<number> {
   if (ownerId <= 0 || ownerId === commenterId) return 0;
   const credits = cfg.int('score', 'document_commented');
   const limit = cfg.int('score', 'document_commented_limit');
   if (credits <= 0 || limit <= 0) return 0;
-  return (await countCommentsOnDocumentsOf(db, ownerId, startOfServerDay())) < limit ? credits : 0;
+  return (await countCommentsOnDocumentsOf(db, ownerId, startOfServerDay(at))) < limit ? credits : 0;
 }
 
 /** 403 with the reason when a punishment or the caller's groups forbid commenting. */
@@ -348,7 +349,7 @@ export const commentService = defineService(
           const at = await databaseNow(trx);
           const wait = last && interval > 0 ? Math.ceil(interval - (at.getTime() - Date.parse(last)) / 1000) : 0;
           if (wait > 0) throw forbidden(`您的评论太快了，请等待 ${wait} 秒后再试`);
-          const award = type === TargetType.Document ? await documentCommentAward(trx, cfg, info.userId, me.id) : 0;
+          const award = type === TargetType.Document ? await documentCommentAward(trx, cfg, info.userId, me.id, at) : 0;
           const row = await insertComment(
             trx,
             {

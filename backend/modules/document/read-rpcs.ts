@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { DocumentStatus, documentTypeExtensions } from '../../../shared/constants';
 import { notFound } from '../../wire/errors';
+import { databaseNow } from '../../db/dialect';
 import type { Decoded } from '../../wire/message';
 import { clamp, pick, positiveIds, selectedFields } from '../../wire/request';
 import { isAdmin } from '../../platform/auth/session';
@@ -329,7 +330,7 @@ export const readRpcs = [
     input: 'none',
     async handler(_req, ctx) {
       const reward = uploadReward(await ctx.app.settings.snapshot());
-      return { left: await rewardedUploadsLeft(ctx.db, reward, ctx.requireUser().id) };
+      return { left: await rewardedUploadsLeft(ctx.db, reward, ctx.requireUser().id, await databaseNow(ctx.db)) };
     },
   }),
 ];

@@ -269,9 +269,12 @@ export async function fileHashesOf(
 // ---------------------------------------------------------------------------------------
 // Writes
 
-/** Inserts a document; undefined (and nothing inserted) when its uuid is taken. */
-export async function insertDocument(db: Database, values: NewDocument): Promise<DocumentRow | undefined> {
-  const ts = now();
+/**
+ * Inserts a document; undefined (and nothing inserted) when its uuid is taken. `at`: the
+ * database's now, the day the upload reward's daily limit counts it on.
+ */
+export async function insertDocument(db: Database, values: NewDocument, at: Date): Promise<DocumentRow | undefined> {
+  const ts = at.toISOString();
   return db
     .insertInto('document')
     .values({ ...values, created_at: ts, updated_at: ts })

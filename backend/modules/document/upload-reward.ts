@@ -21,15 +21,16 @@ export function uploadReward(cfg: ConfigSnapshot): UploadReward {
 }
 
 /**
- * How many more documents the member `userId` publishes with the reward on `at`'s day: the day's
- * `perDay` less the documents they created that day (those in the recycle bin too; not the copies of a
- * file of theirs, which earn nothing: decision 115), 0 when publishing pays nothing.
+ * How many more documents the member `userId` publishes with the reward on `at`'s day (the
+ * database's now, so that every machine counts the same day): the day's `perDay` less the
+ * documents they created that day (those in the recycle bin too; not the copies of a file of
+ * theirs, which earn nothing: decision 115), 0 when publishing pays nothing.
  */
 export async function rewardedUploadsLeft(
   db: Database,
   reward: UploadReward,
   userId: number,
-  at: Date = new Date(),
+  at: Date,
 ): Promise<number> {
   if (reward.perDay <= 0) return 0;
   return Math.max(0, reward.perDay - (await documentsCreatedSince(db, userId, startOfServerDay(at))));

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Database } from '../../db';
-import { lockRows } from '../../db/dialect';
+import { databaseNow, lockRows } from '../../db/dialect';
 import { DocumentStatus } from '../../../shared/constants';
 import { badRequest, forbidden, notFound } from '../../wire/errors';
 import { checkName, checkText, positiveIds, requireIds } from '../../wire/request';
@@ -232,10 +232,11 @@ async function uploadRewards(
   db: Database,
   userId: number,
   paid: readonly boolean[],
+  at: Date,
 ): Promise<{ rewards: number[]; creditName: string }> {
   const cfg = await ctx.app.settings.snapshot();
   const reward = uploadReward(cfg);
-  let left = await rewardedUploadsLeft(db, reward, userId);
+  let left = await rewardedUploadsLeft(db, reward, userId, at);
   return {
     rewards: paid.map((pays) => (pays && left-- > 0 ? reward.credits : 0)),
     creditName: cfg.creditName(),
@@ -320,7 +321,9 @@ export const writeRpcs = [
           me.id,
           prepared.map((doc) => uploads.get(doc.item.attachment_id)!),
         );
-        const { rewards, creditName } = await uploadRewards(ctx, trx, me.id, paid);
+        // The database's clock: the day's rewards are counted, and the new rows stamped, on its day.
+        const at = await databaseNow(trx);
+        const { rewards, creditName } = await uploadRewards(ctx, trx, me.id, paid, at);
         const created: number[] = [];
         for (const [index, doc] of prepared.entries()) {
           const upload = uploads.get(doc.item.attachment_id)!;
@@ -328,24 +331,28 @@ export const writeRpcs = [
           // A uuid taken already (one chance in 2^64) inserts nothing: another one is drawn.
           for (let attempt = 0; !row; attempt++) {
             if (attempt > 3) throw new Error('no free document uuid after 4 attempts');
-            row = await insertDocument(trx, {
-              title: doc.title,
-              keywords: doc.keywords,
-              description: doc.description,
-              user_id: me.id,
-              uuid: newUuid(),
-              price: doc.price,
-              size: upload.size,
-              ext: upload.ext,
-              status,
-              language: doc.language,
-              hash: await documentHashFor(trx, upload.hash, upload.ext),
-              attachment_id: upload.id,
-              // A copy earns nothing and takes none of the day's rewards (decision 115).
-              own_copy: paid[index] ? 0 : 1,
-              recommend_at: null,
-              deleted_at: null,
-            });
+            row = await insertDocument(
+              trx,
+              {
+                title: doc.title,
+                keywords: doc.keywords,
+                description: doc.description,
+                user_id: me.id,
+                uuid: newUuid(),
+                price: doc.price,
+                size: upload.size,
+                ext: upload.ext,
+                status,
+                language: doc.language,
+                hash: await documentHashFor(trx, upload.hash, upload.ext),
+                attachment_id: upload.id,
+                // A copy earns nothing and takes none of the day's rewards (decision 115).
+                own_copy: paid[index] ? 0 : 1,
+                recommend_at: null,
+                deleted_at: null,
+              },
+              at,
+            );
           }
           // Still unused under the uploader's lock: a request with the same upload at once waited here and loses.
           if (!(await linkAttachment(trx, upload.id, row.id))) throw badRequest('文档文件参数attachment_id不正确');

@@ -1,5 +1,5 @@
 import type { Database } from '../../db';
-import { lockRows } from '../../db/dialect';
+import { databaseNow, lockRows } from '../../db/dialect';
 import { startOfServerDay } from '../../db/schema';
 import type { ConfigSnapshot } from '../../platform/config-store';
 import { badRequest, conflict, forbidden, notFound } from '../../wire/errors';
@@ -81,12 +81,12 @@ async function syncFavoriteCount(ctx: RpcContext, type: number, id: number): Pro
  * Credits the uploader earns for this favourite (0 past the daily limit, for articles and for
  * one's own document). Runs in the transaction: the config is read before it.
  */
-async function awardFor(db: Database, cfg: ConfigSnapshot, target: Target, userId: number): Promise<number> {
+async function awardFor(db: Database, cfg: ConfigSnapshot, target: Target, userId: number, at: Date): Promise<number> {
   if (target.type !== FavoriteType.Document || target.ownerId === userId || target.ownerId <= 0) return 0;
   const credits = cfg.int('score', 'document_collected');
   const limit = cfg.int('score', 'document_collected_limit');
   if (credits <= 0 || limit <= 0) return 0;
-  return (await countAwardsSince(db, target.ownerId, startOfServerDay())) < limit ? credits : 0;
+  return (await countAwardsSince(db, target.ownerId, startOfServerDay(at))) < limit ? credits : 0;
 }
 
 export const favoriteService = defineService('FavoriteAPI', [
@@ -105,14 +105,14 @@ export const favoriteService = defineService('FavoriteAPI', [
         ctx.db.transaction().execute(async (trx) => {
           // The owner's awards of the day are counted, then one more written: their row is locked first.
           await lockRows(trx, 'user', [me.id, target.ownerId]);
-          const award = await awardFor(trx, cfg, target, me.id);
-          const row = await insertFavorite(trx, {
-            userId: me.id,
-            targetId: target.id,
-            type: target.type,
-            ownerId: target.ownerId,
-            award,
-          });
+          // The database's clock: the owner's awards are counted, and the row stamped, on its day.
+          const at = await databaseNow(trx);
+          const award = await awardFor(trx, cfg, target, me.id, at);
+          const row = await insertFavorite(
+            trx,
+            { userId: me.id, targetId: target.id, type: target.type, ownerId: target.ownerId, award },
+            at,
+          );
           await bumpTarget(trx, target.type, target.id, 1);
           await bumpFavoriteCount(trx, me.id, 1);
           const title = dynamicTitle(target.title);

@@ -1,5 +1,4 @@
 import type { Database } from '../../db';
-import { now } from '../../db/schema';
 import { applyPaging, countOf } from '../../wire/request';
 
 // The `favorite` table: what a member keeps (documents type 0, articles type 1), with the
@@ -10,11 +9,13 @@ export type FavoriteType = (typeof FavoriteType)[keyof typeof FavoriteType];
 
 const PUBLIC_COLUMNS = ['id', 'user_id', 'document_id', 'type', 'created_at', 'updated_at'] as const;
 
+/** `at`: the database's now, the day the owner's daily favourite awards count the row on. */
 export async function insertFavorite(
   db: Database,
   row: { userId: number; targetId: number; type: FavoriteType; ownerId: number; award: number },
+  at: Date,
 ) {
-  const ts = now();
+  const ts = at.toISOString();
   return db
     .insertInto('favorite')
     .values({

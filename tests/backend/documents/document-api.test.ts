@@ -6,6 +6,7 @@ import { insertDocument } from '../../helpers/document-fixtures';
 import { brokenPdf } from '../../helpers/documents';
 import { recordedConversions } from '../../helpers/recorded-conversions';
 import { databaseOf } from '../../helpers/test-database';
+import { withClockOff } from '../../helpers/clock';
 import { lockWaiters } from '../../helpers/postgres';
 
 // DocumentAPI and RecycleAPI through HTTP: creating from uploads, who sees what, the lists
@@ -21,6 +22,7 @@ let childCategory: number;
 /** A small text document (converted in a moment); `text` makes its content, and so its hash, unique. */
 const textFile = (text: string) => Buffer.from(`${text}\n图书馆里的读者安静地读书。\n`, 'utf8');
 let seq = 0;
+const DAY_MS = 86_400_000;
 const unique = (prefix: string) => `${prefix}${++seq}`;
 
 async function newCategory(title: string, parentId = 0): Promise<number> {
@@ -380,32 +382,37 @@ describe('GetUploadRewardLeft (ours)', () => {
     return res.status === 200 ? (res.body.left ?? 0) : res.status;
   };
 
-  it("counts the day's rewarded uploads left as CreateDocument pays them, afresh from midnight", async () => {
+  it("counts the day's rewarded uploads left as CreateDocument pays them, on the database's day, afresh from its midnight", async () => {
     await backend.setConfig({ 'score.upload_document': '3', 'score.upload_document_limit': '2' });
-    // The clock set a minute before the coming midnight, then a minute past it: the day
-    // changes under the test whatever day it runs (Date only: the timers keep running).
-    const now = new Date();
-    const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1).getTime();
-    vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      vi.setSystemTime(midnight - 60_000);
       const member = await uploader(backend.url, backend.adminToken, { review: true });
       const credits = async () => (await user(member.token)).credit_count ?? 0;
+      const before = await credits();
       expect(await left(member.token)).toBe(2);
-      await createDocument(backend.url, member.token, textFile(unique('子夜前一')), '子夜前一.txt');
+      await createDocument(backend.url, member.token, textFile(unique('今天一')), '今天一.txt');
       expect(await left(member.token)).toBe(1);
-      await createDocument(backend.url, member.token, textFile(unique('子夜前二')), '子夜前二.txt');
-      await createDocument(backend.url, member.token, textFile(unique('子夜前三')), '子夜前三.txt');
+      // Through a machine whose clock is a day ahead: the database's day still, the one
+      // reward left paid once, and none left whichever machine is asked.
+      await withClockOff(DAY_MS, async () => {
+        await createDocument(backend.url, member.token, textFile(unique('今天二')), '今天二.txt');
+        await createDocument(backend.url, member.token, textFile(unique('今天三')), '今天三.txt');
+        expect(await left(member.token)).toBe(0);
+      });
       expect(await left(member.token)).toBe(0);
-      const paid = await credits();
-
-      vi.setSystemTime(midnight + 60_000);
+      expect((await credits()) - before).toBe(6);
+      // The day's documents moved to the day before, as at the database's midnight: two left again.
+      await withDatabase(backend.dataDir, (db) =>
+        db
+          .updateTable('document')
+          .set({ created_at: new Date(Date.now() - DAY_MS).toISOString() })
+          .where('user_id', '=', member.user.id)
+          .execute(),
+      );
       expect(await left(member.token)).toBe(2);
-      await createDocument(backend.url, member.token, textFile(unique('子夜后')), '子夜后.txt');
+      await createDocument(backend.url, member.token, textFile(unique('明天')), '明天.txt');
       expect(await left(member.token)).toBe(1);
-      expect((await credits()) - paid).toBe(3);
+      expect((await credits()) - before).toBe(9);
     } finally {
-      vi.useRealTimers();
       await backend.setConfig({ 'score.upload_document': '5', 'score.upload_document_limit': '1' });
     }
   });
