@@ -168,11 +168,17 @@ export async function databaseNow(db: Kysely<any>): Promise<Date> {
 
 /**
  * databaseNow inside a statement, as the ISO 8601 text timestamps are stored in (compared as
- * text): a check against the database's clock that costs no round trip of its own.
+ * text): a check against the database's clock, or a row's time, that costs no round trip of its
+ * own. `offsetMs`: that long after it (before it when negative), e.g. the start of a window.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function databaseNowText(db: Kysely<any>): RawBuilder<string> {
-  return engineOf(db) === 'postgres'
-    ? sql<string>`to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+export function databaseNowText(db: Kysely<any>, offsetMs = 0): RawBuilder<string> {
+  if (!Number.isSafeInteger(offsetMs)) throw new Error(`databaseNowText: offset ${offsetMs} is no whole number of ms`);
+  if (engineOf(db) === 'postgres')
+    return offsetMs
+      ? sql<string>`to_char((clock_timestamp() + ${sql.lit(offsetMs)} * interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : sql<string>`to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  return offsetMs
+    ? sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${sql.lit(`${offsetMs / 1000} seconds`)})`
     : sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 }

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, registerMember, useBackend, type Member } from '../helpers/backend';
+import { api, registerMember, useBackend, withDatabase, type Member } from '../helpers/backend';
+import { withClockOff } from '../helpers/clock';
+import { databaseNow } from '../../backend/db/dialect';
 import { insertDocument } from '../helpers/document-fixtures';
 
 // ReportAPI (articles), FeedbackAPI (ours) and the two uploads that go with this part:
@@ -31,6 +33,27 @@ async function upload(kind: string, file: Buffer, opts: { token?: string; ip?: s
   if (opts.ip) headers['x-forwarded-for'] = opts.ip;
   const res = await fetch(`${backend.url}/api/v1/upload/${kind}`, { method: 'POST', body: form, headers });
   return { status: res.status, body: await res.json() };
+}
+
+const MINUTE_MS = 60_000;
+
+/** Moves the rows of `table` from `ip` to `minutes` before the database's now. */
+const sentAgo = (table: 'feedback' | 'attachment', ip: string, minutes: number) =>
+  withDatabase(backend.dataDir, async (db) => {
+    const at = new Date((await databaseNow(db)).getTime() - minutes * MINUTE_MS).toISOString();
+    await db.updateTable(table).set({ created_at: at }).where('ip', '=', ip).execute();
+  });
+
+/** The time `work` stamped the newest row of `table` from `ip` with lies within the database's clock's reads around it. */
+async function expectStampedByTheDatabase(table: 'feedback' | 'attachment', ip: string, work: () => Promise<unknown>) {
+  const before = await withDatabase(backend.dataDir, (db) => databaseNow(db));
+  await work();
+  const after = await withDatabase(backend.dataDir, (db) => databaseNow(db));
+  const row = await withDatabase(backend.dataDir, (db) =>
+    db.selectFrom(table).select('created_at').where('ip', '=', ip).orderBy('id', 'desc').executeTakeFirstOrThrow(),
+  );
+  expect(Date.parse(row.created_at)).toBeGreaterThanOrEqual(before.getTime());
+  expect(Date.parse(row.created_at)).toBeLessThanOrEqual(after.getTime());
 }
 
 const sendFeedback = (body: Record<string, unknown>, opts: { token?: string; ip?: string } = {}) =>
@@ -285,6 +308,20 @@ describe('FeedbackAPI', () => {
     expect((await sendFeedback({ content: '换个地址' }, { ip: '10.1.0.7' })).status).toBe(200);
   });
 
+  it("counts the hour by the database's clock, whatever the machine's says", async () => {
+    for (let i = 0; i < 5; i += 1)
+      expect((await sendFeedback({ content: `第${i}条` }, { ip: '10.1.0.9' })).status).toBe(200);
+    // Sent 55 minutes ago: within the hour, for a machine 10 minutes ahead too.
+    await sentAgo('feedback', '10.1.0.9', 55);
+    const ahead = await withClockOff(10 * MINUTE_MS, () => sendFeedback({ content: '第六条' }, { ip: '10.1.0.9' }));
+    expect(ahead.status).toBe(429);
+    // One through a machine 10 minutes behind is stamped by the database's clock.
+    await expectStampedByTheDatabase('feedback', '10.1.0.10', async () => {
+      const res = await withClockOff(-10 * MINUTE_MS, () => sendFeedback({ content: '慢十分钟' }, { ip: '10.1.0.10' }));
+      expect(res.status, res.text).toBe(200);
+    });
+  });
+
   it('asks visitors, not members, for the captcha when the security config does', async () => {
     await backend.setConfig({ 'security.enable_captcha_feedback': 'true' });
     expect((await sendFeedback({ content: '游客' }, { ip: '10.1.0.8' })).body.message).toBe('请输入验证码');
@@ -332,6 +369,18 @@ describe('uploads of this part', () => {
     const eleventh = await upload('feedback', png(200), { ip: '10.2.0.2' });
     expect(eleventh.status).toBe(429);
     expect(eleventh.body.message).toBe('上传太频繁了，每小时最多上传 10 张图片，请稍后再试');
+  });
+
+  it("counts a visitor's hour by the database's clock, whatever the machine's says", async () => {
+    for (let i = 0; i < 10; i += 1)
+      expect((await upload('feedback', png(400 + i), { ip: '10.2.0.3' })).status).toBe(200);
+    await sentAgo('attachment', '10.2.0.3', 55);
+    const ahead = await withClockOff(10 * MINUTE_MS, () => upload('feedback', png(420), { ip: '10.2.0.3' }));
+    expect(ahead.status).toBe(429);
+    await expectStampedByTheDatabase('attachment', '10.2.0.4', async () => {
+      const res = await withClockOff(-10 * MINUTE_MS, () => upload('feedback', png(421), { ip: '10.2.0.4' }));
+      expect(res.status).toBe(200);
+    });
   });
 
   it('takes article images from admins and from members who may write, nobody else', async () => {

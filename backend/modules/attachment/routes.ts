@@ -74,8 +74,7 @@ async function uploaderOf(
 
 /** 429 when the address has had its `ANONYMOUS_UPLOADS_PER_HOUR` uploads of this type. */
 async function assertAnonymousUploadAllowed(db: Database, type: number, ip: string): Promise<void> {
-  const since = new Date(Date.now() - HOUR_MS).toISOString();
-  if ((await countRecentUploads(db, type, ip, since)) >= ANONYMOUS_UPLOADS_PER_HOUR) {
+  if ((await countRecentUploads(db, type, ip, HOUR_MS)) >= ANONYMOUS_UPLOADS_PER_HOUR) {
     throw tooManyRequests(`上传太频繁了，每小时最多上传 ${ANONYMOUS_UPLOADS_PER_HOUR} 张图片，请稍后再试`);
   }
 }

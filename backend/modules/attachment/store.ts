@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
+import { databaseNowText } from '../../db/dialect';
 import { now, type AttachmentTable } from '../../db/schema';
 
 // The `attachment` table: one row per uploaded file, with its MD5; an admin can ban a file
@@ -32,8 +33,9 @@ export async function retireAttachments(db: Database, type: number, typeId: numb
     .execute();
 }
 
+/** Stamped by the database's clock, which a visitor's hourly limit counts by (countRecentUploads). */
 export async function insertAttachment(db: Database, attachment: NewAttachment) {
-  const ts = now();
+  const ts = databaseNowText(db);
   return db
     .insertInto('attachment')
     .values({ ...attachment, created_at: ts, updated_at: ts, deleted_at: null })
@@ -107,13 +109,14 @@ export async function documentUploadPaths(db: Database, hash: string): Promise<s
 }
 
 /** Uploads of one type from one address since `since` (the limit of anonymous uploads). */
-export async function countRecentUploads(db: Database, type: number, ip: string, since: string): Promise<number> {
+/** Uploads of `type` from `ip` within the last `withinMs` by the database's clock. */
+export async function countRecentUploads(db: Database, type: number, ip: string, withinMs: number): Promise<number> {
   const { total } = await db
     .selectFrom('attachment')
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .where('type', '=', type)
     .where('ip', '=', ip)
-    .where('created_at', '>=', since)
+    .where('created_at', '>=', databaseNowText(db, -withinMs))
     .executeTakeFirstOrThrow();
   return Number(total);
 }

@@ -55,7 +55,7 @@ export const feedbackService = defineService('FeedbackAPI', [
       const page = req.page.length <= 255 && SITE_PATH.test(req.page) ? req.page : '';
       const userId = ctx.user?.id ?? 0;
       const assertWithinLimit = async (db: typeof ctx.db) => {
-        const recent = await countRecentFeedback(db, new Date(Date.now() - HOUR_MS).toISOString(), ctx.ip, userId);
+        const recent = await countRecentFeedback(db, HOUR_MS, ctx.ip, userId);
         if (recent >= FEEDBACK_PER_HOUR)
           throw tooManyRequests(`提交太频繁了，每小时最多提交 ${FEEDBACK_PER_HOUR} 条反馈，请稍后再试`);
       };

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
-import { like } from '../../db/dialect';
+import { databaseNowText, like } from '../../db/dialect';
 import { now, type FeedbackTable } from '../../db/schema';
 import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
 
@@ -10,20 +10,24 @@ type NewFeedback = Pick<Insertable<FeedbackTable>, 'user_id' | 'content' | 'cont
 
 export const feedbackOr404 = (db: Database, id: number) => rowOr404(db, 'feedback', id, '反馈不存在');
 
+/** Stamped by the database's clock, which the hourly limit counts by (countRecentFeedback). */
 export async function insertFeedback(db: Database, feedback: NewFeedback): Promise<void> {
-  const ts = now();
+  const ts = databaseNowText(db);
   await db
     .insertInto('feedback')
     .values({ ...feedback, created_at: ts, updated_at: ts })
     .execute();
 }
 
-/** Feedback sent since `since` from this address, or by this user when one is logged in. */
-export async function countRecentFeedback(db: Database, since: string, ip: string, userId: number): Promise<number> {
+/**
+ * Feedback sent within the last `withinMs` by the database's clock (the same for every machine)
+ * from this address, or by this user when one is logged in.
+ */
+export async function countRecentFeedback(db: Database, withinMs: number, ip: string, userId: number): Promise<number> {
   return countOf(
     db
       .selectFrom('feedback')
-      .where('created_at', '>=', since)
+      .where('created_at', '>=', databaseNowText(db, -withinMs))
       .where((eb) => (userId > 0 ? eb.or([eb('ip', '=', ip), eb('user_id', '=', userId)]) : eb('ip', '=', ip))),
   );
 }
