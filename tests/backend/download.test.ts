@@ -573,6 +573,22 @@ describe('the /download/<token> link', () => {
     await backend.setConfig({ 'download.url_duration': '60' });
   });
 
+  it("lives its seconds by the database's clock, whichever machine made it and which serves it", async () => {
+    const { doc } = await uploaderWithDocument({ price: 0 });
+    await backend.setConfig({ 'download.enable_guest_download': 'true' });
+    try {
+      // Made through a machine 10 minutes behind, served by the one on time.
+      const behind = await withClockOff(-10 * 60_000, () => download(doc.id));
+      expect(behind.status, behind.text).toBe(200);
+      expect((await fetchLink(behind.body.url as string)).status).toBe(200);
+      // Made on time, served by a machine 10 minutes ahead.
+      const onTime = await download(doc.id);
+      expect((await withClockOff(10 * 60_000, () => fetchLink(onTime.body.url as string))).status).toBe(200);
+    } finally {
+      await backend.setConfig({ 'download.enable_guest_download': 'false' });
+    }
+  });
+
   it('uses download.secret_key once the admin sets one: earlier links stop working', async () => {
     const before = await link();
     await backend.setConfig({ 'download.secret_key': 'an-operator-chosen-download-key' });

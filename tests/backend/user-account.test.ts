@@ -494,6 +494,30 @@ describe('FindPassword', () => {
     expect(again.body.message).toBe('链接无效或已过期，请重新找回密码');
   });
 
+  it("mails a link whose minutes run by the database's clock, whichever machine mails it and which takes it", async () => {
+    await registerMember(backend.url, { email: 'reset-skewed@example.com' });
+    await enableMail();
+    await backend.setConfig({ 'email.duration': '5' });
+    try {
+      const since = smtp.mails.length;
+      // Mailed through a machine 10 minutes behind: its 5 minutes are not over before they start.
+      const one = await withClockOff(-10 * 60_000, () =>
+        api(backend.url, 'POST', '/api/v1/user/findpassword/stepone', { body: { email: 'reset-skewed@example.com' } }),
+      );
+      expect(one.status, one.text).toBe(200);
+      const token = /token=([\w.-]+)/.exec((await smtp.next(since)).text)![1]!;
+      // Taken through a machine 10 minutes ahead: not over either.
+      const two = await withClockOff(10 * 60_000, () =>
+        api(backend.url, 'PUT', '/api/v1/user/findpassword/steptwo', {
+          body: { email: 'reset-skewed@example.com', token, password: 'brand-new-1' },
+        }),
+      );
+      expect(two.status, two.text).toBe(200);
+    } finally {
+      await backend.setConfig({ 'email.duration': '30' });
+    }
+  });
+
   it("refuses a reset link signed with MOREDOC's public default key, and signs with the admin's own", async () => {
     const member = await registerMember(backend.url, { email: 'forged@example.com' });
     await enableMail();

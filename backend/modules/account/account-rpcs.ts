@@ -254,10 +254,12 @@ export const accountRpcs = [
         return insertEmailCode(trx, { email: user.email, code: '', ip: ctx.ip, type: EmailCodeType.FindPassword }, at);
       });
       const minutes = clamp(cfg.int('email', 'duration'), 1, 60);
+      // Its expiry by the database's clock, as it is checked: the link may be opened through another machine.
+      const issuedAt = Math.floor((await databaseNow(ctx.db)).getTime() / 1000);
       const token = await new SignJWT({ pwd: passwordFingerprint(user.password) })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setJti(user.email)
-        .setExpirationTime(Math.floor(Date.now() / 1000) + minutes * 60)
+        .setExpirationTime(issuedAt + minutes * 60)
         .sign(await resetKey(ctx));
       const sitename = cfg.str('system', 'sitename') || '魔豆文库';
       const link = `${origin}/auth/forgot?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
@@ -292,9 +294,15 @@ export const accountRpcs = [
       ]);
       if (!req.token) throw badRequest(RESET_LINK_INVALID);
       await checkCaptcha(ctx, 'find_password', req.captcha_id, req.captcha, true);
+      const now = await databaseNow(ctx.db);
       let claims: { jti?: string; pwd?: unknown };
       try {
-        claims = (await jwtVerify(req.token, await resetKey(ctx), { algorithms: ['HS256'] })).payload;
+        claims = (
+          await jwtVerify(req.token, await resetKey(ctx), {
+            algorithms: ['HS256'],
+            currentDate: now,
+          })
+        ).payload;
       } catch {
         throw badRequest(RESET_LINK_INVALID);
       }

@@ -1,4 +1,5 @@
 import { SignJWT, jwtVerify } from 'jose';
+import { databaseNow } from '../../db/dialect';
 import { linkKey } from '../../platform/auth/secrets';
 import type { BackendContext } from '../../platform/context';
 
@@ -7,6 +8,8 @@ import type { BackendContext } from '../../platform/context';
 // `download.url_duration` seconds. Its key is never the login key and never MOREDOC's public
 // default: it is `download.secret_key` when the admin set one of their own, otherwise a
 // secret generated once into the database (`ctx.downloadLinkSecret`, platform/auth/secrets.ts).
+// Its expiry is set and checked by the database's clock: a link lives a minute by default, and
+// the machine that serves it is seldom the one that made it.
 const DEFAULT_LIFETIME_SECONDS = 60;
 
 export interface DownloadGrant {
@@ -28,7 +31,7 @@ export async function downloadUrl(app: BackendContext, grant: DownloadGrant, fil
   const token = await new SignJWT({})
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setJti(jtiOf(grant))
-    .setExpirationTime(Math.floor(Date.now() / 1000) + lifetime)
+    .setExpirationTime(Math.floor((await databaseNow(app.db)).getTime() / 1000) + lifetime)
     .sign(await signingKey(app));
   const query = new URLSearchParams({
     user_id: String(grant.userId),
@@ -48,10 +51,15 @@ export async function verifyDownload(
   query: { userId: string; documentId: string },
 ): Promise<DownloadGrant | null> {
   let jti: unknown;
+  const now = await databaseNow(app.db);
   try {
     ({
       payload: { jti },
-    } = await jwtVerify(token, await signingKey(app), { algorithms: ['HS256'], requiredClaims: ['exp', 'jti'] }));
+    } = await jwtVerify(token, await signingKey(app), {
+      algorithms: ['HS256'],
+      requiredClaims: ['exp', 'jti'],
+      currentDate: now,
+    }));
   } catch {
     return null;
   }
