@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { copyRemoteImage, isPublicAddress } from '../../backend/modules/attachment/remote-image';
 import { LocalBlobStore } from '../../backend/platform/blobs/local-blob-store';
 import { api, login, setConfig, startBackend, useBackend, withDatabase } from '../helpers/backend';
+import { withClockOff } from '../helpers/clock';
 import {
   STUB_APPS,
   startOAuthProvider,
@@ -420,6 +421,20 @@ describe('OAuthAPI.Login', () => {
       expect(res.body).toEqual({ error: INVALID_STATE, code: 3, message: INVALID_STATE });
     }
     expect(stub.calls.length).toBe(callsBefore);
+  });
+
+  it("gives a started sign-in its 10 minutes by the database's clock, whichever machines start and end it", async () => {
+    const MINUTE_MS = 60_000;
+    const identity = newIdentity();
+    // Started through a machine 10 minutes behind, ended through the one on time.
+    const behind = await withClockOff(-10 * MINUTE_MS, () => authorize('qq'));
+    const first = await oauthLogin({ type: 'qq', code: stub.issueCode('qq', identity), state: behind.state });
+    expect(first.status, first.text).toBe(200);
+    // Started on time; another started through a machine 10 minutes ahead drops no live state.
+    const onTime = await authorize('qq');
+    await withClockOff(10 * MINUTE_MS, () => authorize('qq'));
+    const second = await oauthLogin({ type: 'qq', code: stub.issueCode('qq', identity), state: onTime.state });
+    expect(second.status, second.text).toBe(200);
   });
 
   it('answers 400 when the provider refuses the code, and the state is spent all the same', async () => {

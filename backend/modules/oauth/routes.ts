@@ -251,14 +251,7 @@ export const oauthService = defineService('OAuthAPI', [
       const app = providerApp(cfg, provider);
       const redirectUri = redirectUriFor(cfg, provider);
       const state = crypto.randomBytes(24).toString('base64url');
-      const issued = new Date();
-      await insertState(ctx.db, {
-        state,
-        provider,
-        redirect_uri: redirectUri,
-        expires_at: new Date(issued.getTime() + STATE_TTL_MS).toISOString(),
-        created_at: issued.toISOString(),
-      });
+      await insertState(ctx.db, { state, provider, redirect_uri: redirectUri }, STATE_TTL_MS);
       return { url: authorizeUrl(provider, ctx.app.oauth[provider], app, redirectUri, state) };
     },
   }),

@@ -1,16 +1,25 @@
 import type { Database } from '../../db';
+import { databaseNowText } from '../../db/dialect';
 import { now } from '../../db/schema';
 
 // The tables of social sign-in: `oauth_state` (single-use states of started sign-ins) and
 // `oauth_binding` (which provider account belongs to which user).
 
+/**
+ * A started sign-in, valid `ttlMs` by the database's clock: the provider sends the visitor back
+ * to any machine, whose own clock may be off the one that started it.
+ */
 export async function insertState(
   db: Database,
-  state: { state: string; provider: string; redirect_uri: string; expires_at: string; created_at: string },
+  state: { state: string; provider: string; redirect_uri: string },
+  ttlMs: number,
 ): Promise<void> {
   // Spent and expired states are useless; dropping them here keeps the table small.
-  await db.deleteFrom('oauth_state').where('expires_at', '<=', state.created_at).execute();
-  await db.insertInto('oauth_state').values(state).execute();
+  await db.deleteFrom('oauth_state').where('expires_at', '<=', databaseNowText(db)).execute();
+  await db
+    .insertInto('oauth_state')
+    .values({ ...state, expires_at: databaseNowText(db, ttlMs), created_at: databaseNowText(db) })
+    .execute();
 }
 
 /**
@@ -18,14 +27,13 @@ export async function insertState(
  * its redirect_uri. One UPDATE, so of two requests with the same state only one gets through.
  */
 export async function spendState(db: Database, state: string, provider: string): Promise<string | undefined> {
-  const ts = now();
   const row = await db
     .updateTable('oauth_state')
-    .set({ used_at: ts })
+    .set({ used_at: databaseNowText(db) })
     .where('state', '=', state)
     .where('provider', '=', provider)
     .where('used_at', 'is', null)
-    .where('expires_at', '>', ts)
+    .where('expires_at', '>', databaseNowText(db))
     .returning('redirect_uri')
     .executeTakeFirst();
   return row?.redirect_uri;
