@@ -3,11 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { isLimitedSignIn } from '../../shared/sign-in-paths';
 import { tooManyTriesMessage } from '../../shared/api-failure';
 import type { Database } from '../db';
+import { databaseNowText } from '../db/dialect';
 import { tooManyRequests } from '../wire/errors';
 
 // The sign-in limit (SIGN_IN_LIMIT): so many tries per client address and endpoint of
 // SIGN_IN_PATHS (and of SIGN_IN_READS: isLimitedSignIn) in a fixed window, counted in the `rate_limit` table by one upsert, so that
-// every backend process sharing the database counts against the same number. The gateway
+// every backend process sharing the database counts against the same number, by the database's
+// clock (a window is a minute: a machine a minute off would start or end everyone's). The gateway
 // keeps its own limit in front (gateway/plugins/rate-limit.ts), per gateway process.
 
 export interface SignInLimitSetting {
@@ -32,25 +34,28 @@ export class WindowCounter {
     private readonly windowMs: number,
   ) {}
 
-  /** Counts one try of `key`; the tries in its window so far and when the window ends. */
-  async hit(key: string, at = Date.now()): Promise<{ hits: number; resetAt: number }> {
-    const windowOver = new Date(at - this.windowMs).toISOString();
+  /** Counts one try of `key`; the tries in its window so far and how long until the window ends. */
+  async hit(key: string): Promise<{ hits: number; resetInMs: number }> {
+    const windowOver = databaseNowText(this.db, -this.windowMs);
     // Reads and writes the row in one statement: concurrent tries each get their own count.
     const row = await this.db
       .insertInto('rate_limit')
-      .values({ key, window_start: new Date(at).toISOString(), hits: 1 })
+      .values({ key, window_start: databaseNowText(this.db), hits: 1 })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet({
           hits: sql<number>`CASE WHEN rate_limit.window_start <= ${windowOver} THEN 1 ELSE rate_limit.hits + 1 END`,
           window_start: sql<string>`CASE WHEN rate_limit.window_start <= ${windowOver} THEN excluded.window_start ELSE rate_limit.window_start END`,
         }),
       )
-      .returning(['hits', 'window_start'])
+      .returning(['hits', 'window_start', databaseNowText(this.db).as('now')])
       .executeTakeFirstOrThrow();
     this.counted += 1;
     if (this.counted % SWEEP_EVERY === 0)
       await this.db.deleteFrom('rate_limit').where('window_start', '<=', windowOver).execute();
-    return { hits: Number(row.hits), resetAt: Date.parse(row.window_start) + this.windowMs };
+    return {
+      hits: Number(row.hits),
+      resetInMs: Date.parse(row.window_start) + this.windowMs - Date.parse(row.now),
+    };
   }
 }
 
@@ -71,9 +76,9 @@ export class SignInLimit {
       // The route as matched: `/api/v1/user/%6cogin` counts as the login.
       const route = request.routeOptions.url;
       if (route === undefined || !isLimitedSignIn(request.method, route)) return;
-      const { hits, resetAt } = await this.counter.hit(`${request.ip}|${route}`);
+      const { hits, resetInMs } = await this.counter.hit(`${request.ip}|${route}`);
       if (hits <= this.setting.max) return;
-      const seconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+      const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
       reply.header('retry-after', seconds);
       throw tooManyRequests(tooManyTriesMessage(seconds));
     });

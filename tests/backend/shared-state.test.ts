@@ -67,6 +67,28 @@ describe('two backends on one database', () => {
     expect(other.status).toBe(200);
   });
 
+  it("hold the sign-in limit's minute by the database's clock, whatever each machine's says", async () => {
+    const MINUTE_MS = 60_000;
+    const tryLogin = (client: string) =>
+      api(first.url, 'POST', '/api/v1/user/login', {
+        headers: { 'x-forwarded-for': client },
+        body: { username: 'admin', password: 'not-the-password' },
+      });
+    const tries = async (client: string) => {
+      for (let i = 0; i < SIGN_IN_LIMIT; i += 1) expect((await tryLogin(client)).status).not.toBe(429);
+    };
+    // The minute's tries on time, the next through a machine 10 minutes ahead.
+    await tries('198.51.100.43');
+    const ahead = await withClockOff(10 * MINUTE_MS, () => tryLogin('198.51.100.43'));
+    expect(ahead.status).toBe(429);
+    expect(Number(ahead.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    // The minute's tries through a machine 10 minutes behind, the next on time.
+    await withClockOff(-10 * MINUTE_MS, () => tries('198.51.100.44'));
+    const onTime = await tryLogin('198.51.100.44');
+    expect(onTime.status).toBe(429);
+    expect(Number(onTime.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+  });
+
   it('hold the sign-in limit on a password change too: a session guesses the old password 10 times a minute', async () => {
     const token = await login(first.url, 'admin', first.adminPassword);
     const client = { 'x-forwarded-for': '198.51.100.42' };
