@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { api, registerMember, useBackend } from '../helpers/backend';
+import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
+import { withClockOff } from '../helpers/clock';
+import { databaseNow } from '../../backend/db/dialect';
 
 // FriendlinkAPI, BannerAPI, LanguageAPI and PunishmentAPI.
 
@@ -207,6 +209,20 @@ describe('PunishmentAPI', () => {
     expect(JSON.parse(first.operators)).toEqual([{ u: 1, t: 1, ts: expect.any(Number) }]);
     const one = await admin('GET', '/api/v1/punishment', { query: { id: first.id } });
     expect(one.body).toMatchObject({ id: first.id, username: first.username });
+  });
+
+  it("takes an end later than the database's now, whatever the clock of the admin's machine says", async () => {
+    const m = await registerMember(backend.url);
+    const databaseNowMs = (await withDatabase(backend.dataDir, (db) => databaseNow(db))).getTime();
+    // Through a machine 10 minutes ahead: an end 5 minutes on is still later than now.
+    const res = await withClockOff(10 * 60_000, () =>
+      admin('POST', '/api/v1/punishment', {
+        body: { user_id: [m.user.id], type: [2], enable: true, end_time: new Date(databaseNowMs + 5 * 60_000) },
+      }),
+    );
+    expect(res.status, res.text).toBe(200);
+    const [row] = (await admin('GET', '/api/v1/punishment/list', { query: { user_id: m.user.id } })).body.punishment;
+    expect(Date.parse(row.end_time)).toBe(databaseNowMs + 5 * 60_000);
   });
 
   it('updates, filters and cancels', async () => {

@@ -1,5 +1,6 @@
 import type { Database } from '../../db';
 import { flag } from '../../db/schema';
+import { databaseNow } from '../../db/dialect';
 import { SUPER_USER_ID } from '../../../shared/permissions';
 import { badRequest } from '../../wire/errors';
 import { IdRequest, IdsRequest } from '../../../shared/messages/common';
@@ -49,8 +50,10 @@ function checkTypes(types: number[]): number[] {
   return clean;
 }
 
-function checkEndTime(endTime: Date | null): string | null {
-  if (endTime && endTime.getTime() <= Date.now()) throw badRequest('处罚结束时间必须晚于当前时间');
+/** Later than the database's now, which a punishment's end is compared with (punishment/store.ts). */
+async function checkEndTime(db: Database, endTime: Date | null): Promise<string | null> {
+  if (endTime && endTime.getTime() <= (await databaseNow(db)).getTime())
+    throw badRequest('处罚结束时间必须晚于当前时间');
   return endTime ? endTime.toISOString() : null;
 }
 
@@ -71,7 +74,7 @@ export const punishmentService = defineService('PunishmentAPI', [
       const userIds = positiveIds(req.user_id);
       if (!userIds.length) throw badRequest('请选择用户');
       const types = checkTypes(req.type);
-      const endTime = checkEndTime(req.end_time);
+      const endTime = await checkEndTime(ctx.db, req.end_time);
       const reason = checkText(req.reason, '处罚原因', { max: 255, multiline: true });
       const remark = checkText(req.remark, '备注', { max: 255, multiline: true });
       if ((await existingUserIds(ctx.db, userIds)).length !== userIds.length) throw badRequest('用户不存在');
