@@ -7,6 +7,7 @@ import { databaseNow } from '../../backend/db/dialect';
 import { UNVERIFIED_NOTIFICATIONS_KEPT, UNVERIFIED_RAW_KEPT } from '../../backend/modules/payment/store';
 import { api, login, registerMember, startBackend, useBackend, withDatabase, type Member } from '../helpers/backend';
 import { startPaymentProvider, type PaymentProviderStub } from '../helpers/payment-provider';
+import { signedInAgo, withClockOff } from '../helpers/clock';
 
 // Alipay and WeChat Pay v3 end to end, offline (docs/api.md §11): the checkout's pay call
 // against a stand-in provider that checks our signatures, and notifications signed by the
@@ -362,6 +363,32 @@ describe('Alipay', () => {
     expect(await notificationsOf(order.order_no)).toEqual([
       expect.objectContaining({ outcome: 'paid', reason: '主动查询' }),
     ]);
+  });
+
+  it("asks Alipay once per 5 s by the database's clock, whichever machines the member's returns reach", async () => {
+    const registered = await registerMember(backend.url);
+    // Signed in a quarter hour ago: a session the machine 10 minutes behind takes too.
+    const member = { ...registered, token: await signedInAgo(backend.dataDir, registered.token, 15 * 60_000) };
+    const order = await placeOrder(member);
+    await pay(member, order.order_no, 'alipay');
+    const queries = () => stub.requests.filter((r) => r.call === 'alipay.trade.query').length;
+    await orderOf(member, order.order_no);
+    const asked = queries();
+    // Within the 5 s, through a machine 10 minutes ahead: nobody asked.
+    await withClockOff(10 * 60_000, () => orderOf(member, order.order_no));
+    expect(queries()).toBe(asked);
+    // 5 s after the last check by the database's clock, through a machine 10 minutes behind: asked.
+    await withDatabase(backend.dataDir, async (db) =>
+      db
+        .updateTable('orders')
+        .set({ checked_at: new Date((await databaseNow(db)).getTime() - 5100).toISOString() })
+        .where('order_no', '=', order.order_no)
+        .execute(),
+    );
+    stub.trades.set(order.order_no, { state: 'TRADE_SUCCESS', amount: 3000, tradeNo: 'T-SKEW-1' });
+    const res = await withClockOff(-10 * 60_000, () => orderOf(member, order.order_no));
+    expect(queries()).toBe(asked + 1);
+    expect(res.body).toMatchObject({ status: 1, trade_no: 'T-SKEW-1' });
   });
 
   it('a cancel that finds the trade paid at Alipay pays the order instead of closing it', async () => {

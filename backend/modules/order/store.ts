@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db';
-import { like } from '../../db/dialect';
+import { databaseNowText, like } from '../../db/dialect';
 import { now, type OrdersTable } from '../../db/schema';
 import { OrderStatus, TRANSFER_PROVIDER, UNSETTLED_TRANSFER_REASONS } from '../../../shared/vip';
 import { applyPaging, countOf, likePattern, parseOrder } from '../../wire/request';
@@ -163,16 +163,16 @@ export async function setDeadline(db: Database, id: number, expiresAt: string): 
     .execute();
 }
 
-/** Claims the right to ask the provider about this order now: at most once per `intervalMs`. */
+/**
+ * Claims the right to ask the provider about this order now: at most once per `intervalMs` by the
+ * database's clock, whichever machines the member's polls reach.
+ */
 export async function claimCheck(db: Database, id: number, intervalMs: number): Promise<boolean> {
-  const ts = new Date();
   const result = await db
     .updateTable('orders')
-    .set({ checked_at: ts.toISOString() })
+    .set({ checked_at: databaseNowText(db) })
     .where('id', '=', id)
-    .where((eb) =>
-      eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', new Date(ts.getTime() - intervalMs).toISOString())]),
-    )
+    .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', databaseNowText(db, -intervalMs))]))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
