@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { api, useBackend } from '../helpers/backend';
+import { api, useBackend, withDatabase } from '../helpers/backend';
+import { withClockOff } from '../helpers/clock';
+import { databaseNow } from '../../backend/db/dialect';
 
 // AdvertisementAPI: the admin's ads, and what visitors get of them (their positions, within
 // their dates, enabled, without the admin's remark).
@@ -93,6 +95,37 @@ describe('AdvertisementAPI', () => {
     });
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe('广告不存在');
+  });
+
+  it("starts and ends an ad by the database's clock, whatever the clock of the machine asked", async () => {
+    const databaseNowMs = (await withDatabase(backend.dataDir, (db) => databaseNow(db))).getTime();
+    const at = (minutes: number) => new Date(databaseNowMs + minutes * 60_000).toISOString();
+    const soon = await createAd({
+      position: 'list_document_bottom',
+      content: '五分钟后',
+      start_time: at(5),
+      end_time: at(60),
+    });
+    const ending = await createAd({
+      position: 'list_document_bottom',
+      content: '还有五分钟',
+      start_time: at(-60),
+      end_time: at(5),
+    });
+    const shown = async (offMs: number) =>
+      ((await withClockOff(offMs, () => live('list_document_bottom'))).body.advertisement ?? []).map(
+        (ad: { id: number }) => ad.id,
+      );
+    const ended = await createAd({
+      position: 'list_document_bottom',
+      content: '五分钟前',
+      start_time: at(-60),
+      end_time: at(-5),
+    });
+    // A machine 10 minutes ahead starts no ad early nor ends one early; one 10 minutes behind shows none past its end.
+    expect(await shown(10 * 60_000)).toEqual([ending.id]);
+    expect(await shown(-10 * 60_000)).toEqual([ending.id]);
+    expect([soon.id, ended.id].every((id) => id > 0)).toBe(true);
   });
 
   it('gives visitors the enabled ads of the asked positions within their dates, without the remark', async () => {

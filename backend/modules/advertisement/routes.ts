@@ -1,5 +1,5 @@
 import { AD_SLOTS, isAdSlot } from '../../../shared/constants';
-import { flag, now } from '../../db/schema';
+import { flag } from '../../db/schema';
 import { badRequest, notFound } from '../../wire/errors';
 import type { Decoded } from '../../wire/message';
 import { IdRequest, IdsRequest } from '../../../shared/messages/common';
@@ -105,7 +105,7 @@ export const advertisementService = defineService('AdvertisementAPI', [
     auth: 'public',
     async handler(req, ctx) {
       const positions = [...new Set(req.position.map((p) => p.trim()).filter(Boolean))];
-      const rows = await liveAdvertisements(ctx.db, positions, now());
+      const rows = await liveAdvertisements(ctx.db, positions);
       return { advertisement: rows.map((row) => ({ ...row, remark: '' })) };
     },
   }),

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
-import { like } from '../../db/dialect';
+import { databaseNowText, like } from '../../db/dialect';
 import { now, type AdvertisementTable } from '../../db/schema';
 import { applyPaging, countOf, likePattern } from '../../wire/request';
 
@@ -49,14 +49,17 @@ export async function listAdvertisements(
   return { rows, total: await countOf(query) };
 }
 
-/** Enabled ads of these positions (all when none) whose time has come and not passed at `at`. */
-export function liveAdvertisements(db: Database, positions: string[], at: string) {
+/**
+ * Enabled ads of these positions (all when none) whose time has come and not passed by the
+ * database's clock: every machine starts and ends an ad at the same moment.
+ */
+export function liveAdvertisements(db: Database, positions: string[]) {
   let query = db
     .selectFrom('advertisement')
     .selectAll()
     .where('enable', '=', 1)
-    .where('start_time', '<=', at)
-    .where('end_time', '>=', at);
+    .where('start_time', '<=', databaseNowText(db))
+    .where('end_time', '>=', databaseNowText(db));
   if (positions.length) query = query.where('position', 'in', positions);
   return query.orderBy('id', 'desc').execute();
 }
