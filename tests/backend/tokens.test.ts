@@ -54,27 +54,27 @@ describe('TokenService.verify', () => {
     expect(await tokens.verify((await ahead.issue(9)).token)).toBeNull();
   });
 
-  it("takes its times from the clock it is given, and warns once a minute of a token issued ahead of this machine's", async () => {
+  it("takes its times from the clock it is given, and warns once a minute of this machine's clock off it", async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
-    const warnings: unknown[] = [];
+    const told = (into: unknown[]) => ({ warn: (...args: unknown[]) => void into.push(args[0]) });
     let database = new Date('2030-01-01T00:01:00Z');
-    const tokens = new TokenService('secret-a', 7, {
-      now: async () => database,
-      log: { warn: (...args: unknown[]) => void warnings.push(args[0]) },
-    });
-    const issued = await Promise.all([tokens.issue(1), tokens.issue(2)]);
+    const issuerWarnings: unknown[] = [];
+    const issuer = new TokenService('secret-a', 7, { now: async () => database, log: told(issuerWarnings) });
+    const checkerWarnings: unknown[] = [];
+    const checker = new TokenService('secret-a', 7, { log: told(checkerWarnings) });
+    const issued = await Promise.all([issuer.issue(1), issuer.issue(2)]);
     expect(issued[0]!.exp).toBe(database.getTime() / 1000 + 7 * DAY_S);
-    for (const { token } of issued) expect((await tokens.verify(token))?.issuedAtMs).toBe(database.getTime());
-    expect(warnings).toEqual([{ aheadS: 60, toleranceS: CLOCK_TOLERANCE_S }]);
-    // A minute on, the next one is told again.
-    vi.setSystemTime(new Date('2030-01-01T00:01:00Z'));
+    for (const { token } of issued) expect((await checker.verify(token))?.issuedAtMs).toBe(database.getTime());
+    // This clock a minute behind the database's: the machine issuing and the one checking tell it, once.
+    expect(issuerWarnings).toEqual([{ behindS: 60, toleranceS: CLOCK_TOLERANCE_S }]);
+    expect(checkerWarnings).toEqual([{ behindS: 60, toleranceS: CLOCK_TOLERANCE_S }]);
+    // Two minutes on, this clock 90 s ahead of the database's: the sign-in tells it.
+    vi.setSystemTime(new Date('2030-01-01T00:03:00Z'));
     database = new Date('2030-01-01T00:01:30Z');
-    expect(await tokens.verify((await tokens.issue(3)).token)).not.toBeNull();
-    expect(warnings).toEqual([
-      { aheadS: 60, toleranceS: CLOCK_TOLERANCE_S },
-      { aheadS: 30, toleranceS: CLOCK_TOLERANCE_S },
-    ]);
+    expect(await checker.verify((await issuer.issue(3)).token)).not.toBeNull();
+    expect(issuerWarnings.at(-1)).toEqual({ behindS: -90, toleranceS: CLOCK_TOLERANCE_S });
+    expect(checkerWarnings).toHaveLength(1);
   });
 
   it('refuses a checked token changed in its signature or its claims, and one signed with another secret', async () => {

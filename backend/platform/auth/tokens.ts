@@ -41,7 +41,10 @@ const VERIFIED_KEPT = 5000;
  * a minute off (no NTP yet) signs nobody out, while the warning below tells of the drift.
  */
 export const CLOCK_TOLERANCE_S = 300;
-/** A token issued further than this ahead of the checking machine's clock is logged (once a minute at most). */
+/**
+ * A machine whose clock is further than this off the database's is logged (once a minute at
+ * most): told by a token issued ahead of it (behind), or at a sign-in it issues (either way).
+ */
 const SKEW_WARNED_S = 5;
 const SKEW_WARNING_EVERY_MS = 60_000;
 
@@ -52,7 +55,7 @@ export interface TokenServiceOptions {
    * issued the token. The process's clock when not given (unit tests).
    */
   now?: () => Promise<Date>;
-  /** where a token issued ahead of this machine's clock is told (its clock is behind the database's) */
+  /** where this machine's clock found off the database's is told */
   log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
@@ -76,6 +79,8 @@ export class TokenService {
 
   async issue(userId: number): Promise<{ token: string; uuid: string; exp: number }> {
     const issuedAtMs = (await this.now()).getTime();
+    const behindS = Math.round((issuedAtMs - Date.now()) / 1000);
+    if (Math.abs(behindS) > SKEW_WARNED_S) this.warnSkew(behindS);
     const iat = Math.floor(issuedAtMs / 1000);
     const exp = iat + this.expireDays * 86400;
     const uuid = crypto.randomUUID();
@@ -121,6 +126,7 @@ export class TokenService {
       if (typeof payload.exp !== 'number') return null;
       if (typeof payload.iat === 'number') {
         if (payload.iat > now + CLOCK_TOLERANCE_S) return null;
+        // Issued ahead of this machine's clock by more than a rounding: this clock is behind.
         if (payload.iat > now + SKEW_WARNED_S) this.warnSkew(payload.iat - now);
       }
       const userId = payload.UserId;
@@ -140,15 +146,15 @@ export class TokenService {
     }
   }
 
-  /** This machine's clock is behind the one that issued a token: told, not refused (within the tolerance). */
-  private warnSkew(aheadS: number): void {
+  /** This machine's clock is `behindS` seconds behind the database's (ahead when negative): told, at most once a minute. */
+  private warnSkew(behindS: number): void {
     const at = Date.now();
     if (at - this.skewWarnedAt < SKEW_WARNING_EVERY_MS) return;
     this.skewWarnedAt = at;
     this.log?.warn(
-      { aheadS, toleranceS: CLOCK_TOLERANCE_S },
-      "a sign-in token was issued ahead of this machine's clock: it is behind the database's (set up NTP); " +
-        'past the tolerance, tokens are refused here',
+      { behindS, toleranceS: CLOCK_TOLERANCE_S },
+      "this machine's clock is off the database's (behindS: how far behind, negative when ahead; set up NTP): " +
+        'past the tolerance, sign-in tokens are refused on the machine behind the one that issued them',
     );
   }
 }
