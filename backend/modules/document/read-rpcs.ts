@@ -73,11 +73,15 @@ export async function viewerOf(ctx: RpcContext): Promise<Viewer> {
   return { userId: ctx.user?.id ?? null, admin: ctx.user ? await isAdmin(ctx.db, ctx.user.id) : false };
 }
 
-/** `created_at` filters: one or two dates in most formats, server-local; the end defaults to now. */
+/**
+ * `created_at` filters: one or two dates in most formats, server-local. Without the second, no end
+ * (up to now): not this machine's now, which, behind the database's clock the documents are
+ * stamped by, would leave out the newest.
+ */
 function dateRange(values: readonly string[]): { createdFrom: string | null; createdTo: string | null } {
   const [from, to] = values.map((v) => dayjs(v.trim())).map((d) => (d.isValid() ? d : null));
   if (!from) return { createdFrom: null, createdTo: null };
-  return { createdFrom: from.toISOString(), createdTo: (to ?? dayjs()).toISOString() };
+  return { createdFrom: from.toISOString(), createdTo: to ? to.toISOString() : null };
 }
 
 /** The list filters of ListDocument and ListRecycleDocument (docs/moredoc.md §6, docs/api.md §7). */

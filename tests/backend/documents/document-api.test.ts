@@ -6,7 +6,7 @@ import { insertDocument } from '../../helpers/document-fixtures';
 import { brokenPdf } from '../../helpers/documents';
 import { recordedConversions } from '../../helpers/recorded-conversions';
 import { databaseOf } from '../../helpers/test-database';
-import { withClockOff } from '../../helpers/clock';
+import { signedInAgo, withClockOff } from '../../helpers/clock';
 import { lockWaiters } from '../../helpers/postgres';
 
 // DocumentAPI and RecycleAPI through HTTP: creating from uploads, who sees what, the lists
@@ -713,6 +713,20 @@ describe('ListDocument', () => {
 });
 
 describe('home and related documents', () => {
+  it("lists from a date up to the newest document, through a machine behind the database's clock too", async () => {
+    const title = unique('刚上传的文档');
+    const doc = await insertDocument(backend.dataDir, { userId: 1, title });
+    const adminBehind = await signedInAgo(backend.dataDir, backend.adminToken, 15 * 60_000);
+    const res = await withClockOff(-10 * 60_000, () =>
+      api(backend.url, 'GET', '/api/v1/document/list', {
+        token: adminBehind,
+        query: { created_at: ['2000-01-01'], wd: title },
+      }),
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.document.map((d: { id: number }) => d.id)).toEqual([doc.id]);
+  });
+
   it('lists converted documents per enabled top-level category with their cover', async () => {
     const category = await newCategory(unique('首页'));
     const doc = await createDocument(backend.url, author.token, textFile(unique('首页文档')), '首页文档.txt', {
