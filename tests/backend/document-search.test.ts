@@ -10,6 +10,7 @@ import {
   type CreatedDocument,
 } from '../helpers/document-api';
 import { indexDocuments, insertDocument, type DocumentFixture } from '../helpers/document-fixtures';
+import { withClockOff } from '../helpers/clock';
 import { linesPdf, textPdf } from '../helpers/documents';
 import { recordedConversions } from '../helpers/recorded-conversions';
 import type { SearchQuery } from '../../backend/platform/search/search-index';
@@ -185,6 +186,15 @@ describe('SearchDocument', () => {
     expect(ids((await search({ wd: '学习', user_id: 1 })).body)).toEqual([]);
     expect(ids((await search({ wd: '学习', created_at: ['2025-01-01', '2025-12-31'] })).body)).toEqual([learning.id]);
     expect(ids((await search({ wd: '学习', created_at: ['2026-01-01'] })).body)).toEqual([]);
+  });
+
+  it("filters from a date up to the newest document, through a machine behind the database's clock too", async () => {
+    const fresh = await insertDocument(backend.dataDir, { userId: 1, title: '天文观测手记' });
+    await indexDocuments(backend.dataDir, [
+      { id: fresh.id, title: fresh.title, content: '今晚的星空格外清楚。', createdAt: new Date().toISOString() },
+    ]);
+    const res = await withClockOff(-10 * 60_000, () => search({ wd: '天文观测', created_at: ['2000-01-01'] }));
+    expect(ids(res.body)).toEqual([fresh.id]);
   });
 
   it('sorts by relevance, newest first (latest) or a counter column', async () => {

@@ -32,12 +32,14 @@ export async function recordSearch(app: BackendContext, record: NewSearchRecord)
 }
 
 /**
- * The `created_at` filter of a search request: one or two dates in most formats, server-local; the end defaults to now.
+ * The `created_at` filter of a search request: one or two dates in most formats, server-local.
+ * Without the second, no end (up to now): not this machine's now, which, behind the database's
+ * clock the documents are stamped by, would leave out the newest.
  */
 export function createdRange(values: readonly string[]): Pick<SearchFilters, 'createdFrom' | 'createdTo'> {
   const [from, to] = values.map((v) => dayjs(v.trim())).map((d) => (d.isValid() ? d : null));
   if (!from) return {};
-  return { createdFrom: from.toISOString(), createdTo: (to ?? dayjs()).toISOString() };
+  return { createdFrom: from.toISOString(), ...(to ? { createdTo: to.toISOString() } : {}) };
 }
 
 export interface SiteSearch<Row, Shown> {
