@@ -1,6 +1,8 @@
 // The one error type of the gateway and the JSON shape it is sent as (docs/moredoc.md §5:
 // `code` is the HTTP status, `message` and `error` carry the same Chinese text).
 
+import { STATUS_MESSAGES } from '../shared/api-failure';
+
 export interface ErrorBody {
   code: number;
   message: string;
@@ -8,16 +10,16 @@ export interface ErrorBody {
 }
 
 export const MESSAGES = {
-  badRequest: '请求无效',
+  badRequest: STATUS_MESSAGES[400],
   forbidden: '禁止访问',
-  notFound: '请求的资源不存在',
+  notFound: STATUS_MESSAGES[404],
   forbiddenCsrf: '请求来源校验失败，请刷新页面后重试',
   forbiddenCrossSiteRead:
     '请求来源校验失败：下载须在本站的文档页面点击“下载”按钮发起，不能从其他网站、书签或地址栏直接打开',
-  tooManyRequests: '操作过于频繁，请稍后再试',
+  tooManyRequests: STATUS_MESSAGES[429],
   notJson: '请求内容必须是 JSON 格式（Content-Type: application/json）',
   notMultipart: '上传的内容必须是 multipart/form-data 格式（Content-Type: multipart/form-data，字段 file）',
-  internal: '服务器内部错误，请稍后再试',
+  internal: STATUS_MESSAGES[500],
   badGateway: '后端服务暂时不可用，请稍后再试',
   gatewayTimeout: '后端服务响应超时，请稍后再试',
   bodyTimeout: '请求内容接收超时，请检查网络后重试',

@@ -7,7 +7,6 @@ export interface ApiFailure {
 
 export interface FailureInput {
   status?: number;
-  statusText?: string;
   data?: unknown;
 }
 
@@ -45,13 +44,35 @@ export function nothingAnswered(failure: ApiFailure): boolean {
   return failure.status === 500 && failure.data.code === 500 && failure.data.message === NO_ANSWER_MESSAGE;
 }
 
-/** The statuses of a server unavailable (a proxy's answer for a backend away, or the backend's). */
-const UNAVAILABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+/**
+ * What a failure says when its answer carries no message of its own (a proxy's or a server's
+ * HTML page, an empty body), by status: the statuses a member meets, in the words the gateway
+ * answers them with itself (gateway/errors.ts takes these). Any other says
+ * statusFailureMessage's 请求失败（HTTP n）.
+ */
+export const STATUS_MESSAGES = {
+  400: '请求无效',
+  401: '未登录或登录已过期，请重新登录',
+  403: '没有权限执行此操作',
+  404: '请求的资源不存在',
+  408: '请求超时，请检查网络后重试',
+  413: '文件大小超出限制',
+  429: '操作过于频繁，请稍后再试',
+  500: '服务器内部错误，请稍后再试',
+  502: SERVICE_UNAVAILABLE_MESSAGE,
+  503: SERVICE_UNAVAILABLE_MESSAGE,
+  504: SERVICE_UNAVAILABLE_MESSAGE,
+} as const satisfies Record<number, string>;
+
+/** The Chinese a failure of `status` says when the answer has no message (the HTTP reason phrase is English: never shown). */
+export function statusFailureMessage(status: number): string {
+  return (STATUS_MESSAGES as Partial<Record<number, string>>)[status] ?? `请求失败（HTTP ${status}）`;
+}
 
 /**
  * `input` is what came back; undefined means there was no response at all (network error,
- * timeout). Message: the server's, else SERVICE_UNAVAILABLE_MESSAGE for a 502, 503 or 504, else
- * "status statusText", else NO_ANSWER_MESSAGE.
+ * timeout). Message: the server's, else statusFailureMessage for its status (服务暂时不可用 for a
+ * 502, 503 or 504), else NO_ANSWER_MESSAGE.
  */
 export function normalizeFailure(input?: FailureInput): ApiFailure {
   const status = input?.status || 500;
@@ -59,8 +80,7 @@ export function normalizeFailure(input?: FailureInput): ApiFailure {
   const serverMessage = field(input?.data, 'message');
   let message: string;
   if (typeof serverMessage === 'string' && serverMessage !== '') message = serverMessage;
-  else if (input?.status && UNAVAILABLE_STATUSES.has(input.status)) message = SERVICE_UNAVAILABLE_MESSAGE;
-  else if (input?.status) message = `${input.status} ${input.statusText ?? ''}`.trim();
+  else if (input?.status) message = statusFailureMessage(input.status);
   else message = NO_ANSWER_MESSAGE;
   return { status, data: { code: typeof serverCode === 'number' ? serverCode : 500, message } };
 }

@@ -84,14 +84,19 @@ describe('api client', () => {
     expect(result.ok).toBe(false);
   });
 
-  it('falls back to "status statusText" when the server sends no message', async () => {
+  it('says in Chinese what the status means when the server sends no message, not its English reason', async () => {
     const { client } = clientWith(
       () => new Response('<html>oops</html>', { status: 500, statusText: 'Internal Server Error' }),
     );
     expect(await client.get('/api/v1/settings')).toEqual({
       ok: false,
       status: 500,
-      data: { code: 500, message: '500 Internal Server Error' },
+      data: { code: 500, message: '服务器内部错误，请稍后再试' },
+    });
+    const tooMany = clientWith(() => new Response('', { status: 429, statusText: 'Too Many Requests' }));
+    expect((await tooMany.client.get('/api/v1/settings')).data).toEqual({
+      code: 500,
+      message: '操作过于频繁，请稍后再试',
     });
   });
 

@@ -69,6 +69,13 @@ class ScriptedUpload {
   getResponseHeader(name: string): string | null {
     return this.responseHeaders[name.toLowerCase()] ?? null;
   }
+  /** A page that is not the API's (a proxy's own), with the status's English reason. */
+  answerPage(status: number, statusText: string, html: string) {
+    this.status = status;
+    this.statusText = statusText;
+    this.responseText = html;
+    act(() => this.onload?.());
+  }
   answer(status: number, body: unknown, headers: Record<string, string> = {}) {
     this.status = status;
     this.responseText = JSON.stringify(body);
@@ -566,6 +573,20 @@ describe('member upload', { timeout: 20_000 }, () => {
     expect(await within(row('断线.pdf')).findByText('已上传，待发布')).toBeTruthy();
     expect(within(row('断线.pdf')).queryByRole('alert')).toBeNull();
     expect(within(row('存储.pdf')).getByRole('button', { name: '重试 存储.pdf' })).toBeTruthy();
+  });
+
+  it('says in Chinese that a file is too large when a proxy refuses its upload with its own 413 page', async () => {
+    renderUpload({});
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('大文件.pdf')]);
+    (await uploadOf('大文件.pdf')).answerPage(
+      413,
+      'Request Entity Too Large',
+      '<html><head><title>413 Request Entity Too Large</title></head><body><center><h1>413 Request Entity Too Large</h1></center><hr><center>nginx</center></body></html>',
+    );
+    const row = within(screen.getByRole('region', { name: '文件列表' })).getByRole('listitem', { name: '大文件.pdf' });
+    expect(await within(row).findByText('文件大小超出限制')).toBeTruthy();
+    expect(within(row).getByText('无法上传')).toBeTruthy();
+    expect(row.textContent).not.toMatch(/Too Large|413/);
   });
 
   it('gives up an upload that sends nothing for a minute as cut off, with 重试, not 上传中 for good', async () => {

@@ -172,19 +172,18 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
       path,
       ended: sessionEndOf(response.headers.get(SESSION_END_HEADER)),
     };
-    return settle<T>(response.status, response.statusText, data, call, options);
+    return settle<T>(response.status, data, call, options);
   }
 
   function settle<T>(
     status: number,
-    statusText: string,
     data: unknown,
     call: UnauthorizedCall,
     options: Pick<RequestOptions, 'skipUnauthorizedRedirect' | 'noSessionStatus'> = {},
   ): ApiResult<T> {
     if (!isFailure(status)) return { ok: true, status: 200, data: (data ?? {}) as T };
     const noSession = status === 401 || status === options.noSessionStatus;
-    const failure = normalizeFailure({ status, statusText, data });
+    const failure = normalizeFailure({ status, data });
     if (noSession && !options.skipUnauthorizedRedirect && config.onUnauthorized?.(call) === true) {
       signInAgainFailures.add(failure.data);
     }
@@ -221,7 +220,7 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
       xhr.onload = () => {
         clearTimeout(stall);
         resolve(
-          settle<T>(xhr.status, xhr.statusText, parseBody(xhr.responseText), {
+          settle<T>(xhr.status, parseBody(xhr.responseText), {
             write: true,
             path,
             ended: sessionEndOf(xhr.getResponseHeader(SESSION_END_HEADER)),
