@@ -6,7 +6,7 @@ import type { Config } from '../../shared/types/config';
 import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { admin, newSiteGroups, renderApp, settings, type Backend } from './render-app';
+import { admin, newSiteGroups, renderApp, settings, type Backend, type Reply } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -746,6 +746,56 @@ describe('dashboard', { timeout: 20_000 }, () => {
     expect(await notice({})).toBeNull();
     expect(await notice({ conversion_waiting: 4, conversion_waiting_seconds: 300, conversion_workers: 1 })).toBeNull();
     expect(await notice({ conversion_waiting: 1, conversion_waiting_seconds: 2 })).toBeNull();
+  });
+
+  it('says an outage once, with one 重试 that asks every panel again, and a lone failure in its panel', async () => {
+    const outage = { status: 503, body: { code: 14, message: '数据库暂时不可用，请稍后再试' } };
+    let down = true;
+    const answer = (ok: Reply) => () => (down ? outage : ok);
+    const calls: Backend = {
+      'GET /api/v1/setup/checklist': answer({ status: 200, body: { missing: ['category'] } }),
+      'GET /api/v1/stats': answer({ status: 200, body: { document_count: 6, friendlink_count: 2 } }),
+      'GET /api/v1/envs': answer({ status: 200, body: { envs: [{ name: 'LibreOffice', is_installed: true }] } }),
+      ...Object.fromEntries(
+        ['document', 'article', 'comment', 'report', 'feedback', 'order'].map((list) => [
+          `GET /api/v1/${list}/list`,
+          answer({ status: 200, body: { total: 4 } }),
+        ]),
+      ),
+    };
+    const { unmount } = renderApp('/admin/dashboard', { user: admin, backend: calls });
+    // Ten calls failed for one reason: said once, not 加载失败 in each panel and count.
+    // (Each panel says its failure until the others answer: then the dashboard says it once.)
+    await waitFor(() => {
+      expect(screen.queryByRole('heading', { name: '待处理' })).toBeNull();
+      expect(screen.getAllByText('加载失败')).toHaveLength(1);
+    });
+    const notice = screen.getByRole('alert');
+    expect(notice.textContent).toBe('加载失败数据库暂时不可用，请稍后再试重试');
+    expect(screen.getAllByText('数据库暂时不可用，请稍后再试')).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: '重试' })).toHaveLength(1);
+    expect(screen.getByRole('heading', { name: '控制面板' })).toBeTruthy();
+
+    // Back: one 重试 fills every panel.
+    down = false;
+    await userEvent.click(within(notice).getByRole('button', { name: '重试' }));
+    expect(await screen.findByRole('link', { name: '待审核文档 4 篇' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: /网站数据/ })).toBeTruthy();
+    expect(await screen.findByText('还没有文档分类')).toBeTruthy();
+    expect(await screen.findByText('LibreOffice')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    unmount();
+
+    // One call failing alone is said in its panel, with its own 重试.
+    renderApp('/admin/dashboard', {
+      user: admin,
+      backend: { ...calls, 'GET /api/v1/stats': outage },
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('加载失败数据库暂时不可用，请稍后再试重试');
+    expect(await screen.findByRole('link', { name: '待审核文档 4 篇' })).toBeTruthy();
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.queryByRole('heading', { name: /网站数据/ })).toBeNull();
   });
 
   it('names what its document and article figures count: the public documents and the published articles', async () => {

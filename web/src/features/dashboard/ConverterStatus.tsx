@@ -1,14 +1,21 @@
 // The dashboard's converters (`GET /api/v1/envs`): which document converters this install
 // has, with their versions; what is missing and why.
 import { useQuery } from '@tanstack/react-query';
+import { grpcPermissionPath } from '../../../../shared/permissions';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { Panel } from '../../ui/Panel';
 import { Tag } from '../../ui/semi-extra';
 import { envsQuery } from '../config/api';
+import { useSaidByOutage } from './outage-context';
 import './dashboard.css';
 
+export const ENVS_PERMISSION = grpcPermissionPath('ConfigAPI', 'GetEnvs');
+
+/** Rendered for holders of ENVS_PERMISSION only. */
 export function ConverterStatus() {
   const envs = useQuery(envsQuery());
+  const saidByOutage = useSaidByOutage();
+  if (saidByOutage(envs)) return null;
   return (
     <Panel title="文档转换组件" titleId="dashboard-converters">
       <QueryStates

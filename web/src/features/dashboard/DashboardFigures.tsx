@@ -8,6 +8,7 @@ import { Panel } from '../../ui/Panel';
 import { Button, Skeleton } from '../../ui/semi';
 import { ErrorState } from '../../ui/states';
 import { statsQuery, type Stats } from '../stats/api';
+import { useSaidByOutage } from './outage-context';
 import './dashboard.css';
 
 export const STATS_PERMISSION = grpcPermissionPath('ConfigAPI', 'GetStats');
@@ -38,7 +39,9 @@ const SYSTEM: readonly { key: keyof Stats; label: string }[] = [
 
 /** Rendered for holders of STATS_PERMISSION only. */
 export function DashboardFigures() {
-  const { data, isPending, isError, error, refetch, isFetching } = useQuery(statsQuery());
+  const stats = useQuery(statsQuery());
+  const saidByOutage = useSaidByOutage();
+  const { data, isPending, isError, error, refetch, isFetching } = stats;
   if (isPending) {
     return (
       <div className="app-panel">
@@ -46,6 +49,7 @@ export function DashboardFigures() {
       </div>
     );
   }
+  if (saidByOutage(stats)) return null;
   if (isError) {
     return (
       <div className="app-panel">

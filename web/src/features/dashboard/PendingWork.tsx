@@ -17,6 +17,7 @@ import { feedbackKeys, listFeedback } from '../feedback/api';
 import { listOrders, orderKeys } from '../order/api';
 import { listReports, reportKeys } from '../report/api';
 import { usePermissionCheck } from '../session/use-session';
+import { useSaidByOutage } from './outage-context';
 import './dashboard.css';
 
 interface Waiting {
@@ -100,19 +101,33 @@ const WAITING: readonly Waiting[] = [
   },
 ];
 
+const waitingFor = (holds: (permission: string) => boolean) => WAITING.filter((item) => holds(item.permission));
+
+/** The counts' queries of what the user may list. */
+export const pendingQueries = (holds: (permission: string) => boolean) =>
+  waitingFor(holds).map((item) => ({ queryKey: item.queryKey, queryFn: item.count }));
+
 export function PendingWork() {
   const holds = usePermissionCheck();
-  const items = WAITING.filter((item) => holds(item.permission));
-  const counts = useQueries({
-    queries: items.map((item) => ({ queryKey: item.queryKey, queryFn: item.count })),
-  });
+  const saidByOutage = useSaidByOutage();
+  const items = waitingFor(holds);
+  const counts = useQueries({ queries: pendingQueries(holds) });
   if (items.length === 0) return null;
+  // Every count failed for the reason the dashboard says once: nothing to show.
+  if (counts.every((count) => saidByOutage(count))) return null;
   return (
     <Panel title="待处理" titleId="dashboard-pending">
       <ul className="app-admin-dashboard__pending">
         {items.map((item, i) => {
           const count = counts[i];
-          const figure = count?.isError ? '加载失败' : count?.data === undefined ? '…' : `${count.data} ${item.unit}`;
+          const figure =
+            count && saidByOutage(count)
+              ? '-'
+              : count?.isError
+                ? '加载失败'
+                : count?.data === undefined
+                  ? '…'
+                  : `${count.data} ${item.unit}`;
           return (
             <li key={item.key} data-pending={item.key}>
               <Link

@@ -8,6 +8,7 @@ import type { SetupItem } from '../../../../shared/types/config';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { Panel } from '../../ui/Panel';
 import { setupChecklistQuery } from '../config/api';
+import { useSaidByOutage } from './outage-context';
 import './dashboard.css';
 
 export const SETUP_CHECKLIST_PERMISSION = grpcPermissionPath('ConfigAPI', 'GetSetupChecklist');
@@ -94,7 +95,8 @@ function ChecklistLink({ entry }: { entry: ChecklistEntry }) {
 
 export function SetupChecklist() {
   const checklist = useQuery(setupChecklistQuery());
-  if (checklist.isSuccess && checklist.data.length === 0) return null;
+  const saidByOutage = useSaidByOutage();
+  if ((checklist.isSuccess && checklist.data.length === 0) || saidByOutage(checklist)) return null;
   return (
     <Panel title="建站清单" titleId="dashboard-checklist">
       <QueryStates query={checklist} loadingRows={3} failure="建站清单加载失败">

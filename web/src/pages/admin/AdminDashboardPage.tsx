@@ -3,9 +3,11 @@
 // checklist of what a new site still lacks, what waits for review or handling, the site's figures
 // and the document converters of this install (each with its permission) and shortcuts to the
 // screens they may open; for everybody else, a plain welcome.
-import { grpcPermissionPath, isAdmin, SUPER_USER_ID } from '../../../../shared/permissions';
+// When most of its calls fail for one reason (an outage), it says so once (DashboardCalls).
+import { isAdmin, SUPER_USER_ID } from '../../../../shared/permissions';
 import { ConversionBacklogNotice } from '../../features/dashboard/ConversionBacklogNotice';
-import { ConverterStatus } from '../../features/dashboard/ConverterStatus';
+import { ConverterStatus, ENVS_PERMISSION } from '../../features/dashboard/ConverterStatus';
+import { DashboardCalls } from '../../features/dashboard/dashboard-outage';
 import { DashboardFigures, STATS_PERMISSION } from '../../features/dashboard/DashboardFigures';
 import { DashboardShortcuts } from '../../features/dashboard/DashboardShortcuts';
 import { MemberWelcome } from '../../features/dashboard/MemberWelcome';
@@ -24,11 +26,13 @@ export function AdminDashboardPage() {
       <h1 className="app-admin-page__title">控制面板</h1>
       <p className="app-admin-dashboard__welcome">欢迎回来，{user?.username}。</p>
       <SiteClosedNotice />
-      {holds(SETUP_CHECKLIST_PERMISSION) && <SetupChecklist />}
-      {holds(STATS_PERMISSION) && <ConversionBacklogNotice />}
-      <PendingWork />
-      {holds(STATS_PERMISSION) && <DashboardFigures />}
-      {holds(grpcPermissionPath('ConfigAPI', 'GetEnvs')) && <ConverterStatus />}
+      <DashboardCalls>
+        {holds(SETUP_CHECKLIST_PERMISSION) && <SetupChecklist />}
+        {holds(STATS_PERMISSION) && <ConversionBacklogNotice />}
+        <PendingWork />
+        {holds(STATS_PERMISSION) && <DashboardFigures />}
+        {holds(ENVS_PERMISSION) && <ConverterStatus />}
+      </DashboardCalls>
       <DashboardShortcuts hasScreen={hasAdminScreen} />
     </div>
   );
