@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page, type Request } 
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { printBackendErrorsOnFailure } from '../helpers/backend';
 import { recordedConversions } from '../helpers/recorded-conversions';
-import { startSite, type Site } from '../helpers/site';
+import { startSite, type Site, type SiteOptions } from '../helpers/site';
 
 /**
  * Debian's old headless shell (`chromium-headless-shell`, the same Blink without the browser's
@@ -258,11 +258,17 @@ export interface SiteInBrowser {
 
 /**
  * One site for a test file, on the worker's Chromium, started in `beforeAll` and closed in
- * `afterAll`. `env` may be a function for values known only once an earlier `beforeAll`
+ * `afterAll`. `env` and `site` may be functions for values known only once an earlier `beforeAll`
  * has run (a stub provider's URL). The browser tests are about the site, not the converter:
  * its conversions are the recorded ones (tests/helpers/recorded-conversions.ts).
  */
-export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = {}): SiteInBrowser {
+export function useSiteInBrowser(
+  opts: {
+    env?: () => Record<string, string>;
+    /** How the gateway reaches the backend and its settings (startSite's), e.g. a remote backend. */
+    site?: () => Pick<SiteOptions, 'backend' | 'gateway'>;
+  } = {},
+): SiteInBrowser {
   let site: Site | undefined;
   let browser: Browser | undefined;
   const visits: Visit[] = [];
@@ -270,7 +276,12 @@ export function useSiteInBrowser(opts: { env?: () => Record<string, string> } = 
   printBackendErrorsOnFailure();
   beforeAll(async () => {
     [site, browser] = await Promise.all([
-      startSite({ env: opts.env?.(), webDist: inject('webDist'), build: { converter: recordedConversions } }),
+      startSite({
+        ...opts.site?.(),
+        env: opts.env?.(),
+        webDist: inject('webDist'),
+        build: { converter: recordedConversions },
+      }),
       sharedBrowser(),
     ]);
   });

@@ -1,9 +1,11 @@
 // What people see while the backend's engines are away (decision 118): a site started while its
 // S3 bucket is away (the backend's stand-in answers every call 503), a member's page while
-// PostgreSQL is stopped under a running site, and one call a proxy answers with its own 503.
+// PostgreSQL is stopped under a running site, one call a proxy answers with its own 503, and a
+// remote backend (BACKEND_URL) that closes the connection of a call without answering.
 // Real engines where the test is about them: the S3 test server stopped on its port, a
 // PostgreSQL cluster of this file's own paused and resumed (tests/helpers/postgres.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -214,6 +216,66 @@ describe('one call a proxy answers with its own 503', () => {
     away = false;
     await main.getByRole('button', { name: '重试' }).click();
     await expect.poll(async () => main.getByText(NOTICE).count()).toBe(0);
+    expect(await main.getByRole('button', { name: '重试' }).count()).toBe(0);
+  });
+});
+
+describe('a remote backend that closes the connection of a call without answering', () => {
+  // The gateway reaches the backend over HTTP (as with BACKEND_URL) through this proxy, which
+  // closes the connection of the calls `cut` picks instead of passing them on.
+  let cut: (path: string) => boolean = () => false;
+  let cuts = 0;
+  let reachBackend: (url: string) => void = () => undefined;
+  const backendUrl = new Promise<string>((resolve) => (reachBackend = resolve));
+  let proxy: Server;
+  let proxyUrl = '';
+  beforeAll(async () => {
+    proxy = createServer((req, res) => {
+      if (cut(req.url ?? '')) {
+        cuts += 1;
+        req.socket.destroy();
+        return;
+      }
+      void backendUrl.then((target) => {
+        const onward = httpRequest(
+          new URL(req.url ?? '/', target),
+          { method: req.method, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        onward.on('error', () => res.destroy());
+        req.pipe(onward);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  const site = useSiteInBrowser({ site: () => ({ backend: 'remote', gateway: { backendUrl: proxyUrl } }) });
+  beforeAll(() => reachBackend(site.backendUrl));
+  afterAll(async () => {
+    proxy?.closeAllConnections();
+    await new Promise((resolve) => proxy?.close(resolve));
+  });
+
+  it("the list says the site's Chinese reason, not English and not a blank, and 重试 shows the list once it answers", async () => {
+    const page = await site.open();
+    await page.goto('/');
+    await appTookOver(page);
+    cut = (path) => path.startsWith('/api/v1/document/list?');
+    await openInApp(page, '/library?page=2');
+    const main = page.locator('main');
+    await main.getByText('后端服务暂时不可用，请稍后再试').waitFor();
+    await settled(page);
+    expect(cuts).toBeGreaterThan(0);
+    const failure = main.getByRole('alert');
+    expect(await failure.innerText()).toMatch(/^加载失败\s*后端服务暂时不可用，请稍后再试\s*重试$/);
+    expect(await main.innerText()).not.toMatch(/502|Bad Gateway|Error|fetch/i);
+
+    cut = () => false;
+    await main.getByRole('button', { name: '重试' }).click();
+    await expect.poll(async () => main.getByText('后端服务暂时不可用，请稍后再试').count()).toBe(0);
     expect(await main.getByRole('button', { name: '重试' }).count()).toBe(0);
   });
 });
