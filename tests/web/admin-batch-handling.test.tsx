@@ -111,6 +111,51 @@ describe('batch 处理 of feedback', { timeout: 20_000 }, () => {
     expect(writes(fetchMock, 'PUT', '/api/v1/feedback').map((body) => body.id)).toEqual([1, 2, 3, 2]);
     expect(writes(fetchMock, 'PUT', '/api/v1/feedback')[3]).toEqual({ id: 2, status: 1, reply: '感谢反馈' });
   });
+  it('counts the whole batch in the failure of a retry, the rows earlier tries did too', async () => {
+    const failing = new Set([2, 3, 4]);
+    const contents = ['下载按钮没反应', '搜索结果太少', '希望支持暗色模式', '预览太慢', '分类不清楚'];
+    const backend: Backend = {
+      'GET /api/v1/feedback/list': {
+        status: 200,
+        body: { feedback: contents.map((content, i) => ({ id: i + 1, content, status: 0 })), total: 5 },
+      },
+      'PUT /api/v1/feedback': (_url, init) =>
+        failing.has((JSON.parse(String(init.body)) as { id: number }).id)
+          ? { status: 409, body: { code: 409, message: '反馈正在被他人编辑' } }
+          : { status: 200, body: {} },
+    };
+    const { fetchMock } = renderApp('/admin/feedback', { user: staff, permissions, backend });
+    await screen.findByText('下载按钮没反应');
+    await userEvent.click(screen.getByRole('checkbox', { name: '全选本页' }));
+    await userEvent.click(screen.getByRole('button', { name: '批量处理（5）' }));
+    await userEvent.click(modal().getByRole('button', { name: '确定' }));
+    await waitFor(() =>
+      expect(toasts.value.find((t) => t.title === '批量处理失败')?.description).toBe(
+        '2 项成功，3 项失败：反馈正在被他人编辑。已保留失败的 3 项',
+      ),
+    );
+    failing.delete(2);
+    failing.delete(3);
+    await userEvent.click(modal().getByRole('button', { name: '确定' }));
+    await waitFor(() =>
+      expect(toasts.value.find((t) => t.title === '批量处理失败')?.description).toBe(
+        '4 项成功，1 项失败：反馈正在被他人编辑。已保留失败的 1 项',
+      ),
+    );
+    expect(screen.getByText('已选择 1 项')).toBeTruthy();
+    // Failing again alone, the last one still counts in a batch of 5.
+    await userEvent.click(modal().getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(writes(fetchMock, 'PUT', '/api/v1/feedback')).toHaveLength(9));
+    await waitFor(() =>
+      expect(toasts.value.find((t) => t.title === '批量处理失败')?.description).toBe(
+        '4 项成功，1 项失败：反馈正在被他人编辑。已保留失败的 1 项',
+      ),
+    );
+    expect(writes(fetchMock, 'PUT', '/api/v1/feedback').map((body) => body.id)).toEqual([1, 2, 3, 4, 5, 2, 3, 4, 4]);
+    failing.clear();
+    await userEvent.click(modal().getByRole('button', { name: '确定' }));
+    await waitFor(() => expect(toasts.value.find((t) => t.title === '已处理')?.description).toBe('共 5 项'));
+  });
 });
 
 describe('a batch whose session ends', { timeout: 20_000 }, () => {

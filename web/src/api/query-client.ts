@@ -78,10 +78,10 @@ export async function invalidateAfter<T>(
 /**
  * A batch through an RPC that takes one id (UpdateReport, UpdateFeedback): one call per id, in
  * turn, then the `stale` keys marked stale once if any call succeeded. One answer: a success when
- * every call succeeded; else the first refusal, its message saying how many succeeded and how many
- * failed (the rows done stay done), and the ids not done (`idsNotDone`) so that a retry sends only
- * those. A refusal that the sign-in-again dialog answers stops the batch and is handed back as it
- * came, so that the dialog, not a toast, answers it.
+ * every call succeeded; else the first refusal as it came, with what the batch did
+ * (`batchShortfall`: how many rows it did, the rows done stay done, and the ids not done, so that a
+ * retry sends only those and its toast can count the whole batch). A refusal that the
+ * sign-in-again dialog answers stops the batch, so that the dialog, not a toast, answers it.
  */
 export async function writeEach(
   ids: readonly number[],
@@ -102,24 +102,24 @@ export async function writeEach(
   if (succeeded.size > 0) await Promise.all(stale.map((queryKey) => client.invalidateQueries({ queryKey })));
   const first = refusals[0];
   if (!first) return { ok: true, status: 200, data: {} };
-  const left = ids.filter((id) => !succeeded.has(id));
-  if (answeredBySigningInAgain(first)) {
-    notDone.set(first.data, left);
-    return first;
-  }
-  const summary = `${succeeded.size} 项成功，${refusals.length} 项失败：${first.data.message}`;
-  const data = { ...first.data, message: summary };
-  notDone.set(data, left);
-  return { ...first, data };
+  // Its body as it came: the sign-in-again dialog knows the refusals it answers by it.
+  shortfalls.set(first.data, { done: succeeded.size, left: ids.filter((id) => !succeeded.has(id)) });
+  return first;
 }
 
-/** The ids a `writeEach` batch refused or did not reach, by its failure's body. */
-const notDone = new WeakMap<object, readonly number[]>();
+/** What a failed `writeEach` batch did: how many rows, and the ids it left (refused, or not tried after a session end). */
+export interface BatchShortfall {
+  done: number;
+  left: readonly number[];
+}
 
-/** The ids a failed `writeEach` batch left undone (refused, or not tried after a session end); undefined for any other failure. */
-export function idsNotDone(failure: unknown): readonly number[] | undefined {
+/** The shortfalls of failed `writeEach` batches, by their failure's body. */
+const shortfalls = new WeakMap<object, BatchShortfall>();
+
+/** What a failed `writeEach` batch did and left undone; undefined for any other failure. */
+export function batchShortfall(failure: unknown): BatchShortfall | undefined {
   const data = failure instanceof ApiError ? failure.failure.data : (failure as Partial<ApiFailure> | undefined)?.data;
-  return typeof data === 'object' && data !== null ? notDone.get(data) : undefined;
+  return typeof data === 'object' && data !== null ? shortfalls.get(data) : undefined;
 }
 
 /**

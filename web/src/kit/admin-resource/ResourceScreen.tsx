@@ -14,7 +14,7 @@ import {
   type RefObject,
 } from 'react';
 import { answeredBySigningInAgain, errorMessage, unwrap, type ApiResult } from '../../api/client';
-import { idsNotDone, type WriteContext } from '../../api/query-client';
+import { batchShortfall, type WriteContext } from '../../api/query-client';
 import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { Table, type ColumnProps } from '../../ui/semi-admin';
@@ -203,19 +203,30 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
       setSelected([]);
     },
     onError: (error, { action }) => {
-      // Rows a partial failure left stay selected, and the dialog asks for them alone: 确定 again
-      // does not send again the rows already done.
-      const left = idsNotDone(error);
-      if (!left || left.length === action.ids.length) {
+      // Rows a batch left undone stay selected, and the dialog asks for them alone: 确定 again
+      // does not send again the rows already done. Its toast counts the whole batch, the rows
+      // earlier tries did too.
+      const shortfall = batchShortfall(error);
+      if (!shortfall) {
         toastFailure(action.failure, error);
         return;
       }
-      const ids = [...left];
-      setSelected(ids);
-      const doneBefore = (action.doneBefore ?? 0) + action.ids.length - ids.length;
-      setPending({ ...action, ids, doneBefore, message: action.batch ? action.batch(ids.length) : action.message });
+      const ids = [...shortfall.left];
+      const done = (action.doneBefore ?? 0) + shortfall.done;
+      if (ids.length !== action.ids.length) {
+        setSelected(ids);
+        setPending({
+          ...action,
+          ids,
+          doneBefore: done,
+          message: action.batch ? action.batch(ids.length) : action.message,
+        });
+      }
       if (!answeredBySigningInAgain(error))
-        toastRefusal(action.failure, `${failureMessage(error) ?? ''}。已保留失败的 ${ids.length} 项`);
+        toastRefusal(
+          action.failure,
+          `${done} 项成功，${ids.length} 项失败：${failureMessage(error) ?? ''}。已保留失败的 ${ids.length} 项`,
+        );
     },
   });
 
