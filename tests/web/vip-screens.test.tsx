@@ -708,6 +708,58 @@ describe('admin screens', { timeout: 30_000 }, () => {
     await confirmReceipt(dialog, fetchMock, 7, '已收到转账');
   });
 
+  it('/admin/order shows which pending orders have a transfer submitted, and asks first to confirm one without', async () => {
+    const online = { ...pending, id: 8, order_no: '2024050110203012345679', provider: 'alipay' };
+    const unchosen = { ...pending, id: 9, order_no: '2024050110203012345680' };
+    const { fetchMock } = renderApp('/admin/order', {
+      user: admin,
+      permissions: [perm(1, 'OrderAPI', 'ListOrder'), perm(2, 'OrderAPI', 'ConfirmOrder')],
+      backend: {
+        'GET /api/v1/order/list': {
+          status: 200,
+          body: { total: 3, order: [{ ...pending, provider: 'manual' }, online, unchosen] },
+        },
+        'PUT /api/v1/order/confirm': { status: 200, body: { ...online, status: 1 } },
+      },
+    });
+    const row = async (no: string) => (await screen.findByText(no)).closest('tr') as HTMLElement;
+    // The row says which is which: a submitted transfer waits for 确认收款, the others wait for payment.
+    expect((await row(pending.order_no!)).textContent).toContain('待确认收款线下转账');
+    expect((await row(online.order_no)).textContent).toContain('待支付支付宝');
+    expect((await row(unchosen.order_no)).textContent).toContain('待支付');
+    expect((await row(unchosen.order_no)).textContent).not.toContain('待确认收款');
+
+    // No transfer submitted: a question that says so comes before the reason, and 取消 ends it.
+    await userEvent.click(screen.getByRole('button', { name: `确认收款 ${online.order_no}` }));
+    let dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText(`确认收款 · ${online.order_no}`)).toBeTruthy();
+    expect(
+      dialog.getByText('会员没有为这笔订单提交线下转账：选择了支付宝，但支付渠道未通知本站已付款，订单仍为待支付。'),
+    ).toBeTruthy();
+    expect(dialog.queryByLabelText('收款说明')).toBeNull();
+    await userEvent.click(dialog.getByRole('button', { name: '取消' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await userEvent.click(screen.getByRole('button', { name: `确认收款 ${unchosen.order_no}` }));
+    dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText('会员没有为这笔订单提交线下转账，也没有选择支付方式，订单仍为待支付。')).toBeTruthy();
+    await userEvent.click(dialog.getByRole('button', { name: '取消' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // 已核实，继续 leads to the reason, and only its 确认收款 calls ConfirmOrder.
+    await userEvent.click(screen.getByRole('button', { name: `确认收款 ${online.order_no}` }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '已核实，继续' }));
+    const reason = within(await screen.findByRole('dialog', { name: `确认收款 · ${online.order_no}` }));
+    await userEvent.type(await reason.findByLabelText('收款说明'), '支付宝商户平台已到账，通知丢失');
+    expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(0);
+    await userEvent.click(reason.getByRole('button', { name: '确认收款' }));
+    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(1));
+    expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({
+      id: 8,
+      reason: '支付宝商户平台已到账，通知丢失',
+    });
+  });
+
   it('/admin/order says an order the provider reports paid when closing it was not closed', async () => {
     renderApp('/admin/order', {
       user: admin,

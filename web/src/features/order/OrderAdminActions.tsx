@@ -14,6 +14,7 @@ import {
   notificationOutcomeOptions,
 } from '../../../../shared/vip';
 import { ActionDialog } from '../../kit/admin-resource/ActionDialog';
+import { ConfirmDialog } from '../../kit/admin-resource/ConfirmDialog';
 import { useMayCall } from '../../kit/admin-resource/permission-check';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { Button } from '../../ui/semi';
@@ -21,7 +22,7 @@ import { Tag } from '../../ui/semi-extra';
 import { SideSheet } from '../../ui/semi-admin';
 import { EmptyState } from '../../ui/states';
 import { closeOrder, confirmOrder, notificationsQuery, refundOrder } from './api';
-import { OrderStatusTag, orderAmount, providerLabel } from './OrderStatusTag';
+import { awaitsTransferConfirmation, OrderStatusTag, orderAmount, providerLabel } from './OrderStatusTag';
 import './order.css';
 import { sheetWidth } from '../../ui/fit';
 
@@ -126,8 +127,10 @@ function OrderDetailSheet({ order, onClose }: { order: Order; onClose: () => voi
 
 export function OrderAdminActions({ order }: { order: Order }) {
   const may = useMayCall();
-  const [open, setOpen] = useState<'detail' | 'confirm' | 'refund' | 'close' | null>(null);
+  const [open, setOpen] = useState<'detail' | 'unsubmitted' | 'confirm' | 'refund' | 'close' | null>(null);
   const status = order.status ?? OrderStatus.Pending;
+  // Pending, and neither a transfer submitted nor a payment the provider told: 确认收款 asks first.
+  const unsubmitted = status === OrderStatus.Pending && !awaitsTransferConfirmation(order);
   const latePaid = status === OrderStatus.Closed && order.late_paid === true;
   const reopenable = confirmableAfterClose(order);
   const no = order.order_no ?? '';
@@ -224,7 +227,12 @@ export function OrderAdminActions({ order }: { order: Order }) {
         详情
       </Button>
       {may(CONFIRM) && (status === OrderStatus.Pending || reopenable) && (
-        <Button size="small" theme="borderless" aria-label={`确认收款 ${no}`} onClick={() => setOpen('confirm')}>
+        <Button
+          size="small"
+          theme="borderless"
+          aria-label={`确认收款 ${no}`}
+          onClick={() => setOpen(unsubmitted ? 'unsubmitted' : 'confirm')}
+        >
           确认收款
         </Button>
       )}
@@ -251,7 +259,22 @@ export function OrderAdminActions({ order }: { order: Order }) {
         </Button>
       )}
       {open === 'detail' && <OrderDetailSheet order={order} onClose={close} />}
-      {open && open !== 'detail' && reasonDialog(open)}
+      {open === 'unsubmitted' && (
+        <ConfirmDialog
+          title={`确认收款 · ${no}`}
+          message={
+            order.provider
+              ? `会员没有为这笔订单提交线下转账：选择了${providerLabel(order.provider)}，但支付渠道未通知本站已付款，订单仍为待支付。`
+              : '会员没有为这笔订单提交线下转账，也没有选择支付方式，订单仍为待支付。'
+          }
+          note="只有在商户平台或银行流水中核实已收到这笔款项（如支付通知丢失）时才确认收款：确认后订单改为已支付，并为会员开通套餐天数。"
+          okText="已核实，继续"
+          busy={false}
+          onConfirm={() => setOpen('confirm')}
+          onCancel={close}
+        />
+      )}
+      {(open === 'confirm' || open === 'refund' || open === 'close') && reasonDialog(open)}
     </>
   );
 }
