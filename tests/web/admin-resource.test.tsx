@@ -570,6 +570,32 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
     expect(screen.getByText('点击上方“新建图书”添加。')).toBeTruthy();
   });
 
+  /** The picture of the empty state shown, once its lazy chunk has come. */
+  const emptyPicture = async () =>
+    (
+      await screen.findByText(
+        (_, el) => el?.closest('.app-state') !== null && el?.hasAttribute('data-illustration') === true,
+      )
+    ).getAttribute('data-illustration');
+
+  it("draws the empty state's picture with a + only where the list offers to add a row", async () => {
+    renderScreen(0);
+    await screen.findByText('暂无图书');
+    expect(await emptyPicture()).toBe('noContent');
+    cleanup();
+    // A list without 新建 (orders, reports): an empty box, not an invitation to add one.
+    const { create: _create, ...readOnly } = bookResource;
+    renderScreen(0, undefined, readOnly);
+    await screen.findByText('暂无图书');
+    expect(screen.queryByText(/点击上方/)).toBeNull();
+    expect(await emptyPicture()).toBe('noResult');
+    cleanup();
+    // Nothing the filters find: no invitation either, where the list does offer 新建.
+    renderScreen(23, '/books?wd=%E7%BA%A2%E6%A5%BC');
+    await screen.findByText('当前筛选条件下没有图书');
+    expect(await emptyPicture()).toBe('noResult');
+  });
+
   it('says when only the filters find nothing, and clears them', async () => {
     const { router } = renderScreen(23, '/books?wd=%E7%BA%A2%E6%A5%BC');
     expect(await screen.findByText('当前筛选条件下没有图书')).toBeTruthy();

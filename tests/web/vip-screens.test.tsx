@@ -760,6 +760,19 @@ describe('admin screens', { timeout: 30_000 }, () => {
     });
   });
 
+  it('/admin/order, with no order yet, shows an empty box, not the picture that invites adding one', async () => {
+    renderApp('/admin/order', {
+      user: admin,
+      permissions: [perm(1, 'OrderAPI', 'ListOrder'), perm(2, 'OrderAPI', 'CloseOrder')],
+      backend: { 'GET /api/v1/order/list': { status: 200, body: { total: 0, order: [] } } },
+    });
+    const state = (await screen.findByText('暂无订单')).closest('.app-state') as HTMLElement;
+    await waitFor(() =>
+      expect(state.querySelector('[data-illustration]')?.getAttribute('data-illustration')).toBe('noResult'),
+    );
+    expect(state.textContent).toBe('暂无订单');
+  });
+
   it('/admin/order says an order the provider reports paid when closing it was not closed', async () => {
     renderApp('/admin/order', {
       user: admin,

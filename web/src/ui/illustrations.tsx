@@ -20,7 +20,10 @@ const decorative = (load: () => Promise<{ default: Svg }>) => lazy(() => load().
 const illustrations = {
   construction: decorative(() => import('@douyinfe/semi-illustrations/lib/es/illustrations/IllustrationConstruction')),
   failure: decorative(() => import('@douyinfe/semi-illustrations/lib/es/illustrations/IllustrationFailure')),
+  // Its picture has a + to add something: only where the empty state offers that (新建…).
   noContent: decorative(() => import('@douyinfe/semi-illustrations/lib/es/illustrations/IllustrationNoContent')),
+  // An empty box: nothing here, and nothing to add from this screen.
+  noResult: decorative(() => import('@douyinfe/semi-illustrations/lib/es/illustrations/IllustrationNoResult')),
   notFound: decorative(() => import('@douyinfe/semi-illustrations/lib/es/illustrations/IllustrationNotFound')),
 };
 

@@ -1,25 +1,30 @@
 // Loading, empty and error states shared by every screen.
 import type { ReactNode } from 'react';
 import { Button } from './semi';
-import { Illustration } from './illustrations';
+import { Illustration, type IllustrationName } from './illustrations';
 import './states.css';
 
-/** `page`: the state is the whole screen (what was asked for does not exist): its title is the page's h1. */
+/**
+ * `page`: the state is the whole screen (what was asked for does not exist): its title is the page's h1.
+ * `illustration`: `noResult` (an empty box) where nothing can be added from here, not the default's +.
+ */
 export function EmptyState({
   title = '暂无数据',
   description,
   children,
   page = false,
+  illustration = 'noContent',
 }: {
   title?: string;
   description?: ReactNode;
   children?: ReactNode;
   page?: boolean;
+  illustration?: Extract<IllustrationName, 'noContent' | 'noResult'>;
 }) {
   const Title = page ? 'h1' : 'p';
   return (
     <div className="app-state" role="status">
-      <Illustration name="noContent" className="app-state__image" />
+      <Illustration name={illustration} className="app-state__image" />
       <Title className="app-state__title">{title}</Title>
       {description && <p className="app-state__description">{description}</p>}
       {children}

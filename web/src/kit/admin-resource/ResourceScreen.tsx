@@ -453,14 +453,14 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
                 <LoadingState title={`正在加载${resource.noun}…`} />
               ) : Object.keys(filters).length > 0 ? (
                 // 暂无 would say there are none at all, where only the filters find none.
-                <EmptyState title={`当前筛选条件下没有${resource.noun}`}>
+                <EmptyState title={`当前筛选条件下没有${resource.noun}`} illustration="noResult">
                   <Button onClick={() => applyFilters({})}>清除筛选条件</Button>
                 </EmptyState>
+              ) : canCreate ? (
+                <EmptyState title={`暂无${resource.noun}`} description={`点击上方“${createLabel}”添加。`} />
               ) : (
-                <EmptyState
-                  title={`暂无${resource.noun}`}
-                  description={canCreate ? `点击上方“${createLabel}”添加。` : undefined}
-                />
+                // The picture with a + only where the list offers to add one (orders, reports: never).
+                <EmptyState title={`暂无${resource.noun}`} illustration="noResult" />
               )
             }
             rowSelection={
