@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatDate } from '../../shared/format';
-import { api, login } from '../helpers/backend';
+import { api, login, registerMember } from '../helpers/backend';
 import { createDocument, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
 import { readFileSync } from 'node:fs';
@@ -219,6 +219,62 @@ describe('VIP purchase with the manual provider', () => {
     await question.getByRole('button', { name: '取消', exact: true }).click();
     await page.getByRole('button', { name: /^取消订单 \d+$/ }).waitFor();
     expect(await page.getByText('待确认收款').count()).toBe(1);
+  });
+
+  it('confirms by keyboard at 390 px an order with no transfer submitted, asked first, the keyboard back on its row', async () => {
+    const buyer = await registerMember(site.backendUrl);
+    const created = await api(site.backendUrl, 'POST', '/api/v1/order', {
+      token: buyer.token,
+      body: { plan_code: 'month', price: 30 },
+    });
+    expect(created.status, created.text).toBe(200);
+    const no = created.body.order_no as string;
+    const admin = (await site.visit()).page;
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(admin, '/admin/order');
+    const opener = admin.getByRole('button', { name: `确认收款 ${no}` });
+    const focused = () => admin.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    // The dialog open (one at a time) lies within the screen's width.
+    const onScreen = async () => {
+      const box = (await admin.locator('.semi-modal-content').boundingBox())!;
+      return box.x >= 0 && box.x + box.width <= 390;
+    };
+    // The question and the reason dialog after it bear the same title.
+    const question = admin.locator('.semi-modal', { hasText: '已核实，继续' });
+
+    await opener.focus();
+    await admin.keyboard.press('Enter');
+    await question.getByText(`确认收款 · ${no}`).waitFor();
+    await question.getByText('会员没有为这笔订单提交线下转账，也没有选择支付方式，订单仍为待支付。').waitFor();
+    expect(await onScreen()).toBe(true);
+    // 取消 gives the keyboard back to the row's button.
+    await question.getByRole('button', { name: '取消' }).focus();
+    await admin.keyboard.press('Enter');
+    await question.waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe(`确认收款 ${no}`);
+
+    await admin.keyboard.press('Enter');
+    await question.getByRole('button', { name: '已核实，继续' }).focus();
+    await admin.keyboard.press('Enter');
+    const reason = admin.getByRole('textbox', { name: '收款说明' });
+    await reason.waitFor();
+    expect(await onScreen()).toBe(true);
+    // Escape from the reason dialog: back on the row's button, not on the page.
+    await reason.focus();
+    await admin.keyboard.press('Escape');
+    await reason.waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe(`确认收款 ${no}`);
+
+    // Through to the end by keyboard: the order is paid.
+    await admin.keyboard.press('Enter');
+    await question.getByRole('button', { name: '已核实，继续' }).focus();
+    await admin.keyboard.press('Enter');
+    await reason.fill('支付宝商户平台已到账，通知丢失');
+    await admin.keyboard.press('Tab');
+    await admin.locator('.semi-modal').getByRole('button', { name: '确认收款' }).focus();
+    await admin.keyboard.press('Enter');
+    await admin.locator('.app-toast', { hasText: '已确认收款' }).first().waitFor();
+    await admin.getByRole('button', { name: `退款 ${no}` }).waitFor();
   });
 
   it("works at 390 px wide: the plans, the checkout, the member's orders and the admin screens fit the screen", async () => {

@@ -2,7 +2,7 @@
 // admin's decisions, each with a reason kept on the order: confirm a payment (a transfer, even
 // one closed by its timeout, or a payment that arrived after the order closed), refund, close.
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { optionLabel } from '../../../../shared/constants';
 import { formatDate, SHORT_DATE_FORMAT } from '../../../../shared/format';
 import { grpcPermissionPath } from '../../../../shared/permissions';
@@ -135,6 +135,8 @@ export function OrderAdminActions({ order }: { order: Order }) {
   const reopenable = confirmableAfterClose(order);
   const no = order.order_no ?? '';
   const close = () => setOpen(null);
+  // The row's 确认收款, to which the keyboard goes back after the question and the reason dialog.
+  const confirmButton = useRef<HTMLElement | null>(null);
   const reasonDialog = (kind: 'confirm' | 'refund' | 'close') => {
     const spec = {
       confirm: {
@@ -231,7 +233,10 @@ export function OrderAdminActions({ order }: { order: Order }) {
           size="small"
           theme="borderless"
           aria-label={`确认收款 ${no}`}
-          onClick={() => setOpen(unsubmitted ? 'unsubmitted' : 'confirm')}
+          onClick={(event) => {
+            confirmButton.current = event.currentTarget;
+            setOpen(unsubmitted ? 'unsubmitted' : 'confirm');
+          }}
         >
           确认收款
         </Button>
@@ -270,7 +275,12 @@ export function OrderAdminActions({ order }: { order: Order }) {
           note="只有在商户平台或银行流水中核实已收到这笔款项（如支付通知丢失）时才确认收款：确认后订单改为已支付，并为会员开通套餐天数。"
           okText="已核实，继续"
           busy={false}
-          onConfirm={() => setOpen('confirm')}
+          onConfirm={() => {
+            // The reason dialog gives the keyboard back to what had it when it opened: the row's
+            // button, not 已核实，继续 of this question, gone by then (the keyboard was left on the page).
+            confirmButton.current?.focus();
+            setOpen('confirm');
+          }}
           onCancel={close}
         />
       )}
