@@ -275,6 +275,54 @@ describe('VIP purchase with the manual provider', () => {
     await admin.keyboard.press('Enter');
     await admin.locator('.app-toast', { hasText: '已确认收款' }).first().waitFor();
     await admin.getByRole('button', { name: `退款 ${no}` }).waitFor();
+    // 确认收款 is gone from the paid order's row: the keyboard is on the row's 详情, not on the page.
+    await expect.poll(focused).toBe(`订单 ${no} 详情`);
+
+    // And refunded by keyboard, the reason checked first; then too the keyboard stays on the row.
+    await admin.getByRole('button', { name: `退款 ${no}` }).focus();
+    await admin.keyboard.press('Enter');
+    const refund = admin.locator('.semi-modal').getByRole('button', { name: '标记为已退款' });
+    await refund.focus();
+    await admin.keyboard.press('Enter');
+    await admin.getByText('请输入退款原因').waitFor();
+    expect(await onScreen()).toBe(true);
+    await admin.getByRole('textbox', { name: '退款原因' }).fill('会员申请退款');
+    await refund.focus();
+    await admin.keyboard.press('Enter');
+    await admin.locator('.app-toast', { hasText: '订单已退款' }).first().waitFor();
+    await admin.getByRole('button', { name: `退款 ${no}` }).waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe(`订单 ${no} 详情`);
+  });
+
+  it('closes orders in a batch by keyboard at 390 px, the keyboard then on the list, not on the page', async () => {
+    const orders: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const buyer = await registerMember(site.backendUrl);
+      const created = await api(site.backendUrl, 'POST', '/api/v1/order', {
+        token: buyer.token,
+        body: { plan_code: 'month', price: 30 },
+      });
+      expect(created.status, created.text).toBe(200);
+      orders.push(created.body.order_no as string);
+    }
+    const admin = (await site.visit()).page;
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(admin, '/admin/order');
+    for (const no of orders) {
+      await admin.getByRole('checkbox', { name: `选择“${no}”` }).focus();
+      await admin.keyboard.press('Space');
+    }
+    const batch = admin.getByRole('button', { name: '批量关闭（2）' });
+    await batch.focus();
+    await admin.keyboard.press('Enter');
+    await admin.getByRole('textbox', { name: '关闭原因' }).fill('重复下单');
+    await admin.locator('.semi-modal').getByRole('button', { name: '确定' }).focus();
+    await admin.keyboard.press('Enter');
+    await admin.locator('.app-toast', { hasText: '订单已关闭' }).first().waitFor();
+    // The batch button, disabled now that nothing is selected, cannot have the keyboard back.
+    await expect
+      .poll(() => admin.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? ''))
+      .toBe('全选本页');
   });
 
   it("works at 390 px wide: the plans, the checkout, the member's orders and the admin screens fit the screen", async () => {

@@ -25,6 +25,7 @@ import { closeOrder, confirmOrder, notificationsQuery, refundOrder } from './api
 import { awaitsTransferConfirmation, OrderStatusTag, orderAmount, providerLabel } from './OrderStatusTag';
 import './order.css';
 import { sheetWidth } from '../../ui/fit';
+import { firstFocusable, useFocusFallback } from '../../ui/focus-fallback';
 
 const CONFIRM = grpcPermissionPath('OrderAPI', 'ConfirmOrder');
 const REFUND = grpcPermissionPath('OrderAPI', 'RefundOrder');
@@ -137,6 +138,10 @@ export function OrderAdminActions({ order }: { order: Order }) {
   const close = () => setOpen(null);
   // The row's 确认收款, to which the keyboard goes back after the question and the reason dialog.
   const confirmButton = useRef<HTMLElement | null>(null);
+  // The row's actions: a decision done takes its own button away (退款 of an order now refunded),
+  // and the keyboard goes to the first one left (详情).
+  const actions = useRef<Element | null>(null);
+  useFocusFallback(open !== null, () => firstFocusable(actions.current));
   const reasonDialog = (kind: 'confirm' | 'refund' | 'close') => {
     const spec = {
       confirm: {
@@ -225,7 +230,15 @@ export function OrderAdminActions({ order }: { order: Order }) {
   };
   return (
     <>
-      <Button size="small" theme="borderless" aria-label={`订单 ${no} 详情`} onClick={() => setOpen('detail')}>
+      <Button
+        size="small"
+        theme="borderless"
+        aria-label={`订单 ${no} 详情`}
+        onClick={(event) => {
+          actions.current = event.currentTarget.parentElement;
+          setOpen('detail');
+        }}
+      >
         详情
       </Button>
       {may(CONFIRM) && (status === OrderStatus.Pending || reopenable) && (
@@ -235,6 +248,7 @@ export function OrderAdminActions({ order }: { order: Order }) {
           aria-label={`确认收款 ${no}`}
           onClick={(event) => {
             confirmButton.current = event.currentTarget;
+            actions.current = event.currentTarget.parentElement;
             setOpen(unsubmitted ? 'unsubmitted' : 'confirm');
           }}
         >
@@ -247,7 +261,10 @@ export function OrderAdminActions({ order }: { order: Order }) {
           theme="borderless"
           type="danger"
           aria-label={`退款 ${no}`}
-          onClick={() => setOpen('refund')}
+          onClick={(event) => {
+            actions.current = event.currentTarget.parentElement;
+            setOpen('refund');
+          }}
         >
           退款
         </Button>
@@ -258,7 +275,10 @@ export function OrderAdminActions({ order }: { order: Order }) {
           theme="borderless"
           type="danger"
           aria-label={`关闭订单 ${no}`}
-          onClick={() => setOpen('close')}
+          onClick={(event) => {
+            actions.current = event.currentTarget.parentElement;
+            setOpen('close');
+          }}
         >
           关闭
         </Button>

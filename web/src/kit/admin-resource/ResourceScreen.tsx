@@ -19,6 +19,7 @@ import { IconDelete, IconEdit, IconPlus, IconRefresh } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { Table, type ColumnProps } from '../../ui/semi-admin';
 import { EmptyState, LoadingState, ErrorState } from '../../ui/states';
+import { firstFocusable, useFocusFallback } from '../../ui/focus-fallback';
 import { failureMessage, toastFailure, toastRefusal } from '../toasts/failure-toast';
 import { toast } from '../toasts/toast-store';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -160,6 +161,15 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
   const sheetOpener = useRef<(sheet: Sheet<Row>) => void>(() => undefined);
   const setSheet = (sheet: Sheet<Row>) => sheetOpener.current(sheet);
   const [pending, setPending] = useState<PendingConfirm | null>(null);
+  // A confirmation done takes away what it was opened from (a deleted row's 删除; a batch button,
+  // disabled once its rows are done): the keyboard goes to the list's 全选本页, or to 刷新列表.
+  const panel = useRef<HTMLElement>(null);
+  useFocusFallback(
+    pending !== null,
+    () =>
+      firstFocusable(panel.current, 'input[aria-label="全选本页"]') ??
+      firstFocusable(panel.current, 'button[aria-label="刷新列表"]'),
+  );
 
   const query = useMemo(
     () => ({ page: paged ? page : 1, size: paged ? size : 0, filters }),
@@ -366,7 +376,7 @@ export function ResourceScreen<Row extends object, Values extends FormValues>({
         <h1 className="app-admin-page__title">{resource.title}</h1>
         {headerExtra}
       </div>
-      <section className="app-panel">
+      <section className="app-panel" ref={panel}>
         {resource.filters && resource.filters.length > 0 && (
           <FilterBar idPrefix={idPrefix} filters={resource.filters} applied={filters} onApply={applyFilters} />
         )}
