@@ -294,6 +294,41 @@ describe('VIP purchase with the manual provider', () => {
     await expect.poll(focused).toBe(`订单 ${no} 详情`);
   });
 
+  it("opens an order's 详情 and 支付通知记录 by keyboard at 390 px, the keyboard inside each sheet and back after", async () => {
+    const buyer = await registerMember(site.backendUrl);
+    const created = await api(site.backendUrl, 'POST', '/api/v1/order', {
+      token: buyer.token,
+      body: { plan_code: 'month', price: 30 },
+    });
+    expect(created.status, created.text).toBe(200);
+    const no = created.body.order_no as string;
+    const admin = (await site.visit()).page;
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(admin, '/admin/order');
+    const where = () =>
+      admin.evaluate(() => {
+        const focused = document.activeElement;
+        const sheet = focused?.closest('.semi-sidesheet');
+        if (sheet) return `sheet: ${sheet.querySelector('.semi-sidesheet-title')?.textContent ?? ''}`;
+        return focused?.getAttribute('aria-label') ?? focused?.textContent?.trim() ?? '';
+      });
+    for (const [opener, title] of [
+      [`订单 ${no} 详情`, `订单详情 · ${no}`],
+      ['支付通知记录', '支付通知记录'],
+    ] as const) {
+      await admin.getByRole('button', { name: opener }).focus();
+      await admin.keyboard.press('Enter');
+      await admin.locator('.semi-sidesheet-title', { hasText: title }).waitFor();
+      await expect.poll(where, { message: opener }).toBe(`sheet: ${title}`);
+      // Tab goes on inside the sheet (its 关闭 first), not to the page under its mask.
+      await admin.keyboard.press('Tab');
+      expect(await where(), opener).toMatch(/^sheet: /);
+      await admin.keyboard.press('Escape');
+      await admin.locator('.semi-sidesheet-title', { hasText: title }).waitFor({ state: 'detached' });
+      await expect.poll(where, { message: opener }).toBe(opener);
+    }
+  });
+
   it('closes orders in a batch by keyboard at 390 px, the keyboard then on the list, not on the page', async () => {
     const orders: string[] = [];
     for (let i = 0; i < 2; i++) {

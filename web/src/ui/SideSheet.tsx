@@ -1,8 +1,9 @@
-// Semi's SideSheet as every sheet of the site has it: its ✕ named 关闭, Escape closes it, and
-// whichever way it closes (✕, Escape, 取消, a click beside it, a save) the keyboard goes back to
+// Semi's SideSheet as every sheet of the site has it: its ✕ named 关闭, Escape closes it, the
+// keyboard taken into it as it opens (Semi left it on the opener, behind the mask: Tab walked the
+// page under the sheet, never reaching what is in it), and whichever way it closes (✕, Escape, 取消, a click beside it, a save) the keyboard goes back to
 // what held it when the sheet opened (the button that opened it): removing the sheet under the
 // focus left it on the page's <body>. A sheet is rendered when it opens and removed when it closes.
-import { useEffect, useState, type ComponentProps } from 'react';
+import { useEffect, useId, useState, type ComponentProps } from 'react';
 import SemiSideSheet from '@douyinfe/semi-ui-19/lib/es/sideSheet';
 import { IconClose } from './icons';
 
@@ -25,10 +26,23 @@ const closesAList = (target: EventTarget | null) =>
   target instanceof Element &&
   target.closest(`[role="combobox"][aria-expanded="true"], .semi-popover-wrapper, .${OPEN_POPUP_CLASS}`) !== null;
 
-export function SideSheet({ onCancel, closeOnEsc = true, ...props }: SideSheetProps) {
+export function SideSheet({ onCancel, closeOnEsc = true, className, ...props }: SideSheetProps) {
   // What held the focus as the sheet opened: the click on the opener gave it the focus.
   const [opener] = useState(() => (typeof document === 'undefined' ? null : document.activeElement));
   const escape = closeOnEsc ? onCancel : undefined;
+  // The sheet's dialog (Semi's, focusable with tabindex -1), found by a class of its own.
+  const sheetClass = `app-sheet-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
+  const takeFocus = () => {
+    const dialog = document.querySelector<HTMLElement>(`.${sheetClass} [role="dialog"]`);
+    if (dialog && !dialog.contains(document.activeElement)) dialog.focus({ preventScroll: true });
+  };
+  // Once drawn (Semi draws it in a portal, at once or a frame later).
+  useEffect(() => {
+    takeFocus();
+    const frame = requestAnimationFrame(takeFocus);
+    return () => cancelAnimationFrame(frame);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     if (!escape) return undefined;
@@ -51,6 +65,12 @@ export function SideSheet({ onCancel, closeOnEsc = true, ...props }: SideSheetPr
   );
 
   return (
-    <SemiSideSheet closeIcon={<IconClose aria-label="关闭" />} {...props} onCancel={onCancel} closeOnEsc={false} />
+    <SemiSideSheet
+      closeIcon={<IconClose aria-label="关闭" />}
+      {...props}
+      className={className ? `${className} ${sheetClass}` : sheetClass}
+      onCancel={onCancel}
+      closeOnEsc={false}
+    />
   );
 }
