@@ -360,6 +360,33 @@ describe('VIP purchase with the manual provider', () => {
       .toBe('全选本页');
   });
 
+  it('shows at 390 px the VIP plan 保存 finds wrong, in the plans table scrolled sideways to its 删除 buttons', async () => {
+    const admin = (await site.visit()).page;
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(admin, '/admin/config/vip');
+    const codes = admin.getByRole('textbox', { name: /^第 \d+ 个套餐的代码$/ });
+    await codes.first().waitFor();
+    const n = (await codes.count()) + 1;
+    await admin.getByRole('button', { name: '添加套餐' }).focus();
+    await admin.keyboard.press('Enter');
+    const code = admin.getByRole('textbox', { name: `第 ${n} 个套餐的代码` });
+    await code.waitFor();
+    // Tabbing to the new row's 删除 scrolls the table to its right end, the code out of sight.
+    await admin.getByRole('button', { name: `删除第 ${n} 个套餐` }).focus();
+    const inSight = () =>
+      code.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const table = element.closest('.app-vip-plan-table__wrap')!.getBoundingClientRect();
+        return box.left >= table.left && box.right <= table.right && box.left >= 0 && box.right <= window.innerWidth;
+      });
+    expect(await inSight()).toBe(false);
+    await admin.getByRole('button', { name: '保存' }).focus();
+    await admin.keyboard.press('Enter');
+    await admin.getByText(`第 ${n} 个套餐：套餐代码须为 1 到 32 位字母、数字、下划线或短横线`).waitFor();
+    await expect.poll(() => code.evaluate((element) => element === document.activeElement)).toBe(true);
+    await expect.poll(inSight).toBe(true);
+  });
+
   it("works at 390 px wide: the plans, the checkout, the member's orders and the admin screens fit the screen", async () => {
     const visit = await site.visit();
     const page = visit.page;

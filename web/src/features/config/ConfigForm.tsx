@@ -99,6 +99,7 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
       ? input
       : (box.querySelector<HTMLElement>('[aria-invalid="true"]') ?? box.querySelector<HTMLElement>(FOCUSABLE));
     target?.focus({ preventScroll: true });
+    if (target) showSideways(target, box);
   };
 
   const submit = (event: FormEvent) => {
@@ -144,6 +145,21 @@ function ConfigRowsForm({ category, rows }: { category: string; rows: Config[] }
 
 /** The rows a form shows: not those kept for MOREDOC that nothing reads (stable, so react-query keeps the result). */
 const shownRows = (rows: Config[]) => rows.filter((row) => !UNUSED_CONFIG_KEYS.has(`${row.category}.${row.name}`));
+
+/**
+ * Scrolls the boxes from `target` up to `outer` that scroll sideways (the VIP plans' table on a
+ * phone, scrolled to its 删除 buttons) so that `target` shows: focused without scrolling (the
+ * field's box has its own smooth scroll), it stayed out of sight beside them.
+ */
+function showSideways(target: HTMLElement, outer: HTMLElement): void {
+  for (let box = target.parentElement; box && outer.contains(box); box = box.parentElement) {
+    if (box.scrollWidth <= box.clientWidth) continue;
+    const { left, right } = box.getBoundingClientRect();
+    const shown = target.getBoundingClientRect();
+    if (shown.left < left) box.scrollLeft -= left - shown.left;
+    else if (shown.right > right) box.scrollLeft += Math.min(shown.right - right, shown.left - left);
+  }
+}
 
 /** The form of config `category`, with its loading, error and empty states. */
 export function ConfigForm({ category }: { category: string }) {
