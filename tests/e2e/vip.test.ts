@@ -387,6 +387,29 @@ describe('VIP purchase with the manual provider', () => {
     await expect.poll(inSight).toBe(true);
   });
 
+  it('keeps the keyboard in the VIP plans table at 390 px as a plan is added and the last one deleted', async () => {
+    const admin = (await site.visit()).page;
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(admin, '/admin/config/vip');
+    const codes = admin.getByRole('textbox', { name: /^第 \d+ 个套餐的代码$/ });
+    await codes.first().waitFor();
+    const n = (await codes.count()) + 1;
+    const focused = () => admin.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    await admin.getByRole('button', { name: '添加套餐' }).focus();
+    await admin.keyboard.press('Enter');
+    // On the new row's 代码, in sight, to type its code at once.
+    await expect.poll(focused).toBe(`第 ${n} 个套餐的代码`);
+    const box = (await admin.getByRole('textbox', { name: `第 ${n} 个套餐的代码` }).boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await admin.keyboard.type('week');
+    // Deleted again from its own 删除: the keyboard goes to the 删除 of the row now last.
+    await admin.getByRole('button', { name: `删除第 ${n} 个套餐` }).focus();
+    await admin.keyboard.press('Enter');
+    await admin.getByRole('textbox', { name: `第 ${n} 个套餐的代码` }).waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe(`删除第 ${n - 1} 个套餐`);
+  });
+
   it("works at 390 px wide: the plans, the checkout, the member's orders and the admin screens fit the screen", async () => {
     const visit = await site.visit();
     const page = visit.page;

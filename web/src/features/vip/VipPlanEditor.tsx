@@ -1,7 +1,7 @@
 // `vip.plans` as a table of plans (code, name, days, price, description, recommended) instead
 // of its `code|title|days|price|description|1` text: the admin edits rows, the config keeps
 // the text (shared/vip.ts turns one into the other).
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   formatVipPlans,
   vipPlanDrafts,
@@ -80,8 +80,28 @@ export function VipPlanEditor({
   const edit = (index: number, patch: Partial<VipPlanDraft>) =>
     update(plans.map((plan, i) => (i === index ? { ...plan, ...patch } : plan)));
   const wrong = invalid ? wrongFields(plans) : [];
+  // Where the keyboard goes once the rows are drawn: a row added, to its 代码 (it stayed on 添加套餐,
+  // the row to fill behind it); the last row deleted, to the 删除 of the row now last, or to
+  // 添加套餐 when none is left (it fell to the page with the button).
+  const root = useRef<HTMLDivElement>(null);
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    const selector = focusNext.current;
+    focusNext.current = null;
+    if (selector) root.current?.querySelector<HTMLElement>(selector)?.focus();
+  }, [plans]);
+  const add = () => {
+    focusNext.current = `input[aria-label="第 ${plans.length + 1} 个套餐的代码"]`;
+    update([...plans, { ...EMPTY }]);
+  };
+  const remove = (index: number) => {
+    if (index === plans.length - 1)
+      focusNext.current =
+        index > 0 ? `button[aria-label="删除第 ${index} 个套餐"]` : '.app-vip-plan-table__actions button';
+    update(plans.filter((_, i) => i !== index));
+  };
   return (
-    <div id={id} role="group" aria-labelledby={`${id}-label`} data-invalid={invalid}>
+    <div ref={root} id={id} role="group" aria-labelledby={`${id}-label`} data-invalid={invalid}>
       <div className="app-vip-plan-table__wrap">
         <table className="app-vip-plan-table">
           <thead>
@@ -124,7 +144,7 @@ export function VipPlanEditor({
                     type="danger"
                     icon={<IconDelete />}
                     aria-label={`删除第 ${index + 1} 个套餐`}
-                    onClick={() => update(plans.filter((_, i) => i !== index))}
+                    onClick={() => remove(index)}
                   />
                 </td>
               </tr>
@@ -133,7 +153,7 @@ export function VipPlanEditor({
         </table>
       </div>
       <div className="app-vip-plan-table__actions">
-        <Button icon={<IconPlus />} onClick={() => update([...plans, { ...EMPTY }])}>
+        <Button icon={<IconPlus />} onClick={add}>
           添加套餐
         </Button>
       </div>
