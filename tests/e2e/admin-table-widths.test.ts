@@ -418,6 +418,37 @@ describe('admin lists at 1280 px wide', () => {
     expect(lines).toBeLessThanOrEqual(2);
   });
 
+  it("keep an order's days with their number, （30 天） not broken before 天", async () => {
+    const member = await ok(
+      'register',
+      api(site.backendUrl, 'POST', '/api/v1/user/register', {
+        body: { username: 'wangdays2024', password: 'member-password' },
+      }),
+    );
+    await ok(
+      'order',
+      api(site.backendUrl, 'POST', '/api/v1/order', { token: member.token, body: { plan_code: 'month', price: 30 } }),
+    );
+    const page = await site.adminPage('/admin/order');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const plan = page
+      .locator('.app-resource-table tbody tr.semi-table-row', { hasText: 'wangdays2024' })
+      .locator('.app-resource-stack > span', { hasText: '（30 天）' });
+    await plan.waitFor();
+    // The lines that （30 天） of the cell's text takes, wherever its text nodes start and end.
+    const lines = await plan.evaluate((span) => {
+      const walker = document.createTreeWalker(span, NodeFilter.SHOW_TEXT);
+      const range = document.createRange();
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        if (text.includes('（')) range.setStart(node, text.indexOf('（'));
+        if (text.includes('）')) range.setEnd(node, text.indexOf('）') + 1);
+      }
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+    expect(lines).toBe(1);
+  });
+
   it("keep a user's name and credits on one line each after their avatar", async () => {
     await ok(
       'register',

@@ -32,7 +32,16 @@ export const orderResource: ResourceDef<Order, Record<string, never>> = {
       key: 'plan_title',
       title: '套餐 / 金额',
       render: (row) => (
-        <StackCell main={`${row.plan_title ?? ''}（${row.days ?? 0} 天）`} sub={orderAmount(row.amount)} />
+        <StackCell
+          main={
+            <>
+              {row.plan_title}
+              {/* Broken as a whole: at 1280 px （30 / 天） stood a line each. */}
+              <span className="app-resource-nowrap">（{row.days ?? 0} 天）</span>
+            </>
+          }
+          sub={orderAmount(row.amount)}
+        />
       ),
     },
     {
