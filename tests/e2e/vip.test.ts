@@ -410,6 +410,29 @@ describe('VIP purchase with the manual provider', () => {
     await expect.poll(focused).toBe(`删除第 ${n - 1} 个套餐`);
   });
 
+  it("keeps a VIP member's name on one line in 会员管理 at 390 px", async () => {
+    const member = await registerMember(site.backendUrl, {
+      username: `buyera${String(Date.now() % 10_000).padStart(4, '0')}`,
+    });
+    const token = await gatewayToken(site.url, 'admin', site.adminPassword);
+    const granted = await api(site.url, 'POST', '/api/v1/vip/grant', {
+      token,
+      body: { user_id: [member.user.id], days: 30, reason: '活动赠送' },
+    });
+    expect(granted.status, granted.text).toBe(200);
+    const admin = (await site.visit()).page;
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await loginAsAdmin(admin, '/admin/user/vip');
+    const name = admin.locator('.app-resource-table tbody td', { hasText: member.username }).first();
+    await name.waitFor();
+    const lines = await name.evaluate((cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+    expect(lines).toBe(1);
+  });
+
   it("works at 390 px wide: the plans, the checkout, the member's orders and the admin screens fit the screen", async () => {
     const visit = await site.visit();
     const page = visit.page;

@@ -31,7 +31,12 @@ export const vipResource: ResourceDef<UserVip, Values> = {
   rowLabel: (row) => row.username ?? `#${row.user_id ?? ''}`,
   columns: [
     { key: 'user_id', title: '用户 ID', width: 80 },
-    { key: 'username', title: '用户' },
+    {
+      key: 'username',
+      title: '用户',
+      // A name is one word: at 390 px buyera2024 broke into buyera20 / 24 (the table scrolls instead).
+      render: (row) => <span className="app-resource-nowrap">{row.username || '-'}</span>,
+    },
     { key: 'plan_title', title: '套餐', render: (row) => row.plan_title || '管理员开通' },
     {
       key: 'status',
