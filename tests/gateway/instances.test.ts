@@ -190,8 +190,14 @@ describe.skipIf(!postgresUrl)('an instance that has served no page yet when its 
     try {
       await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
       await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      // A page that reads nothing more is served whole.
+      const login = await send(`${gateway.url}/auth/login`, { headers: HTML });
+      expect(login.status).toBe(200);
+      expect(login.text).toContain('山间文库</title>');
+      expect(startDataOf(login.text).settings).toMatchObject({ system: { sitename: '山间文库' } });
+      // The library's list is read from the database: a 503 page saying so (decision 118), with the site's settings.
       const res = await send(`${gateway.url}/library`, { headers: HTML });
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(503);
       expect(res.text).toContain('<title>文库资料 - 山间文库</title>');
       expect(startDataOf(res.text).settings).toMatchObject({ system: { sitename: '山间文库' } });
     } finally {
