@@ -6,7 +6,8 @@ import type { Config } from '../../shared/types/config';
 import type { Permission } from '../../shared/types/permission';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
-import { admin, newSiteGroups, renderApp, settings, type Backend, type Reply } from './render-app';
+import { statsQuery } from '../../web/src/features/stats/api';
+import { admin, holdCalls, newSiteGroups, renderApp, settings, type Backend, type Reply } from './render-app';
 
 afterEach(() =>
   act(() => {
@@ -765,7 +766,6 @@ describe('dashboard', { timeout: 20_000 }, () => {
     };
     const { unmount } = renderApp('/admin/dashboard', { user: admin, backend: calls });
     // Ten calls failed for one reason: said once, not 加载失败 in each panel and count.
-    // (Each panel says its failure until the others answer: then the dashboard says it once.)
     await waitFor(() => {
       expect(screen.queryByRole('heading', { name: '待处理' })).toBeNull();
       expect(screen.getAllByText('加载失败')).toHaveLength(1);
@@ -796,6 +796,58 @@ describe('dashboard', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('link', { name: '待审核文档 4 篇' })).toBeTruthy();
     expect(screen.getAllByRole('alert')).toHaveLength(1);
     expect(screen.queryByRole('heading', { name: /网站数据/ })).toBeNull();
+  });
+
+  it('holds a failure back while the calls still out may make an outage, and says it once they cannot', async () => {
+    const outage = { status: 503, body: { code: 14, message: '数据库暂时不可用，请稍后再试' } };
+    const up: Backend = {
+      'GET /api/v1/setup/checklist': { status: 200, body: { missing: ['category'] } },
+      'GET /api/v1/envs': { status: 200, body: { envs: [{ name: 'LibreOffice', is_installed: true }] } },
+      ...Object.fromEntries(
+        ['document', 'article', 'comment', 'report', 'feedback', 'order'].map((list) => [
+          `GET /api/v1/${list}/list`,
+          { status: 200, body: { total: 4 } },
+        ]),
+      ),
+    };
+    const down = Object.fromEntries(Object.keys(up).map((call) => [call, outage]));
+    const statsFailed = (queryClient: ReturnType<typeof renderApp>['queryClient']) =>
+      waitFor(() =>
+        expect(queryClient.getQueryCache().find({ queryKey: statsQuery().queryKey, exact: true })?.state.status).toBe(
+          'error',
+        ),
+      );
+
+    // The stats call fails first, the nine others still out: neither its failure nor 加载失败 yet,
+    // then the outage said once when they fail too.
+    const first = renderApp('/admin/dashboard', { user: admin, backend: { ...down, 'GET /api/v1/stats': outage } });
+    let release = holdCalls(first.fetchMock, (url) => url.pathname !== '/api/v1/stats');
+    await statsFailed(first.queryClient);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText('加载失败')).toBeNull();
+    release();
+    const notice = await screen.findByRole('alert');
+    expect(notice.textContent).toBe('加载失败数据库暂时不可用，请稍后再试重试');
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    first.unmount();
+
+    // The others answer: the stats failure alone is said in its panel.
+    const second = renderApp('/admin/dashboard', { user: admin, backend: { ...up, 'GET /api/v1/stats': outage } });
+    release = holdCalls(second.fetchMock, (url) => url.pathname !== '/api/v1/stats');
+    await statsFailed(second.queryClient);
+    expect(screen.queryByRole('alert')).toBeNull();
+    release();
+    expect(await screen.findByRole('link', { name: '待审核文档 4 篇' })).toBeTruthy();
+    expect((await screen.findByRole('alert')).textContent).toBe('加载失败数据库暂时不可用，请稍后再试重试');
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    second.unmount();
+
+    // Enough answered that no outage can come of the one call still out: said at once.
+    const third = renderApp('/admin/dashboard', { user: admin, backend: { ...up, 'GET /api/v1/stats': outage } });
+    holdCalls(third.fetchMock, (url) => url.pathname === '/api/v1/envs');
+    expect((await screen.findByRole('alert')).textContent).toBe('加载失败数据库暂时不可用，请稍后再试重试');
+    expect(screen.queryByText('LibreOffice')).toBeNull();
+    third.unmount();
   });
 
   it('names what its document and article figures count: the public documents and the published articles', async () => {

@@ -6,7 +6,7 @@ import { QueryStates } from '../../kit/query-states/QueryStates';
 import { Panel } from '../../ui/Panel';
 import { Tag } from '../../ui/semi-extra';
 import { envsQuery } from '../config/api';
-import { useSaidByOutage } from './outage-context';
+import { useHeldByOutage, useSaidByOutage } from './outage-context';
 import './dashboard.css';
 
 export const ENVS_PERMISSION = grpcPermissionPath('ConfigAPI', 'GetEnvs');
@@ -15,12 +15,14 @@ export const ENVS_PERMISSION = grpcPermissionPath('ConfigAPI', 'GetEnvs');
 export function ConverterStatus() {
   const envs = useQuery(envsQuery());
   const saidByOutage = useSaidByOutage();
+  const heldByOutage = useHeldByOutage();
   if (saidByOutage(envs)) return null;
   return (
     <Panel title="文档转换组件" titleId="dashboard-converters">
       <QueryStates
         query={envs}
         loadingRows={3}
+        held={heldByOutage(envs)}
         failure="转换组件状态加载失败"
         isEmpty={(list) => list.length === 0}
         empty={<p className="app-admin-dashboard__muted">没有查看转换组件的权限，或系统未报告任何组件。</p>}

@@ -8,7 +8,7 @@ import { Panel } from '../../ui/Panel';
 import { Button, Skeleton } from '../../ui/semi';
 import { ErrorState } from '../../ui/states';
 import { statsQuery, type Stats } from '../stats/api';
-import { useSaidByOutage } from './outage-context';
+import { useHeldByOutage, useSaidByOutage } from './outage-context';
 import './dashboard.css';
 
 export const STATS_PERMISSION = grpcPermissionPath('ConfigAPI', 'GetStats');
@@ -41,8 +41,9 @@ const SYSTEM: readonly { key: keyof Stats; label: string }[] = [
 export function DashboardFigures() {
   const stats = useQuery(statsQuery());
   const saidByOutage = useSaidByOutage();
+  const heldByOutage = useHeldByOutage();
   const { data, isPending, isError, error, refetch, isFetching } = stats;
-  if (isPending) {
+  if (isPending || heldByOutage(stats)) {
     return (
       <div className="app-panel">
         <Skeleton.Paragraph rows={4} />

@@ -17,7 +17,7 @@ import { feedbackKeys, listFeedback } from '../feedback/api';
 import { listOrders, orderKeys } from '../order/api';
 import { listReports, reportKeys } from '../report/api';
 import { usePermissionCheck } from '../session/use-session';
-import { useSaidByOutage } from './outage-context';
+import { useHeldByOutage, useSaidByOutage } from './outage-context';
 import './dashboard.css';
 
 interface Waiting {
@@ -110,6 +110,7 @@ export const pendingQueries = (holds: (permission: string) => boolean) =>
 export function PendingWork() {
   const holds = usePermissionCheck();
   const saidByOutage = useSaidByOutage();
+  const heldByOutage = useHeldByOutage();
   const items = waitingFor(holds);
   const counts = useQueries({ queries: pendingQueries(holds) });
   if (items.length === 0) return null;
@@ -125,7 +126,7 @@ export function PendingWork() {
               ? '-'
               : count?.isError
                 ? '加载失败'
-                : count?.data === undefined
+                : count?.data === undefined || heldByOutage(count)
                   ? '…'
                   : `${count.data} ${item.unit}`;
           return (

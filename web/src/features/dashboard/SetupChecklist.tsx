@@ -8,7 +8,7 @@ import type { SetupItem } from '../../../../shared/types/config';
 import { QueryStates } from '../../kit/query-states/QueryStates';
 import { Panel } from '../../ui/Panel';
 import { setupChecklistQuery } from '../config/api';
-import { useSaidByOutage } from './outage-context';
+import { useHeldByOutage, useSaidByOutage } from './outage-context';
 import './dashboard.css';
 
 export const SETUP_CHECKLIST_PERMISSION = grpcPermissionPath('ConfigAPI', 'GetSetupChecklist');
@@ -96,10 +96,11 @@ function ChecklistLink({ entry }: { entry: ChecklistEntry }) {
 export function SetupChecklist() {
   const checklist = useQuery(setupChecklistQuery());
   const saidByOutage = useSaidByOutage();
+  const heldByOutage = useHeldByOutage();
   if ((checklist.isSuccess && checklist.data.length === 0) || saidByOutage(checklist)) return null;
   return (
     <Panel title="建站清单" titleId="dashboard-checklist">
-      <QueryStates query={checklist} loadingRows={3} failure="建站清单加载失败">
+      <QueryStates query={checklist} loadingRows={3} held={heldByOutage(checklist)} failure="建站清单加载失败">
         {(missing) => (
           <>
             <p className="app-admin-dashboard__muted">

@@ -11,24 +11,31 @@ import { usePermissionCheck } from '../session/use-session';
 import { statsQuery } from '../stats/api';
 import { ENVS_PERMISSION } from './ConverterStatus';
 import { STATS_PERMISSION } from './DashboardFigures';
-import { OutageContext, reasonOf } from './outage-context';
+import { OutageContext, reasonOf, type Outage } from './outage-context';
 import { pendingQueries } from './PendingWork';
 import { SETUP_CHECKLIST_PERMISSION } from './SetupChecklist';
 
 /**
  * The reason most of the dashboard's calls failed for, if two or more did and they are more
- * than half of its calls; null otherwise.
+ * than half of its calls (those still out count in the whole); null otherwise. Undecided while
+ * no outage is said yet but the calls still out could make one: as soon as the answers make it
+ * certain either way, it is decided.
  */
-function outageOf(results: UseQueryResult<unknown>[]): string | null {
+function outageOf(results: UseQueryResult<unknown>[]): Outage {
   const counts = new Map<string, number>();
+  let out = 0;
   for (const result of results) {
     const reason = reasonOf(result);
     if (reason !== null) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+    else if (result.isPending) out += 1;
   }
-  let top: [string, number] | undefined;
-  for (const entry of counts) if (!top || entry[1] > top[1]) top = entry;
-  if (!top || top[1] < 2 || top[1] * 2 <= results.length) return null;
-  return top[0];
+  const isOutage = (count: number) => count >= 2 && count * 2 > results.length;
+  let top = 0;
+  for (const [reason, count] of counts) {
+    if (isOutage(count)) return { reason, undecided: false };
+    top = Math.max(top, count);
+  }
+  return { reason: null, undecided: out > 0 && isOutage(top + out) };
 }
 
 /** The dashboard's panels, under the one notice of an outage when there is one. */
@@ -51,9 +58,9 @@ export function DashboardCalls({ children }: { children: ReactNode }) {
   };
   return (
     <OutageContext.Provider value={outage}>
-      {outage !== null && (
+      {outage.reason !== null && (
         <div className="app-panel">
-          <ErrorState message={outage} onRetry={retry} />
+          <ErrorState message={outage.reason} onRetry={retry} />
         </div>
       )}
       {children}

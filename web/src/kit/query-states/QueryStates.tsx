@@ -14,6 +14,7 @@ import './query-states.css';
 export function QueryStates<T>({
   query,
   loadingRows,
+  held = false,
   failure,
   isEmpty,
   empty,
@@ -21,13 +22,15 @@ export function QueryStates<T>({
 }: {
   query: UseQueryResult<T>;
   loadingRows: number;
+  /** Shown as still loading while true, whatever the query says: a failure held back for now. */
+  held?: boolean;
   /** The error text when the failure carries no message, e.g. '订单加载失败'. */
   failure: string;
   isEmpty?: (data: T) => boolean;
   empty?: ReactNode;
   children: (data: T) => ReactNode;
 }) {
-  if (query.isPending) return <Skeleton.Paragraph rows={loadingRows} />;
+  if (query.isPending || held) return <Skeleton.Paragraph rows={loadingRows} />;
   if (query.isError)
     return <ErrorState message={errorMessage(query.error, failure)} onRetry={() => void query.refetch()} />;
   // The note comes and goes before what it dims, which stays mounted meanwhile.
