@@ -1,7 +1,8 @@
 // Every admin list at 1280×800 in Chromium, with rows as a live site has them (a buyer with a
 // long name and an e-mail address, paid and waiting orders, long titles, dates): the whole
 // table fits its panel, no cell lies under the actions column that sticks to the right edge,
-// and each time is whole, on one line. (At 390 px the tables scroll sideways by design.)
+// and each time is whole, on one line. (At 390 px the tables scroll sideways by design; an order's
+// state shows under its number there too.)
 import { describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/backend';
 import { createDocument } from '../helpers/document-api';
@@ -447,6 +448,45 @@ describe('admin lists at 1280 px wide', () => {
       return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
     });
     expect(lines).toBe(1);
+  });
+
+  it("show each order's state at 390 px without scrolling sideways, and once at 1280 px", async () => {
+    // One waiting for the admin to confirm the transfer, one not paid yet.
+    const order = async (username: string, plan: string, price: number) => {
+      const member = await ok(
+        'register',
+        api(site.backendUrl, 'POST', '/api/v1/user/register', { body: { username, password: 'member-password' } }),
+      );
+      const as = (path: string, body: unknown) => api(site.backendUrl, 'POST', path, { token: member.token, body });
+      return { as, order: await ok('order', as('/api/v1/order', { plan_code: plan, price })) };
+    };
+    const transfer = await order('zhaophone2024', 'month', 30);
+    await ok('pay', transfer.as('/api/v1/order/pay', { order_no: transfer.order.order_no, provider: 'manual' }));
+    await order('qianphone2024', 'year', 298);
+
+    const page = await site.adminPage('/admin/order');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const rows = page.locator('.app-resource-table tbody tr.semi-table-row');
+    await rows.first().waitFor();
+    // Each row's visible state tags (待确认收款, 已支付, 待支付…), measured against the screen.
+    const states = () =>
+      rows.evaluateAll((list) =>
+        list.map((row) =>
+          [...row.querySelectorAll<HTMLElement>('.semi-tag')]
+            .filter((tag) => tag.getClientRects().length > 0)
+            .map((tag) => {
+              const box = tag.getBoundingClientRect();
+              return { text: tag.textContent, inView: box.left >= 0 && box.right <= window.innerWidth };
+            }),
+        ),
+      );
+    const narrow = await states();
+    expect(narrow.length).toBeGreaterThanOrEqual(2);
+    expect(narrow.flat().map((tag) => tag.text)).toContain('待确认收款');
+    for (const tags of narrow) expect(tags.some((tag) => tag.inView)).toBe(true);
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const tags of await states()) expect(tags.map((tag) => tag.inView)).toEqual([true]);
   });
 
   it("keep a user's name and credits on one line each after their avatar", async () => {

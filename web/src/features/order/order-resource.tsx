@@ -22,11 +22,20 @@ export const orderResource: ResourceDef<Order, Record<string, never>> = {
   columns: [
     // Eight values and the actions in 957 px (at 1280 px wide): the buyer goes under the number,
     // the price under the plan, the way of paying under the state, and both times stay whole.
+    // On a phone the table scrolls sideways: the state shows under the buyer too, for the orders
+    // that wait on the admin to be seen without scrolling.
     {
       key: 'order_no',
       title: '订单号 / 用户',
       width: 200,
-      render: (row) => <StackCell main={row.order_no} sub={row.username || `#${row.user_id ?? ''}`} />,
+      render: (row) => (
+        <>
+          <StackCell main={row.order_no} sub={row.username || `#${row.user_id ?? ''}`} />
+          <span className="app-resource-phone-only">
+            <OrderStatusTag order={row} />
+          </span>
+        </>
+      ),
     },
     {
       key: 'plan_title',
