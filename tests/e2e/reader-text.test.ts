@@ -155,6 +155,66 @@ describe('find in this document', () => {
     }
   });
 
+  it('folds the hit list on a phone once a hit is chosen: the toolbar no taller than without it, the hit below it', async () => {
+    const page = await openReader(VIEWPORTS[1]);
+    await page.getByRole('button', { name: '查找' }).click();
+    const box = page.getByLabel('查找文档中的文字');
+    const toolbarHeight = () =>
+      page.locator('.app-reader__toolbar').evaluate((toolbar) => toolbar.getBoundingClientRect().height);
+    // The toolbar with the words' count and no list: words nowhere in the document.
+    await box.fill('lighthouse');
+    await expect.poll(() => page.getByText('未找到').count()).toBe(1);
+    const withoutList = await toolbarHeight();
+    // "the" three times on each page a visitor reads, and three more on page 2: a list the 30vh
+    // of a phone's screen, which with the toolbar reached the middle of the window.
+    await box.fill('the');
+    const list = page.getByRole('list', { name: '查找结果' });
+    const hits = list.getByRole('button');
+    await expect.poll(() => hits.count()).toBeGreaterThan(9);
+    const withList = await toolbarHeight();
+
+    /** The current mark's page, whether it is in the window and below the sticky toolbar (not under it). */
+    const markInSight = () =>
+      page.evaluate(() => {
+        const mark = document.querySelector('.app-text-layer__mark--current');
+        const frame = mark?.closest<HTMLElement>('[data-page]');
+        if (!mark || !frame) return null;
+        const m = mark.getBoundingClientRect();
+        const toolbar = document.querySelector('.app-reader__toolbar')!.getBoundingClientRect();
+        return {
+          page: Number(frame.dataset.page),
+          uncovered: m.top >= toolbar.bottom && m.bottom <= window.innerHeight,
+        };
+      });
+    const summary = page.locator('.app-find__summary');
+
+    await hits.nth(7).click();
+    await expect.poll(() => list.count()).toBe(0);
+    // One row of controls (查看查找结果) beside the count at most, not the list's 30vh.
+    const folded = await toolbarHeight();
+    expect(folded).toBeLessThanOrEqual(withoutList + 24);
+    expect(folded).toBeLessThan(withList - 60);
+    await expect.poll(markInSight).toEqual({ page: 2, uncovered: true });
+    expect(await summary.textContent()).toMatch(/^第 8 处，共 \d+ 处/);
+    expect(await box.inputValue()).toBe('the');
+    const reopen = page.getByRole('button', { name: '查看查找结果' });
+    expect(await reopen.evaluate((button) => document.activeElement === button)).toBe(true);
+
+    await page.getByRole('button', { name: '下一处' }).click();
+    await expect.poll(() => summary.textContent()).toMatch(/^第 9 处，/);
+    await expect.poll(markInSight).toEqual({ page: 2, uncovered: true });
+    await page.getByRole('button', { name: '上一处' }).click();
+    await page.getByRole('button', { name: '上一处' }).click();
+    await expect.poll(() => summary.textContent()).toMatch(/^第 7 处，/);
+    await expect.poll(markInSight).toEqual({ page: 2, uncovered: true });
+    expect(await list.count()).toBe(0);
+
+    await reopen.click();
+    await expect.poll(() => hits.count()).toBeGreaterThan(9);
+    expect(await hits.nth(6).evaluate((row) => document.activeElement === row)).toBe(true);
+    expect(await toolbarHeight()).toBeGreaterThan(withList - 30);
+  });
+
   it("marks on the pages the words in the box: other words typed replace the chosen hit's, an empty box marks none", async () => {
     const page = await openReader(VIEWPORTS[0]);
     await page.getByRole('button', { name: '查找' }).click();

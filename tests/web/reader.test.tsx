@@ -1786,6 +1786,72 @@ describe('find in this document', () => {
     expect(summary()).toBe('第 2 处，共 3 处（已查找可阅读的 8 页）');
   });
 
+  describe('the hit list once a hit is chosen from it', () => {
+    const three = {
+      'GET /api/v1/document/find': (url: URL) => ({
+        status: 200,
+        body: {
+          total: 3,
+          readable: 8,
+          hit: [1, 2, 3].map((page) => ({ page, text: `城市${url.searchParams.get('wd')}`, start: 2, length: 3 })),
+        },
+      }),
+    };
+    const onPhone = (phone: boolean) => {
+      const real = window.matchMedia.bind(window);
+      vi.stubGlobal('matchMedia', (query: string) =>
+        query === '(max-width: 600px)' ? { ...real(query), matches: phone, media: query } : real(query),
+      );
+    };
+    const list = () => screen.queryByRole('list', { name: '查找结果' });
+
+    it('folds on a phone, the words and 第 N 处 staying with 上一处 / 下一处, and opens again', async () => {
+      onPhone(true);
+      renderApp('/library/7/42', { backend: backend({}, three) });
+      await userEvent.click(await screen.findByRole('button', { name: '查找' }));
+      const box = screen.getByLabelText<HTMLInputElement>('查找文档中的文字');
+      await userEvent.type(box, '图书馆');
+      const summary = () => screen.getByText(/共 3 处/).textContent;
+      await userEvent.click(within(await screen.findByRole('list', { name: '查找结果' })).getAllByRole('button')[1]!);
+      expect(list()).toBeNull();
+      expect(box.value).toBe('图书馆');
+      expect(summary()).toBe('第 2 处，共 3 处（已查找可阅读的 8 页）');
+      // The row chosen went with the list: the keyboard is on what opens it again, not on <body>.
+      const reopen = screen.getByRole('button', { name: '查看查找结果' });
+      expect(document.activeElement).toBe(reopen);
+      expect(reopen.getAttribute('aria-expanded')).toBe('false');
+      await userEvent.click(screen.getByRole('button', { name: '下一处' }));
+      expect(summary()).toBe('第 3 处，共 3 处（已查找可阅读的 8 页）');
+      expect(list()).toBeNull();
+
+      await userEvent.click(screen.getByRole('button', { name: '查看查找结果' }));
+      const rows = within(list()!).getAllByRole('button');
+      expect(rows).toHaveLength(3);
+      expect(document.activeElement).toBe(rows[2]);
+      expect(screen.queryByRole('button', { name: '查看查找结果' })).toBeNull();
+
+      // Folded again, other words list their hits at once.
+      await userEvent.click(rows[0]!);
+      expect(list()).toBeNull();
+      await userEvent.type(box, '馆');
+      await waitFor(() => expect(list()).not.toBeNull());
+      expect(screen.queryByRole('button', { name: '查看查找结果' })).toBeNull();
+    });
+
+    it('stays open on a wide screen, the row chosen keeping the keyboard', async () => {
+      onPhone(false);
+      renderApp('/library/7/42', { backend: backend({}, three) });
+      await userEvent.click(await screen.findByRole('button', { name: '查找' }));
+      await userEvent.type(screen.getByLabelText('查找文档中的文字'), '图书馆');
+      const row = within(await screen.findByRole('list', { name: '查找结果' })).getAllByRole('button')[1]!;
+      await userEvent.click(row);
+      expect(screen.getByText(/共 3 处/).textContent).toBe('第 2 处，共 3 处（已查找可阅读的 8 页）');
+      expect(within(list()!).getAllByRole('button')).toHaveLength(3);
+      expect(document.activeElement).toBe(row);
+      expect(screen.queryByRole('button', { name: '查看查找结果' })).toBeNull();
+    });
+  });
+
   it('keeps the current hit in sight in the list as 下一处 and 上一处 move it, scrolling the list alone', async () => {
     renderApp('/library/7/42', {
       backend: backend(

@@ -9,6 +9,7 @@ import { scrollWithin } from '../../kit/visibility/scroll-within';
 import { IconArrowDown, IconArrowUp } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { findInDocumentQuery } from './page-text-api';
+import { PHONE_WIDTH } from './PageThumbnails';
 
 /**
  * How long typing must pause before the words are looked for: short, so that the hits are
@@ -101,11 +102,35 @@ export function FindInDocument({
   // it: the list alone scrolls, not the page (its row is in the reader's toolbar).
   const hitList = useRef<HTMLOListElement>(null);
   const currentIndex = current && current.words === words ? current.index : -1;
+  // On a phone the list (30vh, in the sticky toolbar) would cover most of the page a hit opened:
+  // it folds once a hit is chosen from it, the words and 第 N 处 staying with 上一处 / 下一处, and
+  // 查看查找结果 opens it again. Other words list their hits again.
+  const [folded, setFolded] = useState(false);
+  const [foldedFor, setFoldedFor] = useState(words);
+  if (foldedFor !== words) {
+    setFoldedFor(words);
+    setFolded(false);
+  }
+  const listShown = hits.length > 0 && !folded;
+  // Where the keyboard goes as the list folds or opens (the row it was on goes with the list,
+  // the button with the list's coming back): never to the page's top.
+  const focusNext = useRef<'reopen' | 'list' | null>(null);
+  const status = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const list = hitList.current;
     const row = list?.querySelector<HTMLElement>('.app-find__hit--current');
     if (list && row) scrollWithin(list, row);
-  }, [currentIndex, hits.length]);
+  }, [currentIndex, hits.length, listShown]);
+  useLayoutEffect(() => {
+    const next = focusNext.current;
+    focusNext.current = null;
+    if (next === 'reopen') status.current?.querySelector('button')?.focus();
+    else if (next === 'list')
+      (
+        hitList.current?.querySelector<HTMLElement>('.app-find__hit--current') ??
+        hitList.current?.querySelector<HTMLElement>('.app-find__hit')
+      )?.focus();
+  }, [listShown]);
   // The live region is filled only from the frame after the bar's first, so that the words a link
   // opened it with (their answer perhaps cached) are read out too.
   const [opened, setOpened] = useState(false);
@@ -183,17 +208,37 @@ export function FindInDocument({
       </form>
       {/* One live region from the moment the bar opens, filled once there are words: a region
           that comes already filled (a cached answer, the words of a link) is not read out. */}
-      <p className="app-find__summary" aria-live="polite" aria-atomic="true">
-        {summary}
-      </p>
-      {hits.length > 0 && (
+      <div ref={status} className="app-find__status">
+        <p className="app-find__summary" aria-live="polite" aria-atomic="true">
+          {summary}
+        </p>
+        {hits.length > 0 && folded && (
+          <Button
+            size="small"
+            aria-expanded={false}
+            onClick={() => {
+              focusNext.current = 'list';
+              setFolded(false);
+            }}
+          >
+            查看查找结果
+          </Button>
+        )}
+      </div>
+      {listShown && (
         <ol ref={hitList} className="app-find__hits" aria-label="查找结果">
           {hits.map((hit, index) => (
             <li key={index}>
               <button
                 type="button"
                 className={`app-find__hit${currentIndex === index ? ' app-find__hit--current' : ''}`}
-                onClick={() => onChoose(chosen(hits, index, words))}
+                onClick={() => {
+                  onChoose(chosen(hits, index, words));
+                  if (window.matchMedia(PHONE_WIDTH).matches) {
+                    focusNext.current = 'reopen';
+                    setFolded(true);
+                  }
+                }}
               >
                 <span className="app-find__page">第 {hit.page} 页</span>
                 <HitLine hit={hit} />
