@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { loginLocation, registerLocation } from '../../../shared/access';
 import type { NavigationNode } from '../../../shared/navigation';
@@ -12,6 +12,7 @@ import { useNavigationTree } from '../features/navigation/use-navigation-tree';
 import { SearchBox } from '../features/search/SearchBox';
 import { newWordsAddress } from '../features/search/search-address';
 import { useQueryValues } from '../kit/routing/query-values';
+import { useRootHeight } from '../kit/visibility/use-root-height';
 import { siteName, useSettings } from '../features/settings/use-settings';
 import { uploadRightQuery } from '../features/upload/api';
 import { MenuButton } from '../ui/MenuButton';
@@ -114,23 +115,11 @@ function HeaderSearch() {
  * layouts.css leaves it in the page's flow (a phone).
  */
 function useStickyHeight() {
-  const header = useRef<HTMLElement>(null);
-  useEffect(() => {
-    const element = header.current;
-    if (!element || typeof ResizeObserver === 'undefined') return undefined;
-    const root = document.documentElement;
-    const observer = new ResizeObserver(() => {
-      const covered = getComputedStyle(element).position === 'sticky' ? element.offsetHeight : 0;
-      root.style.setProperty('--app-sticky-header', `${covered}px`);
-    });
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      root.style.removeProperty('--app-sticky-header');
-    };
-  }, []);
-  return header;
+  return useRootHeight<HTMLElement>('--app-sticky-header', stickyHeight);
 }
+
+const stickyHeight = (header: HTMLElement) =>
+  getComputedStyle(header).position === 'sticky' ? header.offsetHeight : 0;
 
 /** A logo at least this many times as wide as it is high is a wordmark (the name drawn in). */
 const WORDMARK_RATIO = 2;

@@ -3,7 +3,7 @@
 // their credits are below the price, and the server's reason in Chinese when it refuses
 // (daily limits, credits, a punishment: the server stays the judge).
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatBytes } from '../../../../shared/format';
 import type { Settings } from '../../../../shared/types/config';
@@ -12,6 +12,7 @@ import type { User } from '../../../../shared/types/user';
 import { errorMessage, unwrap } from '../../api/client';
 import { useOneAtATime } from '../../api/one-at-a-time';
 import { InlineConfirm } from '../../kit/confirm/InlineConfirm';
+import { useRootHeight } from '../../kit/visibility/use-root-height';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
 import { IconDownload } from '../../ui/icons';
@@ -332,24 +333,10 @@ function useTyping(): boolean {
  * app starts) reader.css gives 4rem, what the bar takes without a shortfall.
  */
 function useBottomBarHeight() {
-  const bar = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const element = bar.current;
-    if (!element || typeof ResizeObserver === 'undefined') return undefined;
-    const root = document.documentElement;
-    const observer = new ResizeObserver(() => {
-      const height = element.offsetHeight;
-      if (height > 0) root.style.setProperty('--app-bottom-bar', `${height}px`);
-      else root.style.removeProperty('--app-bottom-bar');
-    });
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      root.style.removeProperty('--app-bottom-bar');
-    };
-  }, []);
-  return bar;
+  return useRootHeight<HTMLDivElement>('--app-bottom-bar', barHeight);
 }
+
+const barHeight = (bar: HTMLElement) => bar.offsetHeight || null;
 
 /**
  * Below 900 px the download panel comes after the whole document and its comments: this bar at
