@@ -155,6 +155,42 @@ describe('find in this document', () => {
     }
   });
 
+  it('at 1280 px, with a long hit list, brings the chosen hit below the toolbar and counts its page', async () => {
+    const page = await openReader(VIEWPORTS[0]);
+    await page.getByRole('button', { name: '查找' }).click();
+    // "the" three times on each page a visitor reads (once in its first line), three more on page 2,
+    // two more on page 4: the list at its 320 px, the toolbar with it about 400 px of the 900.
+    await page.getByLabel('查找文档中的文字').fill('the');
+    const hits = page.getByRole('list', { name: '查找结果' }).getByRole('button');
+    await expect.poll(() => hits.count()).toBeGreaterThan(15);
+
+    /** The current mark's page, whether it is in the window below the sticky toolbar, and the page counter. */
+    const shown = () =>
+      page.evaluate(() => {
+        const mark = document.querySelector('.app-text-layer__mark--current');
+        const frame = mark?.closest<HTMLElement>('[data-page]');
+        if (!mark || !frame) return null;
+        const m = mark.getBoundingClientRect();
+        const toolbar = document.querySelector('.app-reader__toolbar')!.getBoundingClientRect();
+        return {
+          page: Number(frame.dataset.page),
+          uncovered: m.top >= toolbar.bottom && m.bottom <= window.innerHeight,
+          counter: document.querySelector('.app-reader__counter')?.textContent?.split(' ')[0],
+        };
+      });
+
+    // The 13th: page 4's first line, near its top (page 3 above it fills much of the window).
+    await hits.nth(12).click();
+    await expect.poll(shown).toEqual({ page: 4, uncovered: true, counter: '4' });
+    await page.getByRole('button', { name: '下一处' }).click();
+    await expect.poll(() => page.locator('.app-find__summary').textContent()).toMatch(/^第 14 处/);
+    await expect.poll(shown).toEqual({ page: 4, uncovered: true, counter: '4' });
+    await page.getByRole('button', { name: '上一处' }).click();
+    await page.getByRole('button', { name: '上一处' }).click();
+    await expect.poll(() => page.locator('.app-find__summary').textContent()).toMatch(/^第 12 处/);
+    await expect.poll(shown).toEqual({ page: 3, uncovered: true, counter: '3' });
+  });
+
   it('folds the hit list on a phone once a hit is chosen: the toolbar no taller than without it, the hit below it', async () => {
     const page = await openReader(VIEWPORTS[1]);
     await page.getByRole('button', { name: '查找' }).click();

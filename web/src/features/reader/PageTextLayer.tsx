@@ -57,10 +57,18 @@ export function PageTextLayer({
     });
   }, [lines, ratio]);
 
-  // The current place comes into sight when it is chosen (or when its page's positions come), not at every render.
+  // The current place comes into sight when it is chosen (or when its page's positions come), not at every render:
+  // centred in the part of the window below the reader's sticky toolbar (with find's hit list open it is up to
+  // 320 px taller at 1280 px), not in the whole window, where it could end up under the toolbar. A top scroll
+  // margin of the toolbar's stuck bottom moves the centred box's middle down by half of it.
   useLayoutEffect(() => {
     if (current < 0) return;
-    layer.current?.querySelector('.app-text-layer__mark--current')?.scrollIntoView({ block: 'center' });
+    const mark = layer.current?.querySelector<HTMLElement>('.app-text-layer__mark--current');
+    if (!mark) return;
+    const toolbar = mark.closest('.app-reader')?.querySelector<HTMLElement>('.app-reader__toolbar');
+    const stuckTop = toolbar ? parseFloat(getComputedStyle(toolbar).top) || 0 : 0;
+    mark.style.scrollMarginTop = toolbar ? `${stuckTop + toolbar.offsetHeight}px` : '';
+    mark.scrollIntoView({ block: 'center' });
   }, [current, found]);
 
   if (!positions) return null;

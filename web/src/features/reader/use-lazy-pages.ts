@@ -14,14 +14,21 @@ const CURRENT_THRESHOLDS = Array.from({ length: 21 }, (_, i) => i / 20);
 const pageOf = (element: Element) => Number((element as HTMLElement).dataset.page);
 
 /**
- * The page being read among the frames in sight: the first that shows at least half of itself
- * or fills half of the screen below `top` (the toolbar's bottom edge); failing that the one
+ * The page being read among the frames in sight: the one whose chosen find hit shows below `top`
+ * (the toolbar's bottom edge); else the first that shows at least half of itself or fills half
+ * of the screen below `top`; failing that the one
  * that shows most, and without layout (no sizes known) the first.
  */
 export function pageInSight(frames: Iterable<HTMLElement>, top: number, bottom: number): number | undefined {
   const sorted = [...frames].sort((a, b) => pageOf(a) - pageOf(b));
   const screen = bottom - top;
   let most: { page: number; shown: number } | undefined;
+  // The page whose chosen find hit shows below the toolbar is the one read: a hit near a page's top, centred
+  // below the toolbar, leaves more of the page before it in sight.
+  for (const frame of sorted) {
+    const mark = frame.querySelector('.app-text-layer__mark--current')?.getBoundingClientRect();
+    if (mark && mark.height > 0 && mark.top >= top && mark.bottom <= bottom) return pageOf(frame);
+  }
   for (const frame of sorted) {
     const box = frame.getBoundingClientRect();
     const shown = Math.min(box.bottom, bottom) - Math.max(box.top, top);
