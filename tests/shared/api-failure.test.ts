@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFailure, normalizeFailure, nothingAnswered } from '../../shared/api-failure';
+import { isFailure, normalizeFailure, nothingAnswered, tooManyTriesMessage } from '../../shared/api-failure';
 
 describe('isFailure', () => {
   it('treats only 200 as success', () => {
@@ -67,5 +67,11 @@ describe('nothingAnswered', () => {
     expect(nothingAnswered(normalizeFailure({ status: 502, data: { code: 14, message: '后端服务暂时不可用' } }))).toBe(
       false,
     );
+  });
+});
+
+describe('tooManyTriesMessage', () => {
+  it('says how many seconds to wait, as the Retry-After header gives them', () => {
+    expect(tooManyTriesMessage(42)).toBe('操作过于频繁，请 42 秒后再试');
   });
 });
