@@ -156,7 +156,7 @@ describe('VIP purchase with the manual provider', () => {
     await dialog.getByLabel('收款说明').fill('招商银行到账 298 元');
     await dialog.getByRole('button', { name: '确认收款' }).click();
     await admin.locator('.app-toast', { hasText: '已确认收款' }).first().waitFor();
-    await orderRow.getByText('已支付').waitFor();
+    await orderRow.getByText('已支付').filter({ visible: true }).waitFor();
 
     // The checkout polls the order and moves on by itself.
     await member.getByRole('heading', { name: '支付成功' }).waitFor({ timeout: 15_000 });
