@@ -19,8 +19,9 @@ async function main(): Promise<void> {
     if (app.initialAdmin) console.error(createdAdminLine(app.initialAdmin));
     process.exit(1);
   }
-  console.log(`MOREDOC-compatible backend listening on ${address} (${storageLine(storagePlaces(config))})`);
+  // The account first: the listening line is the start's last word, which whoever waits for it reads everything by.
   if (app.initialAdmin) console.log(createdAdminLine(app.initialAdmin));
+  console.log(`MOREDOC-compatible backend listening on ${address} (${storageLine(storagePlaces(config))})`);
 }
 
 main().catch(exitOnError);

@@ -13,9 +13,10 @@ async function main(): Promise<void> {
   const { config, app } = await startBackendProcess((config) => ({ ...config, runJobs: true }));
   // Runs the modules' start hooks and starts the job queue (the app's onReady), without a port.
   await app.ready();
-  console.log(`MOREDOC-compatible worker running jobs (pid ${process.pid}, ${storageLine(storagePlaces(config))})`);
-  // A worker that starts before any web instance on a new database creates the admin account.
+  // A worker that starts before any web instance on a new database creates the admin account; said first, as the
+  // running line is the start's last word, which whoever waits for it reads everything by.
   if (app.initialAdmin) console.log(createdAdminLine(app.initialAdmin));
+  console.log(`MOREDOC-compatible worker running jobs (pid ${process.pid}, ${storageLine(storagePlaces(config))})`);
 }
 
 main().catch(exitOnError);
