@@ -719,7 +719,7 @@ describe("a VIP period's times, by the database's clock whatever this process's 
   const benefitsOf = (member: Member) =>
     withDatabase(backend.dataDir, async (db) => vipBenefits(db, await new ConfigStore(db).snapshot(), member.user.id));
 
-  it("starts a paid or granted period at the database's now and extends one that runs by its clock", async () => {
+  it("starts a paid or granted period and dates a payment at the database's now, and extends a period that runs by its clock", async () => {
     const buyer = await registerMember(backend.url);
     const member = await registerMember(backend.url);
     const order = (await createOrder(buyer, 'month', 30)).body;
@@ -741,6 +741,10 @@ describe("a VIP period's times, by the database's clock whatever this process's 
     }
     const log = await backend.admin('GET', '/api/v1/vip/log', { query: { user_id: member.user.id } });
     expect(Date.parse(log.body.log[0].created_at)).toBeLessThanOrEqual(after);
+    // Confirmed without a provider's time: paid at the database's now too, not 10 minutes on.
+    const paidAt = Date.parse((await getOrder(buyer.token, { order_no: order.order_no })).body.paid_at);
+    expect(paidAt).toBeGreaterThanOrEqual(before);
+    expect(paidAt).toBeLessThanOrEqual(after);
 
     // Ending in 5 minutes by the database's clock: still running, though this clock says it ended.
     const start = (await myVip(member)).body.start_at;

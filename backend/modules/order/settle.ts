@@ -36,6 +36,7 @@ export interface PaymentFacts {
   provider: PaymentProviderName;
   tradeNo: string;
   amount: number;
+  /** When the provider says it was paid; null: now, by the database's clock. */
   paidAt: string | null;
   note?: string;
 }
@@ -55,7 +56,7 @@ export async function markPaid(
     provider: facts.provider,
     trade_no: facts.tradeNo,
     paid_amount: facts.amount,
-    paid_at: facts.paidAt ?? new Date().toISOString(),
+    paid_at: facts.paidAt,
     ...(facts.note ? { note: facts.note } : {}),
   });
   if (!paid) return false;

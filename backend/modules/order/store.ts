@@ -58,7 +58,8 @@ export async function setPaid(
     provider: string;
     trade_no: string;
     paid_amount: number;
-    paid_at: string;
+    /** The provider's time of the payment; null: the database's now. */
+    paid_at: string | null;
     note?: string;
   },
 ): Promise<boolean> {
@@ -70,7 +71,9 @@ export async function setPaid(
       provider: paid.provider,
       trade_no: paid.trade_no,
       paid_amount: paid.paid_amount,
-      paid_at: paid.paid_at,
+      // By the database's clock, as the order's deadline and the VIP period it starts: a machine whose clock
+      // is off would date the payment before the order was placed or after the period it paid for began.
+      paid_at: paid.paid_at ?? databaseNowText(db),
       late_paid: 0,
       updated_at: ts,
       ...withNote(paid.note),
