@@ -3,6 +3,7 @@
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { FastifyReply } from 'fastify';
+import { beforeExpiry } from '../../shared/clocks';
 import { GatewayError, MESSAGES } from '../errors';
 
 declare module 'fastify' {
@@ -44,11 +45,15 @@ export function jwtExpiry(token: string): number | undefined {
   }
 }
 
-/** A token worth sending: well-formed, a JWT, and not past its `exp`. */
+/**
+ * A token worth sending: well-formed, a JWT, and not past its `exp` by more than the backend
+ * allows (CLOCK_TOLERANCE_S): a gateway whose clock is a few minutes ahead still lets the member
+ * through to the backend, which takes the token.
+ */
 export function isLiveToken(token: string, nowMs = Date.now()): boolean {
   if (token.split('.').length !== 3) return false;
   const exp = jwtExpiry(token);
-  return exp === undefined || exp * 1000 > nowMs;
+  return exp === undefined || beforeExpiry(exp, nowMs);
 }
 
 export default fp<TokenCookieOptions>(

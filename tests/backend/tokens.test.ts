@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CLOCK_TOLERANCE_S, TokenService } from '../../backend/platform/auth/tokens';
+import { TokenService } from '../../backend/platform/auth/tokens';
+import { CLOCK_TOLERANCE_S } from '../../shared/clocks';
 
 // Login tokens (backend/platform/auth/tokens.ts): verify() answers the claims of a token the
 // service issued, each time; refuses it from its expiry on (past the clock tolerance), and refuses one changed in its

@@ -148,12 +148,35 @@ describe('page guard: the login redirect', () => {
   });
 
   it('sends a visitor with an expired or garbage cookie to login and clears the cookie', async () => {
-    for (const token of [makeJwt({ exp: Math.floor(Date.now() / 1000) - 60 }), 'garbage', 'a.b']) {
+    for (const token of [makeJwt({ exp: Math.floor(Date.now() / 1000) - 600 }), 'garbage', 'a.b']) {
       const res = await sendRaw(gw.url, '/member', { headers: { ...HTML, cookie: `token=${token}` } });
       expect(loginRedirectOf(res)).toBe('/member');
       expect(cookieAttributes(res.setCookies[0]!).get('max-age')).toBe('0');
     }
     expect(backend.calls.get('/api/v1/user') ?? 0).toBe(0);
+  });
+
+  it("lets a member through whose token expired by this clock less than the backend's tolerance ago", async () => {
+    // A gateway a minute ahead of the clock that issued the token: the backend still takes it
+    // (CLOCK_TOLERANCE_S), so the page is the member's, not the login page.
+    const nowS = Math.floor(Date.now() / 1000);
+    const aMinuteAgo = makeJwt({ UserId: 5, UUID: 'a-minute-ago', exp: nowS - 60 });
+    const tenMinutesAgo = makeJwt({ UserId: 5, UUID: 'ten-minutes-ago', exp: nowS - 600 });
+    for (const token of [aMinuteAgo, tenMinutesAgo])
+      backend.accounts.set(token, { user: { id: 5, username: 'ahead', group_id: [2] }, permissions: [] });
+    try {
+      const through = await sendRaw(gw.url, '/member', { headers: { ...HTML, cookie: `token=${aMinuteAgo}` } });
+      expect(through.status).toBe(200);
+      expect(through.setCookies).toEqual([]);
+      expect(backend.calls.get('/api/v1/user')).toBe(1);
+      // Past the tolerance the backend refuses it too: not asked.
+      const over = await sendRaw(gw.url, '/member', { headers: { ...HTML, cookie: `token=${tenMinutesAgo}` } });
+      expect(loginRedirectOf(over)).toBe('/member');
+      expect(cookieAttributes(over.setCookies[0]!).get('max-age')).toBe('0');
+      expect(backend.calls.get('/api/v1/user')).toBe(1);
+    } finally {
+      for (const token of [aMinuteAgo, tenMinutesAgo]) backend.accounts.delete(token);
+    }
   });
 
   it('sends a visitor whose token the backend rejects (401) to login and clears the cookie', async () => {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db';
+import { CLOCK_TOLERANCE_S, beforeExpiry } from '../../../shared/clocks';
 import { sharedSecret } from './secrets';
 
 // Login tokens as MOREDOC issues them (docs/moredoc.md §4): HS256, claims UserId, UUID,
@@ -34,13 +35,6 @@ export async function loadJwtSecret(db: Database, dataDir: string, fromEnv?: str
  */
 const VERIFIED_KEPT = 5000;
 
-/**
- * How far the machine checking a token may be off the clock that issued it (the database's),
- * either way, as jose's `clockTolerance`: a token issued up to this far in its future passes,
- * and one passes up to this long after its `exp`. Five minutes, as Kerberos allows: a machine
- * a minute off (no NTP yet) signs nobody out, while the warning below tells of the drift.
- */
-export const CLOCK_TOLERANCE_S = 300;
 /**
  * A machine whose clock is further than this off the database's is logged (once a minute at
  * most): told by a token issued ahead of it (behind), or at a sign-in it issues (either way).
@@ -103,7 +97,7 @@ export class TokenService {
   async read(token: string): Promise<TokenClaims | 'expired' | null> {
     const kept = this.verified.get(token);
     if (kept) {
-      if (kept.exp + CLOCK_TOLERANCE_S > Math.floor(Date.now() / 1000)) return kept;
+      if (beforeExpiry(kept.exp, Date.now())) return kept;
       this.verified.delete(token);
       return 'expired';
     }
