@@ -19,7 +19,7 @@ import type { BlobStore } from './platform/blobs/blob-store';
 import { LocalBlobStore } from './platform/blobs/local-blob-store';
 import { CACHE_DEFAULTS, CachedBlobStore } from './platform/blobs/cached-blob-store';
 import { createDocumentConverter, type ConverterSettings, type DocumentConverter } from './platform/convert/converter';
-import { CaptchaStore, type CaptchaGenerator } from './platform/captcha';
+import { CaptchaStore, type CaptchaGenerator, type CaptchaLimits } from './platform/captcha';
 import { ConfigStore } from './platform/config-store';
 import { ContentChanges } from './platform/content-changes';
 import type { BackendContext, RemoteImageTrust } from './platform/context';
@@ -132,6 +132,8 @@ export interface BuildBackendOptions {
   logger?: FastifyServerOptions['logger'];
   /** Replaces the SVG captcha renderer (tests that need to know the answer). */
   captchaGenerator?: CaptchaGenerator;
+  /** How many live captchas are kept (default CAPTCHA_LIMITS); tests reach the bounds with few. */
+  captchaLimits?: CaptchaLimits;
   /** log2 of scrypt's N for new password hashes (default 14); tests lower it for speed. */
   passwordCost?: number;
   /** Makes the conversion engine (default: createDocumentConverter); tests replay conversions recorded once. */
@@ -418,7 +420,7 @@ async function assemble(app: FastifyInstance, config: BackendConfig, opts: Build
     }),
     downloadLinkSecret: await sharedSecret(db, 'download', config.dataDir),
     resetLinkSecret: await sharedSecret(db, 'reset', config.dataDir),
-    captcha: new CaptchaStore(db, opts.captchaGenerator),
+    captcha: new CaptchaStore(db, opts.captchaGenerator, opts.captchaLimits),
     mailer: new Mailer(settings),
     sms: new SmsSender(settings, config.sms, app.log),
     blobs: opts.blobStore ? opts.blobStore(blobs.store) : blobs.store,

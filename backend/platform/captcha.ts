@@ -4,10 +4,10 @@ import type { Database } from '../db';
 import { databaseNow } from '../db/dialect';
 
 // Image captchas kept in the `captcha` table, so that any backend process sharing the database
-// checks the one another handed out: 10 minutes, bounded, and consumed by the action that
-// checks them. Readable: dark glyphs (contrast of at least 7:1 against the light background)
-// as large as the image allows; svg-captcha's per-glyph paths, rotation and crossing lines
-// keep plain OCR out.
+// checks the one another handed out: 10 minutes, bounded per client address and in all, and
+// consumed by the action that checks them. Readable: dark glyphs (contrast of at least 7:1
+// against the light background) as large as the image allows; svg-captcha's per-glyph paths,
+// rotation and crossing lines keep plain OCR out.
 
 export interface CaptchaOptions {
   type: string;
@@ -22,7 +22,20 @@ export interface CaptchaImage {
 export type CaptchaGenerator = (options: CaptchaOptions) => CaptchaImage;
 
 const TTL_MS = 10 * 60 * 1000;
-const MAX_ENTRIES = 10_000;
+
+/**
+ * How many live captchas the table keeps: in all, and of one client address. A loop asking for
+ * captchas from one address pushes out its own oldest, never another address's (before, it
+ * pushed everyone's out of the 10,000 and they failed their sign-in). 200 an address: for someone
+ * at a school behind one address to lose the captcha on their screen, 200 more must be asked for
+ * from that address while they type it (a minute at most), which pages opened by people do not
+ * come near; a flood needs 50 addresses to fill the table.
+ */
+export interface CaptchaLimits {
+  total: number;
+  perAddress: number;
+}
+export const CAPTCHA_LIMITS: CaptchaLimits = { total: 10_000, perAddress: 200 };
 
 export const CAPTCHA_BACKGROUND = '#f5f7fa';
 /** Glyph colours, each at least 7:1 against the background (WCAG AAA). */
@@ -71,8 +84,17 @@ const svgCaptchaGenerator: CaptchaGenerator = ({ type, length, width, height }) 
   };
 };
 
-/** How often (in captchas made by a process) the table is cut back to MAX_ENTRIES. */
+/** How often (in captchas made by a process) the table is cut back to its total. */
 const TRIM_EVERY = 100;
+
+/**
+ * The first characters of the ids of the captchas handed out to `address`: hex of its hash, of a
+ * fixed length, so that an address's captchas are one range of the primary key (below) on both
+ * engines, without a column of their own. The client sees only the key of its own address.
+ */
+function addressKey(address: string): string {
+  return crypto.createHash('sha256').update(address).digest('hex').slice(0, 16);
+}
 
 export class CaptchaStore {
   private made = 0;
@@ -80,15 +102,19 @@ export class CaptchaStore {
   constructor(
     private readonly db: Database,
     private readonly generate: CaptchaGenerator = svgCaptchaGenerator,
+    private readonly limits: CaptchaLimits = CAPTCHA_LIMITS,
   ) {}
 
-  async create(options: CaptchaOptions): Promise<{ id: string; image: string }> {
+  /** A new captcha for the client at `address` (the one the per-address limits count: clientIp). */
+  async create(options: CaptchaOptions, address: string): Promise<{ id: string; image: string }> {
     const { text, image } = this.generate(options);
-    const id = crypto.randomBytes(10).toString('hex');
+    const key = addressKey(address);
+    const id = `${key}${crypto.randomBytes(10).toString('hex')}`;
     // The database's clock, as the check's: a captcha handed out by one machine and checked by
     // another whose clock is off by more than the TTL still holds its 10 minutes.
     const nowMs = (await databaseNow(this.db)).getTime();
     await this.prune(nowMs);
+    await this.makeRoomFor(key);
     await this.db
       .insertInto('captcha')
       .values({
@@ -139,7 +165,28 @@ export class CaptchaStore {
     await this.db.deleteFrom('captcha').where('id', '=', id).execute();
   }
 
-  /** Drops expired captchas; now and then cuts the table back to the newest MAX_ENTRIES. */
+  /**
+   * Drops the oldest of the captchas of the address `key` beyond its newest `perAddress - 1`: with
+   * the one being made, it holds `perAddress`. Its ids are those from `key` up to `key` + "g" (a
+   * character after every hex digit in SQLite's binary order and in PostgreSQL's collations alike).
+   * Two made at once may each leave one more; the next one made cuts back.
+   */
+  private async makeRoomFor(key: string): Promise<void> {
+    const older = await this.db
+      .selectFrom('captcha')
+      .select('id')
+      .where('id', '>=', key)
+      .where('id', '<', `${key}g`)
+      .orderBy('expires_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(this.limits.perAddress - 1)
+      .limit(this.limits.perAddress)
+      .execute();
+    const ids = older.map((row) => row.id);
+    if (ids.length) await this.db.deleteFrom('captcha').where('id', 'in', ids).execute();
+  }
+
+  /** Drops expired captchas; now and then cuts the table back to the newest `total`. */
   private async prune(nowMs: number): Promise<void> {
     await this.db.deleteFrom('captcha').where('expires_at', '<', new Date(nowMs).toISOString()).execute();
     this.made += 1;
@@ -148,7 +195,7 @@ export class CaptchaStore {
       .selectFrom('captcha')
       .select('expires_at')
       .orderBy('expires_at', 'desc')
-      .offset(MAX_ENTRIES)
+      .offset(this.limits.total)
       .limit(1)
       .executeTakeFirst();
     if (cut) await this.db.deleteFrom('captcha').where('expires_at', '<=', cut.expires_at).execute();

@@ -239,7 +239,7 @@ describe('GetUserCaptcha', () => {
     });
     const res = await api(backend.url, 'GET', '/api/v1/user/captcha', { query: { type: 'comment' } });
     expect(res.body).toMatchObject({ enable: true, type: 'math' });
-    expect(res.body.id).toMatch(/^[0-9a-f]{20}$/);
+    expect(res.body.id).toMatch(/^[0-9a-f]{36}$/);
     expect(res.body.captcha).toMatch(/^data:image\/svg\+xml;base64,/);
     const svg = Buffer.from(res.body.captcha.split(',')[1], 'base64').toString();
     expect(svg).toContain('<svg');
@@ -259,6 +259,55 @@ describe('GetUserCaptcha', () => {
       [1, 21],
     ]);
     for (let i = 0; i < 50; i++) expect(mathQuestion().question).toMatch(/^([1-9]|1\d|20)\+([1-9]|1\d|20)=\?$/);
+  });
+});
+
+describe('captchas asked for in a loop from one address', () => {
+  // Small bounds (the real ones: CAPTCHA_LIMITS) so that a loop of a few hundred reaches them.
+  const LIMITS = { total: 40, perAddress: 5 };
+  const LOOP = 150;
+  let loopBackend: StartedBackend;
+  beforeAll(async () => {
+    loopBackend = await startBackend({
+      env: { CONFIG_SECURITY_ENABLE_CAPTCHA_LOGIN: 'true' },
+      build: {
+        captchaGenerator: () => ({ text: '4321', image: 'data:image/svg+xml;base64,PHN2Zy8+' }),
+        captchaLimits: LIMITS,
+      },
+    });
+  });
+  afterAll(() => loopBackend.close());
+
+  const captchaFor = async (address: string) =>
+    (
+      await api(loopBackend.url, 'GET', '/api/v1/user/captcha', {
+        headers: { 'x-forwarded-for': address },
+        query: { type: 'login' },
+      })
+    ).body.id as string;
+  /** What a login with the right answer to captcha `id` (and a wrong password, which spends none) is told. */
+  const answerWith = async (id: string) =>
+    (
+      await api(loopBackend.url, 'POST', '/api/v1/user/login', {
+        body: { username: 'admin', password: 'not-the-password', captcha_id: id, captcha: '4321' },
+      })
+    ).body.message as string;
+
+  it("pushes out the loop's own oldest captchas, not another address's", async () => {
+    const others = await captchaFor('198.51.100.20');
+    const loop: string[] = [];
+    for (let i = 0; i < LOOP; i += 1) loop.push(await captchaFor('198.51.100.10'));
+    // The other address's captcha is still answerable: its sign-in goes on to the password.
+    expect(await answerWith(others)).toBe('用户名或密码错误');
+    expect(await answerWith(loop.at(-1)!)).toBe('用户名或密码错误');
+    expect(await answerWith(loop[0]!)).toBe('验证码错误');
+    expect(await answerWith(loop.at(-1 - LIMITS.perAddress)!)).toBe('验证码错误');
+  });
+
+  it('keeps the table bounded in all however many addresses ask', async () => {
+    const first = await captchaFor('203.0.113.1');
+    for (let i = 0; i < LOOP; i += 1) await captchaFor(`203.0.113.${(i % 200) + 2}`);
+    expect(await answerWith(first)).toBe('验证码错误');
   });
 });
 

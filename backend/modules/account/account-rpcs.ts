@@ -214,12 +214,15 @@ export const accountRpcs = [
       const cfg = await ctx.app.settings.snapshot();
       const type = cfg.str('captcha', 'type') || 'digit';
       if (!cfg.bool('security', `enable_captcha_${req.type}`)) return { type };
-      const { id, image } = await ctx.app.captcha.create({
-        type,
-        length: clamp(cfg.int('captcha', 'length') || 6, 1, 12),
-        width: clamp(cfg.int('captcha', 'width') || 240, 60, 1000),
-        height: clamp(cfg.int('captcha', 'height') || 60, 20, 400),
-      });
+      const { id, image } = await ctx.app.captcha.create(
+        {
+          type,
+          length: clamp(cfg.int('captcha', 'length') || 6, 1, 12),
+          width: clamp(cfg.int('captcha', 'width') || 240, 60, 1000),
+          height: clamp(cfg.int('captcha', 'height') || 60, 20, 400),
+        },
+        ctx.ip,
+      );
       return { enable: true, id, captcha: image, type };
     },
   }),
