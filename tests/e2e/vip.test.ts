@@ -43,6 +43,25 @@ async function loginAsAdmin(page: Page, then: string) {
   await page.waitForURL((url) => url.pathname === then);
 }
 
+/** A new member's order of a month's VIP, not paid (no transfer submitted): its number. */
+async function pendingOrder(): Promise<string> {
+  const buyer = await registerMember(site.backendUrl);
+  const created = await api(site.backendUrl, 'POST', '/api/v1/order', {
+    token: buyer.token,
+    body: { plan_code: 'month', price: 30 },
+  });
+  expect(created.status, created.text).toBe(200);
+  return created.body.order_no as string;
+}
+
+/** The admin's order list on a phone, 390 px wide. */
+async function phoneOrderList(): Promise<Page> {
+  const admin = (await site.visit()).page;
+  await admin.setViewportSize({ width: 390, height: 844 });
+  await loginAsAdmin(admin, '/admin/order');
+  return admin;
+}
+
 /** A converted three-page document published by the admin; answers its reader path. */
 async function publishedDocument(): Promise<string> {
   const token = await gatewayToken(site.url, 'admin', site.adminPassword);
@@ -222,16 +241,8 @@ describe('VIP purchase with the manual provider', () => {
   });
 
   it('confirms by keyboard at 390 px an order with no transfer submitted, asked first, the keyboard back on its row', async () => {
-    const buyer = await registerMember(site.backendUrl);
-    const created = await api(site.backendUrl, 'POST', '/api/v1/order', {
-      token: buyer.token,
-      body: { plan_code: 'month', price: 30 },
-    });
-    expect(created.status, created.text).toBe(200);
-    const no = created.body.order_no as string;
-    const admin = (await site.visit()).page;
-    await admin.setViewportSize({ width: 390, height: 844 });
-    await loginAsAdmin(admin, '/admin/order');
+    const no = await pendingOrder();
+    const admin = await phoneOrderList();
     const opener = admin.getByRole('button', { name: `确认收款 ${no}` });
     const focused = () => admin.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
     // The dialog open (one at a time) lies within the screen's width.
@@ -295,16 +306,8 @@ describe('VIP purchase with the manual provider', () => {
   });
 
   it("opens an order's 详情 and 支付通知记录 by keyboard at 390 px, the keyboard inside each sheet and back after", async () => {
-    const buyer = await registerMember(site.backendUrl);
-    const created = await api(site.backendUrl, 'POST', '/api/v1/order', {
-      token: buyer.token,
-      body: { plan_code: 'month', price: 30 },
-    });
-    expect(created.status, created.text).toBe(200);
-    const no = created.body.order_no as string;
-    const admin = (await site.visit()).page;
-    await admin.setViewportSize({ width: 390, height: 844 });
-    await loginAsAdmin(admin, '/admin/order');
+    const no = await pendingOrder();
+    const admin = await phoneOrderList();
     const where = () =>
       admin.evaluate(() => {
         const focused = document.activeElement;
@@ -330,19 +333,8 @@ describe('VIP purchase with the manual provider', () => {
   });
 
   it('closes orders in a batch by keyboard at 390 px, the keyboard then on the list, not on the page', async () => {
-    const orders: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const buyer = await registerMember(site.backendUrl);
-      const created = await api(site.backendUrl, 'POST', '/api/v1/order', {
-        token: buyer.token,
-        body: { plan_code: 'month', price: 30 },
-      });
-      expect(created.status, created.text).toBe(200);
-      orders.push(created.body.order_no as string);
-    }
-    const admin = (await site.visit()).page;
-    await admin.setViewportSize({ width: 390, height: 844 });
-    await loginAsAdmin(admin, '/admin/order');
+    const orders = [await pendingOrder(), await pendingOrder()];
+    const admin = await phoneOrderList();
     for (const no of orders) {
       await admin.getByRole('checkbox', { name: `选择“${no}”` }).focus();
       await admin.keyboard.press('Space');
