@@ -670,6 +670,22 @@ const perm = (id: number, service: string, rpc: string): Permission => ({
 });
 
 describe('admin screens', { timeout: 30_000 }, () => {
+  /**
+   * Types `text` in the open dialog's field `label` and presses its `button`: nothing went to
+   * `method path` before the press, one call after, whose body it answers.
+   */
+  const sendFromDialog = async (
+    dialog: ReturnType<typeof within>,
+    fetchMock: ReturnType<typeof renderApp>['fetchMock'],
+    { label, text, button }: { label: string; text: string; button: string },
+    [method, path]: [string, string],
+  ) => {
+    await userEvent.type(await dialog.findByLabelText(label), text);
+    expect(calls(fetchMock, method, path)).toHaveLength(0);
+    await userEvent.click(dialog.getByRole('button', { name: button }));
+    await waitFor(() => expect(calls(fetchMock, method, path)).toHaveLength(1));
+    return bodyOf(calls(fetchMock, method, path)[0]);
+  };
   /** Confirms the receipt the open dialog asks about with `reason`, which goes in one call with the order's id. */
   const confirmReceipt = async (
     dialog: ReturnType<typeof within>,
@@ -677,10 +693,11 @@ describe('admin screens', { timeout: 30_000 }, () => {
     id: number,
     reason: string,
   ) => {
-    await userEvent.type(dialog.getByLabelText('收款说明'), reason);
-    await userEvent.click(dialog.getByRole('button', { name: '确认收款' }));
-    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(1));
-    expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({ id, reason });
+    const body = await sendFromDialog(dialog, fetchMock, { label: '收款说明', text: reason, button: '确认收款' }, [
+      'PUT',
+      '/api/v1/order/confirm',
+    ]);
+    expect(body).toEqual({ id, reason });
   };
 
   it('/admin/order confirms a transfer with a reason, checked before sending', async () => {
@@ -750,14 +767,7 @@ describe('admin screens', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: `确认收款 ${online.order_no}` }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '已核实，继续' }));
     const reason = within(await screen.findByRole('dialog', { name: `确认收款 · ${online.order_no}` }));
-    await userEvent.type(await reason.findByLabelText('收款说明'), '支付宝商户平台已到账，通知丢失');
-    expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(0);
-    await userEvent.click(reason.getByRole('button', { name: '确认收款' }));
-    await waitFor(() => expect(calls(fetchMock, 'PUT', '/api/v1/order/confirm')).toHaveLength(1));
-    expect(bodyOf(calls(fetchMock, 'PUT', '/api/v1/order/confirm')[0])).toEqual({
-      id: 8,
-      reason: '支付宝商户平台已到账，通知丢失',
-    });
+    await confirmReceipt(reason, fetchMock, 8, '支付宝商户平台已到账，通知丢失');
   });
 
   it('/admin/order, with no order yet, shows an empty box, not the picture that invites adding one', async () => {
@@ -964,14 +974,11 @@ describe('admin screens', { timeout: 30_000 }, () => {
     expect(await screen.findByText('amy')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: '延长“amy”的会员' }));
     const dialog = within(await screen.findByRole('dialog'));
-    await userEvent.type(dialog.getByLabelText('原因'), '活动赠送');
-    await userEvent.click(dialog.getByRole('button', { name: '延长' }));
-    await waitFor(() => expect(calls(fetchMock, 'POST', '/api/v1/vip/grant')).toHaveLength(1));
-    expect(bodyOf(calls(fetchMock, 'POST', '/api/v1/vip/grant')[0])).toEqual({
-      user_id: [2],
-      days: 30,
-      reason: '活动赠送',
-    });
+    const body = await sendFromDialog(dialog, fetchMock, { label: '原因', text: '活动赠送', button: '延长' }, [
+      'POST',
+      '/api/v1/vip/grant',
+    ]);
+    expect(body).toEqual({ user_id: [2], days: 30, reason: '活动赠送' });
   });
 
   it("/admin/user/vip's 会员变更记录 names a purchase by its order number, not by the order's id as well", async () => {
