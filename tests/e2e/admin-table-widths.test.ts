@@ -480,13 +480,28 @@ describe('admin lists at 1280 px wide', () => {
             }),
         ),
       );
+    // How many times a screen reader hears each buyer's state in their row's cells (the names the
+    // accessibility tree gives its gridcells): once, at either width, though a phone shows it twice.
+    const heard = () =>
+      Promise.all(
+        [
+          ['zhaophone2024', '待确认收款'],
+          ['qianphone2024', '待支付'],
+        ].map(async ([buyer = '', state = '']) => {
+          const tree = await rows.filter({ hasText: buyer }).ariaSnapshot();
+          const cells = tree.split('\n').filter((line) => /^\s*- (grid)?cell /.test(line));
+          return cells.join('\n').split(state).length - 1;
+        }),
+      );
     const narrow = await states();
     expect(narrow.length).toBeGreaterThanOrEqual(2);
     expect(narrow.flat().map((tag) => tag.text)).toContain('待确认收款');
     for (const tags of narrow) expect(tags.some((tag) => tag.inView)).toBe(true);
+    expect(await heard()).toEqual([1, 1]);
 
     await page.setViewportSize({ width: 1280, height: 800 });
     for (const tags of await states()) expect(tags.map((tag) => tag.inView)).toEqual([true]);
+    expect(await heard()).toEqual([1, 1]);
   });
 
   it("keep a user's name and credits on one line each after their avatar", async () => {

@@ -60,6 +60,19 @@ export function StackCell({ main, sub }: { main: ReactNode; sub?: ReactNode }) {
   );
 }
 
+/**
+ * What a row shows again in its first column on a phone, where its own column is off screen (an
+ * order's state), and not from 768 px (admin-resource.css). Hidden from screen readers, which
+ * read the column's own cell at every width: they heard the state twice a row on a phone.
+ */
+export function PhoneCopy({ children }: { children: ReactNode }) {
+  return (
+    <span className="app-resource-phone-only" aria-hidden="true">
+      {children}
+    </span>
+  );
+}
+
 /** The keys of the row's optional text fields (its times among them). */
 type TextKey<Row> = { [K in keyof Row]-?: Row[K] extends string | undefined ? K : never }[keyof Row] & string;
 
