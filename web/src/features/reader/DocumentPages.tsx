@@ -52,6 +52,17 @@ const MAX_ZOOM = ZOOM_STEPS[ZOOM_STEPS.length - 1] ?? FIT_WIDTH;
 const AD_EVERY = 5;
 
 /**
+ * The middle of the pages' view (the box that scrolls them sideways): its x in the window, and
+ * where it falls across the pages (0 their left edge, 1 their right).
+ */
+function middleOfView(view: HTMLElement | null) {
+  const pages = view?.firstElementChild?.getBoundingClientRect();
+  if (!view || !pages?.width) return undefined;
+  const x = view.getBoundingClientRect().left + view.clientLeft + view.clientWidth / 2;
+  return { view, pages, x, across: (x - pages.left) / pages.width };
+}
+
+/**
  * Whether this browser shows an element in full screen: not an iPhone's Safari, where 全屏 did
  * nothing. Rendered by the gateway (no browser there) and hydrated as offered, then as it is.
  */
@@ -343,15 +354,22 @@ export function DocumentPages({
 
   // A zoom resizes every page above the one read while the window keeps its offset: at 390 px a
   // reader on page 5 found page 4 at 150 % and page 8 at 50 %. The spot of the page read that was
-  // under the toolbar (its top, when below it) stays where it was.
-  const zoomSpot = useRef<{ page: number; share: number; y: number } | null>(null);
+  // under the toolbar (its top, when below it) stays where it was. Sideways, the pages' view kept
+  // its offset too (at 200 % on a phone, their left edge): the spot under its middle stays there.
+  const zoomSpot = useRef<{ page: number; share: number; y: number; across: number } | null>(null);
+  const pagesView = useRef<HTMLDivElement>(null);
   const changeZoom = useCallback(
     (next: (value: number) => number) => {
       const page = currentPage.current;
       const box = reader.current?.querySelector(`[data-page="${page}"]`)?.getBoundingClientRect();
       if (box?.height) {
         const share = Math.min(Math.max((toolbarBottom() - box.top) / box.height, 0), 1);
-        zoomSpot.current = { page, share, y: box.top + share * box.height };
+        zoomSpot.current = {
+          page,
+          share,
+          y: box.top + share * box.height,
+          across: middleOfView(pagesView.current)?.across ?? 0.5,
+        };
       }
       setZoom(next);
     },
@@ -365,6 +383,8 @@ export function DocumentPages({
     // In full screen the reader scrolls, not the window.
     const scroller = document.fullscreenElement === reader.current ? reader.current : window;
     scroller?.scrollBy(0, box.top + spot.share * box.height - spot.y);
+    const middle = middleOfView(pagesView.current);
+    if (middle) middle.view.scrollLeft += middle.pages.left + spot.across * middle.pages.width - middle.x;
   }, [zoom]);
   // A page that takes its image's shape (its image came after a jump or 继续阅读 past it) changes
   // the height above the pages after it. The browser keeps what is in sight in place only at times
@@ -757,7 +777,7 @@ export function DocumentPages({
           onClose={closeThumbnails}
         />
       )}
-      <div className="app-reader__viewport">
+      <div className="app-reader__viewport" ref={pagesView}>
         <div className="app-reader__pages" style={{ width: `${zoom * 100}%` }}>
           {pages.map((page) => (
             <div key={page} className="app-reader__slot">
