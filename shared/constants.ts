@@ -39,9 +39,9 @@ export function uploadLimitBytes(maxDocumentSizeMb: number | undefined): number 
  * an upload whose Content-Length passes the limit by more is refused from its headers.
  */
 export const UPLOAD_ENVELOPE_BYTES = 64 * 1024;
-/** The refusal of a file over the limit; `size`, when known, says by how much (50.003 MB reads 50 MB). */
+/** The refusal of a file over the limit; `size`, when known, says by how much (1 B over reads 超出 1 B). */
 export const uploadTooLargeMessage = (limitBytes: number, size?: number) =>
-  `文件大小超出限制（最大 ${Math.floor(limitBytes / 1024 / 1024)} MB${size === undefined ? '' : `，超出 ${formatBytes(size - limitBytes)}`}）`;
+  `文件大小超出限制（最大 ${formatBytes(limitBytes)}${size === undefined ? '' : `，超出 ${formatBytes(size - limitBytes)}`}）`;
 
 export const TOAST = {
   maxShown: 5,

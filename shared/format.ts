@@ -14,20 +14,20 @@ export const SHORT_DATE_FORMAT = 'YYYY-MM-DD HH:mm';
 const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
 
 /**
- * Bytes in 1024 units from B to YB, at most 2 decimals, trailing zeros dropped:
- * 0 → '0 B', 1536 → '1.5 KB', 1234567 → '1.18 MB'. Negative or non-finite input → '0 B'.
+ * Bytes in 1024 units from B to YB, at most 2 decimals, trailing zeros dropped, rounded up:
+ * 0 → '0 B', 1536 → '1.5 KB', 1234567 → '1.18 MB', 1048577 → '1.01 MB'. Never smaller than
+ * it is: a file one byte over a limit of 1 MB reads over it, not "1 MB". Negative or non-finite
+ * input → '0 B'.
  */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 B';
   const last = SIZE_UNITS.length - 1;
   let unit = Math.min(last, Math.max(0, Math.floor(Math.log(bytes) / Math.log(1024))));
-  let value = Number((bytes / 1024 ** unit).toFixed(2));
-  // 1048575 B is 1023.999… KB, which rounds to 1024 KB: say 1 MB instead.
-  if (value >= 1024 && unit < last) {
-    unit += 1;
-    value = Number((bytes / 1024 ** unit).toFixed(2));
-  }
-  return `${value} ${SIZE_UNITS[unit]}`;
+  // A power of two divides exactly: the hundredths are rounded up from the size's own value.
+  const hundredths = (power: number) => Math.ceil((bytes / 1024 ** power) * 100);
+  // 1048575 B is 1023.999… KB, which rounds up to 1024 KB: say 1 MB instead.
+  if (hundredths(unit) >= 1024 * 100 && unit < last) unit += 1;
+  return `${hundredths(unit) / 100} ${SIZE_UNITS[unit]}`;
 }
 
 function toTime(date: DateInput): number {

@@ -114,6 +114,10 @@ describe('the upload limit', () => {
     expect(uploadTooLargeMessage(uploadLimitBytes(20), uploadLimitBytes(20) + 1536)).toBe(
       '文件大小超出限制（最大 20 MB，超出 1.5 KB）',
     );
+    // The limit as the sizes read: half a megabyte is 512 KB, not 0 MB.
+    expect(uploadTooLargeMessage(uploadLimitBytes(0.5), uploadLimitBytes(0.5) + 1)).toBe(
+      '文件大小超出限制（最大 512 KB，超出 1 B）',
+    );
   });
 });
 

@@ -17,6 +17,16 @@ describe('formatBytes', () => {
     expect(formatBytes(1024 ** 8)).toBe('1 YB');
   });
 
+  it('rounds up, so a size just over a unit never reads as that unit', () => {
+    expect(formatBytes(1024 * 1024 + 1)).toBe('1.01 MB');
+    expect(formatBytes(1025)).toBe('1.01 KB');
+    expect(formatBytes(1100)).toBe('1.08 KB');
+    expect(formatBytes(50 * 1024 * 1024 + 1)).toBe('50.01 MB');
+    // A whole unit, and a size at a hundredth, stay as they are.
+    expect(formatBytes(1024 * 1024)).toBe('1 MB');
+    expect(formatBytes(1.25 * 1024 ** 3)).toBe('1.25 GB');
+  });
+
   it('moves to the next unit when rounding reaches 1024, and stops at YB', () => {
     expect(formatBytes(1048575)).toBe('1 MB');
     expect(formatBytes(1024 ** 9)).toBe('1024 YB');

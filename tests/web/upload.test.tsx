@@ -911,13 +911,13 @@ describe('the upload by keyboard', { timeout: 20_000 }, () => {
 });
 
 describe('the size limit', () => {
-  it('says by how much a file is over, as its rounded size reads like the limit', async () => {
+  it('shows a file just over the limit as over it (1.01 MB, not 1 MB), and by how much', async () => {
     renderUpload({});
     await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [
       file('略大.pdf', 1024 * 1024 + 3 * 1024),
     ]);
     const item = within(screen.getByRole('region', { name: '文件列表' })).getByRole('listitem', { name: '略大.pdf' });
-    expect(within(item).getByText('1 MB')).toBeTruthy();
+    expect(within(item).getByText('1.01 MB')).toBeTruthy();
     expect(within(item).getByRole('alert').textContent).toBe('文件大小超出限制（最大 1 MB，超出 3 KB）');
   });
 
@@ -934,6 +934,7 @@ describe('the size limit', () => {
       file('巨大.pdf', 50 * 1024 * 1024 + 1),
     ]);
     const item = within(screen.getByRole('region', { name: '文件列表' })).getByRole('listitem', { name: '巨大.pdf' });
+    expect(within(item).getByText('50.01 MB')).toBeTruthy();
     expect(within(item).getByRole('alert').textContent).toBe('文件大小超出限制（最大 50 MB，超出 1 B）');
     expect(ScriptedUpload.sent).toHaveLength(0);
   });

@@ -1,3 +1,4 @@
+import { formatBytes } from '../../../../shared/format';
 import { useImageUpload } from '../../kit/image-upload/use-image-upload';
 import { toast } from '../../kit/toasts/toast-store';
 import { Button } from '../../ui/semi';
@@ -13,7 +14,7 @@ const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 /** Why an avatar file is refused before upload, or undefined. */
 export function checkAvatarFile(file: Pick<File, 'type' | 'size'>): string | undefined {
   if (!AVATAR_TYPES.includes(file.type)) return `请上传 ${AVATAR_FORMATS.join('、')} 格式的图片`;
-  if (file.size > AVATAR_MAX_BYTES) return '头像图片不能超过 5 MB';
+  if (file.size > AVATAR_MAX_BYTES) return `头像图片不能超过 ${formatBytes(AVATAR_MAX_BYTES)}`;
   return undefined;
 }
 
@@ -36,7 +37,9 @@ export function AvatarUpload() {
       <Button loading={uploading} onClick={choose}>
         更换头像
       </Button>
-      <span className="app-field__hint">支持 {AVATAR_FORMATS.join('、')}，不超过 5 MB</span>
+      <span className="app-field__hint">
+        支持 {AVATAR_FORMATS.join('、')}，不超过 {formatBytes(AVATAR_MAX_BYTES)}
+      </span>
     </div>
   );
 }

@@ -559,7 +559,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
     items.filter(
       (item) => item.phase === 'waiting' || item.phase === 'uploading' || (item.phase === 'failed' && item.retryable),
     ).length;
-  const maxMb = uploadLimitBytes(settings.security?.max_document_size) / 1024 / 1024;
+  const limit = formatBytes(uploadLimitBytes(settings.security?.max_document_size));
   const reward = uploadRewardNote(settings);
   const offered = formats.data ?? DOCUMENT_EXTENSIONS;
   // Every document needs a category: on a site without one, a file picked would be sent for
@@ -596,7 +596,7 @@ export function DocumentUploader({ userId }: { userId: number }) {
             }}
           />
           <p className="app-upload__hint">
-            支持 {formatNames(offered)} 格式，可一次选择多个文件，单个文件不超过 {maxMb} MB。
+            支持 {formatNames(offered)} 格式，可一次选择多个文件，单个文件不超过 {limit}。
           </p>
           {reward && <p className="app-upload__hint">{reward}</p>}
           {reward && <UploadRewardLeft userId={userId} />}

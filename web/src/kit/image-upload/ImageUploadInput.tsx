@@ -6,6 +6,7 @@ import { IconDelete, IconUpload } from '../../ui/icons';
 import { Button } from '../../ui/semi';
 import { useImageUpload } from './use-image-upload';
 import { UPLOAD_IMAGE_EXTENSIONS, isUploadImageExtension } from '../../../../shared/constants';
+import { formatBytes } from '../../../../shared/format';
 
 const MAX_BYTES = 10 * 1024 * 1024;
 
@@ -16,7 +17,7 @@ export function checkImageFile(file: Pick<File, 'name' | 'size'>): string | unde
     return `请上传 ${UPLOAD_IMAGE_EXTENSIONS.filter((e) => e !== 'jpeg')
       .map((e) => e.toUpperCase())
       .join('、')} 格式的图片`;
-  if (file.size > MAX_BYTES) return '图片不能超过 10 MB';
+  if (file.size > MAX_BYTES) return `图片不能超过 ${formatBytes(MAX_BYTES)}`;
   return undefined;
 }
 
