@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { addressKey } from '../../shared/address-key';
+
+describe('addressKey', () => {
+  it('keys an IPv4 address by itself', () => {
+    expect(addressKey('198.51.100.7')).toBe('198.51.100.7');
+    expect(addressKey('198.51.100.8')).toBe('198.51.100.8');
+  });
+
+  it('keys an IPv4-mapped IPv6 address by its IPv4 address, in either spelling', () => {
+    expect(addressKey('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(addressKey('::FFFF:198.51.100.7')).toBe('198.51.100.7');
+    expect(addressKey('::ffff:c633:6407')).toBe('198.51.100.7');
+    expect(addressKey('0:0:0:0:0:ffff:198.51.100.7')).toBe('198.51.100.7');
+  });
+
+  it('keys an IPv6 address by its /64, whatever the low 64 bits', () => {
+    expect(addressKey('2001:db8::1')).toBe('2001:db8::/64');
+    expect(addressKey('2001:db8::2')).toBe('2001:db8::/64');
+    expect(addressKey('2001:db8::ffff:ffff:ffff:ffff')).toBe('2001:db8::/64');
+    expect(addressKey('2001:db8:0:1::1')).toBe('2001:db8:0:1::/64');
+    expect(addressKey('2001:db8:aa:bb:cc:dd:ee:ff')).toBe('2001:db8:aa:bb::/64');
+    expect(addressKey('::1')).toBe('::/64');
+  });
+
+  it('keys every spelling of an IPv6 address alike: expanded, compressed, upper case, with a zone id', () => {
+    const spellings = [
+      '2001:0db8:0000:0000:0000:0000:0000:0001',
+      '2001:db8:0:0:0:0:0:1',
+      '2001:DB8::1',
+      '2001:db8:0::1',
+      'fe80::1%eth0',
+    ];
+    expect(spellings.map(addressKey)).toEqual([
+      '2001:db8::/64',
+      '2001:db8::/64',
+      '2001:db8::/64',
+      '2001:db8::/64',
+      'fe80::/64',
+    ]);
+    expect(addressKey('fe80::1%eth0')).toBe(addressKey('fe80::2%eth1'));
+  });
+
+  it('keeps what is no address as it is', () => {
+    expect(addressKey('')).toBe('');
+    expect(addressKey('unknown')).toBe('unknown');
+    expect(addressKey('2001:db8::1::2')).toBe('2001:db8::1::2');
+  });
+});
