@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
 import type { Database } from '../db';
 import { databaseNow } from '../db/dialect';
+import { addressKey } from '../../shared/address-key';
 
 // Image captchas kept in the `captcha` table, so that any backend process sharing the database
 // checks the one another handed out: 10 minutes, bounded per client address and in all, and
@@ -88,12 +89,13 @@ const svgCaptchaGenerator: CaptchaGenerator = ({ type, length, width, height }) 
 const TRIM_EVERY = 100;
 
 /**
- * The first characters of the ids of the captchas handed out to `address`: hex of its hash, of a
+ * The first characters of the ids of the captchas handed out to `address`'s client: hex of the hash of its key
+ * (addressKey: an IPv6 client's /64, so that rotating the low 64 bits is one client), of a
  * fixed length, so that an address's captchas are one range of the primary key (below) on both
  * engines, without a column of their own. The client sees only the key of its own address.
  */
-function addressKey(address: string): string {
-  return crypto.createHash('sha256').update(address).digest('hex').slice(0, 16);
+function addressPrefix(address: string): string {
+  return crypto.createHash('sha256').update(addressKey(address)).digest('hex').slice(0, 16);
 }
 
 export class CaptchaStore {
@@ -108,7 +110,7 @@ export class CaptchaStore {
   /** A new captcha for the client at `address` (the one the per-address limits count: clientIp). */
   async create(options: CaptchaOptions, address: string): Promise<{ id: string; image: string }> {
     const { text, image } = this.generate(options);
-    const key = addressKey(address);
+    const key = addressPrefix(address);
     const id = `${key}${crypto.randomBytes(10).toString('hex')}`;
     // The database's clock, as the check's: a captcha handed out by one machine and checked by
     // another whose clock is off by more than the TTL still holds its 10 minutes.

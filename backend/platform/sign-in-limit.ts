@@ -5,6 +5,7 @@ import { tooManyTriesMessage } from '../../shared/api-failure';
 import type { Database } from '../db';
 import { databaseNowText } from '../db/dialect';
 import { tooManyRequests } from '../wire/errors';
+import { addressKey } from '../../shared/address-key';
 
 // The sign-in limit (SIGN_IN_LIMIT): so many tries per client address and endpoint of
 // SIGN_IN_PATHS (and of SIGN_IN_READS: isLimitedSignIn) in a fixed window, counted in the `rate_limit` table by one upsert, so that
@@ -76,7 +77,7 @@ export class SignInLimit {
       // The route as matched: `/api/v1/user/%6cogin` counts as the login.
       const route = request.routeOptions.url;
       if (route === undefined || !isLimitedSignIn(request.method, route)) return;
-      const { hits, resetInMs } = await this.counter.hit(`${request.ip}|${route}`);
+      const { hits, resetInMs } = await this.counter.hit(`${addressKey(request.ip)}|${route}`);
       if (hits <= this.setting.max) return;
       const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
       reply.header('retry-after', seconds);

@@ -14,6 +14,7 @@ import { GatewayError } from '../errors';
 import type { RateLimitSetting } from '../config';
 import { pathOf } from '../http';
 import { isLimitedSignIn } from '../../shared/sign-in-paths';
+import { addressKey } from '../../shared/address-key';
 
 export interface RateLimitDecision {
   /** the limited path the request was counted against */
@@ -40,7 +41,7 @@ export default fp<RateLimitSetting>(
     const count = fastify.createRateLimit({
       max: opts.max,
       timeWindow: opts.windowMs,
-      keyGenerator: (request) => `${request.ip}|${request.rateLimitDecision?.endpoint}`,
+      keyGenerator: (request) => `${addressKey(request.ip)}|${request.rateLimitDecision?.endpoint}`,
     });
     fastify.decorateRequest('rateLimitDecision', undefined);
 

@@ -304,6 +304,15 @@ describe('captchas asked for in a loop from one address', () => {
     expect(await answerWith(loop.at(-1 - LIMITS.perAddress)!)).toBe('验证码错误');
   });
 
+  it('bounds an IPv6 loop by its /64: rotating the low 64 bits pushes out its own captchas only', async () => {
+    const others = await captchaFor('2001:db8:c:1::1');
+    const loop: string[] = [];
+    for (let i = 0; i < LOOP; i += 1) loop.push(await captchaFor(`2001:db8:c::${(i + 1).toString(16)}`));
+    expect(await answerWith(others)).toBe('用户名或密码错误');
+    expect(await answerWith(loop.at(-1)!)).toBe('用户名或密码错误');
+    expect(await answerWith(loop[0]!)).toBe('验证码错误');
+  });
+
   it('keeps the table bounded in all however many addresses ask', async () => {
     const first = await captchaFor('203.0.113.1');
     for (let i = 0; i < LOOP; i += 1) await captchaFor(`203.0.113.${(i % 200) + 2}`);

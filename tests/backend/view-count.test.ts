@@ -87,6 +87,20 @@ describe('document views', () => {
     expect((await documentViews(id)).stored).toBe(3);
   });
 
+  it('counts an IPv6 reader by the /64: another address in it is the same reader, one in the next /64 is not', async () => {
+    const id = await newDocument();
+    await readDocument(id, '2001:db8:19::1');
+    await readDocument(id, '2001:db8:19::2');
+    await readDocument(id, '2001:db8:19:0:ffff:ffff:ffff:ffff');
+    expect(await documentViews(id)).toEqual({ stored: 1, byDay: 1 });
+    await readDocument(id, '2001:db8:19:1::1');
+    expect(await documentViews(id)).toEqual({ stored: 2, byDay: 2 });
+    // An IPv4 reader whose address a dual-stack socket reports IPv4-mapped is the one reader too.
+    await readDocument(id, '198.51.100.250');
+    await readDocument(id, '::ffff:198.51.100.250');
+    expect(await documentViews(id)).toEqual({ stored: 3, byDay: 3 });
+  });
+
   it('counts views made at once by one address once', async () => {
     const id = await newDocument();
     const reader = newAddress();

@@ -167,6 +167,34 @@ describe('what the backend receives', () => {
   });
 });
 
+describe('the login limit behind a proxy the gateway trusts', () => {
+  const LIMIT = 2;
+  const site = useGatewayOverStub((_req, res) => json(res, 200, {}), {
+    trustProxy: ['127.0.0.1'],
+    authRateLimit: { max: LIMIT, windowMs: 60_000 },
+  });
+  const loginFrom = async (address: string) =>
+    (
+      await sendRaw(site.gw.url, '/api/v1/user/login', {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, 'x-forwarded-for': address },
+        body: '{}',
+      })
+    ).status;
+
+  it('counts an IPv6 client by its /64: reached from 2001:db8::1, it refuses 2001:db8::2 but not 2001:db8:0:1::1', async () => {
+    for (let i = 0; i < LIMIT; i += 1) expect(await loginFrom('2001:db8::1')).toBe(200);
+    expect(await loginFrom('2001:db8::1')).toBe(429);
+    expect(await loginFrom('2001:db8::2')).toBe(429);
+    expect(await loginFrom('2001:db8:0:1::1')).toBe(200);
+  });
+
+  it('counts an IPv4-mapped address as its IPv4 address', async () => {
+    for (let i = 0; i < LIMIT; i += 1) expect(await loginFrom('198.51.100.41')).toBe(200);
+    expect(await loginFrom('::ffff:198.51.100.41')).toBe(429);
+  });
+});
+
 describe('the canonical form of a path', () => {
   it('decodes unreserved escapes, resolves dot segments and drops empty ones, and keeps the rest', () => {
     const cases: Array<[string, string]> = [

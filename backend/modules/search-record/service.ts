@@ -5,6 +5,7 @@ import type { RpcContext } from '../../platform/rpc';
 import type { SearchFilters, SearchHit, SearchIndex, SearchSort } from '../../platform/search/search-index';
 import { clamp } from '../../wire/request';
 import { insertSearchRecord, type NewSearchRecord, type SearchTarget } from './store';
+import { addressKey } from '../../../shared/address-key';
 
 // What other modules may ask of the search-record module: logging a search (documents and
 // articles) under the security config's retention, and the site search that is logged.
@@ -23,7 +24,7 @@ export async function recordSearch(app: BackendContext, record: NewSearchRecord)
   const retentionDays = (await app.settings.snapshot()).int('security', 'search_record_retention_days');
   if (retentionDays <= 0) return;
   const limit = app.searchRecordLimit;
-  if (limit > 0 && (await app.minuteCounts.hit(`${record.ip}|search-record`)).hits > limit) return;
+  if (limit > 0 && (await app.minuteCounts.hit(`${addressKey(record.ip)}|search-record`)).hits > limit) return;
   await insertSearchRecord(app.db, {
     ...record,
     keywords: [...record.keywords].slice(0, 255).join(''),

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { api, useBackend, withDatabase } from '../helpers/backend';
+
+// The per-address limits count an IPv6 client by its /64 (shared/address-key.ts): one subscriber usually holds a
+// whole /64 and could otherwise pass any limit by rotating the low 64 bits. An IPv4-mapped address counts as its
+// IPv4 address. Where an address is stored (search_record's ip), it is kept in full. The backend believes the test's
+// X-Forwarded-For (BACKEND_TRUST_PROXY 127.0.0.1), so each test acts as several clients.
+
+const SIGN_IN_LIMIT = 3;
+const SEARCH_RECORD_LIMIT = 2;
+
+const backend = useBackend({
+  env: { SIGN_IN_LIMIT: String(SIGN_IN_LIMIT), SEARCH_RECORD_LIMIT: String(SEARCH_RECORD_LIMIT) },
+});
+
+/** A login with a wrong password from `address`: its status (429 when the sign-in limit refuses it). */
+const loginFrom = async (address: string) =>
+  (
+    await api(backend.url, 'POST', '/api/v1/user/login', {
+      headers: { 'x-forwarded-for': address },
+      body: { username: 'admin', password: 'not-the-password' },
+    })
+  ).status;
+
+describe('the sign-in limit', () => {
+  it('reached from 2001:db8::1 also refuses 2001:db8::2, but not 2001:db8:0:1::1', async () => {
+    for (let i = 0; i < SIGN_IN_LIMIT; i += 1) expect(await loginFrom('2001:db8::1')).not.toBe(429);
+    expect(await loginFrom('2001:db8::1')).toBe(429);
+    expect(await loginFrom('2001:db8::2')).toBe(429);
+    expect(await loginFrom('2001:0db8:0000:0000:ffff:ffff:ffff:ffff')).toBe(429);
+    expect(await loginFrom('2001:db8:0:1::1')).not.toBe(429);
+  });
+
+  it('counts an IPv4-mapped address as its IPv4 address', async () => {
+    for (let i = 0; i < SIGN_IN_LIMIT; i += 1) expect(await loginFrom('::ffff:198.51.100.31')).not.toBe(429);
+    expect(await loginFrom('198.51.100.31')).toBe(429);
+    expect(await loginFrom('198.51.100.32')).not.toBe(429);
+  });
+});
+
+describe('SEARCH_RECORD_LIMIT', () => {
+  it('records that many searches of a /64 a minute, each with its full address', async () => {
+    const searchFrom = (address: string) =>
+      api(backend.url, 'GET', '/api/v1/document/search', {
+        query: { wd: '六十四位前缀' },
+        headers: { 'x-forwarded-for': address },
+      });
+    for (const address of ['2001:db8:5::1', '2001:db8:5::2', '2001:db8:5::3', '2001:db8:5::4', '2001:db8:5:1::1'])
+      expect((await searchFrom(address)).status).toBe(200);
+    const recorded = await withDatabase(backend.dataDir, (db) =>
+      db.selectFrom('search_record').select('ip').where('keywords', '=', '六十四位前缀').orderBy('id').execute(),
+    );
+    expect(recorded.map((row) => row.ip)).toEqual(['2001:db8:5::1', '2001:db8:5::2', '2001:db8:5:1::1']);
+  });
+});
