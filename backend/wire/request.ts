@@ -1,7 +1,16 @@
-import { sql, type OrderByModifiers, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
+import {
+  sql,
+  type OrderByModifiers,
+  type RawBuilder,
+  type Selectable,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from 'kysely';
 import { isUniqueViolation, type Database } from '../db';
+import { engineOf } from '../db/dialect';
 import type { DB } from '../db/schema';
 import { cleanName, nameProblems } from '../../shared/validation';
+import { addressKey, ipv6PrefixText } from '../../shared/address-key';
 import { badRequest, conflict, notFound } from './errors';
 
 // How MOREDOC reads the common request fields, for every service module: paging, sorting,
@@ -108,6 +117,42 @@ export async function countOf<DB, TB extends keyof DB>(query: SelectQueryBuilder
     .$castTo<{ total: number }>()
     .executeTakeFirstOrThrow();
   return Number(total);
+}
+
+/**
+ * How many rows `query` selects whose `ip` column (a client address, stored in full) counts as `address` for a
+ * per-address limit (addressKey: an IPv6 client by its /64, an IPv4-mapped address as its IPv4 address). The database
+ * reads, grouped by address, the rows that may: an IPv4 client's address in both spellings; for an IPv6 client the
+ * addresses that start as its /64 is written (ipv6PrefixText: sockets and proxies write RFC 5952), a range of the
+ * column's index on SQLite, a LIKE on PostgreSQL whatever its collation; this counts those of the same key.
+ */
+export async function countFromClient<TB extends keyof DB>(
+  db: Database,
+  query: SelectQueryBuilder<DB, TB, object>,
+  address: string,
+): Promise<number> {
+  const key = addressKey(address);
+  const rows = await query
+    .clearSelect()
+    .clearOrderBy()
+    .where(mayBeFromClient(db, address))
+    .select([sql<string>`ip`.as('ip'), sql<number>`count(*)`.as('total')])
+    .groupBy(sql`ip`)
+    .$castTo<{ ip: string; total: number }>()
+    .execute();
+  return rows.reduce((sum, row) => (addressKey(row.ip) === key ? sum + Number(row.total) : sum), 0);
+}
+
+/** The rows whose `ip` may count as `address` (countFromClient). */
+function mayBeFromClient(db: Database, address: string): RawBuilder<SqlBool> {
+  const key = addressKey(address);
+  if (!key.endsWith('/64')) return sql<SqlBool>`ip in (${key}, ${`::ffff:${key}`})`;
+  const prefix = ipv6PrefixText(address);
+  if (prefix === undefined) return sql<SqlBool>`ip like '%:%'`;
+  // The prefix holds hex digits and colons only: no LIKE wildcard; ';' is the character after ':'.
+  return engineOf(db) === 'postgres'
+    ? sql<SqlBool>`ip like ${`${prefix}%`}`
+    : sql<SqlBool>`ip >= ${prefix} and ip < ${`${prefix.slice(0, -1)};`}`;
 }
 
 /**

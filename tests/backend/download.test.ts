@@ -335,6 +335,27 @@ describe('refusals, each in Chinese', () => {
     }
   });
 
+  it('counts the per-IP limit of an IPv6 client by its /64, keeping each full address', async () => {
+    const { doc } = await uploaderWithDocument({ price: 0 });
+    await backend.setConfig({ 'download.times_every_ip': '2' });
+    try {
+      const member = await registerMember(backend.url);
+      expect((await download(doc.id, { token: member.token, ip: '2001:db8:d::1' })).status).toBe(200);
+      expect((await download(doc.id, { token: member.token, ip: '2001:db8:d::2' })).status).toBe(200);
+      const limited = await download(doc.id, { token: member.token, ip: '2001:db8:d::3' });
+      expect(limited.status).toBe(403);
+      expect(limited.body.message).toBe('当前 IP 今日下载次数已达上限（2 次），请明天再来');
+      expect((await download(doc.id, { token: member.token, ip: '2001:db8:d:1::1' })).status).toBe(200);
+      expect((await downloadsOf(member.user.id)).map((row) => row.ip)).toEqual([
+        '2001:db8:d::1',
+        '2001:db8:d::2',
+        '2001:db8:d:1::1',
+      ]);
+    } finally {
+      await backend.setConfig({ 'download.times_every_ip': '10' });
+    }
+  });
+
   it("counts the day of the daily limits by the database's clock, whatever the machine's says", async () => {
     const { doc } = await uploaderWithDocument({ price: 0 });
     await backend.setConfig({

@@ -308,6 +308,34 @@ describe('FeedbackAPI', () => {
     expect((await sendFeedback({ content: '换个地址' }, { ip: '10.1.0.7' })).status).toBe(200);
   });
 
+  it('counts an IPv6 client by its /64, and keeps each full address', async () => {
+    for (let i = 1; i <= 5; i += 1)
+      expect((await sendFeedback({ content: `第${i}条` }, { ip: `2001:db8:6::${i}` })).status).toBe(200);
+    // Another address of the same /64 is the same client; one of the next /64 is another.
+    expect((await sendFeedback({ content: '第六条' }, { ip: '2001:db8:6::99' })).status).toBe(429);
+    expect((await sendFeedback({ content: '隔壁' }, { ip: '2001:db8:6:1::1' })).status).toBe(200);
+    const stored = await withDatabase(backend.dataDir, (db) =>
+      db.selectFrom('feedback').select('ip').where('ip', 'like', '2001:db8:6:%').orderBy('id').execute(),
+    );
+    expect(stored.map((row) => row.ip)).toEqual([
+      '2001:db8:6::1',
+      '2001:db8:6::2',
+      '2001:db8:6::3',
+      '2001:db8:6::4',
+      '2001:db8:6::5',
+      '2001:db8:6:1::1',
+    ]);
+  });
+
+  it('counts an IPv4-mapped address as its IPv4 address', async () => {
+    for (let i = 0; i < 5; i += 1)
+      expect(
+        (await sendFeedback({ content: `第${i}条` }, { ip: i % 2 ? '10.1.0.11' : '::ffff:10.1.0.11' })).status,
+      ).toBe(200);
+    expect((await sendFeedback({ content: '第六条' }, { ip: '10.1.0.11' })).status).toBe(429);
+    expect((await sendFeedback({ content: '第六条' }, { ip: '::ffff:10.1.0.11' })).status).toBe(429);
+  });
+
   it("counts the hour by the database's clock, whatever the machine's says", async () => {
     for (let i = 0; i < 5; i += 1)
       expect((await sendFeedback({ content: `第${i}条` }, { ip: '10.1.0.9' })).status).toBe(200);
@@ -369,6 +397,15 @@ describe('uploads of this part', () => {
     const eleventh = await upload('feedback', png(200), { ip: '10.2.0.2' });
     expect(eleventh.status).toBe(429);
     expect(eleventh.body.message).toBe('上传太频繁了，每小时最多上传 10 张图片，请稍后再试');
+  });
+
+  it('limits an IPv6 visitor’s screenshots by the /64, not by the address', async () => {
+    for (let i = 0; i < 10; i += 1)
+      expect((await upload('feedback', png(600 + i), { ip: `2001:db8:7::${i + 1}` })).status).toBe(200);
+    expect((await upload('feedback', png(620), { ip: '2001:db8:7::abcd' })).status).toBe(429);
+    const next = await upload('feedback', png(621), { ip: '2001:db8:7:1::1' });
+    expect(next.status).toBe(200);
+    expect(next.body.data.ip).toBe('2001:db8:7:1::1');
   });
 
   it("counts a visitor's hour by the database's clock, whatever the machine's says", async () => {

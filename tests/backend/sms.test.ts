@@ -162,6 +162,23 @@ describe('SendSmsCode', () => {
     }
   });
 
+  it('counts an IPv6 client by its /64', async () => {
+    await backend.setConfig({ 'sms.ip_hourly_limit': '3' });
+    try {
+      // A /64 written in full before its low groups, and one written as a run of zero groups (::/64).
+      for (const [inside, outside] of [
+        [['2001:db8:5a:1::1', '2001:db8:5a:1::2', '2001:db8:5a:1:ffff::3', '2001:db8:5a:1::4'], '2001:db8:5a:2::1'],
+        [['::5:1', '::5:2', '::6:0:3', '::1'], '0:0:0:1::1'],
+      ] as const) {
+        for (const ip of inside.slice(0, 3)) expect((await sendCode(newMobile(), 'login', { ip })).status).toBe(200);
+        expect((await sendCode(newMobile(), 'login', { ip: inside[3] })).status).toBe(429);
+        expect((await sendCode(newMobile(), 'login', { ip: outside })).status).toBe(200);
+      }
+    } finally {
+      await backend.setConfig({ 'sms.ip_hourly_limit': '20' });
+    }
+  });
+
   it('limits the messages of the whole site in an hour', async () => {
     const stats = await backend.admin('GET', '/api/v1/user/sms/stats');
     await backend.setConfig({

@@ -857,6 +857,44 @@ describe('SendEmailCode and verified registration', () => {
     }
   });
 
+  it('counts the 20 register codes an hour of an IPv6 client by its /64', async () => {
+    await enableMail();
+    await backend.setConfig({ 'security.enable_verify_register_email': 'true' });
+    try {
+      const send = (email: string, address: string) =>
+        api(backend.url, 'POST', '/api/v1/user/email/code', {
+          body: { email },
+          headers: { 'x-forwarded-for': address },
+        });
+      expect((await send('loop6-0@example.com', '2001:db8:e::1')).status).toBe(200);
+      // Nineteen more within the hour, each from another address of the /64.
+      await withDatabase(backend.dataDir, async (db) => {
+        const ts = new Date().toISOString();
+        for (let i = 1; i < 20; i++)
+          await db
+            .insertInto('email_code')
+            .values({
+              email: `loop6-${i}@example.com`,
+              code: '123456',
+              type: 0,
+              ip: `2001:db8:e::${i + 1}`,
+              created_at: ts,
+              updated_at: ts,
+            })
+            .execute();
+      });
+      const over = await send('loop6-20@example.com', '2001:db8:e::ffff');
+      expect(over.status).toBe(429);
+      expect(over.body.message).toBe('当前网络获取邮箱验证码的次数过多，请一小时后再试');
+      expect((await send('loop6-21@example.com', '2001:db8:e:1::1')).status).toBe(200);
+    } finally {
+      await withDatabase(backend.dataDir, (db) =>
+        db.deleteFrom('email_code').where('email', 'like', 'loop6-%').execute(),
+      );
+      await backend.setConfig({ 'security.enable_verify_register_email': 'false' });
+    }
+  });
+
   it('is refused while e-mail verification is off, and for registered addresses', async () => {
     const off = await api(backend.url, 'POST', '/api/v1/user/email/code', { body: { email: 'someone@example.com' } });
     expect(off.body.message).toBe('系统未开启注册邮箱验证');

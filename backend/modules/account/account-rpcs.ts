@@ -1,3 +1,4 @@
+import { addressKey } from '../../../shared/address-key';
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import {
@@ -342,7 +343,7 @@ export const accountRpcs = [
       // Checked and recorded under locks on the address and the client address, so that of
       // requests at once (through any process) none slips under a limit.
       const codeId = await ctx.db.transaction().execute(async (trx) => {
-        await lockKeys(trx, [emailLockKey(req.email), `email.client.${ctx.ip}`]);
+        await lockKeys(trx, [emailLockKey(req.email), `email.client.${addressKey(ctx.ip)}`]);
         const latest = await latestEmailCode(trx, req.email, false);
         // The database's clock, as the code's lifetime: another machine may have sent the last one.
         const at = await databaseNow(trx);

@@ -1,5 +1,6 @@
 import type { Database } from '../../db';
 import { now } from '../../db/schema';
+import { countFromClient } from '../../wire/request';
 
 // The tables of the account flows: the daily check-ins `sign` and the registration codes
 // `email_code` (the users themselves are the user module's).
@@ -48,21 +49,14 @@ export async function latestEmailCode(
   return query.orderBy('id', 'desc').executeTakeFirst();
 }
 
-/** The mails of one type a client address had sent since `since`. */
+/** The mails of one type a client (countFromClient) had sent since `since`. */
 export async function countEmailCodesFrom(
   db: Database,
   ip: string,
   since: string,
   type: EmailCodeKind = EmailCodeType.Register,
 ): Promise<number> {
-  const { total } = await db
-    .selectFrom('email_code')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('ip', '=', ip)
-    .where('created_at', '>=', since)
-    .where('type', '=', type)
-    .executeTakeFirstOrThrow();
-  return Number(total);
+  return countFromClient(db, db.selectFrom('email_code').where('created_at', '>=', since).where('type', '=', type), ip);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { addressKey } from '../../../shared/address-key';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../../db';
 import { lockKeys } from '../../db/dialect';
@@ -102,7 +103,7 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
           // A visitor's upload is counted again and recorded under a lock on the address, so that
           // of uploads at once (through any process) no more than the limit are kept.
           if (userId === 0) {
-            await lockKeys(trx, [`upload.client.${def.type}.${clientIp(request)}`]);
+            await lockKeys(trx, [`upload.client.${def.type}.${addressKey(clientIp(request))}`]);
             await assertAnonymousUploadAllowed(trx, def.type, clientIp(request));
           }
           if (kind === 'avatar') {

@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
 import { databaseNowText } from '../../db/dialect';
 import { now, type AttachmentTable } from '../../db/schema';
+import { countFromClient } from '../../wire/request';
 
 // The `attachment` table: one row per uploaded file, with its MD5; an admin can ban a file
 // (enable = 0), and a file with a banned hash is refused at upload.
@@ -108,15 +109,14 @@ export async function documentUploadPaths(db: Database, hash: string): Promise<s
   return rows.map((r) => r.path);
 }
 
-/** Uploads of one type from one address since `since` (the limit of anonymous uploads). */
-/** Uploads of `type` from `ip` within the last `withinMs` by the database's clock. */
+/**
+ * Uploads of `type` from `ip`'s client (countFromClient) within the last `withinMs` by the database's clock (the limit of
+ * anonymous uploads).
+ */
 export async function countRecentUploads(db: Database, type: number, ip: string, withinMs: number): Promise<number> {
-  const { total } = await db
-    .selectFrom('attachment')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('type', '=', type)
-    .where('ip', '=', ip)
-    .where('created_at', '>=', databaseNowText(db, -withinMs))
-    .executeTakeFirstOrThrow();
-  return Number(total);
+  return countFromClient(
+    db,
+    db.selectFrom('attachment').where('type', '=', type).where('created_at', '>=', databaseNowText(db, -withinMs)),
+    ip,
+  );
 }

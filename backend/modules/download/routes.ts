@@ -1,3 +1,4 @@
+import { addressKey } from '../../../shared/address-key';
 import { DocumentStatus } from '../../../shared/constants';
 import type { Database } from '../../db';
 import { databaseNow, lockKeys, lockRows } from '../../db/dialect';
@@ -167,7 +168,7 @@ export const downloadService = defineService(
           // second click that lost the race finds the first one's purchase and pays nothing.
           // The buyer's and the uploader's rows are locked together (in id order), before the
           // credits move between them.
-          await lockKeys(trx, [`download:ip:${ctx.ip}`]);
+          await lockKeys(trx, [`download:ip:${addressKey(ctx.ip)}`]);
           await lockRows(trx, 'user', [me?.id ?? 0, doc.user_id]);
           const inside = { ...rules, at: await databaseNow(trx) };
           await assertWithinLimits(trx, inside);

@@ -1,7 +1,7 @@
 import type { DownloadReason } from '../../../shared/messages/download';
 import type { Database } from '../../db';
 import { flag } from '../../db/schema';
-import { applyPaging, countOf } from '../../wire/request';
+import { applyPaging, countFromClient, countOf } from '../../wire/request';
 
 // The `download` table: one row per granted download link, `is_pay` when credits moved, `reason` why
 // (schema.ts DownloadTable).
@@ -11,7 +11,7 @@ export async function countUserDownloadsSince(db: Database, userId: number, sinc
 }
 
 export async function countIpDownloadsSince(db: Database, ip: string, since: string): Promise<number> {
-  return countOf(db.selectFrom('download').where('ip', '=', ip).where('created_at', '>=', since));
+  return countFromClient(db, db.selectFrom('download').where('created_at', '>=', since), ip);
 }
 
 /** Did the user pay for this document (since `since`, or ever when null)? */

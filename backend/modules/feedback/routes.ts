@@ -1,3 +1,4 @@
+import { addressKey } from '../../../shared/address-key';
 import { FeedbackStatus } from '../../../shared/constants';
 import { FEEDBACK_LIMITS, textProblems } from '../../../shared/validation';
 import { lockKeys } from '../../db/dialect';
@@ -64,7 +65,10 @@ export const feedbackService = defineService('FeedbackAPI', [
       // Counted again and recorded under locks on the address and the member, so that of
       // requests at once (through any process) no more than the limit are kept.
       await ctx.db.transaction().execute(async (trx) => {
-        await lockKeys(trx, [`feedback.client.${ctx.ip}`, ...(userId > 0 ? [`feedback.user.${userId}`] : [])]);
+        await lockKeys(trx, [
+          `feedback.client.${addressKey(ctx.ip)}`,
+          ...(userId > 0 ? [`feedback.user.${userId}`] : []),
+        ]);
         await assertWithinLimit(trx);
         await insertFeedback(trx, { user_id: userId, content, contact, image: req.image, page, ip: ctx.ip });
       });

@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Database } from '../../db';
 import { databaseNowText, like } from '../../db/dialect';
 import { now, type FeedbackTable } from '../../db/schema';
-import { applyPaging, countOf, likePattern, rowOr404 } from '../../wire/request';
+import { applyPaging, countFromClient, countOf, likePattern, rowOr404 } from '../../wire/request';
 
 // The `feedback` table (ours): what visitors and members tell the site, and the admin's reply.
 
@@ -24,11 +24,11 @@ export async function insertFeedback(db: Database, feedback: NewFeedback): Promi
  * from this address, or by this user when one is logged in.
  */
 export async function countRecentFeedback(db: Database, withinMs: number, ip: string, userId: number): Promise<number> {
-  return countOf(
-    db
-      .selectFrom('feedback')
-      .where('created_at', '>=', databaseNowText(db, -withinMs))
-      .where((eb) => (userId > 0 ? eb.or([eb('ip', '=', ip), eb('user_id', '=', userId)]) : eb('ip', '=', ip))),
+  const recent = db.selectFrom('feedback').where('created_at', '>=', databaseNowText(db, -withinMs));
+  if (userId <= 0) return countFromClient(db, recent, ip);
+  return (
+    (await countOf(recent.where('user_id', '=', userId))) +
+    (await countFromClient(db, recent.where('user_id', '<>', userId), ip))
   );
 }
 

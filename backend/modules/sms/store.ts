@@ -1,6 +1,6 @@
 import type { Database } from '../../db';
 import { now } from '../../db/schema';
-import { applyPaging, countOf } from '../../wire/request';
+import { applyPaging, countFromClient, countOf } from '../../wire/request';
 import { SmsStatus } from '../../../shared/constants';
 
 // The tables of the sms module: `sms_code` (codes sent, hashed) and `sms_log` (every message
@@ -80,16 +80,15 @@ export async function finishLog(
     .execute();
 }
 
-/** Messages since `since` (ISO time), to one number, from one address, or all of them. */
+/** Messages since `since` (ISO time), to one number, from one client (countFromClient), or all of them. */
 export async function countSent(
   db: Database,
   filter: { since: string; mobile?: string; ip?: string; status?: number },
 ): Promise<number> {
   let query = db.selectFrom('sms_log').where('created_at', '>', filter.since);
   if (filter.mobile !== undefined) query = query.where('mobile', '=', filter.mobile);
-  if (filter.ip !== undefined) query = query.where('ip', '=', filter.ip);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-  return countOf(query);
+  return filter.ip === undefined ? countOf(query) : countFromClient(db, query, filter.ip);
 }
 
 /** When the last message to this number was tried, or undefined. */
