@@ -122,9 +122,10 @@ export async function countOf<DB, TB extends keyof DB>(query: SelectQueryBuilder
 /**
  * How many rows `query` selects whose `ip` column (a client address, stored in full) counts as `address` for a
  * per-address limit (addressKey: an IPv6 client by its /64, an IPv4-mapped address as its IPv4 address). The database
- * reads, grouped by address, the rows that may: an IPv4 client's address in both spellings; for an IPv6 client the
- * addresses that start as its /64 is written (ipv6PrefixText: sockets and proxies write RFC 5952), a range of the
- * column's index on SQLite, a LIKE on PostgreSQL whatever its collation; this counts those of the same key.
+ * reads, grouped by address, the rows that may: an IPv4 client's address in both spellings; for an IPv6 client its own
+ * spelling and the addresses that start as its /64 is written (ipv6PrefixText: sockets and proxies write RFC 5952), a
+ * range of the column's index on SQLite, a LIKE on PostgreSQL whatever its collation; this counts those of the same
+ * key.
  */
 export async function countFromClient<TB extends keyof DB>(
   db: Database,
@@ -143,16 +144,18 @@ export async function countFromClient<TB extends keyof DB>(
   return rows.reduce((sum, row) => (addressKey(row.ip) === key ? sum + Number(row.total) : sum), 0);
 }
 
-/** The rows whose `ip` may count as `address` (countFromClient). */
+/** The rows whose `ip` may count as `address` (countFromClient); the address's own spelling always. */
 function mayBeFromClient(db: Database, address: string): RawBuilder<SqlBool> {
   const key = addressKey(address);
-  if (!key.endsWith('/64')) return sql<SqlBool>`ip in (${key}, ${`::ffff:${key}`})`;
+  if (!key.endsWith('/64')) return sql<SqlBool>`ip in (${address}, ${key}, ${`::ffff:${key}`})`;
   const prefix = ipv6PrefixText(address);
   if (prefix === undefined) return sql<SqlBool>`ip like '%:%'`;
   // The prefix holds hex digits and colons only: no LIKE wildcard; ';' is the character after ':'.
-  return engineOf(db) === 'postgres'
-    ? sql<SqlBool>`ip like ${`${prefix}%`}`
-    : sql<SqlBool>`ip >= ${prefix} and ip < ${`${prefix.slice(0, -1)};`}`;
+  const sameStart =
+    engineOf(db) === 'postgres'
+      ? sql<SqlBool>`ip like ${`${prefix}%`}`
+      : sql<SqlBool>`(ip >= ${prefix} and ip < ${`${prefix.slice(0, -1)};`})`;
+  return sql<SqlBool>`(ip = ${address} or ${sameStart})`;
 }
 
 /**

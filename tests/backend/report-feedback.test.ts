@@ -327,6 +327,13 @@ describe('FeedbackAPI', () => {
     ]);
   });
 
+  it('still counts an address a proxy spells unlike RFC 5952 (capitals, leading zeros) as itself', async () => {
+    const spelled = '2001:0DB8:0:6B::1';
+    for (let i = 0; i < 5; i += 1)
+      expect((await sendFeedback({ content: `第${i}条` }, { ip: spelled })).status).toBe(200);
+    expect((await sendFeedback({ content: '第六条' }, { ip: spelled })).status).toBe(429);
+  });
+
   it('counts an IPv4-mapped address as its IPv4 address', async () => {
     for (let i = 0; i < 5; i += 1)
       expect(
