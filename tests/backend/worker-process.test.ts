@@ -1,13 +1,15 @@
-// `npm run worker` (tsx backend/worker.ts) as an operator runs it, beside a backend started
-// with RUN_JOBS=false on the same database: the web side enqueues, the worker converts; the
-// worker removes the scratch folders of conversions whose process is gone, and stops on SIGTERM.
+// The worker as a real process (node on the production build's backend/worker.mjs, as the image and
+// `npm run start:worker` run it; `npm run worker` runs the same main() from source through tsx:
+// tests/ops/npm-start.test.ts), beside a backend started with RUN_JOBS=false on the same database:
+// the web side enqueues, the worker converts; the worker removes the scratch folders of
+// conversions whose process is gone, and stops on SIGTERM.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { verifyPassword } from '../../backend/platform/auth/password';
 import { DocumentStatus } from '../../shared/constants';
 import { login, startBackend, withDatabase, type StartedBackend } from '../helpers/backend';
@@ -15,8 +17,12 @@ import { createDocument, uploader, waitForStatus } from '../helpers/document-api
 import { textPdf } from '../helpers/documents';
 import { databaseEnv } from '../helpers/test-database';
 
-/** The job queue's poll interval: a process that runs jobs claims a due one within it. */
-const POLL_MS = 1000;
+/**
+ * The web backend's job poll interval (JOB_POLL_MS, 1 s by default): a process that runs jobs claims a due one
+ * within it.
+ */
+const POLL_MS = 250;
+const WORKER = path.join(inject('serverBundles'), 'backend/worker.mjs');
 
 interface Worker {
   process: ChildProcess;
@@ -25,7 +31,7 @@ interface Worker {
 }
 
 function spawnWorker(env: Record<string, string>): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'backend/worker.ts'], {
+  const child = spawn(process.execPath, [WORKER], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
   });
   let output = '';
@@ -58,7 +64,7 @@ let scratchRoot: string;
 const workers: Worker[] = [];
 
 beforeAll(async () => {
-  web = await startBackend({ env: { RUN_JOBS: 'false' } });
+  web = await startBackend({ env: { RUN_JOBS: 'false', JOB_POLL_MS: String(POLL_MS) } });
   scratchRoot = await mkdtemp(path.join(os.tmpdir(), 'moredoc-worker-tmp-'));
 });
 afterAll(async () => {
@@ -67,7 +73,7 @@ afterAll(async () => {
   await rm(scratchRoot, { recursive: true, force: true });
 });
 
-describe('npm run worker beside a web backend with RUN_JOBS=false', () => {
+describe('backend/worker.mjs beside a web backend with RUN_JOBS=false', () => {
   it('leaves the conversion queued on the web side; the worker converts it, clears dead scratch folders and stops on SIGTERM', async () => {
     const admin = await login(web.url, 'admin', web.adminPassword);
     const member = await uploader(web.url, admin);
