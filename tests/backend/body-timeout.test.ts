@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { useBackend } from '../helpers/backend';
 import { slowRequest } from '../helpers/slow-client';
 
@@ -39,8 +39,10 @@ function avatarForm(parts: number): { type: string; pieces: Buffer[]; length: nu
   };
 }
 
-describe('a stalled request body', () => {
-  it('answers a login sent with Content-Length 100 and 12 bytes with 408 and closes', async () => {
+// Each test waits out the bound at least once and they share nothing but the backend: they run
+// side by side, the file's time the longest one's (the stalled upload: its pieces and the bound).
+describe.concurrent('a stalled request body', () => {
+  it('answers a login sent with Content-Length 100 and 12 bytes with 408 and closes', async ({ expect }) => {
     const res = await slowRequest(
       backend.url,
       head('/api/v1/user/login', 'application/json', 100) + '{"username":',
@@ -51,32 +53,37 @@ describe('a stalled request body', () => {
     expect(JSON.parse(res.body)).toEqual({ error: MESSAGE, code: 1, message: MESSAGE });
   });
 
-  it('times an upload between its chunks: a slow one that keeps coming is stored, one that stops gets 408', async () => {
+  it('times an upload between its chunks: a slow one that keeps coming is stored, one that stops gets 408', async ({
+    expect,
+  }) => {
     const auth = `Authorization: Bearer ${backend.member.token}\r\nConnection: close\r\n`;
     const form = avatarForm(8);
     // A fifth of the bound apart: longer in all than the bound, never a pause as long.
     const every = TIMEOUT_MS / 5;
-    const slow = await slowRequest(
-      backend.url,
-      head('/api/v1/upload/avatar', form.type, form.length, auth),
-      form.pieces.map((data, i) => ({ afterMs: (i + 1) * every, data })),
-      WAIT_MS,
-    );
+    // Both at once: the slow one's pieces come while the stalled one waits out the bound.
+    const [slow, stalled] = await Promise.all([
+      slowRequest(
+        backend.url,
+        head('/api/v1/upload/avatar', form.type, form.length, auth),
+        form.pieces.map((data, i) => ({ afterMs: (i + 1) * every, data })),
+        WAIT_MS,
+      ),
+      slowRequest(
+        backend.url,
+        head('/api/v1/upload/avatar', form.type, form.length, auth),
+        form.pieces.slice(0, 5).map((data, i) => ({ afterMs: (i + 1) * every, data })),
+        WAIT_MS,
+      ),
+    ]);
     expect(slow).toMatchObject({ answered: true, status: 200 });
     expect(JSON.parse(slow.body)).toMatchObject({ code: 200, data: { name: 'me.png' } });
-
-    const stalled = await slowRequest(
-      backend.url,
-      head('/api/v1/upload/avatar', form.type, form.length, auth),
-      form.pieces.slice(0, 5).map((data, i) => ({ afterMs: (i + 1) * every, data })),
-      WAIT_MS,
-    );
     expect(stalled).toMatchObject({ answered: true, status: 408, closed: true });
     expect(JSON.parse(stalled.body)).toEqual({ code: 408, message: MESSAGE, error: MESSAGE });
+    // The stalled upload's part file is gone, the stored one moved out (the other test's upload stalls before its file).
     expect(fs.readdirSync(path.join(backend.dataDir, 'tmp'))).toEqual([]);
   });
 
-  it('answers an upload that stalls before its file with 408', async () => {
+  it('answers an upload that stalls before its file with 408', async ({ expect }) => {
     const auth = `Authorization: Bearer ${backend.member.token}\r\n`;
     const res = await slowRequest(
       backend.url,

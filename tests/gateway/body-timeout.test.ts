@@ -1,8 +1,10 @@
 // A request body that stalls gets a 408 after BODY_TIMEOUT_MS and its connection closes,
 // instead of holding the connection (and one to the backend) for ever. A JSON call's body must
 // come whole within the bound; an upload's may take longer while its chunks keep coming.
+// The tests wait out the bound and share nothing but their describe's servers: the describes and
+// their tests run side by side, the file's time its longest test's.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startBackend, type StartedBackend } from '../helpers/backend';
 import { slowRequest } from '../helpers/slow-client';
 import { json, startGateway, startStub, type Stub, type TestGateway } from './helpers';
@@ -20,7 +22,7 @@ const UPLOAD_PATH = '/api/v1/upload/document';
 const head = (path: string, type: string, length: number, extra = '') =>
   `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n${extra}\r\n`;
 
-describe('in front of a backend that waits for the body', () => {
+describe.concurrent('in front of a backend that waits for the body', () => {
   let stub: Stub;
   let gw: TestGateway;
   const aborted: string[] = [];
@@ -45,7 +47,9 @@ describe('in front of a backend that waits for the body', () => {
     await stub.close();
   });
 
-  it('answers a login whose body stalls with 408, closes the connection and lets go of the backend', async () => {
+  it('answers a login whose body stalls with 408, closes the connection and lets go of the backend', async ({
+    expect,
+  }) => {
     const res = await slowRequest(
       gw.url,
       head('/api/v1/user/login', 'application/json', 100) + '{"username":',
@@ -58,33 +62,32 @@ describe('in front of a backend that waits for the body', () => {
     await expect.poll(() => aborted).toContain('/api/v1/user/login');
   });
 
-  it('times an upload between its chunks: a slow one that keeps coming passes, one that stops gets 408', async () => {
+  it('times an upload between its chunks: a slow one that keeps coming passes, one that stops gets 408', async ({
+    expect,
+  }) => {
     // 8 chunks a fifth of the bound apart: longer in all than the bound, never a pause as long.
     const chunk = 'x'.repeat(1000);
     const every = TIMEOUT_MS / 5;
     const pieces = Array.from({ length: 8 }, (_, i) => ({ afterMs: (i + 1) * every, data: chunk }));
     const length = 8 * chunk.length;
-    const slow = await slowRequest(
-      gw.url,
-      head(UPLOAD_PATH, 'multipart/form-data; boundary=x', length, 'Connection: close\r\n'),
-      pieces,
-      WAIT_MS,
-    );
+    // Both at once: the stalled one (a byte short) then waits out the bound after the same pieces.
+    const [slow, stalled] = await Promise.all([
+      slowRequest(
+        gw.url,
+        head(UPLOAD_PATH, 'multipart/form-data; boundary=x', length, 'Connection: close\r\n'),
+        pieces,
+        WAIT_MS,
+      ),
+      slowRequest(gw.url, head(UPLOAD_PATH, 'multipart/form-data; boundary=x', length + 1), pieces, WAIT_MS),
+    ]);
     expect(slow).toMatchObject({ answered: true, status: 200 });
     expect(JSON.parse(slow.body)).toEqual({ received: length });
-
-    const stalled = await slowRequest(
-      gw.url,
-      head(UPLOAD_PATH, 'multipart/form-data; boundary=x', length + 1),
-      pieces,
-      WAIT_MS,
-    );
     expect(stalled).toMatchObject({ answered: true, status: 408, closed: true });
     expect(JSON.parse(stalled.body)).toEqual(TIMEOUT_BODY);
   });
 });
 
-describe('in front of a backend reading an upload, with a body timeout of an hour', () => {
+describe.concurrent('in front of a backend reading an upload, with a body timeout of an hour', () => {
   let stub: Stub;
   let gw: TestGateway;
   const reading: string[] = [];
@@ -109,7 +112,9 @@ describe('in front of a backend reading an upload, with a body timeout of an hou
     await stub.close();
   });
 
-  it('lets go of the backend as soon as the client leaves in the middle of its upload, not at the body timeout', async () => {
+  it('lets go of the backend as soon as the client leaves in the middle of its upload, not at the body timeout', async ({
+    expect,
+  }) => {
     const { hostname, port } = new URL(gw.url);
     const client = net.connect(Number(port), hostname);
     client.on('error', () => undefined);
@@ -120,7 +125,7 @@ describe('in front of a backend reading an upload, with a body timeout of an hou
   });
 });
 
-describe('in front of the embedded backend', () => {
+describe.concurrent('in front of the embedded backend', () => {
   let backend: StartedBackend;
   let gw: TestGateway;
   beforeAll(async () => {
@@ -132,7 +137,7 @@ describe('in front of the embedded backend', () => {
     await backend.close();
   });
 
-  it('answers the login with Content-Length 100 and 12 bytes sent with 408', async () => {
+  it('answers the login with Content-Length 100 and 12 bytes sent with 408', async ({ expect }) => {
     const res = await slowRequest(
       gw.url,
       head('/api/v1/user/login', 'application/json', 100) + '{"username":',
