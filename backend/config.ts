@@ -5,6 +5,7 @@ import { configValueProblem } from '../shared/config-rules';
 import { PASSWORD_LENGTH, passwordProblems } from '../shared/validation';
 import { findConfigKey } from './modules/config/keys';
 import { assertBlobKey } from './platform/blobs/blob-store';
+import { START_RETRY_FIRST_MS } from './platform/engine-away';
 import type { S3BlobStoreOptions } from './platform/blobs/s3-blob-store';
 import { scratchRoot } from './platform/scratch';
 import type { BuildInfo } from './platform/build-info';
@@ -46,6 +47,11 @@ export interface BackendConfig {
   s3CacheBytes?: number;
   /** BODY_TIMEOUT_MS: how long a request body may take (an upload's: between two chunks) before a 408; default 30 s. */
   bodyTimeoutMs: number;
+  /**
+   * START_RETRY_MS: the first wait before a start whose PostgreSQL or S3 bucket is away is tried again; the next
+   * are twice and five times it (backend/platform/engine-away.ts; default 1 s).
+   */
+  startRetryMs: number;
   /**
    * BACKEND_TRUST_PROXY: the proxies whose X-Forwarded-For is believed (Fastify trustProxy:
    * true, or addresses/CIDRs); default none, the client address is the peer's.
@@ -434,6 +440,7 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     },
     payment: parsePayment(env),
     bodyTimeoutMs: parseInteger('BODY_TIMEOUT_MS', env.BODY_TIMEOUT_MS, 1, 3_600_000) ?? 30_000,
+    startRetryMs: parseInteger('START_RETRY_MS', env.START_RETRY_MS, 10, 60_000) ?? START_RETRY_FIRST_MS,
     trustProxy: parseTrustProxy(env.BACKEND_TRUST_PROXY),
     database: parseDatabase(env),
     signInLimit: { max: parseInteger('SIGN_IN_LIMIT', env.SIGN_IN_LIMIT, 0, 1_000_000) ?? 10, windowMs: 60_000 },

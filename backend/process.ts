@@ -25,6 +25,7 @@ export async function startBackendProcess(adjust: (config: BackendConfig) => Bac
       () => buildBackend(settings),
       (away, retryMs) =>
         console.error(`Waiting for ${awayName[away.engine]}: ${away.message}; trying again in ${retryMs / 1000} s`),
+      { firstRetryMs: settings.startRetryMs },
     );
   } catch (error) {
     // A bad value, an unreachable database server or a refused login: one line, no stack.

@@ -99,7 +99,7 @@ export async function startEmbeddedBackend(
     if (!(error instanceof EngineAwayError)) throw error;
     away = error;
   }
-  return waitingBackend(start, away, options.logger, parts);
+  return waitingBackend(start, away, options.logger, parts, config.startRetryMs);
 }
 
 /** What the stand-in answers while `engine` is away: the backend's own 503 for it. */
@@ -111,6 +111,7 @@ async function waitingBackend(
   first: EngineAwayError,
   logger: FastifyServerOptions['logger'],
   parts: Pick<EmbeddedBackend, 'storage' | 'runsJobs'>,
+  firstRetryMs: number,
 ): Promise<EmbeddedBackend> {
   let away = first;
   const standIn = Fastify({ logger: logger ?? false });
@@ -148,7 +149,7 @@ async function waitingBackend(
       away = error;
       warn(error, retryMs);
     },
-    stopped.signal,
+    { firstRetryMs, signal: stopped.signal },
   ).then(async (built) => {
     app = built;
     backend.initialAdmin = built.initialAdmin;

@@ -19,24 +19,29 @@ export class EngineAwayError extends Error {
   }
 }
 
-/** The waits between two tries of a start whose engine is away: the last one repeats. */
-export const START_RETRY_MS: readonly number[] = [1000, 2000, 5000];
+/** The first wait between two tries of a start whose engine is away (START_RETRY_MS). */
+export const START_RETRY_FIRST_MS = 1000;
+
+/** The waits between two tries, as multiples of the first (1 s, 2 s, 5 s): the last one repeats. */
+const RETRY_STEPS: readonly number[] = [1, 2, 5];
 
 /**
- * `start()` again, after START_RETRY_MS, for as long as it throws EngineAwayError (told to
- * `onAway` with the wait before the next try); any other error, or `signal`'s abort, ends it.
+ * `start()` again, after the waits (`firstRetryMs` times 1, 2, then 5), for as long as it throws
+ * EngineAwayError (told to `onAway` with the wait before the next try); any other error, or
+ * `signal`'s abort, ends it.
  */
 export async function startWhenReachable<T>(
   start: () => Promise<T>,
   onAway: (error: EngineAwayError, retryMs: number) => void,
-  signal?: AbortSignal,
+  options: { firstRetryMs?: number; signal?: AbortSignal } = {},
 ): Promise<T> {
+  const { firstRetryMs = START_RETRY_FIRST_MS, signal } = options;
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await start();
     } catch (error) {
       if (!(error instanceof EngineAwayError)) throw error;
-      const retryMs = START_RETRY_MS[Math.min(attempt, START_RETRY_MS.length - 1)]!;
+      const retryMs = firstRetryMs * RETRY_STEPS[Math.min(attempt, RETRY_STEPS.length - 1)]!;
       onAway(error, retryMs);
       await sleep(retryMs, undefined, signal ? { signal } : {});
     }

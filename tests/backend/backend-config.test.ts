@@ -167,6 +167,14 @@ describe('loadBackendConfig', () => {
     );
   });
 
+  it('tries a start whose PostgreSQL or bucket is away again after 1 s first unless START_RETRY_MS says otherwise', () => {
+    expect(loadBackendConfig({}).startRetryMs).toBe(1000);
+    expect(loadBackendConfig({ START_RETRY_MS: '100' }).startRetryMs).toBe(100);
+    expect(() => loadBackendConfig({ START_RETRY_MS: '5' })).toThrow(
+      new ConfigError('START_RETRY_MS must be an integer between 10 and 60000, got "5"'),
+    );
+  });
+
   it('believes no proxy unless BACKEND_TRUST_PROXY names them', () => {
     expect(loadBackendConfig({}).trustProxy).toBe(false);
     expect(loadBackendConfig({ BACKEND_TRUST_PROXY: 'true' }).trustProxy).toBe(true);

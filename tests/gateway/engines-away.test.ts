@@ -16,7 +16,12 @@ import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from '../helpers/test-env';
 import { gatewayProcessEnv, send, startGateway, type TestGateway } from './helpers';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BASE_ENV = { ...CAPTCHAS_OFF, LOG_LEVEL: 'silent', ADMIN_PASSWORD: TEST_ADMIN_PASSWORD };
+/**
+ * START_RETRY_MS: a start tries again after 0.1, 0.2, then every 0.5 s, not 1, 2 and 5 s: each test waits
+ * for a try after the engine is back, and the worker's for two tries while it is away.
+ */
+const RETRY_ENV = { START_RETRY_MS: '100' };
+const BASE_ENV = { ...CAPTCHAS_OFF, LOG_LEVEL: 'silent', ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...RETRY_ENV };
 
 const dirs: string[] = [];
 const backends: EmbeddedBackend[] = [];
@@ -98,7 +103,7 @@ describe.skipIf(postgresMissing() !== null)('PostgreSQL away at the start', () =
     // Through tsx's loader, as `npm start` runs the gateway from source (no ADMIN_PASSWORD: one is generated).
     const site = spawn(process.execPath, ['--import', 'tsx', 'gateway/server.ts'], {
       cwd: ROOT,
-      env: gatewayProcessEnv({ ...CAPTCHAS_OFF, DATA_DIR: await dataDir(), DATABASE_URL: url }),
+      env: gatewayProcessEnv({ ...CAPTCHAS_OFF, ...RETRY_ENV, DATA_DIR: await dataDir(), DATABASE_URL: url }),
     });
     children.push(site);
     site.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -178,6 +183,10 @@ describe.skipIf(postgresMissing() !== null)('PostgreSQL away at the start', () =
         })
         .toBeGreaterThanOrEqual(2);
       expect(worker.exitCode).toBeNull();
+      // The waits START_RETRY_MS sets: the first, then twice it.
+      expect(output).toMatch(
+        /cannot connect[^\n]*; trying again in 0\.1 s\n[^]*cannot connect[^\n]*; trying again in 0\.2 s\n/,
+      );
     } finally {
       await cluster.resume!();
     }
