@@ -52,7 +52,7 @@ let workerBrowser: Promise<Browser> | undefined;
  * when it is gone. A launch with its first page takes about 1 s of CPU. Each file still has
  * contexts of its own, closed when it ends; playwright-core ends the browser with the worker.
  */
-async function sharedBrowser(): Promise<Browser> {
+export async function sharedBrowser(): Promise<Browser> {
   const running = await workerBrowser?.catch(() => undefined);
   if (running?.isConnected()) return running;
   workerBrowser = launchBrowser();

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildGateway } from '../../gateway/app';
 import { loadGatewayConfig } from '../../gateway/config';
@@ -19,7 +19,15 @@ import { createDatabase, postgresMissing, startPostgresCluster, type PostgresClu
 import { recordedConversions } from '../helpers/recorded-conversions';
 import { startS3, type TestS3 } from '../helpers/s3';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from '../helpers/test-env';
-import { appTookOver, gatewayToken, openInApp, openPage, setTokenCookie, useSiteInBrowser } from './browser';
+import {
+  appTookOver,
+  gatewayToken,
+  openInApp,
+  openPage,
+  setTokenCookie,
+  sharedBrowser,
+  useSiteInBrowser,
+} from './browser';
 
 const NOTICE = '服务暂时不可用，请稍后再试';
 
@@ -35,14 +43,15 @@ async function settled(page: Page): Promise<void> {
 }
 
 describe('a site started while its S3 bucket is away', () => {
-  // The worker's Chromium (the site itself is not used).
-  const browserSite = useSiteInBrowser();
+  // The worker's Chromium, without a site of useSiteInBrowser's: this describe makes its own.
+  let browser: Browser;
   let s3: TestS3;
   let backend: EmbeddedBackend;
   let gateway: FastifyInstance;
   let dataDir: string;
   let url: string;
   beforeAll(async () => {
+    browser = await sharedBrowser();
     s3 = await startS3();
     await s3.pause();
     dataDir = await mkdtemp(join(tmpdir(), 'moredoc-unavailable-'));
@@ -51,6 +60,8 @@ describe('a site started while its S3 bucket is away', () => {
       LOG_LEVEL: 'silent',
       ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
       DATA_DIR: dataDir,
+      // tries the start again after 0.1 s, 0.2, then every 0.5 s, not 1, 2 and 5 s: `backend.ready` after the resume
+      START_RETRY_MS: '100',
       ...s3.env,
     };
     backend = await startEmbeddedBackend(env, undefined, { converter: recordedConversions });
@@ -84,7 +95,7 @@ describe('a site started while its S3 bucket is away', () => {
     expect(html).toContain('href="/library?page=1"');
     expect(html).not.toContain('id="start-data"');
 
-    const { page, context, errors } = await openPage(browserSite.browser, url);
+    const { page, context, errors } = await openPage(browser, url);
     try {
       await page.setViewportSize({ width: 390, height: 800 });
       await page.goto('/library?page=1');
