@@ -1508,6 +1508,15 @@ const readingWrites = (fetchMock: ReturnType<typeof scriptedFetch>) =>
     )
     .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as { document_id: number; page: number });
 
+/**
+ * The reader's wait before it keeps the page read (SETTLE_MS) on a clock the test moves on, not waited out: the
+ * timers (setTimeout) fake, running with the real time too, so that every other wait flows (setup.ts gives the real
+ * ones back after the test).
+ */
+function settleOnDemand(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+}
+
 describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }, () => {
   const kept = (page?: number): Backend => ({
     'GET /api/v1/document/reading': { status: 200, body: page ? { document_id: 42, page } : {} },
@@ -1525,6 +1534,7 @@ describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }
   });
 
   it('keeps the place saved before on opening, so resuming there never loses it to page 1', async () => {
+    settleOnDemand();
     const { fetchMock } = renderApp('/library/7/42', { backend: backend({}, kept(5), true), user: member });
     const resume = await screen.findByRole('button', { name: '继续阅读（第 5 页）' });
     await waitFor(() => expect(readingWrites(fetchMock)).toEqual([{ document_id: 42, page: 5 }]));
@@ -1532,7 +1542,8 @@ describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }
     await userEvent.click(resume);
     expect(screen.getByText('当前第 5 页，共 8 页')).toBeTruthy();
     // The page read is kept once the reader has stayed on it a moment.
-    await waitFor(() => expect(readingWrites(fetchMock)).toHaveLength(2), { timeout: 5_000 });
+    await act(() => vi.advanceTimersByTimeAsync(SETTLE_MS));
+    await waitFor(() => expect(readingWrites(fetchMock)).toHaveLength(2));
     expect(readingWrites(fetchMock).map((write) => write.page)).toEqual([5, 5]);
   });
 
@@ -1625,6 +1636,7 @@ describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }
   it.each(['#comments', '#comment-5'])(
     'keeps no page a link to the comments (%s) scrolled to, only those the reader then moves to',
     async (hash) => {
+      settleOnDemand();
       const { fetchMock } = renderApp(`/library/7/42${hash}`, { backend: backend({}, kept(), true), user: member });
       await waitFor(() => expect(readingWrites(fetchMock)).toEqual([{ document_id: 42, page: 1 }]));
       await waitFor(() => expect(screen.getAllByRole('figure')).toHaveLength(8));
@@ -1632,12 +1644,13 @@ describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }
       // The link's scroll to the comments brings the last page into view: not a page read.
       currentObserver()?.fire([8]);
       expect(screen.getByText('当前第 8 页，共 8 页')).toBeTruthy();
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS * 2));
+      await act(() => vi.advanceTimersByTimeAsync(SETTLE_MS * 2));
       expect(readingWrites(fetchMock)).toHaveLength(1);
       // The reader scrolls back up on their own: the page they stay on is kept.
       fireEvent.wheel(window);
       currentObserver()?.fire([7]);
-      await waitFor(() => expect(readingWrites(fetchMock)).toHaveLength(2), { timeout: 5_000 });
+      await act(() => vi.advanceTimersByTimeAsync(SETTLE_MS));
+      await waitFor(() => expect(readingWrites(fetchMock)).toHaveLength(2));
       expect(readingWrites(fetchMock).map((write) => write.page)).toEqual([1, 7]);
     },
   );
