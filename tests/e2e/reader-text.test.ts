@@ -533,7 +533,8 @@ describe('resume reading', () => {
   });
 });
 
-describe('zoom', () => {
+// Zoom and full screen in one visit per width: the page read kept through both.
+describe('zoom and full screen', () => {
   /** Where the toolbar's bottom line falls on page `n`: the share of its height above the line, and its top. */
   const spotOf = (page: Page, n: number) =>
     page.evaluate((n) => {
@@ -542,7 +543,7 @@ describe('zoom', () => {
       return { share: (toolbar.bottom - frame.top) / frame.height, top: frame.top };
     }, n);
 
-  it('keeps the page read in its place, zoomed in, out or back to the width', async () => {
+  it('keep the page read in its place, zoomed in, out or back to the width; full screen entered at page 6, left at page 6', async () => {
     for (const viewport of VIEWPORTS) {
       const page = await openReader(viewport, readerPath(), author.token);
       await page.getByPlaceholder('页码').fill('5');
@@ -570,14 +571,10 @@ describe('zoom', () => {
       await expect.poll(() => page.getByLabel('缩放比例').textContent()).toBe('125%');
       expect(Math.abs((await spotOf(page, 5)).share - middle.share), `${viewport.width} px`).toBeLessThan(0.01);
       await expect.poll(() => counter(page)).toMatch(/^5 \//);
-    }
-  });
-});
 
-describe('full screen', () => {
-  it('keeps the page read: entered at page 6, left at page 6', async () => {
-    for (const viewport of VIEWPORTS) {
-      const page = await openReader(viewport, readerPath(), author.token);
+      // Full screen, at the width again: entered at page 6, left at page 6.
+      await page.getByRole('button', { name: '适合宽度' }).click();
+      await expect.poll(() => page.getByLabel('缩放比例').textContent()).toBe('100%');
       await page.getByPlaceholder('页码').fill('6');
       await page.getByRole('button', { name: '跳转' }).click();
       await expect.poll(() => counter(page)).toMatch(/^6 \//);
@@ -656,33 +653,29 @@ describe('back to a document', () => {
     }
   }, 180_000);
 
-  it('lands where the reader left it, on pages of mixed shapes, at 1280 and 390 px', async () => {
+  // One visit per width for both returns (its reading down to page 9 done once): back from another screen, then a
+  // reload, then a reload with the document's details late.
+  it('lands where the reader left it, on pages of mixed shapes, at 1280 and 390 px: back from another screen, and after a reload (the pages keep their shapes in the tab)', async () => {
     const path = await mixedDocument();
     for (const viewport of VIEWPORTS) {
       const page = await openReader(viewport, path, author.token);
-      const left = await readDownTo(page);
+      const read = await readDownTo(page);
 
       await openInApp(page, '/library');
       await page.goBack();
       await page.getByRole('heading', { name: '横竖混排的十二页', level: 1 }).waitFor();
       await imageCame(page, LEFT_AT);
       await settled(page);
-      expect(Math.abs((await topOf(page, LEFT_AT)) - left), `${viewport.width} px`).toBeLessThanOrEqual(1);
+      expect(Math.abs((await topOf(page, LEFT_AT)) - read), `${viewport.width} px`).toBeLessThanOrEqual(1);
       expect(await counter(page)).toMatch(new RegExp(`^${LEFT_AT} /`));
-    }
-  }, 180_000);
 
-  it('lands where the reader left it after a reload too: the pages keep their shapes in the tab', async () => {
-    const path = await mixedDocument();
-    for (const viewport of VIEWPORTS) {
-      const page = await openReader(viewport, path, author.token);
-      const left = await readDownTo(page);
-
+      // Where the page is now, which the reloads leave it at.
+      const left = await topOf(page, LEFT_AT);
       // Then with the document's details late (a loaded machine): the app takes the page over with
       // the free preview only, the place put back stops at its end, and the browser keeps what is in
       // sight there (at 390 px the comments) in place while the other pages come above it.
       for (const late of [false, true]) {
-        const when = `${viewport.width} px${late ? ', details late' : ''}`;
+        const when = `${viewport.width} px, reloaded${late ? ', details late' : ''}`;
         if (late)
           await page.route(/\/api\/v1\/document\?/, async (route) => {
             await new Promise((resolve) => setTimeout(resolve, 1500));
