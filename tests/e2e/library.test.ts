@@ -189,7 +189,8 @@ describe('the library, from upload to download', () => {
     expect(path).toMatch(new RegExp(`^/library/${categoryId}/\\d+$`));
     Object.assign(shared, { path, documentId: Number(path.split('/').pop()) });
 
-    await page.goto(`/library/${categoryId}`);
+    // The category inside the app (its first visit in this tab), then the home page loaded afresh.
+    await openInApp(page, `/library/${categoryId}`);
     await page.getByRole('article', { name: TITLE }).waitFor();
     await page.goto('/');
     const section = page.getByRole('region', { name: /教育资料/ });
@@ -579,7 +580,7 @@ describe('the library, from upload to download', () => {
     }
     // The visible one on the results page is the page's, with the query.
     expect(await phone.getByRole('main').getByRole('searchbox', { name: '搜索关键词' }).inputValue()).toBe(BODY_WORD);
-    await phone.goto('/library');
+    await openInApp(phone, '/library');
     await phone.getByRole('group', { name: '格式' }).waitFor();
     expect(await visibleBoxes(phone)).toBe(1);
     expect(await phone.locator('.app-header').getByRole('searchbox', { name: '搜索关键词' }).isVisible()).toBe(true);
@@ -620,7 +621,7 @@ describe('the library, from upload to download', () => {
     expect((await again).suggestedFilename()).toBe(`${TITLE}.pdf`);
     expect(await credits(buyer.token)).toBe(before.buyer - PRICE);
 
-    await page.goto('/member/download');
+    await openInApp(page, '/member/download');
     // Newest first: the free second download, then the purchase.
     await expect.poll(() => page.getByRole('row').filter({ hasText: TITLE }).count()).toBe(2);
     const record = page.getByRole('row').filter({ hasText: TITLE }).last();
@@ -776,7 +777,9 @@ describe("the admin's documents", () => {
       () => ((document.querySelector('img[alt="第 1 页"]') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
     );
 
-    const page = await adminPage('/admin/document/list');
+    // The list in the same page, reached inside the app.
+    await openInApp(reader, '/admin/document/list');
+    const page = reader;
     await row(page, title).getByText('待审核', { exact: true }).waitFor();
     await row(page, title).locator('.semi-checkbox').click();
     await page.getByRole('button', { name: '审核通过' }).click();
