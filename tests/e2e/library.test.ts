@@ -155,13 +155,14 @@ describe('the library, from upload to download', () => {
       return new Set([...text.getClientRects()].map((box) => Math.round(box.top))).size;
     });
     expect(percentLines).toBe(1);
-    await item.getByText('已上传，待发布').waitFor({ timeout: 30_000 });
+    // The progress seen, the rest goes at full speed.
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
       latency: 0,
       downloadThroughput: -1,
       uploadThroughput: -1,
     });
+    await item.getByText('已上传，待发布').waitFor({ timeout: 30_000 });
 
     expect(await item.getByLabel('标题').inputValue()).toBe('图书馆');
     await item.getByLabel('标题').fill(TITLE);
@@ -817,7 +818,11 @@ describe("the admin's documents", () => {
     expect((await waitForStatus(site.url, need('uploaderToken'), id, [3])).convert_error).toBeTruthy();
   });
 
-  it('deletes a document to the recycle bin and recovers it', async () => {
+  // One admin page for both: the list the recovered document is back on is where its category is set.
+  it('deletes a document to the recycle bin and recovers it; sets the category of documents in a batch, and lists search records and attachments', async () => {
+    // The category the batch sets, there before the list is loaded.
+    const extra = await admin('POST', '/api/v1/category', { body: { title: '精选资料', type: 0, enable: true } });
+    expect(extra.status).toBe(200);
     const page = await adminPage('/admin/document/list');
     await row(page, TITLE).waitFor();
     await row(page, TITLE)
@@ -839,18 +844,14 @@ describe("the admin's documents", () => {
     await row(page, TITLE).waitFor({ state: 'detached' });
     await openInApp(page, '/admin/document/list');
     await row(page, TITLE).waitFor();
-  });
 
-  it('sets the category of documents in a batch, and lists search records and attachments', async () => {
-    const extra = await admin('POST', '/api/v1/category', { body: { title: '精选资料', type: 0, enable: true } });
-    expect(extra.status).toBe(200);
-    const page = await adminPage('/admin/document/list');
+    // Then, on the same list: its category set in a batch.
     await row(page, TITLE).locator('.semi-checkbox').click();
     await page.getByRole('button', { name: '设置分类' }).click();
-    const confirm = dialog(page, '设置分类');
-    await confirm.locator('.semi-select').click();
+    const setting = dialog(page, '设置分类');
+    await setting.locator('.semi-select').click();
     await page.locator('.semi-select-option', { hasText: '精选资料' }).first().click();
-    await confirm.getByRole('button', { name: '确定' }).click();
+    await setting.getByRole('button', { name: '确定' }).click();
     await toast(page, '分类已设置');
     await row(page, TITLE).getByText('精选资料').waitFor();
 
