@@ -493,10 +493,12 @@ describe('an article page on a phone', () => {
 describe('the floating bar (反馈, 返回顶部)', () => {
   it('covers no content: beside the panels from 1024 px up, in the bottom corner below', async () => {
     const page = await site.open();
+    await page.goto('/library');
+    await page.getByRole('link', { name: lessonTitle }).first().waitFor();
+    await appTookOver(page);
+    // One load, the window resized to each width.
     for (const width of [1024, 1280, 1440]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.goto('/library');
-      await page.getByRole('link', { name: lessonTitle }).first().waitFor();
       const bar = (await page.getByRole('complementary', { name: '快捷操作' }).boundingBox())!;
       const contentRight = await page.evaluate(() =>
         Math.max(
