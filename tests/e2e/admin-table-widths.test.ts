@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/backend';
 import { createDocument } from '../helpers/document-api';
 import { textPdf } from '../helpers/documents';
-import { openInApp, useSiteInBrowser } from './browser';
+import { keptAdminPage, openInApp, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser({
   env: () => ({
@@ -18,6 +18,12 @@ const site = useSiteInBrowser({
     CONFIG_SMS_ENABLE: 'true',
   }),
 });
+
+/** The window the lists are measured in. */
+const WIDE = { width: 1280, height: 800 };
+
+/** The admin's page, kept across the tests: each reaches its list inside the app. */
+const adminList = keptAdminPage(site);
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
@@ -245,8 +251,7 @@ interface Layout {
 describe('admin lists at 1280 px wide', () => {
   it('show every column of their first rows beside the actions, each time on one line', async () => {
     await seed();
-    const page = await site.adminPage('/admin/dashboard');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    const page = await adminList('/admin/dashboard', WIDE);
 
     for (const path of SCREENS) {
       await openInApp(page, path);
@@ -304,8 +309,7 @@ describe('admin lists at 1280 px wide', () => {
   });
 
   it("keep a banner's title readable with its link under it, and a category's names whole", async () => {
-    const page = await site.adminPage('/admin/banner');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    const page = await adminList('/admin/banner', WIDE);
     const title = page
       .locator('.app-resource-table tbody tr.semi-table-row')
       .first()
@@ -329,7 +333,7 @@ describe('admin lists at 1280 px wide', () => {
       hover: 'https://www.example.com/activity/back-to-school-2024',
     });
 
-    await page.goto('/admin/document/list');
+    await adminList('/admin/document/list', WIDE);
     const category = page
       .locator('.app-resource-table tbody tr.semi-table-row')
       .first()
@@ -341,8 +345,7 @@ describe('admin lists at 1280 px wide', () => {
   });
 
   it("keep a feedback's reply readable, not a few characters a line", async () => {
-    const page = await site.adminPage('/admin/feedback');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    const page = await adminList('/admin/feedback', WIDE);
     const reply = page
       .locator('.app-resource-table tbody tr.semi-table-row')
       .first()
@@ -366,8 +369,7 @@ describe('admin lists at 1280 px wide', () => {
         remark: '已核实为出版社教材的完整扫描件，文档已下架并通知上传者',
       }),
     );
-    const page = await site.adminPage('/admin/report');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    const page = await adminList('/admin/report', WIDE);
     const row = page.locator('.app-resource-table tbody tr.semi-table-row').first();
     const note = row.locator('td', { hasText: '已核实为出版社教材' });
     await note.waitFor();
@@ -386,8 +388,7 @@ describe('admin lists at 1280 px wide', () => {
   });
 
   it("draw a link among a row's actions (the documents' 阅读) like the buttons beside it, opened first", async () => {
-    const page = await site.adminPage('/admin/document/list');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    const page = await adminList('/admin/document/list', WIDE);
     const actions = page.locator('.app-resource-table tbody tr.semi-table-row .app-resource-actions').first();
     await actions.waitFor();
     const look = await actions.evaluate((cell) => {
@@ -404,8 +405,7 @@ describe('admin lists at 1280 px wide', () => {
   });
 
   it("keep a permission's path readable at 390 px, two lines at most, not a few letters a line", async () => {
-    const page = await site.adminPage('/admin/user/permission');
-    await page.setViewportSize({ width: 390, height: 844 });
+    const page = await adminList('/admin/user/permission', { width: 390, height: 844 });
     const path = page.locator('.app-resource-table .app-resource-code', {
       hasText: '/api.v1.DocumentAPI/CheckDocument',
     });
@@ -430,8 +430,7 @@ describe('admin lists at 1280 px wide', () => {
       'order',
       api(site.backendUrl, 'POST', '/api/v1/order', { token: member.token, body: { plan_code: 'month', price: 30 } }),
     );
-    const page = await site.adminPage('/admin/order');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    const page = await adminList('/admin/order', WIDE);
     const plan = page
       .locator('.app-resource-table tbody tr.semi-table-row', { hasText: 'wangdays2024' })
       .locator('.app-resource-stack > span', { hasText: '（30 天）' });
@@ -464,8 +463,7 @@ describe('admin lists at 1280 px wide', () => {
     await ok('pay', transfer.as('/api/v1/order/pay', { order_no: transfer.order.order_no, provider: 'manual' }));
     await order('qianphone2024', 'year', 298);
 
-    const page = await site.adminPage('/admin/order');
-    await page.setViewportSize({ width: 390, height: 844 });
+    const page = await adminList('/admin/order', { width: 390, height: 844 });
     const rows = page.locator('.app-resource-table tbody tr.semi-table-row');
     await rows.first().waitFor();
     // Each row's visible state tags (待确认收款, 已支付, 待支付…), measured against the screen.
@@ -511,8 +509,7 @@ describe('admin lists at 1280 px wide', () => {
         body: { username: 'lixiaolong88', password: 'member-password', email: 'lixiaolong88@example.com' },
       }),
     );
-    const page = await site.adminPage('/admin/user/list');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    const page = await adminList('/admin/user/list', WIDE);
     const cell = page
       .locator('.app-resource-table tbody tr.semi-table-row', { hasText: 'lixiaolong88' })
       .locator('.app-user-cell');
@@ -540,8 +537,7 @@ describe('admin lists at 1280 px wide', () => {
         body: { title: '内容审核员', description: '负责审核文档、评论和举报，并处理用户反馈的编辑团队' },
       }),
     );
-    const page = await site.adminPage('/admin/user/group');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    const page = await adminList('/admin/user/group', WIDE);
     const description = page
       .locator('.app-resource-table tbody tr.semi-table-row', { hasText: '内容审核员' })
       .getByText('负责审核文档、评论和举报，并处理用户反馈的编辑团队');

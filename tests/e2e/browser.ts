@@ -236,6 +236,39 @@ export async function logOut(page: Page): Promise<void> {
   }
 }
 
+/** A window's size, as Playwright's viewport. */
+export interface WindowSize {
+  width: number;
+  height: number;
+}
+
+/**
+ * The admin's page kept across a file's tests, where they need no fresh page (`visit()`'s is closed
+ * after each test): the first call loads `path` logged in by the cookie (`logInByCookie`), the next
+ * reach it inside the app (`openInApp`, which waits for the screen's data), or load it again when it
+ * is the screen shown already (for rows made since). Each call sets the window to `size` (a visit's
+ * 1280×900 by default). Its page errors are checked after each test, as a visit's; it closes with
+ * the file's contexts. Call it at the top of the file.
+ */
+export function keptAdminPage(site: SiteInBrowser): (path: string, size?: WindowSize) => Promise<Page> {
+  let kept: Visit | undefined;
+  afterEach(() => {
+    if (kept) expect(kept.errors.splice(0)).toEqual([]);
+  });
+  return async (path, size = { width: 1280, height: 900 }) => {
+    const first = !kept;
+    kept ??= await openPage(site.browser, site.url);
+    const { page } = kept;
+    await page.setViewportSize(size);
+    if (first) await logInByCookie(page, site.url, 'admin', site.adminPassword, path);
+    else if (page.url() === new URL(path, site.url).href) {
+      await page.reload();
+      await appTookOver(page);
+    } else await openInApp(page, path);
+    return page;
+  };
+}
+
 export interface SiteInBrowser {
   /** the gateway, e.g. http://127.0.0.1:41234 */
   readonly url: string;
