@@ -3,9 +3,11 @@
 // password-confirmed deletes, batch actions) work end to end.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { navigateInApp, openInApp, useSiteInBrowser } from './browser';
+import { keptAdminPage, navigateInApp, openInApp, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
+/** The admin's page, kept across the tests: each reaches its screen inside the app. */
+const adminScreen = keptAdminPage(site);
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
@@ -58,7 +60,7 @@ describe('every admin screen', () => {
   ];
 
   it('renders each screen with its data, reached as its menu entry does, without page errors', async () => {
-    const page = await site.adminPage('/admin/dashboard');
+    const page = await adminScreen('/admin/dashboard');
     for (const [path, heading, content] of screens) {
       await navigateInApp(page, path);
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
@@ -70,7 +72,7 @@ describe('every admin screen', () => {
 
 describe('screens with their own moves', () => {
   it('offers in 转换配置 only what the converter reads', async () => {
-    const page = await site.adminPage('/admin/config/converter');
+    const page = await adminScreen('/admin/config/converter');
     await page.getByRole('heading', { name: '转换配置', exact: true }).waitFor();
     await page.getByText('转换超时(分钟)', { exact: true }).waitFor();
     for (const label of ['是否启用GZIP压缩', '是否启用SVGO', '预览格式'])
@@ -79,7 +81,7 @@ describe('screens with their own moves', () => {
   });
 
   it('shows in 安全配置 the review setting of each kind, all on for a new site, and saves a change to the default role', async () => {
-    const page = await site.adminPage('/admin/config/security');
+    const page = await adminScreen('/admin/config/security');
     const panel = page.getByRole('region', { name: '内容审核' });
     const toggle = (label: string) => panel.getByRole('switch', { name: label });
     for (const label of ['上传的文档需要审核', '评论需要审核', '文章需要审核']) {
@@ -119,7 +121,7 @@ describe('screens with their own moves', () => {
   });
 
   it('uploads a banner image and shows it in the list and on the home page', async () => {
-    const page = await site.adminPage('/admin/banner');
+    const page = await adminScreen('/admin/banner');
     const title = unique('首页横幅');
     await page.getByRole('button', { name: '新建轮播图' }).click();
     const form = sheet(page, '新建轮播图');
@@ -142,7 +144,7 @@ describe('screens with their own moves', () => {
   });
 
   it('builds a category tree and refuses to move a category below itself', async () => {
-    const page = await site.adminPage('/admin/document/category');
+    const page = await adminScreen('/admin/document/category');
     const parent = unique('教育');
     await page.getByRole('button', { name: '新建分类' }).click();
     let form = sheet(page, '新建分类');
@@ -175,7 +177,7 @@ describe('screens with their own moves', () => {
   });
 
   it('punishes a user and ends the punishment', async () => {
-    const page = await site.adminPage('/admin/user/list');
+    const page = await adminScreen('/admin/user/list');
     const username = unique('spammer');
     await page.getByRole('button', { name: '新建用户' }).click();
     const userForm = sheet(page, '新建用户');
@@ -210,7 +212,7 @@ describe('screens with their own moves', () => {
   });
 
   it('edits a user and deletes it only with the admin password', async () => {
-    const page = await site.adminPage('/admin/user/list');
+    const page = await adminScreen('/admin/user/list');
     const username = unique('leaver');
     await page.getByRole('button', { name: '新建用户' }).click();
     let form = sheet(page, '新建用户');
@@ -241,7 +243,7 @@ describe('screens with their own moves', () => {
   });
 
   it('renames a permission and disables industries in a batch', async () => {
-    const page = await site.adminPage('/admin/user/permission');
+    const page = await adminScreen('/admin/user/permission');
     await page.getByRole('button', { name: '编辑“删除友链”' }).click();
     const form = sheet(page, '编辑权限');
     expect(await form.getByLabel('路径').inputValue()).toBe('/api.v1.FriendlinkAPI/DeleteFriendlink');
