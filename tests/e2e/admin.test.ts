@@ -2,7 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, login, registerMember } from '../helpers/backend';
-import { appTookOver, EDGE_SLACK_PX, logIn, logInByCookie, logOut, openInApp, useSiteInBrowser } from './browser';
+import {
+  appTookOver,
+  EDGE_SLACK_PX,
+  keptAdminPage,
+  logIn,
+  logInByCookie,
+  logOut,
+  openInApp,
+  useSiteInBrowser,
+} from './browser';
 
 const site = useSiteInBrowser();
 const { open } = site;
@@ -19,6 +28,15 @@ const loginAs = (page: Page, username: string, password: string, then = '/admin/
   logIn(page, username, password, then);
 const loginAsAdmin = (page: Page, then = '/admin/dashboard') =>
   logInByCookie(page, site.url, 'admin', site.adminPassword, then);
+
+/** A phone's window. */
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * The admin's page kept for the phone's screens whose layout is checked (dashboard, lists), each of
+ * them drawn at 390 px from the start: the first loaded, the next reached inside the app.
+ */
+const phoneAdminPage = keptAdminPage(site);
 
 /** The side sheet titled `title` (Semi's sheet gives its dialog no accessible name). */
 const sheet = (page: Page, title: string) =>
@@ -312,10 +330,8 @@ describe('on a phone (390 px)', () => {
       .toBe(true);
   });
 
-  it("lists the dashboard's converters readably: each version on one line, each description as wide as the card", async () => {
-    const page = await open();
-    await page.setViewportSize({ width: 390, height: 844 });
-    await loginAsAdmin(page, '/admin/dashboard');
+  it("lists the dashboard's converters readably (each version on one line, each description as wide as the card) and puts its 网站数据 cards two a row, each number on one line inside its card at 20 px or more", async () => {
+    const page = await phoneAdminPage('/admin/dashboard', PHONE);
     const table = page.locator('.app-admin-dashboard__envs');
     await table.locator('tbody tr').first().waitFor();
     const cells = await table.evaluate((element) =>
@@ -346,12 +362,8 @@ describe('on a phone (390 px)', () => {
       expect(cell.descriptionWidth, `${cell.name} 说明`).toBeGreaterThan(cell.tableWidth * 0.9);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  });
 
-  it("puts the dashboard's 网站数据 cards two a row, each number on one line inside its card at 20 px or more", async () => {
-    const page = await open();
-    await page.setViewportSize({ width: 390, height: 844 });
-    await loginAsAdmin(page, '/admin/dashboard');
+    // The same dashboard's 网站数据 cards.
     const figures = page.locator('.app-admin-dashboard__figure');
     await figures.first().waitFor();
     const cards = await figures.evaluateAll((elements) =>
@@ -582,10 +594,8 @@ describe('a table wider than its panel', () => {
     expect(new Set(heights.map(Math.round)).size).toBe(1);
   });
 
-  it("on a phone gives every column at least 6em (a category's name took a line a character) and leaves the actions in the flow", async () => {
-    const page = await open();
-    await page.setViewportSize({ width: 390, height: 844 });
-    await loginAsAdmin(page, '/admin/user/list');
+  it("on a phone gives every column at least 6em (a category's name took a line a character), leaves the actions in the flow and keeps a user's name and credits on one line each after their avatar (用户管理)", async () => {
+    const page = await phoneAdminPage('/admin/user/list', PHONE);
     await row(page, 'admin').waitFor();
     const ems = await page
       .locator('.app-resource-table tbody tr:first-child > td:not(.semi-table-column-selection)')
@@ -600,13 +610,7 @@ describe('a table wider than its panel', () => {
         .evaluate((cell) => getComputedStyle(cell).position),
     ).not.toBe('sticky');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  });
 
-  it("on a phone keeps a user's name and credits on one line each after their avatar (用户管理)", async () => {
-    const page = await open();
-    await page.setViewportSize({ width: 390, height: 844 });
-    await loginAsAdmin(page, '/admin/user/list');
-    await row(page, 'admin').waitFor();
     // The lines each text of the cell takes (before, the name broke after every two or three letters).
     const lines = await page
       .locator('.app-resource-table tbody .app-user-cell .app-resource-stack > span')
@@ -621,10 +625,8 @@ describe('a table wider than its panel', () => {
     expect(lines.filter(([, count]) => count !== 1)).toEqual([]);
   });
 
-  it('on a phone keeps each industry code on one line (行业管理)', async () => {
-    const page = await open();
-    await page.setViewportSize({ width: 390, height: 844 });
-    await loginAsAdmin(page, '/admin/document/language');
+  it('on a phone keeps each industry code on one line (行业管理) and the names of a tree on one line after their indent (权限管理)', async () => {
+    const page = await phoneAdminPage('/admin/document/language', PHONE);
     await row(page, 'education').waitFor();
     // The lines each code takes (before, education broke into educat / ion).
     const lines = await page.locator('.app-resource-table tbody .app-resource-code').evaluateAll((codes) =>
@@ -637,15 +639,12 @@ describe('a table wider than its panel', () => {
     expect(lines.map(([code]) => code)).toContain('education');
     expect(lines.filter(([, count]) => count !== 1)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  });
 
-  it('on a phone keeps the names of a tree on one line after their indent (权限管理)', async () => {
-    const page = await open();
-    await page.setViewportSize({ width: 390, height: 844 });
-    await loginAsAdmin(page, '/admin/user/permission');
+    // A tree (权限管理), reached inside the app.
+    await openInApp(page, '/admin/user/permission');
     await row(page, '下载待审核文档').waitFor();
     // The lines each name takes, after the indent of its level (permissions are two levels down).
-    const lines = await page
+    const treeLines = await page
       .locator('.app-resource-table tbody td:has(> .semi-table-row-indent)')
       .evaluateAll((cells) =>
         cells.slice(0, 10).map((cell) => {
@@ -654,7 +653,7 @@ describe('a table wider than its panel', () => {
           return [cell.textContent, new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size];
         }),
       );
-    expect(lines).toHaveLength(10);
-    expect(lines.filter(([, count]) => count !== 1)).toEqual([]);
+    expect(treeLines).toHaveLength(10);
+    expect(treeLines.filter(([, count]) => count !== 1)).toEqual([]);
   });
 });
