@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api, registerMember, withDatabase, type Member } from '../helpers/backend';
 import { insertDocument } from '../helpers/document-fixtures';
-import { gatewayToken, useSiteInBrowser, setTokenCookie } from './browser';
+import { appTookOver, gatewayToken, openInApp, useSiteInBrowser, setTokenCookie } from './browser';
 
 const site = useSiteInBrowser({
   env: () => ({
@@ -161,7 +161,8 @@ describe('the header on a phone, VIP on sale', () => {
 });
 
 describe('the header on a phone, a member signed in', () => {
-  it('gives the bell of 消息 a tap target of 32 × 40 px at 390 px, overlapping neither neighbour', async () => {
+  // One page for both: the same member on the same screen at 390 px.
+  it('gives the bell of 消息 a tap target of 32 × 40 px at 390 px, overlapping neither neighbour; the open user menu says which member is signed in, within the screen', async () => {
     const member = await registerMember(site.backendUrl);
     const page = await memberPage(member, 390);
     await page.goto('/library');
@@ -173,14 +174,8 @@ describe('the header on a phone, a member signed in', () => {
     expect(bell.x).toBeGreaterThanOrEqual(before.x + before.width);
     expect(bell.x + bell.width).toBeLessThanOrEqual(after.x);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  });
-});
 
-describe('the user menu on a phone', () => {
-  it('says in the open menu which member is signed in, within the screen at 390 px', async () => {
-    const member = await registerMember(site.backendUrl);
-    const page = await memberPage(member, 390);
-    await page.goto('/library');
+    // The user menu.
     const button = page.getByTestId('user-menu');
     await button.waitFor();
     // The header shows the avatar alone here: the name beside it is hidden.
@@ -214,7 +209,11 @@ describe('a long signature on a phone', () => {
     });
     const page = await memberPage(member, 390);
     for (const path of ['/member', `/library/1/${doc.id}`]) {
-      await page.goto(path);
+      // The first is loaded; the document is reached inside the app, as a link to it is.
+      if (path === '/member') {
+        await page.goto(path);
+        await appTookOver(page);
+      } else await openInApp(page, path);
       const shown = page.getByText(signature);
       await shown.waitFor();
       const { x, width } = await box(shown);
