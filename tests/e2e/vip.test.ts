@@ -9,7 +9,7 @@ import { api, login, registerMember } from '../helpers/backend';
 import { createDocument, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
 import { readFileSync } from 'node:fs';
-import { appTookOver, gatewayToken, openInApp, useSiteInBrowser } from './browser';
+import { appTookOver, gatewayToken, openInApp, setTokenCookie, useSiteInBrowser } from './browser';
 
 const INSTRUCTIONS = '请转账至 招商银行 6225 8888 0000 1234（户名：魔豆文库），转账备注填写订单号。';
 
@@ -24,23 +24,26 @@ const site = useSiteInBrowser({
   }),
 });
 
-async function register(page: Page, username: string) {
-  await page.goto('/auth/register');
-  await page.getByLabel('用户名').fill(username);
-  await page.getByLabel('邮箱').fill(`${username}@example.com`);
-  await page.getByLabel('密码', { exact: true }).fill('secret-pass-1');
-  await page.getByLabel('确认密码').fill('secret-pass-1');
-  await page.getByRole('button', { name: '注册' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-  await page.getByTestId('user-menu').waitFor();
+/**
+ * A new member `username`, registered through the API and logged in on `page` by its cookie, on no
+ * screen yet: the registration form has its own tests (spa.test.ts), here it would cost a page load.
+ */
+async function signUp(page: Page, username: string) {
+  const member = await registerMember(site.backendUrl, { username, email: `${username}@example.com` });
+  await setTokenCookie(page.context(), site.url, member.token);
 }
 
+let adminToken: Promise<string> | undefined;
+
+/**
+ * Opens `then` on `page` logged in as the admin by the cookie a login leaves (logged in once for the
+ * file): the login form has its own tests (spa.test.ts, admin.test.ts), here it would cost a page load.
+ */
 async function loginAsAdmin(page: Page, then: string) {
-  await page.goto(`/auth/login?redirect=${encodeURIComponent(then)}`);
-  await page.getByLabel('用户名').fill('admin');
-  await page.getByLabel('密码', { exact: true }).fill(site.adminPassword);
-  await page.getByRole('button', { name: '登录' }).click();
-  await page.waitForURL((url) => url.pathname === then);
+  adminToken ??= gatewayToken(site.url, 'admin', site.adminPassword);
+  await setTokenCookie(page.context(), site.url, await adminToken);
+  await page.goto(then);
+  await appTookOver(page);
 }
 
 /** A new member's order of a month's VIP, not paid (no transfer submitted): its number. */
@@ -124,7 +127,7 @@ describe('VIP purchase with the manual provider', () => {
     const username = `vipbuyer${Date.now() % 1_000_000}`;
     const documentPath = publishedDocument();
     const member = await site.open();
-    await register(member, username);
+    await signUp(member, username);
     // Not VIP yet: the reader stops after the free pages.
     await member.goto(await documentPath);
     await member.getByRole('heading', { name: '免费预览已结束' }).waitFor();
@@ -221,8 +224,10 @@ describe('VIP purchase with the manual provider', () => {
   it('asks before 取消订单 in 我的订单, its question inside the list at 1280 px, and 取消 keeps the order', async () => {
     const page = (await site.visit()).page;
     await page.setViewportSize({ width: 1280, height: 900 });
-    await register(page, `vipcancel${Date.now() % 1_000_000}`);
-    await openInApp(page, '/vip/checkout?plan=month');
+    await signUp(page, `vipcancel${Date.now() % 1_000_000}`);
+    await page.goto('/vip/checkout?plan=month');
+    // A click before the app took over the first screen does nothing.
+    await appTookOver(page);
     await page.getByRole('button', { name: '立即支付' }).click();
     await page.getByText('等待管理员确认收款').waitFor();
     await openInApp(page, '/member/order');
@@ -429,9 +434,13 @@ describe('VIP purchase with the manual provider', () => {
     const visit = await site.visit();
     const page = visit.page;
     await page.setViewportSize({ width: 390, height: 844 });
-    await register(page, `vipphone${Date.now() % 1_000_000}`);
+    await signUp(page, `vipphone${Date.now() % 1_000_000}`);
     for (const path of ['/vip', '/vip/checkout?plan=month', '/member/order']) {
-      await openInApp(page, path);
+      // The first is loaded, its requests answered; the others are reached inside the app.
+      if (path === '/vip') {
+        await page.goto(path, { waitUntil: 'networkidle' });
+        await appTookOver(page);
+      } else await openInApp(page, path);
       await page.locator('h1').first().waitFor();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);
