@@ -49,17 +49,23 @@ interface Measured {
   overflow: number;
 }
 
-/** A browser whose default font size is `fontSize` px, opened on `path` (logged in as the member where asked). */
+/**
+ * A browser whose default font size is `fontSize` px, opened on `path` (logged in as the member where
+ * asked). With `again`, that page of an earlier call is loaded anew at this size instead (its cookie
+ * and window kept): a load as the first, without a new context.
+ */
 async function openAt(
   fontSize: number,
   path: string,
-  { asMember = false, viewport = PHONE }: { asMember?: boolean; viewport?: typeof PHONE } = {},
+  { asMember = false, viewport = PHONE, again }: { asMember?: boolean; viewport?: typeof PHONE; again?: Page } = {},
 ): Promise<Page> {
-  const { page, context } = await site.visit();
-  await page.setViewportSize(viewport);
-  if (asMember) await setTokenCookie(context, site.url, member.token);
+  const page = again ?? (await site.visit()).page;
+  if (!again) {
+    await page.setViewportSize(viewport);
+    if (asMember) await setTokenCookie(page.context(), site.url, member.token);
+  }
   // Chrome's font size setting is this preference of the page (WebPreferences' default_font_size).
-  const cdp = await context.newCDPSession(page);
+  const cdp = await page.context().newCDPSession(page);
   await cdp.send('Page.setFontSizes', { fontSizes: { standard: fontSize } });
   await page.goto(path);
   await appTookOver(page);
@@ -117,8 +123,9 @@ describe('a browser set to a larger font size, on a 390 px phone', () => {
 
   for (const screen of screens)
     it(`draws ${screen.name}'s text, headings and buttons half as large again at 24 px, no wider than the phone`, async () => {
+      let page: Page | undefined;
       const at = async (fontSize: number) => {
-        const page = await openAt(fontSize, screen.path(), { asMember: screen.asMember });
+        page = await openAt(fontSize, screen.path(), { asMember: screen.asMember, again: page });
         await page.locator(screen.waitFor).first().waitFor();
         return measure(page);
       };
@@ -142,8 +149,9 @@ describe('a browser set to a larger font size, on a 390 px phone', () => {
     });
 
   it("grows the reader's toolbar with its text on a wide screen too: the page field and the buttons", async () => {
+    let page: Page | undefined;
     const at = async (fontSize: number) => {
-      const page = await openAt(fontSize, `/library/${categoryId}/${doc.id}`, { viewport: WIDE });
+      page = await openAt(fontSize, `/library/${categoryId}/${doc.id}`, { viewport: WIDE, again: page });
       const toolbar = page.getByRole('toolbar', { name: '阅读工具' });
       // Inside its borders, which stay 1 px.
       const field = await toolbar.getByLabel('跳转到页码').evaluate((input) => input.clientHeight);
@@ -199,10 +207,11 @@ describe("the reader's download bar, fixed at the bottom below 900 px, at a larg
     const poor = await registerMember(site.backendUrl);
     await setPrice(500);
     try {
+      // One page, loaded at each size.
+      const { page, context } = await site.visit();
+      await page.setViewportSize({ width: 800, height: 900 });
+      await setTokenCookie(context, site.url, poor.token);
       for (const fontSize of [16, 24]) {
-        const { page, context } = await site.visit();
-        await page.setViewportSize({ width: 800, height: 900 });
-        await setTokenCookie(context, site.url, poor.token);
         const cdp = await context.newCDPSession(page);
         await cdp.send('Page.setFontSizes', { fontSizes: { standard: fontSize } });
         await page.goto(`/library/${categoryId}/${doc.id}`);
