@@ -86,8 +86,18 @@ export async function appTookOver(page: Page): Promise<void> {
   });
 }
 
-/** Client-side navigation, as a link inside the SPA does it: the history API and the router's own listener, no page load. */
+/**
+ * Client-side navigation, as a link inside the SPA does it: the history API and the router's own listener, no page load.
+ * It first waits for the app's RouteChange (`data-route-change`, web/src/app/route-change.tsx): on a screen the gateway
+ * does not draw (the admin's), `appTookOver` already sees the router's loading screen, drawn by React while the screen's
+ * code comes, and a RouteChange first mounted after a move takes the move's screen for the loaded one, never naming it
+ * in `data-location` (`screenDrawn` then waits in vain).
+ */
 export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.waitForFunction(() => {
+    const region = document.querySelector('[data-route-change]');
+    return !!region && Object.keys(region).some((key) => key.startsWith('__reactFiber'));
+  });
   await page.evaluate((to) => {
     window.history.pushState({}, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));

@@ -155,6 +155,26 @@ describe('moves inside the app', () => {
     expect(held).toBe(1);
     expect(await page.evaluate(() => document.querySelector('main h1')?.textContent)).toBe('热门文档');
   });
+
+  it("openInApp waits for the router's first screen: a move made while its code still runs is named too", async () => {
+    // An admin screen has no first screen from the gateway: React draws the router's loading screen at once, and the
+    // dashboard's code, held 2 s once it runs, keeps the router from its first screen meanwhile.
+    const page = await site.adminPage();
+    let held = 0;
+    await page.route(/\/assets\/AdminDashboardPage-[^/]*\.js$/, async (route) => {
+      held += 1;
+      const response = await route.fetch();
+      const code = await response.text();
+      await route.fulfill({ response, body: `await new Promise((go) => setTimeout(go, 2000));\n${code}` });
+    });
+    await page.goto('/admin/dashboard');
+    await appTookOver(page);
+    await openInApp(page, '/admin/order');
+    expect(held).toBe(1);
+    expect(await page.evaluate(() => document.querySelector('[data-location]')?.getAttribute('data-location'))).toBe(
+      '/admin/order',
+    );
+  });
 });
 
 describe('scroll position', () => {

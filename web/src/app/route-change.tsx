@@ -50,8 +50,11 @@ export function RouteChange({ title }: { title: string }) {
   // data-location: the address whose screen is drawn, committed with it. Browser tests wait for it
   // after a move (the screen before stays until the router has the next one's code). Not on the
   // first screen, so that the gateway's render, which has no such attribute, matches it.
+  // data-route-change: the region itself, in the gateway's render too. Browser tests move only once the app's own is
+  // mounted: on a screen the gateway does not draw (the admin's), React shows the router's loading screen until the
+  // screen's code came, and a RouteChange first mounted after a move takes its screen for the loaded one.
   return (
-    <div role="status" className="app-visually-hidden" data-location={moved ? address : undefined}>
+    <div role="status" className="app-visually-hidden" data-route-change="" data-location={moved ? address : undefined}>
       {moved ? title : ''}
     </div>
   );
