@@ -148,6 +148,8 @@ export interface BuildBackendOptions {
   remoteImages?: RemoteImageTrust;
   /** How many views counted today the process remembers (default VIEWS_REMEMBERED); tests reach the bound with few. */
   viewsRemembered?: number;
+  /** How long a close waits for running jobs before it aborts them (default 5 s); tests of a shutdown mid-job shorten it. */
+  jobStopGraceMs?: number;
 }
 
 /**
@@ -350,7 +352,7 @@ async function assemble(app: FastifyInstance, config: BackendConfig, opts: Build
   const jobs = new JobQueue({
     db,
     logger: app.log,
-    stopGraceMs: 5000,
+    stopGraceMs: opts.jobStopGraceMs ?? 5000,
     ...config.jobs,
     ...(notifications ? { notifications } : {}),
   });

@@ -393,11 +393,12 @@ describe('a shutdown while the pages are being stored', () => {
           };
         },
       });
-    const first = await startBackend({ build: { blobStore: holdThirdPage } });
+    // The queue's grace for running jobs at a close, shortened (5 s by default): the held write never ends on its own.
+    const first = await startBackend({ build: { blobStore: holdThirdPage, jobStopGraceMs: 200 } });
     const member = await uploader(first.url, await login(first.url, 'admin', first.adminPassword));
     const doc = await createDocument(first.url, member.token, textPdf(6), '存储中停止.pdf');
     await reached;
-    // The queue's grace (5 s), its abort, then a second for the handler to return.
+    // The queue's grace, its abort, then a second for the handler to return.
     await first.close({ keepData: true });
     const job = await withDatabase(first.dataDir, (db) =>
       db
@@ -603,7 +604,7 @@ describe('a 2,000-page PDF', () => {
         });
         if (theirs.body.convert_progress) strangerSawProgress = true;
         if (done > 0 && done < 2000) seen();
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await new Promise((resolve) => setTimeout(resolve, 200));
       }
       const done = (await api(own.url, 'GET', '/api/v1/document', { token: owner.token, query: { id: doc.id } })).body;
       expect(done).toMatchObject({ status: 2, pages: 2000, preview: 12 });
