@@ -138,21 +138,30 @@ describe('first screen', () => {
 });
 
 describe('moves inside the app', () => {
-  it('openInApp returns with the new screen drawn, not the one before it, when its code runs late', async () => {
-    const page = await open();
-    // The hot list's code, answered at once but holding its screen back for 2 s once it runs: no
-    // request is in flight meanwhile, and the router keeps the home page on view.
+  /**
+   * The code of the screen `name` (web/src/pages), answered at once but holding its screen back for 2 s once it runs;
+   * answers how many times it was asked for.
+   */
+  async function holdScreenCode(page: Page, name: string): Promise<() => number> {
     let held = 0;
-    await page.route(/\/assets\/HotPage-[^/]*\.js$/, async (route) => {
+    await page.route(new RegExp(`/assets/${name}-[^/]*\\.js$`), async (route) => {
       held += 1;
       const response = await route.fetch();
       const code = await response.text();
       await route.fulfill({ response, body: `await new Promise((go) => setTimeout(go, 2000));\n${code}` });
     });
+    return () => held;
+  }
+
+  it('openInApp returns with the new screen drawn, not the one before it, when its code runs late', async () => {
+    const page = await open();
+    // The hot list's code, answered at once but holding its screen back for 2 s once it runs: no
+    // request is in flight meanwhile, and the router keeps the home page on view.
+    const held = await holdScreenCode(page, 'HotPage');
     await page.goto('/');
     await appTookOver(page);
     await openInApp(page, '/hot');
-    expect(held).toBe(1);
+    expect(held()).toBe(1);
     expect(await page.evaluate(() => document.querySelector('main h1')?.textContent)).toBe('热门文档');
   });
 
@@ -160,17 +169,11 @@ describe('moves inside the app', () => {
     // An admin screen has no first screen from the gateway: React draws the router's loading screen at once, and the
     // dashboard's code, held 2 s once it runs, keeps the router from its first screen meanwhile.
     const page = await site.adminPage();
-    let held = 0;
-    await page.route(/\/assets\/AdminDashboardPage-[^/]*\.js$/, async (route) => {
-      held += 1;
-      const response = await route.fetch();
-      const code = await response.text();
-      await route.fulfill({ response, body: `await new Promise((go) => setTimeout(go, 2000));\n${code}` });
-    });
+    const held = await holdScreenCode(page, 'AdminDashboardPage');
     await page.goto('/admin/dashboard');
     await appTookOver(page);
     await openInApp(page, '/admin/order');
-    expect(held).toBe(1);
+    expect(held()).toBe(1);
     expect(await page.evaluate(() => document.querySelector('[data-location]')?.getAttribute('data-location'))).toBe(
       '/admin/order',
     );
