@@ -100,6 +100,7 @@ function addressPrefix(address: string): string {
 
 export class CaptchaStore {
   private made = 0;
+  private sequence = 0;
 
   constructor(
     private readonly db: Database,
@@ -111,10 +112,10 @@ export class CaptchaStore {
   async create(options: CaptchaOptions, address: string): Promise<{ id: string; image: string }> {
     const { text, image } = this.generate(options);
     const key = addressPrefix(address);
-    const id = `${key}${crypto.randomBytes(10).toString('hex')}`;
     // The database's clock, as the check's: a captcha handed out by one machine and checked by
     // another whose clock is off by more than the TTL still holds its 10 minutes.
     const nowMs = (await databaseNow(this.db)).getTime();
+    const id = `${key}${this.madeAt(nowMs)}${crypto.randomBytes(10).toString('hex')}`;
     await this.prune(nowMs);
     await this.makeRoomFor(key);
     await this.db
@@ -168,10 +169,22 @@ export class CaptchaStore {
   }
 
   /**
+   * The part of an id after the address's that sorts in the order captchas were made: 12 hex of
+   * the database's ms and 4 of this process's count, so that of two made in one millisecond (a
+   * loop does several a ms) the later sorts after; by their expiry alone such ties fell to the
+   * random rest of the id, and the newer of the two could be the one dropped.
+   */
+  private madeAt(nowMs: number): string {
+    this.sequence = (this.sequence + 1) % 0x10000;
+    return `${nowMs.toString(16).padStart(12, '0')}${this.sequence.toString(16).padStart(4, '0')}`;
+  }
+
+  /**
    * Drops the oldest of the captchas of the address `key` beyond its newest `perAddress - 1`: with
    * the one being made, it holds `perAddress`. Its ids are those from `key` up to `key` + "g" (a
-   * character after every hex digit in SQLite's binary order and in PostgreSQL's collations alike).
-   * Two made at once may each leave one more; the next one made cuts back.
+   * character after every hex digit in SQLite's binary order and in PostgreSQL's collations alike),
+   * in the order they were made (madeAt). Two made at once may each leave one more; the next one
+   * made cuts back.
    */
   private async makeRoomFor(key: string): Promise<void> {
     const older = await this.db
@@ -179,7 +192,6 @@ export class CaptchaStore {
       .select('id')
       .where('id', '>=', key)
       .where('id', '<', `${key}g`)
-      .orderBy('expires_at', 'desc')
       .orderBy('id', 'desc')
       .offset(this.limits.perAddress - 1)
       .limit(this.limits.perAddress)
