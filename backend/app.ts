@@ -146,7 +146,7 @@ export interface BuildBackendOptions {
   searchIndex?: (index: SearchIndex) => SearchIndex;
   /** Image hosts trusted besides public https ones (tests copy OAuth avatars from a loopback server of their own). */
   remoteImages?: RemoteImageTrust;
-  /** How many views counted today the process remembers (default VIEWS_REMEMBERED); tests reach the bound with few. */
+  /** How many views counted today the database remembers (default VIEWS_REMEMBERED); tests reach the bound with few. */
   viewsRemembered?: number;
   /** How long a close waits for running jobs before it aborts them (default 5 s); tests of a shutdown mid-job shorten it. */
   jobStopGraceMs?: number;
@@ -445,7 +445,7 @@ async function assemble(app: FastifyInstance, config: BackendConfig, opts: Build
     build: () => (build ??= loadBuildInfo({ given: config.build })),
     passwordCost,
     minuteCounts: new WindowCounter(db, 60_000),
-    viewsSeen: new ViewsSeen(opts.viewsRemembered),
+    viewsSeen: new ViewsSeen(db, opts.viewsRemembered),
     searchRecordLimit: config.searchRecordLimit,
   };
 

@@ -48,6 +48,7 @@ import * as m042 from './migrations/042_remote_avatars_cleared';
 import * as m043 from './migrations/043_oauth_avatar_source';
 import * as m044 from './migrations/044_one_pending_order';
 import * as m045 from './migrations/045_document_own_copy';
+import * as m046 from './migrations/046_view_seen';
 
 // Migrations are imported (not read from disk) so that the bundled server carries them.
 // Append new ones here; never edit a migration that has shipped.
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   '043_oauth_avatar_source': m043,
   '044_one_pending_order': m044,
   '045_document_own_copy': m045,
+  '046_view_seen': m046,
 };
 
 export type Database = Kysely<DB>;

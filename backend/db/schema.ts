@@ -615,6 +615,13 @@ export interface RateLimitTable {
   hits: number;
 }
 
+/** A view counted on `day` (the UTC day of the database's clock) for `key` (kind, id, addressKey): platform/views-seen.ts. */
+export interface ViewSeenTable {
+  id: Id;
+  day: string;
+  key: string;
+}
+
 export interface CaptchaTable {
   id: string;
   answer: string;
@@ -704,6 +711,7 @@ export interface DB {
   advertisement: AdvertisementTable;
   rate_limit: RateLimitTable;
   captcha: CaptchaTable;
+  view_seen: ViewSeenTable;
   secret: SecretTable;
   change_counter: ChangeCounterTable;
 

@@ -62,7 +62,7 @@ export interface BackendContext {
   captcha: CaptchaStore;
   /** Counts per key in one-minute windows (the `rate_limit` table), for limits that hold across processes. */
   minuteCounts: WindowCounter;
-  /** The views counted today, per address and document or article: one a day each (decision 119). */
+  /** The views counted today, per address and document or article (the `view_seen` table): one a day each (decision 119). */
   viewsSeen: ViewsSeen;
   /** SEARCH_RECORD_LIMIT: searches recorded per minute and client address; 0 = all. */
   searchRecordLimit: number;

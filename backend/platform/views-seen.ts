@@ -1,41 +1,66 @@
+import { sql } from 'kysely';
+import type { Database } from '../db';
+import { databaseNowText } from '../db/dialect';
 import { addressKey } from '../../shared/address-key';
 
 // A reader's views of one document (or one article) count once a day per client address
 // (decision 119; an IPv6 reader by the /64: addressKey): reloading the page, or a loop asking
 // for it, does not move `view_count`, the day's views (`document_view_day`, 热门) or the search
-// index's 浏览最多. What was counted is remembered in this process only, no write per view: a
-// bounded set of address + item + UTC day (this process's clock), the oldest forgotten first
-// past its bound. Several instances each count a reader once; an address forgotten (the bound
-// reached, a restart) counts again.
+// index's 浏览最多. What was counted is remembered in the `view_seen` table (migration 046), so
+// that every backend process sharing the database counts a reader once between them, on the UTC
+// day of the database's clock (the day `document_view_day` counts on, whatever a machine's clock
+// says). One statement per view: an insert that finds the key of the day there inserts nothing,
+// and nothing is counted. Bounded: past days are dropped, and past its bound the oldest keys
+// are forgotten first (they then count again).
 
-/** How many address + item + day keys one process remembers by default (about 10 MB). */
+/** How many address + item + day keys the table keeps by default (about 10 MB of rows and index). */
 export const VIEWS_REMEMBERED = 100_000;
 
 export type ViewedKind = 'document' | 'article';
 
-export class ViewsSeen {
-  /** The keys in the order they came: a Map's first key is the oldest. */
-  private readonly seen = new Map<string, true>();
+/** The day `view_seen` and `document_view_day` count on: the UTC day of the database's now, read in the statement. */
+const databaseDay = (db: Database) => sql<string>`substr(${databaseNowText(db)}, 1, 10)`;
 
-  constructor(private readonly limit: number = VIEWS_REMEMBERED) {
+export class ViewsSeen {
+  /** Keys this process added since it last cut the table back. */
+  private added = 0;
+  /** How many keys a process adds between two cuts: the table holds at most 0.1 % more than its bound per process. */
+  private readonly trimEvery: number;
+
+  constructor(
+    private readonly db: Database,
+    private readonly limit: number = VIEWS_REMEMBERED,
+  ) {
     if (!Number.isInteger(limit) || limit < 1) throw new Error(`ViewsSeen: bound ${limit} is not a positive integer`);
+    this.trimEvery = Math.max(1, Math.floor(limit / 1000));
   }
 
   /**
-   * Whether this view is the address's first of the item today (UTC, by this process's clock), remembering it: true
-   * once, then false for the rest of the day while remembered. Checked and marked at once, so that reads at once
-   * count one.
+   * Whether this view is the address's first of the item today (the database's UTC day), remembering it: true once,
+   * then false for the rest of the day while remembered. Checked and marked in one statement, so that reads at once,
+   * through any of the processes sharing the database, count one.
    */
-  firstToday(kind: ViewedKind, id: number, address: string, at: Date = new Date()): boolean {
-    const key = `${at.toISOString().slice(0, 10)} ${kind} ${id} ${addressKey(address)}`;
-    if (this.seen.has(key)) return false;
-    this.seen.set(key, true);
-    if (this.seen.size > this.limit) this.seen.delete(this.seen.keys().next().value!);
+  async firstToday(kind: ViewedKind, id: number, address: string): Promise<boolean> {
+    const inserted = await this.db
+      .insertInto('view_seen')
+      .values({ day: databaseDay(this.db), key: `${kind} ${id} ${addressKey(address)}` })
+      .onConflict((oc) => oc.columns(['day', 'key']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return false;
+    this.added += 1;
+    if (this.added >= this.trimEvery) {
+      this.added = 0;
+      await this.trim();
+    }
     return true;
   }
 
-  /** How many keys are remembered (at most the bound). */
-  get size(): number {
-    return this.seen.size;
+  /** Drops the keys of past days, then all but the newest `limit`. */
+  private async trim(): Promise<void> {
+    await this.db.deleteFrom('view_seen').where('day', '<', databaseDay(this.db)).execute();
+    // The id of the newest key past the bound (none while the table holds no more): it and those before go.
+    const newestPast = this.db.selectFrom('view_seen').select('id').orderBy('id', 'desc').limit(1).offset(this.limit);
+    await this.db.deleteFrom('view_seen').where('id', '<=', newestPast).execute();
   }
 }

@@ -1,11 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseNow } from '../../backend/db/dialect';
+import { api, registerMember, startBackend, useBackend, withDatabase, type StartedBackend } from '../helpers/backend';
 import { insertDocument } from '../helpers/document-fixtures';
 import { withClockOff } from '../helpers/clock';
+import { databaseOf, TEST_ENGINE } from '../helpers/test-database';
 
 // A reader's views of a document or an article count once a day per client address (decision 119): a loop
 // asking for one page moves neither `view_count` nor the day's views that rank 热门. The backend believes the
-// test's X-Forwarded-For (BACKEND_TRUST_PROXY 127.0.0.1), so each test acts as several clients.
+// test's X-Forwarded-For (BACKEND_TRUST_PROXY 127.0.0.1), so each test acts as several clients. A second
+// backend shares the first one's database, as instances behind a load balancer do (on SQLite its DATA_DIR,
+// on PostgreSQL its DATABASE_URL): what one counted, the other does not count again.
 
 /** The process remembers this many counted views: few, so that a test passes the bound. */
 const REMEMBERED = 4;
@@ -14,12 +18,25 @@ const DAY_MS = 24 * 3600_000;
 const backend = useBackend({ build: { viewsRemembered: REMEMBERED } });
 const { admin } = backend;
 
+let other: StartedBackend;
+beforeAll(async () => {
+  const build = { viewsRemembered: REMEMBERED };
+  other =
+    TEST_ENGINE === 'postgres'
+      ? await startBackend({ env: { DATABASE_URL: databaseOf(backend.dataDir)! }, build })
+      : await startBackend({ build, dataDir: backend.dataDir });
+});
+// Before useBackend's own (after-hooks run last-registered first): the database stays the first one's.
+afterAll(async () => {
+  await other?.close({ keepData: TEST_ENGINE === 'sqlite' });
+});
+
 let nextAddress = 0;
 /** A client address no other test used. */
 const newAddress = () => `198.51.100.${++nextAddress}`;
 
-const readDocument = async (id: number, address: string) => {
-  const res = await api(backend.url, 'GET', '/api/v1/document', {
+const readDocument = async (id: number, address: string, url = backend.url) => {
+  const res = await api(url, 'GET', '/api/v1/document', {
     query: { id, with_author: true },
     headers: { 'x-forwarded-for': address },
   });
@@ -27,8 +44,8 @@ const readDocument = async (id: number, address: string) => {
   return res;
 };
 
-const readArticle = async (id: number, address: string) => {
-  const res = await api(backend.url, 'GET', '/api/v1/article', {
+const readArticle = async (id: number, address: string, url = backend.url) => {
+  const res = await api(url, 'GET', '/api/v1/article', {
     query: { id },
     headers: { 'x-forwarded-for': address },
   });
@@ -50,6 +67,25 @@ const articleViews = (id: number) =>
       (await db.selectFrom('article').select('view_count').where('id', '=', id).executeTakeFirstOrThrow()).view_count,
     ),
   );
+
+/** The views remembered, by day: `{ '2026-12-07': 3 }`. */
+const remembered = () =>
+  withDatabase(backend.dataDir, async (db) => {
+    const rows = await db
+      .selectFrom('view_seen')
+      .select((eb) => ['day', eb.fn.countAll<number>().as('n')])
+      .groupBy('day')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.day, Number(row.n)]));
+  });
+
+/** The database's UTC day: the day a view is remembered on. */
+const databaseDay = () =>
+  withDatabase(backend.dataDir, async (db) => (await databaseNow(db)).toISOString().slice(0, 10));
+
+/** Ends the day of every view remembered: they are dated a past day, as they are once the database's day is over. */
+const endTheDay = () =>
+  withDatabase(backend.dataDir, (db) => db.updateTable('view_seen').set({ day: '2000-01-01' }).execute());
 
 async function newDocument(): Promise<number> {
   const owner = await registerMember(backend.url);
@@ -76,15 +112,32 @@ describe('document views', () => {
     await readDocument(id, newAddress());
     expect(await documentViews(id)).toEqual({ stored: 2, byDay: 2 });
 
-    // The next day by this process's clock (the database's day is the same: both views land on its today).
-    await withClockOff(DAY_MS, async () => {
-      await readDocument(id, reader);
-      await readDocument(id, reader);
-    });
-    expect(await documentViews(id)).toEqual({ stored: 3, byDay: 3 });
-    // Back to today: still remembered.
+    // The next day: the reader counts again, once.
+    await endTheDay();
     await readDocument(id, reader);
-    expect((await documentViews(id)).stored).toBe(3);
+    await readDocument(id, reader);
+    expect(await documentViews(id)).toEqual({ stored: 3, byDay: 3 });
+  });
+
+  it("counts by the database's day, whatever the day by this machine's clock", async () => {
+    const id = await newDocument();
+    const reader = newAddress();
+    await readDocument(id, reader);
+    // A machine a day ahead, then one a day behind: the database's day is still the one the view was counted on.
+    await withClockOff(DAY_MS, () => readDocument(id, reader));
+    await withClockOff(-DAY_MS, () => readDocument(id, reader));
+    expect(await documentViews(id)).toEqual({ stored: 1, byDay: 1 });
+  });
+
+  it('counts a reader once through two backends sharing the database, reads at once through both too', async () => {
+    const id = await newDocument();
+    const reader = newAddress();
+    await readDocument(id, reader, backend.url);
+    await readDocument(id, reader, other.url);
+    expect(await documentViews(id)).toEqual({ stored: 1, byDay: 1 });
+    const atOnce = newAddress();
+    await Promise.all(Array.from({ length: 6 }, (_, i) => readDocument(id, atOnce, i % 2 ? other.url : backend.url)));
+    expect(await documentViews(id)).toEqual({ stored: 2, byDay: 2 });
   });
 
   it('counts an IPv6 reader by the /64: another address in it is the same reader, one in the next /64 is not', async () => {
@@ -129,6 +182,17 @@ describe('document views', () => {
     expect((await documentViews(ids[0]!)).stored).toBe(2);
     expect((await documentViews(ids[REMEMBERED]!)).stored).toBe(1);
   });
+
+  it('remembers no more than its bound of a flood of readers, and none of a past day', async () => {
+    const id = await newDocument();
+    for (let i = 0; i < 3 * REMEMBERED; i += 1) await readDocument(id, newAddress(), i % 2 ? other.url : backend.url);
+    expect((await documentViews(id)).stored).toBe(3 * REMEMBERED);
+    const today = await databaseDay();
+    expect(await remembered()).toEqual({ [today]: REMEMBERED });
+    await endTheDay();
+    await readDocument(id, newAddress());
+    expect(await remembered()).toEqual({ [today]: 1 });
+  });
 });
 
 describe('article views', () => {
@@ -150,11 +214,21 @@ describe('article views', () => {
     expect((await readArticle(id, reader)).body.view_count).toBe(1);
 
     expect((await readArticle(id, newAddress())).body.view_count).toBe(2);
-    await withClockOff(DAY_MS, async () => {
-      await readArticle(id, reader);
-      await readArticle(id, reader);
-    });
+    // Not the next day by this machine's clock: the next day by the database's.
+    await withClockOff(DAY_MS, () => readArticle(id, reader));
+    expect(await articleViews(id)).toBe(2);
+    await endTheDay();
+    await readArticle(id, reader);
+    await readArticle(id, reader);
     expect(await articleViews(id)).toBe(3);
+  });
+
+  it('counts a reader once through two backends sharing the database', async () => {
+    const id = await newArticle();
+    const reader = newAddress();
+    expect((await readArticle(id, reader, other.url)).body.view_count).toBe(1);
+    expect((await readArticle(id, reader, backend.url)).body.view_count).toBe(1);
+    expect(await articleViews(id)).toBe(1);
   });
 
   it('forgets the oldest view past its bound, which then counts again', async () => {

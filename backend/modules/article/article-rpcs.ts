@@ -217,7 +217,7 @@ export const articleRpcs = [
         row.status === PUBLISHED_ARTICLE_STATUS &&
         !isAuthor &&
         !ctx.permitted &&
-        ctx.app.viewsSeen.firstToday('article', row.id, ctx.ip)
+        (await ctx.app.viewsSeen.firstToday('article', row.id, ctx.ip))
       ) {
         await addView(ctx.db, row.id);
         row.view_count += 1;

@@ -207,10 +207,15 @@ export const readRpcs = [
         if (description) writes.push(updateDocuments(ctx.db, [row.id], { description }));
       }
       // A reader's visit (the reading page asks for the author) counts once a day per address (decision 119).
-      if (req.with_author && ctx.app.viewsSeen.firstToday('document', row.id, ctx.ip))
+      if (req.with_author)
         writes.push(
-          bumpCounter(ctx.db, row.id, 'view_count', 1).then(() => countSearchView(ctx.app, row)),
-          countViewToday(ctx.db, row.id),
+          ctx.app.viewsSeen.firstToday('document', row.id, ctx.ip).then(async (first) => {
+            if (!first) return;
+            await Promise.all([
+              bumpCounter(ctx.db, row.id, 'view_count', 1).then(() => countSearchView(ctx.app, row)),
+              countViewToday(ctx.db, row.id),
+            ]);
+          }),
         );
       const [[presented], author, progress] = await Promise.all([
         presentDocuments(ctx.db, [row], {

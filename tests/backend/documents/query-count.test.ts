@@ -121,16 +121,25 @@ describe('GetDocument', () => {
     expect(queries).toHaveLength(4);
   });
 
-  it("counts a view (with_author) with two writes beside the author's profile, and the view counts", async () => {
+  it("counts a view (with_author) with three writes beside the author's profile, and the view counts", async () => {
     const before = (await counted('/api/v1/document', { id: ids[3]! })).body.view_count ?? 0;
     const { body, queries } = await counted('/api/v1/document', { id: ids[3]!, with_author: true });
     expect(body).toMatchObject({ user: { id: author.user.id, username: author.username } });
-    // On PostgreSQL the search index's view count (浏览最多) is one more statement, in its tables.
+    // The day's key of the reader (view_seen), the counter, the day's views; on PostgreSQL the search index's view
+    // count (浏览最多) is one more statement, in its tables.
     const indexed = queries.filter((sql) => /^UPDATE search_document\b/i.test(sql.trim()));
     expect(indexed).toHaveLength(TEST_ENGINE === 'postgres' ? 1 : 0);
-    expect(queries).toHaveLength(4 + indexed.length);
+    expect(queries.filter((sql) => /^insert into "view_seen"/i.test(sql.trim()))).toHaveLength(1);
+    expect(queries).toHaveLength(5 + indexed.length);
     const after = (await counted('/api/v1/document', { id: ids[3]! })).body.view_count ?? 0;
     expect(after).toBe(before + 1);
+  });
+
+  it('checks a view the reader made today with one statement, which writes nothing', async () => {
+    const { queries } = await counted('/api/v1/document', { id: ids[3]!, with_author: true });
+    // The document and the author's profile, and the insert of the day's key that finds it there.
+    expect(queries).toHaveLength(3);
+    expect(queries.filter((sql) => /^insert into "view_seen"/i.test(sql.trim()))).toHaveLength(1);
   });
 });
 
