@@ -436,6 +436,36 @@ export function linearizedPdf(): Buffer {
 }
 
 /**
+ * A valid one-page PDF whose header is followed by `commentBytes` bytes of comment lines, each at
+ * most `lineBytes` long, before its first object (a producer's notes, a licence text): offsets exact.
+ */
+export function commentedPdf(commentBytes: number, lineBytes = commentBytes): Buffer {
+  let out = '%PDF-1.4\n';
+  for (let left = commentBytes; left > 0; left -= lineBytes) {
+    const length = Math.min(lineBytes, left);
+    out += `%${'c'.repeat(Math.max(0, length - 2))}\n`.slice(0, length);
+  }
+  const content = 'BT /F1 24 Tf 40 100 Td (Commented) Tj ET';
+  const objects = [
+    '<</Type/Catalog/Pages 2 0 R>>',
+    '<</Type/Pages/Kids[3 0 R]/Count 1>>',
+    '<</Type/Page/Parent 2 0 R/MediaBox[0 0 300 200]/Resources<</Font<</F1 5 0 R>>>>/Contents 4 0 R>>',
+    `<</Length ${content.length}>>stream\n${content}\nendstream`,
+    '<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>',
+  ];
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  out += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  out += `trailer\n<</Size ${objects.length + 1}/Root 1 0 R>>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+/**
  * A PDF MuPDF cannot open, as an upload takes it (a header and objects): its trailer names an
  * encryption MuPDF does not know, so its conversion fails as corrupt (文档已损坏或无法解析).
  * `note`, a comment in it, makes its bytes (and so its hash) unique.

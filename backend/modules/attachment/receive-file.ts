@@ -32,8 +32,8 @@ export interface ReceiveOptions {
   /** The refusal of another extension (given with its dot). */
   badExtension: string | ((ext: string) => string);
   maxBytes: number;
-  /** may refuse the content (it gets the first 64 KiB, and the extension) before the blob is kept */
-  check?: (head: Buffer, ext: string) => void;
+  /** may refuse the content (it gets the first 64 KiB, the extension and the size) before the blob is kept */
+  check?: (head: Buffer, ext: string, size: number) => void;
 }
 
 const MALFORMED = '上传的数据格式不正确，请通过 multipart/form-data 上传文件（字段 file）';
@@ -168,10 +168,10 @@ export async function receiveFile(
       ext,
       maxBytes: opts.maxBytes,
       signal: gone.signal,
-      async check({ md5, head }) {
+      async check({ md5, head, size }) {
         refuseIfGone();
         await assertNoOtherFile(files);
-        opts.check?.(head, ext);
+        opts.check?.(head, ext, size);
         if (await isBannedHash(app.db, md5)) throw badRequest('文件已被标记为非法文件，禁止上传');
       },
     });

@@ -71,10 +71,10 @@ async function registerDocumentUpload(app: FastifyInstance, ctx: BackendContext)
           badExtension: accepted.refusal,
           maxBytes: await maxUploadBytes(ctx),
           // A file whose bytes belie its extension would only fail its conversion: refused now, kept nowhere.
-          check(head, ext) {
+          check(head, ext, size) {
             if (contentMismatchOf(ext, head))
               throw badRequest(`文件内容与扩展名 ${ext} 不符，请确认文件的格式后重新上传`);
-            if (pdfWithoutObjects(head)) throw badRequest(EMPTY_PDF);
+            if (pdfWithoutObjects(head, size)) throw badRequest(EMPTY_PDF);
           },
         });
         const attachment = await insertAttachment(ctx.db, {

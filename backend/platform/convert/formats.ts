@@ -174,19 +174,55 @@ export function contentMismatchOf(extension: string, head: Uint8Array): Conversi
 
 /** A PDF object's header, `1 0 obj`: its number and generation, apart by PDF white space. */
 const PDF_OBJECT = /\d+[\0\t\n\f\r ]+\d+[\0\t\n\f\r ]+obj/;
+const PDF_OBJECT_AT = new RegExp(PDF_OBJECT.source, 'y');
+/** The start of an object's header cut off by the end of the bytes read (`12 0 ob`). */
+const PDF_OBJECT_CUT = /^\d+(?:[\0\t\n\f\r ]+(?:\d+(?:[\0\t\n\f\r ]+(?:ob?)?)?)?)?$/;
+const PDF_LINE_END = /[\r\n]/g;
+const PDF_WHITE_SPACE = '\0\t\n\f\r ';
 
 /**
- * Whether bytes that begin as a PDF (`%PDF-` within the first kilobyte) hold no object among
- * `head`: a header and nothing else (`%PDF-1.4` alone), or a header and junk. MuPDF opens such a
- * file with nothing to repair from (no objects found), so its conversion can only fail. Every
- * PDF starts its objects right after the header (a linearized one with its linearization
- * dictionary), so `head` need not be the whole file; the rest (a missing xref, junk after
- * `%%EOF`, a file cut short) is the conversion's to repair or refuse (pdf-completeness.ts).
- * A regular expression over at most 64 KiB: some microseconds on the request path.
+ * What follows a PDF's header in `text`, past comments (a `%` to the end of its line) and white
+ * space, as a valid PDF may have any amount of them before its first object: an object's header,
+ * something else, or nothing before `text` ends.
  */
-export function pdfWithoutObjects(head: Uint8Array): boolean {
+function afterPdfHeader(text: string, header: number): 'object' | 'junk' | 'open' {
+  let at = header;
+  while (at < text.length) {
+    if (text[at] === '%') {
+      PDF_LINE_END.lastIndex = at;
+      const end = PDF_LINE_END.exec(text);
+      if (!end) return 'open';
+      at = end.index + 1;
+    } else if (PDF_WHITE_SPACE.includes(text[at]!)) {
+      at++;
+    } else {
+      PDF_OBJECT_AT.lastIndex = at;
+      if (PDF_OBJECT_AT.test(text)) return 'object';
+      return PDF_OBJECT_CUT.test(text.slice(at)) ? 'open' : 'junk';
+    }
+  }
+  return 'open';
+}
+
+/**
+ * Whether a file of `size` bytes that begins as a PDF (`%PDF-` within the first kilobyte) holds
+ * no object, judged from its first bytes, `head`. MuPDF opens such a file with nothing to repair
+ * from (no objects found), so its conversion can only fail. Refused: a file that ends in its
+ * header and comments (`%PDF-1.4` alone, or `1 0 obj` only in a comment), and a header followed
+ * by junk with no object among `head`. A file whose comments run past `head` is valid however
+ * long they are, so it passes: the rest (no object after them, a missing xref, junk after
+ * `%%EOF`, a file cut short) is the conversion's to repair or refuse (pdf-completeness.ts).
+ * A scan over at most 64 KiB: some microseconds on the request path.
+ */
+export function pdfWithoutObjects(head: Uint8Array, size: number): boolean {
   const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
-  return signatureOf(bytes.subarray(0, HEAD_BYTES), false) === 'pdf' && !PDF_OBJECT.test(bytes.toString('latin1'));
+  if (signatureOf(bytes.subarray(0, HEAD_BYTES), false) !== 'pdf') return false;
+  const text = bytes.toString('latin1');
+  const header = text.indexOf('%PDF-');
+  const next = afterPdfHeader(text, header);
+  if (next === 'open') return bytes.length >= size;
+  // MuPDF repairs a file with junk before its objects by looking for them further on.
+  return next === 'junk' && !PDF_OBJECT.test(text.slice(header));
 }
 
 /**

@@ -2,11 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import * as mupdf from 'mupdf';
 import { describe, expect, it } from 'vitest';
 import { DocumentStatus } from '../../../shared/constants';
 import { api, registerMember, useBackend, withDatabase } from '../../helpers/backend';
 import { createDocument, nonUploader, uploadDocument, uploader, waitForStatus } from '../../helpers/document-api';
-import { fixture, linearizedPdf } from '../../helpers/documents';
+import { commentedPdf, fixture, linearizedPdf } from '../../helpers/documents';
 import { zip } from '../../helpers/zip';
 import { startGateway } from '../../gateway/helpers';
 
@@ -254,7 +255,7 @@ describe('POST /api/v1/upload/document', () => {
 });
 
 describe('PDF uploads without content', () => {
-  it('refuses a PDF that holds no object at all, keeping nothing, and takes real ones however they end', async () => {
+  it('refuses a PDF that holds no object at all, keeping nothing, and takes real ones however they begin and end', async () => {
     const member = await uploader(backend.url, backend.adminToken);
     const empty: [Buffer, string][] = [
       // The header alone: MuPDF finds no objects, its conversion could only fail.
@@ -262,6 +263,9 @@ describe('PDF uploads without content', () => {
       [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'), '只有文件头.pdf'],
       // A header and junk, longer than the part read at the upload.
       [Buffer.concat([Buffer.from('%PDF-1.4\n'), crypto.randomBytes(100 * 1024)]), '乱码.pdf'],
+      // An object's header in a comment is no object.
+      [Buffer.from('%PDF-1.4\n%1 0 obj\n'), '注释里的对象.pdf'],
+      [commentedPdf(1024).subarray(0, 9 + 1024), '只有注释.pdf'],
     ];
     for (const [bytes, name] of empty) {
       expect(await uploadDocument(backend.url, member.token, bytes, name), name).toMatchObject({
@@ -282,6 +286,23 @@ describe('PDF uploads without content', () => {
     ];
     for (const [bytes, name] of real)
       expect((await uploadDocument(backend.url, member.token, bytes, name)).status, name).toBe(200);
+  });
+
+  it('takes a valid PDF whose comments before its first object run past the part read at the upload', async () => {
+    const member = await uploader(backend.url, backend.adminToken);
+    const commented: [Buffer, string][] = [
+      [commentedPdf(80 * 1024), '长注释.pdf'],
+      [commentedPdf(80 * 1024, 80), '多行注释.pdf'],
+    ];
+    for (const [bytes, name] of commented) {
+      // Valid as it is: MuPDF reads it without repairing anything.
+      const document = mupdf.PDFDocument.openDocument(bytes, 'application/pdf') as mupdf.PDFDocument;
+      expect([document.countPages(), document.wasRepaired()], name).toEqual([1, false]);
+      expect(await uploadDocument(backend.url, member.token, bytes, name), name).toMatchObject({
+        status: 200,
+        body: { code: 200, data: { hash: md5(bytes) } },
+      });
+    }
   });
 });
 
