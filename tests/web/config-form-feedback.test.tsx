@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Config } from '../../shared/types/config';
+import { CONFIG_KEYS } from '../../backend/modules/config/keys';
 import { clearSession } from '../../web/src/features/session/session-store';
 import { clearToasts, toasts } from '../../web/src/kit/toasts/toast-store';
 import { configBackend, configPermissions as permissions, configPuts as puts } from './config-forms';
@@ -280,6 +281,21 @@ describe('config form feedback', { timeout: 20_000 }, () => {
       table.closest('[data-field]')?.querySelector('.app-field__hint');
     expect(help?.textContent).toContain('打开“推荐”的套餐在会员页突出显示');
     expect(document.body.textContent).not.toContain('代码|名称|天数');
+  });
+});
+
+describe('/admin/config/download as the backend seeds it', { timeout: 20_000 }, () => {
+  it('says under the per-IP limit that an IPv6 client counts by its /64', async () => {
+    const rows: Config[] = CONFIG_KEYS.filter((key) => key.category === 'download').map((key, i) => ({
+      ...key,
+      id: i + 1,
+    }));
+    renderApp('/admin/config/download', { user: admin, permissions, backend: backend({ download: rows }) });
+    const input = await screen.findByLabelText('允许每个IP每天下载次数');
+    const help = document.getElementById(input.getAttribute('aria-describedby') ?? '');
+    expect(help?.textContent).toBe(
+      'IPv4 按单个地址计数；IPv6 按所在的 /64 网段计数，同一网段的地址共用次数；0 表示禁止所有下载',
+    );
   });
 });
 

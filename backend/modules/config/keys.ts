@@ -229,7 +229,16 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
     ['free_download_duration', '购买文档后多少天内允许免费重复下载', '0', 'number', 20, 12],
     ['url_duration', '下载链接有效时长(秒)', '60', 'number', 30, 12],
     ['times_every_day', '允许登录用户每天下载次数', '10', 'number', 40, 12],
-    ['times_every_ip', '允许每个IP每天下载次数', '10', 'number', 41, 12],
+    [
+      'times_every_ip',
+      '允许每个IP每天下载次数',
+      '10',
+      'number',
+      41,
+      12,
+      // As shared/address-key.ts counts: a subscriber holds a whole IPv6 /64.
+      { placeholder: 'IPv4 按单个地址计数；IPv6 按所在的 /64 网段计数，同一网段的地址共用次数；0 表示禁止所有下载' },
+    ],
     ['secret_key', '链接签名密钥', 'moredoc', 'text', 50, 12],
   ]),
   ...category('score', [
