@@ -9,7 +9,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { GatewayError, MESSAGES, errorBody } from './errors';
-import { SAFE_METHODS, pathOf } from './http';
+import { SAFE_METHODS, isJsonType, isUnder, pathOf } from './http';
 import { EXPECTED_FAILURE_HEADER } from './in-process-dispatcher';
 import { recordUpstreamFailure } from './plugins/backend-client';
 
@@ -172,19 +172,30 @@ export function forwardablePath(url: string): string | undefined {
 export interface ForwardOptions {
   pool: Dispatcher;
   timeoutMs: number;
+  /** The prefix of the API, whose JSON answers are held whole (WHOLE_JSON_BYTES); files stream. */
+  apiPrefix: string;
 }
 
 /**
+ * An API call's JSON answer up to this size is held until it is whole, so that one the backend
+ * cuts short (its connection closed mid-body) is answered 502 rather than cut off: half a JSON
+ * body is no answer the SPA can read, and it took the cut for a network gone (无法连接服务器).
+ */
+const WHOLE_JSON_BYTES = 4 * 1024 * 1024;
+
+/**
  * One read forwarded. An answer that arrives whole with its headers (the usual case for JSON
- * and small files: one read from the socket) is sent as one buffer; a longer one streams as
- * it comes, with backpressure from the client's socket. Once the backend's headers are in,
- * the answer is the backend's: a failure after that cuts the client off, as with any
- * streaming proxy; before it, the client gets a 502 or 504 JSON answer.
+ * and small files: one read from the socket) is sent as one buffer, and so is an API call's
+ * JSON answer up to WHOLE_JSON_BYTES however it arrives; any other streams as it comes, with
+ * backpressure from the client's socket. Once a streamed answer has started, it is the
+ * backend's: a failure after that cuts the client off, as with any streaming proxy; before it,
+ * the client gets a 502 or 504 JSON answer.
  */
 class ReadForwarder implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: IncomingHttpHeaders | undefined;
   private expectedLength = -1;
+  private holdsWhole = false;
   private received = 0;
   private chunks: Buffer[] = [];
   private stream: Readable | undefined;
@@ -193,6 +204,7 @@ class ReadForwarder implements Dispatcher.DispatchHandler {
   constructor(
     private readonly request: FastifyRequest,
     private readonly reply: FastifyReply,
+    private readonly apiCall: boolean,
   ) {}
 
   onRequestStart(): void {}
@@ -209,6 +221,7 @@ class ReadForwarder implements Dispatcher.DispatchHandler {
     this.headers = headers;
     const length = headers['content-length'];
     this.expectedLength = typeof length === 'string' && length !== '' ? Number(length) : -1;
+    this.holdsWhole = this.apiCall && isJsonType(headers['content-type']) && this.expectedLength <= WHOLE_JSON_BYTES;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -219,6 +232,7 @@ class ReadForwarder implements Dispatcher.DispatchHandler {
       return;
     }
     this.chunks.push(chunk);
+    if (this.holdsWhole && this.received <= WHOLE_JSON_BYTES) return;
     // Not all there yet: start sending what came.
     if (this.expectedLength < 0 || this.received < this.expectedLength) this.startStream(controller);
   }
@@ -290,7 +304,7 @@ export function forwardRead(request: FastifyRequest, reply: FastifyReply, option
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
       },
-      new ReadForwarder(request, reply),
+      new ReadForwarder(request, reply, isUnder(pathOf(path), options.apiPrefix)),
     );
   } catch (error) {
     // undici refused the request itself (a header or path it does not take).

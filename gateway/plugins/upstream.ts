@@ -244,7 +244,7 @@ export default fp<UpstreamOptions>(
       });
     });
 
-    const forward = { pool, timeoutMs: opts.timeoutMs };
+    const forward = { pool, timeoutMs: opts.timeoutMs, apiPrefix: API_PREFIX };
     const read = (request: FastifyRequest, reply: FastifyReply) => forwardRead(request, reply, forward);
     const { viewFiles } = opts;
     const viewFile =

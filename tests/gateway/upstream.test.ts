@@ -282,6 +282,35 @@ describe('upstream faults', () => {
     expect(site.gw.logs.join('')).not.toMatch(/"res":\{"statusCode":500/);
   });
 
+  it('answers 502 JSON in Chinese, not a cut, when the backend closes a JSON read mid-body', async () => {
+    // With its length announced, and chunked (no length: the missing last chunk tells).
+    for (const length of [{ 'content-length': '1000' }, {}]) {
+      site.stub.handle((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', ...length });
+        res.write('{"total":2,"document":[{"id":1,"title":"');
+        setTimeout(() => req.socket.destroy(), 20);
+      });
+      const res = await send(`${site.gw.url}/api/v1/document/list?page=1`);
+      expect(res.status, JSON.stringify(length)).toBe(502);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json()).toEqual({
+        code: 502,
+        message: '后端服务暂时不可用，请稍后再试',
+        error: '后端服务暂时不可用，请稍后再试',
+      });
+    }
+    // A whole JSON answer that comes in several writes is passed on whole.
+    site.stub.handle(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"total":1,');
+      await new Promise((r) => setTimeout(r, 20));
+      res.end('"document":[{"id":1}]}');
+    });
+    const whole = await send(`${site.gw.url}/api/v1/document/list?page=1`);
+    expect([whole.status, whole.json()]).toEqual([200, { total: 1, document: [{ id: 1 }] }]);
+  });
+
   it('answers 502 when a token answer is cut mid-body', async () => {
     site.stub.handle((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
