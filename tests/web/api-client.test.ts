@@ -118,6 +118,27 @@ describe('api client', () => {
     });
   });
 
+  it('says the service is unavailable, not that it could not be reached, when the answer breaks off mid-body', async () => {
+    // What fetch gives when the connection closes part-way through a body: its read fails.
+    const { client } = clientWith(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(stream) {
+              stream.enqueue(new TextEncoder().encode('{"total":2,"document":[{"id":1,'));
+              stream.error(new TypeError('network error'));
+            },
+          }),
+          { status: 200, headers: { 'Content-Type': 'application/json' } },
+        ),
+    );
+    expect(await client.get('/api/v1/document/list')).toEqual({
+      ok: false,
+      status: 502,
+      data: { code: 500, message: '服务暂时不可用，请稍后再试' },
+    });
+  });
+
   it('gives up after 30 seconds', async () => {
     vi.useFakeTimers();
     try {

@@ -156,11 +156,16 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
 
     let response: Response;
     let data: unknown;
+    let answered = false;
     try {
       const early = method === 'GET' ? takeEarlyResponse(url) : undefined;
       response = await (early ?? (config.fetch ?? fetch)(url, { method, headers, body, signal: controller.signal }));
+      answered = true;
       data = await readBody(response);
     } catch {
+      // An answer broken off mid-body (the connection closed) is the server's failure, said as a
+      // 502 without a message is; past the time limit or called off, it is one that never came.
+      if (answered && !controller.signal.aborted) return { ok: false, ...normalizeFailure({ status: 502 }) };
       return { ok: false, ...normalizeFailure(undefined) };
     } finally {
       clearTimeout(timeout);
