@@ -38,7 +38,7 @@ export function canonicalApiUrl(url: string): string {
   return canonical !== url && isUnder(pathOf(canonical), API_PREFIX) ? canonical : url;
 }
 
-// A token answer is a few kilobytes; beyond this the answer is passed on untouched.
+// A token answer is a few kilobytes, an error answer less; beyond this the answer is passed on untouched.
 const MAX_INSPECTED_BODY = 4 * 1024 * 1024;
 
 /** State-changing API calls are the ones that can hand out a token (login, register, OAuth). */
@@ -72,13 +72,15 @@ function decode(body: Buffer, encoding: unknown): Buffer {
   }
 }
 
-/** Buffers a 200 JSON answer; if it carries `token`, moves it into the cookie. */
-async function moveTokenToCookie(
+/**
+ * The whole of a JSON answer, or undefined when it has been answered already: streamed on past
+ * MAX_INSPECTED_BODY, or a 502 (504) when the backend broke it off, which a client cannot read.
+ */
+async function wholeAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   stream: Readable,
-  headers: IncomingHttpHeaders,
-) {
+): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -87,7 +89,7 @@ async function moveTokenToCookie(
       size += buffer.length;
       chunks.push(buffer);
       if (size > MAX_INSPECTED_BODY) {
-        request.log.warn({ size }, 'answer too large to inspect for a token; passed on');
+        request.log.warn({ size }, 'answer too large to hold whole; passed on');
         reply.send(
           Readable.from(
             (async function* rest() {
@@ -96,22 +98,34 @@ async function moveTokenToCookie(
             })(),
           ),
         );
-        return;
+        return undefined;
       }
     }
   } catch (error) {
     sendFault(reply, recordUpstreamFailure(request, error));
-    return;
+    return undefined;
   }
+  return Buffer.concat(chunks);
+}
+
+/** Buffers a 200 JSON answer; if it carries `token`, moves it into the cookie. */
+async function moveTokenToCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  stream: Readable,
+  headers: IncomingHttpHeaders,
+) {
+  const whole = await wholeAnswer(request, reply, stream);
+  if (whole === undefined) return;
 
   let raw: Buffer;
   let body: unknown;
   try {
-    raw = decode(Buffer.concat(chunks), headers['content-encoding']);
+    raw = decode(whole, headers['content-encoding']);
     body = JSON.parse(raw.toString('utf8'));
   } catch {
     // Not what it claims to be: pass the bytes on as they came.
-    reply.send(Buffer.concat(chunks));
+    reply.send(whole);
     return;
   }
   reply.removeHeader('content-encoding');
@@ -138,7 +152,14 @@ function onResponse(
   res: { statusCode: number; headers: IncomingHttpHeaders; stream: Readable },
 ) {
   if (isLogout(request) || (res.statusCode === 401 && bearerFromCookie(request))) reply.clearTokenCookie();
-  if (res.statusCode === 200 && inspectsAnswer(request) && isJsonType(res.headers['content-type'])) {
+  if (inspectsAnswer(request) && isJsonType(res.headers['content-type'])) {
+    if (res.statusCode !== 200) {
+      // An error answer too is held whole: one broken off is a 502, not a cut the SPA takes for no answer.
+      void wholeAnswer(request, reply, res.stream).then((whole) => {
+        if (whole) reply.send(whole);
+      });
+      return;
+    }
     moveTokenToCookie(request, reply, res.stream, res.headers).catch((error: unknown) => {
       request.log.error({ err: error }, 'token answer failed');
       sendFault(reply, new GatewayError(502, MESSAGES.badGateway));

@@ -311,6 +311,33 @@ describe('upstream faults', () => {
     expect([whole.status, whole.json()]).toEqual([200, { total: 1, document: [{ id: 1 }] }]);
   });
 
+  it('answers 502 JSON, not a cut, when the backend closes the JSON error answer to a write mid-body', async () => {
+    site.stub.handle((req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"code":3,"message":"');
+      setTimeout(() => req.socket.destroy(), 20);
+    });
+    const res = await send(`${site.gw.url}/api/v1/comment`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json', ...sameOrigin(site.gw.url) },
+    });
+    expect(res.status).toBe(502);
+    expect(res.json()).toEqual({
+      code: 502,
+      message: '后端服务暂时不可用，请稍后再试',
+      error: '后端服务暂时不可用，请稍后再试',
+    });
+    // A whole one is passed on as it came.
+    site.stub.handle((_req, r) => json(r, 400, { code: 3, message: '评论内容不能为空' }));
+    const whole = await send(`${site.gw.url}/api/v1/comment`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json', ...sameOrigin(site.gw.url) },
+    });
+    expect([whole.status, whole.json()]).toEqual([400, { code: 3, message: '评论内容不能为空' }]);
+  });
+
   it('answers 502 when a token answer is cut mid-body', async () => {
     site.stub.handle((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
