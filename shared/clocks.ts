@@ -10,7 +10,15 @@
  */
 export const CLOCK_TOLERANCE_S = 300;
 
+/**
+ * The first moment (ms, this machine's clock) a token whose `exp` (unix seconds) is `exp` no longer passes: what keeps
+ * a session (the gateway's copy of it, the cookie that carries it) ends then too, not at the raw `exp`.
+ */
+export function expiryMs(exp: number): number {
+  return (exp + CLOCK_TOLERANCE_S) * 1000;
+}
+
 /** Whether a token whose `exp` (unix seconds) is `exp` still passes at `nowMs` by this machine's clock. */
 export function beforeExpiry(exp: number, nowMs: number): boolean {
-  return (exp + CLOCK_TOLERANCE_S) * 1000 > nowMs;
+  return expiryMs(exp) > nowMs;
 }

@@ -11,6 +11,7 @@ import type { AccessKind } from '../../shared/routes';
 import { allowPagesFrom } from '../../shared/permissions';
 import type { Permission } from '../../shared/types/permission';
 import type { User } from '../../shared/types/user';
+import { expiryMs } from '../../shared/clocks';
 import { stalenessAfter } from '../cache-rules';
 import { GatewayError, MESSAGES } from '../errors';
 import { splitUrl } from '../http';
@@ -93,7 +94,7 @@ function tokensOf(request: FastifyRequest): string[] {
 }
 
 interface CachedSession {
-  /** the cache's time for it, or its token's `exp` if sooner */
+  /** the cache's time for it, or its token's end if sooner (`exp` and the clocks' tolerance: expiryMs) */
   expires: number;
   /** never rejects; shared by every page of the token while it is kept */
   session: Promise<VisitorSession | undefined>;
@@ -145,13 +146,13 @@ export default fp<PageGuardOptions>(
       const hit = sessionCache.get(key);
       if (hit && hit.expires > now) return hit.session;
       sessionCache.delete(key);
-      // A session ends with its token's `exp`: those ended go before a new one comes in, not once
+      // A session ends with its token (expiryMs: its `exp`, and the tolerance the backend allows): those ended go before a new one comes in, not once
       // a thousand newer ones push them out (a walk of the cache, on a miss, which asks the backend).
       for (const [kept, entry] of sessionCache) if (entry.expires <= now) sessionCache.delete(kept);
       const exp = jwtExpiry(token);
       const session = loadSession(token, request);
       sessionCache.set(key, {
-        expires: Math.min(now + opts.sessionCacheTtlMs, exp === undefined ? Infinity : exp * 1000),
+        expires: Math.min(now + opts.sessionCacheTtlMs, exp === undefined ? Infinity : expiryMs(exp)),
         session,
       });
       // Only a whole session is kept: not a rejected token, not one the backend failed on.

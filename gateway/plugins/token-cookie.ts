@@ -3,7 +3,7 @@
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { FastifyReply } from 'fastify';
-import { beforeExpiry } from '../../shared/clocks';
+import { beforeExpiry, expiryMs } from '../../shared/clocks';
 import { GatewayError, MESSAGES } from '../errors';
 
 declare module 'fastify' {
@@ -12,7 +12,7 @@ declare module 'fastify' {
     readonly sessionToken: string | undefined;
   }
   interface FastifyReply {
-    /** sets the cookie (Max-Age from the JWT's exp) and marks the answer no-store */
+    /** sets the cookie (Max-Age to the token's end: its exp and the clocks' tolerance) and marks the answer no-store */
     setTokenCookie(token: string): void;
     clearTokenCookie(): void;
   }
@@ -72,7 +72,9 @@ export default fp<TokenCookieOptions>(
     fastify.decorateReply('setTokenCookie', function setTokenCookie(this: FastifyReply, token: string) {
       if (!isWellFormedToken(token)) throw new GatewayError(502, MESSAGES.tokenTooLarge);
       const exp = jwtExpiry(token);
-      const maxAge = exp === undefined ? undefined : Math.floor(exp - Date.now() / 1000);
+      // The cookie lives as long as the backend takes the token by this clock (expiryMs), not to the raw exp: a
+      // gateway ahead of the issuer's clock would otherwise sign a member out minutes before their token ends.
+      const maxAge = exp === undefined ? undefined : Math.floor((expiryMs(exp) - Date.now()) / 1000);
       this.header('cache-control', 'no-store');
       if (maxAge !== undefined && maxAge <= 0) {
         this.clearCookie(opts.cookieName, attributes);

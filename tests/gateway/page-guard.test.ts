@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CLOCK_TOLERANCE_S } from '../../shared/clocks';
 import type { StartData } from '../../shared/types/start-data';
 import {
   cookieAttributes,
@@ -176,6 +177,27 @@ describe('page guard: the login redirect', () => {
       expect(backend.calls.get('/api/v1/user')).toBe(1);
     } finally {
       for (const token of [aMinuteAgo, tenMinutesAgo]) backend.accounts.delete(token);
+    }
+  });
+
+  it("keeps the session of a token past its exp but within the tolerance, until the backend's end of it", async () => {
+    // The backend takes it for the tolerance past exp (shared/clocks expiryMs): the pages of those
+    // minutes reuse the session as any other's, and once the backend's end of it is past, none does.
+    const fresh = await startGateway(backend.url, { sessionCacheTtlMs: 60_000 });
+    const exp = Math.floor(Date.now() / 1000) - 60;
+    const aMinuteAgo = makeJwt({ UserId: 5, UUID: 'kept-past-exp', exp });
+    backend.accounts.set(aMinuteAgo, { user: { id: 5, username: 'ahead', group_id: [2] }, permissions: [] });
+    const page = () => sendRaw(fresh.url, '/member', { headers: { ...HTML, cookie: `token=${aMinuteAgo}` } });
+    try {
+      for (let i = 0; i < 3; i++) expect((await page()).status).toBe(200);
+      expect(backend.calls.get('/api/v1/user')).toBe(1);
+      vi.useFakeTimers({ toFake: ['Date'], now: (exp + CLOCK_TOLERANCE_S) * 1000, shouldAdvanceTime: true });
+      expect(loginRedirectOf(await page())).toBe('/member');
+      expect(backend.calls.get('/api/v1/user')).toBe(1);
+    } finally {
+      vi.useRealTimers();
+      backend.accounts.delete(aMinuteAgo);
+      await fresh.close();
     }
   });
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
+import { CLOCK_TOLERANCE_S } from '../../shared/clocks';
 import {
   allKeys,
   cookieAttributes,
@@ -50,8 +51,9 @@ describe('token → cookie', () => {
     expect(cookie.get('path')).toBe('/');
     expect(cookie.has('domain')).toBe(false);
     expect(cookie.has('secure')).toBe(false);
+    // To the token's end by this clock: its exp and the tolerance the backend allows (shared/clocks).
     const maxAge = Number(cookie.get('max-age'));
-    const expected = exp - Math.floor(Date.now() / 1000);
+    const expected = exp + CLOCK_TOLERANCE_S - Math.floor(Date.now() / 1000);
     expect(maxAge).toBeLessThanOrEqual(expected);
     expect(maxAge).toBeGreaterThanOrEqual(expected - 2);
   });
@@ -157,13 +159,27 @@ describe('token → cookie', () => {
     expect(res.text).not.toContain('bbbb');
   });
 
-  it('does not store an already expired token', async () => {
+  it('does not store a token past its exp by more than the tolerance', async () => {
     site.stub.handle((_req, res) =>
-      json(res, 200, { token: makeJwt({ exp: Math.floor(Date.now() / 1000) - 10 }), user }),
+      json(res, 200, { token: makeJwt({ exp: Math.floor(Date.now() / 1000) - CLOCK_TOLERANCE_S - 10 }), user }),
     );
     const res = await post('/api/v1/user/login');
     expect(res.json()).toEqual({ user });
     expect(cookieAttributes(res.setCookies[0]!).get('max-age')).toBe('0');
+  });
+
+  it('stores a token past its exp by less than the tolerance until the backend stops taking it', async () => {
+    // This clock a minute ahead of the issuer's: the backend and the page guard still take the token.
+    const exp = Math.floor(Date.now() / 1000) - 60;
+    const token = makeJwt({ exp });
+    site.stub.handle((_req, res) => json(res, 200, { token, user }));
+    const res = await post('/api/v1/user/login');
+    const cookie = cookieAttributes(res.setCookies[0]!);
+    expect(cookie.get('$value')).toBe(token);
+    const maxAge = Number(cookie.get('max-age'));
+    const expected = exp + CLOCK_TOLERANCE_S - Math.floor(Date.now() / 1000);
+    expect(maxAge).toBeLessThanOrEqual(expected);
+    expect(maxAge).toBeGreaterThanOrEqual(expected - 2);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLOCK_TOLERANCE_S, beforeExpiry } from '../../shared/clocks';
+import { CLOCK_TOLERANCE_S, beforeExpiry, expiryMs } from '../../shared/clocks';
 
 // The one expiry rule of a sign-in token for the backend's check and the gateway's page guard.
 
@@ -13,5 +13,14 @@ describe('beforeExpiry', () => {
     expect(beforeExpiry(exp, (exp + CLOCK_TOLERANCE_S) * 1000 - 1)).toBe(true);
     expect(beforeExpiry(exp, (exp + CLOCK_TOLERANCE_S) * 1000)).toBe(false);
     expect(beforeExpiry(exp, (exp + 600) * 1000)).toBe(false);
+  });
+});
+
+describe('expiryMs', () => {
+  it('is the first moment beforeExpiry refuses the token', () => {
+    const exp = 2_000_000_000;
+    expect(expiryMs(exp)).toBe((exp + CLOCK_TOLERANCE_S) * 1000);
+    expect(beforeExpiry(exp, expiryMs(exp) - 1)).toBe(true);
+    expect(beforeExpiry(exp, expiryMs(exp))).toBe(false);
   });
 });
