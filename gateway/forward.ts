@@ -12,6 +12,7 @@ import { GatewayError, MESSAGES, errorBody } from './errors';
 import { SAFE_METHODS, isJsonType, isUnder, pathOf } from './http';
 import { EXPECTED_FAILURE_HEADER } from './in-process-dispatcher';
 import { recordUpstreamFailure } from './plugins/backend-client';
+import { recordsTheCaller } from '../shared/writes';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and the ones undici sets or refuses itself. */
 const HOP_BY_HOP: ReadonlySet<string> = new Set([
@@ -56,9 +57,16 @@ function connectionOptions(value: string | string[] | undefined): string[] {
     .filter((name) => name !== '');
 }
 
-/** Does the client's cookie stand in for an Authorization header on this request? */
+/**
+ * Does the client's cookie stand in for an Authorization header on this request? Not on a call that records under
+ * its caller made from another site (a link to a search): that goes as a visitor's.
+ */
 export function bearerFromCookie(request: FastifyRequest): boolean {
-  return request.headers.authorization === undefined && request.sessionToken !== undefined;
+  return (
+    request.headers.authorization === undefined &&
+    request.sessionToken !== undefined &&
+    !(recordsTheCaller(request.method, pathOf(request.url)) && request.fromAnotherSite)
+  );
 }
 
 /** The Authorization header the backend gets (see backendRequestHeaders). */

@@ -9,7 +9,8 @@
  * RPC of the backend's modules: the downloads spend credits, pay the uploader, record the
  * download and use the daily quotas (per user and per address). Left out, as they change
  * nothing of the caller's: the view counters of GetDocument and GetArticle, the search records
- * of the searches (statistics like those; SEARCH_RECORD_LIMIT a minute per address), the
+ * of the searches (statistics like those; SEARCH_RECORD_LIMIT a minute per address; but they
+ * name the caller: GET_RPCS_THAT_RECORD_THE_CALLER), the
  * sign-in state OAuth's Authorize stores (rate-limited per address: shared/sign-in-paths.ts)
  * and the captcha GetUserCaptcha keeps (both valid only for the answer, which another site
  * cannot read), and GetOrder, which asks the payment provider and records what it says (as
@@ -20,7 +21,17 @@ export const GET_RPCS_THAT_WRITE: readonly string[] = [
   '/api/v1/document/download/bereviewed',
 ];
 
+/**
+ * The GET RPCs that record what their caller asked, under the caller, though they change nothing the caller has: the
+ * searches (the admin's search records name the member). A link from another site must not put words in a member's
+ * records: the gateway sends such a call, and the page's own such call (its route data), without the member's session
+ * when the browser says it comes from another site (docs/decisions/121): the search is answered and recorded as a
+ * visitor's.
+ */
+export const GET_RPCS_THAT_RECORD_THE_CALLER: readonly string[] = ['/api/v1/document/search', '/api/v1/article/search'];
+
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+const RECORDING_GETS: ReadonlySet<string> = new Set(GET_RPCS_THAT_RECORD_THE_CALLER);
 const WRITING_GETS: ReadonlySet<string> = new Set(GET_RPCS_THAT_WRITE);
 
 /**
@@ -32,4 +43,10 @@ export function isWriteCall(method: string, path: string): boolean {
   const upper = method.toUpperCase();
   if (!SAFE_METHODS.has(upper)) return true;
   return upper !== 'OPTIONS' && WRITING_GETS.has(path);
+}
+
+/** Does a call record under its caller what it asked (GET_RPCS_THAT_RECORD_THE_CALLER); `path` as isWriteCall's. */
+export function recordsTheCaller(method: string, path: string): boolean {
+  const upper = method.toUpperCase();
+  return (upper === 'GET' || upper === 'HEAD') && RECORDING_GETS.has(path);
 }

@@ -49,6 +49,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** set for every state-changing request */
     csrfDecision?: CsrfDecision;
+    /**
+     * The browser says the request comes from another origin (the rule a state change is refused by): a call that
+     * records under its caller (shared/writes.ts recordsTheCaller) is then sent without the session.
+     */
+    readonly fromAnotherSite: boolean;
   }
 }
 
@@ -116,6 +121,11 @@ function csrfDecisionFor(request: FastifyRequest, path: string, opts: CsrfOption
 export default fp<CsrfOptions>(
   async function csrf(fastify, opts) {
     fastify.decorateRequest('csrfDecision', undefined);
+    fastify.decorateRequest('fromAnotherSite', {
+      getter() {
+        return foreignSource(this, opts.publicOrigin, false) !== undefined;
+      },
+    });
     fastify.addHook('onRequest', (request, _reply, done) => {
       const path = pathOf(request.url);
       if (!isWriteCall(request.method, path)) return done();

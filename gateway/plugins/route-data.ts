@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import { callUrl, type ApiCall, type CallAnswer, type CallFailure } from '../../shared/api-call';
 import { normalizeFailure } from '../../shared/api-failure';
 import { routeDataCalls, type RouteMatch } from '../../shared/routes';
+import { recordsTheCaller } from '../../shared/writes';
 import type { Category } from '../../shared/types/category';
 import type { PageCache, RouteAnswer } from '../page-cache';
 
@@ -88,7 +89,12 @@ export default fp<RouteDataOptions>(
         timer = setTimeout(() => resolve('late'), opts.timeoutMs);
       });
       try {
-        const settled = await Promise.all(calls.map((c) => Promise.race([answerOf(request, callUrl(c), token), late])));
+        // A page opened from another site makes its searches as a visitor's (shared/writes.ts recordsTheCaller).
+        const tokenOf = (c: ApiCall) =>
+          recordsTheCaller('GET', c.path) && request.fromAnotherSite ? undefined : token;
+        const settled = await Promise.all(
+          calls.map((c) => Promise.race([answerOf(request, callUrl(c), tokenOf(c)), late])),
+        );
         const data: RouteData = { answers: [], bodies: [], missing: false, failures: [], unavailable: false };
         settled.forEach((answer, i) => {
           const declared = calls[i] as ApiCall;
@@ -125,5 +131,5 @@ export default fp<RouteDataOptions>(
 
     fastify.decorate('routeData', { load });
   },
-  { name: 'route-data', dependencies: ['backend-client'] },
+  { name: 'route-data', dependencies: ['backend-client', 'csrf'] },
 );

@@ -85,6 +85,46 @@ describe('the embedded backend in the gateway', () => {
     expect(records).toEqual([{ ip: '127.0.0.1', user_agent: userAgent }]);
   });
 
+  it("records a search a link from another site makes as a visitor's, not under the member whose cookie it carries", async () => {
+    const json = { ...sameOrigin(gw.url), 'content-type': 'application/json' };
+    const registered = await send(`${gw.url}/api/v1/user/register`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ username: `linked${process.pid}`, password: 'member-password' }),
+    });
+    expect(registered.status, registered.text).toBe(200);
+    const memberId = (registered.json() as { user: { id: number } }).user.id;
+    const cookie = registered.setCookies[0]!.split(';', 1)[0]!;
+    const crossSite = { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' };
+    const ownPage = { cookie, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' };
+    const recordOf = async (keywords: string) =>
+      withDatabase(dataDir, (db) =>
+        db.selectFrom('search_record').select('user_id').where('keywords', '=', keywords).execute(),
+      );
+    // The search page: its first screen's search (route data) made by the gateway.
+    const page = await send(`${gw.url}/search?wd=${encodeURIComponent('站外链接页')}`, {
+      headers: { ...crossSite, accept: 'text/html' },
+    });
+    expect(page.status).toBe(200);
+    // The page is still the member's; only its search goes as a visitor's.
+    expect(page.text).toContain(`linked${process.pid}`);
+    expect(await recordOf('站外链接页')).toEqual([{ user_id: 0 }]);
+    // The API call itself, opened from another site.
+    for (const path of ['/api/v1/document/search', '/api/v1/article/search']) {
+      const words = `站外链接${path.split('/')[3]}`;
+      expect((await send(`${gw.url}${path}?wd=${encodeURIComponent(words)}`, { headers: crossSite })).status).toBe(200);
+      expect(await recordOf(words), path).toEqual([{ user_id: 0 }]);
+    }
+    // The member's own search, from our pages, is theirs.
+    const own = await send(`${gw.url}/search?wd=${encodeURIComponent('本站搜索页')}`, {
+      headers: { cookie, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', accept: 'text/html' },
+    });
+    expect(own.status).toBe(200);
+    expect(await recordOf('本站搜索页')).toEqual([{ user_id: memberId }]);
+    expect((await send(`${gw.url}/api/v1/document/search?wd=本站搜索`, { headers: ownPage })).status).toBe(200);
+    expect(await recordOf('本站搜索')).toEqual([{ user_id: memberId }]);
+  });
+
   it("passes on why the backend refused the cookie's session, beside MOREDOC's 401, and drops the cookie", async () => {
     const json = { ...sameOrigin(gw.url), 'content-type': 'application/json' };
     const username = `gone${process.pid}`;
