@@ -48,6 +48,8 @@ const POSTGRES_SUITES = [
   'documents/upload',
   'names',
   'client-address',
+  // the rows of a client's IPv6 prefix found by their text on each engine
+  'ipv6-clients',
   'view-count',
   'library',
   'shared-state',

@@ -445,11 +445,12 @@ async function assemble(app: FastifyInstance, config: BackendConfig, opts: Build
     build: () => (build ??= loadBuildInfo({ given: config.build })),
     passwordCost,
     minuteCounts: new WindowCounter(db, 60_000),
-    viewsSeen: new ViewsSeen(db, opts.viewsRemembered),
+    viewsSeen: new ViewsSeen(db, config.ipv6Prefix, opts.viewsRemembered),
     searchRecordLimit: config.searchRecordLimit,
+    ipv6Prefix: config.ipv6Prefix,
   };
 
-  new SignInLimit(db, config.signInLimit).register(app);
+  new SignInLimit(db, config.signInLimit, config.ipv6Prefix).register(app);
   registerReadiness(app, { db, jobs: () => jobBacklog(db), ...(blobs.check ? { blobs: blobs.check } : {}) });
   for (const service of services) await serveService(app, context, service);
   app.decorate('viewFiles', viewFilesInProcess(context));

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { IPV6_PREFIX } from '../shared/address-key';
 import { configValueProblem } from '../shared/config-rules';
 import { PASSWORD_LENGTH, passwordProblems } from '../shared/validation';
 import { findConfigKey } from './modules/config/keys';
@@ -68,6 +69,11 @@ export interface BackendConfig {
    * the searches past it are answered, not recorded.
    */
   searchRecordLimit: number;
+  /**
+   * CLIENT_IPV6_PREFIX: the prefix length (32-64, default 64) by which every per-address limit counts an IPv6 client
+   * (shared/address-key.ts addressKey).
+   */
+  ipv6Prefix: number;
   /**
    * RUN_JOBS (default true): this process claims and runs jobs (conversion, sitemaps, expiry,
    * clean-ups). false: a web instance that only enqueues them, for `npm run worker` to run.
@@ -445,6 +451,9 @@ export function loadBackendConfig(env: Record<string, string | undefined>): Back
     database: parseDatabase(env),
     signInLimit: { max: parseInteger('SIGN_IN_LIMIT', env.SIGN_IN_LIMIT, 0, 1_000_000) ?? 10, windowMs: 60_000 },
     searchRecordLimit: parseInteger('SEARCH_RECORD_LIMIT', env.SEARCH_RECORD_LIMIT, 0, 1_000_000) ?? 30,
+    ipv6Prefix:
+      parseInteger('CLIENT_IPV6_PREFIX', env.CLIENT_IPV6_PREFIX, IPV6_PREFIX.min, IPV6_PREFIX.max) ??
+      IPV6_PREFIX.default,
     runJobs: parseSwitch('RUN_JOBS', env.RUN_JOBS, true),
     build: {
       ...(env.BUILD_HASH?.trim() ? { hash: env.BUILD_HASH.trim() } : {}),

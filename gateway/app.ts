@@ -122,7 +122,7 @@ export function buildGateway(config: GatewayBuildConfig, options: BuildOptions =
   app.register(metrics, { enabled: metricsEnabled, token: config.metrics?.token, lane });
   app.register(tokenCookie, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
   app.register(securityHeaders, { publicOrigin: config.publicOrigin });
-  app.register(authRateLimit, config.authRateLimit);
+  app.register(authRateLimit, { ...config.authRateLimit, ipv6Prefix: config.ipv6Prefix });
   app.register(csrf, { cookieName: config.tokenCookie, publicOrigin: config.publicOrigin });
   app.register(backendClient, {
     backendUrl: config.backendUrl,

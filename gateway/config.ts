@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { IPV6_PREFIX } from '../shared/address-key';
 import { TOKEN_COOKIE_NAME } from '../shared/constants';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -44,6 +45,8 @@ export interface GatewayConfig {
   webDist: string;
   /** login, register, find-password: per client address and endpoint */
   authRateLimit: RateLimitSetting;
+  /** CLIENT_IPV6_PREFIX: the prefix length an IPv6 client is counted by, here and in the backend (addressKey) */
+  ipv6Prefix: number;
   /** how long settings/navigation/categories for the start data are reused */
   startDataTtlMs: number;
   /** how long a page waits for its route data (ROUTE_DATA_TIMEOUT_MS); 0: pages carry none */
@@ -86,6 +89,7 @@ export const DEFAULTS = {
   logFormat: 'json' as LogFormat,
   webDist: resolve(REPO_ROOT, 'web/dist'),
   authRateLimit: { max: 10, windowMs: 60_000 },
+  ipv6Prefix: IPV6_PREFIX.default,
   startDataTtlMs: 10_000,
   routeDataTimeoutMs: 800,
   routeDataTtlMs: 5_000,
@@ -253,6 +257,17 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     } else routeDataTimeoutMs = parsed;
   }
 
+  let ipv6Prefix: number = DEFAULTS.ipv6Prefix;
+  const rawPrefix = present(env, 'CLIENT_IPV6_PREFIX');
+  if (rawPrefix !== undefined) {
+    const parsed = parseInteger(rawPrefix, IPV6_PREFIX.min, IPV6_PREFIX.max);
+    if (parsed === undefined) {
+      problems.push(
+        `CLIENT_IPV6_PREFIX: must be an integer from ${IPV6_PREFIX.min} to ${IPV6_PREFIX.max}, the prefix length one IPv6 client holds (got "${rawPrefix}")`,
+      );
+    } else ipv6Prefix = parsed;
+  }
+
   const metrics = parseMetrics(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -271,6 +286,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     logFormat,
     webDist,
     authRateLimit: { ...DEFAULTS.authRateLimit },
+    ipv6Prefix,
     startDataTtlMs: DEFAULTS.startDataTtlMs,
     routeDataTimeoutMs,
     routeDataTtlMs: DEFAULTS.routeDataTtlMs,

@@ -90,12 +90,12 @@ const TRIM_EVERY = 100;
 
 /**
  * The first characters of the ids of the captchas handed out to `address`'s client: hex of the hash of its key
- * (addressKey: an IPv6 client's /64, so that rotating the low 64 bits is one client), of a
+ * (addressKey: an IPv6 client's prefix, CLIENT_IPV6_PREFIX, so that rotating the bits after it is one client), of a
  * fixed length, so that an address's captchas are one range of the primary key (below) on both
  * engines, without a column of their own. The client sees only the key of its own address.
  */
-function addressPrefix(address: string): string {
-  return crypto.createHash('sha256').update(addressKey(address)).digest('hex').slice(0, 16);
+function addressPrefix(address: string, ipv6Prefix: number): string {
+  return crypto.createHash('sha256').update(addressKey(address, ipv6Prefix)).digest('hex').slice(0, 16);
 }
 
 export class CaptchaStore {
@@ -108,10 +108,13 @@ export class CaptchaStore {
     private readonly limits: CaptchaLimits = CAPTCHA_LIMITS,
   ) {}
 
-  /** A new captcha for the client at `address` (the one the per-address limits count: clientIp). */
-  async create(options: CaptchaOptions, address: string): Promise<{ id: string; image: string }> {
+  /**
+   * A new captcha for the client at `address` (the one the per-address limits count: clientIp, an IPv6 client by its
+   * prefix of `ipv6Prefix` bits).
+   */
+  async create(options: CaptchaOptions, address: string, ipv6Prefix: number): Promise<{ id: string; image: string }> {
     const { text, image } = this.generate(options);
-    const key = addressPrefix(address);
+    const key = addressPrefix(address, ipv6Prefix);
     // The database's clock, as the check's: a captcha handed out by one machine and checked by
     // another whose clock is off by more than the TTL still holds its 10 minutes.
     const nowMs = (await databaseNow(this.db)).getTime();

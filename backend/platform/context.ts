@@ -66,6 +66,8 @@ export interface BackendContext {
   viewsSeen: ViewsSeen;
   /** SEARCH_RECORD_LIMIT: searches recorded per minute and client address; 0 = all. */
   searchRecordLimit: number;
+  /** CLIENT_IPV6_PREFIX: the prefix length an IPv6 client is counted by in every per-address limit (addressKey). */
+  ipv6Prefix: number;
   mailer: Mailer;
   /** SMS through the provider of the `sms` config (endpoints from SMS_* variables). */
   sms: SmsSender;

@@ -66,6 +66,8 @@ export class SignInLimit {
   constructor(
     db: Database,
     private readonly setting: SignInLimitSetting,
+    /** CLIENT_IPV6_PREFIX: an IPv6 client counts by its prefix of so many bits (addressKey). */
+    private readonly ipv6Prefix: number,
   ) {
     this.counter = new WindowCounter(db, setting.windowMs);
   }
@@ -77,7 +79,7 @@ export class SignInLimit {
       // The route as matched: `/api/v1/user/%6cogin` counts as the login.
       const route = request.routeOptions.url;
       if (route === undefined || !isLimitedSignIn(request.method, route)) return;
-      const { hits, resetInMs } = await this.counter.hit(`${addressKey(request.ip)}|${route}`);
+      const { hits, resetInMs } = await this.counter.hit(`${addressKey(request.ip, this.ipv6Prefix)}|${route}`);
       if (hits <= this.setting.max) return;
       const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
       reply.header('retry-after', seconds);

@@ -4,7 +4,7 @@ import { databaseNowText } from '../db/dialect';
 import { addressKey } from '../../shared/address-key';
 
 // A reader's views of one document (or one article) count once a day per client address
-// (decision 119; an IPv6 reader by the /64: addressKey): reloading the page, or a loop asking
+// (decision 119; an IPv6 reader by its prefix, CLIENT_IPV6_PREFIX: addressKey): reloading the page, or a loop asking
 // for it, does not move `view_count`, the day's views (`document_view_day`, 热门) or the search
 // index's 浏览最多. What was counted is remembered in the `view_seen` table (migration 046), so
 // that every backend process sharing the database counts a reader once between them, on the UTC
@@ -29,6 +29,8 @@ export class ViewsSeen {
 
   constructor(
     private readonly db: Database,
+    /** CLIENT_IPV6_PREFIX: an IPv6 reader counts by its prefix of so many bits (addressKey). */
+    private readonly ipv6Prefix: number,
     private readonly limit: number = VIEWS_REMEMBERED,
   ) {
     if (!Number.isInteger(limit) || limit < 1) throw new Error(`ViewsSeen: bound ${limit} is not a positive integer`);
@@ -43,7 +45,7 @@ export class ViewsSeen {
   async firstToday(kind: ViewedKind, id: number, address: string): Promise<boolean> {
     const inserted = await this.db
       .insertInto('view_seen')
-      .values({ day: databaseDay(this.db), key: `${kind} ${id} ${addressKey(address)}` })
+      .values({ day: databaseDay(this.db), key: `${kind} ${id} ${addressKey(address, this.ipv6Prefix)}` })
       .onConflict((oc) => oc.columns(['day', 'key']).doNothing())
       .returning('id')
       .executeTakeFirst();

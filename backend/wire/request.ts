@@ -121,9 +121,10 @@ export async function countOf<DB, TB extends keyof DB>(query: SelectQueryBuilder
 
 /**
  * How many rows `query` selects whose `ip` column (a client address, stored in full) counts as `address` for a
- * per-address limit (addressKey: an IPv6 client by its /64, an IPv4-mapped address as its IPv4 address). The database
- * reads, grouped by address, the rows that may: an IPv4 client's address in both spellings; for an IPv6 client its own
- * spelling and the addresses that start as its /64 is written (ipv6PrefixText: sockets and proxies write RFC 5952), a
+ * per-address limit (addressKey: an IPv6 client by its prefix of `ipv6Prefix` bits, CLIENT_IPV6_PREFIX; an IPv4-mapped
+ * address as its IPv4 address). The database reads, grouped by address, the rows that may: an IPv4 client's address in
+ * both spellings; for an IPv6 client its own spelling and the addresses that start as its prefix is written
+ * (ipv6PrefixText: sockets and proxies write RFC 5952), a
  * range of the column's index on SQLite, a LIKE on PostgreSQL whatever its collation; this counts those of the same
  * key.
  */
@@ -131,24 +132,25 @@ export async function countFromClient<TB extends keyof DB>(
   db: Database,
   query: SelectQueryBuilder<DB, TB, object>,
   address: string,
+  ipv6Prefix: number,
 ): Promise<number> {
-  const key = addressKey(address);
+  const key = addressKey(address, ipv6Prefix);
   const rows = await query
     .clearSelect()
     .clearOrderBy()
-    .where(mayBeFromClient(db, address))
+    .where(mayBeFromClient(db, address, ipv6Prefix))
     .select([sql<string>`ip`.as('ip'), sql<number>`count(*)`.as('total')])
     .groupBy(sql`ip`)
     .$castTo<{ ip: string; total: number }>()
     .execute();
-  return rows.reduce((sum, row) => (addressKey(row.ip) === key ? sum + Number(row.total) : sum), 0);
+  return rows.reduce((sum, row) => (addressKey(row.ip, ipv6Prefix) === key ? sum + Number(row.total) : sum), 0);
 }
 
 /** The rows whose `ip` may count as `address` (countFromClient); the address's own spelling always. */
-function mayBeFromClient(db: Database, address: string): RawBuilder<SqlBool> {
-  const key = addressKey(address);
-  if (!key.endsWith('/64')) return sql<SqlBool>`ip in (${address}, ${key}, ${`::ffff:${key}`})`;
-  const prefix = ipv6PrefixText(address);
+function mayBeFromClient(db: Database, address: string, ipv6Prefix: number): RawBuilder<SqlBool> {
+  const key = addressKey(address, ipv6Prefix);
+  if (!key.endsWith(`/${ipv6Prefix}`)) return sql<SqlBool>`ip in (${address}, ${key}, ${`::ffff:${key}`})`;
+  const prefix = ipv6PrefixText(address, ipv6Prefix);
   if (prefix === undefined) return sql<SqlBool>`ip like '%:%'`;
   // The prefix holds hex digits and colons only: no LIKE wildcard; ';' is the character after ':'.
   const sameStart =

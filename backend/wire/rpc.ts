@@ -69,7 +69,7 @@ export function rpcFor<Ctx>() {
  * the backend believes (Fastify's trustProxy: BACKEND_TRUST_PROXY, or the embedded backend's
  * own gateway, app.ts). MOREDOC took the first entry from anyone, so that any caller could
  * pick the address the per-address limits count. The full address, as stored and shown; the
- * limits count it by its key (addressKey: an IPv6 client by its /64).
+ * limits count it by its key (addressKey: an IPv6 client by its /64, or CLIENT_IPV6_PREFIX).
  */
 export function clientIp(request: FastifyRequest): string {
   return request.ip || '';

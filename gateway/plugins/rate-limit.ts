@@ -35,13 +35,18 @@ function limitedEndpoint(request: FastifyRequest): string | undefined {
   return isLimitedSignIn(request.method, path) ? path : undefined;
 }
 
-export default fp<RateLimitSetting>(
+export interface AuthRateLimitOptions extends RateLimitSetting {
+  /** CLIENT_IPV6_PREFIX: an IPv6 client counts by its prefix of so many bits (addressKey), as in the backend's limits */
+  ipv6Prefix: number;
+}
+
+export default fp<AuthRateLimitOptions>(
   async function authRateLimit(fastify, opts) {
     await fastify.register(rateLimit, { global: false });
     const count = fastify.createRateLimit({
       max: opts.max,
       timeWindow: opts.windowMs,
-      keyGenerator: (request) => `${addressKey(request.ip)}|${request.rateLimitDecision?.endpoint}`,
+      keyGenerator: (request) => `${addressKey(request.ip, opts.ipv6Prefix)}|${request.rateLimitDecision?.endpoint}`,
     });
     fastify.decorateRequest('rateLimitDecision', undefined);
 

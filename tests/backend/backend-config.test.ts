@@ -175,6 +175,16 @@ describe('loadBackendConfig', () => {
     );
   });
 
+  it('counts an IPv6 client by its /64 unless CLIENT_IPV6_PREFIX says a prefix from 32 to 64 bits', () => {
+    expect(loadBackendConfig({}).ipv6Prefix).toBe(64);
+    expect(loadBackendConfig({ CLIENT_IPV6_PREFIX: ' 48 ' }).ipv6Prefix).toBe(48);
+    expect(loadBackendConfig({ CLIENT_IPV6_PREFIX: '32' }).ipv6Prefix).toBe(32);
+    for (const value of ['31', '65', '128', '/56', '56.5'])
+      expect(() => loadBackendConfig({ CLIENT_IPV6_PREFIX: value })).toThrow(
+        new ConfigError(`CLIENT_IPV6_PREFIX must be an integer between 32 and 64, got "${value}"`),
+      );
+  });
+
   it('believes no proxy unless BACKEND_TRUST_PROXY names them', () => {
     expect(loadBackendConfig({}).trustProxy).toBe(false);
     expect(loadBackendConfig({ BACKEND_TRUST_PROXY: 'true' }).trustProxy).toBe(true);

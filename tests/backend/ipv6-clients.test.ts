@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { api, useBackend, withDatabase } from '../helpers/backend';
 
-// The per-address limits count an IPv6 client by its /64 (shared/address-key.ts): one subscriber usually holds a
-// whole /64 and could otherwise pass any limit by rotating the low 64 bits. An IPv4-mapped address counts as its
+// The per-address limits count an IPv6 client by its /64 (shared/address-key.ts), or by the prefix CLIENT_IPV6_PREFIX
+// says: one subscriber holds a whole prefix and could otherwise pass any limit by rotating the bits after it. An IPv4-mapped address counts as its
 // IPv4 address. Where an address is stored (search_record's ip), it is kept in full. The backend believes the test's
 // X-Forwarded-For (BACKEND_TRUST_PROXY 127.0.0.1), so each test acts as several clients.
 
@@ -12,11 +12,19 @@ const SEARCH_RECORD_LIMIT = 2;
 const backend = useBackend({
   env: { SIGN_IN_LIMIT: String(SIGN_IN_LIMIT), SEARCH_RECORD_LIMIT: String(SEARCH_RECORD_LIMIT) },
 });
+// Providers that hand each subscriber a /56.
+const by56 = useBackend({
+  env: {
+    SIGN_IN_LIMIT: String(SIGN_IN_LIMIT),
+    SEARCH_RECORD_LIMIT: String(SEARCH_RECORD_LIMIT),
+    CLIENT_IPV6_PREFIX: '56',
+  },
+});
 
 /** A login with a wrong password from `address`: its status (429 when the sign-in limit refuses it). */
-const loginFrom = async (address: string) =>
+const loginFrom = async (address: string, target = backend) =>
   (
-    await api(backend.url, 'POST', '/api/v1/user/login', {
+    await api(target.url, 'POST', '/api/v1/user/login', {
       headers: { 'x-forwarded-for': address },
       body: { username: 'admin', password: 'not-the-password' },
     })
@@ -51,5 +59,29 @@ describe('SEARCH_RECORD_LIMIT', () => {
       db.selectFrom('search_record').select('ip').where('keywords', '=', '六十四位前缀').orderBy('id').execute(),
     );
     expect(recorded.map((row) => row.ip)).toEqual(['2001:db8:5::1', '2001:db8:5::2', '2001:db8:5:1::1']);
+  });
+});
+
+describe('CLIENT_IPV6_PREFIX', () => {
+  it('counts an IPv6 client by the prefix set: a /56 in the sign-in limit', async () => {
+    for (let i = 0; i < SIGN_IN_LIMIT; i += 1) expect(await loginFrom('2001:db8:7:1200::1', by56)).not.toBe(429);
+    expect(await loginFrom('2001:db8:7:1200::1', by56)).toBe(429);
+    // Another /64 of the same /56: the same subscriber.
+    expect(await loginFrom('2001:db8:7:12ff:ffff::1', by56)).toBe(429);
+    expect(await loginFrom('2001:db8:7:1300::1', by56)).not.toBe(429);
+  });
+
+  it('counts the rows a limit reads from the database by it: the feedback of a /56 an hour', async () => {
+    const feedbackFrom = (address: string) =>
+      api(by56.url, 'POST', '/api/v1/feedback', {
+        body: { content: '前缀长度的反馈' },
+        headers: { 'x-forwarded-for': address },
+      });
+    // 5 an hour per client (FEEDBACK_PER_HOUR), from five /64s of one /56.
+    for (let i = 0; i < 5; i += 1) expect((await feedbackFrom(`2001:db8:9:ab0${i}::${i + 1}`)).status).toBe(200);
+    const refused = await feedbackFrom('2001:db8:9:abff::9');
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe('提交太频繁了，每小时最多提交 5 条反馈，请稍后再试');
+    expect((await feedbackFrom('2001:db8:9:ac00::1')).status).toBe(200);
   });
 });

@@ -1,4 +1,5 @@
 import { SignJWT, decodeJwt } from 'jose';
+import { IPV6_PREFIX } from '../../shared/address-key';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
@@ -317,7 +318,8 @@ describe('captchas asked for in a loop from one address', () => {
     const kept = await withDatabase(loopBackend.dataDir, async (db) => {
       const store = new CaptchaStore(db, () => ({ text: '1', image: '' }), LIMITS);
       const made: string[] = [];
-      for (let i = 0; i < LOOP * 2; i += 1) made.push((await store.create(LOGIN_IMAGE, '192.0.2.77')).id);
+      for (let i = 0; i < LOOP * 2; i += 1)
+        made.push((await store.create(LOGIN_IMAGE, '192.0.2.77', IPV6_PREFIX.default)).id);
       const left = await db.selectFrom('captcha').select('id').where('id', 'in', made).execute();
       return { made, left: left.map((row) => row.id) };
     });

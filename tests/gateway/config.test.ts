@@ -69,6 +69,8 @@ describe('loadGatewayConfig', () => {
     expect(loadGatewayConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadGatewayConfig({}).routeDataTimeoutMs).toBe(800);
     expect(loadGatewayConfig({ ROUTE_DATA_TIMEOUT_MS: '0' }).routeDataTimeoutMs).toBe(0);
+    expect(loadGatewayConfig({}).ipv6Prefix).toBe(64);
+    expect(loadGatewayConfig({ CLIENT_IPV6_PREFIX: '48' }).ipv6Prefix).toBe(48);
   });
 
   it.each([
@@ -95,6 +97,9 @@ describe('loadGatewayConfig', () => {
     ['LOG_LEVEL', 'verbose'],
     ['LOG_FORMAT', 'pretty'],
     ['HOST', 'http://x'],
+    ['CLIENT_IPV6_PREFIX', '31'],
+    ['CLIENT_IPV6_PREFIX', '65'],
+    ['CLIENT_IPV6_PREFIX', '/56'],
   ])('refuses %s=%s with a message naming the variable and the value', (name, value) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);

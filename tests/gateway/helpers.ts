@@ -104,6 +104,7 @@ export function testConfig(backendUrl: string, overrides: Partial<GatewayBuildCo
     logFormat: 'json',
     webDist: FIXTURE_DIST,
     authRateLimit: { max: 1000, windowMs: 60_000 },
+    ipv6Prefix: DEFAULTS.ipv6Prefix,
     startDataTtlMs: DEFAULTS.startDataTtlMs,
     routeDataTimeoutMs: DEFAULTS.routeDataTimeoutMs,
     routeDataTtlMs: DEFAULTS.routeDataTtlMs,

@@ -195,6 +195,29 @@ describe('the login limit behind a proxy the gateway trusts', () => {
   });
 });
 
+describe('the login limit of a gateway counting IPv6 clients by a /48 (CLIENT_IPV6_PREFIX)', () => {
+  const LIMIT = 2;
+  const site = useGatewayOverStub((_req, res) => json(res, 200, {}), {
+    trustProxy: ['127.0.0.1'],
+    authRateLimit: { max: LIMIT, windowMs: 60_000 },
+    ipv6Prefix: 48,
+  });
+  const loginFrom = async (address: string) =>
+    (
+      await sendRaw(site.gw.url, '/api/v1/user/login', {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, 'x-forwarded-for': address },
+        body: '{}',
+      })
+    ).status;
+
+  it('reached from 2001:db8:5::1, it refuses 2001:db8:5:ff00::1 (another /64 of the /48) but not 2001:db8:6::1', async () => {
+    for (let i = 0; i < LIMIT; i += 1) expect(await loginFrom('2001:db8:5::1')).toBe(200);
+    expect(await loginFrom('2001:db8:5:ff00::1')).toBe(429);
+    expect(await loginFrom('2001:db8:6::1')).toBe(200);
+  });
+});
+
 describe('the canonical form of a path', () => {
   it('decodes unreserved escapes, resolves dot segments and drops empty ones, and keeps the rest', () => {
     const cases: Array<[string, string]> = [

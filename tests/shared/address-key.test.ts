@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { addressKey, ipv6PrefixText } from '../../shared/address-key';
+import { IPV6_PREFIX, addressKey as keyOf, ipv6PrefixText as prefixTextOf } from '../../shared/address-key';
+
+// The default rule: an IPv6 client by its /64.
+const addressKey = (address: string) => keyOf(address, IPV6_PREFIX.default);
+const ipv6PrefixText = (address: string) => prefixTextOf(address, IPV6_PREFIX.default);
 
 describe('addressKey', () => {
   it('keys an IPv4 address by itself', () => {
@@ -31,7 +35,7 @@ describe('addressKey', () => {
       '2001:db8:0::1',
       'fe80::1%eth0',
     ];
-    expect(spellings.map(addressKey)).toEqual([
+    expect(spellings.map((spelling) => addressKey(spelling))).toEqual([
       '2001:db8::/64',
       '2001:db8::/64',
       '2001:db8::/64',
@@ -74,5 +78,33 @@ describe('ipv6PrefixText', () => {
     expect(ipv6PrefixText('::ffff:198.51.100.7')).toBeUndefined();
     expect(ipv6PrefixText('::1')).toBeUndefined();
     expect(ipv6PrefixText('nonsense')).toBeUndefined();
+  });
+});
+
+describe('a shorter IPv6 prefix (CLIENT_IPV6_PREFIX)', () => {
+  it('is 64 unless set, and may be set from 32 to 64', () => {
+    expect(IPV6_PREFIX).toEqual({ default: 64, min: 32, max: 64 });
+  });
+
+  it('keys a /56 or /48 subscriber by it, whatever the bits after it', () => {
+    expect(keyOf('2001:db8:aa:bb12:1::1', 56)).toBe('2001:db8:aa:bb00::/56');
+    expect(keyOf('2001:db8:aa:bbff:ffff:ffff:ffff:ffff', 56)).toBe('2001:db8:aa:bb00::/56');
+    expect(keyOf('2001:db8:aa:ff::1', 56)).toBe('2001:db8:aa::/56');
+    expect(keyOf('2001:db8:aa:bb12::1', 48)).toBe('2001:db8:aa::/48');
+    expect(keyOf('2001:db8:ab:1::1', 47)).toBe('2001:db8:aa::/47');
+    expect(keyOf('2001:db8:ffff:1::1', 32)).toBe('2001:db8::/32');
+    // Not an IPv6 client: as before.
+    expect(keyOf('198.51.100.7', 48)).toBe('198.51.100.7');
+    expect(keyOf('::ffff:198.51.100.7', 48)).toBe('198.51.100.7');
+  });
+
+  it('starts the text of every address of the prefix with its whole groups', () => {
+    expect(prefixTextOf('2001:db8:aa:bb12::1', 56)).toBe('2001:db8:aa:');
+    expect(prefixTextOf('2001:db8:aa:bb12::1', 48)).toBe('2001:db8:aa:');
+    expect(prefixTextOf('2001:db8:aa:bb12::1', 47)).toBe('2001:db8:');
+    expect(prefixTextOf('2001:db8:0:bb12::1', 56)).toBe('2001:db8:');
+    expect(prefixTextOf('2001:db8:0:bb12::1', 32)).toBe('2001:db8:');
+    for (const other of ['2001:db8:aa:bbff::', '2001:db8:aa:bb00:1:2:3:4', '2001:db8:aa:bb80::1'])
+      expect(other.startsWith(prefixTextOf('2001:db8:aa:bb12::1', 56)!), other).toBe(true);
   });
 });

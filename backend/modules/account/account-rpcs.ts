@@ -223,6 +223,7 @@ export const accountRpcs = [
           height: clamp(cfg.int('captcha', 'height') || 60, 20, 400),
         },
         ctx.ip,
+        ctx.app.ipv6Prefix,
       );
       return { enable: true, id, captcha: image, type };
     },
@@ -343,7 +344,7 @@ export const accountRpcs = [
       // Checked and recorded under locks on the address and the client address, so that of
       // requests at once (through any process) none slips under a limit.
       const codeId = await ctx.db.transaction().execute(async (trx) => {
-        await lockKeys(trx, [emailLockKey(req.email), `email.client.${addressKey(ctx.ip)}`]);
+        await lockKeys(trx, [emailLockKey(req.email), `email.client.${addressKey(ctx.ip, ctx.app.ipv6Prefix)}`]);
         const latest = await latestEmailCode(trx, req.email, false);
         // The database's clock, as the code's lifetime: another machine may have sent the last one.
         const at = await databaseNow(trx);
@@ -352,7 +353,10 @@ export const accountRpcs = [
         // Codes go to any address: without a cap per client address the site's mail account
         // would send for a loop over addresses, at the sign-in limit's pace, all day.
         const hourAgo = new Date(at.getTime() - HOUR_MS).toISOString();
-        if ((await countEmailCodesFrom(trx, ctx.ip, hourAgo)) >= EMAIL_CODES_PER_CLIENT_HOUR)
+        if (
+          (await countEmailCodesFrom(trx, { ip: ctx.ip, ipv6Prefix: ctx.app.ipv6Prefix }, hourAgo)) >=
+          EMAIL_CODES_PER_CLIENT_HOUR
+        )
           throw tooManyRequests('当前网络获取邮箱验证码的次数过多，请一小时后再试');
         return insertEmailCode(trx, { email: req.email, code, ip: ctx.ip }, at);
       });

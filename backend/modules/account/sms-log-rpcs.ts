@@ -25,7 +25,7 @@ export const smsLogRpcs = [
     auth: 'perm',
     permission: '短信发送统计',
     async handler(req, ctx) {
-      return smsStats(ctx.db, await ctx.app.settings.snapshot(), req);
+      return smsStats(ctx.db, await ctx.app.settings.snapshot(), req, ctx.app.ipv6Prefix);
     },
   }),
 ];

@@ -52,11 +52,12 @@ export async function latestEmailCode(
 /** The mails of one type a client (countFromClient) had sent since `since`. */
 export async function countEmailCodesFrom(
   db: Database,
-  ip: string,
+  client: { ip: string; ipv6Prefix: number },
   since: string,
   type: EmailCodeKind = EmailCodeType.Register,
 ): Promise<number> {
-  return countFromClient(db, db.selectFrom('email_code').where('created_at', '>=', since).where('type', '=', type), ip);
+  const sent = db.selectFrom('email_code').where('created_at', '>=', since).where('type', '=', type);
+  return countFromClient(db, sent, client.ip, client.ipv6Prefix);
 }
 
 /**

@@ -69,13 +69,17 @@ async function uploaderOf(
   }
   const user = await resolveSession(ctx, tokenFromUploadHeader(authorization));
   // Before the body is read, so that a visitor over the limit sends no more bytes.
-  if (!user) await assertAnonymousUploadAllowed(ctx.db, type, clientIp(request));
+  if (!user) await assertAnonymousUploadAllowed(ctx.db, type, { ip: clientIp(request), ipv6Prefix: ctx.ipv6Prefix });
   return user?.id ?? 0;
 }
 
 /** 429 when the address has had its `ANONYMOUS_UPLOADS_PER_HOUR` uploads of this type. */
-async function assertAnonymousUploadAllowed(db: Database, type: number, ip: string): Promise<void> {
-  if ((await countRecentUploads(db, type, ip, HOUR_MS)) >= ANONYMOUS_UPLOADS_PER_HOUR) {
+async function assertAnonymousUploadAllowed(
+  db: Database,
+  type: number,
+  client: { ip: string; ipv6Prefix: number },
+): Promise<void> {
+  if ((await countRecentUploads(db, type, client, HOUR_MS)) >= ANONYMOUS_UPLOADS_PER_HOUR) {
     throw tooManyRequests(`上传太频繁了，每小时最多上传 ${ANONYMOUS_UPLOADS_PER_HOUR} 张图片，请稍后再试`);
   }
 }
@@ -103,8 +107,9 @@ async function registerUploadRoutes(app: FastifyInstance, ctx: BackendContext): 
           // A visitor's upload is counted again and recorded under a lock on the address, so that
           // of uploads at once (through any process) no more than the limit are kept.
           if (userId === 0) {
-            await lockKeys(trx, [`upload.client.${def.type}.${addressKey(clientIp(request))}`]);
-            await assertAnonymousUploadAllowed(trx, def.type, clientIp(request));
+            const client = { ip: clientIp(request), ipv6Prefix: ctx.ipv6Prefix };
+            await lockKeys(trx, [`upload.client.${def.type}.${addressKey(client.ip, client.ipv6Prefix)}`]);
+            await assertAnonymousUploadAllowed(trx, def.type, client);
           }
           if (kind === 'avatar') {
             await retireAttachments(trx, def.type, userId);

@@ -113,10 +113,16 @@ export async function documentUploadPaths(db: Database, hash: string): Promise<s
  * Uploads of `type` from `ip`'s client (countFromClient) within the last `withinMs` by the database's clock (the limit of
  * anonymous uploads).
  */
-export async function countRecentUploads(db: Database, type: number, ip: string, withinMs: number): Promise<number> {
+export async function countRecentUploads(
+  db: Database,
+  type: number,
+  client: { ip: string; ipv6Prefix: number },
+  withinMs: number,
+): Promise<number> {
   return countFromClient(
     db,
     db.selectFrom('attachment').where('type', '=', type).where('created_at', '>=', databaseNowText(db, -withinMs)),
-    ip,
+    client.ip,
+    client.ipv6Prefix,
   );
 }

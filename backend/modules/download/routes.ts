@@ -75,6 +75,8 @@ const fileNameOf = (doc: DocumentRow) => `${doc.title}${doc.ext}`;
 interface DownloadRules {
   me: SessionUser | null;
   ip: string;
+  /** CLIENT_IPV6_PREFIX: the per-address limit counts an IPv6 client by its prefix of so many bits. */
+  ipv6Prefix: number;
   cfg: ConfigSnapshot;
   vip: DownloadBenefits;
   /**
@@ -90,6 +92,7 @@ async function rulesFor(ctx: RpcContext): Promise<DownloadRules> {
   return {
     me,
     ip: ctx.ip,
+    ipv6Prefix: ctx.app.ipv6Prefix,
     cfg: await ctx.app.settings.snapshot(),
     vip: me ? await downloadBenefits(ctx.app, me.id) : NO_VIP,
     at: await databaseNow(ctx.db),
@@ -119,10 +122,10 @@ async function hasBought(
 }
 
 /** The daily limits (403 in Chinese): per IP, then per user — a VIP's own quota replaces the member limit. */
-async function assertWithinLimits(db: Database, { me, ip, cfg, vip, at }: DownloadRules): Promise<void> {
+async function assertWithinLimits(db: Database, { me, ip, ipv6Prefix, cfg, vip, at }: DownloadRules): Promise<void> {
   const today = startOfServerDay(at);
   const perIp = cfg.int('download', 'times_every_ip');
-  if ((await countIpDownloadsSince(db, ip, today)) >= perIp)
+  if ((await countIpDownloadsSince(db, { ip, ipv6Prefix }, today)) >= perIp)
     throw forbidden(`当前 IP 今日下载次数已达上限（${Math.max(perIp, 0)} 次），请明天再来`);
   const perUser =
     vip.active && vip.dailyDownloadQuota > 0 ? vip.dailyDownloadQuota : cfg.int('download', 'times_every_day');
@@ -168,7 +171,7 @@ export const downloadService = defineService(
           // second click that lost the race finds the first one's purchase and pays nothing.
           // The buyer's and the uploader's rows are locked together (in id order), before the
           // credits move between them.
-          await lockKeys(trx, [`download:ip:${addressKey(ctx.ip)}`]);
+          await lockKeys(trx, [`download:ip:${addressKey(ctx.ip, ctx.app.ipv6Prefix)}`]);
           await lockRows(trx, 'user', [me?.id ?? 0, doc.user_id]);
           const inside = { ...rules, at: await databaseNow(trx) };
           await assertWithinLimits(trx, inside);

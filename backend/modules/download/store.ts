@@ -10,8 +10,12 @@ export async function countUserDownloadsSince(db: Database, userId: number, sinc
   return countOf(db.selectFrom('download').where('user_id', '=', userId).where('created_at', '>=', since));
 }
 
-export async function countIpDownloadsSince(db: Database, ip: string, since: string): Promise<number> {
-  return countFromClient(db, db.selectFrom('download').where('created_at', '>=', since), ip);
+export async function countIpDownloadsSince(
+  db: Database,
+  client: { ip: string; ipv6Prefix: number },
+  since: string,
+): Promise<number> {
+  return countFromClient(db, db.selectFrom('download').where('created_at', '>=', since), client.ip, client.ipv6Prefix);
 }
 
 /** Did the user pay for this document (since `since`, or ever when null)? */

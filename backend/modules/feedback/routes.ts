@@ -56,7 +56,7 @@ export const feedbackService = defineService('FeedbackAPI', [
       const page = req.page.length <= 255 && SITE_PATH.test(req.page) ? req.page : '';
       const userId = ctx.user?.id ?? 0;
       const assertWithinLimit = async (db: typeof ctx.db) => {
-        const recent = await countRecentFeedback(db, HOUR_MS, ctx.ip, userId);
+        const recent = await countRecentFeedback(db, HOUR_MS, { ip: ctx.ip, ipv6Prefix: ctx.app.ipv6Prefix }, userId);
         if (recent >= FEEDBACK_PER_HOUR)
           throw tooManyRequests(`提交太频繁了，每小时最多提交 ${FEEDBACK_PER_HOUR} 条反馈，请稍后再试`);
       };
@@ -66,7 +66,7 @@ export const feedbackService = defineService('FeedbackAPI', [
       // requests at once (through any process) no more than the limit are kept.
       await ctx.db.transaction().execute(async (trx) => {
         await lockKeys(trx, [
-          `feedback.client.${addressKey(ctx.ip)}`,
+          `feedback.client.${addressKey(ctx.ip, ctx.app.ipv6Prefix)}`,
           ...(userId > 0 ? [`feedback.user.${userId}`] : []),
         ]);
         await assertWithinLimit(trx);

@@ -23,12 +23,17 @@ export async function insertFeedback(db: Database, feedback: NewFeedback): Promi
  * Feedback sent within the last `withinMs` by the database's clock (the same for every machine)
  * from this address, or by this user when one is logged in.
  */
-export async function countRecentFeedback(db: Database, withinMs: number, ip: string, userId: number): Promise<number> {
+export async function countRecentFeedback(
+  db: Database,
+  withinMs: number,
+  client: { ip: string; ipv6Prefix: number },
+  userId: number,
+): Promise<number> {
   const recent = db.selectFrom('feedback').where('created_at', '>=', databaseNowText(db, -withinMs));
-  if (userId <= 0) return countFromClient(db, recent, ip);
+  if (userId <= 0) return countFromClient(db, recent, client.ip, client.ipv6Prefix);
   return (
     (await countOf(recent.where('user_id', '=', userId))) +
-    (await countFromClient(db, recent.where('user_id', '<>', userId), ip))
+    (await countFromClient(db, recent.where('user_id', '<>', userId), client.ip, client.ipv6Prefix))
   );
 }
 

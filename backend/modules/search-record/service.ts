@@ -24,7 +24,8 @@ export async function recordSearch(app: BackendContext, record: NewSearchRecord)
   const retentionDays = (await app.settings.snapshot()).int('security', 'search_record_retention_days');
   if (retentionDays <= 0) return;
   const limit = app.searchRecordLimit;
-  if (limit > 0 && (await app.minuteCounts.hit(`${addressKey(record.ip)}|search-record`)).hits > limit) return;
+  if (limit > 0 && (await app.minuteCounts.hit(`${addressKey(record.ip, app.ipv6Prefix)}|search-record`)).hits > limit)
+    return;
   await insertSearchRecord(app.db, {
     ...record,
     keywords: [...record.keywords].slice(0, 255).join(''),

@@ -43,7 +43,7 @@ export async function assertWithinLimits(
   db: Database,
   limits: SmsLimits,
   mobile: string,
-  ip: string,
+  client: { ip: string; ipv6Prefix: number },
   at: number,
 ): Promise<void> {
   const last = await lastSentAt(db, mobile);
@@ -53,7 +53,7 @@ export async function assertWithinLimits(
   if ((await countSent(db, { since: since(DAY_MS), mobile })) >= limits.mobileDaily) {
     throw exhausted('该手机号今日获取验证码的次数已达上限，请明天再试');
   }
-  if ((await countSent(db, { since: since(HOUR_MS), ip })) >= limits.ipHourly) {
+  if ((await countSent(db, { since: since(HOUR_MS), client })) >= limits.ipHourly) {
     throw exhausted('当前网络获取验证码的次数过多，请稍后再试');
   }
   if ((await countSent(db, { since: since(HOUR_MS) })) >= limits.siteHourly) {

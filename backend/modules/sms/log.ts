@@ -49,7 +49,12 @@ export async function listSmsLog(
  * Messages of the last hour and day against the limits; a number's and an address's too when given.
  * The windows end at the database's now, as the limits' (limits.ts).
  */
-export async function smsStats(db: Database, cfg: ConfigSnapshot, request: { mobile: string; ip: string }) {
+export async function smsStats(
+  db: Database,
+  cfg: ConfigSnapshot,
+  request: { mobile: string; ip: string },
+  ipv6Prefix: number,
+) {
   const at = (await databaseNow(db)).getTime();
   const limits = limitsOf(cfg);
   const hourAgo = new Date(at - LIMIT_WINDOWS.hourMs).toISOString();
@@ -66,7 +71,7 @@ export async function smsStats(db: Database, cfg: ConfigSnapshot, request: { mob
     failed_last_day: await countSent(db, { since: dayAgo, status: SmsStatus.Failed }),
     mobile_last_day: mobile ? await countSent(db, { since: dayAgo, mobile }) : 0,
     mobile_daily_limit: limits.mobileDaily,
-    ip_last_hour: ip ? await countSent(db, { since: hourAgo, ip }) : 0,
+    ip_last_hour: ip ? await countSent(db, { since: hourAgo, client: { ip, ipv6Prefix } }) : 0,
     ip_hourly_limit: limits.ipHourly,
   };
 }

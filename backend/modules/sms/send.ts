@@ -116,7 +116,7 @@ export async function sendVerificationCode(
     // The database's clock: the last message, the code's expiry and the limits' windows are the same
     // moments on every machine, whichever sent or checks them.
     const at = await databaseNow(trx);
-    await assertWithinLimits(trx, limits, request.mobile, request.ip, at.getTime());
+    await assertWithinLimits(trx, limits, request.mobile, { ip: request.ip, ipv6Prefix: app.ipv6Prefix }, at.getTime());
     const issued = await issueCode(trx, request.mobile, request.purpose, at);
     const id = await insertLog(
       trx,

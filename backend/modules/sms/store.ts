@@ -83,12 +83,13 @@ export async function finishLog(
 /** Messages since `since` (ISO time), to one number, from one client (countFromClient), or all of them. */
 export async function countSent(
   db: Database,
-  filter: { since: string; mobile?: string; ip?: string; status?: number },
+  filter: { since: string; mobile?: string; client?: { ip: string; ipv6Prefix: number }; status?: number },
 ): Promise<number> {
   let query = db.selectFrom('sms_log').where('created_at', '>', filter.since);
   if (filter.mobile !== undefined) query = query.where('mobile', '=', filter.mobile);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-  return filter.ip === undefined ? countOf(query) : countFromClient(db, query, filter.ip);
+  const client = filter.client;
+  return client === undefined ? countOf(query) : countFromClient(db, query, client.ip, client.ipv6Prefix);
 }
 
 /** When the last message to this number was tried, or undefined. */
