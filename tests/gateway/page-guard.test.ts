@@ -255,15 +255,16 @@ describe('page guard: permissions', () => {
 
   it('drops a session once its token has expired, so it pushes out no live one', async () => {
     const fresh = await startGateway(backend.url, { sessionCacheTtlMs: 60_000, sessionCacheMax: 2 });
-    const exp = Math.floor(Date.now() / 1000) + 30;
+    // Its end (exp and the tolerance the backend allows) 30 s away, within the cache's time for the admin's session.
+    const exp = Math.floor(Date.now() / 1000) - CLOCK_TOLERANCE_S + 30;
     const shortLived = makeJwt({ UserId: 4, UUID: 'short-lived', exp });
     backend.accounts.set(shortLived, { user: { id: 4, username: 'reader', group_id: [2] }, permissions: [] });
     try {
       await visit('/member', 'admin', fresh);
       const res = await sendRaw(fresh.url, '/member', { headers: { ...HTML, cookie: `token=${shortLived}` } });
       expect(res.status).toBe(200);
-      // Past the short-lived token's exp, within the cache's time for the admin's session.
-      vi.useFakeTimers({ toFake: ['Date'], now: exp * 1000 + 1_000, shouldAdvanceTime: true });
+      // Past the short-lived token's end, within the cache's time for the admin's session.
+      vi.useFakeTimers({ toFake: ['Date'], now: (exp + CLOCK_TOLERANCE_S) * 1000 + 1_000, shouldAdvanceTime: true });
       await visit('/member', 'member', fresh);
       // Kept: the expired session went, not the admin's, the oldest.
       await visit('/member', 'admin', fresh);
