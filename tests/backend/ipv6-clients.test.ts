@@ -71,6 +71,20 @@ describe('CLIENT_IPV6_PREFIX', () => {
     expect(await loginFrom('2001:db8:7:1300::1', by56)).not.toBe(429);
   });
 
+  it('counts the searches recorded a minute by it (SEARCH_RECORD_LIMIT), each with its full address', async () => {
+    const searchFrom = (address: string) =>
+      api(by56.url, 'GET', '/api/v1/document/search', {
+        query: { wd: '五十六位前缀' },
+        headers: { 'x-forwarded-for': address },
+      });
+    for (const address of ['2001:db8:8:100::1', '2001:db8:8:1ff::2', '2001:db8:8:180::3', '2001:db8:8:200::1'])
+      expect((await searchFrom(address)).status).toBe(200);
+    const recorded = await withDatabase(by56.dataDir, (db) =>
+      db.selectFrom('search_record').select('ip').where('keywords', '=', '五十六位前缀').orderBy('id').execute(),
+    );
+    expect(recorded.map((row) => row.ip)).toEqual(['2001:db8:8:100::1', '2001:db8:8:1ff::2', '2001:db8:8:200::1']);
+  });
+
   it('counts the rows a limit reads from the database by it: the feedback of a /56 an hour', async () => {
     const feedbackFrom = (address: string) =>
       api(by56.url, 'POST', '/api/v1/feedback', {
