@@ -50,8 +50,10 @@ describe.skipIf(!clusterUrl)('the PostgreSQL pool when the server ends its conne
     );
     expect(rows[0]!.n).toBeGreaterThan(0);
     const said = () => lines.filter((line) => /PostgreSQL connection of the pool/.test(line.msg));
-    // Each idle connection tells the pool once the server's message arrives (5 s at most).
-    for (let tries = 0; said().length < rows[0]!.n && tries < 200; tries += 1) await sleep(25);
+    // Each idle connection tells the pool once the server's message arrives: at once as a rule;
+    // on a machine at load 20 (CI with other work beside it) one came after more than 5 s. The
+    // limit can only fail the test: a passing run waits for the last message, no longer.
+    for (let tries = 0; said().length < rows[0]!.n && tries < 1_200; tries += 1) await sleep(25);
     expect(said().length, JSON.stringify(lines)).toBe(rows[0]!.n);
     // Each says why: the server's 57P01 as a rule; a connection whose socket closed before that
     // message was read (seen once in CI, under load, with no code) was "terminated unexpectedly" or
@@ -66,5 +68,5 @@ describe.skipIf(!clusterUrl)('the PostgreSQL pool when the server ends its conne
     }
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     expect((await api(backend.url, 'GET', '/api/v1/document/list', { query: { limit: 1 } })).status).toBe(200);
-  });
+  }, 60_000);
 });
