@@ -87,8 +87,8 @@ async function jobsDone(hash: string, runs: number): Promise<void> {
   await vi.waitFor(async () => expect(await jobStates(hash)).toEqual(done), { timeout: 15_000, interval: 50 });
 }
 
-async function jobRuns(hash: string): Promise<number> {
-  const row = await withDatabase(backend.dataDir, (db) =>
+async function jobRuns(hash: string, dataDir = backend.dataDir): Promise<number> {
+  const row = await withDatabase(dataDir, (db) =>
     db
       .selectFrom('job')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -342,31 +342,65 @@ describe("a conversion kept from before the pages' texts were kept apart", () =>
 
 describe('a reconversion asked for while the file converts', () => {
   it('is not lost: the job converts the file again once it is done, and the document ends converted', async () => {
-    const doc = await createDocument(backend.url, author.token, textPdf(150), '转换中重新转换.pdf');
-    // converting, pages under way
-    for (;;) {
-      const { body } = await api(backend.url, 'GET', '/api/v1/document', {
-        token: author.token,
-        query: { id: doc.id },
-      });
-      expect(body.status).not.toBe(2);
-      if (body.status === 1 && (body.convert_progress?.done ?? 0) > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    // Each conversion's end is held until the test has seen the status it is to see meanwhile:
+    // 重新转换 (5) while the first ends, converting (1) while the second does. Else a fast
+    // machine could convert the file between two polls.
+    let sawReconvert!: () => void;
+    let sawConvertingAgain!: () => void;
+    const holds = [
+      new Promise<void>((resolve) => (sawReconvert = resolve)),
+      new Promise<void>((resolve) => (sawConvertingAgain = resolve)),
+    ];
+    let conversions = 0;
+    const holdEnds = (settings: ConverterSettings): DocumentConverter => {
+      const engine = createDocumentConverter(settings);
+      return {
+        async convertDocument(request: ConversionRequest) {
+          const hold = holds[conversions++];
+          const result = await engine.convertDocument(request);
+          await hold;
+          return result;
+        },
+        pageAtReadingResolution: (...args) => engine.pageAtReadingResolution(...args),
+        extractPositions: (request) => engine.extractPositions(request),
+        detectConverters: () => engine.detectConverters(),
+        close: () => engine.close(),
+      };
+    };
+    const own = await startBackend({ build: { converter: holdEnds } });
+    try {
+      const adminToken = await login(own.url, 'admin', own.adminPassword);
+      const owner = await uploader(own.url, adminToken);
+      const doc = await createDocument(own.url, owner.token, textPdf(20), '转换中重新转换.pdf');
+      const status = async () =>
+        (await api(own.url, 'GET', '/api/v1/document', { token: owner.token, query: { id: doc.id } })).body;
+      // converting, pages under way
+      for (;;) {
+        const body = await status();
+        expect(body.status).not.toBe(2);
+        if (body.status === 1 && (body.convert_progress?.done ?? 0) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(
+        (await api(own.url, 'PUT', '/api/v1/document/reconvert', { token: adminToken, body: { id: [doc.id] } })).status,
+      ).toBe(200);
+      // 重新转换 (5) while the first conversion ends, then converting again (1), then converted
+      const seen: number[] = [];
+      for (;;) {
+        const body = await status();
+        if (seen[seen.length - 1] !== body.status) seen.push(body.status);
+        if (body.status === 5) sawReconvert();
+        if (body.status === 1 && seen.includes(5)) sawConvertingAgain();
+        if (body.status === 2 || body.status === 3) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(seen).toEqual([5, 1, 2]);
+      expect(await jobRuns(doc.hash, own.dataDir)).toBe(1);
+    } finally {
+      sawReconvert();
+      sawConvertingAgain();
+      await own.close();
     }
-    expect((await backend.admin('PUT', '/api/v1/document/reconvert', { body: { id: [doc.id] } })).status).toBe(200);
-    // 重新转换 (5) while the first conversion ends, then converting again (1), then converted
-    const seen: number[] = [];
-    for (;;) {
-      const { body } = await api(backend.url, 'GET', '/api/v1/document', {
-        token: author.token,
-        query: { id: doc.id },
-      });
-      if (seen[seen.length - 1] !== body.status) seen.push(body.status);
-      if (body.status === 2 || body.status === 3) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    expect(seen).toEqual([5, 1, 2]);
-    expect(await jobRuns(doc.hash)).toBe(1);
   }, 120_000);
 });
 
