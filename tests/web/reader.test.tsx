@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
-import type { Document } from '../../shared/types/document';
+import type { Document, FindInDocumentReply } from '../../shared/types/document';
 import { createQueryClient } from '../../web/src/api/query-client';
 import { applyStartData } from '../../web/src/app/boot';
 import { CONVERSION_POLL } from '../../web/src/features/document/conversion';
@@ -1680,6 +1680,22 @@ describe('find in this document', () => {
       .filter((url) => url.pathname === '/api/v1/document/find')
       .map((url) => url.searchParams.get('wd'));
 
+  /** `GET /api/v1/document/find` answering `body` whatever the words. */
+  const answering = (body: FindInDocumentReply): Backend => ({ 'GET /api/v1/document/find': { status: 200, body } });
+
+  /**
+   * Opens the reader and its find bar and types `words`, until they are the words looked for: a pause between two
+   * keys past TYPING_PAUSE_MS (a loaded machine) lists the hits of the first letters meanwhile, and a hit chosen
+   * from that list is one of those letters', whose list the whole words then open again.
+   */
+  async function findWords(words: string, finds: Backend) {
+    const app = renderApp('/library/7/42', { backend: backend({}, finds) });
+    await userEvent.click(await screen.findByRole('button', { name: '查找' }));
+    await userEvent.type(screen.getByLabelText('查找文档中的文字'), words);
+    await waitFor(() => expect(asked(app.fetchMock)).toContain(words));
+    return app;
+  }
+
   it('looks for the words once typing pauses, and never for pinyin still being composed', async () => {
     const { fetchMock } = renderApp('/library/7/42', { backend: backend({}, found) });
     await userEvent.click(await screen.findByRole('button', { name: '查找' }));
@@ -1742,23 +1758,14 @@ describe('find in this document', () => {
   it('starts a hit far into a long line a few characters before its words, each hit of the line apart', async () => {
     const line =
       '他最近修复的是一部清代刻本，书中有一幅麒麟图。画中的麒麟身披鳞甲，脚踏祥云，神态安详。王老师说，古人把麒麟看作仁兽，';
-    renderApp('/library/7/42', {
-      backend: backend(
-        {},
-        {
-          'GET /api/v1/document/find': {
-            status: 200,
-            body: {
-              total: 3,
-              readable: 8,
-              hit: [19, 26, 51].map((start) => ({ page: 2, text: line, start, length: 2 })),
-            },
-          },
-        },
-      ),
-    });
-    await userEvent.click(await screen.findByRole('button', { name: '查找' }));
-    await userEvent.type(screen.getByLabelText('查找文档中的文字'), '麒麟');
+    await findWords(
+      '麒麟',
+      answering({
+        total: 3,
+        readable: 8,
+        hit: [19, 26, 51].map((start) => ({ page: 2, text: line, start, length: 2 })),
+      }),
+    );
     const hits = within(await screen.findByRole('list', { name: '查找结果' })).getAllByRole('button');
     expect(hits.map((hit) => hit.querySelector('mark')?.previousSibling?.textContent)).toEqual([
       '…，书中有一幅',
@@ -1769,23 +1776,14 @@ describe('find in this document', () => {
   });
 
   it('says which of the hits 下一处 and 上一处 show, as a browser finding words does', async () => {
-    renderApp('/library/7/42', {
-      backend: backend(
-        {},
-        {
-          'GET /api/v1/document/find': {
-            status: 200,
-            body: {
-              total: 3,
-              readable: 8,
-              hit: [1, 2, 3].map((page) => ({ page, text: '城市图书馆', start: 2, length: 3 })),
-            },
-          },
-        },
-      ),
-    });
-    await userEvent.click(await screen.findByRole('button', { name: '查找' }));
-    await userEvent.type(screen.getByLabelText('查找文档中的文字'), '图书馆');
+    await findWords(
+      '图书馆',
+      answering({
+        total: 3,
+        readable: 8,
+        hit: [1, 2, 3].map((page) => ({ page, text: '城市图书馆', start: 2, length: 3 })),
+      }),
+    );
     expect((await screen.findByText(/^共 3 处/)).textContent).toBe('共 3 处（已查找可阅读的 8 页）');
     const summary = () => screen.getByText(/共 3 处/).textContent;
     await userEvent.click(screen.getByRole('button', { name: '下一处' }));
@@ -1820,10 +1818,8 @@ describe('find in this document', () => {
 
     it('folds on a phone, the words and 第 N 处 staying with 上一处 / 下一处, and opens again', async () => {
       onPhone(true);
-      renderApp('/library/7/42', { backend: backend({}, three) });
-      await userEvent.click(await screen.findByRole('button', { name: '查找' }));
+      await findWords('图书馆', three);
       const box = screen.getByLabelText<HTMLInputElement>('查找文档中的文字');
-      await userEvent.type(box, '图书馆');
       const summary = () => screen.getByText(/共 3 处/).textContent;
       await userEvent.click(within(await screen.findByRole('list', { name: '查找结果' })).getAllByRole('button')[1]!);
       expect(list()).toBeNull();
@@ -1853,9 +1849,7 @@ describe('find in this document', () => {
 
     it('stays open on a wide screen, the row chosen keeping the keyboard', async () => {
       onPhone(false);
-      renderApp('/library/7/42', { backend: backend({}, three) });
-      await userEvent.click(await screen.findByRole('button', { name: '查找' }));
-      await userEvent.type(screen.getByLabelText('查找文档中的文字'), '图书馆');
+      await findWords('图书馆', three);
       const row = within(await screen.findByRole('list', { name: '查找结果' })).getAllByRole('button')[1]!;
       await userEvent.click(row);
       expect(screen.getByText(/共 3 处/).textContent).toBe('第 2 处，共 3 处（已查找可阅读的 8 页）');
@@ -1866,23 +1860,14 @@ describe('find in this document', () => {
   });
 
   it('keeps the current hit in sight in the list as 下一处 and 上一处 move it, scrolling the list alone', async () => {
-    renderApp('/library/7/42', {
-      backend: backend(
-        {},
-        {
-          'GET /api/v1/document/find': {
-            status: 200,
-            body: {
-              total: 10,
-              readable: 8,
-              hit: [1, 1, 2, 2, 3, 3, 4, 4, 5, 5].map((page) => ({ page, text: '城市图书馆', start: 2, length: 3 })),
-            },
-          },
-        },
-      ),
-    });
-    await userEvent.click(await screen.findByRole('button', { name: '查找' }));
-    await userEvent.type(screen.getByLabelText('查找文档中的文字'), '图书馆');
+    await findWords(
+      '图书馆',
+      answering({
+        total: 10,
+        readable: 8,
+        hit: [1, 1, 2, 2, 3, 3, 4, 4, 5, 5].map((page) => ({ page, text: '城市图书馆', start: 2, length: 3 })),
+      }),
+    );
     const list = await screen.findByRole('list', { name: '查找结果' });
     // happy-dom lays nothing out: the list shows 100 px from y = 500, its rows 40 px each,
     // moved up by as much as the list has scrolled.
@@ -1916,19 +1901,10 @@ describe('find in this document', () => {
   });
 
   it('starts a hit of a Latin line at a word, not inside one', async () => {
-    renderApp('/library/7/42', {
-      backend: backend(
-        {},
-        {
-          'GET /api/v1/document/find': {
-            status: 200,
-            body: { total: 1, readable: 8, hit: [{ page: 2, text: 'Line three of page 2.', start: 14, length: 4 }] },
-          },
-        },
-      ),
-    });
-    await userEvent.click(await screen.findByRole('button', { name: '查找' }));
-    await userEvent.type(screen.getByLabelText('查找文档中的文字'), 'page');
+    await findWords(
+      'page',
+      answering({ total: 1, readable: 8, hit: [{ page: 2, text: 'Line three of page 2.', start: 14, length: 4 }] }),
+    );
     const hit = within(await screen.findByRole('list', { name: '查找结果' })).getByRole('button');
     expect(hit.querySelector('.app-find__line')?.textContent).toBe('…three of page 2.');
   });
