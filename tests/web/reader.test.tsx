@@ -132,6 +132,37 @@ const documentReads = (fetchMock: ReturnType<typeof scriptedFetch>) =>
 
 const pageImage = (page: number) => screen.queryByRole('img', { name: `第 ${page} 页` });
 
+/** The image of a page comes, `width` × `height` pixels. */
+function loaded(image: HTMLElement, width: number, height: number): void {
+  Object.defineProperties(image, { naturalWidth: { value: width }, naturalHeight: { value: height } });
+  fireEvent.load(image);
+}
+
+/** Pages 2 and 3 come near, and page 2's image comes landscape (800 × 600): its box takes that shape. */
+async function secondPageLandscape(): Promise<void> {
+  await screen.findByRole('img', { name: '第 1 页' });
+  await waitFor(() => expect(nearObserver()?.options.rootMargin).toBe(NEAR_MARGIN));
+  nearObserver()?.fire([2, 3]);
+  loaded(await screen.findByRole('img', { name: '第 2 页' }), 800, 600);
+  await waitFor(() => expect((screen.getAllByRole('figure')[1] as HTMLElement).style.aspectRatio).toBe('800 / 600'));
+}
+
+/** The comments' region once their code came (it arrives apart, a skeleton meanwhile). */
+async function commentsRegion(): Promise<HTMLElement> {
+  await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
+  return screen.getByRole('region', { name: /评论/ });
+}
+
+/** Brings `element` near, as the reader scrolling there: the observer watching it (once its effect ran) fires. */
+async function comeNear(element: Element): Promise<void> {
+  const watcher = await waitFor(() => {
+    const found = DrivenObserver.all.find((o) => [...o.targets].includes(element));
+    expect(found).toBeDefined();
+    return found!;
+  });
+  watcher.fireAll();
+}
+
 describe('the reader', { timeout: 20_000 }, () => {
   it('titles the page after the document and shows its facts, breadcrumbs, author and related documents', async () => {
     renderApp('/library/7/42', { backend: backend() });
@@ -266,17 +297,11 @@ describe('the reader', { timeout: 20_000 }, () => {
       ),
     });
     // The comments' code arrives apart (a skeleton meanwhile); their data only when the reader comes near.
-    await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
-    const comments = screen.getByRole('region', { name: /评论/ });
+    const comments = await commentsRegion();
     const asked = () => fetchMock.mock.calls.some(([url]) => String(url).includes('/api/v1/comment/list'));
     expect(asked()).toBe(false);
     // The region watches for the reader once its effect ran (a slow machine shows the gap).
-    const watcher = await waitFor(() => {
-      const found = DrivenObserver.all.find((o) => [...o.targets].includes(comments));
-      expect(found).toBeDefined();
-      return found!;
-    });
-    watcher.fireAll();
+    await comeNear(comments);
     expect(await within(comments).findByText('很有用的资料')).toBeTruthy();
     expect(within(comments).getByRole('link', { name: '登录' }).getAttribute('href')).toBe(
       '/auth/login?redirect=%2Flibrary%2F7%2F42',
@@ -318,16 +343,10 @@ describe('the reader', { timeout: 20_000 }, () => {
         ['#comment-3', () => document.getElementById('comments')],
       ] as const) {
         renderApp(`/library/7/42${hash}`, { backend: backend({}, comments) });
-        await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
-        const section = screen.getByRole('region', { name: /评论/ });
+        const section = await commentsRegion();
         // Held at the comments while their list is not there (nor asked for, until they are near).
         await waitFor(() => expect(scrolled.at(-1)).toBe(section));
-        const watcher = await waitFor(() => {
-          const found = DrivenObserver.all.find((o) => [...o.targets].includes(section));
-          expect(found).toBeDefined();
-          return found!;
-        });
-        watcher.fireAll();
+        await comeNear(section);
         expect(await within(section).findByText('同意')).toBeTruthy();
         await waitFor(() => expect(scrolled.at(-1)).toBe(target()));
         const marked = [...section.querySelectorAll('.app-comment--marked')].map((c) => c.id);
@@ -361,14 +380,8 @@ describe('the reader', { timeout: 20_000 }, () => {
         },
       ),
     });
-    await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
-    const section = screen.getByRole('region', { name: /评论/ });
-    const watcher = await waitFor(() => {
-      const found = DrivenObserver.all.find((o) => [...o.targets].includes(section));
-      expect(found).toBeDefined();
-      return found!;
-    });
-    watcher.fireAll();
+    const section = await commentsRegion();
+    await comeNear(section);
     expect(await within(section).findByText('次新的评论')).toBeTruthy();
     expect(within(section).getByRole('heading', { level: 2 }).textContent).toBe('评论（1500）');
     expect(within(section).getByText('仅显示最新的 2 条评论')).toBeTruthy();
@@ -405,14 +418,8 @@ describe('the reader', { timeout: 20_000 }, () => {
         },
       ),
     });
-    await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
-    const section = screen.getByRole('region', { name: /评论/ });
-    const watcher = await waitFor(() => {
-      const found = DrivenObserver.all.find((o) => [...o.targets].includes(section));
-      expect(found).toBeDefined();
-      return found!;
-    });
-    watcher.fireAll();
+    const section = await commentsRegion();
+    await comeNear(section);
     expect(await within(section).findByText('很早的回复')).toBeTruthy();
     await waitFor(() => expect(scrolled.at(-1)).toBe(document.getElementById('comment-3')));
     expect([...section.querySelectorAll('.app-comment--marked')].map((c) => c.id)).toEqual(['comment-3']);
@@ -446,14 +453,8 @@ describe('the reader', { timeout: 20_000 }, () => {
     renderApp('/library/7/42#comment-5', {
       backend: backend({}, { 'GET /api/v1/comment/list': { status: 200, body: { comment: list, total: 1001 } } }),
     });
-    await waitFor(() => expect(screen.getByRole('region', { name: /评论/ }).getAttribute('aria-busy')).toBeNull());
-    const section = screen.getByRole('region', { name: /评论/ });
-    const watcher = await waitFor(() => {
-      const found = DrivenObserver.all.find((o) => [...o.targets].includes(section));
-      expect(found).toBeDefined();
-      return found!;
-    });
-    watcher.fireAll();
+    const section = await commentsRegion();
+    await comeNear(section);
     expect(await within(section).findByText('第 5 条评论')).toBeTruthy();
     const shownIds = () =>
       [...section.querySelectorAll('.app-comments__thread > .app-comment')].map((c) => Number(c.id.slice(8)));
@@ -551,10 +552,6 @@ describe('the reader', { timeout: 20_000 }, () => {
     await waitFor(() => expect(nearObserver()?.options.rootMargin).toBe(NEAR_MARGIN));
     nearObserver()?.fire([2]);
     const second = await screen.findByRole('img', { name: '第 2 页' });
-    const loaded = (image: HTMLElement, width: number, height: number) => {
-      Object.defineProperties(image, { naturalWidth: { value: width }, naturalHeight: { value: height } });
-      fireEvent.load(image);
-    };
     // The first page's image is the document's shape give or take its rounding: its box stays.
     loaded(first, 601, 800);
     loaded(second, 800, 600);
@@ -565,13 +562,7 @@ describe('the reader', { timeout: 20_000 }, () => {
 
   it('gives the pages back, on a return to the document, the shapes their images came in', async () => {
     const { router } = renderApp('/library/7/42', { backend: backend() });
-    await screen.findByRole('img', { name: '第 1 页' });
-    await waitFor(() => expect(nearObserver()?.options.rootMargin).toBe(NEAR_MARGIN));
-    nearObserver()?.fire([2, 3]);
-    const second = await screen.findByRole('img', { name: '第 2 页' });
-    Object.defineProperties(second, { naturalWidth: { value: 800 }, naturalHeight: { value: 600 } });
-    fireEvent.load(second);
-    await waitFor(() => expect((screen.getAllByRole('figure')[1] as HTMLElement).style.aspectRatio).toBe('800 / 600'));
+    await secondPageLandscape();
 
     await act(() => router.navigate('/library'));
     await act(() => router.navigate(-1));
@@ -583,13 +574,7 @@ describe('the reader', { timeout: 20_000 }, () => {
 
   it('gives the pages back their shapes after a reload (the app started anew in the tab), not to another file', async () => {
     const before = renderApp('/library/7/42', { backend: backend() });
-    await screen.findByRole('img', { name: '第 1 页' });
-    await waitFor(() => expect(nearObserver()?.options.rootMargin).toBe(NEAR_MARGIN));
-    nearObserver()?.fire([2, 3]);
-    const second = await screen.findByRole('img', { name: '第 2 页' });
-    Object.defineProperties(second, { naturalWidth: { value: 800 }, naturalHeight: { value: 600 } });
-    fireEvent.load(second);
-    await waitFor(() => expect((screen.getAllByRole('figure')[1] as HTMLElement).style.aspectRatio).toBe('800 / 600'));
+    await secondPageLandscape();
     before.unmount();
 
     const reloaded = renderApp('/library/7/42', { backend: backend() });
@@ -2009,63 +1994,43 @@ describe('find in this document', () => {
 });
 
 describe('the reader by keyboard', { timeout: 20_000 }, () => {
-  it('gives the focus back to 举报 when its form closes, instead of dropping it on the page', async () => {
+  // One member's reader for the ways the form opens and closes, each closing giving the keyboard back to 举报.
+  it('opens the 举报 form from 举报, keeping the keyboard there; Tab goes into it, and 取消 or Escape (on 举报 or in the form) close it, the focus back on 举报 instead of dropped on the page', async () => {
     renderApp('/library/7/42', {
       backend: backend({}, { 'GET /api/v1/favorite': { status: 200, body: {} } }, true),
       user: member,
     });
     const report = await screen.findByRole('button', { name: '举报' });
+    const reportForm = () => screen.queryByRole('form', { name: '举报文档' });
+    const closedOnReport = () => {
+      expect(reportForm()).toBeNull();
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: '举报' }));
+    };
+    // Escape pressed on 举报, which keeps the keyboard once it opens the form.
     report.focus();
     await userEvent.keyboard('{Enter}');
-    const form = await screen.findByRole('form', { name: '举报文档' });
+    let form = await screen.findByRole('form', { name: '举报文档' });
     expect(report.getAttribute('aria-controls')).toBe(form.id);
-    const cancel = within(form).getByRole('button', { name: '取消' });
-    cancel.focus();
-    await userEvent.keyboard('{Enter}');
-    expect(screen.queryByRole('form', { name: '举报文档' })).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: '举报' }));
-  });
+    expect(document.activeElement).toBe(report);
+    await userEvent.keyboard('{Escape}');
+    closedOnReport();
 
-  it('takes Tab from 举报 into the form it opened, with no other button between them', async () => {
-    renderApp('/library/7/42', {
-      backend: backend({}, { 'GET /api/v1/favorite': { status: 200, body: {} } }, true),
-      user: member,
-    });
-    const report = await screen.findByRole('button', { name: '举报' });
-    report.focus();
+    // Tab from 举报 into the form it opened, with no other button between them; then 取消.
     await userEvent.keyboard('{Enter}');
-    const form = await screen.findByRole('form', { name: '举报文档' });
+    form = await screen.findByRole('form', { name: '举报文档' });
     await userEvent.tab();
     expect(form.contains(document.activeElement)).toBe(true);
     expect(document.activeElement).toBe(within(form).getByRole('radio', { name: '垃圾广告' }));
-  });
+    within(form).getByRole('button', { name: '取消' }).focus();
+    await userEvent.keyboard('{Enter}');
+    closedOnReport();
 
-  it('closes the 举报 form on Escape, as 取消 does, the focus back on 举报', async () => {
-    renderApp('/library/7/42', {
-      backend: backend({}, { 'GET /api/v1/favorite': { status: 200, body: {} } }, true),
-      user: member,
-    });
-    await userEvent.click(await screen.findByRole('button', { name: '举报' }));
-    const form = await screen.findByRole('form', { name: '举报文档' });
+    // Escape in the form, as 取消 does.
+    await userEvent.click(report);
+    form = await screen.findByRole('form', { name: '举报文档' });
     await userEvent.click(within(form).getByRole('radio', { name: '垃圾广告' }));
     await userEvent.keyboard('{Escape}');
-    expect(screen.queryByRole('form', { name: '举报文档' })).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: '举报' }));
-  });
-
-  it('closes the 举报 form on Escape pressed on 举报, which keeps the keyboard once it opens the form', async () => {
-    renderApp('/library/7/42', {
-      backend: backend({}, { 'GET /api/v1/favorite': { status: 200, body: {} } }, true),
-      user: member,
-    });
-    const report = await screen.findByRole('button', { name: '举报' });
-    report.focus();
-    await userEvent.keyboard('{Enter}');
-    await screen.findByRole('form', { name: '举报文档' });
-    expect(document.activeElement).toBe(report);
-    await userEvent.keyboard('{Escape}');
-    expect(screen.queryByRole('form', { name: '举报文档' })).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: '举报' }));
+    closedOnReport();
   });
 
   it("takes the keyboard to what the 举报 form's checks refuse, the message tied to it", async () => {
