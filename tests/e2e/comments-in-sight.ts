@@ -7,7 +7,7 @@ import type { Page, Route } from 'playwright-core';
  * them (and any later one) through, or answers them with `body`: what the page lays out above a
  * link's target comes after the page went there.
  */
-export async function holdUntilReleased(page: Page, url: string, body?: Buffer): Promise<() => Promise<void>> {
+export async function holdUntilReleased(page: Page, url: string | RegExp, body?: Buffer): Promise<() => Promise<void>> {
   const held: Route[] = [];
   let holding = true;
   const answer = (route: Route) => (body ? route.fulfill({ body, contentType: 'image/png' }) : route.continue());

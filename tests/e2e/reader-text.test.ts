@@ -16,7 +16,7 @@ import {
 } from '../helpers/document-api';
 import { linesPdf, textPdf } from '../helpers/documents';
 import { appTookOver, gatewayToken, openInApp, useSiteInBrowser, setTokenCookie } from './browser';
-import { settled } from './comments-in-sight';
+import { holdUntilReleased, settled } from './comments-in-sight';
 
 const SECRET = 'Quokkazanzibar';
 const PAGES = 8;
@@ -155,42 +155,6 @@ describe('find in this document', () => {
     }
   });
 
-  it('at 1280 px, with a long hit list, brings the chosen hit below the toolbar and counts its page', async () => {
-    const page = await openReader(VIEWPORTS[0]);
-    await page.getByRole('button', { name: '查找' }).click();
-    // "the" three times on each page a visitor reads (once in its first line), three more on page 2,
-    // two more on page 4: the list at its 320 px, the toolbar with it about 400 px of the 900.
-    await page.getByLabel('查找文档中的文字').fill('the');
-    const hits = page.getByRole('list', { name: '查找结果' }).getByRole('button');
-    await expect.poll(() => hits.count()).toBeGreaterThan(15);
-
-    /** The current mark's page, whether it is in the window below the sticky toolbar, and the page counter. */
-    const shown = () =>
-      page.evaluate(() => {
-        const mark = document.querySelector('.app-text-layer__mark--current');
-        const frame = mark?.closest<HTMLElement>('[data-page]');
-        if (!mark || !frame) return null;
-        const m = mark.getBoundingClientRect();
-        const toolbar = document.querySelector('.app-reader__toolbar')!.getBoundingClientRect();
-        return {
-          page: Number(frame.dataset.page),
-          uncovered: m.top >= toolbar.bottom && m.bottom <= window.innerHeight,
-          counter: document.querySelector('.app-reader__counter')?.textContent?.split(' ')[0],
-        };
-      });
-
-    // The 13th: page 4's first line, near its top (page 3 above it fills much of the window).
-    await hits.nth(12).click();
-    await expect.poll(shown).toEqual({ page: 4, uncovered: true, counter: '4' });
-    await page.getByRole('button', { name: '下一处' }).click();
-    await expect.poll(() => page.locator('.app-find__summary').textContent()).toMatch(/^第 14 处/);
-    await expect.poll(shown).toEqual({ page: 4, uncovered: true, counter: '4' });
-    await page.getByRole('button', { name: '上一处' }).click();
-    await page.getByRole('button', { name: '上一处' }).click();
-    await expect.poll(() => page.locator('.app-find__summary').textContent()).toMatch(/^第 12 处/);
-    await expect.poll(shown).toEqual({ page: 3, uncovered: true, counter: '3' });
-  });
-
   it('folds the hit list on a phone once a hit is chosen: the toolbar no taller than without it, the hit below it', async () => {
     const page = await openReader(VIEWPORTS[1]);
     await page.getByRole('button', { name: '查找' }).click();
@@ -251,8 +215,8 @@ describe('find in this document', () => {
     expect(await toolbarHeight()).toBeGreaterThan(withList - 30);
   });
 
-  // One visit for both: a visitor's find, marks replaced and cleared, then a word past the preview.
-  it("marks on the pages the words in the box: other words typed replace the chosen hit's, an empty box marks none; finds nothing past the preview for a visitor, and never asks for the text of a page they may not read", async () => {
+  // One visit at 1280 px for all: a long hit list, a visitor's marks replaced and cleared, then a word past the preview.
+  it("at 1280 px, with a long hit list, brings the chosen hit below the toolbar and counts its page; marks on the pages the words in the box: other words typed replace the chosen hit's, an empty box marks none; finds nothing past the preview for a visitor, and never asks for the text of a page they may not read", async () => {
     const page = await openReader(VIEWPORTS[0]);
     const asked: string[] = [];
     page.on('request', (request) => {
@@ -260,8 +224,42 @@ describe('find in this document', () => {
     });
     await page.getByRole('button', { name: '查找' }).click();
     const box = page.getByLabel('查找文档中的文字');
+    // "the" three times on each page a visitor reads (once in its first line), three more on page 2,
+    // two more on page 4: the list at its 320 px, the toolbar with it about 400 px of the 900.
+    await box.fill('the');
+    const hits = page.getByRole('list', { name: '查找结果' }).getByRole('button');
+    await expect.poll(() => hits.count()).toBeGreaterThan(15);
+
+    /** The current mark's page, whether it is in the window below the sticky toolbar, and the page counter. */
+    const shown = () =>
+      page.evaluate(() => {
+        const mark = document.querySelector('.app-text-layer__mark--current');
+        const frame = mark?.closest<HTMLElement>('[data-page]');
+        if (!mark || !frame) return null;
+        const m = mark.getBoundingClientRect();
+        const toolbar = document.querySelector('.app-reader__toolbar')!.getBoundingClientRect();
+        return {
+          page: Number(frame.dataset.page),
+          uncovered: m.top >= toolbar.bottom && m.bottom <= window.innerHeight,
+          counter: document.querySelector('.app-reader__counter')?.textContent?.split(' ')[0],
+        };
+      });
+
+    // The 13th: page 4's first line, near its top (page 3 above it fills much of the window).
+    await hits.nth(12).click();
+    await expect.poll(shown).toEqual({ page: 4, uncovered: true, counter: '4' });
+    await page.getByRole('button', { name: '下一处' }).click();
+    await expect.poll(() => page.locator('.app-find__summary').textContent()).toMatch(/^第 14 处/);
+    await expect.poll(shown).toEqual({ page: 4, uncovered: true, counter: '4' });
+    await page.getByRole('button', { name: '上一处' }).click();
+    await page.getByRole('button', { name: '上一处' }).click();
+    await expect.poll(() => page.locator('.app-find__summary').textContent()).toMatch(/^第 12 处/);
+    await expect.poll(shown).toEqual({ page: 3, uncovered: true, counter: '3' });
+
+    // Their own hits listed before one is chosen: the list of "the" stays until they come.
     await box.fill('Beacon');
-    await page.getByRole('list', { name: '查找结果' }).getByRole('button').nth(2).click();
+    await expect.poll(() => page.getByText('共 3 处').count()).toBe(1);
+    await hits.nth(2).click();
     await expect.poll(() => currentMark(page)).toMatchObject({ page: 4, inSight: true });
     const marks = page.locator('[data-page="4"] .app-text-layer__mark');
     expect(await marks.count()).toBe(2);
@@ -458,6 +456,15 @@ describe('on a phone', () => {
 });
 
 describe('resume reading', () => {
+  /** From the toolbar's bottom to the top of page `n`, in CSS pixels. */
+  const gapUnderToolbar = (page: Page, n: number) =>
+    page.evaluate(
+      (n) =>
+        document.querySelector(`[data-page="${n}"]`)!.getBoundingClientRect().top -
+        document.querySelector('.app-reader__toolbar')!.getBoundingClientRect().bottom,
+      n,
+    );
+
   it('offers a member the page they read last, in another browser too', async () => {
     const member = await registerMember(site.backendUrl);
     const first = await openReader(VIEWPORTS[0], readerPath(), member.token);
@@ -482,11 +489,7 @@ describe('resume reading', () => {
     await expect.poll(() => counter(second)).toMatch(/^4 \//);
     await expect.poll(() => resume.count()).toBe(0);
     // Right under the toolbar, which lost the offer's row (gone with it, as above): not below the foot of page 3.
-    const gap = await second.evaluate(
-      () =>
-        document.querySelector('[data-page="4"]')!.getBoundingClientRect().top -
-        document.querySelector('.app-reader__toolbar')!.getBoundingClientRect().bottom,
-    );
+    const gap = await gapUnderToolbar(second, 4);
     expect(gap).toBeGreaterThanOrEqual(6);
     expect(gap).toBeLessThanOrEqual(10);
   });
@@ -504,11 +507,7 @@ describe('resume reading', () => {
     await page.getByRole('button', { name: '跳转' }).click();
     await expect.poll(() => counter(page)).toMatch(/^3 \//);
     await expect.poll(() => resume.count()).toBe(0);
-    const gap = await page.evaluate(
-      () =>
-        document.querySelector('[data-page="3"]')!.getBoundingClientRect().top -
-        document.querySelector('.app-reader__toolbar')!.getBoundingClientRect().bottom,
-    );
+    const gap = await gapUnderToolbar(page, 3);
     expect(gap).toBeGreaterThanOrEqual(6);
     expect(gap).toBeLessThanOrEqual(10);
   });
@@ -673,13 +672,15 @@ describe('back to a document', () => {
       // sight there (at 390 px the comments) in place while the other pages come above it.
       for (const late of [false, true]) {
         const when = `${viewport.width} px, reloaded${late ? ', details late' : ''}`;
-        if (late)
-          await page.route(/\/api\/v1\/document\?/, async (route) => {
-            await new Promise((resolve) => setTimeout(resolve, 1500));
-            await route.continue();
-          });
+        // Held until the app has taken the page over and drawn it once (not a clock waited out).
+        const release = late ? await holdUntilReleased(page, /\/api\/v1\/document\?/) : undefined;
         await page.reload();
         await appTookOver(page);
+        if (release) {
+          await settled(page);
+          expect(await page.locator('figure[data-page]').count(), when).toBe(PREVIEW);
+          await release();
+        }
         await page.getByRole('heading', { name: '横竖混排的十二页', level: 1 }).waitFor();
         await expect.poll(() => counter(page), { message: when, timeout: 10_000 }).toMatch(new RegExp(`^${LEFT_AT} /`));
         await imageCame(page, LEFT_AT);
