@@ -62,6 +62,11 @@ function middleOfView(view: HTMLElement | null) {
   return { view, pages, x, across: (x - pages.left) / pages.width };
 }
 
+/** How far what scrolls the pages has scrolled down: the reader in full screen, the window otherwise. */
+function scrolledBy(reader: HTMLElement | null): number {
+  return reader && document.fullscreenElement === reader ? reader.scrollTop : window.scrollY;
+}
+
 /**
  * Whether this browser shows an element in full screen: not an iPhone's Safari, where 全屏 did
  * nothing. Rendered by the gateway (no browser there) and hydrated as offered, then as it is.
@@ -392,12 +397,20 @@ export function DocumentPages({
   // from under the toolbar at 1280 px. The page read is kept where it was, once any number of pages
   // took their shape (a layout effect, before the screen is drawn).
   const readBeforeReshape = useRef<{ frame: Element; top: number } | null>(null);
+  // The window scrolls by whole pixels, so a correction may miss by a fraction of one: it is carried into the next
+  // (same page read, nothing scrolled since), or pages taking their shape one after another would add theirs up
+  // (four portrait pages at 1280 px moved the page read 1.125 px).
+  const missedByLast = useRef<{ frame: Element; missed: number; scrolled: number } | null>(null);
   const reshaping = useMemo(
     () => ({
       before: () => {
         if (readBeforeReshape.current) return;
         const frame = reader.current?.querySelector(`[data-page="${currentPage.current}"]`);
-        if (frame) readBeforeReshape.current = { frame, top: frame.getBoundingClientRect().top };
+        if (!frame) return;
+        const last = missedByLast.current;
+        missedByLast.current = null;
+        const carried = last && last.frame === frame && last.scrolled === scrolledBy(reader.current) ? last.missed : 0;
+        readBeforeReshape.current = { frame, top: frame.getBoundingClientRect().top - carried };
       },
       after: () => {
         const read = readBeforeReshape.current;
@@ -406,6 +419,9 @@ export function DocumentPages({
         const moved = read.frame.getBoundingClientRect().top - read.top;
         const scroller = document.fullscreenElement === reader.current ? reader.current : window;
         if (moved !== 0) scroller?.scrollBy(0, moved);
+        const missed = read.frame.getBoundingClientRect().top - read.top;
+        missedByLast.current =
+          Math.abs(missed) < 1 ? { frame: read.frame, missed, scrolled: scrolledBy(reader.current) } : null;
       },
     }),
     [],
