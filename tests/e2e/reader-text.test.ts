@@ -96,6 +96,24 @@ async function currentMark(page: Page) {
   });
 }
 
+/**
+ * The current mark's page, whether it is in the window below the sticky toolbar (not under it), and the page
+ * counter's n.
+ */
+const markUnderToolbar = (page: Page) =>
+  page.evaluate(() => {
+    const mark = document.querySelector('.app-text-layer__mark--current');
+    const frame = mark?.closest<HTMLElement>('[data-page]');
+    if (!mark || !frame) return null;
+    const m = mark.getBoundingClientRect();
+    const toolbar = document.querySelector('.app-reader__toolbar')!.getBoundingClientRect();
+    return {
+      page: Number(frame.dataset.page),
+      uncovered: m.top >= toolbar.bottom && m.bottom <= window.innerHeight,
+      counter: document.querySelector('.app-reader__counter')?.textContent?.split(' ')[0],
+    };
+  });
+
 describe('find in this document', () => {
   it('lists the hits by page with their line, and marks the chosen one on its page image, in sight', async () => {
     for (const viewport of VIEWPORTS) {
@@ -172,20 +190,7 @@ describe('find in this document', () => {
     const hits = list.getByRole('button');
     await expect.poll(() => hits.count()).toBeGreaterThan(9);
     const withList = await toolbarHeight();
-
-    /** The current mark's page, whether it is in the window and below the sticky toolbar (not under it). */
-    const markInSight = () =>
-      page.evaluate(() => {
-        const mark = document.querySelector('.app-text-layer__mark--current');
-        const frame = mark?.closest<HTMLElement>('[data-page]');
-        if (!mark || !frame) return null;
-        const m = mark.getBoundingClientRect();
-        const toolbar = document.querySelector('.app-reader__toolbar')!.getBoundingClientRect();
-        return {
-          page: Number(frame.dataset.page),
-          uncovered: m.top >= toolbar.bottom && m.bottom <= window.innerHeight,
-        };
-      });
+    const markInSight = () => markUnderToolbar(page);
     const summary = page.locator('.app-find__summary');
 
     await hits.nth(7).click();
@@ -194,7 +199,7 @@ describe('find in this document', () => {
     const folded = await toolbarHeight();
     expect(folded).toBeLessThanOrEqual(withoutList + 24);
     expect(folded).toBeLessThan(withList - 60);
-    await expect.poll(markInSight).toEqual({ page: 2, uncovered: true });
+    await expect.poll(markInSight).toMatchObject({ page: 2, uncovered: true });
     expect(await summary.textContent()).toMatch(/^第 8 处，共 \d+ 处/);
     expect(await box.inputValue()).toBe('the');
     const reopen = page.getByRole('button', { name: '查看查找结果' });
@@ -202,11 +207,11 @@ describe('find in this document', () => {
 
     await page.getByRole('button', { name: '下一处' }).click();
     await expect.poll(() => summary.textContent()).toMatch(/^第 9 处，/);
-    await expect.poll(markInSight).toEqual({ page: 2, uncovered: true });
+    await expect.poll(markInSight).toMatchObject({ page: 2, uncovered: true });
     await page.getByRole('button', { name: '上一处' }).click();
     await page.getByRole('button', { name: '上一处' }).click();
     await expect.poll(() => summary.textContent()).toMatch(/^第 7 处，/);
-    await expect.poll(markInSight).toEqual({ page: 2, uncovered: true });
+    await expect.poll(markInSight).toMatchObject({ page: 2, uncovered: true });
     expect(await list.count()).toBe(0);
 
     await reopen.click();
@@ -229,21 +234,7 @@ describe('find in this document', () => {
     await box.fill('the');
     const hits = page.getByRole('list', { name: '查找结果' }).getByRole('button');
     await expect.poll(() => hits.count()).toBeGreaterThan(15);
-
-    /** The current mark's page, whether it is in the window below the sticky toolbar, and the page counter. */
-    const shown = () =>
-      page.evaluate(() => {
-        const mark = document.querySelector('.app-text-layer__mark--current');
-        const frame = mark?.closest<HTMLElement>('[data-page]');
-        if (!mark || !frame) return null;
-        const m = mark.getBoundingClientRect();
-        const toolbar = document.querySelector('.app-reader__toolbar')!.getBoundingClientRect();
-        return {
-          page: Number(frame.dataset.page),
-          uncovered: m.top >= toolbar.bottom && m.bottom <= window.innerHeight,
-          counter: document.querySelector('.app-reader__counter')?.textContent?.split(' ')[0],
-        };
-      });
+    const shown = () => markUnderToolbar(page);
 
     // The 13th: page 4's first line, near its top (page 3 above it fills much of the window).
     await hits.nth(12).click();
