@@ -13,6 +13,7 @@ import { appRoutes } from '../../web/src/app/router';
 import { handleUnauthorized } from '../../web/src/app/unauthorized';
 import { initSession, sessionEnded } from '../../web/src/features/session/session-store';
 import { followOtherTabsSession } from '../../web/src/features/session/session-actions';
+import { showRouter } from './screen-code';
 
 export const settings: StartData['settings'] = {
   system: {
@@ -115,6 +116,7 @@ export function renderApp(
     appRoutes(() => queryClient),
     { initialEntries: [path] },
   );
+  showRouter(router);
   api.configure({
     fetch: fetchMock as unknown as typeof fetch,
     onUnauthorized: (call) => handleUnauthorized(router, call),

@@ -2,14 +2,16 @@
 // storage between tests.
 import { afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { forgetRouter, waitsStartAfterScreenCode } from './screen-code';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-// The first visit of a lazy admin screen transforms its modules (Semi's Table, Tree…) on
-// demand, which can take more than the default 1 s of findBy/waitFor on a busy machine
-// (seconds more when another file transforms at the same time): a wait ends as soon as its
-// element shows, so the limit is generous.
+// A wait starts once the screen's code has come, however long the first visit of a lazy screen takes to
+// transform it (screen-code.ts); then what it waits for (a list's rows, a dialog) may still come after
+// the default 1 s of findBy/waitFor on a busy machine: a wait ends as soon as its element shows, so the
+// limit is generous.
 configure({ asyncUtilTimeout: 15_000 });
+waitsStartAfterScreenCode();
 
 // happy-dom has no canvas; Semi's package entry loads lottie-web, which draws on a 2D context
 // at import time. A context whose every method does nothing is enough.
@@ -25,6 +27,7 @@ HTMLCanvasElement.prototype.getContext = (() => fakeContext) as unknown as HTMLC
 
 afterEach(() => {
   cleanup();
+  forgetRouter();
   window.localStorage.clear();
   window.sessionStorage.clear();
   // a test that faked timers or hid the tab (polling.ts) leaves real ones and a shown tab to the next
