@@ -28,7 +28,7 @@ const writes = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: st
 
 const modal = () => within(document.querySelector('.semi-modal') as HTMLElement);
 
-describe('batch 处理 of reports', { timeout: 20_000 }, () => {
+describe('batch 处理 of reports', () => {
   const reports = [
     { id: 1, document_title: '高等数学', reason: 1, status: false },
     { id: 2, document_title: '线性代数', reason: 2, status: true, remark: '已删除' },
@@ -66,7 +66,7 @@ describe('batch 处理 of reports', { timeout: 20_000 }, () => {
   });
 });
 
-describe('batch 处理 of feedback', { timeout: 20_000 }, () => {
+describe('batch 处理 of feedback', () => {
   const permissions = [perm(1, '/api.v1.FeedbackAPI/ListFeedback'), perm(2, '/api.v1.FeedbackAPI/UpdateFeedback')];
 
   it('says how many were handled and how many failed, and why, and retries only the failed one', async () => {
@@ -158,7 +158,7 @@ describe('batch 处理 of feedback', { timeout: 20_000 }, () => {
   });
 });
 
-describe('a batch whose session ends', { timeout: 20_000 }, () => {
+describe('a batch whose session ends', () => {
   it('stops at the refusal and leaves it to the sign-in-again dialog, with no failure toast', async () => {
     const backend: Backend = {
       'GET /api/v1/feedback/list': {
@@ -196,7 +196,7 @@ describe('a batch whose session ends', { timeout: 20_000 }, () => {
   });
 });
 
-describe('batch 关闭 of orders', { timeout: 20_000 }, () => {
+describe('batch 关闭 of orders', () => {
   const orderList = {
     status: 200,
     body: {

@@ -161,7 +161,7 @@ const toastTitles = () => toasts.value.map((t) => t.title);
 beforeEach(() => clearToasts());
 afterEach(() => act(() => clearToasts()));
 
-describe('admin resource screen', { timeout: 20_000 }, () => {
+describe('admin resource screen', () => {
   it('lists the first page with the total and pages through the list', async () => {
     const { fetchMock } = renderScreen(23);
     expect(await screen.findByText('书籍1')).toBeTruthy();
@@ -622,7 +622,7 @@ describe('admin resource screen', { timeout: 20_000 }, () => {
   });
 });
 
-describe('admin resource screen with many rows', { timeout: 20_000 }, () => {
+describe('admin resource screen with many rows', () => {
   it('opens and closes its create and edit sheets without rendering the rows of the list again', async () => {
     // A tree of 300 categories is one page of 300 rows: rendering them again took seconds.
     let cellsRendered = 0;
@@ -653,7 +653,7 @@ describe('admin resource screen with many rows', { timeout: 20_000 }, () => {
   });
 });
 
-describe("the admin lists' filters, by screen reader", { timeout: 20_000 }, () => {
+describe("the admin lists' filters, by screen reader", () => {
   it("names the box typed in to narrow a filter's list (a multiple one's is a Tab stop) after the filter", async () => {
     render(
       <UiProvider>
@@ -706,7 +706,7 @@ async function openNewBookSheet<V extends FormValues>(form: ResourceDef<Book, V>
   return within(sheetRoot());
 }
 
-describe("an admin form's fields chosen from a list, by keyboard and screen reader", { timeout: 20_000 }, () => {
+describe("an admin form's fields chosen from a list, by keyboard and screen reader", () => {
   it('marks a required Select and user picker left empty as invalid, tied to their messages', async () => {
     type ShelfValues = { shelf: number | undefined; users: number[] };
     const sheet = await openNewBookSheet<ShelfValues>({
@@ -736,7 +736,7 @@ describe("an admin form's fields chosen from a list, by keyboard and screen read
   });
 });
 
-describe("an admin form's tree of choices, by keyboard and screen reader", { timeout: 20_000 }, () => {
+describe("an admin form's tree of choices, by keyboard and screen reader", () => {
   it('focuses the tree from its label and names the box typed in to narrow it after the label', async () => {
     type ShelfValues = { shelf: number | undefined };
     const sheet = await openNewBookSheet<ShelfValues>({
@@ -758,7 +758,7 @@ describe("an admin form's tree of choices, by keyboard and screen reader", { tim
   });
 });
 
-describe('an admin form refused by its checks, by keyboard', { timeout: 20_000 }, () => {
+describe('an admin form refused by its checks, by keyboard', () => {
   it("takes the keyboard from 创建 to the sheet's first wrong field, past the right ones", async () => {
     renderScreen(3);
     await screen.findByText('书籍1');
@@ -795,7 +795,7 @@ describe('an admin form refused by its checks, by keyboard', { timeout: 20_000 }
   });
 });
 
-describe("the admin's date pickers, by keyboard", { timeout: 20_000 }, () => {
+describe("the admin's date pickers, by keyboard", () => {
   it("takes the keyboard to a filter's date range from its label", async () => {
     render(
       <UiProvider>

@@ -23,7 +23,7 @@ const requests = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: 
     ([url, init]) => (init?.method ?? 'GET') === method && new URL(String(url), 'http://localhost').pathname === path,
   );
 
-describe('config screen', { timeout: 20_000 }, () => {
+describe('config screen', () => {
   const rows: Config[] = [
     {
       id: 1,
@@ -215,7 +215,7 @@ describe('config screen', { timeout: 20_000 }, () => {
   });
 });
 
-describe('role permissions', { timeout: 20_000 }, () => {
+describe('role permissions', () => {
   const all: Permission[] = [
     perm(11, '/api.v1.UserAPI/ListUser', '查看用户列表'),
     perm(12, '/api.v1.UserAPI/DeleteUser', '删除用户'),
@@ -319,7 +319,7 @@ describe('role permissions', { timeout: 20_000 }, () => {
   });
 });
 
-describe('user list', { timeout: 20_000 }, () => {
+describe('user list', () => {
   const users = [
     { id: 1, username: 'admin', group_id: [1] },
     { id: 5, username: 'bob', group_id: [2], avatar: '/uploads/b.png' },
@@ -397,7 +397,7 @@ describe('user list', { timeout: 20_000 }, () => {
   });
 });
 
-describe('actions and permissions', { timeout: 20_000 }, () => {
+describe('actions and permissions', () => {
   it('shows only the actions whose permissions the user holds', async () => {
     const backend: Backend = {
       'GET /api/v1/friendlink/list': {
@@ -543,7 +543,7 @@ describe('actions and permissions', { timeout: 20_000 }, () => {
   });
 });
 
-describe('dashboard', { timeout: 20_000 }, () => {
+describe('dashboard', () => {
   it('counts what waits for review, each a link to its filtered list, for the lists the user holds', async () => {
     const { fetchMock } = renderApp('/admin/dashboard', {
       user: { id: 9, username: 'editor' },

@@ -15,7 +15,7 @@ function liveAds(ads: Advertisement[]): Backend {
 
 const slot = (name: string) => document.querySelector(`[data-ad-slot="${name}"]`) as HTMLElement;
 
-describe('ad slots', { timeout: 20_000 }, () => {
+describe('ad slots', () => {
   it('show the live ads of their position, marked 广告, and leave the others empty', async () => {
     renderApp('/', {
       backend: liveAds([
@@ -48,7 +48,7 @@ describe('ad slots', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/admin/advertisement', { timeout: 20_000 }, () => {
+describe('/admin/advertisement', () => {
   const perm = (id: number, path: string) => ({ id, method: 'GRPC', path, title: path });
   const permissions = ['ListAdvertisement', 'CreateAdvertisement', 'UpdateAdvertisement', 'DeleteAdvertisement'].map(
     (rpc, i) => perm(i + 1, `/api.v1.AdvertisementAPI/${rpc}`),

@@ -153,7 +153,7 @@ describe('article list', () => {
   });
 });
 
-describe('article search', { timeout: 30_000 }, () => {
+describe('article search', () => {
   it('shows the hits with their highlights, the count and the time, paged in the URL', async () => {
     const { fetchMock } = renderApp('/article?wd=%E8%BF%81%E7%A7%BB', {
       backend: {
@@ -342,7 +342,7 @@ describe('article search', { timeout: 30_000 }, () => {
   });
 });
 
-describe('search box limits', { timeout: 20_000 }, () => {
+describe('search box limits', () => {
   it('takes the same longest query in the header box and the article box, and says when a query was cut', async () => {
     const { router } = renderApp('/article', {
       backend: {
@@ -406,7 +406,7 @@ describe('search box limits', { timeout: 20_000 }, () => {
   });
 });
 
-describe('article page', { timeout: 30_000 }, () => {
+describe('article page', () => {
   it('shows /article/about (no such category) as the article whose identifier is about, titled after it', async () => {
     renderApp('/article/about', { backend: articleBackend() });
     expect(await screen.findByRole('heading', { name: '关于我们', level: 1 })).toBeTruthy();
@@ -1118,7 +1118,7 @@ describe('article page', { timeout: 30_000 }, () => {
   });
 });
 
-describe('上一篇 / 下一篇 and sharing', { timeout: 30_000 }, () => {
+describe('上一篇 / 下一篇 and sharing', () => {
   const categories = [{ id: 5, title: '站内公告', type: 1, enable: true, parent_id: 0 }];
   const notice: Article = { ...about, id: 9, identifier: 'notice', title: '维护公告', category_id: [5] };
   const newer: Article = {
@@ -1213,7 +1213,7 @@ describe('上一篇 / 下一篇 and sharing', { timeout: 30_000 }, () => {
   });
 });
 
-describe('举报 an article, by keyboard', { timeout: 30_000 }, () => {
+describe('举报 an article, by keyboard', () => {
   it('takes the keyboard to the reasons when 提交举报 is refused, the message tied to them', async () => {
     renderApp('/article/about', { user: member, backend: articleBackend() });
     await userEvent.click(await screen.findByRole('button', { name: '举报' }));
@@ -1247,7 +1247,7 @@ function articleWithComments(approved: Comment[], extra: Backend = {}) {
   });
 }
 
-describe('举报 a comment', { timeout: 30_000 }, () => {
+describe('举报 a comment', () => {
   it('offers 举报 on another reader’s approved comment, not on one’s own, and sends it as a comment report', async () => {
     const own: Comment = {
       id: 11,
@@ -1278,7 +1278,7 @@ describe('举报 a comment', { timeout: 30_000 }, () => {
   });
 });
 
-describe('deleting others’ comments', { timeout: 30_000 }, () => {
+describe('deleting others’ comments', () => {
   it('offers 删除, confirmed, in place of 举报 on others’ comments to one who may delete comments', async () => {
     commentsInView();
     const { fetchMock } = renderApp('/article/detail/about', {
@@ -1308,7 +1308,7 @@ describe('deleting others’ comments', { timeout: 30_000 }, () => {
   });
 });
 
-describe('举报 a comment, by keyboard', { timeout: 30_000 }, () => {
+describe('举报 a comment, by keyboard', () => {
   // A dialog (Semi's Modal), not an inline form as under a document: Escape already closed it, and this keeps it so.
   it('closes the 举报 dialog on Escape, as 取消 does, the focus back on the comment’s 举报', async () => {
     articleWithComments([bobsComment]);
@@ -1355,7 +1355,7 @@ describe('feedback', () => {
   });
 });
 
-describe('admin screens', { timeout: 20_000 }, () => {
+describe('admin screens', () => {
   const perm = (id: number, path: string): Permission => ({ id, method: 'GRPC', path, title: path });
 
   it('approves comments in a batch', async () => {

@@ -30,7 +30,7 @@ function swatchOf(sheet: ReturnType<typeof within>, label: string) {
   return { picker, swatch: picker.closest('.app-color-input__swatch') as HTMLElement };
 }
 
-describe('colour fields', { timeout: 20_000 }, () => {
+describe('colour fields', () => {
   it('read #rgb and #rrggbb only', () => {
     expect(colorHex(' #F60 ')).toBe('#ff6600');
     expect(colorHex('#1677FF')).toBe('#1677ff');

@@ -50,7 +50,7 @@ function backend(rows: Record<string, Config[]>): Backend {
   };
 }
 
-describe("安全配置's 内容审核", { timeout: 20_000 }, () => {
+describe("安全配置's 内容审核", () => {
   const settingsAdmin = (extra: typeof permissions) =>
     renderApp('/admin/config/security', {
       // Not the super admin (id 1), who holds every permission.
@@ -82,7 +82,7 @@ describe("安全配置's 内容审核", { timeout: 20_000 }, () => {
   });
 });
 
-describe('config form feedback', { timeout: 20_000 }, () => {
+describe('config form feedback', () => {
   it('保存 with a wrong value above the viewport scrolls to the first wrong field and focuses it', async () => {
     const scrolled: Element[] = [];
     // A spy, restored afterwards: the web project's files share one window (isolate: false), and
@@ -284,7 +284,7 @@ describe('config form feedback', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/admin/config/download as the backend seeds it', { timeout: 20_000 }, () => {
+describe('/admin/config/download as the backend seeds it', () => {
   it('says under the per-IP limit that an IPv6 client counts by its /64', async () => {
     const rows: Config[] = CONFIG_KEYS.filter((key) => key.category === 'download').map((key, i) => ({
       ...key,
@@ -299,7 +299,7 @@ describe('/admin/config/download as the backend seeds it', { timeout: 20_000 }, 
   });
 });
 
-describe('the VIP plans table', { timeout: 20_000 }, () => {
+describe('the VIP plans table', () => {
   it('保存 with a wrong plan marks only its wrong cells and focuses the first of them', async () => {
     const plans: Config = {
       id: 71,
@@ -337,7 +337,7 @@ describe('the VIP plans table', { timeout: 20_000 }, () => {
   });
 });
 
-describe('leaving a config form', { timeout: 20_000 }, () => {
+describe('leaving a config form', () => {
   it('asks before a move to another screen drops changes not saved, and asks nothing once they are saved', async () => {
     const { router, fetchMock } = renderApp('/admin/config/security', {
       user: admin,

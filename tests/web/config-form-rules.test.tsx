@@ -71,7 +71,7 @@ const backend = () => configBackend(ROWS);
 
 const linkProblem = '必须是 http:// 或 https:// 开头的网址，或以 / 开头的站内路径，例如 /article/detail/about';
 
-describe('config form rules', { timeout: 20_000 }, () => {
+describe('config form rules', () => {
   it.each([
     ['system', '网站名称', '', '请输入网站名称'],
     ['system', '版权起始年', 'abcd', `版权起始年必须是 1900 到 ${new Date().getFullYear()} 之间的四位年份，例如 2019`],
@@ -96,7 +96,7 @@ describe('config form rules', { timeout: 20_000 }, () => {
 
   it('leaves out the converter settings nothing reads, and sends only what it shows', async () => {
     const { fetchMock } = renderApp('/admin/config/converter', { user: admin, permissions, backend: backend() });
-    await screen.findByLabelText('转换超时(分钟)', {}, { timeout: 10_000 });
+    await screen.findByLabelText('转换超时(分钟)');
     for (const label of ['是否启用GZIP压缩', '是否启用SVGO', '预览格式']) expect(screen.queryByText(label)).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(puts(fetchMock)).toHaveLength(1));

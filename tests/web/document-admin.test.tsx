@@ -58,7 +58,7 @@ const documentList = (...documents: Document[]) => ({
   body: { total: documents.length, document: documents },
 });
 
-describe('member area', { timeout: 20_000 }, () => {
+describe('member area', () => {
   it('lists my documents with their status, edits one and deletes another after confirming', async () => {
     const { fetchMock } = renderApp('/member/document', {
       user: member,
@@ -173,7 +173,7 @@ const perm = (id: number, service: string, rpc: string): Permission => ({
   title: rpc,
 });
 
-describe('a document in review whose conversion failed', { timeout: 20_000 }, () => {
+describe('a document in review whose conversion failed', () => {
   const encrypted = doc(3, '加密文件', { status: 6, pages: 0, convert_error: '文档已加密，无法转换' });
   const converting = doc(4, '审核中的文档', { status: 6, pages: 0 });
   const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
@@ -205,7 +205,7 @@ describe('a document in review whose conversion failed', { timeout: 20_000 }, ()
   });
 });
 
-describe('admin document screens', { timeout: 30_000 }, () => {
+describe('admin document screens', () => {
   it('lists documents with their status and conversion error, and runs batch and row actions', async () => {
     const { fetchMock } = renderApp('/admin/document/list', {
       user: admin,
@@ -791,7 +791,7 @@ describe('admin document screens', { timeout: 30_000 }, () => {
   });
 });
 
-describe('admin document categories', { timeout: 30_000 }, () => {
+describe('admin document categories', () => {
   it('names a new title already taken beside it before sending the batch the server would refuse whole', async () => {
     const { fetchMock } = renderApp('/admin/document/category', {
       user: admin,
@@ -831,7 +831,7 @@ describe('admin document categories', { timeout: 30_000 }, () => {
   });
 });
 
-describe('admin document filters on a large site', { timeout: 30_000 }, () => {
+describe('admin document filters on a large site', () => {
   it('narrows the category filter among hundreds of categories to those whose name holds what is typed', async () => {
     // 10 top categories, 4 below each, 6 below each of those: 290 choices in the filter.
     const categories = Array.from({ length: 10 }, (_, t) => [

@@ -124,7 +124,7 @@ describe('our icons (ui/icons)', () => {
   });
 });
 
-describe('screens', { timeout: 20_000 }, () => {
+describe('screens', () => {
   it('name the header search, the side buttons and the feedback dialog in Chinese only', async () => {
     renderApp('/');
     const header = within(await screen.findByRole('search', { name: '站内搜索' }));
@@ -184,7 +184,7 @@ describe('screens', { timeout: 20_000 }, () => {
   });
 });
 
-describe("Semi's own English names", { timeout: 20_000 }, () => {
+describe("Semi's own English names", () => {
   /** Every aria-label outside an aria-hidden part that is English words only (Semi's: "Choose date", "close"). */
   const englishLabels = () =>
     [...document.querySelectorAll('[aria-label]')]

@@ -35,7 +35,7 @@ const doc = (id: number, title: string, extra: Partial<Document> = {}): Document
   ...extra,
 });
 
-describe('header', { timeout: 20_000 }, () => {
+describe('header', () => {
   it('searches from every public page', async () => {
     const { router } = renderApp('/', {
       backend: { 'GET /api/v1/document/search': { status: 200, body: { total: 0 } } },
@@ -79,7 +79,7 @@ describe('header', { timeout: 20_000 }, () => {
   });
 });
 
-describe('home page', { timeout: 20_000 }, () => {
+describe('home page', () => {
   it('shows each top-level category with its latest documents, the recommended ones and the recommended words', async () => {
     renderApp('/', {
       settings: { ...settings, system: { ...settings.system, recommend_words: ['图书馆', '古籍'] } },
@@ -117,7 +117,7 @@ describe('home page', { timeout: 20_000 }, () => {
   });
 });
 
-describe('home page of a new site', { timeout: 20_000 }, () => {
+describe('home page of a new site', () => {
   const empty: Backend = { 'GET /api/v1/document/list': { status: 200, body: { document: [] } } };
 
   it('offers its owner the admin screens that fill the empty sections', async () => {
@@ -151,7 +151,7 @@ describe('home page of a new site', { timeout: 20_000 }, () => {
   });
 });
 
-describe('library', { timeout: 20_000 }, () => {
+describe('library', () => {
   function libraryBackend(total = 60): Backend {
     return {
       'GET /api/v1/document/list': (url) => {
@@ -316,7 +316,7 @@ describe('library', { timeout: 20_000 }, () => {
   });
 });
 
-describe('hot documents', { timeout: 20_000 }, () => {
+describe('hot documents', () => {
   it('says of an empty ranking that it is made hourly, not that nobody read anything', async () => {
     renderApp('/hot', { backend: { 'GET /api/v1/document/hot': { status: 200, body: {} } } });
     expect(await screen.findByText('暂无热门文档')).toBeTruthy();
@@ -335,7 +335,7 @@ describe('hot documents', { timeout: 20_000 }, () => {
   });
 });
 
-describe('search', { timeout: 20_000 }, () => {
+describe('search', () => {
   it("splits the server's highlights into text and marked matches, never HTML", () => {
     expect(highlightSegments('a <em>麒麟</em> &amp; &lt;b&gt;')).toEqual([
       { text: 'a ', match: false },

@@ -84,7 +84,7 @@ function renderWithCategories(path: string, backend: Backend) {
   return view;
 }
 
-describe('我的文章', { timeout: 30_000 }, () => {
+describe('我的文章', () => {
   it('shows a skeleton while loading (never 暂无文章), then each article with its status, link and reject reason', async () => {
     const { fetchMock } = renderApp('/member/article', {
       user: member,
@@ -166,7 +166,7 @@ describe('我的文章', { timeout: 30_000 }, () => {
   });
 });
 
-describe('写文章', { timeout: 30_000 }, () => {
+describe('写文章', () => {
   it('refuses with the server’s reason instead of the form', async () => {
     renderApp('/member/article/set', { user: member, backend: refused });
     expect(await screen.findByText('暂时不能写文章')).toBeTruthy();
@@ -276,7 +276,7 @@ describe('写文章', { timeout: 30_000 }, () => {
   });
 });
 
-describe('leaving 写文章 by keyboard', { timeout: 30_000 }, () => {
+describe('leaving 写文章 by keyboard', () => {
   it('answers the question 留下 on Escape, and 留下 gives the focus back to the link followed', async () => {
     const { router } = renderWithCategories('/member/article/set', listBackend([published]));
     const form = await screen.findByRole('form', { name: '发布文章' });
@@ -300,7 +300,7 @@ describe('leaving 写文章 by keyboard', { timeout: 30_000 }, () => {
   });
 });
 
-describe('编辑文章', { timeout: 30_000 }, () => {
+describe('编辑文章', () => {
   it('edits the member’s rejected article, which goes back to review', async () => {
     let stored: Article = {
       ...rejected,

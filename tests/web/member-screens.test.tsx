@@ -21,7 +21,7 @@ afterEach(() =>
 
 const noDocuments: Backend = { 'GET /api/v1/document/list': { status: 200, body: { total: 0, document: [] } } };
 
-describe('/member/document', { timeout: 20_000 }, () => {
+describe('/member/document', () => {
   it('offers 上传文档 on the empty list when the member may upload', async () => {
     renderApp('/member/document', {
       user: member,
@@ -63,7 +63,7 @@ describe('/member/document', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/document prices', { timeout: 20_000 }, () => {
+describe('/member/document prices', () => {
   it("says a priced document's price in the site's credit name, as 我的下载 does", async () => {
     renderApp('/member/document', {
       user: member,
@@ -95,7 +95,7 @@ describe('/member/document prices', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/document failed conversions', { timeout: 20_000 }, () => {
+describe('/member/document failed conversions', () => {
   it('tells the uploader to mend the file when the file failed, and to ask the admins when the site did', async () => {
     renderApp('/member/document', {
       user: member,
@@ -129,7 +129,7 @@ describe('/member/document failed conversions', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/document documents others cannot see', { timeout: 20_000 }, () => {
+describe('/member/document documents others cannot see', () => {
   it('says what 待审核 (converting or not), 审核拒绝 and 已禁用 mean to the uploader, and nothing beside a public one', async () => {
     renderApp('/member/document', {
       user: member,
@@ -181,7 +181,7 @@ const ONE_DOCUMENT = {
   'GET /api/v1/category/list': { status: 200, body: { category: [{ id: 7, title: '教育', enable: true }] } },
 };
 
-describe('/member/document 编辑', { timeout: 20_000 }, () => {
+describe('/member/document 编辑', () => {
   it('refuses a price above what the server takes, as the upload does, without sending it', async () => {
     const { fetchMock } = renderApp('/member/document', {
       user: member,
@@ -197,7 +197,7 @@ describe('/member/document 编辑', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/document 编辑 of a published document', { timeout: 20_000 }, () => {
+describe('/member/document 编辑 of a published document', () => {
   /** Saves a new title of 讲义 (published) on a backend whose document is then in `status`. */
   async function saveNewTitle(status: number) {
     renderApp('/member/document', {
@@ -227,7 +227,7 @@ describe('/member/document 编辑 of a published document', { timeout: 20_000 },
   });
 });
 
-describe('/member/document 编辑 unsaved', { timeout: 20_000 }, () => {
+describe('/member/document 编辑 unsaved', () => {
   it('asks before a move to another screen drops what was typed, and asks nothing for an untouched form', async () => {
     const { router } = renderApp('/member/document', {
       user: member,
@@ -289,7 +289,7 @@ describe('/member/document 编辑 unsaved', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/document 编辑 by keyboard', { timeout: 20_000 }, () => {
+describe('/member/document 编辑 by keyboard', () => {
   it("gives the focus back to the row's 编辑 when the form is closed", async () => {
     renderApp('/member/document', {
       user: member,
@@ -339,7 +339,7 @@ function deletableDocuments(rows: Partial<Document>[]): Backend {
   };
 }
 
-describe('/member/document 删除', { timeout: 20_000 }, () => {
+describe('/member/document 删除', () => {
   /** Opens the question of 删除“讲义” on a site that takes back `credits` for a delete. */
   async function askToDelete(credits: number) {
     renderApp('/member/document', {
@@ -389,7 +389,7 @@ describe('/member/document 删除', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/document 删除 by keyboard', { timeout: 20_000 }, () => {
+describe('/member/document 删除 by keyboard', () => {
   it('goes on at the row now in the place of the one deleted, and at the heading once none is left', async () => {
     renderApp('/member/document', {
       user: member,
@@ -413,7 +413,7 @@ describe('/member/document 删除 by keyboard', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/message pages', { timeout: 20_000 }, () => {
+describe('/member/message pages', () => {
   it('keeps its page in the address, so that the back from another screen comes back to page 2', async () => {
     const messages = Array.from({ length: 15 }, (_, i) => ({
       id: 15 - i,
@@ -477,7 +477,7 @@ describe('/member/message pages', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/message tab', { timeout: 20_000 }, () => {
+describe('/member/message tab', () => {
   it('keeps 未读 in the address, so that the back from another screen comes back to it', async () => {
     const messages = Array.from({ length: 15 }, (_, i) => ({
       id: 15 - i,
@@ -516,7 +516,7 @@ describe('/member/message tab', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/message by keyboard', { timeout: 20_000 }, () => {
+describe('/member/message by keyboard', () => {
   it('keeps the focus in a message marked read, and goes on at the next one once a message is deleted', async () => {
     let messages = [
       { id: 31, title: '文档审核通过', content: '《讲义》已通过审核', created_at: '2026-11-20T08:00:00Z' },
@@ -573,7 +573,7 @@ const renderMessageCentre = (messages: Message[]) => {
   });
 };
 
-describe('/member/message about orders', { timeout: 20_000 }, () => {
+describe('/member/message about orders', () => {
   it('leads a confirmed and a refunded order to 我的订单, as they name no page of their own', async () => {
     renderMessageCentre([
       {
@@ -598,7 +598,7 @@ describe('/member/message about orders', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/message about an admin’s VIP grant or revoke', { timeout: 20_000 }, () => {
+describe('/member/message about an admin’s VIP grant or revoke', () => {
   it('leads them to /vip, where the member’s VIP state is, and names them among what the empty centre tells of', async () => {
     const centre = renderMessageCentre([
       {
@@ -627,7 +627,7 @@ describe('/member/message about an admin’s VIP grant or revoke', { timeout: 20
   });
 });
 
-describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
+describe('/member/message about comment reviews', () => {
   it('says a comment was approved or rejected and leads to it, or to the comments when the message names none', async () => {
     renderMessageCentre([
       {
@@ -669,7 +669,7 @@ describe('/member/message about comment reviews', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/message about comments', { timeout: 20_000 }, () => {
+describe('/member/message about comments', () => {
   it('leads a reply to itself under its document or article (older ones to the comments), a review to the top of the document', async () => {
     renderMessageCentre([
       {
@@ -718,7 +718,7 @@ describe('/member/message about comments', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/message 全部标为已读 by keyboard', { timeout: 20_000 }, () => {
+describe('/member/message 全部标为已读 by keyboard', () => {
   it('gives the focus to the shown tab once nothing is left unread and the button turns disabled', async () => {
     let readAt: string | undefined;
     renderApp('/member/message', {
@@ -747,7 +747,7 @@ describe('/member/message 全部标为已读 by keyboard', { timeout: 20_000 }, 
   });
 });
 
-describe('/member/document while documents convert', { timeout: 20_000 }, () => {
+describe('/member/document while documents convert', () => {
   it('updates the rows when their conversions end, keeping what the edit form holds, then stops asking', async () => {
     fakePolling();
     let ended = false;
@@ -899,7 +899,7 @@ describe('/member/document while documents convert', { timeout: 20_000 }, () => 
       },
     });
     const row = within((await screen.findByRole('link', { name: '年度报告' })).closest('tr') as HTMLElement);
-    expect(await row.findByText('已转换', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(await row.findByText('已转换')).toBeTruthy();
     expect(row.queryByText('等待转换')).toBeNull();
   });
 
@@ -922,7 +922,7 @@ describe('/member/document while documents convert', { timeout: 20_000 }, () => 
   });
 });
 
-describe('/member/download', { timeout: 20_000 }, () => {
+describe('/member/download', () => {
   it('keeps its page in the address, so that the back from another screen comes back to page 2', async () => {
     const downloads = Array.from({ length: 25 }, (_, i) => ({
       id: 25 - i,
@@ -1012,7 +1012,7 @@ describe('/member/download', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/reading', { timeout: 20_000 }, () => {
+describe('/member/reading', () => {
   it('offers 清空全部 only while there is something to clear', async () => {
     let cleared = false;
     renderApp('/member/reading', {
@@ -1070,7 +1070,7 @@ describe('/member/reading', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member', { timeout: 20_000 }, () => {
+describe('/member', () => {
   it('counts all of the member’s documents under 文档, as 我的文档 lists them, not only the public ones', async () => {
     const { fetchMock } = renderApp('/member', {
       user: member,
@@ -1094,7 +1094,7 @@ describe('/member', { timeout: 20_000 }, () => {
   });
 });
 
-describe('the header’s user menu', { timeout: 20_000 }, () => {
+describe('the header’s user menu', () => {
   const vipOnSale = { ...settings, vip: { enable: true, title: 'VIP 会员', plans: [] } };
   const openMenu = async () => {
     await userEvent.click(await screen.findByTestId('user-menu'));
@@ -1141,7 +1141,7 @@ describe('the header’s user menu', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member 评论', { timeout: 20_000 }, () => {
+describe('/member 评论', () => {
   it('counts the member’s own comments waiting for review too, not only the approved ones others see', async () => {
     const { fetchMock } = renderApp('/member', {
       user: member,
@@ -1164,7 +1164,7 @@ describe('/member 评论', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member VIP 会员 with an order pending', { timeout: 20_000 }, () => {
+describe('/member VIP 会员 with an order pending', () => {
   const pendingOrders = (orders: object[]): Backend => ({
     'GET /api/v1/user': { status: 200, body: member },
     'GET /api/v1/vip': { status: 200, body: { user_id: member.id } },
@@ -1214,7 +1214,7 @@ describe('/member VIP 会员 with an order pending', { timeout: 20_000 }, () => 
   });
 });
 
-describe('/member 每日签到', { timeout: 20_000 }, () => {
+describe('/member 每日签到', () => {
   it('says 今日已签到 when the check-in was done elsewhere today, not 每日签到 again', async () => {
     let signedElsewhere = false;
     const { fetchMock } = renderApp('/member', {
@@ -1244,7 +1244,7 @@ describe('/member 每日签到', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member 每日签到 the next day', { timeout: 20_000 }, () => {
+describe('/member 每日签到 the next day', () => {
   it('offers 每日签到 again when the member comes back to a tab left open since yesterday’s check-in', async () => {
     let signedToday = true;
     renderApp('/member', {
@@ -1293,7 +1293,7 @@ describe('/member 每日签到 the next day', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member 最近动态', { timeout: 20_000 }, () => {
+describe('/member 最近动态', () => {
   it('pages through all of the member’s dynamics, the credits they earned among them, not only the last ten', async () => {
     const dynamics = Array.from({ length: 12 }, (_, i) => ({
       id: 12 - i,
@@ -1361,7 +1361,7 @@ describe('/member 最近动态', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/favorite', { timeout: 20_000 }, () => {
+describe('/member/favorite', () => {
   it('goes back a page when the last favourite of the last page is removed, instead of saying there are none', async () => {
     let favorites = Array.from({ length: 11 }, (_, i) => ({
       id: 11 - i,
@@ -1395,7 +1395,7 @@ describe('/member/favorite', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/profile unsaved', { timeout: 20_000 }, () => {
+describe('/member/profile unsaved', () => {
   it('asks before a move to another screen drops what was typed, and asks nothing once it is saved', async () => {
     const { router } = renderApp('/member/profile', {
       user: member,
@@ -1428,7 +1428,7 @@ describe('/member/profile unsaved', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/member/profile avatar', { timeout: 20_000 }, () => {
+describe('/member/profile avatar', () => {
   it('names every image format it takes, BMP included, in its hint as in its refusal', async () => {
     renderApp('/member/profile', { user: member, backend: { 'GET /api/v1/user': { status: 200, body: member } } });
     expect(await screen.findByText('支持 JPG、PNG、GIF、WEBP、BMP，不超过 5 MB')).toBeTruthy();
@@ -1464,7 +1464,7 @@ describe('/member/profile avatar', { timeout: 20_000 }, () => {
   });
 });
 
-describe('the header bell', { timeout: 20_000 }, () => {
+describe('the header bell', () => {
   it('counts again when the member comes back to the tab: a reply or review may have come meanwhile', async () => {
     let count = 0;
     renderApp('/member/message', {

@@ -36,7 +36,7 @@ const articleBackend = {
   'GET /api/v1/comment/list': { status: 200, body: {} },
 };
 
-describe('page head', { timeout: 20_000 }, () => {
+describe('page head', () => {
   it('titles a category page by its category, with its canonical URL and breadcrumbs', async () => {
     renderApp('/library/7');
     await waitFor(() => expect(head().title).toBe('教育资料 - 测试文库'));

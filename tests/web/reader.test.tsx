@@ -163,7 +163,7 @@ async function comeNear(element: Element): Promise<void> {
   watcher.fireAll();
 }
 
-describe('the reader', { timeout: 20_000 }, () => {
+describe('the reader', () => {
   it('titles the page after the document and shows its facts, breadcrumbs, author and related documents', async () => {
     renderApp('/library/7/42', { backend: backend() });
     expect(await screen.findByRole('heading', { level: 1, name: '城市图书馆的一天' })).toBeTruthy();
@@ -1502,7 +1502,7 @@ function settleOnDemand(): void {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
 }
 
-describe('where a member read (最近阅读, 继续阅读)', { timeout: 20_000 }, () => {
+describe('where a member read (最近阅读, 继续阅读)', () => {
   const kept = (page?: number): Backend => ({
     'GET /api/v1/document/reading': { status: 200, body: page ? { document_id: 42, page } : {} },
     'PUT /api/v1/document/reading': { status: 200, body: {} },
@@ -1993,7 +1993,7 @@ describe('find in this document', () => {
   });
 });
 
-describe('the reader by keyboard', { timeout: 20_000 }, () => {
+describe('the reader by keyboard', () => {
   // One member's reader for the ways the form opens and closes, each closing giving the keyboard back to 举报.
   it('opens the 举报 form from 举报, keeping the keyboard there; Tab goes into it, and 取消 or Escape (on 举报 or in the form) close it, the focus back on 举报 instead of dropped on the page', async () => {
     renderApp('/library/7/42', {

@@ -7,7 +7,7 @@ import { renderApp, settings } from './render-app';
 
 const footerOf = async () => within(await screen.findByRole('contentinfo'));
 
-describe('site footer', { timeout: 20_000 }, () => {
+describe('site footer', () => {
   it('links the ICP number to the MIIT and the 公安备案 number to its own page at the MPS', async () => {
     renderApp('/vip', {
       settings: {
@@ -35,7 +35,7 @@ describe('site footer', { timeout: 20_000 }, () => {
   });
 });
 
-describe('site footer links', { timeout: 20_000 }, () => {
+describe('site footer links', () => {
   it('links the 隐私政策 beside the 文库协议, each article page at its one canonical address', async () => {
     const footer = { about: '/article/about', agreement: '/article/agreement', privacy: '/article/privacy' };
     renderApp('/vip', { settings: { ...settings, footer } });
@@ -48,7 +48,7 @@ describe('site footer links', { timeout: 20_000 }, () => {
   });
 });
 
-describe('sign-in pages footer', { timeout: 20_000 }, () => {
+describe('sign-in pages footer', () => {
   it('spans the copyright from 版权起始年 as the site footer does', async () => {
     renderApp('/auth/login', {
       settings: { ...settings, system: { ...settings.system, copyright_start_year: '2019' } },

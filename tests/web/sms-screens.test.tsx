@@ -411,7 +411,7 @@ describe("the member's mobile number", () => {
   });
 });
 
-describe('the SMS admin screens', { timeout: 20_000 }, () => {
+describe('the SMS admin screens', () => {
   const perm = (id: number, path: string): Permission => ({ id, method: 'GRPC', path, title: path });
   const userPermissions = [
     perm(1, '/api.v1.UserAPI/ListUser'),

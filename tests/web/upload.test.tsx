@@ -116,7 +116,7 @@ async function publishOne(name: string, id: number) {
   await userEvent.click(screen.getByRole('button', { name: /发布/ }));
 }
 
-describe('member upload', { timeout: 20_000 }, () => {
+describe('member upload', () => {
   it('says why a member may not upload', async () => {
     renderApp('/upload', {
       user: member,
@@ -813,7 +813,7 @@ describe('member upload', { timeout: 20_000 }, () => {
   });
 });
 
-describe('a title pasted with a tab', { timeout: 20_000 }, () => {
+describe('a title pasted with a tab', () => {
   it('is published as the server stores it, and 转换状态 finds the document by it', async () => {
     let created: { document: { title: string }[] } | undefined;
     renderUpload({
@@ -852,7 +852,7 @@ describe('a title pasted with a tab', { timeout: 20_000 }, () => {
   });
 });
 
-describe('转换状态 unread', { timeout: 20_000 }, () => {
+describe('转换状态 unread', () => {
   it('says it could not be read, with 重试, rather than that the documents are still being created', async () => {
     let created = false;
     let listAnswers = 0;
@@ -884,7 +884,7 @@ describe('转换状态 unread', { timeout: 20_000 }, () => {
   });
 });
 
-describe('the upload by keyboard', { timeout: 20_000 }, () => {
+describe('the upload by keyboard', () => {
   it('takes the keyboard to the first field a 发布 refuses, and past a removed row to the next, then to 选择文件', async () => {
     renderUpload({});
     const input = (await screen.findByTestId('document-files')) as HTMLInputElement;

@@ -28,7 +28,7 @@ const calls = (fetchMock: FetchMock, method?: string, path?: string) =>
     }))
     .filter((c) => (!method || c.method === method) && (!path || c.path === path));
 
-describe('编辑用户', { timeout: 30_000 }, () => {
+describe('编辑用户', () => {
   const users = [
     { id: 1, username: 'admin', group_id: [1] },
     { id: 5, username: 'bob', group_id: [2], email: 'bob@example.com' },
@@ -126,7 +126,7 @@ describe('编辑用户', { timeout: 30_000 }, () => {
   });
 });
 
-describe('用户列表', { timeout: 30_000 }, () => {
+describe('用户列表', () => {
   it("shows the credits each user holds under the name, in the site's name of its credits", async () => {
     renderApp('/admin/user/list', {
       user: admin,
@@ -154,7 +154,7 @@ describe('用户列表', { timeout: 30_000 }, () => {
   });
 });
 
-describe('用户列表 · 状态', { timeout: 30_000 }, () => {
+describe('用户列表 · 状态', () => {
   const backend: Backend = {
     'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 2, title: '普通用户' }] } },
     'GET /api/v1/user/list': {
@@ -198,7 +198,7 @@ describe('用户列表 · 状态', { timeout: 30_000 }, () => {
   });
 });
 
-describe('用户列表 · 调整魔豆', { timeout: 30_000 }, () => {
+describe('用户列表 · 调整魔豆', () => {
   const backend: Backend = {
     'GET /api/v1/group/list': { status: 200, body: { group: [{ id: 2, title: '普通用户' }] } },
     'GET /api/v1/user/list': {
@@ -255,7 +255,7 @@ describe('用户列表 · 调整魔豆', { timeout: 30_000 }, () => {
   });
 });
 
-describe('处罚管理', { timeout: 30_000 }, () => {
+describe('处罚管理', () => {
   const permissions = [
     perm(1, '/api.v1.PunishmentAPI/ListPunishment', '获取用户处罚列表'),
     perm(2, '/api.v1.PunishmentAPI/CancelPunishment', '取消用户处罚'),
@@ -339,7 +339,7 @@ describe('处罚管理', { timeout: 30_000 }, () => {
   });
 });
 
-describe('会员管理 · 开通会员', { timeout: 30_000 }, () => {
+describe('会员管理 · 开通会员', () => {
   /** Opens the 开通会员 sheet, picks amy and gives the reason 活动赠送. */
   const fillGrantForAmy = async () => {
     await userEvent.click(await screen.findByRole('button', { name: /开通会员/ }));

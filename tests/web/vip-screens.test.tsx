@@ -53,7 +53,7 @@ const calls = (fetchMock: ReturnType<typeof renderApp>['fetchMock'], method: str
 const bodyOf = (call: unknown[] | undefined) =>
   JSON.parse(String((call?.[1] as RequestInit | undefined)?.body)) as Record<string, unknown>;
 
-describe('/vip', { timeout: 20_000 }, () => {
+describe('/vip', () => {
   it("shows the plans (recommended marked), the benefits and the member's VIP end date", async () => {
     renderApp('/vip', {
       user: member,
@@ -140,7 +140,7 @@ describe('/vip', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/vip/checkout', { timeout: 20_000 }, () => {
+describe('/vip/checkout', () => {
   it('orders the plan once however often 立即支付 is clicked, then shows the transfer instructions', async () => {
     const backend: Backend = {
       'POST /api/v1/order': { status: 200, body: pending },
@@ -523,7 +523,7 @@ describe('/vip/checkout', { timeout: 20_000 }, () => {
   );
 });
 
-describe('member screens', { timeout: 20_000 }, () => {
+describe('member screens', () => {
   /** The question 取消订单 asks in place, as the checkout asks it. */
   const cancelQuestion = (table: ReturnType<typeof within>) =>
     within(table.getByRole('group', { name: '取消后订单将关闭，无法再支付（已转账请勿取消）。确定取消订单？' }));
@@ -669,7 +669,7 @@ const perm = (id: number, service: string, rpc: string): Permission => ({
   title: rpc,
 });
 
-describe('admin screens', { timeout: 30_000 }, () => {
+describe('admin screens', () => {
   /**
    * Types `text` in the open dialog's field `label` and presses its `button`: nothing went to
    * `method path` before the press, one call after, whose body it answers.
