@@ -14,7 +14,7 @@ import { PostgresSearchIndex } from '../../backend/platform/search/postgres-sear
 import { tsvectorOf } from '../../backend/platform/search/tsvectors';
 import type { SearchCollection, SearchIndex } from '../../backend/platform/search/search-index';
 import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
-import { createDatabase, dropDatabase } from './postgres';
+import { dropDatabase, freshDatabase } from './postgres';
 
 export type TestIndex = SearchIndex & {
   rebuild(): Promise<void>;
@@ -132,7 +132,7 @@ export function postgresKysely(url: string): Kysely<unknown> {
 }
 
 async function postgresStore(clusterUrl: string): Promise<SearchStore> {
-  const url = await createDatabase(clusterUrl);
+  const url = await freshDatabase(clusterUrl);
   let db = postgresKysely(url);
   const run = async <Row>(sql: string, params: unknown[] = []) => {
     const client = new pg.Client({ connectionString: url });

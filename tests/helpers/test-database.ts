@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { inject } from 'vitest';
 import { postgresPool } from '../../backend/db/postgres';
 import type { DB } from '../../backend/db/schema';
-import { createDatabase, dropDatabase } from './postgres';
+import { dropDatabase, freshDatabase } from './postgres';
 
 export type TestEngine = 'sqlite' | 'postgres';
 
@@ -22,12 +22,13 @@ export function databaseOf(dataDir: string): string | undefined {
 
 /**
  * A new database on this run's cluster, a copy of the one the backend's migrations ran on once
- * (postgres-setup.ts): its URL. Migrating an empty one instead costs about 0.3 s.
+ * (postgres-setup.ts), made ahead (freshDatabase): its URL. Migrating an empty one instead costs
+ * about 0.3 s.
  */
 export async function migratedDatabase(): Promise<string> {
   const cluster = inject('postgresUrl');
   if (!cluster) throw new Error('this run has no PostgreSQL (tests/helpers/postgres-setup.ts)');
-  return createDatabase(cluster, undefined, inject('postgresMigrated') || undefined);
+  return freshDatabase(cluster, inject('postgresMigrated') || undefined);
 }
 
 /** What a backend on `dataDir` is given besides DATA_DIR: DATABASE_URL on PostgreSQL, its own database. */
