@@ -167,13 +167,21 @@ describe('what the backend receives', () => {
   });
 });
 
-describe('the login limit behind a proxy the gateway trusts', () => {
-  const LIMIT = 2;
+/** How many logins a minute the gateways behind a proxy below let one client make. */
+const PROXIED_LOGIN_LIMIT = 2;
+
+/**
+ * A gateway (inside a describe) behind a proxy it trusts, its login limit PROXIED_LOGIN_LIMIT a
+ * minute, with `settings` over those: the status a login from `address` (the proxy's
+ * X-Forwarded-For) gets.
+ */
+function loginsThroughTrustedProxy(settings: { ipv6Prefix?: number } = {}): (address: string) => Promise<number> {
   const site = useGatewayOverStub((_req, res) => json(res, 200, {}), {
     trustProxy: ['127.0.0.1'],
-    authRateLimit: { max: LIMIT, windowMs: 60_000 },
+    authRateLimit: { max: PROXIED_LOGIN_LIMIT, windowMs: 60_000 },
+    ...settings,
   });
-  const loginFrom = async (address: string) =>
+  return async (address) =>
     (
       await sendRaw(site.gw.url, '/api/v1/user/login', {
         method: 'POST',
@@ -181,6 +189,11 @@ describe('the login limit behind a proxy the gateway trusts', () => {
         body: '{}',
       })
     ).status;
+}
+
+describe('the login limit behind a proxy the gateway trusts', () => {
+  const LIMIT = PROXIED_LOGIN_LIMIT;
+  const loginFrom = loginsThroughTrustedProxy();
 
   it('counts an IPv6 client by its /64: reached from 2001:db8::1, it refuses 2001:db8::2 but not 2001:db8:0:1::1', async () => {
     for (let i = 0; i < LIMIT; i += 1) expect(await loginFrom('2001:db8::1')).toBe(200);
@@ -196,20 +209,8 @@ describe('the login limit behind a proxy the gateway trusts', () => {
 });
 
 describe('the login limit of a gateway counting IPv6 clients by a /48 (CLIENT_IPV6_PREFIX)', () => {
-  const LIMIT = 2;
-  const site = useGatewayOverStub((_req, res) => json(res, 200, {}), {
-    trustProxy: ['127.0.0.1'],
-    authRateLimit: { max: LIMIT, windowMs: 60_000 },
-    ipv6Prefix: 48,
-  });
-  const loginFrom = async (address: string) =>
-    (
-      await sendRaw(site.gw.url, '/api/v1/user/login', {
-        method: 'POST',
-        headers: { ...JSON_HEADERS, 'x-forwarded-for': address },
-        body: '{}',
-      })
-    ).status;
+  const LIMIT = PROXIED_LOGIN_LIMIT;
+  const loginFrom = loginsThroughTrustedProxy({ ipv6Prefix: 48 });
 
   it('reached from 2001:db8:5::1, it refuses 2001:db8:5:ff00::1 (another /64 of the /48) but not 2001:db8:6::1', async () => {
     for (let i = 0; i < LIMIT; i += 1) expect(await loginFrom('2001:db8:5::1')).toBe(200);
