@@ -285,7 +285,7 @@ describe('config form feedback', () => {
 });
 
 describe('/admin/config/download as the backend seeds it', () => {
-  it('says under the per-IP limit that an IPv6 client counts by its /64', async () => {
+  it('says under the per-IP limit that an IPv6 client counts by its prefix (a /64 by default)', async () => {
     const rows: Config[] = CONFIG_KEYS.filter((key) => key.category === 'download').map((key, i) => ({
       ...key,
       id: i + 1,
@@ -294,7 +294,7 @@ describe('/admin/config/download as the backend seeds it', () => {
     const input = await screen.findByLabelText('允许每个IP每天下载次数');
     const help = document.getElementById(input.getAttribute('aria-describedby') ?? '');
     expect(help?.textContent).toBe(
-      'IPv4 按单个地址计数；IPv6 按所在的 /64 网段计数，同一网段的地址共用次数；0 表示禁止所有下载',
+      'IPv4 按单个地址计数；IPv6 按所在网段计数（默认 /64，由运维设置 CLIENT_IPV6_PREFIX），同一网段的地址共用次数；0 表示禁止所有下载',
     );
   });
 });

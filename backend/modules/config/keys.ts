@@ -236,8 +236,11 @@ export const CONFIG_KEYS: readonly ConfigKeyDef[] = [
       'number',
       41,
       12,
-      // As shared/address-key.ts counts: a subscriber holds a whole IPv6 /64.
-      { placeholder: 'IPv4 按单个地址计数；IPv6 按所在的 /64 网段计数，同一网段的地址共用次数；0 表示禁止所有下载' },
+      // As shared/address-key.ts counts: an IPv6 subscriber by the prefix of CLIENT_IPV6_PREFIX (a /64 by default).
+      {
+        placeholder:
+          'IPv4 按单个地址计数；IPv6 按所在网段计数（默认 /64，由运维设置 CLIENT_IPV6_PREFIX），同一网段的地址共用次数；0 表示禁止所有下载',
+      },
     ],
     ['secret_key', '链接签名密钥', 'moredoc', 'text', 50, 12],
   ]),
