@@ -87,6 +87,25 @@ async function jobsDone(hash: string, runs: number): Promise<void> {
   await vi.waitFor(async () => expect(await jobStates(hash)).toEqual(done), { timeout: 15_000, interval: 50 });
 }
 
+/**
+ * The real converter (a backend's `build.converter`), its conversions made by `convert`, which
+ * calls the real one (`engine`) and holds what the test needs held.
+ */
+function convertingThrough(
+  convert: (request: ConversionRequest, engine: DocumentConverter) => ReturnType<DocumentConverter['convertDocument']>,
+): (settings: ConverterSettings) => DocumentConverter {
+  return (settings) => {
+    const engine = createDocumentConverter(settings);
+    return {
+      convertDocument: (request) => convert(request, engine),
+      pageAtReadingResolution: (...args) => engine.pageAtReadingResolution(...args),
+      extractPositions: (request) => engine.extractPositions(request),
+      detectConverters: () => engine.detectConverters(),
+      close: () => engine.close(),
+    };
+  };
+}
+
 async function jobRuns(hash: string, dataDir = backend.dataDir): Promise<number> {
   const row = await withDatabase(dataDir, (db) =>
     db
@@ -352,21 +371,12 @@ describe('a reconversion asked for while the file converts', () => {
       new Promise<void>((resolve) => (sawConvertingAgain = resolve)),
     ];
     let conversions = 0;
-    const holdEnds = (settings: ConverterSettings): DocumentConverter => {
-      const engine = createDocumentConverter(settings);
-      return {
-        async convertDocument(request: ConversionRequest) {
-          const hold = holds[conversions++];
-          const result = await engine.convertDocument(request);
-          await hold;
-          return result;
-        },
-        pageAtReadingResolution: (...args) => engine.pageAtReadingResolution(...args),
-        extractPositions: (request) => engine.extractPositions(request),
-        detectConverters: () => engine.detectConverters(),
-        close: () => engine.close(),
-      };
-    };
+    const holdEnds = convertingThrough(async (request, engine) => {
+      const hold = holds[conversions++];
+      const result = await engine.convertDocument(request);
+      await hold;
+      return result;
+    });
     const own = await startBackend({ build: { converter: holdEnds } });
     try {
       const adminToken = await login(own.url, 'admin', own.adminPassword);
@@ -592,29 +602,20 @@ describe('a 2,000-page PDF', () => {
     const reports: number[] = [];
     let seen!: () => void;
     const ownerSaw = new Promise<void>((resolve) => (seen = resolve));
-    const holdProgress = (settings: ConverterSettings): DocumentConverter => {
-      const engine = createDocumentConverter(settings);
-      return {
-        async convertDocument(request: ConversionRequest) {
-          const held: ConversionProgress[] = [];
-          const result = await engine.convertDocument({
-            ...request,
-            onProgress: (progress) => {
-              reports.push(progress.done);
-              if (reports.length === 1) request.onProgress?.(progress);
-              else held.push(progress);
-            },
-          });
-          await ownerSaw;
-          for (const progress of held) request.onProgress?.(progress);
-          return result;
+    const holdProgress = convertingThrough(async (request, engine) => {
+      const held: ConversionProgress[] = [];
+      const result = await engine.convertDocument({
+        ...request,
+        onProgress: (progress) => {
+          reports.push(progress.done);
+          if (reports.length === 1) request.onProgress?.(progress);
+          else held.push(progress);
         },
-        pageAtReadingResolution: (...args) => engine.pageAtReadingResolution(...args),
-        extractPositions: (request) => engine.extractPositions(request),
-        detectConverters: () => engine.detectConverters(),
-        close: () => engine.close(),
-      };
-    };
+      });
+      await ownerSaw;
+      for (const progress of held) request.onProgress?.(progress);
+      return result;
+    });
     const own = await startBackend({ build: { converter: holdProgress } });
     try {
       const owner = await uploader(own.url, await login(own.url, 'admin', own.adminPassword));
