@@ -39,6 +39,8 @@ class ScriptedUpload {
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
   onabort: (() => void) | null = null;
+  onreadystatechange: (() => void) | null = null;
+  readyState = 1;
   aborted = false;
   open(method: string, url: string) {
     this.method = method;
@@ -75,6 +77,30 @@ class ScriptedUpload {
     this.statusText = statusText;
     this.responseText = html;
     act(() => this.onload?.());
+  }
+  /** Steps to `state`, telling it as the browser does. */
+  private step(state: number) {
+    this.readyState = state;
+    this.onreadystatechange?.();
+  }
+  /** The connection lost before any answer: the browser goes straight to DONE, then says error. */
+  cutOff() {
+    act(() => {
+      this.step(4);
+      this.onerror?.();
+    });
+  }
+  /**
+   * The answer's status and headers came, then the connection closed mid-body: as in Chromium,
+   * HEADERS_RECEIVED and LOADING, then DONE with status 0 by the error event.
+   */
+  brokenOffAfterHeaders() {
+    act(() => {
+      this.step(2);
+      this.step(3);
+      this.step(4);
+      this.onerror?.();
+    });
   }
   answer(status: number, body: unknown, headers: Record<string, string> = {}) {
     this.status = status;
@@ -546,8 +572,7 @@ describe('member upload', () => {
     const row = (name: string) => within(items).getByRole('listitem', { name });
 
     // The instance that took the upload was stopped: no answer at all.
-    const cut = await uploadOf('断线.pdf');
-    act(() => cut.onerror?.());
+    (await uploadOf('断线.pdf')).cutOff();
     expect(await within(row('断线.pdf')).findByRole('alert')).toHaveProperty(
       'textContent',
       '上传中断：与网站的连接断开了，请检查网络后重试',
@@ -573,6 +598,19 @@ describe('member upload', () => {
     expect(await within(row('断线.pdf')).findByText('已上传，待发布')).toBeTruthy();
     expect(within(row('断线.pdf')).queryByRole('alert')).toBeNull();
     expect(within(row('存储.pdf')).getByRole('button', { name: '重试 存储.pdf' })).toBeTruthy();
+  });
+
+  it('says the server failed, not that the connection broke, for an upload whose answer broke off after its headers', async () => {
+    renderUpload({});
+    await userEvent.upload((await screen.findByTestId('document-files')) as HTMLInputElement, [file('半截.pdf')]);
+    const row = screen.getByRole('listitem', { name: '半截.pdf' });
+    const upload = await uploadOf('半截.pdf');
+    upload.allSent(1024);
+    upload.brokenOffAfterHeaders();
+    // The file arrived; the server failed while answering, as any other call says it.
+    expect(await within(row).findByRole('alert')).toHaveProperty('textContent', '服务暂时不可用，请稍后再试');
+    expect(within(row).getByText('上传失败')).toBeTruthy();
+    expect(within(row).getByRole('button', { name: '重试 半截.pdf' })).toBeTruthy();
   });
 
   it('says in Chinese that a file is too large when a proxy refuses its upload with its own 413 page', async () => {

@@ -26,6 +26,10 @@ export const UPLOAD_STALL_MS = 60_000;
  */
 export const UPLOAD_ANSWER_MS = 5 * 60_000;
 
+/** XMLHttpRequest's readyState once the answer's headers are in, and while its body comes. */
+const HEADERS_RECEIVED = 2;
+const LOADING = 3;
+
 type Scalar = string | number | boolean;
 export type QueryValue = Scalar | null | undefined | readonly Scalar[];
 export type Query = Record<string, QueryValue>;
@@ -200,13 +204,17 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
       const xhr = config.createXhr?.() ?? new XMLHttpRequest();
       let stall: ReturnType<typeof setTimeout> | undefined;
       let sent = false;
+      let answering = false;
       const watch = (limit = UPLOAD_STALL_MS) => {
         clearTimeout(stall);
         stall = setTimeout(() => xhr.abort(), limit);
       };
-      const failed = () => {
+      // Broken off once the answer began, the file arrived and the server failed while answering: said
+      // as a 502 without a message is, as `request` says it. The browser is DONE by the error event
+      // whatever came, so the headers are known only by the states seen before it.
+      const failed = (broken: boolean) => {
         clearTimeout(stall);
-        resolve({ ok: false, ...normalizeFailure(undefined) });
+        resolve({ ok: false, ...normalizeFailure(broken && answering ? { status: 502 } : undefined) });
       };
       xhr.open('POST', `${config.baseUrl ?? ''}${path}`);
       xhr.setRequestHeader('Accept', 'application/json');
@@ -232,8 +240,11 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
           }),
         );
       };
-      xhr.onerror = failed;
-      xhr.onabort = failed;
+      xhr.onreadystatechange = () => {
+        if (xhr.readyState === HEADERS_RECEIVED || xhr.readyState === LOADING) answering = true;
+      };
+      xhr.onerror = () => failed(true);
+      xhr.onabort = () => failed(false);
       options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
       xhr.send(form);
       watch();
