@@ -12,6 +12,8 @@ import { forgetRouter, waitsStartAfterScreenCode } from './screen-code';
 // limit is generous.
 configure({ asyncUtilTimeout: 15_000 });
 waitsStartAfterScreenCode();
+// The lazy parts inside screens counted, so that a wait starts once their code came too.
+vi.mock('../../web/src/ui/lazy', async () => ({ lazy: (await import('./screen-code')).countedLazy }));
 
 // happy-dom has no canvas; Semi's package entry loads lottie-web, which draws on a 2D context
 // at import time. A context whose every method does nothing is enough.
