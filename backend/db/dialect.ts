@@ -167,6 +167,17 @@ export async function databaseNow(db: Kysely<any>): Promise<Date> {
 }
 
 /**
+ * The server's day of the database's now, `YYYY-MM-DD`, read in the statement: the day in the process's time
+ * zone (TZ, docs/operations.md "Time zone"), the one startOfServerDay starts, as every daily count's. The zone's
+ * offset is taken at this machine's now: it differs from the one at the database's now only within an hour of a
+ * daylight-saving change on a machine whose clock is off (China keeps none).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function databaseServerDay(db: Kysely<any>): RawBuilder<string> {
+  return sql<string>`substr(${databaseNowText(db, -new Date().getTimezoneOffset() * 60_000)}, 1, 10)`;
+}
+
+/**
  * databaseNow inside a statement, as the ISO 8601 text timestamps are stored in (compared as
  * text): a check against the database's clock, or a row's time, that costs no round trip of its
  * own. `offsetMs`: that long after it (before it when negative), e.g. the start of a window.

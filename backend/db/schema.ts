@@ -615,7 +615,7 @@ export interface RateLimitTable {
   hits: number;
 }
 
-/** A view counted on `day` (the UTC day of the database's clock) for `key` (kind, id, addressKey): platform/views-seen.ts. */
+/** A view counted on `day` (the server's day of the database's clock: databaseServerDay) for `key` (kind, id, addressKey): platform/views-seen.ts. */
 export interface ViewSeenTable {
   id: Id;
   day: string;
@@ -728,4 +728,7 @@ export const now = (): Timestamp => new Date().toISOString();
  */
 export const startOfServerDay = (at: Date): Timestamp =>
   new Date(at.getFullYear(), at.getMonth(), at.getDate()).toISOString();
+/** `at`'s day in the server's time zone, `YYYY-MM-DD`: the day that starts at startOfServerDay (databaseServerDay). */
+export const serverDayOf = (at: Date): string =>
+  [at.getFullYear(), at.getMonth() + 1, at.getDate()].map((n) => String(n).padStart(2, '0')).join('-');
 export const flag = (value: boolean): Flag => (value ? 1 : 0);

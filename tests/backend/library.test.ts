@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { databaseNow } from '../../backend/db/dialect';
+import { serverDayOf } from '../../backend/db/schema';
 import { HOT_WINDOW_DAYS, recomputeHotDocuments } from '../../backend/modules/document/hot';
 import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
 import { insertDocument, runHotJob } from '../helpers/document-fixtures';
@@ -176,6 +177,48 @@ describe("a view's day and a reading's time, by the database's clock whatever th
     ]);
     await withClockOff(DAY_MS, () => withDatabase(backend.dataDir, (db) => recomputeHotDocuments(db)));
     expect((await days()).map((row) => row.document_id)).toEqual([viewed.id, edge.id]);
+  });
+
+  it("keeps and ranks the views of the window's first day in the server's time zone, the day views are counted on", async () => {
+    // Whatever the hour, one of these is on another day than UTC: UTC+14 from 10:00 UTC, UTC-12 before 12:00.
+    for (const zone of ['Etc/GMT-14', 'Etc/GMT+12']) {
+      const before = process.env.TZ;
+      process.env.TZ = zone;
+      try {
+        const owner = await registerMember(backend.url);
+        const first = await insertDocument(backend.dataDir, { userId: owner.user.id, title: `窗口第一天${zone}` });
+        const past = await insertDocument(backend.dataDir, { userId: owner.user.id, title: `窗口前一天${zone}` });
+        const start = new Date((await databaseMs()) - HOT_WINDOW_DAYS * DAY_MS);
+        const firstDay = serverDayOf(start);
+        const pastDay = serverDayOf(new Date(start.getTime() - DAY_MS));
+        await withDatabase(backend.dataDir, async (db) => {
+          await db.insertInto('document_view_day').values({ document_id: first.id, day: firstDay, views: 3 }).execute();
+          await db.insertInto('document_view_day').values({ document_id: past.id, day: pastDay, views: 3 }).execute();
+          await recomputeHotDocuments(db);
+          const kept = await db
+            .selectFrom('document_view_day')
+            .select('document_id')
+            .where('document_id', 'in', [first.id, past.id])
+            .execute();
+          expect(
+            kept.map((row) => row.document_id),
+            zone,
+          ).toEqual([first.id]);
+          const ranked = await db
+            .selectFrom('document_hot')
+            .select('document_id')
+            .where('document_id', 'in', [first.id, past.id])
+            .execute();
+          expect(
+            ranked.map((row) => row.document_id),
+            zone,
+          ).toEqual([first.id]);
+        });
+      } finally {
+        if (before === undefined) delete process.env.TZ;
+        else process.env.TZ = before;
+      }
+    }
   });
 
   it("stamps a reading position with the database's now", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseNow } from '../../backend/db/dialect';
+import { serverDayOf } from '../../backend/db/schema';
 import { api, registerMember, startBackend, useBackend, withDatabase, type StartedBackend } from '../helpers/backend';
 import { insertDocument } from '../helpers/document-fixtures';
 import { withClockOff } from '../helpers/clock';
@@ -79,9 +80,31 @@ const remembered = () =>
     return Object.fromEntries(rows.map((row) => [row.day, Number(row.n)]));
   });
 
-/** The database's UTC day: the day a view is remembered on. */
-const databaseDay = () =>
-  withDatabase(backend.dataDir, async (db) => (await databaseNow(db)).toISOString().slice(0, 10));
+/** The server's day of the database's now: the day a view is remembered on. */
+const databaseDay = () => withDatabase(backend.dataDir, async (db) => serverDayOf(await databaseNow(db)));
+
+/** Runs `work` with this process (and the backends started in it) in the time zone `zone`. */
+async function inTimeZone<T>(zone: string, work: () => Promise<T>): Promise<T> {
+  const before = process.env.TZ;
+  process.env.TZ = zone;
+  try {
+    return await work();
+  } finally {
+    if (before === undefined) delete process.env.TZ;
+    else process.env.TZ = before;
+  }
+}
+
+/** The days a document's views were remembered and counted on (`view_seen`, `document_view_day`). */
+const daysOfViews = (id: number) =>
+  withDatabase(backend.dataDir, async (db) => ({
+    remembered: (await db.selectFrom('view_seen').select('day').where('key', 'like', `document ${id} %`).execute()).map(
+      (row) => row.day,
+    ),
+    counted: (await db.selectFrom('document_view_day').select('day').where('document_id', '=', id).execute()).map(
+      (row) => row.day,
+    ),
+  }));
 
 /** Ends the day of every view remembered: they are dated a past day, as they are once the database's day is over. */
 const endTheDay = () =>
@@ -127,6 +150,26 @@ describe('document views', () => {
     await withClockOff(DAY_MS, () => readDocument(id, reader));
     await withClockOff(-DAY_MS, () => readDocument(id, reader));
     expect(await documentViews(id)).toEqual({ stored: 1, byDay: 1 });
+  });
+
+  it("counts on the server's day, its time zone's as every daily count, not the UTC day", async () => {
+    // Whatever the hour, one of these is on another day than UTC: UTC+14 from 10:00 UTC, UTC-12 before 12:00.
+    for (const zone of ['Etc/GMT-14', 'Etc/GMT+12']) {
+      await inTimeZone(zone, async () => {
+        const id = await newDocument();
+        const reader = newAddress();
+        const dayBefore = await databaseDay();
+        await readDocument(id, reader);
+        await readDocument(id, reader);
+        // Its day, read around the view: either, should the zone's midnight fall between.
+        const days = [dayBefore, await databaseDay()];
+        const { remembered, counted } = await daysOfViews(id);
+        expect(remembered, zone).toHaveLength(1);
+        expect(days, zone).toContain(remembered[0]);
+        expect(counted, zone).toEqual(remembered);
+        expect(await documentViews(id)).toEqual({ stored: 1, byDay: 1 });
+      });
+    }
   });
 
   it('counts a reader once through two backends sharing the database, reads at once through both too', async () => {

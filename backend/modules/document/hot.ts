@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { BackendContext } from '../../platform/context';
 import { jobKind } from '../../platform/jobs/job-queue';
 import type { Database } from '../../db';
-import { chunks, databaseNow, databaseNowText } from '../../db/dialect';
+import { chunks, databaseNow, databaseServerDay } from '../../db/dialect';
+import { serverDayOf } from '../../db/schema';
 import { DocumentStatus } from '../../../shared/constants';
 import { applyPaging, countOf } from '../../wire/request';
 import type { DocumentRow } from './store';
@@ -24,16 +24,15 @@ const DAY_MS = 24 * HOUR_MS;
 
 export const hotDocumentsKind = jobKind<Record<string, never>>('document.hot');
 
-const dayOf = (at: Date) => at.toISOString().slice(0, 10);
-
 /**
- * Counts one view of the document today (the UTC day of the database's now, whatever this
- * machine's clock says), read in the statement itself: a view costs no query more.
+ * Counts one view of the document today (the server's day of the database's now, whatever this
+ * machine's clock says: the day its reader's view is remembered on), read in the statement itself:
+ * a view costs no query more.
  */
 export async function countViewToday(db: Database, documentId: number): Promise<void> {
   await db
     .insertInto('document_view_day')
-    .values({ document_id: documentId, day: sql<string>`substr(${databaseNowText(db)}, 1, 10)`, views: 1 })
+    .values({ document_id: documentId, day: databaseServerDay(db), views: 1 })
     .onConflict((oc) =>
       oc.columns(['document_id', 'day']).doUpdateSet((eb) => ({ views: eb('document_view_day.views', '+', 1) })),
     )
@@ -53,7 +52,7 @@ export async function recomputeHotDocuments(db: Database): Promise<number> {
     await db
       .selectFrom('document_view_day')
       .select((eb) => ['document_id', eb.fn.sum<number>('views').as('n')])
-      .where('day', '>=', dayOf(since))
+      .where('day', '>=', serverDayOf(since))
       .groupBy('document_id')
       .execute(),
     HOT_WEIGHTS.view,
@@ -106,7 +105,7 @@ export async function recomputeHotDocuments(db: Database): Promise<number> {
     for (const part of chunks(rows)) await trx.insertInto('document_hot').values(part).execute();
   });
   // Days past the window count no more.
-  await db.deleteFrom('document_view_day').where('day', '<', dayOf(since)).execute();
+  await db.deleteFrom('document_view_day').where('day', '<', serverDayOf(since)).execute();
   return ranked.length;
 }
 
