@@ -144,7 +144,7 @@ describe('ListHotDocuments and the document.hot job', () => {
 
 describe("a view's day and a reading's time, by the database's clock whatever this process's says", () => {
   const databaseMs = async () => (await withDatabase(backend.dataDir, (db) => databaseNow(db))).getTime();
-  const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const dayOf = (ms: number) => serverDayOf(new Date(ms));
 
   it("counts a view on the database's day, and the ranking's window ends at the database's now", async () => {
     const owner = await registerMember(backend.url);
