@@ -3,14 +3,15 @@ import { databaseServerDay } from '../db/dialect';
 import { addressKey } from '../../shared/address-key';
 
 // A reader's views of one document (or one article) count once a day per client address
-// (decision 119; an IPv6 reader by its prefix, CLIENT_IPV6_PREFIX: addressKey): reloading the page, or a loop asking
-// for it, does not move `view_count`, the day's views (`document_view_day`, 热门) or the search
-// index's 浏览最多. What was counted is remembered in the `view_seen` table (migration 046), so
-// that every backend process sharing the database counts a reader once between them, on the
-// server's day of the database's clock (its time zone's, as every daily count: the day
-// `document_view_day` counts on, whatever a machine's clock says; decision 122). One statement per view: an insert that finds the key of the day there inserts nothing,
-// and nothing is counted. Bounded: past days are dropped, and past its bound the oldest keys
-// are forgotten first (they then count again).
+// (decision 119; an IPv6 reader by its prefix, CLIENT_IPV6_PREFIX: addressKey): reloading the
+// page, or a loop asking for it, does not move `view_count`, the day's views
+// (`document_view_day`, 热门) or the search index's 浏览最多. What was counted is remembered in the
+// `view_seen` table (migration 046), so that every backend process sharing the database counts a
+// reader once between them, on the server's day of the database's clock (its time zone's, as
+// every daily count: the day `document_view_day` counts on, whatever a machine's clock says;
+// decision 122). One statement per view: an insert that finds the key of the day there inserts
+// nothing, and nothing is counted. Bounded: past days are dropped, and past its bound the oldest
+// keys are forgotten first (they then count again).
 
 /** How many address + item + day keys the table keeps by default (about 10 MB of rows and index). */
 export const VIEWS_REMEMBERED = 100_000;
