@@ -12,7 +12,7 @@ import { GatewayError, MESSAGES, errorBody } from './errors';
 import { SAFE_METHODS, isJsonType, isUnder, pathOf } from './http';
 import { EXPECTED_FAILURE_HEADER } from './in-process-dispatcher';
 import { recordUpstreamFailure } from './plugins/backend-client';
-import { recordsTheCaller } from '../shared/writes';
+import { AS_VISITOR_HEADER, recordsTheCaller } from '../shared/writes';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and the ones undici sets or refuses itself. */
 const HOP_BY_HOP: ReadonlySet<string> = new Set([
@@ -59,13 +59,17 @@ function connectionOptions(value: string | string[] | undefined): string[] {
 
 /**
  * Does the client's cookie stand in for an Authorization header on this request? Not on a call that records under
- * its caller made from another site (a link to a search): that goes as a visitor's.
+ * its caller made from another site (a link to a search), or that the SPA makes for a page opened from another site
+ * (AS_VISITOR_HEADER): that goes as a visitor's.
  */
 export function bearerFromCookie(request: FastifyRequest): boolean {
   return (
     request.headers.authorization === undefined &&
     request.sessionToken !== undefined &&
-    !(recordsTheCaller(request.method, pathOf(request.url)) && request.fromAnotherSite)
+    !(
+      recordsTheCaller(request.method, pathOf(request.url)) &&
+      (request.fromAnotherSite || request.headers[AS_VISITOR_HEADER] !== undefined)
+    )
   );
 }
 

@@ -108,6 +108,8 @@ export interface PageToRender {
   publicPart: PublicStartData | undefined;
   routeData: RouteData;
   crawler: boolean;
+  /** The browser says another site opened the page (csrf.ts `fromAnotherSite`); a page made for its request alone. */
+  fromAnotherSite?: boolean;
 }
 
 /**
@@ -141,6 +143,7 @@ export async function renderVisitorPage(
     if (session.token && session.user) {
       startData.user = session.user;
       startData.permissions = session.permissions ?? [];
+      if (page.fromAnotherSite) startData.openedFromAnotherSite = true;
     }
     if (routeData.answers.length) startData.routeData = routeData.answers;
     // The app shows the page's 404 from it, without asking the backend again.

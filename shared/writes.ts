@@ -30,6 +30,13 @@ export const GET_RPCS_THAT_WRITE: readonly string[] = [
  */
 export const GET_RPCS_THAT_RECORD_THE_CALLER: readonly string[] = ['/api/v1/document/search', '/api/v1/article/search'];
 
+/**
+ * Sent by the SPA on such a call while it is on a page opened from another site (StartData.openedFromAnotherSite):
+ * the gateway sends the call without the session, as it sends the page's route data. It can only withhold the
+ * caller's name, so the gateway honours it whoever sends it (docs/decisions/121).
+ */
+export const AS_VISITOR_HEADER = 'x-record-as-visitor';
+
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 const RECORDING_GETS: ReadonlySet<string> = new Set(GET_RPCS_THAT_RECORD_THE_CALLER);
 const WRITING_GETS: ReadonlySet<string> = new Set(GET_RPCS_THAT_WRITE);

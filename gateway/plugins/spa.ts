@@ -197,6 +197,8 @@ export default fp<SpaOptions>(
             publicPart,
             routeData,
             crawler: isBot(request.headers['user-agent']),
+            // A page with route data is made for its request alone, never kept (pageFor below).
+            fromAnotherSite: withData && request.fromAnotherSite,
           },
           // Within the first screen's own time limit: the page is not made later for its image.
           (path) => fetchInlineImage(fastify.backend.pool, path, opts.firstScreenTimeLimitMs),

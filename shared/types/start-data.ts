@@ -24,6 +24,11 @@ export interface StartData {
   permissions?: Permission[];
   /** The answers of the page's first calls (shared/routes.ts `data`), under their query keys. */
   routeData?: CallAnswer[];
+  /**
+   * Only for a visitor with a valid cookie, on a page with route data that the browser says another site opened (a
+   * link to a search): the SPA makes the page's searches as a visitor's until the reader moves on (docs/decisions/121).
+   */
+  openedFromAnotherSite?: true;
   /** The page's first calls that answered that its subject does not exist (404), under their query keys. */
   routeFailures?: CallFailure[];
 }

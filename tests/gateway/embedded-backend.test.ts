@@ -16,12 +16,15 @@ import { dropDatabase } from '../helpers/postgres';
 import { migratedDatabase } from '../helpers/test-database';
 import { CAPTCHAS_OFF, TEST_ADMIN_PASSWORD } from '../helpers/test-env';
 import { SESSION_END_HEADER } from '../../shared/session-end';
+import { AS_VISITOR_HEADER } from '../../shared/writes';
 import { accessLines, sameOrigin, send, startGateway, type TestGateway } from './helpers';
 
 let dataDir: string;
 let backend: EmbeddedBackend;
 let gw: TestGateway;
 let behindProxy: TestGateway;
+/** Pages without their route data (ROUTE_DATA_TIMEOUT_MS 0): the SPA makes the first screen's calls itself. */
+let withoutRouteData: TestGateway;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'moredoc-embedded-'));
@@ -38,10 +41,12 @@ beforeAll(async () => {
   const embedded = { viewFiles: backend.viewFiles, dispatcher: backend.dispatcher };
   gw = await startGateway('', { backendUrl: undefined }, embedded);
   behindProxy = await startGateway('', { backendUrl: undefined, trustProxy: ['127.0.0.1'] }, embedded);
+  withoutRouteData = await startGateway('', { backendUrl: undefined, routeDataTimeoutMs: 0 }, embedded);
 });
 afterAll(async () => {
   await gw?.close();
   await behindProxy?.close();
+  await withoutRouteData?.close();
   await backend?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
@@ -123,6 +128,37 @@ describe('the embedded backend in the gateway', () => {
     expect(await recordOf('本站搜索页')).toEqual([{ user_id: memberId }]);
     expect((await send(`${gw.url}/api/v1/document/search?wd=本站搜索`, { headers: ownPage })).status).toBe(200);
     expect(await recordOf('本站搜索')).toEqual([{ user_id: memberId }]);
+
+    // The first screen without its data: the SPA makes the search, same-origin, with the marker the page told it to use.
+    const startData = (html: string) =>
+      JSON.parse(/<script type="application\/json" id="start-data">(.*?)<\/script>/s.exec(html)![1]!) as Record<
+        string,
+        unknown
+      >;
+    const late = await send(`${withoutRouteData.url}/search?wd=${encodeURIComponent('站外链接慢页')}`, {
+      headers: { ...crossSite, accept: 'text/html' },
+    });
+    expect(late.status).toBe(200);
+    expect(startData(late.text)).toMatchObject({ user: { id: memberId }, openedFromAnotherSite: true });
+    expect(startData(late.text).routeData).toBeUndefined();
+    expect(await recordOf('站外链接慢页')).toEqual([]);
+    const spaSearch = (words: string, headers: Record<string, string>) =>
+      send(`${withoutRouteData.url}/api/v1/document/search?wd=${encodeURIComponent(words)}`, { headers });
+    expect((await spaSearch('站外链接慢页', { ...ownPage, [AS_VISITOR_HEADER]: '1' })).status).toBe(200);
+    expect(await recordOf('站外链接慢页')).toEqual([{ user_id: 0 }]);
+    // The marker withholds the member's name only: it makes nothing else a visitor's.
+    const group = await send(`${withoutRouteData.url}/api/v1/user/group`, {
+      headers: { ...ownPage, [AS_VISITOR_HEADER]: '1' },
+    });
+    expect(group.status, group.text).toBe(200);
+    // The member's later search on that page, by hand (no marker), is theirs; their own page carries no marker.
+    expect((await spaSearch('站外链接页后', ownPage)).status).toBe(200);
+    expect(await recordOf('站外链接页后')).toEqual([{ user_id: memberId }]);
+    const ownLate = await send(`${withoutRouteData.url}/search?wd=${encodeURIComponent('本站慢页')}`, {
+      headers: { cookie, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', accept: 'text/html' },
+    });
+    expect(startData(ownLate.text)).toMatchObject({ user: { id: memberId } });
+    expect(startData(ownLate.text).openedFromAnotherSite).toBeUndefined();
   });
 
   it("passes on why the backend refused the cookie's session, beside MOREDOC's 401, and drops the cookie", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { AS_VISITOR_HEADER } from '../../shared/writes';
 import { ApiError, buildQueryString, createApiClient, REQUEST_TIMEOUT_MS, unwrap } from '../../web/src/api/client';
 
 type FetchArgs = [string, RequestInit];
@@ -55,6 +56,17 @@ describe('api client', () => {
     const { client, call } = clientWith(() => jsonResponse(200, {}), { getToken: () => 'abc.def' });
     await client.get('/api/v1/user');
     expect((call()[1].headers as Record<string, string>).Authorization).toBe('Bearer abc.def');
+  });
+
+  it("marks the searches, and only them, as a visitor's while told to (a page another site opened)", async () => {
+    let opened = true;
+    const { client, call } = clientWith(() => jsonResponse(200, {}), { recordsAsVisitor: () => opened });
+    await client.get('/api/v1/document/search', { wd: '站外' });
+    await client.get('/api/v1/document', { id: 1 });
+    opened = false;
+    await client.get('/api/v1/document/search', { wd: '本站' });
+    const marker = (i: number) => (call(i)[1].headers as Record<string, string>)[AS_VISITOR_HEADER];
+    expect([marker(0), marker(1), marker(2)]).toEqual(['1', undefined, undefined]);
   });
 
   it('sends FormData untouched so the browser sets the multipart boundary', async () => {

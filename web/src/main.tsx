@@ -9,6 +9,7 @@ import { boot } from './app/boot';
 import { createAppRouter, type AppRouter } from './app/router';
 import { keepInlinedPages } from './features/reader/inlined-pages';
 import { handleUnauthorized } from './app/unauthorized';
+import { untilTheFirstMove } from './app/opened-from-another-site';
 import { followOtherTabsSession } from './features/session/session-actions';
 
 /** The gateway rendered the first screen into the page (crawler content does not count). */
@@ -40,9 +41,13 @@ async function start(): Promise<void> {
   // them and React replaces the screen: the reader shows them without fetching them again.
   keepInlinedPages(container);
   const queryClient = createQueryClient();
-  await boot(queryClient);
+  const start = await boot(queryClient);
   const router = createAppRouter(queryClient);
-  api.configure({ onUnauthorized: (call) => handleUnauthorized(router, call) });
+  api.configure({
+    onUnauthorized: (call) => handleUnauthorized(router, call),
+    // The first screen's searches when the page came without them (its route data late).
+    ...(start.openedFromAnotherSite ? { recordsAsVisitor: untilTheFirstMove(router) } : {}),
+  });
   followOtherTabsSession(() => router.revalidate(), queryClient);
   // The gateway's first screen is on show (gateway/first-screen.ts): it stays until the
   // screen's code is here, and React then replaces it with the same screen, not a spinner.

@@ -6,7 +6,7 @@
 import { isFailure, normalizeFailure, type ApiFailure } from '../../../shared/api-failure';
 import { REQUEST_TIMEOUT_MS } from '../../../shared/constants';
 import { SESSION_END_HEADER, sessionEndOf, type SessionEnd } from '../../../shared/session-end';
-import { isWriteCall } from '../../../shared/writes';
+import { AS_VISITOR_HEADER, isWriteCall, recordsTheCaller } from '../../../shared/writes';
 import { takeEarlyResponse } from './early-responses';
 
 export { REQUEST_TIMEOUT_MS };
@@ -75,6 +75,11 @@ export interface ApiClientConfig {
    */
   onUnauthorized?: (call: UnauthorizedCall) => boolean | void;
   fetch?: typeof fetch;
+  /**
+   * True while the calls that record their caller (the searches) go as a visitor's: on a page another site opened,
+   * until the reader moves on (docs/decisions/121).
+   */
+  recordsAsVisitor?: () => boolean;
   /** Makes the request object of uploads (fetch reports no upload progress). */
   createXhr?: () => XMLHttpRequest;
   timeoutMs?: number;
@@ -152,6 +157,7 @@ export function createApiClient(initial: ApiClientConfig = {}): ApiClient {
     }
     const token = config.getToken?.();
     if (token) headers.Authorization = `Bearer ${token}`;
+    if (recordsTheCaller(method, path) && config.recordsAsVisitor?.()) headers[AS_VISITOR_HEADER] = '1';
 
     const controller = new AbortController();
     const timeout = setTimeout(() => controller.abort(), options.timeoutMs ?? config.timeoutMs ?? REQUEST_TIMEOUT_MS);
