@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { loadBackendConfig } from '../../backend/config';
+import { loadGatewayConfig } from '../../gateway/config';
 import { productionBuild, productionDependencies } from '../helpers/production-build';
 import {
   composeTable,
@@ -223,6 +224,42 @@ describe('docker-compose.yml with the postgres profile', () => {
     for (const key of Object.keys(env)) expect(seen[key], key).toBe(env[key]);
     // An empty one counts as unset, as the backend reads it.
     expect(siteEnvironment(site, {})).toMatchObject(Object.fromEntries(Object.keys(env).map((key) => [key, ''])));
+  });
+
+  it("gives every instance of the image the settings an operator tunes: CLIENT_IPV6_PREFIX to its gateway's and its backend's limits", () => {
+    const instances = Object.keys(compose.services).filter(
+      (name) => compose.services[name]!.image === 'moredoc-site:latest',
+    );
+    expect(instances.sort()).toEqual(['site', 'site-1', 'site-2', 'worker']);
+    // The scale profile's own secrets beside them, as its `.env` holds them.
+    const secrets = { POSTGRES_PASSWORD: 'change-me', S3_SECRET_ACCESS_KEY: 'minio-root-password' };
+    const tuned = {
+      CLIENT_IPV6_PREFIX: '56',
+      SIGN_IN_LIMIT: '20',
+      SEARCH_RECORD_LIMIT: '5',
+      JWT_EXPIRE_DAYS: '30',
+      BODY_TIMEOUT_MS: '60000',
+      JOB_LEASE_MS: '45000',
+      CONVERT_JOBS: '3',
+      DATABASE_POOL_SIZE: '20',
+    };
+    for (const name of instances) {
+      const backend = loadBackendConfig(siteEnvironment(compose.services[name]!, { ...secrets, ...tuned }));
+      expect(
+        [backend.ipv6Prefix, backend.signInLimit.max, backend.searchRecordLimit, backend.jwtExpireDays],
+        name,
+      ).toEqual([56, 20, 5, 30]);
+      expect([backend.bodyTimeoutMs, backend.jobs.leaseMs, backend.convert.jobs], name).toEqual([60000, 45000, 3]);
+      if (name !== 'site') expect(backend.database?.poolSize, name).toBe(20);
+      // Unset, or empty in `.env`: the Configuration table's defaults.
+      expect(loadBackendConfig(siteEnvironment(compose.services[name]!, secrets)).ipv6Prefix, name).toBe(64);
+    }
+    for (const name of ['site', 'site-1', 'site-2']) {
+      const service = compose.services[name]!;
+      const gateway = loadGatewayConfig(siteEnvironment(service, { ...secrets, ...tuned, ROUTE_DATA_TIMEOUT_MS: '0' }));
+      expect([gateway.ipv6Prefix, gateway.bodyTimeoutMs, gateway.routeDataTimeoutMs], name).toEqual([56, 60000, 0]);
+      expect(loadGatewayConfig(siteEnvironment(service, secrets)).ipv6Prefix, name).toBe(64);
+    }
   });
 
   it("starts site on its volume with a .env that holds only the scale profile's secrets", () => {
