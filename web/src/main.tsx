@@ -41,12 +41,12 @@ async function start(): Promise<void> {
   // them and React replaces the screen: the reader shows them without fetching them again.
   keepInlinedPages(container);
   const queryClient = createQueryClient();
-  const start = await boot(queryClient);
+  const startData = await boot(queryClient);
   const router = createAppRouter(queryClient);
   api.configure({
     onUnauthorized: (call) => handleUnauthorized(router, call),
     // The first screen's searches when the page came without them (its route data late).
-    ...(start.openedFromAnotherSite ? { recordsAsVisitor: untilTheFirstMove(router) } : {}),
+    ...(startData.openedFromAnotherSite ? { recordsAsVisitor: untilTheFirstMove(router) } : {}),
   });
   followOtherTabsSession(() => router.revalidate(), queryClient);
   // The gateway's first screen is on show (gateway/first-screen.ts): it stays until the
