@@ -146,6 +146,43 @@ async function expectNoSocketToItself(child: Child, url: string): Promise<void> 
   expect([...seen.listening]).toEqual([port]);
 }
 
+/** An upload of UPLOAD_MB through the gateway at `url`: passed on whole, the process growing by far less than its size. */
+async function expectUploadStreamed(child: Child, url: string): Promise<void> {
+  const pid = child.process.pid!;
+  // warm up the code paths once
+  await send(`${url}/api/v1/settings`);
+  const before = rssOf(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+  }, 10);
+
+  const total = UPLOAD_MB * 1024 * 1024;
+  const chunk = Buffer.alloc(64 * 1024, 7);
+  const res = await request(`${url}/api/v1/upload/document`, {
+    method: 'POST',
+    headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(total) },
+    body: Readable.from(
+      (function* () {
+        for (let sent = 0; sent < total; sent += chunk.length) yield chunk;
+      })(),
+    ),
+  });
+  const body = (await res.body.json()) as { received: number };
+  clearInterval(sampler);
+  peak = Math.max(peak, rssOf(pid));
+
+  expect(res.statusCode).toBe(200);
+  expect(body.received).toBe(total);
+  const growth = peak - before;
+  console.info(
+    `${UPLOAD_MB} MB upload through gateway/server.ts: RSS ${(before / 1048576).toFixed(0)} MB → peak ${(peak / 1048576).toFixed(0)} MB (+${(growth / 1048576).toFixed(1)} MB)`,
+  );
+  // Garbage from the chunks passing through lifts RSS by a constant ~40 MB here (the same
+  // for 50 and 200 MB); a buffered upload would add its whole size.
+  expect(growth).toBeLessThan((UPLOAD_MB / 2) * 1024 * 1024);
+}
+
 let stub: Stub;
 const children: Child[] = [];
 
@@ -199,17 +236,42 @@ describe('gateway/server.ts', () => {
       }
     });
 
-    it('says in its start frame where the database, the files and the scratch folders are, and that the workers run the jobs', async () => {
+    it('says in its start frame where the database, the files and the scratch folders are, and that the workers run the jobs; does not print a password the operator chose, and logs each request once at info, the backend included', async () => {
+      // One start for both (2 cpu-s a start): the password and the log do not depend on where the files are.
       const dataDir = await mkdtemp(join(tmpdir(), 'gateway-embedded-'));
+      const chosen = 'operator-chosen-secret-42';
       try {
-        const child = spawnServer({ DATA_DIR: dataDir, ...server.s3.env, RUN_JOBS: 'false', TMPDIR: tmpdir() });
+        const child = spawnServer({
+          DATA_DIR: dataDir,
+          ...server.s3.env,
+          RUN_JOBS: 'false',
+          TMPDIR: tmpdir(),
+          ADMIN_PASSWORD: chosen,
+          LOG_LEVEL: 'info',
+        });
         children.push(child);
-        await listeningUrl(child);
+        const url = await listeningUrl(child);
         const frame = child.stdout().slice(child.stdout().lastIndexOf('  ┌'));
         expect(frame).toContain('│ backend: embedded, jobs left to the workers (RUN_JOBS=false) ');
         expect(frame).toContain(`│   database: SQLite ${join(dataDir, 'moredoc.db')} (with the generated keys) `);
         expect(frame).toContain(`│   files: bucket ${server.s3.env.S3_BUCKET} `);
         expect(frame).toContain(`│   scratch: ${tmpdir()} `);
+        expect(child.stdout()).toContain(
+          'admin account created: username "admin", with the password set in ADMIN_PASSWORD',
+        );
+        const res = await send(`${url}/api/v1/settings?tab=1`);
+        expect(res.status).toBe(200);
+        await new Promise((r) => setTimeout(r, 200));
+        const lines = child
+          .stdout()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+        const aboutIt = lines.filter((l) => JSON.stringify(l).includes('/api/v1/settings'));
+        expect(aboutIt).toEqual([
+          expect.objectContaining({ level: 30, msg: 'request', url: '/api/v1/settings?tab=1', status: 200 }),
+        ]);
+        expect(child.stdout() + child.stderr()).not.toContain(chosen);
         child.process.kill('SIGTERM');
         expect(await child.exited).toBe(0);
       } finally {
@@ -284,11 +346,13 @@ describe('gateway/server.ts', () => {
     }
   });
 
-  it('lets requests in flight finish on SIGTERM, then exits 0', async () => {
-    const child = spawnServer({ BACKEND_URL: stub.url });
+  it(`streams a ${UPLOAD_MB} MB upload without growing the process by anything near the upload size; on SIGTERM lets requests in flight finish, then exits 0`, async () => {
+    // One start for both (the same settings; a start is 1.7 cpu-s): the upload first, then the stop.
+    const child = spawnServer({ BACKEND_URL: stub.url, UPSTREAM_TIMEOUT_MS: '60000' });
     children.push(child);
     const url = await listeningUrl(child);
     expect((await send(`${url}/healthz`)).status).toBe(200);
+    await expectUploadStreamed(child, url);
 
     const slow = send(`${url}/api/v1/slow`);
     await new Promise((r) => setTimeout(r, 200));
@@ -313,7 +377,7 @@ describe('gateway/server.ts', () => {
     expect(res.status).toBe(200);
     expect(res.json()).toEqual({ ok: true });
     expect(await child.exited).toBe(0);
-  });
+  }, 60_000);
 
   it('lets requests in flight finish when SIGTERM comes twice at once, as `npm run` passes on the one its process group got', async () => {
     const child = spawnServer({ BACKEND_URL: stub.url, LOG_LEVEL: 'info' });
@@ -334,47 +398,6 @@ describe('gateway/server.ts', () => {
     expect(await child.exited).toBe(0);
     expect(child.stderr()).not.toContain('second SIGTERM');
   });
-
-  it(`streams a ${UPLOAD_MB} MB upload without growing the process by anything near the upload size`, async () => {
-    const child = spawnServer({ BACKEND_URL: stub.url, UPSTREAM_TIMEOUT_MS: '60000' });
-    children.push(child);
-    const url = await listeningUrl(child);
-    const pid = child.process.pid!;
-    // warm up the code paths once
-    await send(`${url}/api/v1/settings`);
-    const before = rssOf(pid);
-    let peak = before;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssOf(pid));
-    }, 10);
-
-    const total = UPLOAD_MB * 1024 * 1024;
-    const chunk = Buffer.alloc(64 * 1024, 7);
-    const res = await request(`${url}/api/v1/upload/document`, {
-      method: 'POST',
-      headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(total) },
-      body: Readable.from(
-        (function* () {
-          for (let sent = 0; sent < total; sent += chunk.length) yield chunk;
-        })(),
-      ),
-    });
-    const body = (await res.body.json()) as { received: number };
-    clearInterval(sampler);
-    peak = Math.max(peak, rssOf(pid));
-
-    expect(res.statusCode).toBe(200);
-    expect(body.received).toBe(total);
-    const growth = peak - before;
-    console.info(
-      `${UPLOAD_MB} MB upload through gateway/server.ts: RSS ${(before / 1048576).toFixed(0)} MB → peak ${(peak / 1048576).toFixed(0)} MB (+${(growth / 1048576).toFixed(1)} MB)`,
-    );
-    // Garbage from the chunks passing through lifts RSS by a constant ~40 MB here (the same
-    // for 50 and 200 MB); a buffered upload would add its whole size.
-    expect(growth).toBeLessThan((UPLOAD_MB / 2) * 1024 * 1024);
-    child.process.kill('SIGTERM');
-    expect(await child.exited).toBe(0);
-  }, 60_000);
 
   describe('without BACKEND_URL', () => {
     let dataDir: string;
@@ -498,36 +521,6 @@ describe('gateway/server.ts', () => {
       } finally {
         child.process.kill('SIGTERM');
         await child.exited;
-        await rm(ownData, { recursive: true, force: true });
-      }
-    }, 60_000);
-
-    it('does not print a password the operator chose, and logs each request once at info, the backend included', async () => {
-      const ownData = await mkdtemp(join(tmpdir(), 'gateway-embedded-'));
-      const chosen = 'operator-chosen-secret-42';
-      const child = spawnServer({ DATA_DIR: ownData, ADMIN_PASSWORD: chosen, LOG_LEVEL: 'info' });
-      children.push(child);
-      try {
-        const url = await listeningUrl(child);
-        expect(child.stdout()).toContain(
-          'admin account created: username "admin", with the password set in ADMIN_PASSWORD',
-        );
-        const res = await send(`${url}/api/v1/settings?tab=1`);
-        expect(res.status).toBe(200);
-        await new Promise((r) => setTimeout(r, 200));
-        const lines = child
-          .stdout()
-          .split('\n')
-          .filter((l) => l.startsWith('{'))
-          .map((l) => JSON.parse(l) as Record<string, unknown>);
-        const aboutIt = lines.filter((l) => JSON.stringify(l).includes('/api/v1/settings'));
-        expect(aboutIt).toEqual([
-          expect.objectContaining({ level: 30, msg: 'request', url: '/api/v1/settings?tab=1', status: 200 }),
-        ]);
-        expect(child.stdout() + child.stderr()).not.toContain(chosen);
-        child.process.kill('SIGTERM');
-        expect(await child.exited).toBe(0);
-      } finally {
         await rm(ownData, { recursive: true, force: true });
       }
     }, 60_000);
