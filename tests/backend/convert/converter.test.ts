@@ -707,8 +707,11 @@ describe('bad input fails that document with a Chinese reason, and the engine ke
 
 describe('a 2,000-page PDF', () => {
   let big: string;
+  /** Long enough for a stop to fall mid-document (3 × 23 ms after the first page at most), opened in a tenth of the time. */
+  let long: string;
   beforeAll(async () => {
     big = await write('big.pdf', textPdf(2000));
+    long = await write('long.pdf', textPdf(200));
   }, 60_000);
 
   it('converts every page, with steady progress and bounded memory', async () => {
@@ -754,7 +757,7 @@ describe('a 2,000-page PDF', () => {
         if (first) stop();
         first = false;
       };
-      const error = await conversionFailure(convert(big, 'pdf', { signal: controller.signal, onProgress }));
+      const error = await conversionFailure(convert(long, 'pdf', { signal: controller.signal, onProgress }));
       expect(error.reason).toBe('aborted');
     }
     await stillConverts();
