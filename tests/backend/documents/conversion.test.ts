@@ -389,7 +389,7 @@ describe('a reconversion asked for while the file converts', () => {
         const body = await status();
         expect(body.status).not.toBe(2);
         if (body.status === 1 && (body.convert_progress?.done ?? 0) > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(
         (await api(own.url, 'PUT', '/api/v1/document/reconvert', { token: adminToken, body: { id: [doc.id] } })).status,
@@ -402,7 +402,7 @@ describe('a reconversion asked for while the file converts', () => {
         if (body.status === 5) sawReconvert();
         if (body.status === 1 && seen.includes(5)) sawConvertingAgain();
         if (body.status === 2 || body.status === 3) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(seen).toEqual([5, 1, 2]);
       expect(await jobRuns(doc.hash, own.dataDir)).toBe(1);
