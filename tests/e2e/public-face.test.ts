@@ -8,7 +8,7 @@ import { api, login, registerMember } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
 import { CRAWLER, PERSON } from '../gateway/helpers';
-import { appTookOver, EDGE_SLACK_PX, gatewayToken, useSiteInBrowser, setTokenCookie } from './browser';
+import { appTookOver, EDGE_SLACK_PX, gatewayToken, logInByCookie, setTokenCookie, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
 
@@ -104,7 +104,9 @@ async function expectContentFirst(page: Page, path: string, text: string): Promi
 }
 
 describe('first screens', () => {
-  it('/ shows its banners, latest documents and friend links with no API request before them', async () => {
+  // One load of the home page for what it shows first, the crawler content it never shows and the head on the
+  // client-side navigation from it.
+  it('/ shows its banners, latest documents and friend links with no API request before them; replaces the crawler content on mount, which people never see; the head follows client-side navigation: title, canonical and noindex', async () => {
     const page = await site.open();
     await expectContentFirst(page, '/', lessonTitle);
     // what the API gives, on screen
@@ -114,6 +116,21 @@ describe('first screens', () => {
     for (const doc of latest) await page.getByRole('link', { name: doc.title }).first().waitFor();
     await page.getByRole('link', { name: '开源中国' }).waitFor();
     await page.getByRole('link', { name: '读书月' }).first().waitFor();
+
+    // The crawler content is replaced on mount.
+    await page.getByRole('link', { name: lessonTitle }).first().waitFor();
+    expect(await page.locator('#root [data-crawler]').count()).toBe(0);
+
+    // The head follows client-side navigation.
+    expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${site.url}/`);
+    await page.getByRole('link', { name: '登录' }).first().click();
+    await page.waitForURL((url) => url.pathname === '/auth/login');
+    await expect.poll(() => page.title()).toMatch(/^登录 - /);
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex, nofollow');
+    expect(await page.locator('link[rel="canonical"]').count()).toBe(0);
+    await page.goBack();
+    await expect.poll(() => page.locator('meta[name="robots"]').count()).toBe(0);
+    expect(await page.locator('script[type="application/ld+json"]').count()).toBe(1);
   });
 
   it('a category page shows its documents with no API request before them', async () => {
@@ -125,12 +142,20 @@ describe('first screens', () => {
     for (const doc of list) await page.getByRole('link', { name: doc.title }).first().waitFor();
   });
 
-  it('a document page shows the document with no API request before it', async () => {
+  // One load of the reader for what it shows first and for the app that replaces that screen.
+  it('a document page shows the document with no API request before it; the first screen is replaced by the app without a console error, and the app then works', async () => {
     const page = await site.open();
     await expectContentFirst(page, `/library/${category}/${lessonId}`, lessonTitle);
     const doc = (await api(site.url, 'GET', '/api/v1/document', { query: { id: lessonId } })).body;
     await page.getByRole('heading', { level: 1, name: doc.title }).waitFor();
     await page.getByRole('img', { name: '第 1 页' }).waitFor();
+
+    // Replaced by the app (an uncaught error would be among the visit's page errors, checked after the test), which
+    // then works.
+    await page.getByRole('button', { name: '全屏' }).waitFor();
+    await page.getByRole('link', { name: '阅读材料' }).first().click();
+    await page.waitForURL(`**/library/${category}`);
+    await page.getByRole('link', { name: lessonTitle }).first().waitFor();
   });
 
   it('a search page shows its results with no API request before them', async () => {
@@ -162,13 +187,6 @@ describe('first screens', () => {
     expect(await page.title()).toMatch(/^站内公告 - /);
   });
 
-  it('replaces the crawler content on mount, which people never see', async () => {
-    const { page } = await site.visit();
-    await page.goto('/');
-    await page.getByRole('link', { name: lessonTitle }).first().waitFor();
-    expect(await page.locator('#root [data-crawler]').count()).toBe(0);
-  });
-
   it('shows a browser without JavaScript the first screen as the app shows it', async () => {
     const context = await site.browser.newContext({ baseURL: site.url, javaScriptEnabled: false });
     try {
@@ -191,6 +209,15 @@ describe('first screens', () => {
 });
 
 describe('the first screen the gateway renders', () => {
+  /** The reader's stylesheets a load asked for: some, none twice, and no warning of a preload left unused. */
+  const expectEachStylesheetOnce = (who: string, stylesheets: string[], warnings: string[]) => {
+    expect(stylesheets.length, who).toBeGreaterThan(0);
+    expect(
+      stylesheets.filter((file, i) => stylesheets.indexOf(file) !== i),
+      who,
+    ).toEqual([]);
+    expect(warnings, who).toEqual([]);
+  };
   const rootOf = (html: string) =>
     /<div id="root">(.*?)<\/div>\s*<script type="application\/json"/s.exec(html)?.[1] ?? '';
 
@@ -239,43 +266,38 @@ describe('the first screen the gateway renders', () => {
     expect(rootOf(mine)).not.toContain('第 1 页');
   });
 
-  it("fetches each of the reader's stylesheets once, for visitors and members alike (the preloads match)", async () => {
+  // A visitor's load of the reader is the next test's (its first page with the app's code), with the same check.
+  it("fetches each of the reader's stylesheets once for a member too (the preloads match)", async () => {
     const path = `/library/${category}/${lessonId}`;
     const member = await registerMember(site.url);
     const token = await gatewayToken(site.url, member.username, member.password);
-    for (const who of ['visitor', 'member']) {
-      const context = await site.browser.newContext({
-        baseURL: site.url,
-        viewport: { width: 390, height: 844 },
-        isMobile: true,
+    const who = 'member';
+    const context = await site.browser.newContext({
+      baseURL: site.url,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+    });
+    try {
+      await setTokenCookie(context, site.url, token);
+      const page = await context.newPage();
+      const stylesheets: string[] = [];
+      const warnings: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.endsWith('.css')) stylesheets.push(new URL(request.url()).pathname);
       });
-      try {
-        if (who === 'member') await setTokenCookie(context, site.url, token);
-        const page = await context.newPage();
-        const stylesheets: string[] = [];
-        const warnings: string[] = [];
-        page.on('request', (request) => {
-          if (new URL(request.url()).pathname.endsWith('.css')) stylesheets.push(new URL(request.url()).pathname);
-        });
-        page.on('console', (message) => {
-          if (/preload/i.test(message.text())) warnings.push(message.text());
-        });
-        await page.goto(path);
-        await page.getByRole('button', { name: '全屏' }).waitFor();
-        await page.waitForLoadState('networkidle');
-        expect(stylesheets.length, who).toBeGreaterThan(0);
-        expect(
-          stylesheets.filter((file, i) => stylesheets.indexOf(file) !== i),
-          who,
-        ).toEqual([]);
-        expect(warnings, who).toEqual([]);
-      } finally {
-        await context.close();
-      }
+      page.on('console', (message) => {
+        if (/preload/i.test(message.text())) warnings.push(message.text());
+      });
+      await page.goto(path);
+      await page.getByRole('button', { name: '全屏' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expectEachStylesheetOnce(who, stylesheets, warnings);
+    } finally {
+      await context.close();
     }
   });
 
-  it("shows the reader's first page before the app's code has run, where the app then shows it", async () => {
+  it("shows the reader's first page before the app's code has run, where the app then shows it; a visitor fetches each of the reader's stylesheets once (the preloads match)", async () => {
     const path = `/library/${category}/${lessonId}`;
     const firstPage = async (blockScripts: boolean) => {
       const context = await site.browser.newContext({
@@ -285,6 +307,14 @@ describe('the first screen the gateway renders', () => {
       });
       try {
         const page = await context.newPage();
+        const stylesheets: string[] = [];
+        const warnings: string[] = [];
+        page.on('request', (request) => {
+          if (new URL(request.url()).pathname.endsWith('.css')) stylesheets.push(new URL(request.url()).pathname);
+        });
+        page.on('console', (message) => {
+          if (/preload/i.test(message.text())) warnings.push(message.text());
+        });
         if (blockScripts) await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
         await page.goto(path);
         const image = page.getByRole('img', { name: '第 1 页' });
@@ -295,7 +325,13 @@ describe('the first screen the gateway renders', () => {
         });
         if (!blockScripts) await page.getByRole('button', { name: '全屏' }).waitFor();
         const title = await page.getByRole('heading', { level: 1 }).textContent();
-        return { box: await image.boundingBox(), title };
+        const box = await image.boundingBox();
+        // The visitor's load with the app's code: its stylesheets (the previous test's check, for a member there).
+        if (!blockScripts) {
+          await page.waitForLoadState('networkidle');
+          expectEachStylesheetOnce('visitor', stylesheets, warnings);
+        }
+        return { box, title };
       } finally {
         await context.close();
       }
@@ -386,32 +422,6 @@ describe('the first screen the gateway renders', () => {
     const vip = order.findIndex((path) => /\/assets\/vip-[\w-]+\.css$/.test(path));
     expect(app).toBeGreaterThanOrEqual(0);
     expect(vip).toBeGreaterThan(app);
-  });
-
-  it('is replaced by the app without a console error, and the app then works', async () => {
-    const { page } = await site.visit();
-    await page.goto(`/library/${category}/${lessonId}`);
-    await page.getByRole('button', { name: '全屏' }).waitFor();
-    await page.getByRole('link', { name: '阅读材料' }).first().click();
-    await page.waitForURL(`**/library/${category}`);
-    await page.getByRole('link', { name: lessonTitle }).first().waitFor();
-  });
-});
-
-describe('the head', () => {
-  it('follows client-side navigation: title, canonical and noindex', async () => {
-    const page = await site.open();
-    await page.goto('/');
-    await page.getByRole('link', { name: lessonTitle }).first().waitFor();
-    expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${site.url}/`);
-    await page.getByRole('link', { name: '登录' }).first().click();
-    await page.waitForURL((url) => url.pathname === '/auth/login');
-    await expect.poll(() => page.title()).toMatch(/^登录 - /);
-    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex, nofollow');
-    expect(await page.locator('link[rel="canonical"]').count()).toBe(0);
-    await page.goBack();
-    await expect.poll(() => page.locator('meta[name="robots"]').count()).toBe(0);
-    expect(await page.locator('script[type="application/ld+json"]').count()).toBe(1);
   });
 });
 
@@ -591,11 +601,8 @@ describe('the dashboard of a member', () => {
   it('is a plain welcome with the ways back, and no figures', async () => {
     const member = await registerMember(site.backendUrl);
     const page = await site.open();
-    await page.goto('/auth/login?redirect=%2Fadmin%2Fdashboard');
-    await page.getByLabel('用户名').fill(member.username);
-    await page.getByLabel('密码', { exact: true }).fill(member.password);
-    await page.getByRole('button', { name: '登录' }).click();
-    await page.waitForURL((url) => url.pathname === '/admin/dashboard');
+    // Logged in by the gateway's cookie, not the form (spa.test.ts has the form's own tests): a load less.
+    await logInByCookie(page, site.url, member.username, member.password, '/admin/dashboard');
     await page.getByRole('heading', { name: `欢迎，${member.username}` }).waitFor();
     expect(await page.getByText('网站数据').count()).toBe(0);
     expect(await page.getByText('操作系统').count()).toBe(0);
