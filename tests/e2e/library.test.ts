@@ -16,6 +16,7 @@ import {
   appTookOver,
   EDGE_SLACK_PX,
   gatewayToken,
+  keptAdminPage,
   openInApp,
   setTokenCookie,
   submitLogin,
@@ -344,11 +345,13 @@ describe('the library, from upload to download', () => {
   });
 
   it("keeps the reader's toolbar in sight while reading, and 跳转 shows the page's top below it, on a phone and a wide screen", async () => {
+    // One visitor's page, loaded at each width.
+    const page = await pageAs();
     for (const viewport of [
       { width: 390, height: 844 },
       { width: 1280, height: 900 },
     ]) {
-      const page = await pageAs(undefined, viewport);
+      await page.setViewportSize(viewport);
       await page.goto(need('path'));
       const toolbar = page.getByRole('toolbar', { name: '阅读工具' });
       await toolbar.waitFor();
@@ -573,23 +576,26 @@ describe('the library, from upload to download', () => {
       for (const box of await boxes.all()) if (await box.isVisible()) visible += 1;
       return visible;
     };
+    // One load, of the results page; the home page and the library reached inside the app.
     const phone = await pageAs(undefined, { width: 390, height: 844 });
-    for (const path of ['/', `/search?wd=${encodeURIComponent(BODY_WORD)}`]) {
-      await phone.goto(path);
-      await phone.getByRole('searchbox', { name: '搜索关键词' }).last().waitFor();
-      expect(await visibleBoxes(phone), path).toBe(1);
-    }
+    await phone.goto(`/search?wd=${encodeURIComponent(BODY_WORD)}`);
+    await phone.getByRole('searchbox', { name: '搜索关键词' }).last().waitFor();
+    expect(await visibleBoxes(phone), 'the results page').toBe(1);
     // The visible one on the results page is the page's, with the query.
     expect(await phone.getByRole('main').getByRole('searchbox', { name: '搜索关键词' }).inputValue()).toBe(BODY_WORD);
+    await openInApp(phone, '/');
+    await phone.getByRole('searchbox', { name: '搜索关键词' }).last().waitFor();
+    expect(await visibleBoxes(phone), 'the home page').toBe(1);
     await openInApp(phone, '/library');
     await phone.getByRole('group', { name: '格式' }).waitFor();
     expect(await visibleBoxes(phone)).toBe(1);
     expect(await phone.locator('.app-header').getByRole('searchbox', { name: '搜索关键词' }).isVisible()).toBe(true);
-    // A wide screen keeps the header's box in its sticky header as well.
-    const wide = await pageAs(undefined, { width: 1280, height: 900 });
-    await wide.goto(`/search?wd=${encodeURIComponent(BODY_WORD)}`);
-    await wide.getByRole('main').getByRole('searchbox', { name: '搜索关键词' }).waitFor();
-    expect(await visibleBoxes(wide)).toBe(2);
+    // A wide screen keeps the header's box in its sticky header as well (the same page widened, the results reached
+    // inside the app).
+    await phone.setViewportSize({ width: 1280, height: 900 });
+    await openInApp(phone, `/search?wd=${encodeURIComponent(BODY_WORD)}`);
+    await phone.getByRole('main').getByRole('searchbox', { name: '搜索关键词' }).waitFor();
+    expect(await visibleBoxes(phone)).toBe(2);
   });
   it('a member with credits downloads it: the credits move and the record appears in /member/download', async () => {
     const buyer = await newMember();
@@ -721,8 +727,9 @@ describe('the library, from upload to download', () => {
       .toBe(true);
     // The panel on the screen, the bar steps aside.
     await expect.poll(() => bar.isVisible()).toBe(false);
-    // Opened again at 500 魔豆: the bar says by how much the member is short, within the phone's width.
-    const again = await pageAs(poor.token, { width: 390, height: 844 });
+    // Opened again (in the same page) at 500 魔豆: the bar says by how much the member is short, within the phone's
+    // width.
+    const again = page;
     await again.goto(need('path'));
     const shortBar = again.getByRole('region', { name: '下载', exact: true });
     await shortBar.getByText('500 魔豆', { exact: true }).waitFor();
@@ -734,8 +741,9 @@ describe('the library, from upload to download', () => {
     const barBox = (await shortBar.boundingBox())!;
     expect(barBox.y + barBox.height).toBeCloseTo(844, 0);
     expect(await shortBar.getByRole('button', { name: '确定下载' }).count()).toBe(0);
-    // A wide screen has the panel beside the document and no bar.
-    const wide = await pageAs(poor.token, { width: 1280, height: 900 });
+    // A wide screen has the panel beside the document and no bar (the same page, widened and loaded again).
+    const wide = page;
+    await wide.setViewportSize({ width: 1280, height: 900 });
     await wide.goto(need('path'));
     await wide.getByRole('region', { name: '下载文档' }).getByRole('button', { name: '下载（500 魔豆）' }).waitFor();
     expect(await wide.getByRole('region', { name: '下载', exact: true }).isVisible()).toBe(false);
@@ -743,11 +751,8 @@ describe('the library, from upload to download', () => {
 });
 
 describe("the admin's documents", () => {
-  async function adminPage(path: string): Promise<Page> {
-    const page = await pageAs(await tokenOf('admin', site.adminPassword));
-    await page.goto(path);
-    return page;
-  }
+  /** The admin's page, kept across these tests: the next screens reached inside the app or loaded again. */
+  const adminPage = keptAdminPage(site);
   const row = (page: Page, text: string) => page.locator('.app-resource-table tbody tr', { hasText: text });
   const dialog = (page: Page, title: string) =>
     page.locator('.semi-modal', { has: page.locator('.semi-modal-title', { hasText: title }) });
