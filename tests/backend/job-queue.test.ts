@@ -1045,6 +1045,55 @@ describe('scheduling', () => {
     expect((await jobIn(queue, job.id, 'done')).progress).toEqual({ page: 3, pages: 3 });
   });
 
+  // SQLite has one connection: a renewal held on it would hold the job's outcome too.
+  it.skipIf(TEST_ENGINE === 'sqlite')(
+    'says nothing of a lease renewal on its way as its job ended, which then meets the closed handle',
+    async () => {
+      // The renewal's read of the database's clock is held (its result kept back, its connection with it) until the
+      // job is done, the queue stopped and the handle closing, as in a process's shutdown; then it goes on, to a
+      // closed handle.
+      let armed = false;
+      let release: (() => void) | undefined;
+      let held!: () => void;
+      const renewalHeld = new Promise<void>((resolve) => (held = resolve));
+      const renewals = new WeakSet<object>();
+      const executor = db.withPlugin({
+        transformQuery: ({ node, queryId }) => {
+          if (armed && node.kind === 'RawNode') renewals.add(queryId);
+          return node;
+        },
+        transformResult: async ({ result, queryId }) => {
+          if (release === undefined && renewals.has(queryId)) {
+            await new Promise<void>((resolve) => {
+              release = resolve;
+              held();
+            });
+          }
+          return result;
+        },
+      });
+      const queue = newQueue({ db: executor });
+      const kind = jobKind<null>('test.renewal-at-the-end');
+      // Its one slot taken, the queue reads nothing else while the handler waits: the clock read held is a renewal's.
+      queue.register(kind, async () => {
+        armed = true;
+        await renewalHeld;
+        armed = false;
+      });
+      const job = await queue.enqueue(kind, null);
+      queue.start();
+      await jobIn(queue, job.id, 'done');
+      await queue.stop();
+      // The handle's close waits for the connection the renewal holds.
+      const closing = db.destroy();
+      release!();
+      await closing;
+      // The renewal's next statement fails on the closed handle within this turn's microtasks.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(loggedErrors).toEqual([]);
+    },
+  );
+
   it('waits for running handlers on stop, and deletes old finished jobs on prune', async () => {
     const queue = newQueue();
     const kind = jobKind<null>('test.graceful');

@@ -649,6 +649,9 @@ export class JobQueue {
       }
       job.databaseAway = false;
     } catch (error) {
+      // The job ended while this renewal was on its way: its outcome is written, and the handle may be closed since
+      // (a stop at shutdown). Nothing was lost.
+      if (job.phase !== 'running') return;
       this.writeAboutJobFailed(job, 'renewing a job lease failed', error);
     }
   }
