@@ -324,6 +324,10 @@ describe('CreateDocument', () => {
     const holder = url ? new pg.Client({ connectionString: url }) : undefined;
     try {
       if (holder) {
+        // The earlier tests' conversions (and page images) write documents too: one held with the two creations
+        // made a third waiter, and the count never came to 2.
+        await waitForJobs('document.convert');
+        await waitForJobs('document.page-images');
         await holder.connect();
         await holder.query('BEGIN');
         await holder.query('LOCK TABLE document IN SHARE ROW EXCLUSIVE MODE');
