@@ -104,9 +104,6 @@ export async function navigateInApp(page: Page, path: string): Promise<void> {
   }, path);
 }
 
-/** How long the page goes without a request in flight before `openInApp` counts the screen's requests as done. */
-const QUIET_MS = 500;
-
 /**
  * Waits until the screen drawn is the one of the address the browser shows (after a redirect,
  * the one it went on to): the router keeps the screen before on view until it has the next
@@ -122,21 +119,41 @@ export async function screenDrawn(page: Page): Promise<void> {
 }
 
 /**
+ * Resolves once the page has drawn two frames and then gone idle (`requestIdleCallback`): the
+ * tasks queued before, an answer's handling and what it sets off (a render, the next request),
+ * have run, and so has what a frame sets off (an image that came into sight asked for).
+ */
+async function pageIdle(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(() => resolve()))),
+      ),
+  );
+}
+
+/** How long `openInApp` waits for the screen's requests to be answered and the page to go idle. */
+const SETTLE_TIMEOUT_MS = 30_000;
+
+/**
  * Opens `path` inside the app (`navigateInApp`), waits until its screen is drawn (`screenDrawn`),
  * then until the screen's requests, its data and any code it asks for, are answered: none in
- * flight for half a second, as Playwright's 'networkidle' waits after a load. A screen reached
- * so costs the browser about a third of a page load.
+ * flight, and none started or ended while the page went idle twice over (`pageIdle`), so that an
+ * answer's handling has drawn its data or asked for the next. No clock: the half second without
+ * requests waited before (as Playwright's 'networkidle') cost each move 0.5 s, and returned early
+ * when the page took longer than that to handle an answer. A screen reached so costs the browser
+ * about a third of a page load.
  */
 export async function openInApp(page: Page, path: string): Promise<void> {
   // The requests started since the navigation: one of the screen before, answered meanwhile, is not counted.
   const inFlight = new Set<Request>();
-  let lastChange = Date.now();
+  let changes = 0;
   const started = (request: Request) => {
     inFlight.add(request);
-    lastChange = Date.now();
+    changes += 1;
   };
   const ended = (request: Request) => {
-    if (inFlight.delete(request)) lastChange = Date.now();
+    if (inFlight.delete(request)) changes += 1;
   };
   page.on('request', started);
   page.on('requestfinished', ended);
@@ -144,15 +161,20 @@ export async function openInApp(page: Page, path: string): Promise<void> {
   try {
     await navigateInApp(page, path);
     await screenDrawn(page);
-    // The half second counts from the screen drawn: the requests it starts come after it.
-    lastChange = Date.now();
-    await expect
-      .poll(() => (inFlight.size === 0 && Date.now() - lastChange >= QUIET_MS) || [...inFlight].map((r) => r.url()), {
-        message: `${path}: requests still in flight`,
-        interval: 50,
-        timeout: 30_000,
-      })
-      .toBe(true);
+    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+    for (let quiet = 0; quiet < 2; ) {
+      await expect
+        .poll(() => inFlight.size === 0 || [...inFlight].map((r) => r.url()), {
+          message: `${path}: requests still in flight`,
+          interval: 50,
+          timeout: Math.max(deadline - Date.now(), 1),
+        })
+        .toBe(true);
+      const seen = changes;
+      await pageIdle(page);
+      quiet = changes === seen ? quiet + 1 : 0;
+      if (Date.now() > deadline) throw new Error(`${path}: requests kept starting for ${SETTLE_TIMEOUT_MS} ms`);
+    }
   } finally {
     page.off('request', started);
     page.off('requestfinished', ended);

@@ -165,6 +165,30 @@ describe('moves inside the app', () => {
     expect(await page.evaluate(() => document.querySelector('main h1')?.textContent)).toBe('热门文档');
   });
 
+  it("openInApp returns with the screen's data drawn, however long the page takes to handle its answer", async () => {
+    const page = await open();
+    // From the flag on, the app's fetch of an article hands on its answer only after a second of
+    // the page's main thread kept busy: no request is in flight meanwhile.
+    await page.addInitScript(() => {
+      const original = window.fetch;
+      window.fetch = async (...args: Parameters<typeof fetch>) => {
+        const response = await original(...args);
+        const url = args[0] instanceof Request ? args[0].url : String(args[0]);
+        if ((window as { slowAnswers?: boolean }).slowAnswers && url.includes('/api/v1/article')) {
+          await response.clone().text();
+          const end = performance.now() + 1000;
+          while (performance.now() < end);
+        }
+        return response;
+      };
+    });
+    await page.goto('/');
+    await appTookOver(page);
+    await page.evaluate(() => ((window as { slowAnswers?: boolean }).slowAnswers = true));
+    await openInApp(page, '/article/detail/about');
+    expect(await page.evaluate(() => document.querySelector('main h1')?.textContent)).toBe('关于我们');
+  });
+
   it("openInApp waits for the router's first screen: a move made while its code still runs is named too", async () => {
     // An admin screen has no first screen from the gateway: React draws the router's loading screen at once, and the
     // dashboard's code, held 2 s once it runs, keeps the router from its first screen meanwhile.
