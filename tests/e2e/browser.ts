@@ -162,7 +162,8 @@ export async function openInApp(page: Page, path: string): Promise<void> {
     await navigateInApp(page, path);
     await screenDrawn(page);
     const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-    for (let quiet = 0; quiet < 2; ) {
+    let quiet = 0;
+    while (quiet < 2) {
       await expect
         .poll(() => inFlight.size === 0 || [...inFlight].map((r) => r.url()), {
           message: `${path}: requests still in flight`,
