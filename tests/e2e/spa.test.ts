@@ -285,7 +285,7 @@ describe('scroll position', () => {
 });
 
 describe('accounts', () => {
-  it('registers and lands logged in, with the token out of reach of scripts', async () => {
+  it('registers and lands logged in, the token out of reach of scripts, F8 on the toasts; then logs out', async () => {
     const page = await open();
     const who = newMember();
     const answers: string[] = [];
@@ -294,6 +294,15 @@ describe('accounts', () => {
         answers.push(await response.text().catch(() => ''));
     });
     await register(page, who);
+    // F8 moves the keyboard focus to the toasts (while the registration's is shown).
+    await page.locator('.app-toast', { hasText: '注册成功' }).waitFor();
+    await page.keyboard.press('F8');
+    const focused = await page.evaluate(() => ({
+      inToasts: !!document.activeElement?.closest('[aria-label="通知 (F8)"]'),
+      text: document.activeElement?.textContent ?? '',
+    }));
+    expect(focused.inToasts).toBe(true);
+    expect(focused.text).toContain('注册成功');
     await expect.poll(() => page.getByTestId('user-menu').textContent()).toContain(who.username);
 
     const cookie = (await page.context().cookies()).find((c) => c.name === 'token');
@@ -316,11 +325,8 @@ describe('accounts', () => {
     expect(seen.session).not.toContain(token);
     expect(seen.storage).toContain(who.username);
     expect(answers.join('\n')).not.toContain(token);
-  });
 
-  it('logs out: back on /, logged out, the cookie gone', async () => {
-    const page = await open();
-    await registeredOn(page, '/');
+    // Logs out: back on /, logged out, the cookie gone.
     await logOut(page);
     expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
     const stored = await page.evaluate(() => localStorage.getItem('moredoc.session'));
@@ -410,20 +416,6 @@ describe('accounts', () => {
       await captchaOn(false);
       await setConfig(site.url, token, { 'captcha.type': 'digit' });
     }
-  });
-
-  it('moves the keyboard focus to the toasts on F8', async () => {
-    const page = await open();
-    const who = newMember();
-    await register(page, who);
-    await page.locator('.app-toast', { hasText: '注册成功' }).waitFor();
-    await page.keyboard.press('F8');
-    const focused = await page.evaluate(() => ({
-      inToasts: !!document.activeElement?.closest('[aria-label="通知 (F8)"]'),
-      text: document.activeElement?.textContent ?? '',
-    }));
-    expect(focused.inToasts).toBe(true);
-    expect(focused.text).toContain('注册成功');
   });
 });
 
