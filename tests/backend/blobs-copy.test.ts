@@ -4,14 +4,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { S3BlobStore } from '../../backend/platform/blobs/s3-blob-store';
 import { useS3 } from '../helpers/s3';
 
-// `npm run blobs:copy` as an operator runs it, on a DATA_DIR with uploads, documents (one
-// big enough for a multipart upload) and the database and secrets beside them, into s3rver.
+// The blobs' copy as an operator runs it, on a DATA_DIR with uploads, documents (one big enough for
+// a multipart upload) and the database and secrets beside them, into s3rver. It runs the production
+// bundle (`node dist/server/scripts/blobs-copy.mjs`, as the image does): `npm run blobs:copy` runs
+// the same main from source through tsx's loader, which costs about 1.5 cpu-s a start for nothing
+// more (its usage, named as the npm script, is command-options.test.ts's).
 
 const server = useS3();
+/** The command: node and the build's bundle of scripts/blobs-copy.ts. */
+const COPY = [process.execPath, path.join(inject('serverBundles'), 'scripts/blobs-copy.mjs')] as const;
 let dataDir: string;
 let prefixCount = 0;
 let prefix: string;
@@ -59,7 +64,7 @@ interface Run {
 }
 
 function copy(args: string[] = []): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/blobs-copy.ts', ...args], {
+  const child = spawn(COPY[0], [COPY[1], ...args], {
     env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...server.s3.env, S3_PREFIX: prefix },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -143,7 +148,7 @@ describe('npm run blobs:copy', () => {
 
   it('updates one progress line in place on a terminal', async () => {
     // script(1) (util-linux) gives the command a pseudo-terminal and copies what it shows.
-    const command = `${JSON.stringify(process.execPath)} --import tsx scripts/blobs-copy.ts`;
+    const command = COPY.map((part) => JSON.stringify(part)).join(' ');
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...server.s3.env, S3_PREFIX: prefix },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -170,7 +175,7 @@ describe('npm run blobs:copy', () => {
   });
 
   it('refuses to start without S3_BUCKET, or with a bucket that does not answer', async () => {
-    const noBucket = spawn(process.execPath, ['--import', 'tsx', 'scripts/blobs-copy.ts'], {
+    const noBucket = spawn(COPY[0], [COPY[1]], {
       env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -179,7 +184,7 @@ describe('npm run blobs:copy', () => {
     expect(await new Promise((resolve) => noBucket.on('exit', resolve))).toBe(1);
     expect(err).toContain('blobs:copy: Configuration error: S3_BUCKET must name the bucket');
 
-    const wrong = spawn(process.execPath, ['--import', 'tsx', 'scripts/blobs-copy.ts'], {
+    const wrong = spawn(COPY[0], [COPY[1]], {
       env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...server.s3.env, S3_BUCKET: 'no-such-bucket' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
