@@ -209,14 +209,27 @@ describe('first screens', () => {
 });
 
 describe('the first screen the gateway renders', () => {
-  /** The reader's stylesheets a load asked for: some, none twice, and no warning of a preload left unused. */
-  const expectEachStylesheetOnce = (who: string, stylesheets: string[], warnings: string[]) => {
-    expect(stylesheets.length, who).toBeGreaterThan(0);
-    expect(
-      stylesheets.filter((file, i) => stylesheets.indexOf(file) !== i),
-      who,
-    ).toEqual([]);
-    expect(warnings, who).toEqual([]);
+  /**
+   * Watches the stylesheets `page` asks for and its console's warnings of preloads; the check it gives back, once
+   * the load is done: the reader's stylesheets some, none twice, and no warning of a preload left unused.
+   */
+  const watchStylesheets = (page: Page) => {
+    const stylesheets: string[] = [];
+    const warnings: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.endsWith('.css')) stylesheets.push(new URL(request.url()).pathname);
+    });
+    page.on('console', (message) => {
+      if (/preload/i.test(message.text())) warnings.push(message.text());
+    });
+    return (who: string) => {
+      expect(stylesheets.length, who).toBeGreaterThan(0);
+      expect(
+        stylesheets.filter((file, i) => stylesheets.indexOf(file) !== i),
+        who,
+      ).toEqual([]);
+      expect(warnings, who).toEqual([]);
+    };
   };
   const rootOf = (html: string) =>
     /<div id="root">(.*?)<\/div>\s*<script type="application\/json"/s.exec(html)?.[1] ?? '';
@@ -280,18 +293,11 @@ describe('the first screen the gateway renders', () => {
     try {
       await setTokenCookie(context, site.url, token);
       const page = await context.newPage();
-      const stylesheets: string[] = [];
-      const warnings: string[] = [];
-      page.on('request', (request) => {
-        if (new URL(request.url()).pathname.endsWith('.css')) stylesheets.push(new URL(request.url()).pathname);
-      });
-      page.on('console', (message) => {
-        if (/preload/i.test(message.text())) warnings.push(message.text());
-      });
+      const eachStylesheetOnce = watchStylesheets(page);
       await page.goto(path);
       await page.getByRole('button', { name: '全屏' }).waitFor();
       await page.waitForLoadState('networkidle');
-      expectEachStylesheetOnce(who, stylesheets, warnings);
+      eachStylesheetOnce(who);
     } finally {
       await context.close();
     }
@@ -307,14 +313,7 @@ describe('the first screen the gateway renders', () => {
       });
       try {
         const page = await context.newPage();
-        const stylesheets: string[] = [];
-        const warnings: string[] = [];
-        page.on('request', (request) => {
-          if (new URL(request.url()).pathname.endsWith('.css')) stylesheets.push(new URL(request.url()).pathname);
-        });
-        page.on('console', (message) => {
-          if (/preload/i.test(message.text())) warnings.push(message.text());
-        });
+        const eachStylesheetOnce = watchStylesheets(page);
         if (blockScripts) await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
         await page.goto(path);
         const image = page.getByRole('img', { name: '第 1 页' });
@@ -329,7 +328,7 @@ describe('the first screen the gateway renders', () => {
         // The visitor's load with the app's code: its stylesheets (the previous test's check, for a member there).
         if (!blockScripts) {
           await page.waitForLoadState('networkidle');
-          expectEachStylesheetOnce('visitor', stylesheets, warnings);
+          eachStylesheetOnce('visitor');
         }
         return { box, title };
       } finally {

@@ -332,6 +332,16 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
     await converter?.close();
   });
 
+  /** Writes each case's bytes to its file and converts them all at once, two at a time as the engine's two LibreOffice slots take them. */
+  const convertAll = (cases: readonly { name: string; ext: string; bytes: Buffer }[]) =>
+    Promise.all(
+      cases.map(async ({ name, ext, bytes }) => {
+        const source = join(dir, name);
+        await writeFile(source, bytes);
+        return { name, result: await converter.convertDocument({ sourcePath: source, ext, outDir: outDir() }) };
+      }),
+    );
+
   itNeeds(
     ['writer', 'noto-cjk'],
     'turns a docx into a kept PDF, then pages, text and covers',
@@ -389,14 +399,7 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
         // Impress made an empty slide of it
         { name: 'gbk-html.ppt', ext: 'ppt', bytes: gbk(...page()) },
       ];
-      // two at a time, as the engine's two LibreOffice slots take them
-      const results = await Promise.all(
-        cases.map(async ({ name, ext, bytes }) => {
-          const source = join(dir, name);
-          await writeFile(source, bytes);
-          return { name, result: await converter.convertDocument({ sourcePath: source, ext, outDir: outDir() }) };
-        }),
-      );
+      const results = await convertAll(cases);
       for (const { name, result } of results) {
         expect([name, result.converter, result.pages, result.text.replace(/\s+/g, '')]).toEqual([
           name,
@@ -423,14 +426,7 @@ describe(tools.libreoffice ? `LibreOffice ${tools.libreoffice.version}` : `Libre
           bytes: gbk('<table><tr><td>', '苹果', '</td><td>3</td></tr><tr><td>', '香蕉', '</td><td>5</td></tr></table>'),
         },
       ];
-      // two at a time, as the engine's two LibreOffice slots take them
-      const results = await Promise.all(
-        cases.map(async ({ name, ext, bytes }) => {
-          const source = join(dir, name);
-          await writeFile(source, bytes);
-          return { name, result: await converter.convertDocument({ sourcePath: source, ext, outDir: outDir() }) };
-        }),
-      );
+      const results = await convertAll(cases);
       for (const { name, result } of results) {
         expect(result.converter, name).toBe('libreoffice');
         // a cell a word: the characters are right and the separator split the lines
