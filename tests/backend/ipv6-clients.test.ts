@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
 import { insertDocument } from '../helpers/document-fixtures';
+import { mailSettings, startSmtpSink, type SmtpSink } from '../helpers/smtp';
+import { databaseOf, TEST_ENGINE } from '../helpers/test-database';
 
 // The per-address limits count an IPv6 client by its /64 (shared/address-key.ts), or by the prefix CLIENT_IPV6_PREFIX
 // says: one subscriber holds a whole prefix and could otherwise pass any limit by rotating the bits after it. An IPv4-mapped address counts as its
@@ -15,6 +18,13 @@ const SMS_CODES_PER_ADDRESS = 2;
 /** Live captchas of one client (the real bound: CAPTCHA_LIMITS), so that a few requests reach it. */
 const CAPTCHAS_PER_ADDRESS = 3;
 
+let smtp: SmtpSink;
+beforeAll(async () => {
+  smtp = await startSmtpSink();
+});
+afterAll(() => smtp.close());
+
+// Registered after the sink's hooks: hooks run as a stack, so the backends close first.
 const backend = useBackend({
   env: { SIGN_IN_LIMIT: String(SIGN_IN_LIMIT), SEARCH_RECORD_LIMIT: String(SEARCH_RECORD_LIMIT) },
 });
@@ -35,6 +45,16 @@ const by56 = useBackend({
     captchaLimits: { total: 1000, perAddress: CAPTCHAS_PER_ADDRESS },
   },
 });
+
+/** Runs `work` while by56 mails register codes (to the sink); registration needs none outside it. */
+async function withVerifiedRegistration(work: () => Promise<void>) {
+  await by56.setConfig({ ...mailSettings(smtp), 'security.enable_verify_register_email': 'true' });
+  try {
+    await work();
+  } finally {
+    await by56.setConfig({ 'security.enable_verify_register_email': 'false' });
+  }
+}
 
 /** A login with a wrong password from `address`: its status (429 when the sign-in limit refuses it). */
 const loginFrom = async (address: string, target = backend) =>
@@ -176,5 +196,128 @@ describe('CLIENT_IPV6_PREFIX', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.message).toBe('当前网络获取验证码的次数过多，请稍后再试');
     expect((await codeFrom('2001:db8:c:4600::1')).status).toBe(200);
+  });
+
+  it('counts the register codes mailed to a client in an hour by it', async () => {
+    await withVerifiedRegistration(async () => {
+      const send = (email: string, address: string) =>
+        api(by56.url, 'POST', '/api/v1/user/email/code', { body: { email }, headers: { 'x-forwarded-for': address } });
+      expect((await send('loop56-0@example.com', '2001:db8:d:3400::1')).status).toBe(200);
+      // Nineteen more within the hour (20 an hour per client), each from another /64 of the /56.
+      await withDatabase(by56.dataDir, async (db) => {
+        const ts = new Date().toISOString();
+        for (let i = 1; i < 20; i++)
+          await db
+            .insertInto('email_code')
+            .values({
+              email: `loop56-${i}@example.com`,
+              code: '123456',
+              type: 0,
+              ip: `2001:db8:d:34${i.toString(16).padStart(2, '0')}::1`,
+              created_at: ts,
+              updated_at: ts,
+            })
+            .execute();
+      });
+      const over = await send('loop56-20@example.com', '2001:db8:d:34ff::2');
+      expect(over.status).toBe(429);
+      expect(over.body.message).toBe('当前网络获取邮箱验证码的次数过多，请一小时后再试');
+      expect((await send('loop56-21@example.com', '2001:db8:d:3500::1')).status).toBe(200);
+    });
+  });
+});
+
+// Two requests of one client at once are serialised by an advisory lock on its address key, which the limits are
+// counted under: the lock is the client's /56 too. Here the table a request writes is held by the test, so that the
+// first request waits there with its locks taken; a second from another /64 of the /56 must then wait for the lock,
+// not reach the table beside it. SQLite runs one transaction at a time: there is nothing to serialise.
+describe.runIf(TEST_ENGINE === 'postgres')('CLIENT_IPV6_PREFIX in the locks of one client', () => {
+  /** The sessions of the backend's database waiting for a lock: what they wait for, and on which statement. */
+  const waiting = async (client: pg.Client) => {
+    await client.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await client.query<{ wait_event: string; query: string }>(
+      `SELECT wait_event, query FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+    );
+    return rows;
+  };
+
+  /** Runs `first`, then `second`, while `table` is held; answers their statuses once it is let go. */
+  async function whileHeld(table: string, first: () => Promise<number>, second: () => Promise<number>) {
+    const client = new pg.Client(databaseOf(by56.dataDir)!);
+    await client.connect();
+    const writes = (rows: { wait_event: string; query: string }[]) =>
+      rows.filter((row) => row.wait_event === 'relation' && row.query.includes(`insert into "${table}"`)).length;
+    try {
+      await client.query('BEGIN');
+      await client.query(`LOCK TABLE "${table}" IN EXCLUSIVE MODE`);
+      const one = first();
+      await vi.waitFor(async () => expect(writes(await waiting(client))).toBe(1), { timeout: 10_000, interval: 20 });
+      const two = second();
+      await vi.waitFor(
+        async () => {
+          const rows = await waiting(client);
+          expect([writes(rows), rows.some((row) => row.wait_event === 'advisory')]).toEqual([1, true]);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      await client.query('COMMIT');
+      return await Promise.all([one, two]);
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** A member registered from `address` (each its own, away from the sign-in limit of the file's other members). */
+  const memberFrom = async (address: string) => {
+    const res = await api(by56.url, 'POST', '/api/v1/user/register', {
+      body: { username: `lock56-${address.replaceAll('.', '-')}`, password: 'member-password' },
+      headers: { 'x-forwarded-for': address },
+    });
+    expect(res.status, res.text).toBe(200);
+    return { token: res.body.token as string, id: res.body.user.id as number };
+  };
+
+  it('a download waits for one of another /64 of its /56', async () => {
+    const [readerA, readerB, ownerA, ownerB] = await Promise.all(
+      ['198.51.100.61', '198.51.100.62', '198.51.100.63', '198.51.100.64'].map(memberFrom),
+    );
+    const docA = await insertDocument(by56.dataDir, { userId: ownerA!.id, price: 0 });
+    const docB = await insertDocument(by56.dataDir, { userId: ownerB!.id, price: 0 });
+    const downloadFrom = (token: string, id: number, address: string) => async () =>
+      (
+        await api(by56.url, 'GET', '/api/v1/document/download', {
+          token,
+          query: { id },
+          headers: { 'x-forwarded-for': address },
+        })
+      ).status;
+    // Other readers and owners: the second waits for no row the first holds.
+    expect(
+      await whileHeld(
+        'download',
+        downloadFrom(readerA!.token, docA.id, '2001:db8:d:2100::1'),
+        downloadFrom(readerB!.token, docB.id, '2001:db8:d:21ff::1'),
+      ),
+    ).toEqual([200, 200]);
+  });
+
+  it('a register code waits for one of another /64 of its /56', async () => {
+    await withVerifiedRegistration(async () => {
+      const send = (email: string, address: string) => async () =>
+        (
+          await api(by56.url, 'POST', '/api/v1/user/email/code', {
+            body: { email },
+            headers: { 'x-forwarded-for': address },
+          })
+        ).status;
+      expect(
+        await whileHeld(
+          'email_code',
+          send('lock56-a@example.com', '2001:db8:d:5600::1'),
+          send('lock56-b@example.com', '2001:db8:d:56ff::1'),
+        ),
+      ).toEqual([200, 200]);
+    });
   });
 });
