@@ -28,8 +28,9 @@ const HOP_BY_HOP: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Headers a client could use to pass itself off as someone else to the backend; and
- * Expect, which undici refuses (UND_ERR_NOT_SUPPORTED): Node has already answered
+ * Headers a client could use to pass itself off as someone else to the backend; the SPA's
+ * AS_VISITOR_HEADER, which the gateway reads (bearerFromCookie) and a MOREDOC backend has no use
+ * for; and Expect, which undici refuses (UND_ERR_NOT_SUPPORTED): Node has already answered
  * `100 Continue` to the client, and the body is streamed to the backend as it comes.
  */
 const DROPPED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
@@ -41,6 +42,7 @@ const DROPPED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
   'x-forwarded-port',
   'x-real-ip',
   'x-request-id',
+  AS_VISITOR_HEADER,
   'expect',
 ]);
 

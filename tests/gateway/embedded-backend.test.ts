@@ -25,6 +25,9 @@ let gw: TestGateway;
 let behindProxy: TestGateway;
 /** Pages without their route data (ROUTE_DATA_TIMEOUT_MS 0): the SPA makes the first screen's calls itself. */
 let withoutRouteData: TestGateway;
+/** A gateway whose calls to the backend are recorded in `dispatched`: path, Authorization, AS_VISITOR_HEADER. */
+let recorded: TestGateway;
+const dispatched: { path: string; authorization: unknown; marker: unknown }[] = [];
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'moredoc-embedded-'));
@@ -42,11 +45,22 @@ beforeAll(async () => {
   gw = await startGateway('', { backendUrl: undefined }, embedded);
   behindProxy = await startGateway('', { backendUrl: undefined, trustProxy: ['127.0.0.1'] }, embedded);
   withoutRouteData = await startGateway('', { backendUrl: undefined, routeDataTimeoutMs: 0 }, embedded);
+  const recording = backend.dispatcher.compose((dispatch) => (options, handler) => {
+    const headers = new Headers(options.headers as Record<string, string>);
+    dispatched.push({
+      path: options.path.split('?', 1)[0]!,
+      authorization: headers.get('authorization') ?? undefined,
+      marker: headers.get(AS_VISITOR_HEADER) ?? undefined,
+    });
+    return dispatch(options, handler);
+  });
+  recorded = await startGateway('', { backendUrl: undefined }, { ...embedded, dispatcher: recording });
 });
 afterAll(async () => {
   await gw?.close();
   await behindProxy?.close();
   await withoutRouteData?.close();
+  await recorded?.close();
   await backend?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
@@ -159,6 +173,44 @@ describe('the embedded backend in the gateway', () => {
     });
     expect(startData(ownLate.text)).toMatchObject({ user: { id: memberId } });
     expect(startData(ownLate.text).openedFromAnotherSite).toBeUndefined();
+  });
+
+  it("passes the SPA's record-as-visitor marker to no call of the backend, which searches without the session", async () => {
+    const json = { ...sameOrigin(recorded.url), 'content-type': 'application/json' };
+    const registered = await send(`${recorded.url}/api/v1/user/register`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ username: `marked${process.pid}`, password: 'member-password' }),
+    });
+    expect(registered.status, registered.text).toBe(200);
+    const cookie = registered.setCookies[0]!.split(';', 1)[0]!;
+    const token = cookie.slice('token='.length);
+    const memberId = (registered.json() as { user: { id: number } }).user.id;
+    const withMarker = { ...json, cookie, [AS_VISITOR_HEADER]: '1' };
+    dispatched.length = 0;
+    const words = '带标记的搜索';
+    const search = await send(`${recorded.url}/api/v1/document/search?wd=${encodeURIComponent(words)}`, {
+      headers: withMarker,
+    });
+    expect(search.status, search.text).toBe(200);
+    expect((await send(`${recorded.url}/api/v1/user/group`, { headers: withMarker })).status).toBe(200);
+    const write = await send(`${recorded.url}/api/v1/user/profile`, {
+      method: 'PUT',
+      headers: withMarker,
+      body: JSON.stringify({ id: memberId, signature: '带标记的读者' }),
+    });
+    expect(write.status, write.text).toBe(200);
+    // The calls made for these requests (the gateway may make its own meanwhile).
+    const paths = ['/api/v1/document/search', '/api/v1/user/group', '/api/v1/user/profile'];
+    expect(dispatched.filter((call) => paths.includes(call.path))).toEqual([
+      { path: '/api/v1/document/search', authorization: undefined, marker: undefined },
+      { path: '/api/v1/user/group', authorization: `Bearer ${token}`, marker: undefined },
+      { path: '/api/v1/user/profile', authorization: `Bearer ${token}`, marker: undefined },
+    ]);
+    const records = await withDatabase(dataDir, (db) =>
+      db.selectFrom('search_record').select('user_id').where('keywords', '=', words).execute(),
+    );
+    expect(records).toEqual([{ user_id: 0 }]);
   });
 
   it("passes on why the backend refused the cookie's session, beside MOREDOC's 401, and drops the cookie", async () => {

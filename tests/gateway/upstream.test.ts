@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
+import { AS_VISITOR_HEADER } from '../../shared/writes';
 import { json, makeJwt, sameOrigin, send, sendRaw, startGateway, useGatewayOverStub } from './helpers';
 
 const site = useGatewayOverStub((_req, res) => json(res, 200, { ok: true }), { upstreamTimeoutMs: 500 });
@@ -78,6 +79,31 @@ describe('requests to the backend', () => {
     const id = res.headers['x-request-id'];
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(lastUpstream().headers['x-request-id']).toBe(id);
+  });
+
+  it("keeps the SPA's record-as-visitor marker to itself: a search without the session, no call with the marker", async () => {
+    const token = makeJwt();
+    const marked = { cookie: `token=${token}`, [AS_VISITOR_HEADER]: '1', ...sameOrigin(site.gw.url) };
+    // A search that records its caller goes as a visitor's (decision 121)…
+    expect((await send(`${site.gw.url}/api/v1/document/search?wd=%E6%96%87`, { headers: marked })).status).toBe(200);
+    // …another read, and a write, keep the member's session.
+    expect((await send(`${site.gw.url}/api/v1/user/group`, { headers: marked })).status).toBe(200);
+    const write = await send(`${site.gw.url}/api/v1/user/profile`, {
+      method: 'PUT',
+      headers: { ...marked, 'content-type': 'application/json' },
+      body: JSON.stringify({ nickname: '读者' }),
+    });
+    expect(write.status).toBe(200);
+    const seen = site.stub.requests.map((request) => ({
+      url: request.url.split('?')[0],
+      authorization: request.headers.authorization,
+      marker: request.headers[AS_VISITOR_HEADER],
+    }));
+    expect(seen).toEqual([
+      { url: '/api/v1/document/search', authorization: undefined, marker: undefined },
+      { url: '/api/v1/user/group', authorization: `Bearer ${token}`, marker: undefined },
+      { url: '/api/v1/user/profile', authorization: `Bearer ${token}`, marker: undefined },
+    ]);
   });
 
   it('forwards path and query string unchanged (repeated keys, Chinese)', async () => {
