@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, registerMember, useBackend, withDatabase } from '../helpers/backend';
 import { insertDocument } from '../helpers/document-fixtures';
+import { pngHead } from '../helpers/images';
 import { mailSettings, startSmtpSink, type SmtpSink } from '../helpers/smtp';
 import { databaseOf, TEST_ENGINE } from '../helpers/test-database';
 
@@ -45,6 +46,19 @@ const by56 = useBackend({
     captchaLimits: { total: 1000, perAddress: CAPTCHAS_PER_ADDRESS },
   },
 });
+
+/** A visitor's feedback screenshot (10 an hour per client) from `address`, told apart by `seed`: its status. */
+const screenshotFrom = async (address: string, seed: number) => {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(pngHead(seed))]), 'screen.png');
+  const res = await fetch(`${by56.url}/api/v1/upload/feedback`, {
+    method: 'POST',
+    body: form,
+    headers: { 'x-forwarded-for': address },
+  });
+  await res.arrayBuffer();
+  return res.status;
+};
 
 /** Runs `work` while by56 mails register codes (to the sink); registration needs none outside it. */
 async function withVerifiedRegistration(work: () => Promise<void>) {
@@ -198,6 +212,13 @@ describe('CLIENT_IPV6_PREFIX', () => {
     expect((await codeFrom('2001:db8:c:4600::1')).status).toBe(200);
   });
 
+  it("counts a visitor's feedback screenshots an hour by it", async () => {
+    // Ten an hour (ANONYMOUS_UPLOADS_PER_HOUR), from ten /64s of one /56.
+    for (let i = 0; i < 10; i += 1) expect(await screenshotFrom(`2001:db8:d:70${i}0::1`, 5600 + i)).toBe(200);
+    expect(await screenshotFrom('2001:db8:d:70ff::1', 5620)).toBe(429);
+    expect(await screenshotFrom('2001:db8:d:7100::1', 5621)).toBe(200);
+  });
+
   it('counts the register codes mailed to a client in an hour by it', async () => {
     await withVerifiedRegistration(async () => {
       const send = (email: string, address: string) =>
@@ -298,6 +319,16 @@ describe.runIf(TEST_ENGINE === 'postgres')('CLIENT_IPV6_PREFIX in the locks of o
         'download',
         downloadFrom(readerA!.token, docA.id, '2001:db8:d:2100::1'),
         downloadFrom(readerB!.token, docB.id, '2001:db8:d:21ff::1'),
+      ),
+    ).toEqual([200, 200]);
+  });
+
+  it("a visitor's screenshot waits for one of another /64 of its /56", async () => {
+    expect(
+      await whileHeld(
+        'attachment',
+        () => screenshotFrom('2001:db8:d:9100::1', 5630),
+        () => screenshotFrom('2001:db8:d:91ff::1', 5631),
       ),
     ).toEqual([200, 200]);
   });

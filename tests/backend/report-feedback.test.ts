@@ -3,6 +3,7 @@ import { api, registerMember, useBackend, withDatabase, type Member } from '../h
 import { withClockOff } from '../helpers/clock';
 import { databaseNow } from '../../backend/db/dialect';
 import { insertDocument } from '../helpers/document-fixtures';
+import { pngHead } from '../helpers/images';
 
 // ReportAPI (articles), FeedbackAPI (ours) and the two uploads that go with this part:
 // article images and feedback screenshots.
@@ -14,17 +15,6 @@ let articleId = 0;
 let reporter: Member;
 
 /** A small PNG, distinct per `seed` so that each upload is a new file. */
-function png(seed: number): Buffer {
-  const buf = Buffer.alloc(64);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(buf, 0);
-  buf.writeUInt32BE(13, 8);
-  buf.write('IHDR', 12, 'latin1');
-  buf.writeUInt32BE(10, 16);
-  buf.writeUInt32BE(10, 20);
-  buf.writeUInt32BE(seed, 40);
-  return buf;
-}
-
 async function upload(kind: string, file: Buffer, opts: { token?: string; ip?: string; name?: string } = {}) {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(file)]), opts.name ?? 'screen.png');
@@ -390,7 +380,7 @@ describe('FeedbackAPI', () => {
 
 describe('uploads of this part', () => {
   it('takes a visitor’s feedback screenshot (type 8) that the feedback may then name', async () => {
-    const res = await upload('feedback', png(1), { ip: '10.2.0.1' });
+    const res = await upload('feedback', pngHead(1), { ip: '10.2.0.1' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ type: 8, ext: '.png', ip: '10.2.0.1' });
     expect(res.body.data.user_id).toBeUndefined();
@@ -400,43 +390,43 @@ describe('uploads of this part', () => {
 
   it('limits a visitor’s screenshots to ten an hour per address', async () => {
     for (let i = 0; i < 10; i += 1)
-      expect((await upload('feedback', png(100 + i), { ip: '10.2.0.2' })).status).toBe(200);
-    const eleventh = await upload('feedback', png(200), { ip: '10.2.0.2' });
+      expect((await upload('feedback', pngHead(100 + i), { ip: '10.2.0.2' })).status).toBe(200);
+    const eleventh = await upload('feedback', pngHead(200), { ip: '10.2.0.2' });
     expect(eleventh.status).toBe(429);
     expect(eleventh.body.message).toBe('上传太频繁了，每小时最多上传 10 张图片，请稍后再试');
   });
 
   it('limits an IPv6 visitor’s screenshots by the /64, not by the address', async () => {
     for (let i = 0; i < 10; i += 1)
-      expect((await upload('feedback', png(600 + i), { ip: `2001:db8:7::${i + 1}` })).status).toBe(200);
-    expect((await upload('feedback', png(620), { ip: '2001:db8:7::abcd' })).status).toBe(429);
-    const next = await upload('feedback', png(621), { ip: '2001:db8:7:1::1' });
+      expect((await upload('feedback', pngHead(600 + i), { ip: `2001:db8:7::${i + 1}` })).status).toBe(200);
+    expect((await upload('feedback', pngHead(620), { ip: '2001:db8:7::abcd' })).status).toBe(429);
+    const next = await upload('feedback', pngHead(621), { ip: '2001:db8:7:1::1' });
     expect(next.status).toBe(200);
     expect(next.body.data.ip).toBe('2001:db8:7:1::1');
   });
 
   it("counts a visitor's hour by the database's clock, whatever the machine's says", async () => {
     for (let i = 0; i < 10; i += 1)
-      expect((await upload('feedback', png(400 + i), { ip: '10.2.0.3' })).status).toBe(200);
+      expect((await upload('feedback', pngHead(400 + i), { ip: '10.2.0.3' })).status).toBe(200);
     await sentAgo('attachment', '10.2.0.3', 55);
-    const ahead = await withClockOff(10 * MINUTE_MS, () => upload('feedback', png(420), { ip: '10.2.0.3' }));
+    const ahead = await withClockOff(10 * MINUTE_MS, () => upload('feedback', pngHead(420), { ip: '10.2.0.3' }));
     expect(ahead.status).toBe(429);
     await expectStampedByTheDatabase('attachment', '10.2.0.4', async () => {
-      const res = await withClockOff(-10 * MINUTE_MS, () => upload('feedback', png(421), { ip: '10.2.0.4' }));
+      const res = await withClockOff(-10 * MINUTE_MS, () => upload('feedback', pngHead(421), { ip: '10.2.0.4' }));
       expect(res.status).toBe(200);
     });
   });
 
   it('takes article images from admins and from members who may write, nobody else', async () => {
-    const adminUpload = await upload('article', png(300), { token: backend.adminToken });
+    const adminUpload = await upload('article', pngHead(300), { token: backend.adminToken });
     expect(adminUpload.body.data).toMatchObject({ type: 3, user_id: 1 });
     const member = await registerMember(backend.url);
-    expect((await upload('article', png(301), { token: member.token })).status).toBe(200);
+    expect((await upload('article', pngHead(301), { token: member.token })).status).toBe(200);
     const group = await admin('POST', '/api/v1/group', { body: { title: '只读会员', enable_article: false } });
     await admin('PUT', '/api/v1/user', { body: { id: member.user.id, group_id: [group.body.id] } });
-    const refused = await upload('article', png(302), { token: member.token });
+    const refused = await upload('article', pngHead(302), { token: member.token });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('您没有权限发布文章');
-    expect((await upload('article', png(303))).status).toBe(401);
+    expect((await upload('article', pngHead(303))).status).toBe(401);
   });
 });

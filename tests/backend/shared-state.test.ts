@@ -8,6 +8,7 @@ import { api, login, setConfig, startBackend, TEST_ENGINE, type StartedBackend }
 import { mailSettings, startSmtpSink } from '../helpers/smtp';
 import { databaseOf } from '../helpers/test-database';
 import { withClockOff } from '../helpers/clock';
+import { pngHead } from '../helpers/images';
 
 // Two backends on one database, as several site or worker processes share one PostgreSQL
 // database: what one of them hands out or counts, the other sees. On PostgreSQL the two have
@@ -236,21 +237,10 @@ describe('two backends on one database', () => {
   });
 
   it("keep a visitor's ten screenshots an hour from one address, however many are uploaded through both at once", async () => {
-    /** A PNG header of 10×10 pixels, padded, told apart by `seed`: enough for the upload's checks. */
-    const png = (seed: number) => {
-      const buf = Buffer.alloc(64);
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(buf, 0);
-      buf.writeUInt32BE(13, 8);
-      buf.write('IHDR', 12, 'latin1');
-      buf.writeUInt32BE(10, 16);
-      buf.writeUInt32BE(10, 20);
-      buf.writeUInt32BE(seed, 40);
-      return buf;
-    };
     const answers = await Promise.all(
       Array.from({ length: 16 }, async (_, i) => {
         const form = new FormData();
-        form.append('file', new Blob([new Uint8Array(png(300 + i))]), 'screen.png');
+        form.append('file', new Blob([new Uint8Array(pngHead(300 + i))]), 'screen.png');
         const res = await fetch(`${backends()[i % 2]!.url}/api/v1/upload/feedback`, {
           method: 'POST',
           body: form,
