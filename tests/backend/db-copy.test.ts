@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { postgresPool } from '../../backend/db/postgres';
+import { threadModule } from '../../backend/platform/thread-modules';
 import { api, login, registerMember, startBackend, type Member, type StartedBackend } from '../helpers/backend';
 import { insertDocument, type DocumentFixture } from '../helpers/document-fixtures';
 import { createDatabase, dropDatabase } from '../helpers/postgres';
@@ -12,11 +13,17 @@ import { createDatabase, dropDatabase } from '../helpers/postgres';
 // `npm run db:copy`: a SQLite site with a row in every table is copied into an empty
 // PostgreSQL database; every table then holds the same rows there, a backend started on it
 // signs the same member in and shows the same document, new rows get new ids, and a second
-// copy into the now non-empty database is refused.
+// copy into the now non-empty database is refused. The copy runs as an esbuild bundle of
+// scripts/db-copy.ts (made once, kept in .tmp/thread-modules/ while its sources stay the same;
+// the build's dist/server/scripts/db-copy.mjs is made with the same options), not the source
+// through tsx's loader: a start 0.3 cpu-s instead of 2. The npm script's own start from source
+// is command-options.test.ts's.
 
 const run = promisify(execFile);
 const clusterUrl = inject('postgresUrl');
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The copy's main, bundled (beforeAll). */
+let copyScript: string;
 
 /** Tables of the SQLite search index and of the migrator: derived or bookkeeping, not copied as such. */
 const NOT_COPIED = /^(kysely_migration|kysely_migration_lock|search_.*|.*_fts.*|sqlite_.*)$/;
@@ -29,11 +36,10 @@ const CHECKED: Record<string, Record<string, unknown>> = {
 
 async function copy(from: string, to: string): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/db-copy.ts', '--from', from, '--to', to],
-      { cwd: repo, timeout: 120_000 },
-    );
+    const { stdout, stderr } = await run(process.execPath, [copyScript, '--from', from, '--to', to], {
+      cwd: repo,
+      timeout: 120_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -146,6 +152,7 @@ describe.skipIf(!clusterUrl)('npm run db:copy', () => {
   let tables: string[];
 
   beforeAll(async () => {
+    copyScript = fileURLToPath(await threadModule(new URL('../../scripts/db-copy.ts', import.meta.url)));
     source = await startBackend({ env: { DATABASE_URL: '' } });
     member = await registerMember(source.url);
     doc = await insertDocument(source.dataDir, { title: '迁移的文档', userId: member.user.id });
