@@ -1,9 +1,14 @@
-// DATABASE_URL as an operator meets it, through the three commands that start the backend:
-// `npm run backend` (tsx backend/server.ts), `npm start` (tsx scripts/start.ts: the gateway
-// with the embedded backend) and `npm run start:prod` (the esbuild bundle of the gateway: the
-// run's production build, tests/helpers/build-setup.ts).
+// DATABASE_URL as an operator meets it, through the programs that start the backend: the
+// standalone backend (`npm run backend`: tsx backend/server.ts; its production bundle,
+// dist/server/backend/server.mjs) and the gateway with the embedded backend (`npm start`: tsx
+// scripts/start.ts; `npm run start:prod`: the gateway's bundle of the run's production build,
+// tests/helpers/build-setup.ts).
 // A bad URL or a wrong password stop the start with one line that names DATABASE_URL, exit code
 // 1, no stack trace, and never the password; a server that is not there is waited for, said so a try.
+// Each case runs on both programs' bundles, the same main() as from source; a start through tsx's
+// loader costs about 2 cpu-s more (0.4 for a bundle), so the sources run once each: `npm run
+// backend` in the first test, `npm start` on a wrong password (their npm scripts' starts are
+// npm-start.test.ts's).
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -35,7 +40,7 @@ const run = (command: string, args: string[], env: Record<string, string>, until
 const bundle = inject('serverBundles');
 let dataDir: string;
 
-/** The three start commands, each with its DATA_DIR and the variables it needs besides DATABASE_URL. */
+/** The start commands, each with its DATA_DIR and the variables it needs besides DATABASE_URL. */
 const commands: Record<
   string,
   (env: Record<string, string>, until: RegExp | null, untilError?: RegExp) => Promise<Run>
@@ -44,6 +49,14 @@ const commands: Record<
     run(
       process.execPath,
       [...TSX, 'backend/server.ts'],
+      { DATA_DIR: dataDir, BACKEND_PORT: '0', ...env },
+      until,
+      untilError,
+    ),
+  'node dist/server/backend/server.mjs': (env, until, untilError) =>
+    run(
+      process.execPath,
+      [path.join(bundle, 'backend/server.mjs')],
       { DATA_DIR: dataDir, BACKEND_PORT: '0', ...env },
       until,
       untilError,
@@ -114,34 +127,39 @@ describe.skipIf(!clusterUrl)('DATABASE_URL at the start', () => {
     }
   }, 60_000);
 
-  describe.each(Object.keys(commands))('%s', (command) => {
+  /** Exit 1, one line on stderr that contains `expected`, no stack, no password. */
+  const refused = (result: Run, expected: RegExp, password: string) => {
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(expected);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout + result.stderr).not.toContain(password);
+  };
+
+  /** A start on the cluster with a wrong password: refused as `refused` says. */
+  const stopsOnWrongPassword = async (command: string) => {
+    const url = new URL(clusterUrl);
+    url.password = 'not-the-password-7f3a';
+    refused(
+      await commands[command]!({ DATABASE_URL: url.href }, null),
+      /DATABASE_URL: cannot connect to PostgreSQL \(postgres:\/\/postgres:\*\*\*@.*\): password authentication failed for user "postgres"/,
+      'not-the-password-7f3a',
+    );
+  };
+
+  it('npm start (from source) stops on a wrong password', () => stopsOnWrongPassword('npm start'), 40_000);
+
+  describe.each(['node dist/server/backend/server.mjs', 'npm run start:prod'])('%s', (command) => {
     const start = (env: Record<string, string>) => commands[command]!(env, null);
 
-    /** Exit 1, one line on stderr that contains `expected`, no stack, no password. */
-    const refused = (result: Run, expected: RegExp, password: string) => {
-      expect(result.code).toBe(1);
-      const lines = result.stderr.trim().split('\n');
-      expect(lines, result.stderr).toHaveLength(1);
-      expect(lines[0]).toMatch(expected);
-      expect(result.stderr).not.toMatch(/\n\s+at /);
-      expect(result.stdout + result.stderr).not.toContain(password);
-    };
-
-    it('stops on a wrong password', async () => {
-      const url = new URL(clusterUrl);
-      url.password = 'not-the-password-7f3a';
-      refused(
-        await start({ DATABASE_URL: url.href }),
-        /DATABASE_URL: cannot connect to PostgreSQL \(postgres:\/\/postgres:\*\*\*@.*\): password authentication failed for user "postgres"/,
-        'not-the-password-7f3a',
-      );
-    }, 40_000);
+    it('stops on a wrong password', () => stopsOnWrongPassword(command), 40_000);
 
     it('waits while no server answers, saying so a try without the password, instead of exiting', async () => {
       const url = `postgres://moredoc:secret-4c1d@127.0.0.1:${await freePort()}/moredoc`;
       const reason =
         /DATABASE_URL: cannot connect to PostgreSQL \(postgres:\/\/moredoc:\*\*\*@127\.0\.0\.1:\d+\/moredoc\): connect ECONNREFUSED/;
-      if (command === 'npm run backend') {
+      if (command === 'node dist/server/backend/server.mjs') {
         // Two tries said on stderr; the test's SIGINT ends it (no handler of its own before it listens).
         const result = await commands[command]!({ DATABASE_URL: url }, null, /trying again in[^]*trying again in/);
         expect(result.code).toBeNull();
