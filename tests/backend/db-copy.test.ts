@@ -16,8 +16,8 @@ import { createDatabase, dropDatabase } from '../helpers/postgres';
 // copy into the now non-empty database is refused. The copy runs as an esbuild bundle of
 // scripts/db-copy.ts (made once, kept in .tmp/thread-modules/ while its sources stay the same;
 // the build's dist/server/scripts/db-copy.mjs is made with the same options), not the source
-// through tsx's loader: a start 0.3 cpu-s instead of 2. The npm script's own start from source
-// is command-options.test.ts's.
+// through tsx's loader: a start 0.2 cpu-s instead of 1.2-1.5. The npm script's own start from
+// source is command-options.test.ts's.
 
 const run = promisify(execFile);
 const clusterUrl = inject('postgresUrl');
