@@ -12,9 +12,17 @@ import { commentInSight, commentsInSight, commentsOffset, holdUntilReleased, set
 
 const site = useSiteInBrowser({ env: () => ({ CONFIG_SECURITY_COMMENT_INTERVAL: '0' }) });
 
+/** A window of `width`: a phone's height at 640 px and below. */
+const resize = (page: Page, width: number) => page.setViewportSize({ width, height: width > 640 ? 900 : 844 });
+
+/**
+ * A page of its own logged in as `member`, `width` wide. A test's later rounds load their
+ * screens again in it (resized), not in a context of their own: a context costs Chromium a
+ * renderer's start, and its cookie is all they need of a fresh one.
+ */
 async function memberPage(member: Member, width = 1280): Promise<Page> {
   const visit = await site.visit();
-  await visit.page.setViewportSize({ width, height: width > 640 ? 900 : 844 });
+  await resize(visit.page, width);
   await setTokenCookie(visit.context, site.url, member.token);
   return visit.page;
 }
@@ -53,7 +61,7 @@ async function answeredComment(author: Member, by: string, type: number, targetI
 }
 
 describe('the 消息 centre', () => {
-  it('counts the unread messages in the header, lists them and marks them read', async () => {
+  it('counts the unread messages in the header, lists them and marks them read; fits a phone, the bell beside the upload link and the user menu', async () => {
     const member = await registerMember(site.backendUrl);
     await rejectedDocument(member, '季度工作总结');
     const page = await memberPage(member);
@@ -75,43 +83,23 @@ describe('the 消息 centre', () => {
     expect(await item.getByRole('button', { name: '标为已读' }).count()).toBe(0);
     await item.getByRole('link', { name: '查看我的文档' }).click();
     await page.waitForURL((url) => url.pathname === '/member/document');
-  });
 
-  it('tells the author of a comment of a reply, and leads to the document', async () => {
-    const author = await registerMember(site.backendUrl);
-    const admin = await login(site.backendUrl, 'admin', site.adminPassword);
-    const doc = await createDocument(
-      site.backendUrl,
-      admin,
-      Buffer.from('城市图书馆的一天\n图书馆里的读者安静地读书。\n'),
-      '城市图书馆的一天.txt',
-    );
-    await api(site.backendUrl, 'PUT', '/api/v1/document/check', { token: admin, body: { id: [doc.id], status: 2 } });
-    const comment = await api(site.backendUrl, 'POST', '/api/v1/comment', {
-      token: author.token,
-      body: { type: 0, document_id: doc.id, content: '写得真好，收藏了。' },
-    });
-    await api(site.backendUrl, 'POST', '/api/v1/comment/check', {
-      token: admin,
-      body: { id: [comment.body.id], status: 1 },
-    });
-    await api(site.backendUrl, 'POST', '/api/v1/comment', {
-      token: admin,
-      body: { type: 0, document_id: doc.id, content: '谢谢支持！', parent_id: comment.body.id },
-    });
-
-    const page = await memberPage(author);
+    // On a phone: the bell beside the upload link and the user menu, the list within the screen.
+    await rejectedDocument(member, '一个标题相当长的文档用来检查手机上的消息列表是否会超出屏幕宽度');
+    await resize(page, 390);
     await page.goto('/member/message');
-    const item = page.locator('.app-messages__item').first();
-    await item.getByText('admin 在文档《城市图书馆的一天》中回复了您：谢谢支持！').waitFor();
-    await item.getByRole('link', { name: '查看文档' }).click();
-    await page.waitForURL((url) => url.pathname.endsWith(`/${doc.id}`));
-    await page.getByRole('heading', { name: '城市图书馆的一天', level: 1 }).waitFor();
-    // The reply read; the approval of the comment before it (type 7) is still unread.
-    await page.getByRole('link', { name: '消息，1 条未读' }).waitFor();
+    await page.locator('.app-messages__item').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const phoneBell = await page.getByRole('link', { name: '消息，1 条未读' }).boundingBox();
+    const brand = await page.locator('.app-header__brand').boundingBox();
+    expect(Math.abs(phoneBell!.y + phoneBell!.height / 2 - (brand!.y + brand!.height / 2))).toBeLessThan(8);
+    await page.getByRole('button', { name: '全部标为已读' }).click();
+    await page.getByRole('link', { name: '消息', exact: true }).waitFor();
+    await page.getByRole('tab', { name: '未读消息' }).click();
+    await page.getByText('没有未读消息').waitFor();
   });
 
-  it('leads a reply to itself, kept in sight while the page images above the comments come, at 1280 and 390 px', async () => {
+  it('tells the author of a comment of a reply and leads to the document, to the reply kept in sight while the page images above the comments come, at 1280 and 390 px', async () => {
     const author = await registerMember(site.backendUrl);
     const admin = await login(site.backendUrl, 'admin', site.adminPassword);
     // A landscape first page, whose shape every page's box takes until its own image has come:
@@ -126,12 +114,18 @@ describe('the 消息 centre', () => {
     await waitForStatus(site.backendUrl, admin, doc.id, [2]);
     const reply = await answeredComment(author, admin, 0, doc.id);
 
+    // A context each round: the page images must not be known to the page beforehand.
     for (const width of [1280, 390]) {
       const page = await memberPage(author, width);
       const release = await holdUntilReleased(page, '**/view/page/**');
       await page.goto('/member/message');
-      await page.getByRole('link', { name: '查看文档' }).first().click();
+      const item = page.locator('.app-messages__item').first();
+      await item.getByText(`admin 在文档《${title}》中回复了您：谢谢支持！`).waitFor();
+      await item.getByRole('link', { name: '查看文档' }).click();
       await page.waitForURL((url) => url.pathname.endsWith(`/${doc.id}`) && url.hash === `#comment-${reply}`);
+      await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+      // The reply read; the approval of the comment before it (type 7) is still unread.
+      await page.getByRole('link', { name: '消息，1 条未读' }).waitFor();
       await expect.poll(() => commentInSight(page, reply)).toBe(true);
       const before = await commentsOffset(page);
       await release();
@@ -184,8 +178,9 @@ describe('the 消息 centre', () => {
     for (let i = 1; i <= 25; i++) await comment(admin, `第 ${i} 条留言`);
     await api(site.backendUrl, 'POST', '/api/v1/comment/check', { token: admin, body: { id: [mine.id], status: 1 } });
 
+    const page = await memberPage(author);
     for (const width of [1280, 390]) {
-      const page = await memberPage(author, width);
+      await resize(page, width);
       await page.goto('/member/message');
       await page.getByText(/您在文档《读者留言很多的讲义》中的评论已通过审核/).waitFor();
       await page.getByRole('link', { name: '查看文档' }).first().click();
@@ -213,23 +208,23 @@ describe('the 消息 centre', () => {
     const top = (await comment(author.token, '散步让人放松。')).body;
     await api(site.backendUrl, 'POST', '/api/v1/comment/check', { token: admin, body: { id: [top.id], status: 1 } });
     const reply = (await comment(admin, '坚持下来更有收获。', top.id)).body;
+    const page = await memberPage(author);
     const openReply = async (width: number) => {
-      const page = await memberPage(author, width);
+      await resize(page, width);
       await page.goto('/member/message');
       await page.getByText(/中回复了您：坚持下来更有收获。/).waitFor();
       await page.getByRole('link', { name: '查看文章' }).first().click();
       await page.waitForURL((url) => url.pathname.startsWith('/article/') && url.hash === `#comment-${reply.id}`);
-      return page;
     };
 
     for (const width of [1280, 390]) {
-      const page = await openReply(width);
+      await openReply(width);
       await expect.poll(() => commentInSight(page, reply.id)).toBe(true);
     }
 
     await api(site.backendUrl, 'DELETE', '/api/v1/comment', { token: admin, query: { id: reply.id } });
     for (const width of [1280, 390]) {
-      const page = await openReply(width);
+      await openReply(width);
       await page.getByText('散步让人放松。').waitFor();
       await expect.poll(() => commentsInSight(page)).toBe(true);
       expect(await page.getByText('评论加载失败').count()).toBe(0);
@@ -276,9 +271,10 @@ describe('the 消息 centre', () => {
           )
           .execute();
     });
+    const page = await memberPage(reader);
     for (const width of [1280, 390]) {
       // The address a message about the reply links to (decision 088).
-      const page = await memberPage(reader, width);
+      await resize(page, width);
       await page.goto(`/article/detail/${created.body.identifier as string}#comment-${reply.id}`);
       await expect.poll(() => commentInSight(page, reply.id), { timeout: 15_000 }).toBe(true);
       // Its thread, the 1,001st, with the step before it: not the 1,000 newer threads drawn above it.
@@ -286,20 +282,4 @@ describe('the 消息 centre', () => {
       await page.getByRole('button', { name: '查看较新的评论（还有 980 条）' }).waitFor();
     }
   }, 120_000);
-
-  it('fits a phone: the bell beside the upload link and the user menu, the list within the screen', async () => {
-    const member = await registerMember(site.backendUrl);
-    await rejectedDocument(member, '一个标题相当长的文档用来检查手机上的消息列表是否会超出屏幕宽度');
-    const page = await memberPage(member, 390);
-    await page.goto('/member/message');
-    await page.locator('.app-messages__item').first().waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    const bell = await page.getByRole('link', { name: '消息，1 条未读' }).boundingBox();
-    const brand = await page.locator('.app-header__brand').boundingBox();
-    expect(Math.abs(bell!.y + bell!.height / 2 - (brand!.y + brand!.height / 2))).toBeLessThan(8);
-    await page.getByRole('button', { name: '全部标为已读' }).click();
-    await page.getByRole('link', { name: '消息', exact: true }).waitFor();
-    await page.getByRole('tab', { name: '未读消息' }).click();
-    await page.getByText('没有未读消息').waitFor();
-  });
 });
