@@ -94,16 +94,20 @@ describe('我的文档 编辑 far down the list', () => {
     const member = await registerMember(site.backendUrl);
     for (let i = 1; i <= 10; i += 1)
       await insertDocument(site.dataDir, { userId: member.user.id, title: `第${i}份讲义` });
+    // One load: at 1280 px the form is opened again, after 取消 closed the one of 390 px.
+    const page = await memberPage(member, 390);
+    await page.goto('/member/document');
+    const heading = page.getByRole('heading', { name: '编辑文档“第1份讲义”' });
     for (const width of [390, 1280]) {
-      const page = await memberPage(member, width);
-      await page.goto('/member/document');
+      await page.setViewportSize({ width, height: 900 });
       await page.getByRole('button', { name: '编辑“第1份讲义”' }).click();
-      const heading = page.getByRole('heading', { name: '编辑文档“第1份讲义”' });
       await heading.waitFor();
       const top = (await box(heading)).y;
       expect(top, `${width}`).toBeGreaterThanOrEqual(0);
       expect(top, `${width}`).toBeLessThan(900);
       expect(await page.evaluate(() => document.activeElement?.id), `${width}`).toBe('edit-title');
+      await page.getByRole('button', { name: '取消', exact: true }).click();
+      await heading.waitFor({ state: 'detached' });
     }
   });
 });
@@ -116,9 +120,11 @@ describe('the checkout', () => {
       body: { plan_code: 'month', price: 30 },
     });
     expect(order.status, order.text).toBe(200);
+    // One load, measured at each width: the layout is the style sheet's.
+    const page = await memberPage(member, 1280);
+    await page.goto(`/vip/checkout?order_no=${order.body.order_no}`);
     for (const width of [1280, 390]) {
-      const page = await memberPage(member, width);
-      await page.goto(`/vip/checkout?order_no=${order.body.order_no}`);
+      await page.setViewportSize({ width, height: 900 });
       const pay = page.getByRole('button', { name: '立即支付' });
       const cancel = page.getByRole('button', { name: '取消订单' });
       await pay.waitFor();
@@ -138,34 +144,29 @@ describe('the checkout', () => {
 });
 
 describe('the header on a phone, VIP on sale', () => {
-  it("keeps 开通会员 on the site name's row at 390 px, for a visitor and for a member", async () => {
+  // One page each for the visitor and the member: the member's shows the bell and the user menu too.
+  it("keeps 开通会员 on the site name's row at 390 px, for a visitor and for a member; gives the member's bell of 消息 a tap target of 32 × 40 px, overlapping neither neighbour; the open user menu says which member is signed in, within the screen", async () => {
     const member = await registerMember(site.backendUrl);
     const visitor = (await site.visit()).page;
     await visitor.setViewportSize({ width: 390, height: 900 });
-    for (const [who, page] of [
+    const page = await memberPage(member, 390);
+    for (const [who, shown] of [
       ['visitor', visitor],
-      ['member', await memberPage(member, 390)],
+      ['member', page],
     ] as const) {
-      await page.goto('/library');
-      const vip = page.getByRole('link', { name: '开通会员' });
+      await shown.goto('/library');
+      const vip = shown.getByRole('link', { name: '开通会员' });
       await vip.waitFor();
-      const brand = await box(page.locator('.app-header__brand'));
+      const brand = await box(shown.locator('.app-header__brand'));
       // 开通会员 and the last item of the user's corner (注册, or the member's menu) share its row.
-      for (const item of [await box(vip), await box(page.locator('.app-header__user > *').last())]) {
+      for (const item of [await box(vip), await box(shown.locator('.app-header__user > *').last())]) {
         expect(item.y, who).toBeGreaterThanOrEqual(brand.y - 12);
         expect(item.y + item.height, who).toBeLessThanOrEqual(brand.y + brand.height + 12);
       }
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), who).toBeLessThanOrEqual(390);
+      expect(await shown.evaluate(() => document.documentElement.scrollWidth), who).toBeLessThanOrEqual(390);
     }
-  });
-});
 
-describe('the header on a phone, a member signed in', () => {
-  // One page for both: the same member on the same screen at 390 px.
-  it('gives the bell of 消息 a tap target of 32 × 40 px at 390 px, overlapping neither neighbour; the open user menu says which member is signed in, within the screen', async () => {
-    const member = await registerMember(site.backendUrl);
-    const page = await memberPage(member, 390);
-    await page.goto('/library');
+    // The member's bell, on the page loaded above.
     const bell = await box(page.getByRole('link', { name: /^消息/ }));
     expect(bell.width).toBeGreaterThanOrEqual(32);
     expect(bell.height).toBeGreaterThanOrEqual(40);
@@ -193,8 +194,9 @@ describe('the header on a phone, a member signed in', () => {
   });
 });
 
-describe('a long signature on a phone', () => {
-  it('wraps without spaces (an address) inside the screen at 390 px: 个人中心 and the uploader’s card', async () => {
+describe('a long signature and 我的消息 on a phone', () => {
+  // One member's page for both: 我的消息 is reached inside the app after the signature's screens.
+  it('wraps a signature without spaces (an address) inside the screen at 390 px: 个人中心 and the uploader’s card; keeps the tab 未读消息（2） on one line at 390 px, within the screen', async () => {
     const member = await registerMember(site.backendUrl);
     const signature = `https://example.com/${'a'.repeat(200)}`;
     const saved = await api(site.backendUrl, 'PUT', '/api/v1/user/profile', {
@@ -207,25 +209,6 @@ describe('a long signature on a phone', () => {
       title: '签名很长的上传者的文档',
       status: 2,
     });
-    const page = await memberPage(member, 390);
-    for (const path of ['/member', `/library/1/${doc.id}`]) {
-      // The first is loaded; the document is reached inside the app, as a link to it is.
-      if (path === '/member') {
-        await page.goto(path);
-        await appTookOver(page);
-      } else await openInApp(page, path);
-      const shown = page.getByText(signature);
-      await shown.waitFor();
-      const { x, width } = await box(shown);
-      expect(x + width, path).toBeLessThanOrEqual(390);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
-    }
-  });
-});
-
-describe('我的消息 on a phone', () => {
-  it('keeps the tab 未读消息（2） on one line at 390 px, within the screen', async () => {
-    const member = await registerMember(site.backendUrl);
     await withDatabase(site.dataDir, (db) =>
       db
         .insertInto('message')
@@ -240,7 +223,20 @@ describe('我的消息 on a phone', () => {
         .execute(),
     );
     const page = await memberPage(member, 390);
-    await page.goto('/member/message');
+    for (const path of ['/member', `/library/1/${doc.id}`]) {
+      // The first is loaded; the document is reached inside the app, as a link to it is.
+      if (path === '/member') {
+        await page.goto(path);
+        await appTookOver(page);
+      } else await openInApp(page, path);
+      const shown = page.getByText(signature);
+      await shown.waitFor();
+      const { x, width } = await box(shown);
+      expect(x + width, path).toBeLessThanOrEqual(390);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+    }
+
+    await openInApp(page, '/member/message');
     const tab = page.getByRole('tab', { name: '未读消息（2）' });
     await tab.waitFor();
     // The lines its text takes: the distinct tops of the boxes of a range over it.
