@@ -173,53 +173,6 @@ describe('find in this document', () => {
     }
   });
 
-  it('folds the hit list on a phone once a hit is chosen: the toolbar no taller than without it, the hit below it', async () => {
-    const page = await openReader(VIEWPORTS[1]);
-    await page.getByRole('button', { name: '查找' }).click();
-    const box = page.getByLabel('查找文档中的文字');
-    const toolbarHeight = () =>
-      page.locator('.app-reader__toolbar').evaluate((toolbar) => toolbar.getBoundingClientRect().height);
-    // The toolbar with the words' count and no list: words nowhere in the document.
-    await box.fill('lighthouse');
-    await expect.poll(() => page.getByText('未找到').count()).toBe(1);
-    const withoutList = await toolbarHeight();
-    // "the" three times on each page a visitor reads, and three more on page 2: a list the 30vh
-    // of a phone's screen, which with the toolbar reached the middle of the window.
-    await box.fill('the');
-    const list = page.getByRole('list', { name: '查找结果' });
-    const hits = list.getByRole('button');
-    await expect.poll(() => hits.count()).toBeGreaterThan(9);
-    const withList = await toolbarHeight();
-    const markInSight = () => markUnderToolbar(page);
-    const summary = page.locator('.app-find__summary');
-
-    await hits.nth(7).click();
-    await expect.poll(() => list.count()).toBe(0);
-    // One row of controls (查看查找结果) beside the count at most, not the list's 30vh.
-    const folded = await toolbarHeight();
-    expect(folded).toBeLessThanOrEqual(withoutList + 24);
-    expect(folded).toBeLessThan(withList - 60);
-    await expect.poll(markInSight).toMatchObject({ page: 2, uncovered: true });
-    expect(await summary.textContent()).toMatch(/^第 8 处，共 \d+ 处/);
-    expect(await box.inputValue()).toBe('the');
-    const reopen = page.getByRole('button', { name: '查看查找结果' });
-    expect(await reopen.evaluate((button) => document.activeElement === button)).toBe(true);
-
-    await page.getByRole('button', { name: '下一处' }).click();
-    await expect.poll(() => summary.textContent()).toMatch(/^第 9 处，/);
-    await expect.poll(markInSight).toMatchObject({ page: 2, uncovered: true });
-    await page.getByRole('button', { name: '上一处' }).click();
-    await page.getByRole('button', { name: '上一处' }).click();
-    await expect.poll(() => summary.textContent()).toMatch(/^第 7 处，/);
-    await expect.poll(markInSight).toMatchObject({ page: 2, uncovered: true });
-    expect(await list.count()).toBe(0);
-
-    await reopen.click();
-    await expect.poll(() => hits.count()).toBeGreaterThan(9);
-    expect(await hits.nth(6).evaluate((row) => document.activeElement === row)).toBe(true);
-    expect(await toolbarHeight()).toBeGreaterThan(withList - 30);
-  });
-
   // One visit at 1280 px for all: a long hit list, a visitor's marks replaced and cleared, then a word past the preview.
   it("at 1280 px, with a long hit list, brings the chosen hit below the toolbar and counts its page; marks on the pages the words in the box: other words typed replace the chosen hit's, an empty box marks none; finds nothing past the preview for a visitor, and never asks for the text of a page they may not read", async () => {
     const page = await openReader(VIEWPORTS[0]);
@@ -282,7 +235,40 @@ describe('find in this document', () => {
 const counter = (page: Page) => page.locator('.app-reader__counter').textContent();
 
 describe('a site-search hit', () => {
-  it('names the page its snippet comes from and opens the reader there, the words marked', async () => {
+  /** Past the free preview: a hit names the page with none of its text, and the reader takes a visitor to the preview end. */
+  async function pastThePreview(page: Page) {
+    await openInApp(page, `/search?wd=${SECRET}`);
+    const hit = page.getByRole('link', { name: `第 ${PAGES} 页有匹配内容`, exact: true });
+    await hit.waitFor();
+    const result = page.locator('.app-search-result').filter({ has: hit });
+    expect(await result.locator('.app-search-result__beyond').textContent()).toBe(
+      `第 ${PAGES} 页有匹配内容（预览范围外）`,
+    );
+    expect(await result.locator('.app-search-result__snippet').textContent()).not.toContain(SECRET);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (/\/view\/page\/[0-9a-f]{32}\/\d+\.json$/.test(request.url())) asked.push(request.url());
+    });
+    await hit.click();
+    await page.waitForURL((url) => url.pathname === readerPath() && url.searchParams.get('page') === String(PAGES));
+    const summary = page.locator('.app-find__summary');
+    await expect.poll(() => summary.textContent()).toMatch(new RegExp(`^第 ${PAGES} 页超出免费预览范围，下载文档`));
+    expect(await summary.textContent()).not.toContain('未找到');
+    const end = page.getByRole('region', { name: '免费预览已结束' });
+    await expect
+      .poll(() =>
+        end.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return box.top >= 0 && box.top < window.innerHeight;
+        }),
+      )
+      .toBe(true);
+    expect(asked.map((url) => Number(/(\d+)\.json$/.exec(url)![1])).every((n) => n <= PREVIEW)).toBe(true);
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain(SECRET);
+  }
+
+  // One visit per width; on a phone it goes on to a hit past the preview, reached inside the app.
+  it('names the page its snippet comes from and opens the reader there, the words marked; past the free preview: names the page with none of its text, and the reader takes a visitor to the preview end', async () => {
     for (const viewport of VIEWPORTS) {
       const visit = await site.visit();
       await visit.page.setViewportSize(viewport);
@@ -295,73 +281,14 @@ describe('a site-search hit', () => {
         .poll(() => currentMark(visit.page), { message: `${viewport.width} px` })
         .toMatchObject({ page: 4, inSight: true });
       await expect.poll(() => counter(visit.page)).toMatch(/^4 \//);
+      if (viewport.width < 600) await pastThePreview(visit.page);
     }
-  });
-
-  it('past the free preview: names the page with none of its text, and the reader takes a visitor to the preview end', async () => {
-    const visit = await site.visit();
-    await visit.page.setViewportSize(VIEWPORTS[1]);
-    await visit.page.goto(`/search?wd=${SECRET}`);
-    const hit = visit.page.getByRole('link', { name: `第 ${PAGES} 页有匹配内容`, exact: true });
-    await hit.waitFor();
-    const result = visit.page.locator('.app-search-result').filter({ has: hit });
-    expect(await result.locator('.app-search-result__beyond').textContent()).toBe(
-      `第 ${PAGES} 页有匹配内容（预览范围外）`,
-    );
-    expect(await result.locator('.app-search-result__snippet').textContent()).not.toContain(SECRET);
-    const asked: string[] = [];
-    visit.page.on('request', (request) => {
-      if (/\/view\/page\/[0-9a-f]{32}\/\d+\.json$/.test(request.url())) asked.push(request.url());
-    });
-    await hit.click();
-    await visit.page.waitForURL(
-      (url) => url.pathname === readerPath() && url.searchParams.get('page') === String(PAGES),
-    );
-    const summary = visit.page.locator('.app-find__summary');
-    await expect.poll(() => summary.textContent()).toMatch(new RegExp(`^第 ${PAGES} 页超出免费预览范围，下载文档`));
-    expect(await summary.textContent()).not.toContain('未找到');
-    const end = visit.page.getByRole('region', { name: '免费预览已结束' });
-    await expect
-      .poll(() =>
-        end.evaluate((element) => {
-          const box = element.getBoundingClientRect();
-          return box.top >= 0 && box.top < window.innerHeight;
-        }),
-      )
-      .toBe(true);
-    expect(asked.map((url) => Number(/(\d+)\.json$/.exec(url)![1])).every((n) => n <= PREVIEW)).toBe(true);
-    expect(await visit.page.evaluate(() => document.body.innerText)).not.toContain(SECRET);
   });
 });
 
 describe('page thumbnails', () => {
-  it('show the pages the reader may read and jump to the one chosen, in a panel or a sheet on a phone', async () => {
-    for (const viewport of VIEWPORTS) {
-      const page = await openReader(viewport);
-      const asked = new Set<number>();
-      page.on('request', (request) => {
-        const page = /\/view\/page\/[0-9a-f]{32}\/(\d+)\./.exec(request.url())?.[1];
-        if (page) asked.add(Number(page));
-      });
-      await page.getByRole('button', { name: '缩略图' }).click();
-      const panel = page.getByRole('navigation', { name: '页面缩略图' });
-      await expect.poll(() => panel.getByRole('button', { name: /^跳到第 \d+ 页$/ }).count()).toBe(PREVIEW);
-      if (process.env.READER_SHOTS)
-        await page.screenshot({ path: `${process.env.READER_SHOTS}/thumbnails-${viewport.width}.png` });
-      await panel.getByRole('button', { name: '跳到第 5 页' }).click();
-      await expect.poll(() => counter(page), { message: `${viewport.width} px` }).toMatch(/^5 \//);
-      const fifth = await page.locator('[data-page="5"]').boundingBox();
-      expect(fifth!.y).toBeLessThan(viewport.height / 2);
-      // On a phone the sheet goes once a page is chosen; beside the pages the panel stays, the page marked.
-      if (viewport.width < 600) expect(await panel.count()).toBe(0);
-      else
-        await expect.poll(() => panel.locator('[aria-current="page"]').getAttribute('aria-label')).toBe('跳到第 5 页');
-      expect([...asked].every((n) => n <= PREVIEW)).toBe(true);
-    }
-  });
-
-  it('close on a phone with the back button, which leaves the document only once they are closed', async () => {
-    const page = await openReader(VIEWPORTS[1]);
+  /** On a phone, the sheet closes with the back button, which leaves the document only once it is closed. */
+  async function backClosesTheSheet(page: Page) {
     const reader = page.url();
     const panel = page.getByRole('navigation', { name: '页面缩略图' });
     await page.getByRole('button', { name: '缩略图' }).click();
@@ -383,6 +310,48 @@ describe('page thumbnails', () => {
     await expect.poll(() => panel.count()).toBe(0);
     await page.goBack();
     await expect.poll(() => page.url()).not.toBe(reader);
+  }
+
+  /** A visitor is offered the page they read last in this browser (resume reading). */
+  async function visitorResumes(page: Page) {
+    await page.getByPlaceholder('页码').fill('3');
+    await page.getByRole('button', { name: '跳转' }).click();
+    await expect
+      .poll(() => page.evaluate((id) => window.localStorage.getItem(`moredoc:reading:${id}`), doc.id))
+      .toBe('3');
+    // Another tab of the same browser (a reload would restore the scroll position by itself).
+    const again = await page.context().newPage();
+    await again.goto(readerPath());
+    await again.getByRole('button', { name: '继续阅读（第 3 页）' }).click();
+    await expect.poll(() => counter(again)).toMatch(/^3 \//);
+  }
+
+  // One visit per width: at 1280 px a visitor's place to resume kept as they jump, on a phone the sheet's back button.
+  it('show the pages the reader may read and jump to the one chosen, in a panel or a sheet on a phone, which the back button closes, leaving the document only once it is closed; a visitor is offered the page they read last in this browser', async () => {
+    for (const viewport of VIEWPORTS) {
+      const page = await openReader(viewport);
+      const asked = new Set<number>();
+      page.on('request', (request) => {
+        const page = /\/view\/page\/[0-9a-f]{32}\/(\d+)\./.exec(request.url())?.[1];
+        if (page) asked.add(Number(page));
+      });
+      await page.getByRole('button', { name: '缩略图' }).click();
+      const panel = page.getByRole('navigation', { name: '页面缩略图' });
+      await expect.poll(() => panel.getByRole('button', { name: /^跳到第 \d+ 页$/ }).count()).toBe(PREVIEW);
+      if (process.env.READER_SHOTS)
+        await page.screenshot({ path: `${process.env.READER_SHOTS}/thumbnails-${viewport.width}.png` });
+      await panel.getByRole('button', { name: '跳到第 5 页' }).click();
+      await expect.poll(() => counter(page), { message: `${viewport.width} px` }).toMatch(/^5 \//);
+      const fifth = await page.locator('[data-page="5"]').boundingBox();
+      expect(fifth!.y).toBeLessThan(viewport.height / 2);
+      // On a phone the sheet goes once a page is chosen; beside the pages the panel stays, the page marked.
+      if (viewport.width < 600) expect(await panel.count()).toBe(0);
+      else
+        await expect.poll(() => panel.locator('[aria-current="page"]').getAttribute('aria-label')).toBe('跳到第 5 页');
+      expect([...asked].every((n) => n <= PREVIEW)).toBe(true);
+      if (viewport.width < 600) await backClosesTheSheet(page);
+      else await visitorResumes(page);
+    }
   });
 });
 
@@ -435,14 +404,60 @@ describe('on a phone', () => {
     expect(small).toEqual([]);
   });
 
-  it("gives a visitor's links to the login 40 px each way, as the controls they stand for", async () => {
+  // One visitor's visit for both: the links read first, then the find box folded.
+  it("gives a visitor's links to the login 40 px each way, as the controls they stand for; folds the hit list once a hit is chosen: the toolbar no taller than without it, the hit below it", async () => {
     const page = await openReader(VIEWPORTS[1]);
     await page.getByRole('link', { name: '登录后下载全文' }).waitFor();
-    const controls = await controlsIn(page, '.app-rating, .app-doc-actions, .app-preview-end');
-    expect(controls.map((control) => control.name)).toEqual(
+    const links = await controlsIn(page, '.app-rating, .app-doc-actions, .app-preview-end');
+    expect(links.map((control) => control.name)).toEqual(
       expect.arrayContaining(['登录后评分', '登录后收藏或举报', '登录后下载全文']),
     );
-    expect(controls.filter((control) => control.width < 40 || control.height < 40)).toEqual([]);
+    expect(links.filter((control) => control.width < 40 || control.height < 40)).toEqual([]);
+
+    // Then the find box on the same visit.
+    await page.getByRole('button', { name: '查找' }).click();
+    const box = page.getByLabel('查找文档中的文字');
+    const toolbarHeight = () =>
+      page.locator('.app-reader__toolbar').evaluate((toolbar) => toolbar.getBoundingClientRect().height);
+    // The toolbar with the words' count and no list: words nowhere in the document.
+    await box.fill('lighthouse');
+    await expect.poll(() => page.getByText('未找到').count()).toBe(1);
+    const withoutList = await toolbarHeight();
+    // "the" three times on each page a visitor reads, and three more on page 2: a list the 30vh
+    // of a phone's screen, which with the toolbar reached the middle of the window.
+    await box.fill('the');
+    const list = page.getByRole('list', { name: '查找结果' });
+    const hits = list.getByRole('button');
+    await expect.poll(() => hits.count()).toBeGreaterThan(9);
+    const withList = await toolbarHeight();
+    const markInSight = () => markUnderToolbar(page);
+    const summary = page.locator('.app-find__summary');
+
+    await hits.nth(7).click();
+    await expect.poll(() => list.count()).toBe(0);
+    // One row of controls (查看查找结果) beside the count at most, not the list's 30vh.
+    const folded = await toolbarHeight();
+    expect(folded).toBeLessThanOrEqual(withoutList + 24);
+    expect(folded).toBeLessThan(withList - 60);
+    await expect.poll(markInSight).toMatchObject({ page: 2, uncovered: true });
+    expect(await summary.textContent()).toMatch(/^第 8 处，共 \d+ 处/);
+    expect(await box.inputValue()).toBe('the');
+    const reopen = page.getByRole('button', { name: '查看查找结果' });
+    expect(await reopen.evaluate((button) => document.activeElement === button)).toBe(true);
+
+    await page.getByRole('button', { name: '下一处' }).click();
+    await expect.poll(() => summary.textContent()).toMatch(/^第 9 处，/);
+    await expect.poll(markInSight).toMatchObject({ page: 2, uncovered: true });
+    await page.getByRole('button', { name: '上一处' }).click();
+    await page.getByRole('button', { name: '上一处' }).click();
+    await expect.poll(() => summary.textContent()).toMatch(/^第 7 处，/);
+    await expect.poll(markInSight).toMatchObject({ page: 2, uncovered: true });
+    expect(await list.count()).toBe(0);
+
+    await reopen.click();
+    await expect.poll(() => hits.count()).toBeGreaterThan(9);
+    expect(await hits.nth(6).evaluate((row) => document.activeElement === row)).toBe(true);
+    expect(await toolbarHeight()).toBeGreaterThan(withList - 30);
   });
 });
 
@@ -501,22 +516,6 @@ describe('resume reading', () => {
     const gap = await gapUnderToolbar(page, 3);
     expect(gap).toBeGreaterThanOrEqual(6);
     expect(gap).toBeLessThanOrEqual(10);
-  });
-
-  it('offers a visitor the page they read last in this browser', async () => {
-    const visit = await site.visit();
-    await visit.page.goto(readerPath());
-    await appTookOver(visit.page);
-    await visit.page.getByPlaceholder('页码').fill('3');
-    await visit.page.getByRole('button', { name: '跳转' }).click();
-    await expect
-      .poll(() => visit.page.evaluate((id) => window.localStorage.getItem(`moredoc:reading:${id}`), doc.id))
-      .toBe('3');
-    // Another tab of the same browser (a reload would restore the scroll position by itself).
-    const again = await visit.context.newPage();
-    await again.goto(readerPath());
-    await again.getByRole('button', { name: '继续阅读（第 3 页）' }).click();
-    await expect.poll(() => counter(again)).toMatch(/^3 \//);
   });
 });
 
