@@ -3,7 +3,10 @@
 // page image; a site-search hit opens the reader at its page with the words marked; the text
 // over the page images is selectable (and copied with the page's address) as the site's setting
 // allows; thumbnails jump; a member resumes where they left off on another browser; full screen
-// keeps the page. Nothing of the pages past the preview reaches a reader who may not read them.
+// keeps the page, and zooming the spot under the middle of the view once the pages are wider than
+// the screen. Nothing of the pages past the preview reaches a reader who may not read them. A
+// document whose conversion failed says so and offers only what applies to it (the download of
+// its file, 收藏, 举报, 分享), no rating or comments.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, login, registerMember, setConfig, type Member } from '../helpers/backend';
@@ -14,7 +17,7 @@ import {
   waitForStatus,
   type CreatedDocument,
 } from '../helpers/document-api';
-import { linesPdf, textPdf } from '../helpers/documents';
+import { brokenPdf, linesPdf, textPdf } from '../helpers/documents';
 import { appTookOver, gatewayToken, openInApp, useSiteInBrowser, setTokenCookie } from './browser';
 import { holdUntilReleased, settled } from './comments-in-sight';
 
@@ -519,7 +522,7 @@ describe('resume reading', () => {
   });
 });
 
-// Zoom and full screen in one visit per width: the page read kept through both.
+// Zoom and full screen in one visit per width: the page read kept through both, then the middle of a wide page.
 describe('zoom and full screen', () => {
   /** Where the toolbar's bottom line falls on page `n`: the share of its height above the line, and its top. */
   const spotOf = (page: Page, n: number) =>
@@ -529,7 +532,53 @@ describe('zoom and full screen', () => {
       return { share: (toolbar.bottom - frame.top) / frame.height, top: frame.top };
     }, n);
 
-  it('keep the page read in its place, zoomed in, out or back to the width; full screen entered at page 6, left at page 6', async () => {
+  /**
+   * Where the middle of the pages' view falls across them (0 their left edge, 1 their right), and
+   * whether they are wider than the view.
+   */
+  const middleOf = (page: Page) =>
+    page.evaluate(() => {
+      const view = document.querySelector<HTMLElement>('.app-reader__viewport')!;
+      const pages = document.querySelector('.app-reader__pages')!.getBoundingClientRect();
+      const middle = view.getBoundingClientRect().left + view.clientLeft + view.clientWidth / 2;
+      return { share: (middle - pages.left) / pages.width, wider: view.scrollWidth > view.clientWidth };
+    });
+
+  /** Once the pages are wider than the screen, the spot under the middle of the view stays there, zoomed in or out. */
+  async function middleStays(page: Page, viewport: { width: number }) {
+    const zoomTo = async (button: string, zoom: string) => {
+      await page.getByRole('button', { name: button, exact: true }).click();
+      await expect.poll(() => page.getByLabel('缩放比例').textContent()).toBe(zoom);
+    };
+    // From the width, the middle of the pages stays in the middle (it was left at their left edge).
+    for (const zoom of ['125%', '150%', '200%']) {
+      await zoomTo('放大', zoom);
+      const middle = await middleOf(page);
+      expect(middle.wider, `${viewport.width} px, ${zoom}`).toBe(true);
+      expect(Math.abs(middle.share - 0.5), `${viewport.width} px, ${zoom}`).toBeLessThan(0.01);
+    }
+    // Scrolled towards the right edge, that spot stays in the middle, zoomed out and in again.
+    await page.evaluate(() => {
+      const view = document.querySelector<HTMLElement>('.app-reader__viewport')!;
+      view.scrollLeft = (view.scrollWidth - view.clientWidth) * 0.8;
+    });
+    const moved = await middleOf(page);
+    expect(moved.share).toBeGreaterThan(0.6);
+    for (const [button, zoom] of [
+      ['缩小', '150%'],
+      ['放大', '200%'],
+    ] as const) {
+      await zoomTo(button, zoom);
+      expect(Math.abs((await middleOf(page)).share - moved.share), `${viewport.width} px, ${zoom}`).toBeLessThan(0.01);
+    }
+    // Back to the width: nothing to scroll sideways, the pages whole in the view.
+    await zoomTo('适合宽度', '100%');
+    const fit = await middleOf(page);
+    expect(fit.wider, `${viewport.width} px`).toBe(false);
+    expect(fit.share, `${viewport.width} px`).toBeCloseTo(0.5, 2);
+  }
+
+  it('keep the page read in its place, zoomed in, out or back to the width; full screen entered at page 6, left at page 6; once the pages are wider than the screen, the spot under the middle of the view stays there, zoomed in or out', async () => {
     for (const viewport of VIEWPORTS) {
       const page = await openReader(viewport, readerPath(), author.token);
       await page.getByPlaceholder('页码').fill('5');
@@ -580,6 +629,7 @@ describe('zoom and full screen', () => {
           { message: `${viewport.width} px, page 6 in view`, timeout: 5_000 },
         )
         .toBe(true);
+      await middleStays(page, viewport);
     }
   });
 });
@@ -746,6 +796,37 @@ describe('copying the text over the pages', () => {
       expect(await copyFirstLine(vip)).toContain("Chapter 1 of the keeper's log");
     } finally {
       await setConfig(site.url, admin, { 'display.copy_text': 'all' });
+    }
+  });
+});
+
+describe('the reader of a document that could not be converted', () => {
+  // One admin's page, read at 1280 px, then at 390.
+  it('says so and offers no rating or comments, at 1280 and 390 px', async () => {
+    const broken = await createDocument(site.backendUrl, adminToken, brokenPdf(), 'broken.pdf', {
+      title: '损坏的讲义',
+      category_id: [categoryId],
+    });
+    await waitForStatus(site.backendUrl, adminToken, broken.id, [3], 90_000);
+    const page = await site.adminPage(`/library/${categoryId}/${broken.id}`);
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      const at = `${viewport.width} px`;
+      await page.setViewportSize(viewport);
+      await page.getByText('文档转换失败', { exact: true }).waitFor();
+      await page.getByText(/^原因：/).waitFor();
+      expect(await page.getByRole('group', { name: '给文档评分' }).count(), at).toBe(0);
+      expect(await page.getByText(/暂无评分|人评分/).count(), at).toBe(0);
+      expect(await page.getByRole('region', { name: /评论/ }).count(), at).toBe(0);
+      expect(await page.getByRole('textbox', { name: /查找/ }).count(), at).toBe(0);
+      await page.getByRole('heading', { name: '下载文档' }).waitFor({ state: 'attached' });
+      expect(await page.getByRole('button', { name: '举报' }).count(), at).toBe(1);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+        at,
+      ).toBeLessThanOrEqual(0);
     }
   });
 });
