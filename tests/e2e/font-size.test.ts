@@ -94,6 +94,17 @@ function measure(page: Page): Promise<Measured> {
   });
 }
 
+/** On a phone, the reader's bottom padding is the fixed download bar's height or more: its last lines are not under it. */
+async function paddingClearsTheBar(page: Page): Promise<void> {
+  const downloadBar = page.getByRole('region', { name: '下载', exact: true });
+  await downloadBar.getByRole('button', { name: '下载' }).waitFor();
+  const download = (await downloadBar.boundingBox())!;
+  const padding = await page
+    .locator('.app-reader-screen')
+    .evaluate((screen) => parseFloat(getComputedStyle(screen).paddingBottom));
+  expect(padding).toBeGreaterThanOrEqual(download.height - EDGE_SLACK_PX);
+}
+
 describe('a browser set to a larger font size, on a 390 px phone', () => {
   const screens = [
     { name: 'the home page', path: () => '/', asMember: false, button: true, waitFor: 'main h2' },
@@ -110,6 +121,8 @@ describe('a browser set to a larger font size, on a 390 px phone', () => {
       asMember: false,
       button: true,
       waitFor: '.app-text-layer__line',
+      // The page at 24 px is the download bar's phone case at that size (see below).
+      atLarge: { also: ', its last lines out from under the download bar', check: paddingClearsTheBar },
     },
     { name: "the member's page", path: () => '/member', asMember: true, button: true, waitFor: 'main .semi-button' },
     {
@@ -122,7 +135,7 @@ describe('a browser set to a larger font size, on a 390 px phone', () => {
   ];
 
   for (const screen of screens)
-    it(`draws ${screen.name}'s text, headings and buttons half as large again at 24 px, no wider than the phone`, async () => {
+    it(`draws ${screen.name}'s text, headings and buttons half as large again at 24 px, no wider than the phone${screen.atLarge?.also ?? ''}`, async () => {
       let page: Page | undefined;
       const at = async (fontSize: number) => {
         page = await openAt(fontSize, screen.path(), { asMember: screen.asMember, again: page });
@@ -146,6 +159,7 @@ describe('a browser set to a larger font size, on a 390 px phone', () => {
       expect(large.textLayer).toBe(normal.textLayer);
       expect(normal.overflow).toBe(0);
       expect(large.overflow, `${screen.name}: wider than the phone at 24 px`).toBe(0);
+      if (screen.atLarge) await screen.atLarge.check(page!);
     });
 
   it("grows the reader's toolbar with its text on a wide screen too: the page field and the buttons", async () => {
@@ -181,18 +195,12 @@ describe("the reader's download bar, fixed at the bottom below 900 px, at a larg
       const [box, download] = await Promise.all([corner.boundingBox(), downloadBar.boundingBox()]);
       expect(box!.y + box!.height).toBeLessThanOrEqual(download!.y + EDGE_SLACK_PX);
     });
-
-    it(`keeps the reader's last lines out from under it on a phone at ${fontSize} px: its bottom padding is the bar's height or more`, async () => {
-      const page = await openAt(fontSize, reader());
-      const downloadBar = page.getByRole('region', { name: '下载', exact: true });
-      await downloadBar.getByRole('button', { name: '下载' }).waitFor();
-      const download = (await downloadBar.boundingBox())!;
-      const padding = await page
-        .locator('.app-reader-screen')
-        .evaluate((screen) => parseFloat(getComputedStyle(screen).paddingBottom));
-      expect(padding).toBeGreaterThanOrEqual(download.height - EDGE_SLACK_PX);
-    });
   }
+
+  // At 24 px on the page of the reader's test above.
+  it("keeps the reader's last lines out from under it on a phone at 40 px: its bottom padding is the bar's height or more", async () => {
+    await paddingClearsTheBar(await openAt(40, reader()));
+  });
 
   it('has the floating bar stand above it while it says a shortfall below the price, which makes it taller', async () => {
     // At 500 魔豆 a new member (20 魔豆) is short: 下载 says by how much in the bar, below the
