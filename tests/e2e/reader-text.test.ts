@@ -42,7 +42,12 @@ const pdfPages = Array.from({ length: PAGES }, (_, i) => {
   return lines;
 });
 
-const site = useSiteInBrowser({ env: () => ({ CONFIG_CONVERTER_MAX_PREVIEW: String(PREVIEW) }) });
+// The page carries its route data however long the gateway's calls take (the reload with the
+// details late checks the preview the app draws from it): at the default 800 ms a loaded machine
+// served the reader without it, and the app had nothing to draw until the held call came.
+const site = useSiteInBrowser({
+  env: () => ({ CONFIG_CONVERTER_MAX_PREVIEW: String(PREVIEW), ROUTE_DATA_TIMEOUT_MS: '60000' }),
+});
 
 let adminToken: string;
 let author: Member;
