@@ -64,7 +64,6 @@ describe.skipIf(postgresMissing() !== null)('PostgreSQL away at the start', () =
     cluster = await startPostgresCluster();
   });
   afterAll(async () => {
-    await cluster?.resume?.().catch(() => undefined);
     await cluster?.stop();
   });
 
@@ -208,6 +207,14 @@ describe.skipIf(postgresMissing() !== null)('PostgreSQL away at the start', () =
       .toBe('done');
     expect(worker.exitCode).toBeNull();
   }, 90_000);
+
+  it('a resume of the running cluster starts no second server, which a pause would leave running', async () => {
+    await cluster.resume!();
+    await cluster.pause!();
+    const client = new pg.Client({ connectionString: cluster.url });
+    await expect(client.connect()).rejects.toThrow(/ECONNREFUSED/);
+    await client.end().catch(() => undefined);
+  });
 });
 
 describe('the S3 service away at the start', () => {

@@ -18,7 +18,8 @@ export interface PostgresCluster {
   stop(): Promise<void>;
   /**
    * Stops the server (fast shutdown: its clients are cut off) and keeps its data; `resume`
-   * starts it again on the same port. Only for a cluster started here (not TEST_POSTGRES_URL).
+   * starts it again on the same port (nothing when it runs). Only for a cluster started here
+   * (not TEST_POSTGRES_URL).
    */
   pause?(): Promise<void>;
   resume?(): Promise<void>;
@@ -195,6 +196,9 @@ export async function startPostgresCluster(options: { keepIn?: string } = {}): P
     },
     pause: () => shutDown(child),
     async resume() {
+      // A second server on a running one's folder exits (its lock file), and waitForServer
+      // answered by the first left it running past stop(), its folder deleted, for a minute.
+      if (child.exitCode === null && child.signalCode === null) return;
       child = spawnServer();
       await waitForServer(url, child, () => stderr);
     },
