@@ -1097,15 +1097,24 @@ describe('scheduling', () => {
   it('waits for running handlers on stop, and deletes old finished jobs on prune', async () => {
     const queue = newQueue();
     const kind = jobKind<null>('test.graceful');
+    let started = false;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     let finished = false;
     queue.register(kind, async () => {
+      started = true;
+      await released;
       await sleep(100);
       finished = true;
     });
     const job = await queue.enqueue(kind, null);
     queue.start();
-    await jobIn(queue, job.id, 'running');
-    await queue.stop();
+    // The handler's own word and a gate it waits at, not the row's state: a look at the row every 20 ms
+    // missed its 100 ms in the running state at load 10 (then done, never running again: 20 s to the timeout).
+    await waitFor(async () => started, 'the handler to start');
+    const stopped = queue.stop();
+    release();
+    await stopped;
     expect(finished).toBe(true);
     expect((await queue.get(job.id))?.state).toBe('done');
     expect(await queue.prune(new Date(Date.now() - 60_000))).toBe(0);
