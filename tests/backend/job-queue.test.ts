@@ -33,7 +33,7 @@ import { LISTENER_APPLICATION_NAME, PostgresNotifications } from '../../backend/
 import { threadModule } from '../../backend/platform/thread-modules';
 import { bulkKind, crashKind, preciseNow, skewClock, wakeKind } from '../helpers/job-worker';
 import { dropDatabase, lockWaiters } from '../helpers/postgres';
-import { migratedDatabase, TEST_ENGINE } from '../helpers/test-database';
+import { migratedDatabase, openMigratedSqlite, TEST_ENGINE } from '../helpers/test-database';
 
 // The durable job queue on real SQLite files: in this process, and in child processes that
 // are killed mid-job or compete for the same jobs. In the server-postgres project the same
@@ -63,7 +63,9 @@ let loggedErrors: string[];
 async function openTestDatabase(): Promise<Database> {
   let opened: Database;
   if (TEST_ENGINE === 'sqlite') {
-    opened = (await openDatabase(dataDir)).db;
+    // the first in dataDir a copy of a migrated file, the others on it
+    const first = !fs.existsSync(path.join(dataDir, 'moredoc.db'));
+    opened = (await (first ? openMigratedSqlite(dataDir) : openDatabase(dataDir))).db;
   } else {
     databaseUrl ??= await migratedDatabase();
     opened = (await openPostgres({ url: databaseUrl, label: 'test', poolSize: 10 })).db;

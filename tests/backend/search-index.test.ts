@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { openDatabase, type OpenedDatabase } from '../../backend/db';
+import type { OpenedDatabase } from '../../backend/db';
 import {
   compactWhitespace,
   indexTerms,
@@ -23,6 +23,7 @@ import { tsvectorParts } from '../../backend/platform/search/tsvectors';
 import { hasSearchableText } from '../../shared/searchable-text';
 import { createDatabase, dropDatabase, lockWaiters } from '../helpers/postgres';
 import { postgresKysely, searchEngines, type SearchStore, type TestIndex } from '../helpers/search-engines';
+import { openMigratedSqlite } from '../helpers/test-database';
 
 const FILLER = '今天天气很好，我们一起去公园散步。公园里有很多花草树木，空气清新。';
 
@@ -1141,7 +1142,7 @@ describe('SqliteSearchIndex', () => {
 
   beforeEach(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-search-'));
-    opened = await openDatabase(dataDir);
+    opened = await openMigratedSqlite(dataDir);
     index = new SqliteSearchIndex(opened.sqlite, 'document');
   });
 

@@ -15,6 +15,7 @@ import { tsvectorOf } from '../../backend/platform/search/tsvectors';
 import type { SearchCollection, SearchIndex } from '../../backend/platform/search/search-index';
 import { SqliteSearchIndex } from '../../backend/platform/search/sqlite-search-index';
 import { dropDatabase, freshDatabase } from './postgres';
+import { openMigratedSqlite } from './test-database';
 
 export type TestIndex = SearchIndex & {
   rebuild(): Promise<void>;
@@ -61,7 +62,7 @@ function bigramsOf(text: string): string[] {
 
 async function sqliteStore(): Promise<SearchStore> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-search-'));
-  let opened: OpenedDatabase = await openDatabase(dataDir);
+  let opened: OpenedDatabase = await openMigratedSqlite(dataDir);
   const store: SearchStore = {
     index: new SqliteSearchIndex(opened.sqlite, 'document'),
     open: (collection) => new SqliteSearchIndex(opened.sqlite, collection),
