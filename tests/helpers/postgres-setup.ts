@@ -3,10 +3,14 @@
 // here, or in the quick tier: the files then skip, naming the reason; .ci/run installs it, so
 // CI never skips). With it, `inject('postgresMigrated')`: a database of that cluster the
 // backend's migrations have run on, once for the run, which the backends of the test files
-// start from as a copy (test-database.ts) instead of migrating an empty one each (0.3 s).
+// start from as a copy (test-database.ts) instead of migrating an empty one each (0.3 s). And
+// `inject('sqliteMigrated')`: a SQLite file the migrations ran on, copied the same way.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { openPostgres } from '../../backend/db/index';
+import { openDatabase, openPostgres } from '../../backend/db/index';
 import { DEFAULT_ENGINES_ONLY } from './engines';
 import { createDatabase, databaseUrl, dropDatabase, postgresMissing, startPostgresCluster } from './postgres';
 
@@ -15,7 +19,19 @@ declare module 'vitest' {
     postgresUrl: string;
     /** the name of the migrated database to copy ('' without PostgreSQL) */
     postgresMigrated: string;
+    /** a SQLite file the migrations ran on, to copy (test-database.ts openMigratedSqlite) */
+    sqliteMigrated: string;
   }
+}
+
+/** A SQLite file in a folder of its own that the migrations ran on: its folder. */
+async function migratedSqlite(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrated-'));
+  const opened = await openDatabase(dir);
+  // all in the file itself: its write-ahead log is not copied
+  opened.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  await opened.db.destroy();
+  return dir;
 }
 
 /** A database of the cluster with the backend's migrations run: its name. */
@@ -28,6 +44,16 @@ async function migratedDatabase(clusterUrl: string): Promise<string> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const sqliteDir = await migratedSqlite();
+  project.provide('sqliteMigrated', path.join(sqliteDir, 'moredoc.db'));
+  const teardown = await setupPostgres(project);
+  return async () => {
+    fs.rmSync(sqliteDir, { recursive: true, force: true });
+    await teardown();
+  };
+}
+
+async function setupPostgres(project: TestProject): Promise<() => Promise<void>> {
   if (DEFAULT_ENGINES_ONLY) {
     process.stdout.write('postgres: left to npm test (TEST_ENGINES=default: the quick tier)\n');
     project.provide('postgresUrl', '');

@@ -4,7 +4,6 @@
 // postgres-setup.ts, a copy of its migrated database), which belongs with its DATA_DIR: a
 // restart on the same DATA_DIR finds the same database, and removing the DATA_DIR drops it.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { inject } from 'vitest';
@@ -76,26 +75,14 @@ export async function dropDatabaseOf(dataDir: string): Promise<void> {
   await dropDatabase(url);
 }
 
-/** The SQLite file the migrations ran on, made by this process's first openMigratedSqlite call. */
-let sqliteMigrated: Promise<string> | undefined;
-
 /**
- * openDatabase on `dataDir` with a copy of a SQLite file the migrations already ran on (once per
- * process) as its moredoc.db: the migrations then find nothing to do. 8 ms of CPU a database
- * against 33 for migrating an empty one.
+ * openDatabase on `dataDir` with a copy of the SQLite file the migrations ran on once for the run
+ * (postgres-setup.ts) as its moredoc.db: the migrations then find nothing to do. 8 ms of CPU a
+ * database against 33 for migrating an empty one. Where that setup did not run, an empty one.
  */
 export async function openMigratedSqlite(dataDir: string): Promise<OpenedDatabase> {
-  sqliteMigrated ??= (async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moredoc-migrated-'));
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    const opened = await openDatabase(dir);
-    // all in the file itself: its write-ahead log is not copied
-    opened.sqlite.pragma('wal_checkpoint(TRUNCATE)');
-    await opened.db.destroy();
-    return path.join(dir, 'moredoc.db');
-  })();
-  const file = await sqliteMigrated;
+  const migrated = inject('sqliteMigrated');
   fs.mkdirSync(dataDir, { recursive: true });
-  fs.copyFileSync(file, path.join(dataDir, 'moredoc.db'));
+  if (migrated) fs.copyFileSync(migrated, path.join(dataDir, 'moredoc.db'));
   return openDatabase(dataDir);
 }
