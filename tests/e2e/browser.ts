@@ -276,25 +276,46 @@ export interface WindowSize {
 }
 
 /**
- * The admin's page kept across a file's tests, where they need no fresh page (`visit()`'s is closed
- * after each test): the first call loads `path` logged in by the cookie (`logInByCookie`), the next
- * reach it inside the app (`openInApp`, which waits for the screen's data), or load it again when it
- * is the screen shown already (for rows made since). Each call sets the window to `size` (a visit's
- * 1280×900 by default). Its page errors are checked after each test, as a visit's; it closes with
- * the file's contexts. Call it at the top of the file.
+ * A visitor's context and page kept across a file's tests, where they need no fresh one
+ * (`visit()`'s is closed after each test): a context and a page load spared per test that would
+ * otherwise open its own. The first call opens it; with a `path`, the first call loads it (and
+ * waits for the app to take over, `appTookOver`), the next reach it inside the app (`openInApp`).
+ * Its page errors are checked after each test, as a visit's; it closes with the file's contexts.
+ * Call it at the top of the file.
+ */
+export function keptVisit(site: SiteInBrowser): (path?: string) => Promise<Visit> {
+  let kept: Promise<Visit> | undefined;
+  let loaded = false;
+  afterEach(async () => {
+    if (kept) expect((await kept).errors.splice(0)).toEqual([]);
+  });
+  return async (path) => {
+    const visit = await (kept ??= openPage(site.browser, site.url));
+    if (path && !loaded) {
+      await visit.page.goto(path);
+      await appTookOver(visit.page);
+    } else if (path) await openInApp(visit.page, path);
+    loaded ||= !!path;
+    return visit;
+  };
+}
+
+/**
+ * The admin's page kept across a file's tests (`keptVisit`): the first call loads `path` logged in
+ * by the cookie (`logInByCookie`), the next reach it inside the app (`openInApp`, which waits for
+ * the screen's data), or load it again when it is the screen shown already (for rows made since).
+ * Each call sets the window to `size` (a visit's 1280×900 by default). Call it at the top of the file.
  */
 export function keptAdminPage(site: SiteInBrowser): (path: string, size?: WindowSize) => Promise<Page> {
-  let kept: Visit | undefined;
-  afterEach(() => {
-    if (kept) expect(kept.errors.splice(0)).toEqual([]);
-  });
+  const kept = keptVisit(site);
+  let loggedIn = false;
   return async (path, size = { width: 1280, height: 900 }) => {
-    const first = !kept;
-    kept ??= await openPage(site.browser, site.url);
-    const { page } = kept;
+    const { page } = await kept();
     await page.setViewportSize(size);
-    if (first) await logInByCookie(page, site.url, 'admin', site.adminPassword, path);
-    else if (page.url() === new URL(path, site.url).href) {
+    if (!loggedIn) {
+      await logInByCookie(page, site.url, 'admin', site.adminPassword, path);
+      loggedIn = true;
+    } else if (page.url() === new URL(path, site.url).href) {
       await page.reload();
       await appTookOver(page);
     } else await openInApp(page, path);

@@ -1,11 +1,13 @@
 // Issue 45, one-character search, in Chromium at 1280 and 390 px against the real gateway and
 // embedded backend: a single character finds the documents whose text holds it (as the first
-// character of a token), and the results page marks it in their snippets.
+// character of a token), and the results page marks it in their snippets. One page for both
+// widths: loaded at the first, the window narrowed for the second.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { indexDocuments, insertDocument, type DocumentFixture } from '../helpers/document-fixtures';
-import { useSiteInBrowser } from './browser';
+import { keptVisit, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
+const visitor = keptVisit(site);
 
 const TITLE = '清代刻本修复札记';
 const TEXT = '四楼的古籍修复室里，王老师最近修复的是一部清代刻本，书中有一幅麒麟图。';
@@ -24,9 +26,10 @@ beforeAll(async () => {
 describe('一字搜索', () => {
   for (const width of [1280, 390]) {
     it(`finds the document whose text holds the character, marked in its snippet (${width} px)`, async () => {
-      const { page } = await site.visit();
+      const { page } = await visitor();
       await page.setViewportSize({ width, height: 900 });
-      await page.goto(`/search?wd=${encodeURIComponent('麒')}`);
+      const path = `/search?wd=${encodeURIComponent('麒')}`;
+      if (page.url() !== new URL(path, site.url).href) await visitor(path);
       const results = page.getByRole('region', { name: '搜索结果' });
       const hit = results.getByRole('listitem').filter({ hasText: TITLE });
       await hit.waitFor();
