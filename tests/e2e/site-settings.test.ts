@@ -1,12 +1,15 @@
 // The owner's settings as visitors see them in Chromium, at a phone's width and a desktop's:
 // the site's logo (often a wide banner with the name drawn in) and a long site name in the
 // sign-in pages' brand and (without the logo, which would stand for it) the header, and the floating bar's contact and WeChat QR code on a
-// phone, where the bar is hidden.
+// phone, where the bar is hidden. One visitor's page for the file, loaded again after each
+// change of the settings, its window resized between the widths.
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, login, registerMember } from '../helpers/backend';
-import { logInByCookie, useSiteInBrowser } from './browser';
+import { keptVisit, logInByCookie, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser();
+const visitor = keptVisit(site);
 let token: string;
 let image: string;
 
@@ -26,10 +29,10 @@ async function saveConfig(category: string, values: Record<string, string>): Pro
 
 beforeAll(async () => {
   token = await login(site.backendUrl, 'admin', site.adminPassword);
-  // A 600×80 PNG, drawn by the browser.
-  const drawing = await site.open();
-  await drawing.setContent('<div style="width:600px;height:80px;background:#1e5ac8"></div>');
-  const png = await drawing.locator('div').screenshot();
+  // A 600×80 PNG.
+  const png = await sharp({ create: { width: 600, height: 80, channels: 3, background: '#1e5ac8' } })
+    .png()
+    .toBuffer();
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), '横幅标志.png');
   const uploaded = await fetch(`${site.backendUrl}/api/v1/upload/config`, {
@@ -46,9 +49,10 @@ beforeAll(async () => {
 describe('a wide logo on the sign-in pages', () => {
   for (const width of [390, 1280]) {
     it(`stays in the logo's box, the site's name on one line beside it, at ${width} px`, async () => {
-      const page = await site.open();
+      const { page } = await visitor();
       await page.setViewportSize({ width, height: 800 });
-      await page.goto('/auth/login');
+      // The other width's test may have loaded it: the same page, its window resized.
+      if (new URL(page.url()).pathname !== '/auth/login') await page.goto('/auth/login');
       const logo = page.locator('.app-auth-layout__logo');
       await logo.waitFor();
       await page.waitForFunction(() => document.querySelector<HTMLImageElement>('.app-auth-layout__logo')?.complete);
@@ -82,7 +86,7 @@ describe('a long site name in the header on a phone', () => {
     const name = '书香文库·专业文档资料分享与学习交流平台';
     // no logo: a wordmark, as the one uploaded above, stands for the name (header-logo.test.ts)
     await saveSystem({ sitename: name, logo: '' });
-    const page = await site.open();
+    const { page } = await visitor();
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto('/library');
     const brand = page.getByRole('link', { name: `${name} 首页` });
@@ -112,12 +116,13 @@ describe('a long site name in the header at 1280 px', () => {
     // no logo: a wordmark, as the one uploaded above, stands for the name (header-logo.test.ts)
     await saveSystem({ sitename: name, logo: '' });
     const member = await registerMember(site.backendUrl);
-    const visitor = await site.open();
-    await visitor.goto('/library');
+    const { page: visitorView } = await visitor();
+    await visitorView.setViewportSize({ width: 1280, height: 900 });
+    await visitorView.goto('/library');
     const memberView = await site.open();
     await logInByCookie(memberView, site.url, member.username, member.password, '/library');
     for (const [who, page] of [
-      ['visitor', visitor],
+      ['visitor', visitorView],
       ['member', memberView],
     ] as const) {
       await page.getByRole('link', { name: `${name} 首页` }).waitFor();
@@ -147,10 +152,11 @@ describe('联系我们 and the WeChat QR code (展示配置)', () => {
       wechat_qrcode: image,
       wechat_tip: '扫码关注公众号',
     });
+    const { page } = await visitor();
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto('/library');
     for (const width of [390, 1280]) {
-      const page = await site.open();
       await page.setViewportSize({ width, height: 800 });
-      await page.goto('/library');
       const footer = page.locator('footer.app-footer');
       await footer.waitFor();
       const contact = footer.getByRole('link', { name: '联系客服' });
