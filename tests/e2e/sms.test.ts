@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setConfig, withDatabase } from '../helpers/backend';
 import { ageSmsLog, lastSmsCode } from '../helpers/sms';
-import { gatewayToken, useSiteInBrowser } from './browser';
+import { gatewayToken, openInApp, useSiteInBrowser } from './browser';
 
 const site = useSiteInBrowser({ env: () => ({ CONFIG_SMS_ENABLE: 'true' }) });
 
@@ -54,7 +54,8 @@ describe('mobile numbers in the browser', () => {
     expect(token).toMatchObject({ httpOnly: true });
     expect(await page.evaluate(() => document.cookie)).not.toContain('token');
 
-    await page.goto('/member/profile');
+    // The member's profile, reached inside the app (its calls carry the cookie).
+    await openInApp(page, '/member/profile');
     await page.getByText(`已绑定 ${MASKED}`).waitFor();
     await fitsTheWidth(page);
   });
