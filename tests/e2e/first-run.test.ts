@@ -4,9 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, login, registerMember } from '../helpers/backend';
-import { useSiteInBrowser, setTokenCookie } from './browser';
+import { keptAdminPage, useSiteInBrowser, setTokenCookie } from './browser';
 
 const site = useSiteInBrowser({ env: () => ({ ADMIN_PASSWORD: '', LIBREOFFICE_PATH: 'off', CALIBRE_PATH: 'off' }) });
+// The dashboard's page, kept from the checklist's test to the phone's.
+const adminPage = keptAdminPage(site);
 
 const checklist = (page: Page) => page.getByRole('region', { name: '建站清单' });
 
@@ -31,7 +33,7 @@ describe('find-password on a site that sends neither mail nor SMS', () => {
 
 describe('the first-run checklist on the dashboard', () => {
   it('lists what the new site lacks with a link to fix each, and drops an item once it is done', async () => {
-    const page = await site.adminPage('/admin/dashboard');
+    const page = await adminPage('/admin/dashboard');
     const items = checklist(page).locator('li strong');
     // What stays on the list once a category exists.
     const rest = [
@@ -58,8 +60,7 @@ describe('the first-run checklist on the dashboard', () => {
   });
 
   it('fits a phone, each link under its item', async () => {
-    const page = await site.adminPage('/admin/dashboard');
-    await page.setViewportSize({ width: 390, height: 844 });
+    const page = await adminPage('/admin/dashboard', { width: 390, height: 844 });
     const first = checklist(page).locator('li').first();
     await first.locator('strong').waitFor();
     await fitsTheWidth(page);
