@@ -1,9 +1,10 @@
 // WeChat sign-in in Chromium: login page → the provider's page (a stub that signs the
-// visitor in at once) → /oauth/callback → the page the visitor asked for, logged in.
+// visitor in at once) → /oauth/callback → the page the visitor asked for, logged in. The two
+// refused sign-ins share a visitor's context, which neither logs in.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startOAuthProvider, STUB_APPS, type OAuthProviderStub } from '../helpers/oauth-provider';
-import { useSiteInBrowser } from './browser';
+import { keptVisit, useSiteInBrowser } from './browser';
 
 let stub: OAuthProviderStub;
 
@@ -48,6 +49,7 @@ async function pointCallbackAtSite(): Promise<void> {
 }
 
 beforeAll(pointCallbackAtSite);
+const refusedVisit = keptVisit(site);
 
 async function open(): Promise<{ page: Page; navigations: string[] }> {
   const page = await site.open();
@@ -88,14 +90,14 @@ describe('WeChat sign-in', () => {
     const started = await fetch(`${site.url}/api/v1/oauth/authorize?type=wechat`);
     const { url } = (await started.json()) as { url: string };
     const attackerState = new URL(url).searchParams.get('state')!;
-    const { page } = await open();
+    const { page } = await refusedVisit();
     await page.goto(`/oauth/callback?type=wechat&code=attacker-code&state=${attackerState}`);
     await page.getByText('登录请求无效或已过期，请从登录页重新发起第三方登录').waitFor();
     expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
   });
 
   it('shows why the sign-in failed when WeChat refuses, and links back to the login page', async () => {
-    const { page } = await open();
+    const { page } = await refusedVisit();
     await page.goto('/auth/login?redirect=/member');
     stub.fault = 'refuse-app';
     await page.getByRole('button', { name: '微信登录' }).click();
