@@ -1,49 +1,49 @@
 // The site switches in Chromium against the real gateway and embedded backend: an admin
-// closes the site through the config API, then requires login.
+// closes the site through the config API, then requires login. The visitor's tests share one
+// context (each starts with a page load, the member's ends logged out).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../helpers/backend';
-import { openPage, submitLogin, useSiteInBrowser, type Visit } from './browser';
+import { api, setConfig } from '../helpers/backend';
+import {
+  gatewayToken,
+  keptVisit,
+  openPage,
+  setTokenCookie,
+  submitLogin,
+  useSiteInBrowser,
+  type Visit,
+} from './browser';
 
 const STATEMENT = '<div>尊敬的用户，您好：</div><div>本站正在升级维护，预计明天恢复访问。</div>';
 
 const site = useSiteInBrowser();
-const { open } = site;
+const visitor = keptVisit(site);
+const open = async () => (await visitor()).page;
 let adminVisit: Visit;
+let adminToken: string;
 const member = { username: `closed${Date.now() % 100000}`, password: 'secret-pass-1' };
 
 beforeAll(async () => {
   // registration is refused while the site is closed: the member signs up first
   const registered = await api(site.url, 'POST', '/api/v1/user/register', { body: member });
   expect(registered.status).toBe(200);
-  // the admin's visit lasts the whole file (it closes with the browser)
+  // the admin's visit lasts the whole file (it closes with the browser), logged in by the cookie
+  // (the login form is the member's, below)
+  adminToken = await gatewayToken(site.url, 'admin', site.adminPassword);
   adminVisit = await openPage(site.browser, site.url);
-  await adminVisit.page.goto('/auth/login');
-  await submitLogin(adminVisit.page, 'admin', site.adminPassword);
-  await adminVisit.page.waitForURL((url) => url.pathname === '/');
+  await setTokenCookie(adminVisit.context, site.url, adminToken);
 });
 
 afterEach(() => {
   expect(adminVisit.errors).toEqual([]);
 });
 
-/** What /admin/config/security saves: the security rows by name, through the gateway with the admin's cookie. */
+/** What /admin/config/security saves: the security rows by name, through the gateway with the admin's token. */
 async function setSecurity(values: Record<string, string>): Promise<void> {
-  const status = await adminVisit.page.evaluate(async (wanted) => {
-    const list = (await (await fetch('/api/v1/config/list?category=security')).json()) as {
-      config: { id: number; name: string }[];
-    };
-    const config = Object.entries(wanted).map(([name, value]) => ({
-      id: list.config.find((row) => row.name === name)!.id,
-      value,
-    }));
-    const saved = await fetch('/api/v1/config', {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ config }),
-    });
-    return saved.status;
-  }, values);
-  expect(status).toBe(200);
+  await setConfig(
+    site.url,
+    adminToken,
+    Object.fromEntries(Object.entries(values).map(([name, value]) => [`security.${name}`, value])),
+  );
 }
 
 describe('是否关闭网站 (security.is_close)', () => {
