@@ -218,6 +218,21 @@ export async function setTokenCookie(context: BrowserContext, siteUrl: string, t
 }
 
 /**
+ * Logs `username` in through the gateway's login call made from the context itself (its request
+ * API shares the context's cookies): the cookie is the one the gateway sets, its attributes
+ * (SameSite, HttpOnly) included, with no page load, where a test is about what the cookie does.
+ */
+export async function logInByApi(
+  context: BrowserContext,
+  siteUrl: string,
+  username: string,
+  password: string,
+): Promise<void> {
+  const res = await context.request.post(`${siteUrl}/api/v1/user/login`, { data: { username, password } });
+  if (res.status() !== 200) throw new Error(`login ${username}: ${res.status()}`);
+}
+
+/**
  * Opens `then` (its path) logged in as `username` without the login form: the token of a login
  * through the gateway's API in the context's cookie, as the form leaves it. The form has tests of
  * its own (spa.test.ts, site-switches.test.ts); this costs a page load less.

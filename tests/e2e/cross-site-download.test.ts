@@ -4,6 +4,8 @@
 // member's credits. Here a page on a second origin (localhost, another site than the gateway's
 // 127.0.0.1) tries all four in real Chromium: no credit moves, the uploader gets nothing, no
 // download is recorded or counted against a quota; the SPA's own download button still works.
+// The member's browser is one context for the file, logged in by the gateway's login call made
+// from it (the cookie as the gateway sets it, no page load; the form has tests of its own).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -12,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, registerMember, withDatabase, type Member } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
-import { logIn, useSiteInBrowser } from './browser';
+import { keptVisit, logInByApi, useSiteInBrowser } from './browser';
 
 const PRICE = 10;
 const TITLE = '跨站下载测试文档';
@@ -26,6 +28,7 @@ const site = useSiteInBrowser({
     CONFIG_DOWNLOAD_TIMES_EVERY_IP: '1',
   }),
 });
+const buyerVisit = keptVisit(site);
 
 let author: Member;
 let buyer: Member;
@@ -124,8 +127,12 @@ describe('a download another site starts', () => {
   it('spends nothing, pays nothing and counts nothing, however it is sent', async () => {
     const before = { buyer: await credits(buyer), author: await credits(author) };
     expect(before.buyer).toBe(PRICE);
-    const { page } = await site.visit();
-    await logIn(page, buyer.username, buyer.password, '/');
+    const { page, context } = await buyerVisit();
+    await logInByApi(context, site.url, buyer.username, buyer.password);
+    expect((await context.cookies()).find((c) => c.name === 'token')).toMatchObject({
+      sameSite: 'Lax',
+      httpOnly: true,
+    });
 
     // The top-level ones carry the member's cookie (SameSite=Lax) and are refused for where they come from.
     expect(await attack(page, 'navigate')).toEqual({ status: 403, withCookie: true });
@@ -146,8 +153,10 @@ describe('a download another site starts', () => {
 
   it('leaves the download button of the document page working: the price moves once', async () => {
     const before = { buyer: await credits(buyer), author: await credits(author) };
-    const { page } = await site.visit();
-    await logIn(page, buyer.username, buyer.password, documentPath);
+    const { page, context } = await buyerVisit();
+    if (!(await context.cookies()).some((c) => c.name === 'token'))
+      await logInByApi(context, site.url, buyer.username, buyer.password);
+    await page.goto(documentPath);
     const panel = page.getByRole('region', { name: '下载文档' });
     const downloading = page.waitForEvent('download');
     await panel.getByRole('button', { name: `下载（${PRICE} 魔豆）` }).click();
