@@ -320,6 +320,8 @@ describe('the same bytes as .txt and as .csv', () => {
       // each rendering converted once: the second upload of each took the pages there
       expect([manifest(txt.hash).convertedAt, manifest(csv.hash).convertedAt]).toEqual(convertedAt);
     },
+    // a LibreOffice start and four conversions: past the project's 30 s at a load of 18
+    120_000,
   );
 });
 
