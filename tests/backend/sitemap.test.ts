@@ -1,6 +1,8 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { api, setConfig, useBackend, withDatabase } from '../helpers/backend';
+import { api, login, setConfig, startBackend, TEST_ENGINE, useBackend, withDatabase } from '../helpers/backend';
 import { parseXml, texts } from '../helpers/xml';
+import type { BlobStore } from '../../backend/platform/blobs/blob-store';
 import { JobQueue } from '../../backend/platform/jobs/job-queue';
 import { SITEMAP_REFRESH_WINDOW_MS, scheduleSitemapRefresh } from '../../backend/modules/sitemap/refresh';
 
@@ -40,8 +42,8 @@ async function sitemapFile(name: string): Promise<Document> {
   return doc;
 }
 
-async function index(): Promise<string[]> {
-  const res = await fetch(`${backend.url}/sitemap.xml`);
+async function index(url = backend.url): Promise<string[]> {
+  const res = await fetch(`${url}/sitemap.xml`);
   expect(res.status).toBe(200);
   const doc = parseXml(await res.text());
   expect(doc.documentElement.tagName).toBe('sitemapindex');
@@ -294,5 +296,75 @@ describe('sitemaps', () => {
       expect((await fetch(`${backend.url}${path}`)).status).toBe(404);
     }
     expect((await api(backend.url, 'PUT', '/api/v1/sitemap')).status).toBe(401);
+  });
+});
+
+describe('sitemap writes at once', () => {
+  it("take turns: a write that read the content earlier cannot undo a later one (an admin's 更新站点地图)", async () => {
+    // The first backend's store holds the first sitemap file written once the test arms it,
+    // until the test releases it: that write read the content before the change below.
+    let armed = false;
+    let reached!: () => void;
+    const held = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holdFirstSitemapFile = (store: BlobStore): BlobStore =>
+      new Proxy(store, {
+        get(target, name) {
+          const value: unknown = Reflect.get(target, name);
+          if (name !== 'put') return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+          const put: BlobStore['put'] = async (key, source, opts) => {
+            if (armed && /^sitemap\/.+\.xml$/.test(key)) {
+              armed = false;
+              reached();
+              await released;
+            }
+            return target.put(key, source, opts);
+          };
+          return put;
+        },
+      });
+    const env = { PUBLIC_ORIGIN: DOMAIN };
+    const first = await startBackend({ env, build: { blobStore: holdFirstSitemapFile } });
+    // On PostgreSQL a second backend on the same database and files, as a second process is;
+    // SQLite is one process's database (one backend serves it).
+    const second = TEST_ENGINE === 'postgres' ? await startBackend({ env, dataDir: first.dataDir }) : first;
+    try {
+      const token = await login(first.url, 'admin', first.adminPassword);
+      const updateSitemaps = (url: string) => api(url, 'PUT', '/api/v1/sitemap', { token });
+      const category = await api(first.url, 'POST', '/api/v1/category', {
+        token,
+        body: { title: '教育资料', type: 0 },
+      });
+      expect(category.status).toBe(200);
+      await withDatabase(first.dataDir, async (db) => {
+        const ts = new Date().toISOString();
+        await db
+          .insertInto('article')
+          .values({ identifier: 'release', title: '新版上线', user_id: 0, status: 1, created_at: ts, updated_at: ts })
+          .execute();
+      });
+      expect((await updateSitemaps(first.url)).status).toBe(200);
+      expect(await index(first.url)).toContain(`${DOMAIN}/sitemap/articles-0.xml`);
+
+      armed = true;
+      const earlier = updateSitemaps(first.url);
+      await held;
+      await withDatabase(first.dataDir, (db) => db.updateTable('article').set({ status: 0 }).execute());
+      const later = updateSitemaps(second.url);
+      // Time for the later write to end first, were writes not taking turns: the outcome
+      // asserted below is the same however long this lasts.
+      await Promise.race([later, delay(1_000)]);
+      release();
+      expect((await earlier).status).toBe(200);
+      expect((await later).status).toBe(200);
+
+      expect(await index(first.url)).toEqual([`${DOMAIN}/sitemap/categories-0.xml`]);
+      expect((await fetch(`${first.url}/sitemap/articles-0.xml`)).status).toBe(404);
+    } finally {
+      release();
+      if (second !== first) await second.close({ keepData: true });
+      await first.close();
+    }
   });
 });

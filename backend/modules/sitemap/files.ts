@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { articlePagePath, categoryPagePath, documentPagePath } from '../../../shared/page-paths';
+import type { Database } from '../../db';
+import { engineOf, lockKeys } from '../../db/dialect';
 import { badRequest } from '../../wire/errors';
 import { sendBlob, sendNotFound } from '../../wire/files';
 import type { BackendContext } from '../../platform/context';
@@ -42,12 +44,12 @@ export async function sitemapDomain(app: BackendContext): Promise<string> {
 
 /** The three lists as the sitemaps give them, newest content last. */
 export async function sitemapEntries(
-  app: BackendContext,
+  db: Database,
 ): Promise<Record<'documents' | 'articles' | 'categories', SitemapEntry[]>> {
   const [documents, articles, categories] = await Promise.all([
-    documentEntries(app.db),
-    articleEntries(app.db),
-    categoryEntries(app.db),
+    documentEntries(db),
+    articleEntries(db),
+    categoryEntries(db),
   ]);
   return {
     documents: documents.flatMap((d) => {
@@ -70,13 +72,41 @@ export async function writtenFingerprint(app: BackendContext): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Writes every sitemap file and the index; a 400 while `system.domain` is empty. */
-export async function writeSitemaps(app: BackendContext): Promise<void> {
+/** The last write asked for in each app (process): the next one starts when it has ended. */
+const writesUnderWay = new WeakMap<BackendContext, Promise<void>>();
+
+/**
+ * Writes every sitemap file and the index; a 400 while `system.domain` is empty. Writes take
+ * turns, each reading the content after the one before it has written its files: otherwise a
+ * write that read earlier (a job's) could end after a later one (an admin's 更新站点地图) and put
+ * its older files back, its sweep removing the newer ones. In one process they queue here; on
+ * PostgreSQL the processes take turns on an advisory lock, held by a transaction whose
+ * connection also reads the content (DATABASE_POOL_SIZE may be 1). No SQLite transaction is held
+ * across the blob writes (its one connection would stall the site): one process serves SQLite.
+ */
+export function writeSitemaps(app: BackendContext): Promise<void> {
+  const before = writesUnderWay.get(app) ?? Promise.resolve();
+  const write = before.then(() =>
+    engineOf(app.db) === 'postgres'
+      ? app.db.transaction().execute(async (trx) => {
+          await lockKeys(trx, ['sitemap.write']);
+          await writeFiles(app, trx);
+        })
+      : writeFiles(app, app.db),
+  );
+  writesUnderWay.set(
+    app,
+    write.catch(() => undefined),
+  );
+  return write;
+}
+
+async function writeFiles(app: BackendContext, db: Database): Promise<void> {
   const domain = await sitemapDomain(app);
   if (!domain) throw badRequest('请先在“系统配置”中填写网站域名：站点地图中的网址需要以它开头');
   // Taken before the lists: a change made while they are read shows at the next watch.
-  const fingerprint = await contentFingerprint(app.db);
-  const lists = await sitemapEntries(app);
+  const fingerprint = await contentFingerprint(db);
+  const lists = await sitemapEntries(db);
   const written = new Set<string>();
   const index: string[] = [];
   for (const [kind, entries] of Object.entries(lists)) {
