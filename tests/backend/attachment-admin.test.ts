@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { registerMember, useBackend, withDatabase } from '../helpers/backend';
 import { uploadDocument } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
+import { pngHead } from '../helpers/images';
 
 // AttachmentAPI for admins: the list with its filters, type names and uploaders, editing and
 // banning a file, and deletion that removes the file once no other attachment uses it.
@@ -13,16 +14,7 @@ const backend = useBackend({ member: true });
 
 let seed = 0;
 /** A PNG header padded to 64 bytes, different per call unless `same` repeats a seed. */
-function png(same?: number): Buffer {
-  const buf = Buffer.alloc(64);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(buf, 0);
-  buf.writeUInt32BE(13, 8);
-  buf.write('IHDR', 12, 'latin1');
-  buf.writeUInt32BE(32, 16);
-  buf.writeUInt32BE(16, 20);
-  buf.writeUInt32BE(same ?? 1000 + ++seed, 40);
-  return buf;
-}
+const png = (same?: number): Buffer => pngHead(same ?? 1000 + ++seed);
 
 async function upload(
   kind: 'avatar' | 'config' | 'banner' | 'category',

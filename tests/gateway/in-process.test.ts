@@ -9,22 +9,9 @@ import { login, startBackend, type StartedBackend } from '../helpers/backend';
 import { createDocument, waitForStatus, type CreatedDocument } from '../helpers/document-api';
 import { textPdf } from '../helpers/documents';
 import { onS3 } from '../helpers/engines';
+import { pngHead } from '../helpers/images';
 import { startS3, type TestS3 } from '../helpers/s3';
 import { sameOrigin, send, startGateway, type Answer, type TestGateway } from './helpers';
-
-/** A PNG header of 1×1 pixel, padded: enough for the upload's checks. */
-function png(seed: number): Buffer {
-  const buf = Buffer.alloc(64);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(buf, 0);
-  buf.writeUInt32BE(13, 8);
-  buf.write('IHDR', 12, 'latin1');
-  buf.writeUInt32BE(1, 16);
-  buf.writeUInt32BE(1, 20);
-  buf[24] = 8;
-  buf[25] = 2;
-  buf[40] = seed;
-  return buf;
-}
 
 function multipart(file: Buffer, name: string): { type: string; body: Buffer } {
   const boundary = 'parity-boundary';
@@ -156,7 +143,7 @@ function exchangesFor(backend: StartedBackend, doc: CreatedDocument): [string, E
     [
       'an upload, streamed',
       (url, session) => {
-        const form = multipart(png(7), 'parity.png');
+        const form = multipart(pngHead(7), 'parity.png');
         return send(`${url}/api/v1/upload/avatar`, {
           method: 'POST',
           headers: { ...sameOrigin(url), cookie: session.cookie, 'content-type': form.type },
@@ -167,7 +154,7 @@ function exchangesFor(backend: StartedBackend, doc: CreatedDocument): [string, E
     [
       'an upload with a bad extension, refused before its body',
       (url, session) => {
-        const form = multipart(png(8), 'parity.exe');
+        const form = multipart(pngHead(8), 'parity.exe');
         return send(`${url}/api/v1/upload/avatar`, {
           method: 'POST',
           headers: { ...sameOrigin(url), cookie: session.cookie, 'content-type': form.type },
@@ -180,7 +167,7 @@ function exchangesFor(backend: StartedBackend, doc: CreatedDocument): [string, E
     [
       'an upload without a login, refused before its body',
       (url) => {
-        const form = multipart(png(9), 'parity.png');
+        const form = multipart(pngHead(9), 'parity.png');
         return send(`${url}/api/v1/upload/avatar`, {
           method: 'POST',
           headers: { ...sameOrigin(url), 'content-type': form.type },
@@ -191,7 +178,7 @@ function exchangesFor(backend: StartedBackend, doc: CreatedDocument): [string, E
     [
       'an upload over the size limit, refused before its body',
       (url, session) => {
-        const form = multipart(Buffer.concat([png(10), Buffer.alloc(MAX_UPLOAD_MB * 1024 * 1024)]), 'parity.png');
+        const form = multipart(Buffer.concat([pngHead(10), Buffer.alloc(MAX_UPLOAD_MB * 1024 * 1024)]), 'parity.png');
         return send(`${url}/api/v1/upload/avatar`, {
           method: 'POST',
           headers: { ...sameOrigin(url), cookie: session.cookie, 'content-type': form.type },
