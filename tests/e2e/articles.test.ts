@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { articlePagePath } from '../../shared/page-paths';
 import { api, setConfig } from '../helpers/backend';
-import { appTookOver, EDGE_SLACK_PX, gatewayToken, keptAdminPage, useSiteInBrowser } from './browser';
+import { appTookOver, EDGE_SLACK_PX, gatewayToken, keptAdminPage, keptVisit, useSiteInBrowser } from './browser';
 import { commentsInSight, commentsOffset, holdUntilReleased, settled } from './comments-in-sight';
 
 const site = useSiteInBrowser();
@@ -27,6 +27,12 @@ const expectToast = (page: Page, title: string) => page.locator('.app-toast', { 
 
 /** The admin's screens, in one page kept across the file's tests (reached inside the app after its first load). */
 const adminPage = keptAdminPage(site);
+
+/**
+ * A visitor's page kept across the file's tests that are no one's (no cookie, nothing stored): each
+ * loads its own path on it, a context fewer for each.
+ */
+const anonymous = keptVisit(site);
 
 /** Calls the API as the admin (its token through the gateway, as the admin's screens call it); the answer's body. */
 async function asAdmin(method: 'POST' | 'PUT', path: string, body: unknown) {
@@ -72,7 +78,7 @@ async function watchForScript(page: Page): Promise<{ dialogs: string[]; ranScrip
 
 describe('footer pages', () => {
   it('opens the seeded 关于我们 from the footer, with its own title', async () => {
-    const page = await site.open();
+    const page = (await anonymous()).page;
     await page.goto('/');
     const footer = page.getByRole('navigation', { name: '页脚链接' });
     // Seeded as MOREDOC's web client routes them (/article/<identifier>), linked at the address the
@@ -100,7 +106,7 @@ describe('footer pages', () => {
   });
 
   it('keeps MOREDOC’s links working: /article/about shows the article whose identifier is about', async () => {
-    const page = await site.open();
+    const page = (await anonymous()).page;
     await page.goto('/article/agreement');
     await page.getByRole('heading', { name: '文库协议', level: 1 }).waitFor();
     await page.goto('/article/no-such-page');
@@ -151,7 +157,7 @@ describe('search and favourites', () => {
   it('finds an article by a two-character word from the list page’s search box', async () => {
     const title = unique('量子计算入门');
     await asAdmin('POST', '/api/v1/article', { title, content: '<p>本文介绍量子比特与纠缠。</p>' });
-    const page = await site.open();
+    const page = (await anonymous()).page;
     await page.goto('/article');
     // Typed into the gateway's first screen, the word would be gone when the app replaces it.
     await appTookOver(page);
@@ -359,7 +365,7 @@ describe('reports and feedback', () => {
   });
 
   it('shows the feedback form on /article/feedback', async () => {
-    const page = await site.open();
+    const page = (await anonymous()).page;
     await page.goto('/article/feedback');
     await appTookOver(page);
     await page.getByRole('heading', { name: '意见反馈', level: 1 }).waitFor();
@@ -431,7 +437,7 @@ describe('script never runs', () => {
 
 describe('phones', () => {
   it('fits the article list, an article and a search for a long word into 390 px', async () => {
-    const visit = await site.visit();
+    const visit = await anonymous();
     await visit.page.setViewportSize({ width: 390, height: 844 });
     // As long a word as the search box takes: its heading and "no hit" line break it.
     const longWord = 'abcdefghij'.repeat(10);
@@ -466,7 +472,7 @@ describe('phones', () => {
   });
 
   it('puts the article search box above the list on a phone (it came after ten articles and the pager), beside it on a wide screen', async () => {
-    const visit = await site.visit();
+    const visit = await anonymous();
     for (const [width, above] of [
       [390, true],
       [1280, false],
@@ -508,7 +514,7 @@ describe('phones', () => {
       title: unique('会员权益对照表'),
       content: `<table><thead><tr>${head}</tr></thead><tbody><tr><td>VIP 会员</td><td>50</td><td>8折</td><td>30</td><td>开通后立即生效</td></tr></tbody></table>`,
     });
-    const visit = await site.visit();
+    const visit = await anonymous();
     await visit.page.setViewportSize({ width: 390, height: 844 });
     await visit.page.goto(articlePagePath(article));
     const table = visit.page.locator('.app-article__content table');
