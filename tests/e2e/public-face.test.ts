@@ -8,7 +8,15 @@ import { api, login, registerMember } from '../helpers/backend';
 import { createDocument, uploader, waitForStatus } from '../helpers/document-api';
 import { fixture } from '../helpers/documents';
 import { CRAWLER, PERSON } from '../gateway/helpers';
-import { appTookOver, EDGE_SLACK_PX, gatewayToken, logInByCookie, setTokenCookie, useSiteInBrowser } from './browser';
+import {
+  appTookOver,
+  EDGE_SLACK_PX,
+  gatewayToken,
+  keptVisit,
+  logInByCookie,
+  setTokenCookie,
+  useSiteInBrowser,
+} from './browser';
 
 const site = useSiteInBrowser();
 
@@ -424,9 +432,15 @@ describe('the first screen the gateway renders', () => {
   });
 });
 
+/**
+ * A visitor's page kept across the tests at 390 px that are no one's (no cookie, nothing stored) and
+ * whose load is not the subject: each loads its own path on it, a context fewer for each.
+ */
+const phoneVisitor = keptVisit(site);
+
 describe('pages of what is not there', () => {
   it('fit a phone: an unknown category and an unknown document say so without scrolling sideways', async () => {
-    const page = await site.open();
+    const page = (await phoneVisitor()).page;
     await page.setViewportSize({ width: 390, height: 844 });
     for (const [path, title] of [
       ['/library/999999', '分类不存在'],
@@ -454,7 +468,7 @@ describe('a document page on a phone', () => {
       },
     );
     await waitForStatus(site.backendUrl, member.token, linked.id, [2]);
-    const page = await site.open();
+    const page = (await phoneVisitor()).page;
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`/library/${category}/${linked.id}`);
     const description = page.locator('.app-reader-head__description');
@@ -475,7 +489,7 @@ describe('an article page on a phone', () => {
       body: { title, content: '<p>新功能。</p>', category_id: [articleCategory] },
     });
     expect(res.status).toBe(200);
-    const page = await site.open();
+    const page = (await phoneVisitor()).page;
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`/article/${articleCategory}/detail/maintain`);
     const links = page.getByRole('navigation', { name: '上一篇和下一篇' });
